@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a short time: bash .ci/fuzz.sh 20s
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t="${1:-20s}"
+# package:FuzzTarget, one per line
+targets=(
+)
+for pt in "${targets[@]}"; do
+  pkg="${pt%%:*}"; fn="${pt##*:}"
+  echo "-- fuzz $pkg $fn ($t)"
+  go test "$pkg" -run='^$' -fuzz="^${fn}\$" -fuzztime="$t"
+done

@@ -1,0 +1,139 @@
+// Package cli is planctl's command line: one cobra command per verb, each a
+// thin driver of the plan engine. main.go only wires it to the process.
+//
+//	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is planctl's version, set at build time with -ldflags.
+var Version = "0.1.0-dev"
+
+// The exit codes of every command (SPEC 4).
+const (
+	ExitOK     = 0 // success
+	ExitFailed = 1 // the plan has errors, or the run ended partial or was rejected
+	ExitUsage  = 2 // bad command line
+	ExitFatal  = 3 // a file unreadable, an upstream unreachable
+)
+
+// exitError carries an exit code up to Main.
+type exitError struct {
+	code int
+	err  error // nil: nothing more to print
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// fatal wraps err as exit code 3.
+func fatal(err error) error { return &exitError{code: ExitFatal, err: err} }
+
+// usage wraps err as exit code 2.
+func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// failed ends a command with exit 1 and no further message.
+var failed = &exitError{code: ExitFailed}
+
+// streams are the process's standard files, injectable for tests.
+type streams struct {
+	in     io.Reader
+	out    io.Writer
+	errOut io.Writer
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := file.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Main runs planctl with args and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	s := &streams{in: stdin, out: stdout, errOut: stderr}
+	root := newRoot(s)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "planctl: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors are command-line mistakes.
+	fmt.Fprintf(stderr, "planctl: %v\nRun 'planctl --help' for usage.\n", err)
+	return ExitUsage
+}
+
+func newRoot(s *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "planctl",
+		Short: "Debug, validate, run and serve execution plans for Concierge-style MCP servers",
+		Long: `planctl debugs execution plans: the JSON an LLM sends to the execute_plan tool
+of a Concierge "Plan" style MCP server. It finds every problem before anything
+runs, steps through a plan one tool call at a time, runs it exactly as
+Concierge would, and can itself be the MCP server.
+
+Tools come from the embedded demo catalog (the default), a mock catalog
+(--catalog), a real MCP server (--server, --url, --config/--name) or a
+recorded trace (--replay).`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usage(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
+	})
+	root.AddCommand(commands(s)...)
+	return root
+}
+
+// registry of subcommand constructors; each command file adds itself in
+// an init function so that commands can be written side by side.
+var registry []func(*streams) *cobra.Command
+
+func register(f func(*streams) *cobra.Command) { registry = append(registry, f) }
+
+func commands(s *streams) []*cobra.Command {
+	out := make([]*cobra.Command, 0, len(registry))
+	for _, f := range registry {
+		out = append(out, f(s))
+	}
+	return out
+}
+
+// exactArgs is cobra.ExactArgs with planctl's exit code and a hint.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usage(fmt.Errorf("%s takes %s, got %d argument(s): %s\nRun '%s --help' for usage.",
+				c.CommandPath(), what, len(args), strings.Join(args, " "), c.CommandPath()))
+		}
+		return nil
+	}
+}

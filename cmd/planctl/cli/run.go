@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/spf13/cobra"
+)
+
+type runFlags struct {
+	src         sourceFlags
+	noPreflight bool
+	stepTimeout time.Duration
+	trace       string
+	compact     bool
+	maxSteps    int
+	maxBytes    int64
+}
+
+func init() { register(newRunCmd) }
+
+func newRunCmd(s *streams) *cobra.Command {
+	f := &runFlags{}
+	c := &cobra.Command{
+		Use:   "run PLAN [tool source]",
+		Short: "Run a whole plan and print the Concierge response",
+		Long: `Run a plan to its end and print the response a Concierge Plan server would give:
+{"status": "completed"|"partial", "steps": {...}}, or {"error": "..."} when the plan
+is refused before it starts. Progress goes to stderr when it is a terminal.
+
+By default planctl's validator runs first (preflight) and refuses a plan with any
+error before a single tool is called. --no-preflight gives Concierge's exact
+behaviour: only its own whole-plan checks, then earlier steps run, side effects
+included, until the first failure.
+
+Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
+		Example: `  planctl run samples/backup.json
+  planctl run --no-preflight samples/not-sharable.json
+  cat plan.json | planctl run - --catalog tools.json`,
+		Args: exactArgs(1, "one PLAN (a path, or - for standard input)"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runPlan(c.Context(), s, f, args[0])
+		},
+	}
+	f.src.register(c)
+	fl := c.Flags()
+	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
+	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
+	fl.StringVar(&f.trace, "trace", "", "record the run to `FILE`, to open later with debug --replay")
+	fl.BoolVar(&f.compact, "compact", false, "print the response on one line")
+	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
+	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
+	return c
+}
+
+// traceWriter, when set, records a run to a file (see trace.go).
+var traceWriter func(path string, r *plan.Run) error
+
+func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	p, err := readPlan(path, s, plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes})
+	if err != nil {
+		return err
+	}
+	src, err := f.src.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	cat := src.catalog
+
+	print := func(resp []byte) {
+		if !f.compact {
+			resp = plan.Indent(resp)
+		}
+		s.out.Write(resp)
+		fmt.Fprintln(s.out)
+	}
+	if !f.noPreflight {
+		ds := plan.Validate(p, cat)
+		if first := plan.FirstError(ds); first != nil {
+			print(plan.ErrorResponse(first.Message))
+			writeDiagnosticsBrief(s, p, ds)
+			return failed
+		}
+	} else if rej := plan.ConciergeCheck(p, cat); rej != nil {
+		print(plan.ErrorResponse(rej.Message))
+		return failed
+	}
+
+	opts := plan.RunOptions{StepTimeout: f.stepTimeout}
+	if isTerminal(s.errOut) {
+		opts.OnEvent = progressPrinter(s, p)
+	}
+	r := plan.NewRun(p, cat, opts)
+	r.Continue(ctx, nil)
+	print(r.Response())
+	if f.trace != "" {
+		if traceWriter == nil {
+			return fatal(fmt.Errorf("--trace is not available in this build"))
+		}
+		if err := traceWriter(f.trace, r); err != nil {
+			return fatal(fmt.Errorf("cannot write the trace: %w", err))
+		}
+	}
+	if r.Status() != plan.RunCompleted {
+		return failed
+	}
+	return nil
+}
+
+// progressPrinter reports each finished step on stderr.
+func progressPrinter(s *streams, p *plan.Plan) func(plan.Event) {
+	return func(e plan.Event) {
+		if e.Kind != plan.EventStepFinished {
+			return
+		}
+		st := p.Steps[e.Step]
+		mark := "ok"
+		if e.State.Status == plan.StepError {
+			mark = "error: " + e.State.Error
+		}
+		fmt.Fprintf(s.errOut, "[%d/%d] %s (%s) %s in %s\n", e.Step+1, len(p.Steps), st.Label(), st.ToolName(), mark, e.State.Duration.Round(time.Millisecond))
+	}
+}
+
+// writeDiagnosticsBrief lists diagnostics on stderr, one line each.
+func writeDiagnosticsBrief(s *streams, p *plan.Plan, ds []plan.Diagnostic) {
+	for _, d := range ds {
+		fmt.Fprintf(s.errOut, "%s:%s\n", p.Src.Name, d.String())
+	}
+}

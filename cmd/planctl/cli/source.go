@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+	"github.com/spf13/cobra"
+)
+
+// sourceFlags are the tool-source flags every command that needs tools
+// takes: a mock catalog, an MCP server, or a trace to replay.
+type sourceFlags struct {
+	catalog   string
+	server    string
+	url       string
+	headers   []string
+	config    string
+	name      string
+	replay    string
+	sharable  []string
+	serverLog string
+}
+
+func (f *sourceFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.catalog, "catalog", "", "mock catalog `FILE` (default: the embedded demo catalog)")
+	fl.StringVar(&f.server, "server", "", "an MCP server to start over stdio: `'CMD ARG...'` (split like a shell, never run by one)")
+	fl.StringVar(&f.url, "url", "", "an MCP server over Streamable HTTP at `URL`")
+	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header `'K: V'` for --url (repeatable)")
+	fl.StringVar(&f.config, "config", "", "an mcpServers JSON `FILE`, as MCP hosts use (with --name)")
+	fl.StringVar(&f.name, "name", "", "the server `NAME` to use from --config")
+	fl.StringVar(&f.replay, "replay", "", "answer every tool call from a recorded `TRACE`")
+	fl.StringArrayVar(&f.sharable, "sharable", nil, "for MCP servers: only parameters matching `tool.param` (globs) may take references (repeatable)")
+	fl.StringVar(&f.serverLog, "server-log", "", "write the --server process's stderr to `FILE`")
+}
+
+// toolSource is an opened tool source: the catalog and how to release it.
+type toolSource struct {
+	catalog *plan.Catalog
+	close   func() error
+}
+
+// Close releases the source (stops an upstream server, closes a session).
+func (t *toolSource) Close() error {
+	if t == nil || t.close == nil {
+		return nil
+	}
+	return t.close()
+}
+
+// openers for sources other than mock catalogs; filled in by the files
+// that implement them (upstream MCP servers, trace replay).
+var (
+	openUpstream func(ctx context.Context, f *sourceFlags, s *streams) (*toolSource, error)
+	openReplay   func(ctx context.Context, path string) (*toolSource, error)
+)
+
+// open resolves the flags to a catalog. Errors are fatal (exit 3), except
+// contradictory flags (exit 2).
+func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error) {
+	n := 0
+	for _, set := range []bool{f.catalog != "", f.server != "", f.url != "", f.config != "", f.replay != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return nil, usage(errors.New("choose one tool source: --catalog, --server, --url, --config or --replay"))
+	}
+	if f.name != "" && f.config == "" {
+		return nil, usage(errors.New("--name picks a server from --config: give --config FILE too"))
+	}
+	if len(f.headers) > 0 && f.url == "" {
+		return nil, usage(errors.New("--header goes with --url"))
+	}
+	switch {
+	case f.catalog != "":
+		data, err := os.ReadFile(f.catalog)
+		if err != nil {
+			return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
+		}
+		c, err := mockserver.Load(f.catalog, data)
+		if err != nil {
+			return nil, fatal(err)
+		}
+		return &toolSource{catalog: c}, nil
+	case f.replay != "":
+		if openReplay == nil {
+			return nil, fatal(errors.New("--replay is not available in this build"))
+		}
+		return openReplay(ctx, f.replay)
+	case f.server != "" || f.url != "" || f.config != "":
+		if openUpstream == nil {
+			return nil, fatal(errors.New("MCP server sources are not available in this build"))
+		}
+		return openUpstream(ctx, f, s)
+	default:
+		return &toolSource{catalog: mockserver.Demo()}, nil
+	}
+}
+
+// readPlan loads a plan from a path, or standard input for "-".
+func readPlan(path string, s *streams, lim plan.Limits) (*plan.Plan, error) {
+	var data []byte
+	var err error
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+		data, err = plan.ReadPlan(s.in, lim.MaxBytes)
+	} else {
+		var fh *os.File
+		fh, err = os.Open(path)
+		if err == nil {
+			defer fh.Close()
+			data, err = plan.ReadPlan(fh, lim.MaxBytes)
+		}
+	}
+	if err != nil {
+		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
+	}
+	return plan.Load(name, data, lim), nil
+}

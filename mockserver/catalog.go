@@ -1,0 +1,290 @@
+// Package mockserver provides mock tool catalogs: JSON files that describe
+// tools and answer their calls from templates, with faults (errors, delays)
+// on demand. planctl embeds a demo catalog that serves every plan in
+// samples/, and can serve any catalog as a plain MCP server (planctl mock).
+//
+//	cat, err := mockserver.Load("tools.json", data)
+//	r := plan.NewRun(p, cat, plan.RunOptions{})
+package mockserver
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/planctl/planctl/plan"
+)
+
+//go:embed demo.json
+var demoCatalog []byte
+
+// DemoSource names the embedded demo catalog.
+const DemoSource = "embedded demo catalog"
+
+// Demo returns the embedded demo catalog.
+func Demo() *plan.Catalog {
+	c, err := Load(DemoSource, demoCatalog)
+	if err != nil {
+		panic("the embedded demo catalog is broken: " + err.Error())
+	}
+	return c
+}
+
+// DemoJSON returns the embedded demo catalog's source.
+func DemoJSON() []byte { return demoCatalog }
+
+// MockTool is a catalog tool with what it answers.
+type MockTool struct {
+	plan.Tool
+	reply
+	Cases []mockCase
+}
+
+type reply struct {
+	result *plan.Value // template; nil: {}
+	err    *plan.Value // template string; nil: no error
+	delay  time.Duration
+	src    []byte
+}
+
+type mockCase struct {
+	when *plan.Value
+	reply
+}
+
+// Mock is a loaded mock catalog: it answers every call from its templates.
+type Mock struct {
+	tools map[string]*MockTool
+}
+
+// Load reads a mock catalog. Errors name the tool and field at fault.
+func Load(name string, data []byte) (*plan.Catalog, error) {
+	m, tools, err := parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return plan.NewCatalog(name, tools, m)
+}
+
+func parse(name string, data []byte) (*Mock, []*plan.Tool, error) {
+	root, err := plan.ParseJSON(data)
+	if err != nil {
+		pos := plan.NewSource(name, data).Position(offsetOf(err))
+		return nil, nil, fmt.Errorf("%s:%d:%d: the catalog is not valid JSON: %w", name, pos.Line, pos.Column, err)
+	}
+	list := root
+	if root.Kind == plan.Object {
+		list = root.Get("tools")
+		if list == nil {
+			return nil, nil, fmt.Errorf("%s: a catalog is {\"tools\": [...]}: the \"tools\" key is missing", name)
+		}
+	}
+	if list.Kind != plan.Array {
+		return nil, nil, fmt.Errorf("%s: \"tools\" must be an array of tools, not a JSON %s", name, list.Kind)
+	}
+	m := &Mock{tools: make(map[string]*MockTool, len(list.Elems))}
+	var tools []*plan.Tool
+	for i, tv := range list.Elems {
+		t, err := parseTool(data, tv)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: tool %d: %w", name, i, err)
+		}
+		if _, dup := m.tools[t.Name]; dup {
+			return nil, nil, fmt.Errorf("%s: tool %q is defined twice: rename or remove one", name, t.Name)
+		}
+		m.tools[t.Name] = t
+		tools = append(tools, &t.Tool)
+	}
+	return m, tools, nil
+}
+
+func offsetOf(err error) int {
+	if se, ok := err.(*plan.SyntaxError); ok {
+		return se.Offset
+	}
+	return 0
+}
+
+var toolKeys = map[string]bool{"name": true, "description": true, "inputSchema": true, "outputSchema": true,
+	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true}
+
+func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
+	if v.Kind != plan.Object {
+		return nil, fmt.Errorf("a tool must be an object, not a JSON %s", v.Kind)
+	}
+	name := v.Get("name")
+	if name == nil || name.Kind != plan.String || name.Str == "" {
+		return nil, fmt.Errorf("\"name\" is missing or not a non-empty string")
+	}
+	t := &MockTool{Tool: plan.Tool{Name: name.Str, Sharable: map[string]bool{}}}
+	wrap := func(err error) error { return fmt.Errorf("%q: %w", name.Str, err) }
+	for _, m := range v.Members {
+		if !toolKeys[m.Key] {
+			return nil, wrap(fmt.Errorf("unknown field %q (known: %s)", m.Key, strings.Join(sortedKeys(toolKeys), ", ")))
+		}
+	}
+	if d := v.Get("description"); d != nil {
+		if d.Kind != plan.String {
+			return nil, wrap(fmt.Errorf("\"description\" must be a string"))
+		}
+		t.Description = d.Str
+	}
+	for _, f := range []struct {
+		key string
+		dst *json.RawMessage
+	}{{"inputSchema", &t.InputSchema}, {"outputSchema", &t.OutputSchema}, {"annotations", &t.Annotations}} {
+		if s := v.Get(f.key); s != nil {
+			if s.Kind != plan.Object {
+				return nil, wrap(fmt.Errorf("%q must be an object, not a JSON %s", f.key, s.Kind))
+			}
+			*f.dst = compact(s.Raw(src))
+		}
+	}
+	if t.InputSchema == nil {
+		t.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	if sh := v.Get("sharable"); sh != nil {
+		if sh.Kind != plan.Array {
+			return nil, wrap(fmt.Errorf("\"sharable\" must be an array of parameter names"))
+		}
+		for _, e := range sh.Elems {
+			if e.Kind != plan.String {
+				return nil, wrap(fmt.Errorf("\"sharable\" must hold parameter names (strings)"))
+			}
+			t.Sharable[e.Str] = true
+		}
+	}
+	for _, p := range xSharable(t.InputSchema) {
+		t.Sharable[p] = true
+	}
+	var err error
+	if t.reply, err = parseReply(src, v); err != nil {
+		return nil, wrap(err)
+	}
+	if cs := v.Get("cases"); cs != nil {
+		if cs.Kind != plan.Array {
+			return nil, wrap(fmt.Errorf("\"cases\" must be an array"))
+		}
+		for j, c := range cs.Elems {
+			if c.Kind != plan.Object {
+				return nil, wrap(fmt.Errorf("case %d must be an object", j))
+			}
+			when := c.Get("when")
+			if when == nil || when.Kind != plan.Object {
+				return nil, wrap(fmt.Errorf("case %d: \"when\" must be an object of argument values", j))
+			}
+			rp, err := parseReply(src, c)
+			if err != nil {
+				return nil, wrap(fmt.Errorf("case %d: %w", j, err))
+			}
+			t.Cases = append(t.Cases, mockCase{when: when, reply: rp})
+		}
+	}
+	return t, nil
+}
+
+func parseReply(src []byte, v *plan.Value) (reply, error) {
+	r := reply{result: v.Get("result"), err: v.Get("error"), src: src}
+	if r.err != nil && r.err.Kind != plan.String {
+		return r, fmt.Errorf("\"error\" must be a string (the text the call fails with)")
+	}
+	if d := v.Get("delay"); d != nil {
+		if d.Kind != plan.String {
+			return r, fmt.Errorf("\"delay\" must be a Go duration string such as \"250ms\"")
+		}
+		dur, err := time.ParseDuration(d.Str)
+		if err != nil || dur < 0 {
+			return r, fmt.Errorf("\"delay\" %q is not a duration: write it like \"250ms\" or \"2s\"", d.Str)
+		}
+		r.delay = dur
+	}
+	return r, nil
+}
+
+// xSharable lists the properties marked "x-sharable": true in a schema.
+func xSharable(schema json.RawMessage) []string {
+	var s struct {
+		Properties map[string]struct {
+			Sharable bool `json:"x-sharable"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var out []string
+	for k, p := range s.Properties {
+		if p.Sharable {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func compact(raw []byte) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return append(json.RawMessage(nil), raw...)
+	}
+	return b.Bytes()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Call answers a tool call from the catalog: the first case whose "when"
+// the arguments contain, else the tool's own reply; after its delay (cut
+// short, with an error, when ctx ends).
+func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (plan.ToolResult, error) {
+	t := m.tools[name]
+	if t == nil {
+		return plan.ToolResult{}, fmt.Errorf("the mock catalog has no tool %q", name)
+	}
+	argv, err := plan.ParseJSON(args)
+	if err != nil {
+		return plan.ToolResult{}, fmt.Errorf("the arguments of %q are not valid JSON: %w", name, err)
+	}
+	r := t.reply
+	for _, c := range t.Cases {
+		if contains(argv, c.when) {
+			r = merge(c.reply, t.reply)
+			break
+		}
+	}
+	if r.delay > 0 {
+		timer := time.NewTimer(r.delay)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return plan.ToolResult{}, ctx.Err()
+		}
+	}
+	if r.err != nil {
+		return plan.ToolResult{IsError: true, Error: renderText(r.err.Str, argv, args)}, nil
+	}
+	if r.result == nil {
+		return plan.ToolResult{Value: json.RawMessage("{}")}, nil
+	}
+	return plan.ToolResult{Value: Render(r.result, r.src, argv, args)}, nil
+}
+
+// merge fills what a case leaves out from the tool's own reply: a case
+// that only sets a delay answers with the tool's own result or error.
+func merge(c, base reply) reply {
+	if c.result == nil && c.err == nil {
+		c.result, c.err = base.result, base.err
+	}
+	return c
+}

@@ -1,0 +1,215 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/planctl/planctl/plan"
+)
+
+// Render fills a result template with the call's arguments and returns the
+// result as compact JSON. A string that is exactly {{args.X}} becomes the
+// value of argument X with its JSON type (null when absent); {{args.X}}
+// inside a longer string becomes the argument as text. X may be a dotted
+// path into an argument; {{args}} is the whole arguments object. Numbers
+// pass through as written.
+func Render(tmpl *plan.Value, src []byte, args *plan.Value, argsRaw []byte) []byte {
+	return render(make([]byte, 0, 2*(tmpl.End-tmpl.Start)), tmpl, src, args, argsRaw)
+}
+
+func render(dst []byte, t *plan.Value, src []byte, args *plan.Value, argsRaw []byte) []byte {
+	switch t.Kind {
+	case plan.Object:
+		dst = append(dst, '{')
+		for i, m := range t.Members {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = plan.AppendJSONString(dst, m.Key)
+			dst = append(dst, ':')
+			dst = render(dst, m.Value, src, args, argsRaw)
+		}
+		return append(dst, '}')
+	case plan.Array:
+		dst = append(dst, '[')
+		for i, e := range t.Elems {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = render(dst, e, src, args, argsRaw)
+		}
+		return append(dst, ']')
+	case plan.String:
+		if path, ok := wholePlaceholder(t.Str); ok {
+			v := lookup(args, path)
+			if v == nil {
+				return append(dst, "null"...)
+			}
+			return appendCompact(dst, v.Raw(argsRaw))
+		}
+		if !strings.Contains(t.Str, "{{") {
+			return append(dst, t.Raw(src)...)
+		}
+		return plan.AppendJSONString(dst, renderText(t.Str, args, argsRaw))
+	default:
+		return append(dst, t.Raw(src)...)
+	}
+}
+
+// wholePlaceholder reports whether s is exactly one {{args...}} placeholder
+// and returns its path.
+func wholePlaceholder(s string) (string, bool) {
+	if !strings.HasPrefix(s, "{{") || !strings.HasSuffix(s, "}}") || strings.Count(s, "{{") != 1 {
+		return "", false
+	}
+	return parsePlaceholder(s[2 : len(s)-2])
+}
+
+// parsePlaceholder parses the inside of {{ }}: "args" or "args.a.b".
+func parsePlaceholder(in string) (string, bool) {
+	in = strings.TrimSpace(in)
+	if in == "args" {
+		return "", true
+	}
+	if rest, ok := strings.CutPrefix(in, "args."); ok && rest != "" {
+		return rest, true
+	}
+	return "", false
+}
+
+// renderText replaces every {{args.X}} in s by the argument as text: a
+// string as itself, any other value as compact JSON, an absent one as
+// nothing. Text that is not a placeholder is kept.
+func renderText(s string, args *plan.Value, argsRaw []byte) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			break
+		}
+		path, ok := parsePlaceholder(s[i+2 : i+j])
+		if !ok {
+			b.WriteString(s[:i+j+2])
+			s = s[i+j+2:]
+			continue
+		}
+		b.WriteString(s[:i])
+		if v := lookup(args, path); v != nil {
+			if v.Kind == plan.String {
+				b.WriteString(v.Str)
+			} else {
+				b.Write(appendCompact(nil, v.Raw(argsRaw)))
+			}
+		}
+		s = s[i+j+2:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// lookup walks a dotted path into the arguments; "" is the whole object.
+func lookup(args *plan.Value, path string) *plan.Value {
+	v := args
+	if path == "" {
+		return v
+	}
+	for _, k := range strings.Split(path, ".") {
+		switch {
+		case v == nil:
+			return nil
+		case v.Kind == plan.Object:
+			v = v.Get(k)
+		case v.Kind == plan.Array:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(v.Elems) {
+				return nil
+			}
+			v = v.Elems[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+func appendCompact(dst, raw []byte) []byte {
+	if bytes.IndexAny(raw, " \t\r\n") < 0 {
+		return append(dst, raw...)
+	}
+	var b bytes.Buffer
+	b.Write(dst)
+	if err := json.Compact(&b, raw); err != nil {
+		return append(dst, raw...)
+	}
+	return b.Bytes()
+}
+
+// contains reports whether every key of when is an argument with an equal
+// value (numbers compared by value: 1 equals 1.0).
+func contains(args, when *plan.Value) bool {
+	if args.Kind != plan.Object {
+		return false
+	}
+	for _, m := range when.Members {
+		a := args.Get(m.Key)
+		if a == nil || !equal(a, m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func equal(a, b *plan.Value) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case plan.Null:
+		return true
+	case plan.Bool:
+		return a.Bool == b.Bool
+	case plan.String:
+		return a.Str == b.Str
+	case plan.Number:
+		if a.Str == b.Str {
+			return true
+		}
+		if strings.ContainsAny(a.Str+b.Str, "eE") {
+			// An exponent can make an exact rational huge: compare as floats.
+			x, err1 := strconv.ParseFloat(a.Str, 64)
+			y, err2 := strconv.ParseFloat(b.Str, 64)
+			return err1 == nil && err2 == nil && x == y
+		}
+		x, ok1 := new(big.Rat).SetString(a.Str)
+		y, ok2 := new(big.Rat).SetString(b.Str)
+		return ok1 && ok2 && x.Cmp(y) == 0
+	case plan.Array:
+		if len(a.Elems) != len(b.Elems) {
+			return false
+		}
+		for i := range a.Elems {
+			if !equal(a.Elems[i], b.Elems[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		if len(a.Members) != len(b.Members) {
+			return false
+		}
+		for _, m := range b.Members {
+			x := a.Get(m.Key)
+			if x == nil || !equal(x, m.Value) {
+				return false
+			}
+		}
+		return true
+	}
+}

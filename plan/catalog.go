@@ -1,0 +1,106 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Tool is one tool a plan can call, whatever its source: a mock catalog, an
+// MCP server, a Concierge Plan server or a trace. Schemas are kept as the
+// raw JSON the source gave, so their key order survives into the Concierge
+// rendering and validation sees exactly what the server sent.
+type Tool struct {
+	Name         string
+	Description  string
+	InputSchema  json.RawMessage // nil: any object
+	OutputSchema json.RawMessage // nil: the output is not described
+	Annotations  json.RawMessage // nil: none
+	// Sharable holds the parameters that may take a reference.
+	Sharable map[string]bool
+	// SharableAll marks a tool whose source carries no sharable marks: every
+	// parameter may take a reference, and the validator says it guessed.
+	SharableAll bool
+}
+
+// IsSharable reports whether parameter may take an output_by_reference.
+func (t *Tool) IsSharable(param string) bool {
+	return t.SharableAll || t.Sharable[param]
+}
+
+// ReadOnly reports whether the tool's annotations mark it read-only.
+func (t *Tool) ReadOnly() bool {
+	if len(t.Annotations) == 0 {
+		return false
+	}
+	var a struct {
+		ReadOnlyHint bool `json:"readOnlyHint"`
+	}
+	return json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
+}
+
+// ToolResult is what a tool call gave: a JSON value, or a failure with its
+// text. A failing tool is a result, not a Go error.
+type ToolResult struct {
+	Value   json.RawMessage // the plan value of the result, when not IsError
+	IsError bool
+	Error   string // the failure text, when IsError
+}
+
+// Caller calls tools. An error return is a fault of the transport (the
+// upstream died, the call was cancelled), never a tool's own failure.
+type Caller interface {
+	Call(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error)
+}
+
+// CallerFunc adapts a function to Caller.
+type CallerFunc func(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error)
+
+// Call calls f.
+func (f CallerFunc) Call(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error) {
+	return f(ctx, tool, args)
+}
+
+// Catalog is the set of tools a plan runs against, in the order the source
+// listed them (Concierge renders them in that order), with the Caller that
+// runs them.
+type Catalog struct {
+	Source string // where the tools came from, for people: "embedded demo", a file, a command
+	Tools  []*Tool
+	Caller Caller
+	byName map[string]*Tool
+	names  []string
+}
+
+// NewCatalog indexes tools. Tool names must be unique and non-empty.
+func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
+	c := &Catalog{Source: source, Tools: tools, Caller: caller, byName: make(map[string]*Tool, len(tools))}
+	for _, t := range tools {
+		if t.Name == "" {
+			return nil, fmt.Errorf("%s: a tool has no name", source)
+		}
+		if _, dup := c.byName[t.Name]; dup {
+			return nil, fmt.Errorf("%s: tool %q is listed twice", source, t.Name)
+		}
+		c.byName[t.Name] = t
+		c.names = append(c.names, t.Name)
+	}
+	sort.Strings(c.names)
+	return c, nil
+}
+
+// Tool returns the named tool, or nil.
+func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }
+
+// Names returns the tool names sorted, as Concierge lists them in its
+// "Unknown tool" message.
+func (c *Catalog) Names() []string { return c.names }
+
+// Call runs a tool through the catalog's Caller.
+func (c *Catalog) Call(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error) {
+	if c.Caller == nil {
+		return ToolResult{}, fmt.Errorf("the catalog %s has no way to call tools", c.Source)
+	}
+	return c.Caller.Call(ctx, tool, args)
+}

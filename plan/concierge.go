@@ -1,0 +1,194 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Rejection is a whole plan refused before any step runs, with Concierge's
+// message and the step and pointer it concerns (for planctl's own outputs).
+type Rejection struct {
+	Message   string
+	Code      string // the validator code the check maps to
+	StepIndex int
+	Pointer   string
+}
+
+// ConciergeCheck applies the checks a Concierge Plan server makes before it
+// runs anything, in its order: first every step's id, duplicate id and tool,
+// step by step; then every step's references. It returns nil when Concierge
+// would start running the plan. Where Concierge's Python raises instead of
+// answering (a step that is not an object, an unhashable id), the message is
+// Python's exception text.
+func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
+	if p.Root == nil {
+		if len(p.Problems) > 0 {
+			return &Rejection{Message: p.Problems[0].Message, Code: p.Problems[0].Code, StepIndex: -1}
+		}
+		return &Rejection{Message: "the plan is empty", Code: "PLAN_SHAPE", StepIndex: -1}
+	}
+	if msg := shapeException(p); msg != "" {
+		return &Rejection{Message: msg, Code: "PLAN_SHAPE", StepIndex: -1, Pointer: p.StepsPtr}
+	}
+	for _, d := range p.Problems {
+		if d.Code != "DUPLICATE_KEY" { // json.loads takes the last value silently
+			return &Rejection{Message: d.Message, Code: d.Code, StepIndex: -1, Pointer: d.Pointer}
+		}
+	}
+	seen := make(map[string]bool, len(p.Steps))
+	for _, s := range p.Steps {
+		if s.Node.Kind != Object {
+			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", PyTypeName(s.Node)),
+				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr}
+		}
+		if !pyTruthy(s.ID) {
+			return &Rejection{Message: "Every step must have an 'id'", Code: "MISSING_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr}
+		}
+		key, ok := pyHashKey(s.ID)
+		if !ok {
+			return &Rejection{Message: "unhashable type: '" + PyTypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+		}
+		if seen[key] {
+			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", PyStr(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+		}
+		seen[key] = true
+		if s.Tool != nil {
+			if _, ok := pyHashKey(s.Tool); !ok {
+				return &Rejection{Message: "unhashable type: '" + PyTypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
+			}
+		}
+		if s.Tool == nil || s.Tool.Kind != String || c.Tool(s.Tool.Str) == nil {
+			name := "None"
+			if s.Tool != nil {
+				name = PyStr(s.Tool)
+			}
+			code := "UNKNOWN_TOOL"
+			if s.Tool == nil {
+				code = "MISSING_TOOL"
+			}
+			return &Rejection{Message: fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", ")),
+				Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
+		}
+	}
+	clear(seen)
+	for _, s := range p.Steps {
+		if s.Args != nil && s.Args.Kind != Object {
+			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", PyTypeName(s.Args)),
+				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args"}
+		}
+		sid, _ := pyHashKey(s.ID)
+		for _, r := range s.Refs() {
+			if r.Err != "" {
+				code := "REF_MALFORMED"
+				if r.StepKey != nil {
+					code = "REF_PATH_TYPE"
+				}
+				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: r.Ptr}
+			}
+			rk := "s:" + r.Step
+			if rk == sid {
+				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", PyStr(s.ID)),
+					Code: "REF_SELF", StepIndex: s.Index, Pointer: r.Ptr}
+			}
+			if !seen[rk] {
+				code := "REF_UNDEFINED_STEP"
+				for _, later := range p.Steps[s.Index+1:] {
+					if k, _ := pyHashKey(later.ID); k == rk {
+						code = "REF_FORWARD"
+						break
+					}
+				}
+				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", PyStr(s.ID), r.Step),
+					Code: code, StepIndex: s.Index, Pointer: r.Ptr}
+			}
+		}
+		seen[sid] = true
+	}
+	return nil
+}
+
+// shapeException is the Python exception text for a plan whose steps are
+// not a list, as Concierge's execute_plan(steps) would raise it.
+func shapeException(p *Plan) string {
+	if p.Form == FormSteps {
+		return ""
+	}
+	if p.Body == nil || p.Body.Kind != Object {
+		return "" // the form itself is wrong: Load reported why
+	}
+	steps := p.Body.Get("steps")
+	switch {
+	case steps == nil:
+		return "execute_plan() missing 1 required positional argument: 'steps'"
+	case steps.Kind == Array:
+		return ""
+	case steps.Kind == Object && len(steps.Members) > 0, steps.Kind == String && steps.Str != "":
+		// Iterating a dict yields its keys, a str its characters: both str.
+		return "'str' object has no attribute 'get'"
+	case steps.Kind == Object || steps.Kind == String:
+		return "" // iterates nothing: an empty plan
+	default:
+		return fmt.Sprintf("'%s' object is not iterable", PyTypeName(steps))
+	}
+}
+
+// pyTruthy is Python's bool() of a decoded JSON value; absent is None.
+func pyTruthy(v *Value) bool {
+	if v == nil {
+		return false
+	}
+	switch v.Kind {
+	case Null:
+		return false
+	case Bool:
+		return v.Bool
+	case String:
+		return v.Str != ""
+	case Array:
+		return len(v.Elems) > 0
+	case Object:
+		return len(v.Members) > 0
+	default:
+		f, err := strconv.ParseFloat(v.Str, 64)
+		return err != nil || f != 0
+	}
+}
+
+// pyHashKey gives values that Python considers equal (1, 1.0, true) the same
+// key, so duplicate ids are found as a Python set finds them. Lists and dicts
+// are unhashable.
+func pyHashKey(v *Value) (string, bool) {
+	if v == nil {
+		return "None", true
+	}
+	switch v.Kind {
+	case String:
+		return "s:" + v.Str, true
+	case Null:
+		return "None", true
+	case Bool:
+		if v.Bool {
+			return "n:1", true
+		}
+		return "n:0", true
+	case Number:
+		if isIntLiteral(v.Str) {
+			bi, ok := new(big.Int).SetString(v.Str, 10)
+			if ok {
+				return "n:" + bi.String(), true
+			}
+		}
+		f, _ := strconv.ParseFloat(v.Str, 64)
+		if !math.IsInf(f, 0) && f == math.Trunc(f) {
+			bf := new(big.Float).SetFloat64(f)
+			bi, _ := bf.Int(nil)
+			return "n:" + bi.String(), true
+		}
+		return "f:" + PyFloatRepr(f), true
+	default:
+		return "", false
+	}
+}

@@ -1,0 +1,161 @@
+package plan
+
+import (
+	"strings"
+	"unicode/utf16"
+)
+
+// RenderConcierge renders a catalog's tools exactly as a Concierge Plan
+// server lists them in its execute_plan description: per tool a signature
+// line, the description indented four spaces, and "returns: " with the
+// output schema as Python's json.dumps(separators=(',', ':')) writes it;
+// tools separated by a blank line.
+func RenderConcierge(tools []*Tool) string {
+	var b strings.Builder
+	for i, t := range tools {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		RenderConciergeTool(&b, t)
+	}
+	return b.String()
+}
+
+// RenderConciergeTool writes one tool as Concierge renders it.
+func RenderConciergeTool(b *strings.Builder, t *Tool) {
+	b.WriteString("  ")
+	b.WriteString(t.Name)
+	b.WriteByte('(')
+	if schema, err := ParseJSON(t.InputSchema); err == nil && schema.Kind == Object {
+		required := map[string]bool{}
+		if req := schema.Get("required"); req != nil && req.Kind == Array {
+			for _, e := range req.Elems {
+				if e.Kind == String {
+					required[e.Str] = true
+				}
+			}
+		}
+		if props := schema.Get("properties"); props != nil && props.Kind == Object {
+			for i, m := range pyMembers(props) {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(m.Key)
+				if !required[m.Key] {
+					b.WriteByte('?')
+				}
+				b.WriteString(": ")
+				if typ := m.Value.Get("type"); typ != nil {
+					b.WriteString(PyStr(typ))
+				} else {
+					b.WriteString("any")
+				}
+				if t.IsSharable(m.Key) {
+					b.WriteString(" [sharable]")
+				}
+			}
+		}
+	}
+	b.WriteString(")\n")
+	if t.Description != "" {
+		b.WriteString("    ")
+		b.WriteString(t.Description)
+	}
+	if out, err := ParseJSON(t.OutputSchema); err == nil && pyTruthy(out) {
+		b.WriteString("\n    returns: ")
+		b.WriteString(PyJSONDumps(out))
+	}
+}
+
+// PyJSONDumps renders v as Python's json.dumps(v, separators=(',', ':'))
+// does: ASCII only, floats as Python prints them, keys in their order.
+func PyJSONDumps(v *Value) string {
+	var b strings.Builder
+	pyDumps(&b, v)
+	return b.String()
+}
+
+func pyDumps(b *strings.Builder, v *Value) {
+	switch v.Kind {
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		if v.Bool {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case Number:
+		s := pyNumber(v.Str)
+		switch s {
+		case "inf":
+			s = "Infinity"
+		case "-inf":
+			s = "-Infinity"
+		}
+		b.WriteString(s)
+	case String:
+		pyDumpsString(b, v.Str)
+	case Array:
+		b.WriteByte('[')
+		for i, e := range v.Elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			pyDumps(b, e)
+		}
+		b.WriteByte(']')
+	case Object:
+		b.WriteByte('{')
+		for i, m := range pyMembers(v) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			pyDumpsString(b, m.Key)
+			b.WriteByte(':')
+			pyDumps(b, m.Value)
+		}
+		b.WriteByte('}')
+	}
+}
+
+func pyDumpsString(b *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	u4 := func(r rune) {
+		b.WriteString(`\u`)
+		b.WriteByte(hex[r>>12&15])
+		b.WriteByte(hex[r>>8&15])
+		b.WriteByte(hex[r>>4&15])
+		b.WriteByte(hex[r&15])
+	}
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20:
+			u4(r)
+		case r < 0x80:
+			b.WriteRune(r)
+		case r >= 0x10000:
+			r1, r2 := utf16.EncodeRune(r)
+			u4(r1)
+			u4(r2)
+		default:
+			u4(r)
+		}
+	}
+	b.WriteByte('"')
+}

@@ -1,0 +1,286 @@
+// Package plan is planctl's engine: it parses execution plans (keeping every
+// byte offset and number literal), holds tool catalogs, validates plans,
+// resolves output_by_reference values on raw JSON bytes, and runs plans one
+// step at a time exactly as a Concierge Plan server would.
+//
+// A run, driven to the end:
+//
+//	p, _ := plan.Load("plan.json", src, plan.Limits{})
+//	r := plan.NewRun(p, catalog, plan.RunOptions{})
+//	r.Continue(ctx, nil)
+//	os.Stdout.Write(r.Response())
+package plan
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Form is the shape a plan arrived in.
+type Form int
+
+// The accepted input forms (SPEC 1), detected automatically.
+const (
+	FormPlan     Form = iota // {"steps": [...]}
+	FormSteps                // [...]
+	FormToolCall             // {"name": "execute_plan", "arguments": {"steps": [...]}}
+	FormRequest              // a JSON-RPC tools/call request
+)
+
+// String names the form for people.
+func (f Form) String() string {
+	return [...]string{"plan object", "array of steps", "MCP tools/call params", "JSON-RPC tools/call request"}[f]
+}
+
+// Limits bound what Load accepts. Zero fields take the defaults.
+type Limits struct {
+	MaxBytes int64 // default DefaultMaxBytes
+	MaxSteps int   // default DefaultMaxSteps
+}
+
+// The default limits.
+const (
+	DefaultMaxBytes = 64 << 20
+	DefaultMaxSteps = 100_000
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = DefaultMaxSteps
+	}
+	return l
+}
+
+// Plan is a parsed plan: the source, its JSON tree, the steps, and the
+// problems found while loading it (syntax and shape). A plan that does not
+// parse still loads, with no steps and a JSON_SYNTAX problem, so that the
+// debugger can open it and show why.
+type Plan struct {
+	Src      *Source
+	Root     *Value // the whole document; nil when it did not parse
+	Form     Form
+	Body     *Value // the plan object ({"steps": ...}); nil for FormSteps
+	BodyPtr  string // pointer of Body
+	StepsPtr string // pointer of the steps array
+	Steps    []*Step
+	Problems []Diagnostic
+}
+
+// Step is one step of a plan as written. ID, Tool and Args are nil when the
+// step lacks them; they may be of any JSON type.
+type Step struct {
+	Index int
+	Ptr   string
+	Node  *Value
+	ID    *Value
+	Tool  *Value
+	Args  *Value
+}
+
+// IDText is the step id as a string: the id itself when it is a string,
+// Python's str() of it otherwise, "" when absent.
+func (s *Step) IDText() string {
+	if s.ID == nil {
+		return ""
+	}
+	return PyStr(s.ID)
+}
+
+// ToolName is the tool name when it is a string, else "".
+func (s *Step) ToolName() string {
+	if s.Tool == nil || s.Tool.Kind != String {
+		return ""
+	}
+	return s.Tool.Str
+}
+
+// Label names the step for people: its id, or "#N" when it has none.
+func (s *Step) Label() string {
+	if s.ID != nil && s.ID.Kind == String && s.ID.Str != "" {
+		return s.ID.Str
+	}
+	return "#" + strconv.Itoa(s.Index)
+}
+
+// ArgPtr is the pointer of argument name of this step.
+func (s *Step) ArgPtr(name string) string { return s.Ptr + "/args/" + EscapePointer(name) }
+
+// ReadPlan reads a plan from r, but no more than one byte past limit: Load
+// then reports the plan as too large (PLAN_LIMITS) without the rest of it
+// ever being held in memory.
+func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	return io.ReadAll(io.LimitReader(r, limit+1))
+}
+
+// Load parses a plan from src. It never fails: problems are returned in
+// Plan.Problems (JSON_SYNTAX, DUPLICATE_KEY, PLAN_SHAPE, PLAN_LIMITS, ...).
+func Load(name string, src []byte, lim Limits) *Plan {
+	lim = lim.withDefaults()
+	p := &Plan{Src: NewSource(name, src)}
+	if int64(len(src)) > lim.MaxBytes {
+		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,
+			fmt.Sprintf("the plan is larger than the limit of %d bytes: split it into smaller plans or raise --max-bytes", lim.MaxBytes))
+		return p
+	}
+	root, err := ParseJSON(src)
+	if err != nil {
+		off := 0
+		if se, ok := err.(*SyntaxError); ok {
+			off = se.Offset
+		}
+		p.problem(SeverityError, "JSON_SYNTAX", "", off, off+1, "the plan is not valid JSON: "+err.Error())
+		return p
+	}
+	p.Root = root
+	p.findDuplicateKeys(root, "")
+	p.unwrap(root)
+	if p.StepsPtr == "" && p.Form != FormSteps {
+		return p
+	}
+	steps, _, _ := Find(root, p.StepsPtr)
+	if steps.Kind != Array {
+		// unwrap reported it
+		return p
+	}
+	if len(steps.Elems) > lim.MaxSteps {
+		p.problem(SeverityError, "PLAN_LIMITS", p.StepsPtr, steps.Start, steps.Start+1,
+			fmt.Sprintf("the plan has %d steps, more than the limit of %d: split it into smaller plans or raise --max-steps", len(steps.Elems), lim.MaxSteps))
+		return p
+	}
+	p.Steps = make([]*Step, len(steps.Elems))
+	for i, n := range steps.Elems {
+		s := &Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
+		if n.Kind == Object {
+			s.ID = n.Get("id")
+			s.Tool = n.Get("tool")
+			s.Args = n.Get("args")
+		}
+		p.Steps[i] = s
+	}
+	return p
+}
+
+// unwrap detects the input form and finds the steps array.
+func (p *Plan) unwrap(root *Value) {
+	switch {
+	case root.Kind == Array:
+		p.Form = FormSteps
+		p.StepsPtr = ""
+		return
+	case root.Kind != Object:
+		p.problem(SeverityError, "PLAN_SHAPE", "", root.Start, root.End,
+			fmt.Sprintf("the plan is a JSON %s: write an object {\"steps\": [...]} or an array of steps", root.Kind))
+		return
+	}
+	body, ptr := root, ""
+	switch {
+	case root.Get("jsonrpc") != nil || root.Get("method") != nil:
+		p.Form = FormRequest
+		if m := root.Get("method"); m == nil || m.Kind != String || m.Str != "tools/call" {
+			p.problem(SeverityError, "PLAN_SHAPE", "/method", root.Start, root.Start+1,
+				"this JSON-RPC request is not a tools/call: a plan file holds a plan, an array of steps, or a tools/call request for execute_plan")
+			return
+		}
+		params := root.Get("params")
+		if params == nil || params.Kind != Object {
+			p.problem(SeverityError, "PLAN_SHAPE", "/params", root.Start, root.Start+1,
+				"this tools/call request has no \"params\" object: add {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}")
+			return
+		}
+		if !p.toolCall(params, "/params") {
+			return
+		}
+		body, ptr = params.Get("arguments"), "/params/arguments"
+	case root.Get("arguments") != nil && root.Get("steps") == nil:
+		p.Form = FormToolCall
+		if !p.toolCall(root, "") {
+			return
+		}
+		body, ptr = root.Get("arguments"), "/arguments"
+	default:
+		p.Form = FormPlan
+	}
+	p.Body, p.BodyPtr = body, ptr
+	steps := body.Get("steps")
+	if steps == nil {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr, body.Start, body.Start+1,
+			"the plan has no \"steps\": add \"steps\": [{\"id\": ..., \"tool\": ..., \"args\": {...}}, ...]")
+		return
+	}
+	p.StepsPtr = ptr + "/steps"
+	if steps.Kind != Array {
+		p.problem(SeverityError, "PLAN_SHAPE", p.StepsPtr, steps.Start, steps.End,
+			fmt.Sprintf("\"steps\" is a JSON %s: it must be an array of steps", steps.Kind))
+	}
+}
+
+// toolCall checks the params of a tools/call and reports whether they hold
+// arguments to unwrap.
+func (p *Plan) toolCall(params *Value, ptr string) bool {
+	if name := params.Get("name"); name != nil && (name.Kind != String || name.Str != "execute_plan") {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/name", name.Start, name.End,
+			fmt.Sprintf("this tools/call names tool %s: planctl reads calls of \"execute_plan\"", string(name.Raw(p.Src.Bytes))))
+		return false
+	}
+	args := params.Get("arguments")
+	if args == nil || args.Kind != Object {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/arguments", params.Start, params.Start+1,
+			"this tools/call has no \"arguments\" object: the plan goes in \"arguments\": {\"steps\": [...]}")
+		return false
+	}
+	return true
+}
+
+func (p *Plan) findDuplicateKeys(v *Value, ptr string) {
+	switch v.Kind {
+	case Array:
+		for i, e := range v.Elems {
+			if e.Kind == Array || e.Kind == Object {
+				p.findDuplicateKeys(e, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	case Object:
+		if hasDuplicateKeys(v) {
+			first := map[string]int{}
+			for i, m := range v.Members {
+				j, seen := first[m.Key]
+				if !seen {
+					first[m.Key] = i
+					continue
+				}
+				orig := p.Src.Position(v.Members[j].KeyStart)
+				d := p.problem(SeverityError, "DUPLICATE_KEY", ptr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd,
+					fmt.Sprintf("key %q appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", m.Key))
+				d.Related = append(d.Related, Related{Pointer: ptr + "/" + EscapePointer(m.Key), Pos: orig,
+					Message: fmt.Sprintf("%q is first defined here", m.Key)})
+			}
+		}
+		for _, m := range v.Members {
+			if m.Value.Kind == Array || m.Value.Kind == Object {
+				p.findDuplicateKeys(m.Value, ptr+"/"+EscapePointer(m.Key))
+			}
+		}
+	}
+}
+
+// problem records a loading problem and returns it for decoration.
+func (p *Plan) problem(sev Severity, code, ptr string, start, end int, msg string) *Diagnostic {
+	p.Problems = append(p.Problems, p.Diag(sev, code, ptr, start, end, msg))
+	return &p.Problems[len(p.Problems)-1]
+}
+
+// Diag builds a diagnostic located in this plan's source.
+func (p *Plan) Diag(sev Severity, code, ptr string, start, end int, msg string) Diagnostic {
+	if end < start {
+		end = start
+	}
+	return Diagnostic{Severity: sev, Code: code, Message: msg, Pointer: ptr, Start: start, End: end,
+		Pos: p.Src.Position(start), EndPos: p.Src.Position(end), StepIndex: -1}
+}

@@ -1,0 +1,131 @@
+package plan
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Position is a 1-based line and column in a source file. Columns count
+// Unicode code points, as editors do.
+type Position struct {
+	Line   int
+	Column int
+}
+
+// Source is a file's bytes with an index of its line starts, so that any
+// byte offset maps to a line and column in O(log lines).
+type Source struct {
+	Name  string
+	Bytes []byte
+	lines []int // offset of the first byte of each line
+}
+
+// NewSource indexes src for position look-ups.
+func NewSource(name string, src []byte) *Source {
+	s := &Source{Name: name, Bytes: src}
+	s.lines = append(s.lines, 0)
+	for i, c := range src {
+		if c == '\n' {
+			s.lines = append(s.lines, i+1)
+		}
+	}
+	return s
+}
+
+// Position maps a byte offset to its line and column.
+func (s *Source) Position(offset int) Position {
+	if offset > len(s.Bytes) {
+		offset = len(s.Bytes)
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	line := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
+	col := utf8.RuneCount(s.Bytes[s.lines[line]:offset]) + 1
+	return Position{Line: line + 1, Column: col}
+}
+
+// Line returns the text of a 1-based line without its line ending.
+func (s *Source) Line(n int) string {
+	if n < 1 || n > len(s.lines) {
+		return ""
+	}
+	start := s.lines[n-1]
+	end := len(s.Bytes)
+	if n < len(s.lines) {
+		end = s.lines[n] - 1
+	}
+	return strings.TrimSuffix(string(s.Bytes[start:end]), "\r")
+}
+
+// Pointer builds a JSON Pointer (RFC 6901) from path tokens.
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(EscapePointer(t))
+	}
+	return b.String()
+}
+
+// EscapePointer escapes one JSON Pointer token.
+func EscapePointer(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+}
+
+// SplitPointer returns the unescaped tokens of a JSON Pointer.
+func SplitPointer(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, p := range parts {
+		if strings.Contains(p, "~") {
+			parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		}
+	}
+	return parts
+}
+
+// Find returns the value a JSON Pointer names below root, and whether the
+// pointer ends on an object key (isKey), in which case start and end span
+// the key rather than the value. A pointer that runs off the tree returns the
+// deepest value reached.
+func Find(root *Value, ptr string) (v *Value, keyStart, keyEnd int) {
+	v = root
+	keyStart, keyEnd = -1, -1
+	for _, tok := range SplitPointer(ptr) {
+		keyStart, keyEnd = -1, -1
+		switch {
+		case v == nil:
+			return nil, -1, -1
+		case v.Kind == Object:
+			var next *Value
+			for i := len(v.Members) - 1; i >= 0; i-- {
+				if v.Members[i].Key == tok {
+					next = v.Members[i].Value
+					keyStart, keyEnd = v.Members[i].KeyStart, v.Members[i].KeyEnd
+					break
+				}
+			}
+			if next == nil {
+				return v, -1, -1
+			}
+			v = next
+		case v.Kind == Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Elems) {
+				return v, -1, -1
+			}
+			v = v.Elems[i]
+		default:
+			return v, -1, -1
+		}
+	}
+	return v, keyStart, keyEnd
+}

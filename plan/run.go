@@ -1,0 +1,446 @@
+package plan
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// StepStatus is where a step is in a run.
+type StepStatus int
+
+// The step statuses. A step after a failed one stays StepPending: Concierge
+// leaves it out of the response, and drivers show it as "not reached".
+const (
+	StepPending StepStatus = iota
+	StepRunning
+	StepOK
+	StepError
+)
+
+// String returns the status word the REPL prints.
+func (s StepStatus) String() string {
+	return [...]string{"pending", "running", "ok", "error"}[s]
+}
+
+// StepState is what a run knows of one step.
+type StepState struct {
+	Status   StepStatus
+	Args     json.RawMessage // the resolved arguments, once resolved
+	Result   json.RawMessage // the result, when StepOK
+	Error    string          // the step error, when StepError
+	Started  time.Time
+	Duration time.Duration
+}
+
+// RunStatus is the state of a whole run.
+type RunStatus int
+
+// The run statuses.
+const (
+	RunReady     RunStatus = iota // steps remain to run
+	RunCompleted                  // every step ran ok
+	RunPartial                    // a step failed; the run ended there
+)
+
+// String returns "running", "completed" or "partial".
+func (s RunStatus) String() string {
+	return [...]string{"running", "completed", "partial"}[s]
+}
+
+// EventKind says what changed in a run.
+type EventKind int
+
+// The events a run emits.
+const (
+	EventStepStarted  EventKind = iota // a step's arguments resolved and its tool was called
+	EventStepFinished                  // a step ended ok or in error
+	EventReset                         // Restart or Rerun cleared steps from Step on
+	EventArgsEdited                    // SetArgs replaced a step's arguments
+)
+
+// Event is one change in a run, delivered to RunOptions.OnEvent.
+type Event struct {
+	Kind  EventKind
+	Step  int
+	State StepState
+}
+
+// RunOptions configure a run.
+type RunOptions struct {
+	// StepTimeout bounds each tool call; zero means no bound.
+	StepTimeout time.Duration
+	// OnEvent, when set, is called for every change, on the goroutine that
+	// drives the run.
+	OnEvent func(Event)
+}
+
+// Run executes a plan one step at a time, exactly as Concierge runs it once
+// its whole-plan checks pass: in order, references resolved from earlier
+// results, stopping at the first failing step. One goroutine drives it (Next,
+// Continue, Restart, Rerun, SetArgs); any goroutine may read it.
+type Run struct {
+	Plan    *Plan
+	Catalog *Catalog
+	opts    RunOptions
+
+	mu       sync.Mutex
+	steps    []StepState
+	cursor   int            // the next step to run
+	status   RunStatus      // RunReady until the end or a failure
+	results  map[string]int // step id -> index of its latest ok result
+	override map[int]*editedArgs
+}
+
+type editedArgs struct {
+	src   []byte
+	value *Value
+}
+
+// NewRun prepares a run of p against c. Nothing runs until Next or Continue.
+func NewRun(p *Plan, c *Catalog, opts RunOptions) *Run {
+	r := &Run{Plan: p, Catalog: c, opts: opts}
+	r.reset(0)
+	return r
+}
+
+func (r *Run) emit(e Event) {
+	if r.opts.OnEvent != nil {
+		r.opts.OnEvent(e)
+	}
+}
+
+// reset clears the steps from i on and rebuilds the results before i.
+// The caller holds no lock.
+func (r *Run) reset(from int) {
+	r.mu.Lock()
+	if r.steps == nil {
+		r.steps = make([]StepState, len(r.Plan.Steps))
+	}
+	for i := from; i < len(r.steps); i++ {
+		r.steps[i] = StepState{}
+	}
+	r.cursor = from
+	r.status = RunReady
+	if len(r.steps) == from && from > 0 {
+		r.status = RunCompleted
+	}
+	r.results = make(map[string]int, from)
+	for i := 0; i < from; i++ {
+		if r.steps[i].Status == StepOK {
+			if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
+				r.results[id.Str] = i
+			}
+		}
+	}
+	r.mu.Unlock()
+}
+
+// Cursor is the index of the next step to run (len(steps) when none is left).
+func (r *Run) Cursor() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cursor
+}
+
+// Status is the state of the run as a whole.
+func (r *Run) Status() RunStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status
+}
+
+// Done reports whether nothing is left to run: every step ran, or one failed.
+func (r *Run) Done() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status != RunReady || r.cursor >= len(r.steps)
+}
+
+// Step returns what the run knows of step i.
+func (r *Run) Step(i int) StepState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.steps[i]
+}
+
+// Restart forgets every result; the next step is the first again.
+func (r *Run) Restart() {
+	r.mu.Lock()
+	r.override = nil
+	r.mu.Unlock()
+	r.reset(0)
+	r.emit(Event{Kind: EventReset, Step: 0})
+}
+
+// Rerun keeps the results before step i and makes i the next step.
+func (r *Run) Rerun(i int) error {
+	r.mu.Lock()
+	cur := r.cursor
+	if r.status == RunPartial {
+		cur++ // the failed step may be re-run
+	}
+	r.mu.Unlock()
+	if i < 0 || i >= len(r.Plan.Steps) {
+		return fmt.Errorf("there is no step %d", i)
+	}
+	if i > cur {
+		return fmt.Errorf("step %q has not been reached: run the steps before it first", r.Plan.Steps[i].Label())
+	}
+	r.reset(i)
+	r.emit(Event{Kind: EventReset, Step: i})
+	return nil
+}
+
+// SetArgs replaces the arguments of step i, which must not have run yet.
+// args is a JSON object; top-level references in it are resolved as usual.
+func (r *Run) SetArgs(i int, args []byte) error {
+	if i < 0 || i >= len(r.Plan.Steps) {
+		return fmt.Errorf("there is no step %d", i)
+	}
+	if i < r.Cursor() {
+		return fmt.Errorf("step %q has already run: rerun it to change its arguments", r.Plan.Steps[i].Label())
+	}
+	v, err := ParseJSON(args)
+	if err != nil {
+		return fmt.Errorf("the new arguments are not valid JSON: %w", err)
+	}
+	if v.Kind != Object {
+		return fmt.Errorf("the new arguments are a JSON %s: arguments must be an object", v.Kind)
+	}
+	r.mu.Lock()
+	if r.override == nil {
+		r.override = map[int]*editedArgs{}
+	}
+	r.override[i] = &editedArgs{src: args, value: v}
+	r.mu.Unlock()
+	r.emit(Event{Kind: EventArgsEdited, Step: i})
+	return nil
+}
+
+// ArgsOf returns the arguments step i will run with (edited ones when
+// SetArgs replaced them) and the source bytes they point into.
+func (r *Run) ArgsOf(i int) (*Value, []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e := r.override[i]; e != nil {
+		return e.value, e.src
+	}
+	return r.Plan.Steps[i].Args, r.Plan.Src.Bytes
+}
+
+// Next runs the next step and returns its index and state; ok is false when
+// nothing was left to run. A failing step ends the run (RunPartial).
+func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
+	r.mu.Lock()
+	if r.status != RunReady || r.cursor >= len(r.steps) {
+		r.mu.Unlock()
+		return r.cursor, StepState{}, false
+	}
+	i = r.cursor
+	r.steps[i] = StepState{Status: StepRunning, Started: time.Now()}
+	r.mu.Unlock()
+
+	st = r.execute(ctx, i)
+
+	r.mu.Lock()
+	r.steps[i] = st
+	if st.Status == StepOK {
+		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
+			r.results[id.Str] = i
+		}
+		r.cursor = i + 1
+		if r.cursor == len(r.steps) {
+			r.status = RunCompleted
+		}
+	} else {
+		r.status = RunPartial
+	}
+	r.mu.Unlock()
+	r.emit(Event{Kind: EventStepFinished, Step: i, State: st})
+	return i, st, true
+}
+
+// Continue runs steps until the run ends, ctx is done, or the next step is
+// one where stop returns true (never the step it starts on, so continuing
+// from a breakpoint moves on).
+func (r *Run) Continue(ctx context.Context, stop func(step int) bool) {
+	first := true
+	for ctx.Err() == nil {
+		if !first && stop != nil && !r.Done() && stop(r.Cursor()) {
+			return
+		}
+		first = false
+		if _, _, ok := r.Next(ctx); !ok {
+			return
+		}
+	}
+}
+
+// execute resolves and calls step i. It takes no lock while the tool runs.
+func (r *Run) execute(ctx context.Context, i int) StepState {
+	st := StepState{Status: StepRunning, Started: time.Now()}
+	fail := func(msg string) StepState {
+		st.Status, st.Error, st.Duration = StepError, msg, time.Since(st.Started)
+		return st
+	}
+	step := r.Plan.Steps[i]
+	tool := r.Catalog.Tool(step.ToolName())
+	if tool == nil {
+		name := "None"
+		if step.Tool != nil {
+			name = PyStr(step.Tool)
+		}
+		return fail(unknownToolMessage(name, r.Catalog))
+	}
+	args, err := r.ResolveArgs(i)
+	if err != nil {
+		return fail(err.Error())
+	}
+	st.Args = args
+	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
+
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if r.opts.StepTimeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
+	}
+	res, err := r.Catalog.Call(cctx, tool.Name, args)
+	cancel()
+	st.Duration = time.Since(st.Started)
+	switch {
+	case ctx.Err() != nil:
+		return fail(fmt.Sprintf("step %q was cancelled after %s, before tool %q answered", step.Label(), roundDuration(st.Duration), tool.Name))
+	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
+	case err != nil:
+		return fail(err.Error())
+	case res.IsError:
+		return fail(res.Error)
+	}
+	st.Status, st.Result = StepOK, res.Value
+	return st
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+func unknownToolMessage(name string, c *Catalog) string {
+	var b bytes.Buffer
+	for i, n := range c.Names() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+	}
+	return fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, b.String())
+}
+
+// ResolveArgs builds the arguments step i runs with: its literal arguments,
+// with every top-level reference replaced by the value it names, exactly as
+// Concierge's _resolve_args does. The error carries Concierge's message.
+func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
+	args, src := r.ArgsOf(i)
+	step := r.Plan.Steps[i]
+	if args == nil {
+		return json.RawMessage("{}"), nil
+	}
+	if args.Kind != Object {
+		return nil, fmt.Errorf("'%s' object has no attribute 'items'", PyTypeName(args))
+	}
+	tool := r.Catalog.Tool(step.ToolName())
+	buf := make([]byte, 0, args.End-args.Start+16)
+	buf = append(buf, '{')
+	for n, m := range pyMembers(args) {
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		buf = AppendJSONString(buf, m.Key)
+		buf = append(buf, ':')
+		if !IsRef(m.Value) {
+			buf = appendCompact(buf, m.Value.Raw(src))
+			continue
+		}
+		if tool != nil && !tool.IsSharable(m.Key) {
+			return nil, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
+		}
+		val, err := r.ResolveRef(i, ParseRef(m.Value))
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, val...)
+	}
+	buf = append(buf, '}')
+	return buf, nil
+}
+
+// ResolveRef resolves a reference made by step i against the results the
+// run holds now. It fails with Concierge's message when the referenced step
+// has no result (in a Concierge run, the whole-plan check refuses such a
+// plan before it starts; the debugger lets it run into the failure).
+func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
+	if ref.Err != "" {
+		return nil, errors.New(ref.Err)
+	}
+	r.mu.Lock()
+	j, ok := r.results[ref.Step]
+	var result []byte
+	if ok && j < i {
+		result = r.steps[j].Result
+	}
+	r.mu.Unlock()
+	if result == nil {
+		return nil, fmt.Errorf("Step '%s' references step '%s' which either does not exist or comes later in the plan",
+			r.Plan.Steps[i].IDText(), ref.Step)
+	}
+	return Walk(result, ref.Step, ref.Path)
+}
+
+// appendCompact appends a literal argument, without the layout whitespace
+// of the plan file. Numbers keep their literal text.
+func appendCompact(dst, raw []byte) []byte {
+	if bytes.IndexAny(raw, " \t\r\n") < 0 {
+		return append(dst, raw...)
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return append(dst, raw...)
+	}
+	return append(dst, b.Bytes()...)
+}
+
+// AppendJSONString appends s as a JSON string, escaping only what JSON
+// requires (no HTML escaping: the output is data, not a web page).
+func AppendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
