@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/big"
 	"strconv"
 	"strings"
@@ -15,12 +13,12 @@ import (
 // value of argument X with its JSON type (null when absent); {{args.X}}
 // inside a longer string becomes the argument as text. X may be a dotted
 // path into an argument; {{args}} is the whole arguments object. Numbers
-// pass through as written.
-func Render(tmpl *plan.Value, src []byte, args *plan.Value, argsRaw []byte) []byte {
-	return render(make([]byte, 0, 2*(tmpl.End-tmpl.Start)), tmpl, src, args, argsRaw)
+// pass through as written. args must be a valid JSON object.
+func Render(tmpl *plan.Value, src []byte, args []byte) []byte {
+	return render(make([]byte, 0, 2*(tmpl.End-tmpl.Start)), tmpl, src, args)
 }
 
-func render(dst []byte, t *plan.Value, src []byte, args *plan.Value, argsRaw []byte) []byte {
+func render(dst []byte, t *plan.Value, src []byte, args []byte) []byte {
 	switch t.Kind {
 	case plan.Object:
 		dst = append(dst, '{')
@@ -30,7 +28,7 @@ func render(dst []byte, t *plan.Value, src []byte, args *plan.Value, argsRaw []b
 			}
 			dst = plan.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = render(dst, m.Value, src, args, argsRaw)
+			dst = render(dst, m.Value, src, args)
 		}
 		return append(dst, '}')
 	case plan.Array:
@@ -39,21 +37,21 @@ func render(dst []byte, t *plan.Value, src []byte, args *plan.Value, argsRaw []b
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = render(dst, e, src, args, argsRaw)
+			dst = render(dst, e, src, args)
 		}
 		return append(dst, ']')
 	case plan.String:
 		if path, ok := wholePlaceholder(t.Str); ok {
-			v := lookup(args, path)
-			if v == nil {
+			v, ok := lookup(args, path)
+			if !ok {
 				return append(dst, "null"...)
 			}
-			return appendCompact(dst, v.Raw(argsRaw))
+			return plan.AppendCompact(dst, v)
 		}
 		if !strings.Contains(t.Str, "{{") {
 			return append(dst, t.Raw(src)...)
 		}
-		return plan.AppendJSONString(dst, renderText(t.Str, args, argsRaw))
+		return plan.AppendJSONString(dst, renderText(t.Str, args))
 	default:
 		return append(dst, t.Raw(src)...)
 	}
@@ -83,7 +81,7 @@ func parsePlaceholder(in string) (string, bool) {
 // renderText replaces every {{args.X}} in s by the argument as text: a
 // string as itself, any other value as compact JSON, an absent one as
 // nothing. Text that is not a placeholder is kept.
-func renderText(s string, args *plan.Value, argsRaw []byte) string {
+func renderText(s string, args []byte) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{")
@@ -101,11 +99,11 @@ func renderText(s string, args *plan.Value, argsRaw []byte) string {
 			continue
 		}
 		b.WriteString(s[:i])
-		if v := lookup(args, path); v != nil {
-			if v.Kind == plan.String {
-				b.WriteString(v.Str)
+		if v, ok := lookup(args, path); ok {
+			if str, err := plan.RawString(v); err == nil {
+				b.WriteString(str)
 			} else {
-				b.Write(appendCompact(nil, v.Raw(argsRaw)))
+				b.Write(plan.AppendCompact(nil, v))
 			}
 		}
 		s = s[i+j+2:]
@@ -114,41 +112,25 @@ func renderText(s string, args *plan.Value, argsRaw []byte) string {
 	return b.String()
 }
 
-// lookup walks a dotted path into the arguments; "" is the whole object.
-func lookup(args *plan.Value, path string) *plan.Value {
+// lookup walks a dotted path into the raw arguments; "" is the whole object.
+func lookup(args []byte, path string) ([]byte, bool) {
 	v := args
 	if path == "" {
-		return v
+		return v, true
 	}
-	for _, k := range strings.Split(path, ".") {
-		switch {
-		case v == nil:
-			return nil
-		case v.Kind == plan.Object:
-			v = v.Get(k)
-		case v.Kind == plan.Array:
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i >= len(v.Elems) {
-				return nil
-			}
-			v = v.Elems[i]
-		default:
-			return nil
+	for k := range strings.SplitSeq(path, ".") {
+		if m, ok := plan.RawMember(v, k); ok {
+			v = m
+			continue
 		}
+		elems, ok := plan.RawElems(v)
+		i, err := strconv.Atoi(k)
+		if !ok || err != nil || i < 0 || i >= len(elems) {
+			return nil, false
+		}
+		v = elems[i]
 	}
-	return v
-}
-
-func appendCompact(dst, raw []byte) []byte {
-	if bytes.IndexAny(raw, " \t\r\n") < 0 {
-		return append(dst, raw...)
-	}
-	var b bytes.Buffer
-	b.Write(dst)
-	if err := json.Compact(&b, raw); err != nil {
-		return append(dst, raw...)
-	}
-	return b.Bytes()
+	return v, true
 }
 
 // contains reports whether every key of when is an argument with an equal

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Value.
@@ -83,29 +84,53 @@ const MaxDepth = 1000
 // invalid UTF-8, nesting past MaxDepth and trailing data. It is planctl's own
 // parser rather than encoding/json because it must keep byte offsets and
 // number literals, and keep duplicate keys visible, in one fast pass.
+//
+// Strings and number literals in the tree share src's memory: src must not
+// be modified while the tree is in use.
 func ParseJSON(src []byte) (*Value, error) {
+	v, _, err := parseJSON(src)
+	return v, err
+}
+
+// parseJSON also returns the objects that repeat a key.
+func parseJSON(src []byte) (*Value, []*Value, error) {
 	p := parser{src: src}
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p.skipSpace()
 	if p.i < len(src) {
-		return nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
+		return nil, nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
 	}
-	return v, nil
+	return v, p.dups, nil
 }
 
 type parser struct {
-	src   []byte
-	i     int
-	nodes []Value // slab of nodes, to allocate in bulk
+	src     []byte
+	i       int
+	nodes   []Value // slab of nodes, to allocate in bulk
+	slab    int     // size of the next slab: grows, so small documents stay small
+	elems   []*Value
+	members []Member
+	dups    []*Value // objects with a repeated key
+}
+
+// text returns src[start:end] as a string that shares the source's memory:
+// a plan's strings and number literals cost no copy. ParseJSON documents
+// that its input must not change while the tree is in use.
+func (p *parser) text(start, end int) string {
+	if start == end {
+		return ""
+	}
+	return unsafe.String(&p.src[start], end-start)
 }
 
 func (p *parser) node() *Value {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]Value, 256)
+		p.slab = min(max(4, 2*p.slab), 4096)
+		p.nodes = make([]Value, p.slab)
 	}
 	v := &p.nodes[0]
 	p.nodes = p.nodes[1:]
@@ -221,7 +246,7 @@ func (p *parser) number() (*Value, error) {
 		return nil, p.errorf("invalid number: leading zeros are not allowed")
 	}
 	v := p.node()
-	*v = Value{Kind: Number, Start: start, End: p.i, Str: string(src[start:p.i])}
+	*v = Value{Kind: Number, Start: start, End: p.i, Str: p.text(start, p.i)}
 	return v, nil
 }
 
@@ -234,7 +259,7 @@ func (p *parser) string() (string, error) {
 	for p.i < len(src) {
 		c := src[p.i]
 		if c == '"' {
-			s := string(src[start:p.i])
+			s := p.text(start, p.i)
 			p.i++
 			return s, nil
 		}
@@ -350,13 +375,14 @@ func (p *parser) array(depth int) (*Value, error) {
 		v.End = p.i
 		return v, nil
 	}
+	base := len(p.elems)
 	for {
 		p.skipSpace()
 		e, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		v.Elems = append(v.Elems, e)
+		p.elems = append(p.elems, e)
 		p.skipSpace()
 		if p.i >= len(p.src) {
 			return nil, p.errorf("unexpected end of input: the array opened at offset %d is not closed with ']'", v.Start)
@@ -367,6 +393,8 @@ func (p *parser) array(depth int) (*Value, error) {
 		case ']':
 			p.i++
 			v.End = p.i
+			v.Elems = append([]*Value(nil), p.elems[base:]...)
+			p.elems = p.elems[:base]
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
@@ -387,6 +415,7 @@ func (p *parser) object(depth int) (*Value, error) {
 		v.End = p.i
 		return v, nil
 	}
+	base := len(p.members)
 	for {
 		p.skipSpace()
 		if p.i >= len(p.src) {
@@ -414,7 +443,7 @@ func (p *parser) object(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Members = append(v.Members, Member{Key: key, KeyStart: ks, KeyEnd: ke, Value: val})
+		p.members = append(p.members, Member{Key: key, KeyStart: ks, KeyEnd: ke, Value: val})
 		p.skipSpace()
 		if p.i >= len(p.src) {
 			return nil, p.errorf("unexpected end of input: the object opened at offset %d is not closed with '}'", v.Start)
@@ -425,6 +454,11 @@ func (p *parser) object(depth int) (*Value, error) {
 		case '}':
 			p.i++
 			v.End = p.i
+			v.Members = append([]Member(nil), p.members[base:]...)
+			p.members = p.members[:base]
+			if hasDuplicateKeys(v) {
+				p.dups = append(p.dups, v)
+			}
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())

@@ -12,8 +12,10 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 )
 
@@ -116,7 +118,14 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	return io.ReadAll(io.LimitReader(r, limit+1))
+	var b bytes.Buffer
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			b.Grow(int(min(fi.Size(), limit) + 1))
+		}
+	}
+	_, err := b.ReadFrom(io.LimitReader(r, limit+1))
+	return b.Bytes(), err
 }
 
 // Load parses a plan from src. It never fails: problems are returned in
@@ -129,7 +138,7 @@ func Load(name string, src []byte, lim Limits) *Plan {
 			fmt.Sprintf("the plan is larger than the limit of %d bytes: split it into smaller plans or raise --max-bytes", lim.MaxBytes))
 		return p
 	}
-	root, err := ParseJSON(src)
+	root, dups, err := parseJSON(src)
 	if err != nil {
 		off := 0
 		if se, ok := err.(*SyntaxError); ok {
@@ -139,7 +148,9 @@ func Load(name string, src []byte, lim Limits) *Plan {
 		return p
 	}
 	p.Root = root
-	p.findDuplicateKeys(root, "")
+	if len(dups) > 0 {
+		p.findDuplicateKeys(root, "", dups)
+	}
 	p.unwrap(root)
 	if p.StepsPtr == "" && p.Form != FormSteps {
 		return p
@@ -238,12 +249,22 @@ func (p *Plan) toolCall(params *Value, ptr string) bool {
 	return true
 }
 
-func (p *Plan) findDuplicateKeys(v *Value, ptr string) {
+// findDuplicateKeys reports the repeated keys of the objects in dups, which
+// the parser found; the walk only builds the pointers of those objects.
+func (p *Plan) findDuplicateKeys(v *Value, ptr string, dups []*Value) {
+	contains := func(v *Value) bool {
+		for _, d := range dups {
+			if d.Start >= v.Start && d.End <= v.End {
+				return true
+			}
+		}
+		return false
+	}
 	switch v.Kind {
 	case Array:
 		for i, e := range v.Elems {
-			if e.Kind == Array || e.Kind == Object {
-				p.findDuplicateKeys(e, ptr+"/"+strconv.Itoa(i))
+			if (e.Kind == Array || e.Kind == Object) && contains(e) {
+				p.findDuplicateKeys(e, ptr+"/"+strconv.Itoa(i), dups)
 			}
 		}
 	case Object:
@@ -263,8 +284,8 @@ func (p *Plan) findDuplicateKeys(v *Value, ptr string) {
 			}
 		}
 		for _, m := range v.Members {
-			if m.Value.Kind == Array || m.Value.Kind == Object {
-				p.findDuplicateKeys(m.Value, ptr+"/"+EscapePointer(m.Key))
+			if (m.Value.Kind == Array || m.Value.Kind == Object) && contains(m.Value) {
+				p.findDuplicateKeys(m.Value, ptr+"/"+EscapePointer(m.Key), dups)
 			}
 		}
 	}

@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -19,19 +21,25 @@ type Position struct {
 type Source struct {
 	Name  string
 	Bytes []byte
-	lines []int // offset of the first byte of each line
+	once  sync.Once
+	lines []int // offset of the first byte of each line, built on first use
 }
 
-// NewSource indexes src for position look-ups.
+// NewSource wraps src for position look-ups.
 func NewSource(name string, src []byte) *Source {
-	s := &Source{Name: name, Bytes: src}
-	s.lines = append(s.lines, 0)
-	for i, c := range src {
-		if c == '\n' {
-			s.lines = append(s.lines, i+1)
+	return &Source{Name: name, Bytes: src}
+}
+
+func (s *Source) index() []int {
+	s.once.Do(func() {
+		s.lines = make([]int, 1, bytes.Count(s.Bytes, []byte{'\n'})+1)
+		for i, c := range s.Bytes {
+			if c == '\n' {
+				s.lines = append(s.lines, i+1)
+			}
 		}
-	}
-	return s
+	})
+	return s.lines
 }
 
 // Position maps a byte offset to its line and column.
@@ -42,20 +50,22 @@ func (s *Source) Position(offset int) Position {
 	if offset < 0 {
 		offset = 0
 	}
-	line := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
-	col := utf8.RuneCount(s.Bytes[s.lines[line]:offset]) + 1
+	lines := s.index()
+	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
+	col := utf8.RuneCount(s.Bytes[lines[line]:offset]) + 1
 	return Position{Line: line + 1, Column: col}
 }
 
 // Line returns the text of a 1-based line without its line ending.
 func (s *Source) Line(n int) string {
-	if n < 1 || n > len(s.lines) {
+	lines := s.index()
+	if n < 1 || n > len(lines) {
 		return ""
 	}
-	start := s.lines[n-1]
+	start := lines[n-1]
 	end := len(s.Bytes)
-	if n < len(s.lines) {
-		end = s.lines[n] - 1
+	if n < len(lines) {
+		end = lines[n] - 1
 	}
 	return strings.TrimSuffix(string(s.Bytes[start:end]), "\r")
 }

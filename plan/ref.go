@@ -268,3 +268,32 @@ func decodeString(tok []byte) (string, error) {
 	p := parser{src: tok}
 	return p.string()
 }
+
+// RawMember returns the value of key in a raw JSON object (the last one when
+// the key repeats, as json.loads keeps it), without parsing the rest. raw
+// must be valid JSON.
+func RawMember(raw []byte, key string) ([]byte, bool) {
+	raw = trimSpace(raw)
+	if firstByte(raw) != '{' {
+		return nil, false
+	}
+	return rawMember(raw, key)
+}
+
+// RawElems splits a raw JSON array into its elements. raw must be valid JSON.
+func RawElems(raw []byte) ([][]byte, bool) {
+	raw = trimSpace(raw)
+	if firstByte(raw) != '[' {
+		return nil, false
+	}
+	return rawElems(raw), true
+}
+
+// RawString decodes a raw JSON string token, quotes included.
+func RawString(tok []byte) (string, error) {
+	tok = trimSpace(tok)
+	if firstByte(tok) != '"' {
+		return "", fmt.Errorf("not a JSON string")
+	}
+	return decodeString(tok)
+}

@@ -365,7 +365,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		buf = AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
-			buf = appendCompact(buf, m.Value.Raw(src))
+			buf = AppendCompact(buf, m.Value.Raw(src))
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
@@ -403,17 +403,31 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 	return Walk(result, ref.Step, ref.Path)
 }
 
-// appendCompact appends a literal argument, without the layout whitespace
-// of the plan file. Numbers keep their literal text.
-func appendCompact(dst, raw []byte) []byte {
-	if bytes.IndexAny(raw, " \t\r\n") < 0 {
-		return append(dst, raw...)
+// AppendCompact appends valid JSON without insignificant whitespace, in one
+// pass and without re-encoding: numbers and strings keep their exact text.
+func AppendCompact(dst, raw []byte) []byte {
+	inString := false
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case ' ', '\t', '\n', '\r':
+			dst = append(dst, raw[start:i]...)
+			start = i + 1
+		}
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return append(dst, raw...)
-	}
-	return append(dst, b.Bytes()...)
+	return append(dst, raw[start:]...)
 }
 
 // AppendJSONString appends s as a JSON string, escaping only what JSON
