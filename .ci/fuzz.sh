@@ -5,6 +5,9 @@ cd "$(dirname "$0")/.."
 t="${1:-20s}"
 # package:FuzzTarget, one per line
 targets=(
+  ./plan:FuzzParseJSON
+  ./plan:FuzzRun
+  ./plan:FuzzWalk
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"

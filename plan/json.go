@@ -321,7 +321,7 @@ func (p *parser) string() (string, error) {
 				}
 				buf = utf8.AppendRune(buf, r)
 			default:
-				p.i--
+				p.i -= 2
 				return "", p.errorf("invalid escape '\\%c' in string", e)
 			}
 		case c < 0x20:
