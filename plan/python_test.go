@@ -22,17 +22,17 @@ func TestPyFloatRepr(t *testing.T) {
 
 func TestPyReprString(t *testing.T) {
 	for in, want := range map[string]string{
-		"abc":         `'abc'`,
-		"it's":        `"it's"`,
-		`say "hi"`:    `'say "hi"'`,
-		`it's "x"`:    `'it\'s "x"'`,
-		"a\\b":        `'a\\b'`,
-		"tab\tnl\n":   `'tab\tnl\n'`,
+		"abc":          `'abc'`,
+		"it's":         `"it's"`,
+		`say "hi"`:     `'say "hi"'`,
+		`it's "x"`:     `'it\'s "x"'`,
+		"a\\b":         `'a\\b'`,
+		"tab\tnl\n":    `'tab\tnl\n'`,
 		"\x00\x1f\x7f": `'\x00\x1f\x7f'`,
-		"é☀🚀":         `'é☀🚀'`,
-		"\u00a0":      `'\xa0'`,
-		"\u200b":      `'\u200b'`,
-		"":            `''`,
+		"é☀🚀":          `'é☀🚀'`,
+		"\u00a0":       `'\xa0'`,
+		"\u200b":       `'\u200b'`,
+		"":             `''`,
 	} {
 		if got := PyReprString(in); got != want {
 			t.Errorf("PyReprString(%q) = %s, want %s", in, got, want)
@@ -43,13 +43,13 @@ func TestPyReprString(t *testing.T) {
 func TestPyStrOfValues(t *testing.T) {
 	for src, want := range map[string]string{
 		`{"a": [1, 2.50, true, null], "b": {"c": "d"}}`: `{'a': [1, 2.5, True, None], 'b': {'c': 'd'}}`,
-		`{"a": 1, "a": 2, "b": 3}`:                     `{'a': 2, 'b': 3}`,
-		`"plain"`:                                      `plain`,
-		`1e400`:                                        `inf`,
-		`-0`:                                           `0`,
-		`12345678901234567890`:                         `12345678901234567890`,
-		`[]`:                                           `[]`,
-		`{}`:                                           `{}`,
+		`{"a": 1, "a": 2, "b": 3}`:                      `{'a': 2, 'b': 3}`,
+		`"plain"`:                                       `plain`,
+		`1e400`:                                         `inf`,
+		`-0`:                                            `0`,
+		`12345678901234567890`:                          `12345678901234567890`,
+		`[]`:                                            `[]`,
+		`{}`:                                            `{}`,
 	} {
 		v, err := ParseJSON([]byte(src))
 		if err != nil {
