@@ -141,6 +141,13 @@ func (p *parser) errorf(format string, args ...any) *SyntaxError {
 	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
 }
 
+// where names an offset as line:column, for messages about another place
+// than the one the error points at.
+func (p *parser) where(offset int) string {
+	pos := NewSource("", p.src).Position(offset)
+	return strconv.Itoa(pos.Line) + ":" + strconv.Itoa(pos.Column)
+}
+
 func (p *parser) describe() string {
 	if p.i >= len(p.src) {
 		return "end of input"
@@ -385,7 +392,7 @@ func (p *parser) array(depth int) (*Value, error) {
 		p.elems = append(p.elems, e)
 		p.skipSpace()
 		if p.i >= len(p.src) {
-			return nil, p.errorf("unexpected end of input: the array opened at offset %d is not closed with ']'", v.Start)
+			return nil, p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(v.Start))
 		}
 		switch p.src[p.i] {
 		case ',':
@@ -419,7 +426,7 @@ func (p *parser) object(depth int) (*Value, error) {
 	for {
 		p.skipSpace()
 		if p.i >= len(p.src) {
-			return nil, p.errorf("unexpected end of input: the object opened at offset %d is not closed with '}'", v.Start)
+			return nil, p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(v.Start))
 		}
 		if p.src[p.i] != '"' {
 			if p.src[p.i] == '}' {
@@ -446,7 +453,7 @@ func (p *parser) object(depth int) (*Value, error) {
 		p.members = append(p.members, Member{Key: key, KeyStart: ks, KeyEnd: ke, Value: val})
 		p.skipSpace()
 		if p.i >= len(p.src) {
-			return nil, p.errorf("unexpected end of input: the object opened at offset %d is not closed with '}'", v.Start)
+			return nil, p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(v.Start))
 		}
 		switch p.src[p.i] {
 		case ',':

@@ -205,3 +205,18 @@ func TestPositionsCountCodePoints(t *testing.T) {
 		t.Errorf("line 2 = %q", got)
 	}
 }
+
+func TestIndentMatchesEncodingJSON(t *testing.T) {
+	for _, src := range []string{
+		`{"status":"completed","steps":{"a":{"status":"ok","result":{"x":[1,2,{}],"y":[],"s":"a,b:{c}[d]\"e\\"}}}}`,
+		`[ 1 , { "a" : [ ] } , "x" ]`, `{}`, `[]`, `"s"`, `12345678901234567890`, `{"a":{"b":{"c":[[]]}}}`,
+	} {
+		var want bytes.Buffer
+		if err := json.Indent(&want, []byte(src), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := Indent([]byte(src)); string(got) != want.String() {
+			t.Errorf("Indent(%s):\n%s\nwant:\n%s", src, got, want.String())
+		}
+	}
+}

@@ -1,9 +1,5 @@
 package plan
 
-import (
-	"bytes"
-	"encoding/json"
-)
 
 // Response renders the run as Concierge answers execute_plan: the steps that
 // ran, in plan order, each ok with its result or in error with its text, the
@@ -75,12 +71,48 @@ func ErrorResponse(msg string) []byte {
 	return append(buf, '}')
 }
 
-// Indent pretty-prints compact JSON with two-space indentation, keeping
-// number literals exactly.
-func Indent(compact []byte) []byte {
-	var b bytes.Buffer
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
-		return compact
+// Indent pretty-prints valid JSON with two-space indentation, as
+// json.Indent does, in one pass: number literals and strings keep their
+// exact text. The engine's responses are large; this is their hot path.
+func Indent(src []byte) []byte {
+	dst := make([]byte, 0, len(src)+len(src)/2)
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
 	}
-	return b.Bytes()
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			end := skipString(src, i)
+			dst = append(dst, src[i:end]...)
+			i = end - 1
+		case '{', '[':
+			dst = append(dst, c)
+			j := skipSpaceAt(src, i+1)
+			if j < len(src) && (src[j] == '}' || src[j] == ']') {
+				dst = append(dst, src[j])
+				i = j
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, ',')
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }

@@ -131,8 +131,12 @@ func commands(s *streams) []*cobra.Command {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usage(fmt.Errorf("%s takes %s, got %d argument(s): %s\nRun '%s --help' for usage.",
-				c.CommandPath(), what, len(args), strings.Join(args, " "), c.CommandPath()))
+			got := "none"
+			if len(args) > 0 {
+				got = strings.Join(args, " ")
+			}
+			return usage(fmt.Errorf("%s takes %s; got: %s\nRun '%s --help' for usage.",
+				c.CommandPath(), what, got, c.CommandPath()))
 		}
 		return nil
 	}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var binary string
+
+// TestMain builds the real binary once: these tests hold the command-line
+// contract (exit codes, stdout, stderr) as a user meets it.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "planctl-cli")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "planctl")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func planctl(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = "../.."
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+func TestRunContract(t *testing.T) {
+	golden, err := os.ReadFile("../../samples/expected/backup.response.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := os.ReadFile("../../samples/backup.json")
+	for _, tc := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout string // substring of stdout ("" = anything)
+		stderr string // substring of stderr
+	}{
+		{"a completed run", "", []string{"run", "samples/backup.json"}, 0, string(golden), ""},
+		{"the plan on standard input", string(plan), []string{"run", "-"}, 0, string(golden), ""},
+		{"a JSON-RPC request on standard input", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":` + string(plan) + `}}`,
+			[]string{"run", "--compact", "-"}, 0, `{"status":"completed"`, ""},
+		{"a partial run", "", []string{"run", "samples/tool-error.json"}, 1, `"error": "disk full"`, ""},
+		{"preflight refuses before any tool runs", "", []string{"run", "samples/not-sharable.json"}, 1, `{
+  "error": "parameter`, "[REF_NOT_SHARABLE]"},
+		{"--no-preflight runs as Concierge does", "", []string{"run", "--no-preflight", "samples/not-sharable.json"}, 1,
+			`"error": "Parameter 'channel' is not sharable and cannot use references"`, ""},
+		{"Concierge's whole-plan check", "", []string{"run", "--no-preflight", "--compact", "samples/forward-reference.json"}, 1,
+			`{"error":"Step 'validate' references step 'backup' which either does not exist or comes later in the plan"}`, ""},
+		{"a step timeout", "", []string{"run", "--compact", "--step-timeout", "50ms", "samples/slow-report.json"}, 1,
+			`"report":{"status":"error","error":"step \"report\" timed out after 50ms`, ""},
+		{"not JSON", "{", []string{"run", "-"}, 1, `"error": "the plan is not valid JSON`, "<stdin>:1:2: error"},
+		{"over --max-steps", string(plan), []string{"run", "--max-steps", "1", "-"}, 1, `more than the limit of 1`, ""},
+		{"a missing plan file", "", []string{"run", "no/such/plan.json"}, 3, "", "cannot read the plan"},
+		{"a missing catalog", "", []string{"run", "--catalog", "nope.json", "samples/backup.json"}, 3, "", "cannot read the catalog"},
+		{"an unknown flag", "", []string{"run", "--bogus", "samples/backup.json"}, 2, "", "unknown flag: --bogus"},
+		{"no plan", "", []string{"run"}, 2, "", "takes one PLAN"},
+		{"two tool sources", "", []string{"run", "--catalog", "a.json", "--replay", "b.json", "samples/backup.json"}, 2, "", "choose one tool source"},
+		{"an unknown command", "", []string{"frobnicate"}, 2, "", "unknown command"},
+		{"the version", "", []string{"--version"}, 0, "planctl version", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := planctl(t, tc.stdin, tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, tc.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tc.stdout, r.stdout)
+			}
+			if !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, r.stderr)
+			}
+		})
+	}
+}
+
+func TestToolsContract(t *testing.T) {
+	r := planctl(t, "", "tools", "--format", "json")
+	var cat struct {
+		Tools []struct {
+			Name     string          `json:"name"`
+			Input    json.RawMessage `json:"inputSchema"`
+			Sharable []string        `json:"sharable"`
+		} `json:"tools"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &cat) != nil || len(cat.Tools) < 10 {
+		t.Fatalf("tools --format json: exit %d\n%s", r.code, r.stdout)
+	}
+	r = planctl(t, "", "tools", "--format", "concierge")
+	want := "  validate_backup(backup_id: string [sharable])\n    Validate the integrity of a backup.\n" +
+		`    returns: {"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}` + "\n\n"
+	if r.code != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("tools --format concierge lacks the SPEC's example:\n%s", r.stdout)
+	}
+	r = planctl(t, "", "tools")
+	if r.code != 0 || !strings.Contains(r.stdout, "notify            channel: string, message: string [sharable]") {
+		t.Errorf("tools table:\n%s", r.stdout)
+	}
+	r = planctl(t, "", "tools", "--format", "yaml")
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown --format "yaml"`) {
+		t.Errorf("a bad format: exit %d, %s", r.code, r.stderr)
+	}
+}
