@@ -1,6 +1,5 @@
 package plan
 
-
 // Response renders the run as Concierge answers execute_plan: the steps that
 // ran, in plan order, each ok with its result or in error with its text, the
 // failed one last; status "partial" when a step failed, else "completed".
