@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
@@ -15,7 +16,7 @@ func BenchmarkChain(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 50_000, 100_000} {
 		src := plantest.Chain(n)
 		cat := mockserver.Demo()
-		b.Run(itoa(n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -44,19 +45,3 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func itoa(n int) string {
-	switch {
-	case n >= 1000 && n%1000 == 0:
-		return plantestK(n / 1000)
-	}
-	return "n"
-}
-
-func plantestK(k int) string {
-	s := ""
-	for k > 0 {
-		s = string(rune('0'+k%10)) + s
-		k /= 10
-	}
-	return s + "k"
-}
