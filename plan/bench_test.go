@@ -44,4 +44,3 @@ func BenchmarkLoad(b *testing.B) {
 		plan.Load("chain.json", src, plan.Limits{})
 	}
 }
-
