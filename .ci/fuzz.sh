@@ -8,6 +8,8 @@ targets=(
   ./plan:FuzzParseJSON
   ./plan:FuzzRun
   ./plan:FuzzWalk
+  ./mockserver:FuzzRender
+  ./mockserver:FuzzCatalog
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"
