@@ -1,0 +1,38 @@
+package plan_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+)
+
+// A run driven one step at a time, as the debugger drives it.
+func ExampleRun() {
+	src := []byte(`{"steps": [
+	  {"id": "backup", "tool": "create_backup", "args": {"database": "prod"}},
+	  {"id": "check", "tool": "validate_backup",
+	   "args": {"backup_id": {"output_by_reference": {"backup": ["backup_id"]}}}}]}`)
+	p := plan.Load("plan.json", src, plan.Limits{})
+	r := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
+	for {
+		i, st, ok := r.Next(context.Background())
+		if !ok {
+			break
+		}
+		fmt.Printf("%s: %s %s\n", p.Steps[i].Label(), st.Status, st.Args)
+	}
+	fmt.Println(r.Status())
+	// Output:
+	// backup: ok {"database":"prod"}
+	// check: ok {"backup_id":"bk-prod"}
+	// completed
+}
+
+// Concierge's checks before a run, with its exact message.
+func ExampleConciergeCheck() {
+	p := plan.Load("plan.json", []byte(`[{"id": "a", "tool": "echo", "args": {"value": {"output_by_reference": {"b": []}}}}]`), plan.Limits{})
+	fmt.Println(plan.ConciergeCheck(p, mockserver.Demo()).Message)
+	// Output: Step 'a' references step 'b' which either does not exist or comes later in the plan
+}
