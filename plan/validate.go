@@ -2,70 +2,335 @@ package plan
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Validate checks a plan against a catalog before anything runs and returns
-// every problem found, sorted by position.
+// every problem found, sorted by position, without duplicates. The codes are
+// the catalogue in Codes (and VALIDATION.md); every diagnostic has a JSON
+// Pointer and a line:column.
 //
-// This first version covers what would certainly fail later: Concierge's
-// whole-plan checks, for every step at once, and references on parameters
-// that are not sharable.
+// Steps are walked in order with a growing, typed scope: a step's references
+// are checked against the steps before it, its literal arguments against its
+// tool's inputSchema, and the step joins the scope with the type its tool's
+// outputSchema gives. One mistake gives one diagnostic: a step whose tool is
+// unknown gets no argument checks, and a path that fails is "any" beyond.
+// Schemas are decoded and compiled once per tool, not once per step.
 func Validate(p *Plan, c *Catalog) []Diagnostic {
-	ds := append([]Diagnostic(nil), p.Problems...)
-	if p.Root == nil {
-		return SortDiagnostics(ds)
+	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}}
+	v.ds = append(v.ds, p.Problems...)
+	if p.Root == nil || (p.StepsPtr == "" && p.Form != FormSteps) {
+		return SortDiagnostics(v.ds)
 	}
-	at := func(s *Step, v *Value, ptr, code, msg string) {
-		d := p.Diag(SeverityError, code, ptr, v.Start, v.End, msg)
+	v.src = p.Src.Bytes
+	v.planKeys()
+	steps, _, _ := Find(p.Root, p.StepsPtr)
+	if steps == nil || steps.Kind != Array || len(p.Steps) != len(steps.Elems) {
+		return SortDiagnostics(v.ds)
+	}
+	if len(p.Steps) == 0 {
+		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start, steps.End, nil,
+			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
+	}
+	v.run()
+	return SortDiagnostics(v.ds)
+}
+
+type validator struct {
+	p     *Plan
+	c     *Catalog
+	src   []byte
+	ds    []Diagnostic
+	tools map[*Tool]*toolInfo
+
+	ids    []stepIDs      // per step: its effective id
+	infos  []*toolInfo    // per step: its tool, nil when unknown
+	scope  map[string]int // id → index of the latest step with it, among those walked
+	first  map[string]int // id → index of its first step, over the whole plan
+	readBy []bool         // per step: some later step references it
+}
+
+// stepIDs is what the validator takes as a step's id and tool, including
+// the values of misspelt keys ("ID", "name"), so that one misspelling does
+// not cascade into every reference to the step.
+type stepIDs struct {
+	id     string
+	hasID  bool
+	idNode *Value
+	idPtr  string
+	tool   *Value
+	args   *Value
+	argPtr string
+}
+
+// add records a diagnostic and returns it for decoration.
+func (v *validator) add(sev Severity, code, ptr string, start, end int, s *Step, msg string) *Diagnostic {
+	d := v.p.Diag(sev, code, ptr, start, end, msg)
+	if s != nil {
 		d.StepIndex, d.StepID = s.Index, s.IDText()
-		ds = append(ds, d)
 	}
-	defined := map[string]int{}
-	for _, s := range p.Steps {
-		if s.Node.Kind != Object {
-			at(s, s.Node, s.Ptr, "STEP_SHAPE", fmt.Sprintf("step %d is a JSON %s: write it as {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind))
+	v.ds = append(v.ds, d)
+	return &v.ds[len(v.ds)-1]
+}
+
+// relate adds a related location to d.
+func (v *validator) relate(d *Diagnostic, ptr string, offset int, msg string) {
+	d.Related = append(d.Related, Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
+}
+
+// planKeys reports keys of the plan object other than "steps".
+func (v *validator) planKeys() {
+	body := v.p.Body
+	if body == nil || body.Kind != Object {
+		return
+	}
+	for _, m := range body.Members {
+		if m.Key == "steps" {
 			continue
 		}
-		switch {
-		case s.ID == nil || !pyTruthy(s.ID):
-			at(s, s.Node, s.Ptr, "MISSING_STEP_ID", fmt.Sprintf("step %d has no \"id\": give it a unique non-empty string id", s.Index))
-		case s.ID.Kind != String:
-			at(s, s.ID, s.Ptr+"/id", "STEP_ID_TYPE", fmt.Sprintf("step id %s is a JSON %s: ids must be strings", string(s.ID.Raw(p.Src.Bytes)), s.ID.Kind))
-		default:
-			if j, dup := defined[s.ID.Str]; dup {
-				at(s, s.ID, s.Ptr+"/id", "DUPLICATE_STEP_ID", fmt.Sprintf("step id %q is already used by step %d: give each step its own id", s.ID.Str, j))
-			}
+		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)
+		sug := suggest(m.Key, []string{"steps"})
+		if sug != "" {
+			msg = fmt.Sprintf("the plan has a key %q instead of \"steps\": rename it.%s", m.Key, didYouMean(sug))
 		}
-		tool := c.Tool(s.ToolName())
-		if s.Tool == nil {
-			at(s, s.Node, s.Ptr, "MISSING_TOOL", fmt.Sprintf("step %q has no \"tool\": name one of: %s", s.Label(), strings.Join(c.Names(), ", ")))
-		} else if tool == nil {
-			at(s, s.Tool, s.Ptr+"/tool", "UNKNOWN_TOOL", fmt.Sprintf("tool %s is not in the catalog: use one of: %s", string(s.Tool.Raw(p.Src.Bytes)), strings.Join(c.Names(), ", ")))
-		}
-		if s.Args != nil && s.Args.Kind != Object {
-			at(s, s.Args, s.Ptr+"/args", "ARGS_SHAPE", fmt.Sprintf("the \"args\" of step %q is a JSON %s: it must be an object of argument names to values", s.Label(), s.Args.Kind))
-		}
-		for _, r := range s.Refs() {
-			switch {
-			case r.Err != "":
-				at(s, r.Payload, r.Ptr+"/"+RefKey, "REF_MALFORMED", "malformed reference: "+r.Err)
-			case s.ID != nil && s.ID.Kind == String && r.Step == s.ID.Str:
-				at(s, r.Payload, r.Ptr+"/"+RefKey, "REF_SELF", fmt.Sprintf("step %q references its own output: a step can only read steps before it", r.Step))
-			default:
-				if _, ok := defined[r.Step]; !ok {
-					at(s, r.Payload, r.Ptr+"/"+RefKey, "REF_UNDEFINED_STEP", fmt.Sprintf("step %q references step %q, which is not defined before it: reference an earlier step", s.Label(), r.Step))
-				}
-			}
-			if tool != nil && !tool.IsSharable(r.Param) {
-				at(s, r.Value, r.Ptr, "REF_NOT_SHARABLE", fmt.Sprintf("parameter %q of tool %q is not sharable and cannot take a reference: pass a literal value", r.Param, tool.Name))
-			}
-		}
-		if s.ID != nil && s.ID.Kind == String {
-			if _, dup := defined[s.ID.Str]; !dup {
-				defined[s.ID.Str] = s.Index
+		d := v.add(SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
+		d.Suggestion = sug
+	}
+}
+
+var stepKeys = []string{"id", "tool", "args"}
+
+// stepKeyAliases are keys models write for id, tool and args.
+var stepKeyAliases = map[string]string{
+	"step_id": "id", "stepId": "id", "name": "tool", "tool_name": "tool", "toolName": "tool",
+	"function": "tool", "arguments": "args", "params": "args", "parameters": "args", "input": "args", "inputs": "args",
+}
+
+func (v *validator) run() {
+	p := v.p
+	n := len(p.Steps)
+	v.ids = make([]stepIDs, n)
+	v.infos = make([]*toolInfo, n)
+	v.scope = make(map[string]int, n)
+	v.first = make(map[string]int, n)
+	v.readBy = make([]bool, n)
+	for _, s := range p.Steps {
+		v.ids[s.Index] = v.shape(s)
+		if id := v.ids[s.Index]; id.hasID {
+			if _, ok := v.first[id.id]; !ok {
+				v.first[id.id] = s.Index
 			}
 		}
 	}
-	return SortDiagnostics(ds)
+	for _, s := range p.Steps {
+		if s.Node.Kind == Object {
+			v.step(s)
+		}
+		if id := v.ids[s.Index]; id.hasID {
+			v.scope[id.id] = s.Index
+		}
+	}
+	v.unused()
+}
+
+// shape checks a step's form (its keys, id, tool and args) and returns what
+// the rest of the walk takes as its id, tool and args.
+func (v *validator) shape(s *Step) stepIDs {
+	out := stepIDs{idNode: s.ID, idPtr: s.Ptr + "/id", tool: s.Tool, args: s.Args, argPtr: s.Ptr + "/args"}
+	if s.Node.Kind != Object {
+		v.add(SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start, s.Node.End, s,
+			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind))
+		return out
+	}
+	aliased := map[string]bool{}
+	for _, m := range s.Node.Members {
+		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
+			continue
+		}
+		sug := stepKeyAliases[m.Key]
+		if sug == "" {
+			sug = suggest(m.Key, stepKeys)
+		}
+		if sug != "" && s.Node.Get(sug) != nil {
+			sug = "" // the real key is there too: this one is just extra
+		}
+		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
+		if sug != "" {
+			msg = fmt.Sprintf("step %q has a key %q: the key is %q.%s", s.Label(), m.Key, sug, didYouMean(sug))
+			if !aliased[sug] {
+				aliased[sug] = true
+				ptr := s.Ptr + "/" + EscapePointer(m.Key)
+				switch sug {
+				case "id":
+					out.idNode, out.idPtr = m.Value, ptr
+				case "tool":
+					out.tool = m.Value
+				case "args":
+					out.args, out.argPtr = m.Value, ptr
+				}
+			}
+		}
+		d := v.add(SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+		d.Suggestion = sug
+	}
+	startOf := s.Node.Start
+	switch id := out.idNode; {
+	case id == nil || !pyTruthy(id):
+		if !aliased["id"] {
+			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
+			ptr, start, end := s.Ptr, startOf, startOf+1
+			if id != nil {
+				msg = fmt.Sprintf("step %d has an empty id %s (Concierge treats it as missing): give it a unique, non-empty string id", s.Index, id.Raw(v.src))
+				ptr, start, end = out.idPtr, id.Start, id.End
+			}
+			v.add(SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
+		}
+	case id.Kind != String:
+		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr, id.Start, id.End, s,
+			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind, strings.ReplaceAll(PyStr(id), `"`, `\"`)))
+	default:
+		out.id, out.hasID = id.Str, true
+		if j, dup := v.first[id.Str]; dup && j < s.Index {
+			d := v.add(SeverityError, "DUPLICATE_STEP_ID", out.idPtr, id.Start, id.End, s,
+				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str, j))
+			first := v.ids[j]
+			v.relate(d, first.idPtr, first.idNode.Start, fmt.Sprintf("step %q is first defined here", id.Str))
+		} else if !goodID(id.Str) {
+			v.add(SeverityWarning, "STEP_ID_STYLE", out.idPtr, id.Start, id.End, s,
+				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str, tidyID(id.Str)))
+		}
+	}
+	if out.tool == nil && !aliased["tool"] {
+		v.add(SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
+			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
+	}
+	if out.args != nil && out.args.Kind != Object {
+		v.add(SeverityError, "ARGS_SHAPE", out.argPtr, out.args.Start, out.args.End, s,
+			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind))
+	}
+	return out
+}
+
+func goodID(id string) bool {
+	for _, r := range id {
+		ok := r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func tidyID(id string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(id) {
+		switch {
+		case r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+			b.WriteRune(r)
+		case r == ' ' || r == '\t':
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "step"
+	}
+	return b.String()
+}
+
+// step checks one step's tool, arguments and references.
+func (v *validator) step(s *Step) {
+	ids := v.ids[s.Index]
+	var info *toolInfo
+	if t := ids.tool; t != nil {
+		if t.Kind == String && v.c.Tool(t.Str) != nil {
+			info = v.info(v.c.Tool(t.Str))
+		} else {
+			ptr := s.Ptr + "/tool"
+			if t != s.Tool {
+				ptr = ""
+				for _, m := range s.Node.Members {
+					if m.Value == t {
+						ptr = s.Ptr + "/" + EscapePointer(m.Key)
+					}
+				}
+			}
+			sug := ""
+			msg := ""
+			if t.Kind == String {
+				sug = suggest(t.Str, v.c.Names())
+				if sug != "" {
+					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str, didYouMean(sug))
+				} else {
+					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str, quoteList(v.c.Names(), 12))
+				}
+			} else {
+				msg = fmt.Sprintf("the tool of step %q is a JSON %s: name a tool with a string, one of %s", s.Label(), t.Kind, quoteList(v.c.Names(), 12))
+			}
+			d := v.add(SeverityError, "UNKNOWN_TOOL", ptr, t.Start, t.End, s, msg)
+			d.Suggestion = sug
+		}
+	}
+	v.infos[s.Index] = info
+	args := ids.args
+	if args == nil || args.Kind != Object {
+		if args == nil {
+			if info != nil && len(info.required) > 0 {
+				v.missingArgs(s, info, nil, ids)
+			} else {
+				v.add(SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start, s.Node.Start+1, s,
+					fmt.Sprintf("step %q has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", s.Label()))
+			}
+		}
+		return
+	}
+	refs := map[string]bool{}
+	for _, m := range pyMembers(args) {
+		ptr := ids.argPtr + "/" + EscapePointer(m.Key)
+		if IsRef(m.Value) {
+			refs[m.Key] = true
+			ref := ParseRef(m.Value)
+			v.reference(s, info, m, ptr, ref)
+			continue
+		}
+		v.lookalikes(s, m.Value, ptr, m.Key, true)
+	}
+	if info != nil {
+		v.arguments(s, info, args, ids, refs)
+	}
+}
+
+// unused reports read-only steps whose output no later step reads. The last
+// step is exempt: its result is what the plan answers.
+func (v *validator) unused() {
+	for i, s := range v.p.Steps {
+		info := v.infos[i]
+		if info == nil || i == len(v.p.Steps)-1 || v.readBy[i] || !info.tool.ReadOnly() || !v.ids[i].hasID {
+			continue
+		}
+		id := v.ids[i]
+		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr, id.idNode.Start, id.idNode.End, s,
+			fmt.Sprintf("step %q calls the read-only tool %q, but no later step uses its output: reference it, or drop the step if it is not needed", id.id, info.tool.Name))
+	}
+}
+
+// pathText renders the first n elements of a path as written.
+func (v *validator) pathText(path *Value, n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range path.Elems[:n] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(e.Raw(v.src))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -1,0 +1,410 @@
+package plan
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// toolInfo is what the validator knows of one tool, built once per tool:
+// its schemas decoded and its inputSchema compiled.
+type toolInfo struct {
+	tool     *Tool
+	inRoot   any            // the decoded inputSchema; nil when absent or unreadable
+	props    map[string]any // its top-level properties; nil when it lists none
+	names    []string       // their names, sorted
+	required []string
+	closed   bool // additionalProperties: false at the top
+	open     bool // additionalProperties is a schema, or patternProperties: any name may fit
+	compiled *jsonschema.Schema
+	out      shape // the type of the value references walk
+	hasOut   bool
+	wrapped  bool // a FastMCP {"result": ...} wrapper around the raw value
+}
+
+func (v *validator) info(t *Tool) *toolInfo {
+	if ti, ok := v.tools[t]; ok {
+		return ti
+	}
+	ti := newToolInfo(t)
+	v.tools[t] = ti
+	return ti
+}
+
+func newToolInfo(t *Tool) *toolInfo {
+	ti := &toolInfo{tool: t}
+	if len(t.InputSchema) > 0 {
+		if doc, err := decodeSchema(t.InputSchema); err == nil {
+			ti.inRoot = doc
+			if m, ok := doc.(map[string]any); ok {
+				if ps, ok := m["properties"].(map[string]any); ok {
+					ti.props = ps
+					for k := range ps {
+						ti.names = append(ti.names, k)
+					}
+					sort.Strings(ti.names)
+				}
+				if r, ok := m["required"].([]any); ok {
+					for _, x := range r {
+						if s, ok := x.(string); ok {
+							ti.required = append(ti.required, s)
+						}
+					}
+				}
+				if ap, ok := m["additionalProperties"]; ok {
+					if b, isBool := ap.(bool); isBool && !b {
+						ti.closed = true
+					} else if !isBool {
+						ti.open = true
+					}
+				}
+				if _, ok := m["patternProperties"]; ok {
+					ti.open, ti.closed = true, false
+				}
+			}
+			c := jsonschema.NewCompiler()
+			c.DefaultDraft(jsonschema.Draft2020)
+			const url = "planctl:///input-schema.json"
+			if c.AddResource(url, doc) == nil {
+				if sch, err := c.Compile(url); err == nil {
+					ti.compiled = sch
+				}
+			}
+		}
+	}
+	if len(t.OutputSchema) > 0 {
+		if doc, err := decodeSchema(t.OutputSchema); err == nil {
+			ti.hasOut = true
+			ti.out = shape{root: doc, node: doc}
+			if m, ok := doc.(map[string]any); ok {
+				if res, ok := wrappedResult(m); ok {
+					ti.wrapped = true
+					ti.out = shape{root: doc, node: res}
+				}
+			}
+		}
+	}
+	return ti
+}
+
+// wrappedResult recognises FastMCP's wrapper schema: it wraps a tool's bare
+// return value as {"result": value} (marked "x-fastmcp-wrap-result", or a
+// schema whose only property, required, is "result").
+func wrappedResult(m map[string]any) (any, bool) {
+	ps, _ := m["properties"].(map[string]any)
+	res, has := ps["result"]
+	if !has {
+		return nil, false
+	}
+	if w, _ := m["x-fastmcp-wrap-result"].(bool); w {
+		return res, true
+	}
+	req, _ := m["required"].([]any)
+	if len(ps) == 1 && len(req) == 1 && req[0] == "result" {
+		return res, true
+	}
+	return nil, false
+}
+
+func (ti *toolInfo) sharableNames() []string {
+	var out []string
+	for _, n := range ti.names {
+		if ti.tool.IsSharable(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+var printer = message.NewPrinter(language.English)
+
+// arguments checks a step's arguments against its tool's inputSchema.
+// References count as given; their types are checked by walkPath.
+func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, refs map[string]bool) {
+	members := pyMembers(args)
+	given := make(map[string]bool, len(members))
+	for _, m := range members {
+		given[m.Key] = true
+	}
+	// Misspelt arguments: one diagnostic for the name, none for the
+	// required argument it was meant to be.
+	meant := map[string]bool{}
+	if ti.props != nil && !ti.open {
+		for _, m := range members {
+			if _, ok := ti.props[m.Key]; ok {
+				continue
+			}
+			if refs[m.Key] && !ti.tool.IsSharable(m.Key) {
+				continue // REF_NOT_SHARABLE said it
+			}
+			sug := suggest(m.Key, ti.names)
+			if given[sug] {
+				sug = ""
+			}
+			sev := SeverityWarning
+			if ti.closed {
+				sev = SeverityError
+			}
+			msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, m.Key, quoteList(ti.names, 12))
+			if len(ti.names) == 0 {
+				msg = fmt.Sprintf("tool %q takes no parameters, so argument %q is unknown: remove it", ti.tool.Name, m.Key)
+			}
+			if sug != "" {
+				msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, m.Key, didYouMean(sug))
+				if contains2(ti.required, sug) {
+					meant[sug] = true
+					sev = SeverityError
+				}
+			}
+			if !ti.closed && sev == SeverityWarning {
+				msg += " (the inputSchema allows other names, so the tool may ignore it)"
+			}
+			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+			d.Suggestion = sug
+		}
+	}
+	argsKey := v.keySpan(s, ids)
+	for _, r := range ti.required {
+		if given[r] || meant[r] {
+			continue
+		}
+		typ := "a value"
+		if ps, ok := ti.props[r]; ok {
+			if k := (shape{root: ti.inRoot, node: ps}).kinds(); k != kAll {
+				typ = "a " + k.String()
+			}
+		}
+		v.add(SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr, argsKey[0], argsKey[1], s,
+			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"%s\": %s (a literal, or a reference if it is sharable)", s.Label(), ti.tool.Name, r, r, typ))
+	}
+	if ti.compiled == nil {
+		return
+	}
+	inst := make(map[string]any, len(members))
+	lits := map[string]*Value{}
+	for _, m := range members {
+		if !refs[m.Key] {
+			inst[m.Key] = toAny(m.Value)
+			lits[m.Key] = m.Value
+		}
+	}
+	err := ti.compiled.Validate(inst)
+	var ve *jsonschema.ValidationError
+	failed := map[string]bool{}
+	if errors.As(err, &ve) {
+		var ls []*jsonschema.ValidationError
+		collectLeaves(ve, &ls)
+		for _, l := range ls {
+			v.argError(s, ti, ids, l, lits, refs, failed)
+		}
+	}
+	// JSON text in a string, where the parameter also takes an object or array.
+	for _, m := range members {
+		if refs[m.Key] || failed[m.Key] || m.Value.Kind != String {
+			continue
+		}
+		k := jsonTextKind(m.Value.Str)
+		if k == 0 {
+			continue
+		}
+		want := kAll
+		if ps, ok := ti.props[m.Key]; ok {
+			want = shape{root: ti.inRoot, node: ps}.kinds()
+		}
+		if want == kStr || (want != kAll && want&k == 0) {
+			continue
+		}
+		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+EscapePointer(m.Key), m.Value.Start, m.Value.End, s,
+			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
+	}
+}
+
+func contains2(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// keySpan is the span of the "args" key of a step, or the step's first byte.
+func (v *validator) keySpan(s *Step, ids stepIDs) [2]int {
+	for _, m := range s.Node.Members {
+		if m.Value == ids.args {
+			return [2]int{m.KeyStart, m.KeyEnd}
+		}
+	}
+	return [2]int{s.Node.Start, s.Node.Start + 1}
+}
+
+// jsonTextKind is kObj or kArr when s is the JSON text of an object or array.
+func jsonTextKind(s string) kindSet {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || !((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) {
+		return 0
+	}
+	if _, err := ParseJSON([]byte(t)); err != nil {
+		return 0
+	}
+	if t[0] == '{' {
+		return kObj
+	}
+	return kArr
+}
+
+// collectLeaves gathers the errors that say what is wrong: it descends
+// through grouping errors, and keeps an anyOf/oneOf as one error.
+func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationError) {
+	switch e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		if len(e.Causes) == 0 {
+			*out = append(*out, e)
+		}
+		for _, c := range e.Causes {
+			collectLeaves(c, out)
+		}
+	default:
+		*out = append(*out, e)
+	}
+}
+
+// argError turns one schema error into a diagnostic on its argument.
+func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]*Value, refs, failed map[string]bool) {
+	loc := l.InstanceLocation
+	if len(loc) == 0 {
+		switch l.ErrorKind.(type) {
+		case *kind.Required, *kind.AdditionalProperties:
+			return // said above, with references counted as given
+		}
+		if len(refs) > 0 {
+			return // the references are absent from the instance: nothing sure to say
+		}
+		span := v.keySpan(s, ids)
+		v.add(SeverityError, "ARG_SCHEMA", ids.argPtr, span[0], span[1], s,
+			fmt.Sprintf("the arguments of step %q do not fit the inputSchema of tool %q: %s; change them to fit", s.Label(), ti.tool.Name, l.ErrorKind.LocalizedString(printer)))
+		return
+	}
+	param := loc[0]
+	if failed[param] {
+		return // one diagnostic per argument
+	}
+	failed[param] = true
+	top := lits[param]
+	val := top
+	ptr := ids.argPtr + "/" + EscapePointer(param)
+	for _, tok := range loc[1:] {
+		ptr += "/" + EscapePointer(tok)
+	}
+	inner := Pointer(loc[1:]...)
+	if val != nil && inner != "" {
+		if x, _, _ := Find(val, inner); x != nil {
+			val = x
+		}
+	}
+	if val == nil {
+		return
+	}
+	where := fmt.Sprintf("argument %q of tool %q", param, ti.tool.Name)
+	if inner != "" {
+		where = fmt.Sprintf("argument %q of tool %q, at %s,", param, ti.tool.Name, inner)
+	}
+	// A lookalike reference in this argument stands for the schema error too.
+	for i := len(v.ds) - 1; i >= 0 && v.ds[i].StepIndex == s.Index; i-- {
+		d := &v.ds[i]
+		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr, param)) {
+			d.Severity = SeverityError
+			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
+			return
+		}
+	}
+	if t, ok := l.ErrorKind.(*kind.Type); ok {
+		want := strings.Join(t.Want, " or ")
+		if inner == "" && top.Kind == String && !contains2(t.Want, "string") {
+			if k := jsonTextKind(top.Str); k != 0 && (contains2(t.Want, k.String())) {
+				v.add(SeverityError, "ARG_JSON_STRING", ptr, val.Start, val.End, s,
+					fmt.Sprintf("%s is a string holding JSON %s text, but the inputSchema wants %s: write the %s itself, without the quotes", where, k, want, k))
+				return
+			}
+		}
+		v.add(SeverityError, "ARG_TYPE", ptr, val.Start, val.End, s,
+			fmt.Sprintf("%s is %s %s, but the inputSchema wants %s: write %s value", where, article(val.Kind.String()), val.Kind, want, article(t.Want[0])+" "+t.Want[0]))
+		return
+	}
+	if a, ok := l.ErrorKind.(*kind.AnyOf); ok {
+		_ = a
+		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start, val.End, s,
+			fmt.Sprintf("%s fits none of the alternatives (anyOf) of its schema%s: change the value to fit one", where, firstCause(l)))
+		return
+	}
+	if _, ok := l.ErrorKind.(*kind.OneOf); ok {
+		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start, val.End, s,
+			fmt.Sprintf("%s must fit exactly one alternative (oneOf) of its schema%s: change the value to fit one", where, firstCause(l)))
+		return
+	}
+	v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start, val.End, s,
+		fmt.Sprintf("%s does not fit the inputSchema: %s; change the value to fit", where, l.ErrorKind.LocalizedString(printer)))
+}
+
+func ptr0(argPtr, param string) string { return argPtr + "/" + EscapePointer(param) + "/" }
+
+func firstCause(l *jsonschema.ValidationError) string {
+	var ls []*jsonschema.ValidationError
+	for _, c := range l.Causes {
+		collectLeaves(c, &ls)
+	}
+	if len(ls) == 0 {
+		return ""
+	}
+	return " (the first says: " + ls[0].ErrorKind.LocalizedString(printer) + ")"
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// toAny decodes a parsed value into the plain values jsonschema validates,
+// numbers as json.Number so that big integers stay exact. A repeated key
+// keeps its last value, as json.loads does.
+func toAny(v *Value) any {
+	switch v.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return v.Bool
+	case Number:
+		return json.Number(v.Str)
+	case String:
+		return v.Str
+	case Array:
+		out := make([]any, len(v.Elems))
+		for i, e := range v.Elems {
+			out[i] = toAny(e)
+		}
+		return out
+	default:
+		out := make(map[string]any, len(v.Members))
+		for _, m := range v.Members {
+			out[m.Key] = toAny(m.Value)
+		}
+		return out
+	}
+}
+
+// missingArgs reports the required arguments of a step that has no args.
+func (v *validator) missingArgs(s *Step, ti *toolInfo, _ *Value, ids stepIDs) {
+	for _, r := range ti.required {
+		v.add(SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start, s.Node.Start+1, s,
+			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"args\": {\"%s\": ...}", s.Label(), ti.tool.Name, r, r))
+	}
+}

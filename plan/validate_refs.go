@@ -1,0 +1,325 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// reference checks one top-level reference argument of step s: its form, the
+// parameter it sits on, its target step, and its path against the target
+// tool's outputSchema; then the type it reaches against the parameter.
+func (v *validator) reference(s *Step, info *toolInfo, m Member, ptr string, r *Ref) {
+	for _, x := range m.Value.Members {
+		if x.Key == RefKey {
+			continue
+		}
+		v.add(SeverityError, "REF_EXTRA_KEYS", ptr+"/"+EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
+			fmt.Sprintf("key %q beside output_by_reference in argument %q is ignored (Concierge reads only output_by_reference): remove it", x.Key, m.Key))
+	}
+	refPtr := ptr + "/" + RefKey
+	if info != nil && !info.tool.IsSharable(m.Key) {
+		msg := fmt.Sprintf("parameter %q of tool %q is not sharable and cannot take a reference: pass a literal value", m.Key, info.tool.Name)
+		sug := ""
+		if info.props != nil && info.props[m.Key] == nil {
+			if sug = suggest(m.Key, info.sharableNames()); sug != "" {
+				msg = fmt.Sprintf("tool %q has no sharable parameter %q:%s", info.tool.Name, m.Key, didYouMean(sug))
+			}
+		}
+		d := v.add(SeverityError, "REF_NOT_SHARABLE", ptr, m.Value.Start, m.Value.End, s, msg)
+		d.Suggestion = sug
+	} else if info != nil && info.tool.SharableAll {
+		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", ptr, m.Value.Start, m.Value.End, s,
+			fmt.Sprintf("tool %q carries no sharable marks, so planctl assumed parameter %q may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", info.tool.Name, m.Key))
+	}
+	if r.Err != "" {
+		if r.StepKey == nil {
+			pl := r.Payload
+			v.add(SeverityError, "REF_MALFORMED", refPtr, pl.Start, pl.End, s,
+				fmt.Sprintf("the output_by_reference of argument %q must be an object with exactly one key, the step id, whose value is the path: write {\"output_by_reference\": {\"step_id\": [\"key\", 0]}}", m.Key))
+			return
+		}
+		pv := r.StepKey.Value
+		fix := `["key", 0]`
+		if pv.Kind == String {
+			fix = "[" + string(pv.Raw(v.src)) + "]"
+		}
+		v.add(SeverityError, "REF_PATH_TYPE", refPtr+"/"+EscapePointer(r.Step), pv.Start, pv.End, s,
+			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind, fix))
+		return
+	}
+	keyPtr := refPtr + "/" + EscapePointer(r.Step)
+	ks, ke := r.StepKey.KeyStart, r.StepKey.KeyEnd
+	own := v.ids[s.Index]
+	if own.hasID && r.Step == own.id {
+		v.add(SeverityError, "REF_SELF", keyPtr, ks, ke, s,
+			fmt.Sprintf("step %q references its own output: a step can only read the output of steps before it", r.Step))
+		return
+	}
+	j, ok := v.scope[r.Step]
+	if !ok {
+		if later, exists := v.first[r.Step]; exists && later > s.Index {
+			d := v.add(SeverityError, "REF_FORWARD", keyPtr, ks, ke, s,
+				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
+			id := v.ids[later]
+			v.relate(d, id.idPtr, id.idNode.Start, fmt.Sprintf("step %q is defined here", r.Step))
+			return
+		}
+		names := v.scopeNames()
+		sug := suggest(r.Step, names)
+		msg := fmt.Sprintf("step %q references step %q, which is not defined: reference one of the steps before it (%s)", s.Label(), r.Step, quoteList(names, 8))
+		if len(names) == 0 {
+			msg = fmt.Sprintf("step %q references step %q, which is not defined: no step comes before it, so it can take no reference", s.Label(), r.Step)
+		}
+		if sug != "" {
+			msg = fmt.Sprintf("step %q references step %q, which is not defined.%s", s.Label(), r.Step, didYouMean(sug))
+		}
+		d := v.add(SeverityError, "REF_UNDEFINED_STEP", keyPtr, ks, ke, s, msg)
+		d.Suggestion = sug
+		if sug != "" {
+			id := v.ids[v.scope[sug]]
+			v.relate(d, id.idPtr, id.idNode.Start, fmt.Sprintf("step %q is defined here", sug))
+		}
+		return
+	}
+	v.readBy[j] = true
+	v.walkPath(s, info, m, r, keyPtr, j)
+}
+
+func (v *validator) scopeNames() []string {
+	names := make([]string, 0, len(v.scope))
+	for _, s := range v.p.Steps {
+		id := v.ids[s.Index]
+		if !id.hasID {
+			continue
+		}
+		if j, ok := v.scope[id.id]; ok && j == s.Index {
+			names = append(names, id.id)
+		}
+	}
+	return names
+}
+
+// walkPath follows a reference's path on the output type of step j.
+func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr string, j int) {
+	target := v.infos[j]
+	path := r.PathNode
+	if target == nil {
+		return // the unknown tool was reported; its output is "any"
+	}
+	if !target.hasOut {
+		if len(path.Elems) > 0 {
+			v.add(SeverityInfo, "REF_UNCHECKED", keyPtr, path.Start, path.End, s,
+				fmt.Sprintf("tool %q has no outputSchema, so the path %s into step %q cannot be checked before running", target.tool.Name, v.pathText(path, len(path.Elems)), r.Step))
+		}
+		return
+	}
+	cur := target.out
+	start := 0
+	elemPtr := func(i int) string { return keyPtr + "/" + strconv.Itoa(i) }
+	if target.wrapped && len(path.Elems) > 0 && r.Path[0] == "result" {
+		e := path.Elems[0]
+		rest := "[]"
+		if len(path.Elems) > 1 {
+			rest = "[" + string(v.src[path.Elems[1].Start:path.Elems[len(path.Elems)-1].End]) + "]"
+		}
+		v.add(SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start, e.End, s,
+			fmt.Sprintf("tool %q is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", target.tool.Name, rest))
+		start = 1
+	}
+	where := func(i int) string {
+		if i == 0 {
+			return fmt.Sprintf("the output of step %q", r.Step)
+		}
+		return fmt.Sprintf("%s in the output of step %q", v.pathText(path, i), r.Step)
+	}
+	warned, maybe := false, false
+	for i := start; i < len(path.Elems); i++ {
+		e := path.Elems[i]
+		if e.Kind != String && !(e.Kind == Number && isIntLiteral(e.Str)) {
+			v.add(SeverityError, "REF_PATH_ELEMENT", elemPtr(i), e.Start, e.End, s,
+				fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
+			return
+		}
+		key := r.Path[i]
+		res := cur.step(key)
+		if f := res.fail; f != nil {
+			d := v.add(f.sev, f.code, elemPtr(i), e.Start, e.End, s, v.walkMessage(f, target, e, key, where(i)))
+			if f.code == "REF_UNKNOWN_PROPERTY" {
+				d.Suggestion = suggest(key, f.names)
+				d.Message += didYouMean(d.Suggestion)
+			}
+			return
+		}
+		if f := res.warn; f != nil && !warned {
+			warned = true
+			d := v.add(f.sev, f.code, elemPtr(i), e.Start, e.End, s, v.walkMessage(f, target, e, key, where(i)))
+			if f.code == "REF_UNKNOWN_PROPERTY" {
+				d.Suggestion = suggest(key, f.names)
+				d.Message += didYouMean(d.Suggestion)
+			}
+		} else if res.maybe != "" && !maybe && !warned {
+			maybe = true
+			v.add(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start, e.End, s,
+				fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i), res.maybe, target.tool.Name))
+		}
+		cur = res.next
+	}
+	if info == nil || info.props == nil {
+		return
+	}
+	ps, ok := info.props[m.Key]
+	if !ok {
+		return
+	}
+	want := shape{root: info.inRoot, node: ps}.kinds()
+	got := cur.kinds()
+	if want == kAll || got == kAll || want&got != 0 {
+		return
+	}
+	at := where(len(path.Elems))
+	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start, path.End, s,
+		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
+}
+
+func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key, where string) string {
+	raw := string(e.Raw(v.src))
+	switch f.code {
+	case "REF_UNKNOWN_PROPERTY":
+		if f.closed {
+			return fmt.Sprintf("%s has no property %q (the outputSchema of tool %q allows only %s): use one of them.", where, key, target.tool.Name, quoteList(f.names, 10))
+		}
+		return fmt.Sprintf("%s has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", where, key, target.tool.Name, quoteList(f.names, 10))
+	case "REF_INDEX_NOT_INTEGER":
+		return fmt.Sprintf("path element %s indexes an array (%s), but it is not an integer: use an index such as 0, or -1 for the last element", raw, where)
+	case "REF_TRAVERSE_SCALAR":
+		return fmt.Sprintf("path element %s walks into %s, which is a %s and has no keys or elements: end the path before %s", raw, where, f.kinds, raw)
+	case "REF_INDEX_RANGE":
+		if f.sev == SeverityWarning {
+			return fmt.Sprintf("index %d counts from the end of %s, which may hold fewer than %d elements (the outputSchema sets no minItems that high), and the step fails then: make sure it cannot be that short", f.index, where, -f.index)
+		}
+		return fmt.Sprintf("index %d is past the end of %s, which holds at most %s: use an index below %d", f.index, where, plural(f.limit, "element"), f.limit)
+	}
+	return where
+}
+
+// lookalikes warns about values that look like references but are not:
+// references nested inside a literal (passed on unchanged), misspelt
+// output_by_reference keys, and template strings such as "$locs.lat".
+// It returns the index of the first diagnostic it gave, or -1.
+func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool) int {
+	first := -1
+	note := func(i int) {
+		if first < 0 {
+			first = i
+		}
+	}
+	switch val.Kind {
+	case Object:
+		if !top && IsRef(val) {
+			for i := len(val.Members) - 1; i >= 0; i-- {
+				if mm := val.Members[i]; mm.Key == RefKey {
+					v.add(SeverityWarning, "REF_NESTED", ptr+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
+						fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
+					note(len(v.ds) - 1)
+					break
+				}
+			}
+			return first
+		}
+		for _, mm := range val.Members {
+			kp := ptr + "/" + EscapePointer(mm.Key)
+			if looksLikeRefKey(mm.Key) {
+				v.add(SeverityWarning, "REF_LOOKALIKE", kp, mm.KeyStart, mm.KeyEnd, s,
+					fmt.Sprintf("key %q looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", mm.Key))
+				note(len(v.ds) - 1)
+				continue
+			}
+			if i := v.lookalikes(s, mm.Value, kp, param, false); i >= 0 {
+				note(i)
+			}
+		}
+	case Array:
+		for i, e := range val.Elems {
+			if j := v.lookalikes(s, e, ptr+"/"+strconv.Itoa(i), param, false); j >= 0 {
+				note(j)
+			}
+		}
+	case String:
+		if step, path, ok := v.refString(val.Str); ok {
+			v.add(SeverityWarning, "REF_LOOKALIKE", ptr, val.Start, val.End, s,
+				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str, step, step, path))
+			note(len(v.ds) - 1)
+		}
+	}
+	return first
+}
+
+func looksLikeRefKey(k string) bool {
+	if k == RefKey || len(k) < 8 {
+		return false
+	}
+	f := strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(k))
+	switch f {
+	case "outputbyreference", "outputbyref", "outputreference", "byreference", "outputfromstep":
+		return true
+	}
+	return editDistance(k, RefKey) <= 3
+}
+
+// refString recognises "$step.key", "${step.key}", "{{step.key}}",
+// "{{steps.step.key}}", "$steps.step.key[0]" naming a step of the plan, and
+// returns the step and the path as the reference would write it.
+func (v *validator) refString(str string) (step, path string, ok bool) {
+	t := strings.TrimSpace(str)
+	var inner string
+	switch {
+	case strings.HasPrefix(t, "{{") && strings.HasSuffix(t, "}}"):
+		inner = strings.TrimSpace(t[2 : len(t)-2])
+	case strings.HasPrefix(t, "${") && strings.HasSuffix(t, "}"):
+		inner = t[2 : len(t)-1]
+	case strings.HasPrefix(t, "$") && len(t) > 1:
+		inner = t[1:]
+	default:
+		return "", "", false
+	}
+	inner = strings.TrimPrefix(inner, "$")
+	parts := splitTemplatePath(inner)
+	if len(parts) > 0 && (parts[0] == "steps" || parts[0] == "outputs" || parts[0] == "results") && len(parts) > 1 {
+		if _, known := v.first[parts[1]]; known {
+			parts = parts[1:]
+		}
+	}
+	if len(parts) == 0 {
+		return "", "", false
+	}
+	if _, known := v.first[parts[0]]; !known {
+		return "", "", false
+	}
+	rest := parts[1:]
+	if len(rest) > 0 && (rest[0] == "output" || rest[0] == "result") {
+		if _, isKey := v.first[rest[0]]; !isKey {
+			rest = rest[1:]
+		}
+	}
+	q := make([]string, len(rest))
+	for i, p := range rest {
+		if _, err := strconv.Atoi(p); err == nil {
+			q[i] = p
+		} else {
+			q[i] = strconv.Quote(p)
+		}
+	}
+	return parts[0], "[" + strings.Join(q, ", ") + "]", true
+}
+
+func splitTemplatePath(s string) []string {
+	s = strings.NewReplacer("[", ".", "]", "", "'", "", `"`, "").Replace(s)
+	var out []string
+	for _, p := range strings.Split(s, ".") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
