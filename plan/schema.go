@@ -454,7 +454,7 @@ func (s shape) step(key string) walkResult {
 		return walkResult{fail: fails[0]}
 	}
 	if len(fails) > 0 && maybe == "" {
-		maybe = "only some alternatives (anyOf/oneOf) of the schema allow it"
+		maybe = "only some alternatives (anyOf/oneOf) of its schema have it"
 	}
 	var next any
 	if len(nexts) == 1 {
@@ -518,7 +518,7 @@ func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe stri
 	// an object
 	if ps, ok := b.props[key]; ok {
 		if !b.required[key] && maybe == "" {
-			maybe = "it is optional (not in \"required\")"
+			maybe = "it is not in \"required\""
 		}
 		return conj(ps), nil, nil, maybe
 	}

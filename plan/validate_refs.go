@@ -161,7 +161,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		} else if res.maybe != "" && !maybe && !warned {
 			maybe = true
 			v.add(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start, e.End, s,
-				fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i), res.maybe, target.tool.Name))
+				fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
 		}
 		cur = res.next
 	}
@@ -196,7 +196,11 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key,
 		return fmt.Sprintf("path element %s walks into %s, which is a %s and has no keys or elements: end the path before %s", raw, where, f.kinds, raw)
 	case "REF_INDEX_RANGE":
 		if f.sev == SeverityWarning {
-			return fmt.Sprintf("index %d counts from the end of %s, which may hold fewer than %d elements (the outputSchema sets no minItems that high), and the step fails then: make sure it cannot be that short", f.index, where, -f.index)
+			short := fmt.Sprintf("hold fewer than %d elements", -f.index)
+			if f.index == -1 {
+				short = "be empty"
+			}
+			return fmt.Sprintf("index %d counts from the end of %s, which may %s (the outputSchema sets no minItems that high), and the step fails then: make sure it cannot, or use an index from the start", f.index, where, short)
 		}
 		return fmt.Sprintf("index %d is past the end of %s, which holds at most %s: use an index below %d", f.index, where, plural(f.limit, "element"), f.limit)
 	}

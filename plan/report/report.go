@@ -1,0 +1,214 @@
+// Package report renders a plan's diagnostics for people and machines: text
+// with the source line and the offending token underlined, a JSON envelope,
+// SARIF 2.1.0 for code scanning, and GitHub Actions workflow commands.
+//
+//	ds := plan.Validate(p, catalog)
+//	report.Write(os.Stdout, "text", p, ds, report.Options{})
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/planctl/planctl/plan"
+)
+
+// Formats are the names Write accepts.
+var Formats = []string{"text", "json", "sarif", "github"}
+
+// Options tune a rendering.
+type Options struct {
+	Color      bool // ANSI colour in the text format
+	MaxResults int  // show at most this many diagnostics (0: all); the summary counts all
+	Version    string
+}
+
+// Summary counts diagnostics by severity.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// Count counts ds.
+func Count(ds []plan.Diagnostic) Summary {
+	var s Summary
+	for _, d := range ds {
+		switch d.Severity {
+		case plan.SeverityError:
+			s.Errors++
+		case plan.SeverityWarning:
+			s.Warnings++
+		default:
+			s.Infos++
+		}
+	}
+	return s
+}
+
+// String is the summary line: "2 errors, 1 warning" (and infos, when any).
+func (s Summary) String() string {
+	out := plural(s.Errors, "error") + ", " + plural(s.Warnings, "warning")
+	if s.Infos > 0 {
+		out += ", " + plural(s.Infos, "info")
+	}
+	return out
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return "1 " + w
+	}
+	return strconv.Itoa(n) + " " + w + "s"
+}
+
+// Write renders ds in format (one of Formats).
+func Write(w io.Writer, format string, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
+	switch format {
+	case "text", "":
+		return Text(w, p, ds, o)
+	case "json":
+		return JSON(w, p, ds, o)
+	case "sarif":
+		return SARIF(w, p, ds, o)
+	case "github":
+		return GitHub(w, p, ds, o)
+	}
+	return fmt.Errorf("unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
+}
+
+func shown(ds []plan.Diagnostic, o Options) []plan.Diagnostic {
+	if o.MaxResults > 0 && len(ds) > o.MaxResults {
+		return ds[:o.MaxResults]
+	}
+	return ds
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiCyan   = "\x1b[1;36m"
+	ansiBlue   = "\x1b[1;34m"
+)
+
+func sevColor(s plan.Severity) string {
+	switch s {
+	case plan.SeverityError:
+		return ansiRed
+	case plan.SeverityWarning:
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+// Text renders one block per diagnostic: the location and message, the
+// source line with the offending token underlined, and notes; then a summary
+// line.
+func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
+	var b strings.Builder
+	paint := func(color, s string) string {
+		if !o.Color {
+			return s
+		}
+		return color + s + ansiReset
+	}
+	show := shown(ds, o)
+	for _, d := range show {
+		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos.Line, d.Pos.Column)),
+			paint(sevColor(d.Severity), d.Severity.String()),
+			d.Message, paint(ansiBold, "["+d.Code+"]"))
+		line := p.Src.Line(d.Pos.Line)
+		if len(p.Src.Bytes) > 0 {
+			gutter := strconv.Itoa(d.Pos.Line)
+			pad := strings.Repeat(" ", len(gutter))
+			n := underlineLen(d, line)
+			text, col := window(line, d.Pos.Column, n)
+			fmt.Fprintf(&b, "%s %s\n", pad, paint(ansiBlue, "|"))
+			fmt.Fprintf(&b, "%s %s %s\n", paint(ansiBlue, gutter), paint(ansiBlue, "|"), strings.TrimRight(text, " \t"))
+			fmt.Fprintf(&b, "%s %s %s%s\n", pad, paint(ansiBlue, "|"), indentLike(text, col),
+				paint(sevColor(d.Severity), "^"+strings.Repeat("~", n-1)))
+		}
+		for _, r := range d.Related {
+			fmt.Fprintf(&b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos.Line))), paint(ansiBold, "note"), noteText(r))
+		}
+	}
+	if len(show) < len(ds) {
+		fmt.Fprintf(&b, "... %d more not shown (--max-results %d)\n", len(ds)-len(show), o.MaxResults)
+	}
+	b.WriteString(Count(ds).String())
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// noteText places a related location into its message: "step "x" is
+// defined here" reads "step "x" is defined at 3:12".
+func noteText(r plan.Related) string {
+	at := fmt.Sprintf("%d:%d", r.Pos.Line, r.Pos.Column)
+	if m, ok := strings.CutSuffix(r.Message, " here"); ok {
+		return m + " at " + at
+	}
+	return r.Message + " (" + at + ")"
+}
+
+// underlineLen is the number of code points to underline on the first line.
+func underlineLen(d plan.Diagnostic, line string) int {
+	n := 1
+	lineLen := utf8.RuneCountInString(line)
+	if d.EndPos.Line == d.Pos.Line {
+		n = d.EndPos.Column - d.Pos.Column
+	} else if d.EndPos.Line > d.Pos.Line {
+		n = lineLen - d.Pos.Column + 1
+	}
+	return max(1, n)
+}
+
+// window cuts a long line around the column, so that a minified plan does
+// not print megabytes; it returns the text shown and the column in it.
+func window(line string, col, n int) (string, int) {
+	const before, after = 60, 100
+	runes := []rune(line)
+	if len(runes) <= before+after+n {
+		return line, col
+	}
+	start := max(0, col-1-before)
+	end := min(len(runes), col-1+n+after)
+	text := string(runes[start:end])
+	c := col - start
+	if start > 0 {
+		text = "..." + text
+		c += 3
+	}
+	if end < len(runes) {
+		text += "..."
+	}
+	return text, c
+}
+
+// indentLike is the blank space that brings the underline to col, keeping
+// the tabs of the source line so that it lines up.
+func indentLike(text string, col int) string {
+	var b strings.Builder
+	i := 1
+	for _, r := range text {
+		if i >= col {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		i++
+	}
+	for ; i < col; i++ {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
