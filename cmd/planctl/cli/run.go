@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/report"
 	"github.com/spf13/cobra"
 )
 
@@ -132,9 +133,8 @@ func progressPrinter(s *streams, p *plan.Plan) func(plan.Event) {
 	}
 }
 
-// writeDiagnosticsBrief lists diagnostics on stderr, one line each.
+// writeDiagnosticsBrief shows the diagnostics that refused a plan on
+// stderr, in validate's text format.
 func writeDiagnosticsBrief(s *streams, p *plan.Plan, ds []plan.Diagnostic) {
-	for _, d := range ds {
-		fmt.Fprintf(s.errOut, "%s:%s\n", p.Src.Name, d.String())
-	}
+	report.Text(s.errOut, p, ds, report.Options{Color: isTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
 }
