@@ -8,6 +8,7 @@ targets=(
   ./plan:FuzzParseJSON
   ./plan:FuzzRun
   ./plan:FuzzWalk
+  ./plan:FuzzValidate
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
 )

@@ -299,6 +299,8 @@ func (p *Plan) problem(sev Severity, code, ptr string, start, end int, msg strin
 
 // Diag builds a diagnostic located in this plan's source.
 func (p *Plan) Diag(sev Severity, code, ptr string, start, end int, msg string) Diagnostic {
+	n := len(p.Src.Bytes)
+	start, end = min(max(start, 0), n), min(end, n)
 	if end < start {
 		end = start
 	}

@@ -234,9 +234,19 @@ func resolveRef(root any, ref string) any {
 	return cur
 }
 
-// flatten lists the alternatives a schema node allows.
+// flatten lists the alternatives a schema node allows. It does a bounded
+// amount of work, so that a schema whose $refs and anyOfs multiply cannot
+// stall the validator: past the bound, a node is any value.
 func flatten(root, node any, depth int) []branch {
-	if depth > maxSchemaDepth {
+	budget := maxFlattenWork
+	return flattenB(root, node, depth, &budget)
+}
+
+const maxFlattenWork = 2000
+
+func flattenB(root, node any, depth int, budget *int) []branch {
+	*budget--
+	if depth > maxSchemaDepth || *budget < 0 {
 		return []branch{top()}
 	}
 	switch n := node.(type) {
@@ -250,26 +260,26 @@ func flatten(root, node any, depth int) []branch {
 	case []any: // a conjunction made by the walker
 		bs := []branch{top()}
 		for _, e := range n {
-			bs = cross(bs, flatten(root, e, depth+1))
+			bs = cross(bs, flattenB(root, e, depth+1, budget))
 		}
 		return bs
 	case map[string]any:
 		bs := []branch{ownBranch(n)}
 		if ref, ok := n["$ref"].(string); ok {
 			if t := resolveRef(root, ref); t != nil {
-				bs = cross(bs, flatten(root, t, depth+1))
+				bs = cross(bs, flattenB(root, t, depth+1, budget))
 			}
 		}
 		if all, ok := n["allOf"].([]any); ok {
 			for _, m := range all {
-				bs = cross(bs, flatten(root, m, depth+1))
+				bs = cross(bs, flattenB(root, m, depth+1, budget))
 			}
 		}
 		for _, kw := range []string{"anyOf", "oneOf"} {
 			if alts, ok := n[kw].([]any); ok && len(alts) > 0 {
 				var u []branch
 				for _, a := range alts {
-					u = append(u, flatten(root, a, depth+1)...)
+					u = append(u, flattenB(root, a, depth+1, budget)...)
 				}
 				bs = cross(bs, u)
 			}

@@ -2,6 +2,8 @@ package plan_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -37,7 +39,14 @@ func testCatalog(t testing.TB) *plan.Catalog {
 			tl.SharableAll = true
 		}
 	}
-	c, err := plan.NewCatalog("test catalog", tools, nil)
+	demo := mockserver.Demo()
+	caller := plan.CallerFunc(func(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+		if demo.Tool(tool) != nil {
+			return demo.Call(ctx, tool, args)
+		}
+		return extra.Call(ctx, tool, args)
+	})
+	c, err := plan.NewCatalog("test catalog", tools, caller)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,57 @@
+package plan_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/report"
+)
+
+// FuzzValidate validates fuzzed plans against fuzzed catalogs. Whatever the
+// input, Validate must not panic or hang, every diagnostic must carry a
+// known code and a span inside the file, the list must be sorted, every
+// format must render, and a plan Concierge refuses before running must have
+// an error (so that preflight refuses it too).
+func FuzzValidate(f *testing.F) {
+	cat, _ := os.ReadFile("testdata/catalog.json")
+	plans, _ := filepath.Glob("testdata/err/*.json")
+	ok, _ := filepath.Glob("testdata/ok/*.json")
+	for _, p := range append(plans, ok...) {
+		src, _ := os.ReadFile(p)
+		f.Add(src, cat)
+		f.Add(src, mockserver.DemoJSON())
+	}
+	f.Add([]byte(`[{"id":"a","tool":"t","args":{"x":{"output_by_reference":{"a":[]}}}}]`),
+		[]byte(`{"tools":[{"name":"t","inputSchema":{"$ref":"#","properties":{"x":{"anyOf":[{"$ref":"#"},{"type":"integer"}]}}},"outputSchema":{"$defs":{"r":{"$ref":"#/$defs/r"}},"$ref":"#/$defs/r"}}]}`))
+	f.Fuzz(func(t *testing.T, src, catSrc []byte) {
+		c, err := mockserver.Load("catalog.json", catSrc)
+		if err != nil {
+			c = mockserver.Demo()
+		}
+		p := plan.Load("plan.json", src, plan.Limits{MaxSteps: 1000})
+		ds := plan.Validate(p, c)
+		for i, d := range ds {
+			if _, ok := plan.LookupCode(d.Code); !ok {
+				t.Fatalf("unknown code %s", d.Code)
+			}
+			if d.Start < 0 || d.End < d.Start || d.End > len(src) || d.Pos.Line < 1 || d.Pos.Column < 1 {
+				t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos)
+			}
+			if i > 0 && ds[i-1].Start > d.Start {
+				t.Fatalf("not sorted")
+			}
+		}
+		if rej := plan.ConciergeCheck(p, c); rej != nil && !plan.HasErrors(ds) {
+			t.Fatalf("Concierge refuses the plan (%s) but the validator finds no error", rej.Message)
+		}
+		for _, format := range report.Formats {
+			if err := report.Write(io.Discard, format, p, ds, report.Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
