@@ -44,3 +44,23 @@ func BenchmarkLoad(b *testing.B) {
 		plan.Load("chain.json", src, plan.Limits{})
 	}
 }
+
+// BenchmarkValidate validates the n-step echo reference chain (already
+// loaded): every reference walked on echo's outputSchema and every step's
+// arguments checked against its inputSchema, compiled once per tool.
+func BenchmarkValidate(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 50_000, 100_000} {
+		src := plantest.Chain(n)
+		cat := mockserver.Demo()
+		p := plan.Load("chain.json", src, plan.Limits{})
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if ds := plan.Validate(p, cat); len(ds) != 0 {
+					b.Fatal(ds[0])
+				}
+			}
+		})
+	}
+}

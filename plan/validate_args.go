@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -27,6 +28,66 @@ type toolInfo struct {
 	out      shape // the type of the value references walk
 	hasOut   bool
 	wrapped  bool // a FastMCP {"result": ...} wrapper around the raw value
+
+	// Memos: the same path walked on the same tool gives the same result,
+	// and the same literal arguments pass the same schema.
+	walks  map[string]walkResult
+	kinds  map[string]kindSet
+	params map[string]kindSet
+	passed map[string]bool
+}
+
+// pathKey makes a memo key of a path: its elements joined by NUL, which
+// cannot end a key ambiguously because each element is length-prefixed.
+func pathKey(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteString(strconv.Itoa(len(p)))
+		b.WriteByte(0)
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// stepMemo is cur.step(key), where cur is the shape reached by path[:len-1].
+func (ti *toolInfo) stepMemo(cur shape, path []string, key string) walkResult {
+	k := pathKey(path)
+	if r, ok := ti.walks[k]; ok {
+		return r
+	}
+	r := cur.step(key)
+	if ti.walks == nil {
+		ti.walks = map[string]walkResult{}
+	}
+	ti.walks[k] = r
+	return r
+}
+
+// kindsMemo is cur.kinds(), where cur is the shape reached by path.
+func (ti *toolInfo) kindsMemo(cur shape, path []string) kindSet {
+	k := pathKey(path)
+	if r, ok := ti.kinds[k]; ok {
+		return r
+	}
+	r := cur.kinds()
+	if ti.kinds == nil {
+		ti.kinds = map[string]kindSet{}
+	}
+	ti.kinds[k] = r
+	return r
+}
+
+// paramKinds is the set of types parameter name accepts.
+func (ti *toolInfo) paramKinds(name string, schema any) kindSet {
+	if r, ok := ti.params[name]; ok {
+		return r
+	}
+	r := shape{root: ti.inRoot, node: schema}.kinds()
+	if ti.params == nil {
+		ti.params = map[string]kindSet{}
+	}
+	ti.params[name] = r
+	return r
 }
 
 func (v *validator) info(t *Tool) *toolInfo {
@@ -187,6 +248,30 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 	if ti.compiled == nil {
 		return
 	}
+	// Literal arguments that passed before pass again: key the memo by their
+	// source text (small ones only).
+	var key []byte
+	size := 0
+	for _, m := range members {
+		if !refs[m.Key] {
+			size += len(m.Key) + m.Value.End - m.Value.Start + 8
+		}
+	}
+	if size <= 4096 {
+		key = make([]byte, 0, size)
+		for _, m := range members {
+			if !refs[m.Key] {
+				key = strconv.AppendQuote(key, m.Key)
+				key = append(key, ':')
+				key = append(key, m.Value.Raw(v.src)...)
+				key = append(key, 0)
+			}
+		}
+		if ti.passed[string(key)] {
+			v.jsonStrings(s, ti, ids, members, refs, nil)
+			return
+		}
+	}
 	inst := make(map[string]any, len(members))
 	lits := map[string]*Value{}
 	for _, m := range members {
@@ -198,6 +283,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 	err := ti.compiled.Validate(inst)
 	var ve *jsonschema.ValidationError
 	failed := map[string]bool{}
+	before := len(v.ds)
 	if errors.As(err, &ve) {
 		var ls []*jsonschema.ValidationError
 		collectLeaves(ve, &ls)
@@ -205,7 +291,18 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 			v.argError(s, ti, ids, l, lits, refs, failed)
 		}
 	}
-	// JSON text in a string, where the parameter also takes an object or array.
+	if len(v.ds) == before && len(failed) == 0 && key != nil && (err == nil || len(refs) == 0 || onlyRootRequired(ve)) {
+		if ti.passed == nil {
+			ti.passed = map[string]bool{}
+		}
+		ti.passed[string(key)] = true
+	}
+	v.jsonStrings(s, ti, ids, members, refs, failed)
+}
+
+// jsonStrings warns about JSON text in a string, where the parameter also
+// takes an object or array.
+func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []Member, refs, failed map[string]bool) {
 	for _, m := range members {
 		if refs[m.Key] || failed[m.Key] || m.Value.Kind != String {
 			continue
@@ -224,6 +321,22 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+EscapePointer(m.Key), m.Value.Start, m.Value.End, s,
 			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
 	}
+}
+
+// onlyRootRequired reports whether the error says no more than that
+// top-level arguments are missing (which references may supply).
+func onlyRootRequired(ve *jsonschema.ValidationError) bool {
+	if ve == nil {
+		return true
+	}
+	var ls []*jsonschema.ValidationError
+	collectLeaves(ve, &ls)
+	for _, l := range ls {
+		if _, ok := l.ErrorKind.(*kind.Required); !ok || len(l.InstanceLocation) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func contains2(xs []string, x string) bool {

@@ -134,6 +134,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		return fmt.Sprintf("%s in the output of step %q", v.pathText(path, i), r.Step)
 	}
 	warned, maybe := false, false
+	memo := r.Path[:start]
 	for i := start; i < len(path.Elems); i++ {
 		e := path.Elems[i]
 		if e.Kind != String && !(e.Kind == Number && isIntLiteral(e.Str)) {
@@ -142,7 +143,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 			return
 		}
 		key := r.Path[i]
-		res := cur.step(key)
+		memo = r.Path[:i+1]
+		res := target.stepMemo(cur, memo, key)
 		if f := res.fail; f != nil {
 			d := v.add(f.sev, f.code, elemPtr(i), e.Start, e.End, s, v.walkMessage(f, target, e, key, where(i)))
 			if f.code == "REF_UNKNOWN_PROPERTY" {
@@ -172,8 +174,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	if !ok {
 		return
 	}
-	want := shape{root: info.inRoot, node: ps}.kinds()
-	got := cur.kinds()
+	want := info.paramKinds(m.Key, ps)
+	got := target.kindsMemo(cur, memo)
 	if want == kAll || got == kAll || want&got != 0 {
 		return
 	}
