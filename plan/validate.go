@@ -157,7 +157,7 @@ func (v *validator) shape(s *Step) stepIDs {
 		}
 		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
 		if sug != "" {
-			msg = fmt.Sprintf("step %q has a key %q: the key is %q.%s", s.Label(), m.Key, sug, didYouMean(sug))
+			msg = fmt.Sprintf("step %q has a key %q, which is not a step key: rename it to %q", s.Label(), m.Key, sug)
 			if !aliased[sug] {
 				aliased[sug] = true
 				ptr := s.Ptr + "/" + EscapePointer(m.Key)

@@ -32,6 +32,7 @@ func (v *validator) reference(s *Step, info *toolInfo, m Member, ptr string, r *
 		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", ptr, m.Value.Start, m.Value.End, s,
 			fmt.Sprintf("tool %q carries no sharable marks, so planctl assumed parameter %q may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", info.tool.Name, m.Key))
 	}
+	v.mention(s, r.Payload)
 	if r.Err != "" {
 		if r.StepKey == nil {
 			pl := r.Payload
@@ -223,6 +224,7 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 	switch val.Kind {
 	case Object:
 		if !top && IsRef(val) {
+			v.mention(s, val.Get(RefKey))
 			for i := len(val.Members) - 1; i >= 0; i-- {
 				if mm := val.Members[i]; mm.Key == RefKey {
 					v.add(SeverityWarning, "REF_NESTED", ptr+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
@@ -253,12 +255,31 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 		}
 	case String:
 		if step, path, ok := v.refString(val.Str); ok {
+			v.markRead(s, step)
 			v.add(SeverityWarning, "REF_LOOKALIKE", ptr, val.Start, val.End, s,
 				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str, step, step, path))
 			note(len(v.ds) - 1)
 		}
 	}
 	return first
+}
+
+// mention marks the steps a reference payload names as read, whatever its
+// form, so that a malformed reference to a step does not also make the step
+// look unused.
+func (v *validator) mention(s *Step, payload *Value) {
+	if payload == nil || payload.Kind != Object {
+		return
+	}
+	for _, m := range payload.Members {
+		v.markRead(s, m.Key)
+	}
+}
+
+func (v *validator) markRead(s *Step, id string) {
+	if j, ok := v.scope[id]; ok && j < s.Index {
+		v.readBy[j] = true
+	}
 }
 
 func looksLikeRefKey(k string) bool {
