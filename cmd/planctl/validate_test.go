@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestValidateContract holds `planctl validate` to its command-line
+// contract: formats, flags and exit codes, on the built binary.
+func TestValidateContract(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout string // substring of stdout
+		stderr string // substring of stderr
+	}{
+		{"a valid plan", "", []string{"validate", "samples/backup.json"}, 0, "0 errors, 0 warnings\n", ""},
+		{"errors exit 1", "", []string{"validate", "samples/invalid-steps.json"}, 1,
+			`samples/invalid-steps.json:3:30: error: tool "create_bakup" is not in the catalog: did you mean "create_backup"? [UNKNOWN_TOOL]`, ""},
+		{"warnings alone pass", "", []string{"validate", "samples/missing-key.json"}, 0, "0 errors, 1 warning", ""},
+		{"--strict fails on warnings", "", []string{"validate", "--strict", "samples/missing-key.json"}, 1, "[REF_UNKNOWN_PROPERTY]", ""},
+		{"--ignore drops a code", "", []string{"validate", "--strict", "--ignore", "REF_UNKNOWN_PROPERTY", "samples/missing-key.json"}, 0, "0 errors, 0 warnings", ""},
+		{"--ignore takes a list, any case", "", []string{"validate", "--ignore", "unknown_tool,DUPLICATE_STEP_ID", "--ignore", "MISSING_STEP_ID", "--ignore", "UNKNOWN_STEP_KEY", "samples/invalid-steps.json"}, 0, "0 errors, 0 warnings, 1 info", ""},
+		{"--ignore an unknown code", "", []string{"validate", "--ignore", "NOPE", "samples/backup.json"}, 2, "", "--ignore NOPE: no such code"},
+		{"--max-results", "", []string{"validate", "--max-results", "1", "samples/invalid-steps.json"}, 1, "... 5 more not shown (--max-results 1)\n5 errors, 0 warnings, 1 info\n", ""},
+		{"--max-results below 0", "", []string{"validate", "--max-results", "-1", "samples/backup.json"}, 2, "", "--max-results must be 0"},
+		{"github annotations", "", []string{"validate", "--format", "github", "samples/invalid-steps.json"}, 1,
+			"::error file=samples/invalid-steps.json,line=3,col=30,endLine=3,endColumn=44,title=UNKNOWN_TOOL::tool", ""},
+		{"standard input", `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`, []string{"validate", "-"}, 1, `<stdin>:1:22: error: tool "echoo"`, ""},
+		{"not JSON", "{", []string{"validate", "-"}, 1, "[JSON_SYNTAX]", ""},
+		{"an unknown format", "", []string{"validate", "--format", "yaml", "samples/backup.json"}, 2, "", `unknown --format "yaml"`},
+		{"a missing plan file", "", []string{"validate", "no/such/plan.json"}, 3, "", "cannot read the plan"},
+		{"a missing catalog", "", []string{"validate", "--catalog", "nope.json", "samples/backup.json"}, 3, "", "cannot read the catalog"},
+		{"no plan", "", []string{"validate"}, 2, "", "takes one PLAN"},
+		{"a mock catalog", "", []string{"validate", "--catalog", "samples/catalogs/backup.json", "samples/migration.json"}, 1, `tool "run_migration" is not in the catalog`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := planctl(t, tc.stdin, tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, tc.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tc.stdout, r.stdout)
+			}
+			if !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, r.stderr)
+			}
+			if strings.Contains(r.stdout, "\x1b[") {
+				t.Errorf("colour on a pipe:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+func TestValidateMachineFormats(t *testing.T) {
+	r := planctl(t, "", "validate", "--format", "json", "samples/invalid-reference-target.json")
+	var env struct {
+		Result      string
+		Diagnostics []struct {
+			Code, Severity, Location, File string
+			Line, Column                   int
+		}
+		Summary struct{ Errors, Warnings, Infos int }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 1 {
+		t.Fatalf("json: exit %d, %v\n%s", r.code, err, r.stdout)
+	}
+	if env.Result != "FAIL" || env.Summary.Errors != 5 || env.Diagnostics[1].Code != "REF_UNDEFINED_STEP" ||
+		env.Diagnostics[1].Location != "/steps/1/args/lon/output_by_reference/lcos" || env.Diagnostics[1].Line != 13 {
+		t.Errorf("json envelope: %+v", env)
+	}
+	r = planctl(t, "", "validate", "--format", "json", "samples/backup.json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"result": "OK"`) {
+		t.Errorf("json of a valid plan: exit %d\n%s", r.code, r.stdout)
+	}
+	r = planctl(t, "", "validate", "--format", "sarif", "samples/invalid-paths.json")
+	var log struct {
+		Version string
+		Runs    []struct{ Results []struct{ RuleID, Level string } }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || log.Version != "2.1.0" || len(log.Runs[0].Results) != 5 {
+		t.Errorf("sarif: %v\n%s", err, r.stdout)
+	}
+}
+
+// TestPreflightRefusesWithFirstError: run refuses a plan with any error,
+// before any tool runs, with the first error's message, and prints every
+// diagnostic on stderr; --no-preflight gives Concierge's own answer.
+func TestPreflightRefusesWithFirstError(t *testing.T) {
+	r := planctl(t, "", "run", "--compact", "samples/invalid-paths.json")
+	want := `{"error":"parameter \"lat\" of tool \"get_weather\" takes number, but the reference gives string ([\"name\"] in the output of step \"locs\"): reference a value of type number"}` + "\n"
+	if r.code != 1 || r.stdout != want {
+		t.Errorf("preflight: exit %d\n got %s\nwant %s", r.code, r.stdout, want)
+	}
+	if !strings.Contains(r.stderr, "3 errors, 2 warnings") {
+		t.Errorf("stderr lacks the diagnostics:\n%s", r.stderr)
+	}
+	r = planctl(t, "", "run", "--compact", "--no-preflight", "samples/invalid-paths.json")
+	if r.code != 1 || !strings.Contains(r.stdout, `"status":"partial"`) || r.stderr != "" {
+		t.Errorf("--no-preflight: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// warnings alone do not stop a run
+	r = planctl(t, "", "run", "--compact", "samples/missing-key.json")
+	if !strings.Contains(r.stdout, `"status":"partial"`) {
+		t.Errorf("a plan with warnings only must run:\n%s", r.stdout)
+	}
+}
