@@ -79,7 +79,9 @@ func TestValidateMachineFormats(t *testing.T) {
 	r = planctl(t, "", "validate", "--format", "sarif", "samples/invalid-paths.json")
 	var log struct {
 		Version string
-		Runs    []struct{ Results []struct{ RuleID, Level string } }
+		Runs    []struct {
+			Results []struct{ RuleID, Level string }
+		}
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || log.Version != "2.1.0" || len(log.Runs[0].Results) != 5 {
 		t.Errorf("sarif: %v\n%s", err, r.stdout)
