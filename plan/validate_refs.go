@@ -134,7 +134,9 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		}
 		return fmt.Sprintf("%s in the output of step %q", v.pathText(path, i), r.Step)
 	}
-	warned, maybe := false, false
+	// A warning on the way is held back until the path has walked to its
+	// end: when a later element fails, that error alone is the diagnostic.
+	var pending *Diagnostic
 	memo := r.Path[:start]
 	for i := start; i < len(path.Elems); i++ {
 		e := path.Elems[i]
@@ -154,19 +156,25 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 			}
 			return
 		}
-		if f := res.warn; f != nil && !warned {
-			warned = true
-			d := v.add(f.sev, f.code, elemPtr(i), e.Start, e.End, s, v.walkMessage(f, target, e, key, where(i)))
-			if f.code == "REF_UNKNOWN_PROPERTY" {
-				d.Suggestion = suggest(key, f.names)
-				d.Message += didYouMean(d.Suggestion)
+		if pending == nil {
+			if f := res.warn; f != nil {
+				d := v.p.Diag(f.sev, f.code, elemPtr(i), e.Start, e.End, v.walkMessage(f, target, e, key, where(i)))
+				if f.code == "REF_UNKNOWN_PROPERTY" {
+					d.Suggestion = suggest(key, f.names)
+					d.Message += didYouMean(d.Suggestion)
+				}
+				pending = &d
+			} else if res.maybe != "" {
+				d := v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start, e.End,
+					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
+				pending = &d
 			}
-		} else if res.maybe != "" && !maybe && !warned {
-			maybe = true
-			v.add(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start, e.End, s,
-				fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
 		}
 		cur = res.next
+	}
+	if pending != nil {
+		pending.StepIndex, pending.StepID = s.Index, s.IDText()
+		v.ds = append(v.ds, *pending)
 	}
 	if info == nil || info.props == nil {
 		return
@@ -196,7 +204,7 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key,
 	case "REF_INDEX_NOT_INTEGER":
 		return fmt.Sprintf("path element %s indexes an array (%s), but it is not an integer: use an index such as 0, or -1 for the last element", raw, where)
 	case "REF_TRAVERSE_SCALAR":
-		return fmt.Sprintf("path element %s walks into %s, which is a %s and has no keys or elements: end the path before %s", raw, where, f.kinds, raw)
+		return fmt.Sprintf("path element %s walks into %s, which is %s %s and has no keys or elements: end the path before %s", raw, where, article(f.kinds.String()), f.kinds, raw)
 	case "REF_INDEX_RANGE":
 		if f.sev == SeverityWarning {
 			short := fmt.Sprintf("hold fewer than %d elements", -f.index)
