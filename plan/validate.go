@@ -37,6 +37,15 @@ func Validate(p *Plan, c *Catalog) []Diagnostic {
 	return SortDiagnostics(v.ds)
 }
 
+// Preflight is the check `run` and `serve` make before a plan runs: it
+// validates the plan and returns the first error (in position order), or
+// nil when the plan may run, with every diagnostic for the driver to show.
+// Warnings never stop a run.
+func Preflight(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
+	ds = Validate(p, c)
+	return FirstError(ds), ds
+}
+
 type validator struct {
 	p     *Plan
 	c     *Catalog

@@ -438,7 +438,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 			return
 		}
 	}
-	if t, ok := l.ErrorKind.(*kind.Type); ok {
+	if t, ok := l.ErrorKind.(*kind.Type); ok && len(t.Want) > 0 {
 		want := strings.Join(t.Want, " or ")
 		if inner == "" && top.Kind == String && !contains2(t.Want, "string") {
 			if k := jsonTextKind(top.Str); k != 0 && (contains2(t.Want, k.String())) {

@@ -86,8 +86,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		fmt.Fprintln(s.out)
 	}
 	if !f.noPreflight {
-		ds := plan.Validate(p, cat)
-		if first := plan.FirstError(ds); first != nil {
+		if first, ds := plan.Preflight(p, cat); first != nil {
 			print(plan.ErrorResponse(first.Message))
 			writeDiagnosticsBrief(s, p, ds)
 			return failed

@@ -1,0 +1,53 @@
+package plan
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestSchemasOncePerTool: validating a long chain on one tool decodes and
+// compiles that tool's schemas once, walks its one path once, and validates
+// its (identical) literal arguments once.
+func TestSchemasOncePerTool(t *testing.T) {
+	echo := &Tool{Name: "echo",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"value":{}},"required":["value"]}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"value":{}},"required":["value"]}`),
+		Sharable:     map[string]bool{"value": true}}
+	c, err := NewCatalog("test", []*Tool{echo}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(`{"steps": [{"id": "s0", "tool": "echo", "args": {"value": 1}}`)
+	for i := 1; i < 500; i++ {
+		src = append(src, `, {"id": "s`...)
+		src = append(src, []byte(itoa(i))...)
+		src = append(src, `", "tool": "echo", "args": {"value": {"output_by_reference": {"s`...)
+		src = append(src, []byte(itoa(i-1))...)
+		src = append(src, `": ["value"]}}}}`...)
+	}
+	src = append(src, "]}"...)
+	p := Load("chain.json", src, Limits{})
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}}
+	v.run()
+	if len(v.ds) != 0 {
+		t.Fatalf("diagnostics: %v", v.ds)
+	}
+	ti := v.tools[echo]
+	if len(v.tools) != 1 || ti.compiled == nil {
+		t.Fatalf("tool infos: %d", len(v.tools))
+	}
+	if len(ti.walks) != 1 || len(ti.passed) != 2 { // {"value": 1}, and {} beside a reference
+		t.Errorf("memos: %d walks, %d passing argument sets", len(ti.walks), len(ti.passed))
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
