@@ -23,6 +23,9 @@ type Source struct {
 	Bytes []byte
 	once  sync.Once
 	lines []int // offset of the first byte of each line, built on first use
+
+	cpOnce      sync.Once
+	checkpoints []int // code points before every checkpointEvery-th byte, built on first use
 }
 
 // NewSource wraps src for position look-ups.
@@ -52,8 +55,41 @@ func (s *Source) Position(offset int) Position {
 	}
 	lines := s.index()
 	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
-	col := utf8.RuneCount(s.Bytes[lines[line]:offset]) + 1
-	return Position{Line: line + 1, Column: col}
+	start := lines[line]
+	if offset-start < checkpointEvery {
+		return Position{Line: line + 1, Column: utf8.RuneCount(s.Bytes[start:offset]) + 1}
+	}
+	// A long line (a minified plan): count code points from checkpoints, so
+	// that many positions on one line do not each count the line again.
+	return Position{Line: line + 1, Column: s.runesBefore(offset) - s.runesBefore(start) + 1}
+}
+
+// checkpointEvery is the spacing of the code point checkpoints.
+const checkpointEvery = 4096
+
+// runesBefore counts the code points of s.Bytes[:offset] (as UTF-8 lead
+// bytes, which adds up across checkpoints), in O(checkpointEvery).
+func (s *Source) runesBefore(offset int) int {
+	s.cpOnce.Do(func() {
+		s.checkpoints = make([]int, len(s.Bytes)/checkpointEvery+1)
+		n := 0
+		for k := range s.checkpoints {
+			s.checkpoints[k] = n
+			for _, c := range s.Bytes[k*checkpointEvery : min(len(s.Bytes), (k+1)*checkpointEvery)] {
+				if c&0xC0 != 0x80 {
+					n++
+				}
+			}
+		}
+	})
+	k := offset / checkpointEvery
+	n := s.checkpoints[k]
+	for _, c := range s.Bytes[k*checkpointEvery : offset] {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // Line returns the text of a 1-based line without its line ending.
@@ -68,6 +104,23 @@ func (s *Source) Line(n int) string {
 		end = lines[n] - 1
 	}
 	return strings.TrimSuffix(string(s.Bytes[start:end]), "\r")
+}
+
+// LineBounds returns the byte offsets where 1-based line n starts and ends
+// (before its line ending), or -1, -1 when there is no such line.
+func (s *Source) LineBounds(n int) (start, end int) {
+	lines := s.index()
+	if n < 1 || n > len(lines) {
+		return -1, -1
+	}
+	start, end = lines[n-1], len(s.Bytes)
+	if n < len(lines) {
+		end = lines[n] - 1
+	}
+	if end > start && s.Bytes[end-1] == '\r' {
+		end--
+	}
+	return start, end
 }
 
 // Pointer builds a JSON Pointer (RFC 6901) from path tokens.

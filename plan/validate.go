@@ -56,6 +56,7 @@ type validator struct {
 	ids    []stepIDs      // per step: its effective id
 	infos  []*toolInfo    // per step: its tool, nil when unknown
 	scope  map[string]int // id → index of the latest step with it, among those walked
+	order  []string       // the ids in scope, in plan order
 	first  map[string]int // id → index of its first step, over the whole plan
 	readBy []bool         // per step: some later step references it
 }
@@ -137,6 +138,9 @@ func (v *validator) run() {
 			v.step(s)
 		}
 		if id := v.ids[s.Index]; id.hasID {
+			if _, seen := v.scope[id.id]; !seen {
+				v.order = append(v.order, id.id)
+			}
 			v.scope[id.id] = s.Index
 		}
 	}

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSchemasOncePerTool: validating a long chain on one tool decodes and
@@ -50,4 +51,50 @@ func itoa(i int) string {
 		b = append([]byte{byte('0' + i%10)}, b...)
 	}
 	return string(b)
+}
+
+// TestLongLinePositions: columns on a long line count code points, the same
+// way whether or not they cross the checkpoints.
+func TestLongLinePositions(t *testing.T) {
+	src := []byte("ab\n")
+	for len(src) < 3*checkpointEvery+10 {
+		src = append(src, "xé€"...)
+	}
+	s := NewSource("x", src)
+	for _, off := range []int{3, 4, 100, checkpointEvery, checkpointEvery + 1, 2*checkpointEvery + 7, len(src)} {
+		want := Position{Line: 2, Column: utf8.RuneCount(src[3:off]) + 1}
+		if got := s.Position(off); got != want {
+			t.Errorf("offset %d: %v, want %v", off, got, want)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	names := []string{"locs", "backup_id", "create_backup", "radius_km", "lat", "lon"}
+	for word, want := range map[string]string{
+		"lcos": "locs", "Backup-ID": "backup_id", "creat_backup": "create_backup", "id": "backup_id",
+		"radius": "radius_km", "la": "lat", "zzz": "", "locs": "", "": "",
+	} {
+		if got := suggest(word, names); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
+		}
+	}
+	if d := editDistance("lcos", "locs"); d != 1 {
+		t.Errorf("a transposition costs %d", d)
+	}
+}
+
+func TestEditDistanceWithin(t *testing.T) {
+	words := []string{"", "a", "ab", "ba", "locs", "lcos", "kitten", "sitting", "backup_id", "bakcup_id", "écrire", "ecrier"}
+	for _, a := range words {
+		for _, b := range words {
+			full := editDistance(a, b)
+			for bound := 0; bound < 6; bound++ {
+				got := editDistanceWithin(a, b, bound)
+				if (full <= bound && got != full) || (full > bound && got <= bound) {
+					t.Errorf("editDistanceWithin(%q, %q, %d) = %d; the distance is %d", a, b, bound, got, full)
+				}
+			}
+		}
+	}
 }

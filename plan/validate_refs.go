@@ -67,7 +67,11 @@ func (v *validator) reference(s *Step, info *toolInfo, m Member, ptr string, r *
 			return
 		}
 		names := v.scopeNames()
-		sug := suggest(r.Step, names)
+		near := make([]string, len(names)) // nearest first: on a tie, the nearest step wins
+		for i, n := range names {
+			near[len(names)-1-i] = n
+		}
+		sug := suggest(r.Step, near)
 		msg := fmt.Sprintf("step %q references step %q, which is not defined: reference one of the steps before it (%s)", s.Label(), r.Step, quoteList(names, 8))
 		if len(names) == 0 {
 			msg = fmt.Sprintf("step %q references step %q, which is not defined: no step comes before it, so it can take no reference", s.Label(), r.Step)
@@ -87,18 +91,15 @@ func (v *validator) reference(s *Step, info *toolInfo, m Member, ptr string, r *
 	v.walkPath(s, info, m, r, keyPtr, j)
 }
 
+// scopeNames are the ids a step may reference, for did-you-mean: the
+// nearest maxSuggestIDs of them, in plan order, so that a huge plan full of
+// unknown references stays linear.
 func (v *validator) scopeNames() []string {
-	names := make([]string, 0, len(v.scope))
-	for _, s := range v.p.Steps {
-		id := v.ids[s.Index]
-		if !id.hasID {
-			continue
-		}
-		if j, ok := v.scope[id.id]; ok && j == s.Index {
-			names = append(names, id.id)
-		}
+	const maxSuggestIDs = 100
+	if len(v.order) > maxSuggestIDs {
+		return v.order[len(v.order)-maxSuggestIDs:]
 	}
-	return names
+	return v.order
 }
 
 // walkPath follows a reference's path on the output type of step j.

@@ -123,12 +123,9 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos.Line, d.Pos.Column)),
 			paint(sevColor(d.Severity), d.Severity.String()),
 			d.Message, paint(ansiBold, "["+d.Code+"]"))
-		line := p.Src.Line(d.Pos.Line)
-		if len(p.Src.Bytes) > 0 {
+		if text, col, n, ok := sourceWindow(p.Src, d); ok {
 			gutter := strconv.Itoa(d.Pos.Line)
 			pad := strings.Repeat(" ", len(gutter))
-			n := underlineLen(d, line)
-			text, col := window(line, d.Pos.Column, n)
 			fmt.Fprintf(&b, "%s %s\n", pad, paint(ansiBlue, "|"))
 			fmt.Fprintf(&b, "%s %s %s\n", paint(ansiBlue, gutter), paint(ansiBlue, "|"), strings.TrimRight(text, " \t"))
 			fmt.Fprintf(&b, "%s %s %s%s\n", pad, paint(ansiBlue, "|"), indentLike(text, col),
@@ -157,38 +154,50 @@ func noteText(r plan.Related) string {
 	return r.Message + " (" + at + ")"
 }
 
-// underlineLen is the number of code points to underline on the first line.
-func underlineLen(d plan.Diagnostic, line string) int {
-	n := 1
-	lineLen := utf8.RuneCountInString(line)
-	if d.EndPos.Line == d.Pos.Line {
-		n = d.EndPos.Column - d.Pos.Column
-	} else if d.EndPos.Line > d.Pos.Line {
-		n = lineLen - d.Pos.Column + 1
-	}
-	return max(1, n)
-}
+// The window of a long line shown around a diagnostic, in bytes.
+const (
+	windowBefore = 120
+	windowAfter  = 200
+)
 
-// window cuts a long line around the column, so that a minified plan does
-// not print megabytes; it returns the text shown and the column in it.
-func window(line string, col, n int) (string, int) {
-	const before, after = 60, 100
-	runes := []rune(line)
-	if len(runes) <= before+after+n {
-		return line, col
+// sourceWindow is the text of the diagnostic's line to show (a window of it
+// when the line is long, as in a minified plan, so that a report never
+// copies or prints the whole line per diagnostic), the 1-based column of the
+// diagnostic in that text, and how many code points to underline.
+func sourceWindow(src *plan.Source, d plan.Diagnostic) (text string, col, n int, ok bool) {
+	start, end := src.LineBounds(d.Pos.Line)
+	if start < 0 || len(src.Bytes) == 0 {
+		return "", 0, 0, false
 	}
-	start := max(0, col-1-before)
-	end := min(len(runes), col-1+n+after)
-	text := string(runes[start:end])
-	c := col - start
-	if start > 0 {
+	b := src.Bytes
+	at := min(max(d.Start, start), end)
+	stop := end
+	if d.EndPos.Line == d.Pos.Line {
+		stop = min(max(d.End, at), end)
+	}
+	from, to := start, end
+	if end-start > windowBefore+windowAfter {
+		from = max(start, at-windowBefore)
+		for from > start && from < len(b) && b[from]&0xC0 == 0x80 {
+			from--
+		}
+		to = min(end, max(stop, at+1)+windowAfter)
+		for to < end && b[to]&0xC0 == 0x80 {
+			to++
+		}
+		stop = min(stop, to)
+	}
+	text = string(b[from:to])
+	col = utf8.RuneCount(b[from:at]) + 1
+	n = max(1, utf8.RuneCount(b[at:stop]))
+	if from > start {
 		text = "..." + text
-		c += 3
+		col += 3
 	}
-	if end < len(runes) {
+	if to < end {
 		text += "..."
 	}
-	return text, c
+	return text, col, n, true
 }
 
 // indentLike is the blank space that brings the underline to col, keeping
