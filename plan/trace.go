@@ -190,10 +190,10 @@ func (r *Run) appendTraceStep(b []byte, i int) []byte {
 // raw JSON, so numbers keep their exact text.
 type Trace struct {
 	Path    string
-	Format  string     `json:"trace"`
-	Written string     `json:"written"`
-	Status  string     `json:"status"`
-	Plan    TracePlan  `json:"plan"`
+	Format  string    `json:"trace"`
+	Written string    `json:"written"`
+	Status  string    `json:"status"`
+	Plan    TracePlan `json:"plan"`
 	Catalog struct {
 		Source string      `json:"source"`
 		Tools  []TraceTool `json:"tools"`
