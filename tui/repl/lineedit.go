@@ -134,6 +134,12 @@ func (e *lineEditor) readLine(prompt string) (string, error) {
 			}
 		default:
 			if c >= ' ' && c != utf8.RuneError {
+				if pos == len(line) {
+					// typing at the end: echo the rune, no redraw
+					line, pos = append(line, c), pos+1
+					io.WriteString(e.out, string(c))
+					continue
+				}
 				line = append(line[:pos], append([]rune{c}, line[pos:]...)...)
 				pos++
 			}
