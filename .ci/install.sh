@@ -3,3 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go mod download
+
+# Graphviz: cmd/planctl/debugtest checks that `dot` accepts `planctl graph --format dot`.
+# script(1) (util-linux) gives the REPL's prompt test a pseudo-terminal.
+if ! command -v dot >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    (apt-get install -y graphviz || { apt-get update && apt-get install -y graphviz; }) >/dev/null
+  fi
+fi
+if ! command -v script >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  apt-get install -y util-linux >/dev/null
+fi

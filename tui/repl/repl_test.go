@@ -221,4 +221,3 @@ func BenchmarkSteps(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
