@@ -37,6 +37,9 @@ type Options struct {
 	// Interactive shows a prompt and a banner; when In is a terminal it
 	// also gives line editing and history.
 	Interactive bool
+	// Commands run first, as if typed, before In is read; "quit" among
+	// them ends the session without reading In.
+	Commands []string
 }
 
 // ErrCommandFailed is returned by Run when commands were read from a pipe
@@ -113,6 +116,14 @@ func Run(ctx context.Context, o Options) error {
 	if o.Interactive {
 		s.banner()
 	}
+	for _, c := range o.Commands {
+		if o.Interactive {
+			fmt.Fprintf(o.Out, "(planctl) %s\n", c)
+		}
+		if s.Exec(ctx, c) {
+			return s.result()
+		}
+	}
 	for {
 		line, err := read("(planctl) ")
 		if err != nil {
@@ -128,7 +139,11 @@ func Run(ctx context.Context, o Options) error {
 			break
 		}
 	}
-	if s.failed && !o.Interactive {
+	return s.result()
+}
+
+func (s *Session) result() error {
+	if s.failed && !s.o.Interactive {
 		return ErrCommandFailed
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 type debugFlags struct {
 	src         sourceFlags
 	repl        bool
+	commands    []string
 	breaks      []string
 	print       bool
 	stepTimeout time.Duration
@@ -44,6 +45,7 @@ delve-like command line instead (next, continue, break, print, args, set, steps,
 terminal, without a prompt, so a script is a test:
 
   printf 'break migrate\ncontinue\nsteps\n' | planctl debug --repl samples/migration.json
+  planctl debug --repl -x 'break migrate' -x continue -x steps samples/migration.json
 
 With --replay TRACE the tools answer from a recorded run, and PLAN may be left
 out to debug the plan the trace recorded.
@@ -66,6 +68,7 @@ command line; 3 fatal.`,
 	f.src.register(c)
 	fl := c.Flags()
 	fl.BoolVar(&f.repl, "repl", false, "a line-oriented debugger instead of the full screen")
+	fl.StringArrayVarP(&f.commands, "command", "x", nil, "with --repl: run REPL command `CMD` first, then read standard input (repeatable)")
 	fl.StringArrayVar(&f.breaks, "break", nil, "stop before step `ID` (#N for the step at index N; repeatable)")
 	fl.BoolVar(&f.print, "print", false, "on exit, print the last value copied in the debugger to stdout")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
@@ -77,6 +80,9 @@ command line; 3 fatal.`,
 
 func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error {
 	ctx := c.Context()
+	if len(f.commands) > 0 && !f.repl {
+		return usage(errors.New("--command runs REPL commands: add --repl"))
+	}
 	if !f.repl {
 		// Refuse before anything is opened: no tool server started for nothing.
 		var not []string
@@ -128,7 +134,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
-			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in),
+			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in), Commands: f.commands,
 		})
 		switch {
 		case errors.Is(err, repl.ErrCommandFailed):
