@@ -180,9 +180,14 @@ func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 	if cmd.Name == "quit" {
 		return true
 	}
-	cctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
-	if err := s.exec(cctx, cmd); err != nil {
+	if s.o.Interactive {
+		// ctrl+c cancels the running step, not the session; from a pipe
+		// it stops planctl as usual.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
+	}
+	if err := s.exec(ctx, cmd); err != nil {
 		s.fail(err)
 	}
 	return false
