@@ -39,13 +39,14 @@ const TraceFormat = "planctl-trace/1"
 
 // WriteTrace records run r to path atomically: the file is written beside
 // path under a temporary name and renamed over it, so a crash never leaves
-// half a trace.
+// half a trace. The file is readable by its owner only (mode 0600): tool
+// results may hold secrets.
 func WriteTrace(path string, r *Run) error {
 	data := AppendTrace(nil, r, time.Now())
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot create the trace: %w", err)
+		return fmt.Errorf("cannot write the trace %s: %w", path, err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)

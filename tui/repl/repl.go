@@ -95,14 +95,14 @@ func Run(ctx context.Context, o Options) error {
 	s := NewSession(o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && isTerminal(f) {
-		ed := newLineEditor(f, o.Out)
+		ed := newLineEditor(f, s.errOut)
 		read = ed.readLine
 	} else {
 		sc := bufio.NewScanner(o.In)
 		sc.Buffer(make([]byte, 64<<10), 64<<20)
 		read = func(prompt string) (string, error) {
 			if o.Interactive {
-				io.WriteString(o.Out, prompt)
+				io.WriteString(s.errOut, prompt)
 			}
 			if !sc.Scan() {
 				if err := sc.Err(); err != nil {
@@ -118,7 +118,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	for _, c := range o.Commands {
 		if o.Interactive {
-			fmt.Fprintf(o.Out, "(planctl) %s\n", c)
+			fmt.Fprintf(s.errOut, "(planctl) %s\n", c)
 		}
 		if s.Exec(ctx, c) {
 			return s.result()
@@ -128,7 +128,7 @@ func Run(ctx context.Context, o Options) error {
 		line, err := read("(planctl) ")
 		if err != nil {
 			if o.Interactive {
-				fmt.Fprintln(o.Out)
+				fmt.Fprintln(s.errOut)
 			}
 			if errors.Is(err, io.EOF) {
 				break
@@ -149,14 +149,16 @@ func (s *Session) result() error {
 	return nil
 }
 
+// banner introduces an interactive session on the error stream, with the
+// prompt: standard output keeps only results, even when it is a file.
 func (s *Session) banner() {
 	p := s.o.Plan
 	n := len(s.o.Diagnostics)
-	fmt.Fprintf(s.out, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.o.Catalog.Source)
+	fmt.Fprintf(s.errOut, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.o.Catalog.Source)
 	if n > 0 {
-		fmt.Fprintf(s.out, "; %d diagnostic(s) (type diag)", n)
+		fmt.Fprintf(s.errOut, "; %d diagnostic(s) (type diag)", n)
 	}
-	fmt.Fprintln(s.out, "\nType help for the commands; an empty line repeats the last one.")
+	fmt.Fprintln(s.errOut, "\nType help for the commands; an empty line repeats the last one.")
 	s.where()
 	s.out.Flush()
 }

@@ -10,6 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	// The tests run the built binary; importing its packages makes go
+	// test's cache notice when they change.
+	_ "github.com/planctl/planctl/cmd/planctl/cli"
 )
 
 var (
