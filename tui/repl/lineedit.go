@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
@@ -20,10 +21,12 @@ type lineEditor struct {
 	r       *bufio.Reader
 	out     io.Writer
 	history []string
+	// complete returns the candidates for the last word of line.
+	complete func(line string) []string
 }
 
-func newLineEditor(in *os.File, out io.Writer) *lineEditor {
-	return &lineEditor{in: in, r: bufio.NewReader(in), out: out}
+func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) *lineEditor {
+	return &lineEditor{in: in, r: bufio.NewReader(in), out: out, complete: complete}
 }
 
 // readLine shows prompt and returns the line typed; io.EOF on ctrl+d at
@@ -91,6 +94,32 @@ func (e *lineEditor) readLine(prompt string) (string, error) {
 				j--
 			}
 			line, pos = append(line[:j], line[pos:]...), j
+		case '\t':
+			if e.complete == nil || pos != len(line) {
+				break
+			}
+			head := string(line)
+			cands := e.complete(head)
+			word := head[strings.LastIndexByte(head, ' ')+1:]
+			switch {
+			case len(cands) == 1:
+				line = append(line, []rune(cands[0][len(word):]+" ")...)
+			case len(cands) > 1:
+				if p := commonPrefix(cands); len(p) > len(word) {
+					line = append(line, []rune(p[len(word):])...)
+					break
+				}
+				shown := cands
+				if len(shown) > 40 {
+					shown = shown[:40]
+				}
+				io.WriteString(e.out, "\r\n"+strings.Join(shown, "  "))
+				if len(cands) > len(shown) {
+					io.WriteString(e.out, "  ... ("+itoa(len(cands))+" in all)")
+				}
+				io.WriteString(e.out, "\r\n")
+			}
+			pos = len(line)
 		case 12: // ctrl+l
 			io.WriteString(e.out, "\x1b[H\x1b[2J")
 		case 127, 8: // backspace
@@ -175,4 +204,14 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func commonPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
 }

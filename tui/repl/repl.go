@@ -95,7 +95,7 @@ func Run(ctx context.Context, o Options) error {
 	s := NewSession(o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && isTerminal(f) {
-		ed := newLineEditor(f, s.errOut)
+		ed := newLineEditor(f, s.errOut, s.Complete)
 		read = ed.readLine
 	} else {
 		sc := bufio.NewScanner(o.In)
@@ -570,4 +570,44 @@ func (s *Session) help(args []string) error {
 	w.Flush()
 	fmt.Fprintln(s.out, "An empty line repeats the last command. STEP is a step id, or #N for the step at index N.")
 	return nil
+}
+
+// Complete returns the completions of the last word of line: a command
+// name for the first word, a step id for a command's STEP argument.
+func (s *Session) Complete(line string) []string {
+	fields := strings.Fields(line)
+	if strings.HasSuffix(line, " ") || len(fields) == 0 {
+		fields = append(fields, "")
+	}
+	word := fields[len(fields)-1]
+	var out []string
+	if len(fields) == 1 {
+		for _, c := range commandSpecs {
+			if strings.HasPrefix(c.name, word) {
+				out = append(out, c.name)
+			}
+		}
+		return out
+	}
+	spec := commandIndex[fields[0]]
+	if spec == nil {
+		return nil
+	}
+	switch spec.name {
+	case "break", "clear", "rerun", "args":
+	case "print":
+		if len(fields) != 2 {
+			return nil
+		}
+	case "help":
+		return s.Complete(word)
+	default:
+		return nil
+	}
+	for _, st := range s.o.Plan.Steps {
+		if l := st.Label(); strings.HasPrefix(l, word) && s.ids[l] == st.Index {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -221,3 +221,24 @@ func BenchmarkSteps(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestComplete(t *testing.T) {
+	s, _ := session(t, migration, nil)
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "print", "args", "set", "steps", "diag", "trace", "help", "quit"}},
+		{"re", []string{"restart", "rerun"}},
+		{"b ", []string{"backup", "check", "note"}},
+		{"print c", []string{"check"}},
+		{"print check st", nil},
+		{"break backup n", []string{"note"}},
+		{"help br", []string{"break", "breakpoints"}},
+		{"steps ", nil},
+	} {
+		if got := s.Complete(tc.line); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("Complete(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}

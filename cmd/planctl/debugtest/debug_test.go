@@ -290,3 +290,24 @@ func TestInteractivePrompt(t *testing.T) {
 		}
 	}
 }
+
+// Tab completes command names and step ids on a terminal.
+func TestInteractiveCompletion(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test completion on")
+	}
+	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/migration.json", "/dev/null")
+	cmd.Dir = "../../.."
+	cmd.Stdin = strings.NewReader("brea\t mig\t\ncontin\t\nquit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := strings.ReplaceAll(string(out), "\r", "")
+	for _, want := range []string{"breakpoint before migrate (#2, run_migration)\n", "stopped at the breakpoint before migrate"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the terminal session lacks %q:\n%q", want, s)
+		}
+	}
+}
