@@ -8,6 +8,7 @@ targets=(
   ./plan:FuzzParseJSON
   ./plan:FuzzRun
   ./plan:FuzzWalk
+  ./plan:FuzzParseTrace
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
   ./tui/repl:FuzzParse

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
@@ -133,4 +134,32 @@ func TestReadTraceRefusesBadFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseTrace: any bytes are a trace or a clear refusal, never a panic;
+// a trace that parses replays without panicking.
+func FuzzParseTrace(f *testing.F) {
+	src, _ := os.ReadFile("../samples/tool-error.json")
+	r := plan.NewRun(plan.Load("t.json", src, plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
+	r.Continue(context.Background(), nil)
+	good := plan.AppendTrace(nil, r, time.Unix(0, 0))
+	f.Add(good)
+	f.Add(good[:len(good)/3])
+	f.Add([]byte(`{"trace": "planctl-trace/1", "plan": {"text": "["}, "steps": [{"index": 0, "status": "ok", "called": true, "result": 1}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := plan.ParseTrace("f.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "the trace f.json ") {
+				t.Fatalf("a refusal that does not name the trace: %v", err)
+			}
+			return
+		}
+		cat, err := plan.NewReplay(tr).Catalog()
+		if err != nil {
+			return
+		}
+		run := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+		run.Continue(context.Background(), nil)
+		_ = run.Response()
+	})
 }
