@@ -83,6 +83,9 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if len(f.commands) > 0 && !f.repl {
 		return usage(errors.New("--command runs REPL commands: add --repl"))
 	}
+	if f.repl && len(args) == 1 && args[0] == "-" && len(f.commands) == 0 && !isTTY(s.in) {
+		return usage(errors.New("the plan comes from standard input, so the REPL's commands cannot: give them with -x CMD, or the plan as a file"))
+	}
 	if !f.repl {
 		// Refuse before anything is opened: no tool server started for nothing.
 		var not []string

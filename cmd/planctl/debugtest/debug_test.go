@@ -99,6 +99,8 @@ func TestREPLScripts(t *testing.T) {
 		{"commands from -x run before standard input", "steps\n", []string{"-x", "next", "-x", "print backup backup_id", "samples/backup.json"}, 0,
 			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n\"bk-prod\"\n" +
 				"backup    create_backup    ok\nvalidate  validate_backup  pending\n", ""},
+		{"the plan on standard input, the commands from -x", `[{"id":"a","tool":"echo","args":{"value":[1,2]}}]`, []string{"-x", "next", "-"}, 0,
+			"a (echo): ok\n{\n  \"value\": [\n    1,\n    2\n  ]\n}\nrun completed\n", ""},
 		{"quit stops reading", "quit\nnext\n", []string{"samples/backup.json"}, 0, "", ""},
 		{"a plan that does not parse opens", "diag\nnext\n", []string{"BAD"}, 1, "BAD:1:12: error: the plan is not valid JSON", "error: the plan has no steps to run"},
 	} {
@@ -138,6 +140,7 @@ func TestDebugCommandLine(t *testing.T) {
 		{"an unknown --break", []string{"debug", "--repl", "--break", "nope", "samples/backup.json"}, 2,
 			`--break nope: the plan has no step "nope": give a step id (backup, validate) or #N`},
 		{"no plan", []string{"debug", "--repl"}, 2, "takes one PLAN"},
+		{"plan and commands both on standard input", []string{"debug", "--repl", "-"}, 2, "give them with -x CMD, or the plan as a file"},
 		{"-x without --repl", []string{"debug", "-x", "next", "samples/backup.json"}, 2, "--command runs REPL commands: add --repl"},
 		{"a missing plan", []string{"debug", "--repl", "no/such.json"}, 3, "cannot read the plan"},
 	} {
