@@ -159,8 +159,9 @@ func (s *Session) banner() {
 		fmt.Fprintf(s.errOut, "; %d diagnostic(s) (type diag)", n)
 	}
 	fmt.Fprintln(s.errOut, "\nType help for the commands; an empty line repeats the last one.")
-	s.where()
-	s.out.Flush()
+	if len(p.Steps) > 0 {
+		fmt.Fprintf(s.errOut, "next: %s\n", s.describe(0))
+	}
 }
 
 // Exec runs one command line and reports whether the session should end.
