@@ -9,9 +9,9 @@ targets=(
   ./plan:FuzzRun
   ./plan:FuzzWalk
   ./plan:FuzzParseTrace
+  ./tui/repl:FuzzParse
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
-  ./tui/repl:FuzzParse
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"
