@@ -92,15 +92,21 @@ func buildGraph(p *plan.Plan, ds []plan.Diagnostic) *graph {
 			byID[st.ID.Str] = append(byID[st.ID.Str], i)
 		}
 	}
+	// bad holds every pointer at or above an error: a reference is invalid
+	// when an error points at it or inside it.
+	bad := map[string]bool{}
+	for _, d := range ds {
+		if d.Severity != plan.SeverityError {
+			continue
+		}
+		for ptr := d.Pointer; ptr != "" && !bad[ptr]; ptr = ptr[:max(0, strings.LastIndexByte(ptr, '/'))] {
+			bad[ptr] = true
+		}
+	}
 	missing := map[string]string{}
 	for i, st := range p.Steps {
 		for _, r := range st.Refs() {
-			invalid := false
-			for _, d := range ds {
-				if d.Severity == plan.SeverityError && (d.Pointer == r.Ptr || strings.HasPrefix(d.Pointer, r.Ptr+"/")) {
-					invalid = true
-				}
-			}
+			invalid := bad[r.Ptr]
 			label := refPath(r.Ref) + " → " + r.Param
 			if r.Err != "" {
 				label = "malformed → " + r.Param
