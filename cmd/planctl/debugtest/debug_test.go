@@ -210,10 +210,15 @@ func TestTraceRoundTrip(t *testing.T) {
 }
 
 func TestGraphGoldens(t *testing.T) {
-	for _, sample := range []string{"migration", "weather", "forward-reference", "not-sharable", "arrays"} {
+	// bad-refs holds every kind of invalid reference, and ids that need escaping.
+	for _, sample := range []string{"migration", "weather", "forward-reference", "not-sharable", "arrays", "bad-refs"} {
+		path := "samples/" + sample + ".json"
+		if sample == "bad-refs" {
+			path = "cmd/planctl/debugtest/testdata/bad-refs.json"
+		}
 		for _, format := range []string{"mermaid", "dot"} {
 			t.Run(sample+"."+format, func(t *testing.T) {
-				r := planctl(t, "", "graph", "--format", format, "samples/"+sample+".json")
+				r := planctl(t, "", "graph", "--format", format, path)
 				if r.code != 0 {
 					t.Fatalf("exit %d: %s", r.code, r.stderr)
 				}
