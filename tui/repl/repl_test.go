@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -240,5 +241,32 @@ func TestComplete(t *testing.T) {
 		if got := s.Complete(tc.line); strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("Complete(%q) = %q, want %q", tc.line, got, tc.want)
 		}
+	}
+}
+
+// A tool that hangs is cancelled with the command's context (ctrl+c on a
+// terminal); the step fails with the engine's message and the session goes on.
+func TestHangingToolIsCancellable(t *testing.T) {
+	started := make(chan struct{})
+	hang := plan.CallerFunc(func(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		return plan.ToolResult{}, ctx.Err()
+	})
+	cat, err := plan.NewCatalog("hanging", []*plan.Tool{{Name: "wait", SharableAll: true}}, hang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, out := session(t, `[{"id": "w", "tool": "wait", "args": {}}]`, cat)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	s.Exec(ctx, "next")
+	if got := out.String(); !strings.HasPrefix(got, `w (wait): error: step "w" was cancelled after `) || !strings.HasSuffix(got, "run partial: w failed\n") {
+		t.Errorf("a cancelled step:\n%s", got)
+	}
+	out.Reset()
+	s.Exec(context.Background(), "steps")
+	if out.String() != "w  wait  error\n" {
+		t.Errorf("steps after a cancel: %q", out.String())
 	}
 }
