@@ -186,6 +186,18 @@ func TestTraceRoundTrip(t *testing.T) {
 			t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 		}
 	})
+	t.Run("the trace's catalog is a tool source", func(t *testing.T) {
+		r := planctl(t, "", "tools", "--replay", trace)
+		if r.code != 0 || !strings.Contains(r.stdout, "create_backup") || !strings.Contains(r.stdout, "tools from trace "+trace+" (recorded from embedded demo catalog)") {
+			t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("an unwritable trace path", func(t *testing.T) {
+		r := planctl(t, "", "run", "--trace", filepath.Join(dir, "no", "such", "dir", "t.json"), "samples/backup.json")
+		if r.code != 3 || !strings.Contains(r.stderr, "cannot write the trace") || !strings.Contains(r.stdout, `"status": "completed"`) {
+			t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
 	t.Run("a truncated trace is refused", func(t *testing.T) {
 		data, _ := os.ReadFile(trace)
 		cut := filepath.Join(dir, "cut.json")
