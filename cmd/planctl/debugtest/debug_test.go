@@ -293,6 +293,7 @@ func TestInteractivePrompt(t *testing.T) {
 	// "next", then the up arrow and enter: the history repeats "next".
 	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/backup.json", "/dev/null")
 	cmd.Dir = "../../.."
+	cmd.Env = ptyEnv()
 	cmd.Stdin = strings.NewReader("next\n\x1b[A\nquit\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -319,6 +320,7 @@ func TestInteractiveCompletion(t *testing.T) {
 	}
 	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/migration.json", "/dev/null")
 	cmd.Dir = "../../.."
+	cmd.Env = ptyEnv()
 	cmd.Stdin = strings.NewReader("brea\t mig\t\ncontin\t\nquit\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -330,4 +332,14 @@ func TestInteractiveCompletion(t *testing.T) {
 			t.Errorf("the terminal session lacks %q:\n%q", want, s)
 		}
 	}
+}
+
+// ptyEnv is the environment of the pty tests. bubbletea v1 (linked for the
+// TUI) asks the terminal for its background colour when the program starts
+// (OSC 11, in an init function); script(1) never answers, and termenv then
+// reads the test's typed-ahead commands as the answer. TERM=dumb tells
+// termenv not to ask. A real terminal answers at once, so users are not
+// affected.
+func ptyEnv() []string {
+	return append(os.Environ(), "TERM=dumb")
 }
