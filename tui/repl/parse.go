@@ -63,7 +63,7 @@ var commandIndex = func() map[string]*commandSpec {
 // single-quoted one is taken literally. Errors say what is wrong and what
 // to type instead.
 func Parse(line string) (Command, error) {
-	line = strings.TrimSpace(line)
+	line = strings.TrimSpace(strings.TrimPrefix(line, "\ufeff")) // a script saved with a BOM
 	if line == "" {
 		return Command{}, nil
 	}

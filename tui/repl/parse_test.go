@@ -15,6 +15,7 @@ func TestParse(t *testing.T) {
 		{"", Command{}, ""},
 		{"   ", Command{}, ""},
 		{"next", Command{Name: "next"}, ""},
+		{"\ufeffnext\r", Command{Name: "next"}, ""},
 		{"n 3", Command{Name: "next", Args: []string{"3"}}, ""},
 		{"  c  ", Command{Name: "continue"}, ""},
 		{"break a b", Command{Name: "break", Args: []string{"a", "b"}}, ""},
