@@ -27,7 +27,11 @@ parameter that is not sharable) is drawn dashed and marked "invalid"; a
 reference to a step that does not exist points at a dashed "missing" node.
 
   --format mermaid   a flowchart for Markdown (GitHub renders it in a mermaid block)
-  --format dot       Graphviz: planctl graph --format dot plan.json | dot -Tsvg > plan.svg`,
+  --format dot       Graphviz: planctl graph --format dot plan.json | dot -Tsvg > plan.svg
+
+With --replay TRACE (a run of this plan recorded with run --trace), each step
+shows the status it ended with (ok, error, pending: not reached) and a reference
+the run failed to resolve is drawn dashed and marked "failed".`,
 		Example: `  planctl graph samples/migration.json
   planctl graph --format dot samples/migration.json | dot -Tsvg -o migration.svg`,
 		Args: exactArgs(1, "one PLAN (a path, or - for standard input)"),
@@ -48,7 +52,12 @@ reference to a step that does not exist points at a dashed "missing" node.
 				writeDiagnosticsBrief(s, p, p.Problems)
 				return failed
 			}
-			g := buildGraph(p, plan.Validate(p, ts.catalog))
+			tr := replayOf(ts.catalog)
+			if tr != nil && !tr.SamePlan(p) {
+				return usage(fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: graph the recorded plan, or record %s again",
+					tr.Path, tr.Plan.Name, args[0], args[0]))
+			}
+			g := buildGraph(p, plan.Validate(p, ts.catalog), tr)
 			if format == "dot" {
 				g.dot(s.out)
 			} else {
@@ -70,24 +79,35 @@ type graph struct {
 	missing []string // ids referenced but never defined
 }
 
-type graphNode struct{ id, label, tool string }
+type graphNode struct {
+	id, label, tool string
+	status          string // from a replayed trace: "ok", "error", "pending"; "" without one
+}
 
 type graphEdge struct {
 	from, to string // node ids
 	label    string
 	invalid  bool
+	failed   bool // the recorded run failed resolving this reference
 }
 
 // buildGraph makes one node per step and one edge per reference. A
 // reference names the latest step before it with that id (as Concierge's
 // results map does); one that names no earlier step points at that step
 // if it exists later (a forward reference), else at a "missing" node.
-func buildGraph(p *plan.Plan, ds []plan.Diagnostic) *graph {
+//
+// With a trace of a run of this plan, nodes carry the recorded status, and
+// a reference the run failed to resolve is marked failed.
+func buildGraph(p *plan.Plan, ds []plan.Diagnostic, tr *plan.Trace) *graph {
 	g := &graph{}
 	node := func(i int) string { return "s" + strconv.Itoa(i) }
 	byID := map[string][]int{}
 	for i, st := range p.Steps {
-		g.nodes = append(g.nodes, graphNode{id: node(i), label: st.Label(), tool: toolLabel(st)})
+		n := graphNode{id: node(i), label: st.Label(), tool: toolLabel(st)}
+		if tr != nil && i < len(tr.Steps) {
+			n.status = tr.Steps[i].Status
+		}
+		g.nodes = append(g.nodes, n)
 		if st.ID != nil && st.ID.Kind == plan.String {
 			byID[st.ID.Str] = append(byID[st.ID.Str], i)
 		}
@@ -126,10 +146,22 @@ func buildGraph(p *plan.Plan, ds []plan.Diagnostic) *graph {
 				}
 				from, invalid = missing[r.Step], true
 			}
-			g.edges = append(g.edges, graphEdge{from: from, to: node(i), label: label, invalid: invalid})
+			e := graphEdge{from: from, to: node(i), label: label, invalid: invalid}
+			if tr != nil && i < len(tr.Steps) && tr.Steps[i].Error != nil {
+				e.failed = refFailed(*tr.Steps[i].Error, r)
+			}
+			g.edges = append(g.edges, e)
 		}
 	}
 	return g
+}
+
+// refFailed reports whether a step error, in Concierge's words, is about
+// reference r.
+func refFailed(msg string, r plan.ArgRef) bool {
+	return strings.HasPrefix(msg, "Cannot resolve output_by_reference") &&
+		(strings.Contains(msg, "in step '"+r.Step+"'") || strings.Contains(msg, "output_by_reference ["+r.Step+",")) ||
+		msg == "Parameter '"+r.Param+"' is not sharable and cannot use references"
 }
 
 func toolLabel(st *plan.Step) string {
@@ -152,8 +184,17 @@ func (g *graph) mermaid(w io.Writer) {
 	esc := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ").Replace
 	q := func(s string) string { return `"` + esc(s) + `"` }
 	fmt.Fprintln(w, "flowchart TD")
+	classes := map[string]bool{}
 	for _, n := range g.nodes {
-		fmt.Fprintf(w, "  %s[\"%s<br/>%s\"]\n", n.id, esc(n.label), esc(n.tool))
+		fmt.Fprintf(w, "  %s[\"%s<br/>%s", n.id, esc(n.label), esc(n.tool))
+		if n.status == "" {
+			fmt.Fprint(w, `"]`)
+		} else {
+			// the status in words too: nothing only in colour
+			fmt.Fprintf(w, "<br/>%s\"]:::%s", n.status, n.status)
+			classes[n.status] = true
+		}
+		fmt.Fprintln(w)
 	}
 	for i, id := range g.missing {
 		fmt.Fprintf(w, "  m%d[%s]:::missing\n", i, q("missing step: "+id))
@@ -162,15 +203,21 @@ func (g *graph) mermaid(w io.Writer) {
 	for i, e := range g.edges {
 		arrow := "-->"
 		label := e.label
-		if e.invalid {
+		if e.invalid || e.failed {
 			arrow = "-.->"
-			label += " (invalid)"
+			label += edgeNote(e)
 			bad = append(bad, strconv.Itoa(i))
 		}
 		fmt.Fprintf(w, "  %s %s|%s| %s\n", e.from, arrow, q(label), e.to)
 	}
 	if len(g.missing) > 0 {
 		fmt.Fprintln(w, "  classDef missing stroke-dasharray: 5 5")
+	}
+	for _, c := range []string{"ok", "error", "pending"} {
+		if classes[c] {
+			fmt.Fprintf(w, "  classDef %s %s\n", c, map[string]string{
+				"ok": "stroke:#2a2,stroke-width:2px", "error": "stroke:#d00,stroke-width:3px", "pending": "stroke-dasharray: 2 2,color:#777"}[c])
+		}
 	}
 	if len(bad) > 0 {
 		fmt.Fprintf(w, "  linkStyle %s stroke:#d00,stroke-dasharray: 5 5\n", strings.Join(bad, ","))
@@ -187,17 +234,33 @@ func (g *graph) dot(w io.Writer) {
 	fmt.Fprintln(w, `  node [shape=box, fontname="Helvetica"];`)
 	fmt.Fprintln(w, `  edge [fontname="Helvetica", fontsize=10];`)
 	for _, n := range g.nodes {
-		fmt.Fprintf(w, "  %s [label=%s];\n", n.id, q(n.label+"\n"+n.tool))
+		style := map[string]string{"": "", "ok": ", color=darkgreen, penwidth=2", "error": ", color=red, penwidth=3",
+			"pending": ", style=dotted, fontcolor=gray40"}[n.status]
+		label := n.label + "\n" + n.tool
+		if n.status != "" {
+			label += "\n" + n.status
+		}
+		fmt.Fprintf(w, "  %s [label=%s%s];\n", n.id, q(label), style)
 	}
 	for i, id := range g.missing {
 		fmt.Fprintf(w, "  m%d [label=%s, style=dashed, color=red];\n", i, q("missing step: "+id))
 	}
 	for _, e := range g.edges {
-		if e.invalid {
-			fmt.Fprintf(w, "  %s -> %s [label=%s, style=dashed, color=red];\n", e.from, e.to, q(e.label+" (invalid)"))
+		if e.invalid || e.failed {
+			fmt.Fprintf(w, "  %s -> %s [label=%s, style=dashed, color=red];\n", e.from, e.to, q(e.label+edgeNote(e)))
 		} else {
 			fmt.Fprintf(w, "  %s -> %s [label=%s];\n", e.from, e.to, q(e.label))
 		}
 	}
 	fmt.Fprintln(w, "}")
+}
+
+func edgeNote(e graphEdge) string {
+	switch {
+	case e.invalid && e.failed:
+		return " (invalid, failed)"
+	case e.failed:
+		return " (failed)"
+	}
+	return " (invalid)"
 }

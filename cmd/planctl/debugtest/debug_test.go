@@ -251,7 +251,39 @@ func TestGraphGoldens(t *testing.T) {
 			})
 		}
 	}
-	r := planctl(t, "", "graph", "--format", "svg", "samples/migration.json")
+	// With a recorded run: each step's status, and the references that failed.
+	dir := t.TempDir()
+	for _, sample := range []string{"missing-key", "not-sharable", "tool-error"} {
+		trace := filepath.Join(dir, sample+".json")
+		planctl(t, "", "run", "--no-preflight", "--trace", trace, "samples/"+sample+".json")
+		for _, format := range []string{"mermaid", "dot"} {
+			t.Run(sample+".replay."+format, func(t *testing.T) {
+				r := planctl(t, "", "graph", "--format", format, "--replay", trace, "samples/"+sample+".json")
+				if r.code != 0 {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				golden := filepath.Join("testdata", sample+".replay."+format)
+				if *update {
+					os.WriteFile(golden, []byte(r.stdout), 0o644)
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update to write it)", err)
+				}
+				if r.stdout != string(want) {
+					t.Errorf("graph differs from %s:\n%s", golden, r.stdout)
+				}
+				if format == "dot" {
+					dotAccepts(t, r.stdout)
+				}
+			})
+		}
+	}
+	r := planctl(t, "", "graph", "--replay", filepath.Join(dir, "missing-key.json"), "samples/backup.json")
+	if r.code != 2 || !strings.Contains(r.stderr, "was recorded from another plan") {
+		t.Errorf("graph with another plan's trace: exit %d %s", r.code, r.stderr)
+	}
+	r = planctl(t, "", "graph", "--format", "svg", "samples/migration.json")
 	if r.code != 2 || !strings.Contains(r.stderr, `unknown --format "svg": use mermaid or dot`) {
 		t.Errorf("a bad format: exit %d %s", r.code, r.stderr)
 	}
