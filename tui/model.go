@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -61,11 +62,12 @@ type model struct {
 	stepsTop int // first step on screen
 	breaks   map[int]bool
 
-	busy     bool
-	busyWhat string
-	cancel   context.CancelFunc
-	gen      int // bumped by restart: stale answers are dropped
-	frame    int
+	busy      bool
+	busyWhat  string
+	busySince time.Time
+	cancel    context.CancelFunc
+	gen       int // bumped by restart: stale answers are dropped
+	frame     int
 
 	docs    map[treeKey]*doc
 	tree    *tree
@@ -94,6 +96,7 @@ type model struct {
 	lastCopy string
 	copied   bool
 	clip     io.Writer // where OSC 52 goes
+	timers   bool      // spinner ticks and message timeouts (off in model tests)
 }
 
 func newModel(ctx context.Context, o Options, st *styles) *model {
@@ -109,6 +112,7 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		docs:   map[treeKey]*doc{},
 		folds:  map[string]*foldState{},
 		clip:   o.Screen,
+		timers: true,
 	}
 	m.run = plan.NewRun(o.Plan, o.Catalog, ropts)
 	m.flow = plan.DataFlow(o.Plan)
@@ -129,7 +133,9 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		}
 	}
 	m.input = textinput.New()
+	m.input.Cursor.SetMode(cursor.CursorStatic)
 	m.editor = textarea.New()
+	m.editor.Cursor.SetMode(cursor.CursorStatic)
 	m.editor.ShowLineNumbers = false
 	m.editor.CharLimit = 0
 	m.editor.MaxHeight = 0
@@ -142,6 +148,9 @@ func (m *model) note(format string, a ...any) tea.Cmd {
 	m.msg, m.msgErr = fmt.Sprintf(format, a...), false
 	m.msgSeq++
 	seq := m.msgSeq
+	if !m.timers {
+		return nil
+	}
 	return tea.Tick(6*time.Second, func(time.Time) tea.Msg { return clearMsg{seq} })
 }
 
@@ -323,7 +332,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 			path = "planctl-trace.json"
 		}
 		m.prompt(modeTrace, "write trace to: ", path)
-		return textinput.Blink
+		return nil
 	}
 	switch m.focus {
 	case paneSteps:
@@ -441,7 +450,7 @@ func (m *model) treeKey(k tea.KeyMsg) tea.Cmd {
 		t.sibling(-1)
 	case key.Matches(k, ks.Search):
 		m.prompt(modeSearch, searchPrompt, t.search.query)
-		return textinput.Blink
+		return nil
 	case key.Matches(k, ks.NextMatch):
 		if len(t.search.matches) == 0 {
 			return m.note("no search: / searches")
@@ -518,6 +527,9 @@ func (m *model) writeTrace(path string) tea.Cmd {
 
 func (m *model) tick() tea.Cmd {
 	gen := m.gen
+	if !m.timers {
+		return nil
+	}
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{gen} })
 }
 
@@ -534,7 +546,7 @@ func (m *model) step(cont bool) tea.Cmd {
 	}
 	next := m.run.Cursor()
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.busy, m.cancel, m.busyWhat = true, cancel, m.label(next)
+	m.busy, m.cancel, m.busyWhat, m.busySince = true, cancel, m.label(next), time.Now()
 	m.sel = next
 	m.paneTop = 0
 	m.version++

@@ -16,6 +16,9 @@ import (
 func (m *model) stepLines(width int) []string {
 	st := m.st
 	var out []string
+	line := func(indent int, s string) {
+		out = append(out, strings.Repeat(" ", indent)+s)
+	}
 	add := func(indent int, s string) {
 		pad := strings.Repeat(" ", indent)
 		w := max(width-indent, 10)
@@ -48,14 +51,14 @@ func (m *model) stepLines(width int) []string {
 	case args == nil:
 		add(2, st.dim.Render("(none)"))
 	case args.Kind != plan.Object:
-		add(2, sanitize(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
+		line(2, sanitize(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
 	case len(args.Members) == 0:
 		add(2, st.dim.Render("(none)"))
 	default:
 		for _, mem := range args.Members {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
-				add(2, name+": "+sanitize(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
+				line(2, name+": "+sanitize(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
 				continue
 			}
 			ref := plan.ParseRef(mem.Value)
@@ -63,7 +66,13 @@ func (m *model) stepLines(width int) []string {
 				add(2, name+" ← "+st.err.Render("✗ "+ref.Err))
 				continue
 			}
-			add(2, name+" ← "+st.flow.Render(ref.String())+" "+m.refValue(i, mem.Key, ref, width))
+			v := m.refValue(i, mem.Key, ref, width)
+			if strings.HasPrefix(v, "=") || ansi.StringWidth(v) < width/2 {
+				line(2, name+" ← "+st.flow.Render(ref.String())+" "+v)
+			} else {
+				line(2, name+" ← "+st.flow.Render(ref.String()))
+				add(4, v)
+			}
 		}
 	}
 
@@ -185,8 +194,9 @@ func (m *model) stepStatusText(i int, ss plan.StepState) string {
 		return st.ok.Render("✓ ok") + " in " + fmtDur(ss.Duration)
 	case plan.StepError:
 		return st.err.Render("✗ error") + " after " + fmtDur(ss.Duration)
-	case plan.StepRunning:
-		return st.run.Render("running") + " for " + fmtDur(time.Since(ss.Started))
+	}
+	if m.running(i, ss) {
+		return st.run.Render("running") + " for " + fmtDur(time.Since(m.startedAt(ss)))
 	}
 	if m.notReached(i) {
 		return st.dim.Render("- not reached")
@@ -195,6 +205,19 @@ func (m *model) stepStatusText(i int, ss plan.StepState) string {
 		return st.run.Render("▶ next")
 	}
 	return st.dim.Render("· pending")
+}
+
+// running reports whether step i is running, or is about to in a command
+// that has not called it yet.
+func (m *model) running(i int, ss plan.StepState) bool {
+	return ss.Status == plan.StepRunning || m.busy && ss.Status == plan.StepPending && i == m.run.Cursor()
+}
+
+func (m *model) startedAt(ss plan.StepState) time.Time {
+	if ss.Started.IsZero() {
+		return m.busySince
+	}
+	return ss.Started
 }
 
 // notReached: a step after the failed one, which the run will not reach.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func newTree(d *doc, fs *foldState) *tree {
 	if fs.level == 0 {
 		fs.level = defaultLevel
 	}
-	t.setLevel(fs.level)
+	t.applyLevel(fs.level)
 	for _, op := range fs.ops {
 		if i := d.find(op.path); i >= 0 {
 			t.apply(i, op)
@@ -83,9 +84,7 @@ func (t *tree) empty() bool { return t == nil || len(t.d.nodes) == 0 }
 
 // setLevel opens every container shallower than level and closes the rest.
 func (t *tree) setLevel(level int) {
-	for i := range t.d.nodes {
-		t.open[i] = int(t.d.nodes[i].depth) < level
-	}
+	t.applyLevel(level)
 	t.fold.level = level
 	t.fold.ops = nil
 	if !t.visible(t.cursor) {
@@ -112,6 +111,12 @@ func (t *tree) apply(i int, op foldOp) {
 	end := int(t.d.nodes[i].next)
 	for j := i; j < end; j++ {
 		t.open[j] = op.open
+	}
+}
+
+func (t *tree) applyLevel(level int) {
+	for i := range t.d.nodes {
+		t.open[i] = int(t.d.nodes[i].depth) < level
 	}
 }
 
@@ -478,7 +483,11 @@ func (t *tree) valueText(i int, st *styles, room int) string {
 		if n.nkids != 1 {
 			unit += "s"
 		}
-		return st.punct.Render(open+"…"+close) + " " + st.dim.Render(strconv.Itoa(int(n.nkids))+" "+unit)
+		count := st.dim.Render(strconv.Itoa(int(n.nkids)) + " " + unit)
+		if t.open[i] {
+			return st.punct.Render(open) + " " + count
+		}
+		return st.punct.Render(open+"…"+close) + " " + count
 	case plan.String:
 		raw := t.d.raw(i)
 		if room < 4 {
@@ -536,6 +545,10 @@ func displayKey(k string) string {
 // everything else indented.
 func (t *tree) fullValue() string {
 	raw := t.d.raw(t.cursor)
+	const limit = 4 << 20
+	if len(raw) > limit {
+		return fmt.Sprintf("(%d bytes: too large to show here; y copies it, w writes a trace)", len(raw))
+	}
 	if t.d.nodes[t.cursor].kind == plan.String {
 		if s, err := plan.RawString(raw); err == nil {
 			return s

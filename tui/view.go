@@ -14,7 +14,7 @@ import (
 // the step pane over the result tree on the right, and two lines at the
 // bottom: the tree cursor's path (with search counts) and messages or hints.
 
-func (m *model) leftWidth() int  { return min(max(m.w/3, 22), 48) }
+func (m *model) leftWidth() int  { return min(max(m.w/3, 22), 48, m.w/2) }
 func (m *model) rightWidth() int { return max(m.w-m.leftWidth()-1, 10) }
 func (m *model) bodyHeight() int { return max(m.h-3, 3) }
 
@@ -89,7 +89,7 @@ func (m *model) View() string {
 		b.WriteString(pad(l, lw))
 		b.WriteString(sep)
 		if r < len(right) {
-			b.WriteString(right[r])
+			b.WriteString(ansi.Truncate(right[r], m.w-lw-1, "…"))
 		}
 		b.WriteByte('\n')
 	}
@@ -174,7 +174,7 @@ func (m *model) stepsView() []string {
 	rows := []string{m.title(paneSteps, fmt.Sprintf("Steps (%d)", n), w)}
 	h := m.bodyHeight() - 1
 	if n == 0 {
-		return append(rows, m.st.dim.Render(" (none: see the diagnostics)"))
+		return append(rows, m.st.dim.Render(" (none)"))
 	}
 	for i := m.stepsTop; i < n && len(rows) <= h; i++ {
 		rows = append(rows, m.stepRow(i, w))
@@ -200,9 +200,9 @@ func (m *model) stepRow(i, w int) string {
 		b.WriteString(st.ok.Render("✓"))
 	case ss.Status == plan.StepError:
 		b.WriteString(st.err.Render("✗"))
-	case ss.Status == plan.StepRunning:
+	case m.running(i, ss):
 		b.WriteString(st.run.Render(spin(m.frame)))
-		suffix = " " + fmtDur(time.Since(ss.Started))
+		suffix = " " + fmtDur(time.Since(m.startedAt(ss)))
 	case m.notReached(i):
 		b.WriteString(st.dim.Render("-"))
 	case i == m.run.Cursor():
@@ -286,7 +286,7 @@ func (m *model) rightView() []string {
 		rows = append(rows, m.st.err.Render("  ✗ "+m.treeErr))
 	case st.Status == plan.StepError:
 		rows = append(rows, m.st.dim.Render("  no result: the step failed (its error is above)"))
-	case st.Status == plan.StepRunning:
+	case m.running(m.sel, st):
 		rows = append(rows, m.st.dim.Render("  running…  x cancels"))
 	default:
 		rows = append(rows, m.st.dim.Render("  not run yet: n runs the next step, c continues"))
@@ -343,7 +343,10 @@ func (m *model) helpView() string {
 			lines = append(lines, fmt.Sprintf("  %-12s %s", h.Key, h.Desc))
 		}
 	}
-	lines = append(lines, m.st.title.Render("Marks"),
+	lines = append(lines, m.st.title.Render("Copy (y, then)"),
+		"  y value · p path",
+		"  r output_by_reference object",
+		m.st.title.Render("Marks"),
 		"  ▶ next  ✓ ok  ✗ error  - not reached",
 		"  ● breakpoint  !N diagnostics",
 		"  ← the selected step reads it",
