@@ -10,6 +10,7 @@ targets=(
   ./plan:FuzzWalk
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
+  ./tui:FuzzParseDoc
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"

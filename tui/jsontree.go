@@ -249,7 +249,23 @@ func (p *docParser) str() error {
 			p.i = i + 1
 			return nil
 		case c == '\\':
-			i += 2
+			if i+1 >= len(p.src) {
+				i = len(p.src)
+				continue
+			}
+			switch p.src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(p.src) || !isHex4(p.src[i+2:i+6]) {
+					p.i = i
+					return p.errorf("bad \\u escape")
+				}
+				i += 6
+			default:
+				p.i = i
+				return p.errorf("bad escape \\%c", p.src[i+1])
+			}
 		case c < 0x20:
 			p.i = i
 			return p.errorf("control character in a string")
@@ -259,6 +275,15 @@ func (p *docParser) str() error {
 	}
 	p.i = len(p.src)
 	return p.errorf("unterminated string")
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *docParser) num() error {
