@@ -219,7 +219,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
 		m.mode = modeNormal
-		return nil
+		if k.String() != "ctrl+c" {
+			return nil
+		}
 	case modeFull:
 		switch {
 		case key.Matches(k, m.keys.Down):

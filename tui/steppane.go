@@ -38,7 +38,7 @@ func (m *model) stepLines(width int) []string {
 	if tool == "" && s.Tool != nil {
 		tool = string(s.Tool.Raw(m.p.Src.Bytes))
 	}
-	add(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(s.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
+	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(s.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
 
 	args, src := m.run.ArgsOf(i)
 	edited := len(src) > 0 && len(m.p.Src.Bytes) > 0 && &src[0] != &m.p.Src.Bytes[0]

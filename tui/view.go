@@ -331,7 +331,7 @@ func (m *model) messageLine() string {
 		}
 		return m.st.msg.Render(m.msg)
 	}
-	return m.st.hint.Render("n next · c continue · b break · R restart · i edit · tab pane · / search · y copy · ? help · q quit")
+	return m.st.hint.Render("n next · c continue · b break · tab pane · / search · y copy · ? help · q quit")
 }
 
 func (m *model) helpView() string {

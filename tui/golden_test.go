@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+)
+
+// The goldens run the real program (real commands, timers and styles) in
+// teatest at a fixed size with the ASCII colour profile, which is also what
+// NO_COLOR gives: so they show that nothing essential is colour alone.
+// Each waits for a sentinel on screen, quits, and compares the final
+// View() text (durations masked) with testdata/<Test>.golden. Update with
+// go test ./tui -run Golden -update, and review the diff.
+
+var durations = regexp.MustCompile(`\b\d+(\.\d+)?(µs|ms|s)\b`)
+
+func startGolden(t *testing.T, planFile string, w, h int) *teatest.TestModel {
+	t.Helper()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	p := plan.Load(planFile, []byte(sample(t, planFile)), plan.Limits{})
+	cat := mockserver.Demo()
+	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), Screen: &bytes.Buffer{}}
+	m := newModel(context.Background(), o, newStyles())
+	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+}
+
+func waitScreen(t *testing.T, tm *teatest.TestModel, s string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+		teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func send(tm *teatest.TestModel, keys ...string) {
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+}
+
+func finish(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	fm.msg = "" // a message's timeout races the quit
+	out := durations.ReplaceAllString(fm.View(), "T")
+	golden.RequireEqual(t, []byte(out+"\n"))
+}
+
+func TestGoldenBackup80x24(t *testing.T) {
+	tm := startGolden(t, "backup.json", 80, 24)
+	send(tm, "n")
+	waitScreen(t, tm, "12345678901234567890")
+	send(tm, "n")
+	waitScreen(t, tm, `"valid"`)
+	send(tm, "tab", "tab", "j")
+	finish(t, tm)
+}
+
+func TestGoldenMigration200x60(t *testing.T) {
+	tm := startGolden(t, "migration.json", 200, 60)
+	send(tm, "c")
+	waitScreen(t, tm, "1764644400.000100")
+	send(tm, "k", "k")
+	waitScreen(t, tm, "mig-orders-042")
+	send(tm, "tab", "tab", "j", "j", "j")
+	finish(t, tm)
+}
+
+func TestGoldenPartial80x24(t *testing.T) {
+	tm := startGolden(t, "tool-error.json", 80, 24)
+	send(tm, "j", "j", "b", "g", "c")
+	waitScreen(t, tm, "disk full")
+	finish(t, tm)
+}
+
+func TestGoldenHelp80x24(t *testing.T) {
+	tm := startGolden(t, "backup.json", 80, 24)
+	send(tm, "?")
+	waitScreen(t, tm, "any key closes")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	fm.mode = modeHelp // ctrl+c closed it on the way out
+	golden.RequireEqual(t, []byte(fm.View()+"\n"))
+}
