@@ -16,7 +16,7 @@ import (
 // and no timers, so View() is plain text.
 type testModel struct {
 	*model
-	t    *testing.T
+	t    testing.TB
 	clip *bytes.Buffer
 	quit bool
 }

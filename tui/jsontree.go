@@ -46,6 +46,9 @@ func parseDoc(src []byte) (*doc, error) {
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
+	if cap(d.nodes) > len(d.nodes)*3/2+64 {
+		d.nodes = append([]node(nil), d.nodes...)
+	}
 	return d, nil
 }
 
@@ -61,7 +64,7 @@ func estimateNodes(src []byte) int {
 			n++
 		}
 	}
-	return n*(len(src)/4096) + 16
+	return n*(len(src)/4096)*11/10 + 16
 }
 
 type docParser struct {

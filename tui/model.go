@@ -79,6 +79,8 @@ type model struct {
 	paneLines []string // the step pane's lines, rebuilt on change
 	paneKey   [3]int   // sel, version and width they were built for
 	version   int      // bumped on every change of the run
+	okKey     [2]int   // version and frame okN was counted at
+	okN       int
 	paneTop   int
 
 	input  textinput.Model
@@ -113,6 +115,7 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		folds:  map[string]*foldState{},
 		clip:   o.Screen,
 		timers: true,
+		okN:    -1,
 	}
 	m.run = plan.NewRun(o.Plan, o.Catalog, ropts)
 	m.flow = plan.DataFlow(o.Plan)

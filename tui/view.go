@@ -138,12 +138,7 @@ func (m *model) runStatus() string {
 	if n == 0 {
 		return st.err.Render("✗ no steps")
 	}
-	ok := 0
-	for i := range n {
-		if m.run.Step(i).Status == plan.StepOK {
-			ok++
-		}
-	}
+	ok := m.okCount()
 	var s string
 	switch {
 	case m.busy:
@@ -161,6 +156,21 @@ func (m *model) runStatus() string {
 		s = st.err.Render("✗ rejected") + " · " + s
 	}
 	return st.status.Render("status: ") + s + fmt.Sprintf(" · %d/%d ok", ok, n)
+}
+
+// okCount counts the steps that ran ok, once per change of the run.
+func (m *model) okCount() int {
+	k := [2]int{m.version, m.frame}
+	if k == m.okKey && m.okN >= 0 {
+		return m.okN
+	}
+	m.okKey, m.okN = k, 0
+	for i := range m.p.Steps {
+		if m.run.Step(i).Status == plan.StepOK {
+			m.okN++
+		}
+	}
+	return m.okN
 }
 
 var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
