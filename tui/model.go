@@ -202,6 +202,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.note("trace written to %s", msg.path)
 	case tea.KeyMsg:
+		// keys typed faster than the terminal is read arrive as one
+		// message; outside text fields each is a key of its own
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !msg.Alt &&
+			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace {
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+			}
+			return m, tea.Batch(cmds...)
+		}
 		return m, m.key(msg)
 	}
 	if m.mode == modeEdit {

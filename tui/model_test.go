@@ -349,3 +349,11 @@ func TestResizeAndLightDarkLayouts(t *testing.T) {
 		}
 	}
 }
+
+func TestKeysArrivingTogether(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	tm.press("jb")
+	if tm.sel != 1 || !tm.breaks[1] {
+		t.Fatalf("sel %d breaks %v", tm.sel, tm.breaks)
+	}
+}
