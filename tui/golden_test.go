@@ -27,11 +27,12 @@ var durations = regexp.MustCompile(`\b\d+(\.\d+)?(µs|ms|s)\b`)
 
 func startGolden(t *testing.T, planFile string, w, h int) *teatest.TestModel {
 	t.Helper()
-	lipgloss.SetColorProfile(termenv.Ascii)
 	p := plan.Load(planFile, []byte(sample(t, planFile)), plan.Limits{})
 	cat := mockserver.Demo()
 	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), Screen: &bytes.Buffer{}}
-	m := newModel(context.Background(), o, newStyles())
+	r := lipgloss.NewRenderer(o.Screen)
+	r.SetColorProfile(termenv.Ascii)
+	m := newModel(context.Background(), o, newStyles(r))
 	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 }
 

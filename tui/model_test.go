@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 	"github.com/planctl/planctl/plan"
 )
 
@@ -355,5 +358,48 @@ func TestKeysArrivingTogether(t *testing.T) {
 	tm.press("jb")
 	if tm.sel != 1 || !tm.breaks[1] {
 		t.Fatalf("sel %d breaks %v", tm.sel, tm.breaks)
+	}
+}
+
+// TestColourIsOnlyDecoration: the coloured styles, drawn with colours,
+// show the same text as with NO_COLOR (the ASCII profile).
+func TestColourIsOnlyDecoration(t *testing.T) {
+	views := map[termenv.Profile]string{}
+	for _, prof := range []termenv.Profile{termenv.Ascii, termenv.ANSI256} {
+		tm := newTest(t, sample(t, "tool-error.json"), nil)
+		r := lipgloss.NewRenderer(&bytes.Buffer{})
+		r.SetColorProfile(prof)
+		tm.st = newStyles(r)
+		tm.press("c", "tab", "tab")
+		views[prof] = tm.View()
+	}
+	if !strings.Contains(views[termenv.ANSI256], "\x1b[") {
+		t.Fatal("no colour drawn with a colour profile")
+	}
+	if strings.Contains(views[termenv.Ascii], "\x1b[") {
+		t.Fatal("escapes drawn with NO_COLOR")
+	}
+	if got := ansi.Strip(views[termenv.ANSI256]); got != views[termenv.Ascii] {
+		t.Fatalf("the text differs with colour:\n%s\n---\n%s", got, views[termenv.Ascii])
+	}
+}
+
+func TestWriteTraceKey(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	tm.o.TracePath = "ignored-default.json"
+	tm.press("n", "w")
+	wantView(t, tm, "write trace to: ignored-default.json")
+	path := t.TempDir() + "/run.trace.json"
+	tm.press("ctrl+u")
+	tm.typeText(path)
+	tm.press("enter")
+	// plan.WriteTrace answers either way; the debugger reports it
+	v := tm.View()
+	if !strings.Contains(v, "trace written to "+path) && !strings.Contains(v, "cannot write the trace") {
+		t.Fatalf("no report of the trace:\n%s", v)
+	}
+	tm.press("w", "esc")
+	if tm.mode != modeNormal {
+		t.Fatal("esc did not close the prompt")
 	}
 }

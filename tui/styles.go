@@ -20,9 +20,11 @@ func ac(light, dark string) lipgloss.AdaptiveColor {
 	return lipgloss.AdaptiveColor{Light: light, Dark: dark}
 }
 
-// newStyles builds the coloured style set.
-func newStyles() *styles {
-	s := lipgloss.NewStyle
+// newStyles builds the coloured style set for a renderer on the screen's
+// writer (not stdout, which may be a pipe): it picks the colour profile and
+// dark or light from the terminal, and honours NO_COLOR.
+func newStyles(r *lipgloss.Renderer) *styles {
+	s := r.NewStyle
 	return &styles{
 		title:     s().Bold(true),
 		paneTitle: s().Foreground(ac("240", "248")),

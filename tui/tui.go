@@ -15,6 +15,7 @@ import (
 	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
 )
@@ -54,7 +55,7 @@ func Run(ctx context.Context, o Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := newModel(ctx, o, newStyles())
+	m := newModel(ctx, o, newStyles(lipgloss.NewRenderer(o.Screen)))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Screen), tea.WithAltScreen())
 	final, err := p.Run()
 	if m, ok := final.(*model); ok && m.cancel != nil {
