@@ -605,10 +605,13 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	if msg.last >= 0 {
 		m.sel = msg.last
 		st := m.run.Step(msg.last)
-		if st.Status == plan.StepError {
+		switch {
+		case st.Status == plan.StepError:
 			cmds = append(cmds, m.fail("%s failed: %s", m.label(msg.last), oneLine(st.Error)))
-		} else if !m.run.Done() && m.breaks[m.run.Cursor()] {
+		case !m.run.Done() && m.breaks[m.run.Cursor()]:
 			cmds = append(cmds, m.note("stopped at the breakpoint on %s", m.label(m.run.Cursor())))
+		default:
+			cmds = append(cmds, m.note("%s: ok in %s", m.label(msg.last), fmtDur(st.Duration)))
 		}
 	}
 	cmds = append(cmds, m.showStep())
