@@ -10,7 +10,7 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom                    key.Binding
 	Expand, Collapse, ExpandDeep, CollapseDeep                 key.Binding
 	ExpandAll, CollapseAll, Level, NextSib, PrevSib            key.Binding
-	Search, NextMatch, PrevMatch, Copy, Full                   key.Binding
+	Search, NextMatch, PrevMatch, Copy, Full, Whole            key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -50,6 +50,7 @@ func newKeyMap() keyMap {
 		PrevMatch:    b([]string{"[", "shift+f3"}, "[", "previous match"),
 		Copy:         b([]string{"y"}, "y", "copy (then y, p or r)"),
 		Full:         b([]string{"enter"}, "enter", "show the whole value"),
+		Whole:        b([]string{"v"}, "v", "result / whole response"),
 	}
 }
 
@@ -65,6 +66,6 @@ func (k keyMap) helpGroups() []struct {
 		{"Stepping", []key.Binding{k.Next, k.Continue, k.Break, k.Restart, k.Rerun, k.Edit, k.Cancel, k.Trace}},
 		{"Panes", []key.Binding{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Help, k.Quit}},
 		{"Result tree", []key.Binding{k.Expand, k.Collapse, k.ExpandDeep, k.CollapseDeep, k.ExpandAll, k.CollapseAll, k.Level,
-			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full}},
+			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole}},
 	}
 }

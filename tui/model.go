@@ -95,6 +95,10 @@ type model struct {
 	msgErr bool
 	msgSeq int
 
+	whole       bool   // the tree shows the whole response, not the step's result
+	resp        []byte // the response last shown
+	respVersion int
+
 	lastCopy string
 	copied   bool
 	clip     io.Writer // where OSC 52 goes
@@ -341,6 +345,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		m.cancel()
 		return m.note("cancelling %s…", m.busyWhat)
+	case key.Matches(k, ks.Whole):
+		m.whole = !m.whole
+		return m.showStep()
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
@@ -492,14 +499,17 @@ func (m *model) copyKey(s string) tea.Cmd {
 	if t.empty() {
 		return nil
 	}
-	label := m.label(m.want.step)
 	switch s {
 	case "y", "v":
 		return m.copy(string(t.d.raw(t.cursor)), "the value")
 	case "p":
-		return m.copy(t.pathString(label), "the path")
+		return m.copy(m.cursorPath(), "the path")
 	case "r":
-		return m.copy(t.refObject(label), "the reference")
+		step, path, ok := m.treeRef()
+		if !ok {
+			return m.fail("no reference reads this node: it is not inside a step's result")
+		}
+		return m.copy(refObject(step, path), "the reference")
 	}
 	return m.note("nothing copied: y then y (value), p (path) or r (reference)")
 }
@@ -726,6 +736,9 @@ func (m *model) showStep() tea.Cmd {
 		m.tree, m.want, m.treeErr = nil, treeKey{step: -1}, ""
 		return nil
 	}
+	if m.whole {
+		return m.showResponse()
+	}
 	st := m.run.Step(m.sel)
 	k := keyOf(m.sel, st)
 	if k == m.want && (m.tree != nil || m.loading) {
@@ -749,6 +762,28 @@ func (m *model) showStep() tea.Cmd {
 	}
 }
 
+// showResponse points the tree pane at the whole Concierge response.
+func (m *model) showResponse() tea.Cmd {
+	if m.resp == nil || m.respVersion != m.version {
+		m.resp, m.respVersion = m.run.Response(), m.version
+	}
+	k := treeKey{step: wholeStep, ptr: &m.resp[0], n: len(m.resp)}
+	if k == m.want && (m.tree != nil || m.loading) {
+		return nil
+	}
+	m.want, m.treeErr, m.tree = k, "", nil
+	if d := m.docs[k]; d != nil {
+		m.setTree(d)
+		return nil
+	}
+	m.loading = true
+	res := m.resp
+	return func() tea.Msg {
+		d, err := parseDoc(res)
+		return treeMsg{key: k, doc: d, err: err}
+	}
+}
+
 func (m *model) treeLoaded(msg treeMsg) tea.Cmd {
 	if msg.key != m.want {
 		return nil
@@ -766,8 +801,37 @@ func (m *model) treeLoaded(msg treeMsg) tea.Cmd {
 	return nil
 }
 
+// wholeStep is the treeKey step of the whole response.
+const wholeStep = -2
+
+// treeRef is the step and path in its result of the tree's cursor; ok is
+// false for a node of the whole response outside any step's result.
+func (m *model) treeRef() (step string, path []pathElem, ok bool) {
+	path = m.tree.d.path(m.tree.cursor)
+	if m.want.step != wholeStep {
+		return m.label(m.want.step), path, true
+	}
+	if len(path) >= 3 && path[0].key == "steps" && !path[1].isIdx && path[2].key == "result" && !path[2].isIdx {
+		return path[1].key, path[3:], true
+	}
+	return "", path, false
+}
+
+// cursorPath is the cursor's path in reference form, or from the
+// response's root when no reference reaches it.
+func (m *model) cursorPath() string {
+	step, path, ok := m.treeRef()
+	if !ok {
+		return refPath("response", path)
+	}
+	return refPath(step, path)
+}
+
 func (m *model) setTree(d *doc) {
-	label := m.label(m.want.step)
+	label := "\x00response"
+	if m.want.step != wholeStep {
+		label = m.label(m.want.step)
+	}
 	fs := m.folds[label]
 	if fs == nil {
 		fs = &foldState{}

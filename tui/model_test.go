@@ -403,3 +403,27 @@ func TestWriteTraceKey(t *testing.T) {
 		t.Fatal("esc did not close the prompt")
 	}
 }
+
+func TestWholeResponse(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	tm.press("c", "v")
+	wantView(t, tm, "Response (the whole run", `status: "completed"`, "steps: { 2 keys")
+	tm.press("tab", "tab", "j")
+	wantView(t, tm, "\nresponse.status\n")
+	tm.press("y", "r")
+	wantView(t, tm, "no reference reads this node")
+	tm.press("j", "l", "l", "l", "l", "l") // steps > backup > status, result > backup_id
+	tm.press("j", "l", "l")
+	if got := tm.cursorPath(); got != "backup.backup_id" {
+		t.Fatalf("path %q", got)
+	}
+	tm.press("y", "r")
+	if tm.lastCopy != `{"output_by_reference": {"backup": ["backup_id"]}}` {
+		t.Fatalf("ref %q", tm.lastCopy)
+	}
+	tm.press("v")
+	wantView(t, tm, "Result validate", `status: "valid"`)
+	// the response follows the run
+	tm.press("R", "v")
+	wantView(t, tm, `status: "completed"`, "steps: {}")
+}

@@ -311,22 +311,28 @@ func (t *tree) page(dir int) {
 }
 
 // pathString is the cursor's path in reference form: step.key.0.key.
-func (t *tree) pathString(step string) string {
+func (t *tree) pathString(step string) string { return refPath(step, t.d.path(t.cursor)) }
+
+// refObject is the {"output_by_reference": ...} that reads the cursor's node.
+func (t *tree) refObject(step string) string { return refObject(step, t.d.path(t.cursor)) }
+
+// refPath writes a path as people read references: step.key.0.key.
+func refPath(step string, path []pathElem) string {
 	var b strings.Builder
 	b.WriteString(step)
-	for _, e := range t.d.path(t.cursor) {
+	for _, e := range path {
 		b.WriteByte('.')
 		b.WriteString(e.String())
 	}
 	return b.String()
 }
 
-// refObject is the {"output_by_reference": ...} that reads the cursor's node.
-func (t *tree) refObject(step string) string {
+// refObject is the reference that reads path in step's result.
+func refObject(step string, path []pathElem) string {
 	b := []byte(`{"output_by_reference": {`)
 	b = plan.AppendJSONString(b, step)
 	b = append(b, ": ["...)
-	for k, e := range t.d.path(t.cursor) {
+	for k, e := range path {
 		if k > 0 {
 			b = append(b, ", "...)
 		}

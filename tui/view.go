@@ -285,6 +285,18 @@ func (m *model) rightView() []string {
 	if len(m.p.Steps) == 0 {
 		return rows
 	}
+	if m.whole {
+		rows = append(rows, m.title(paneTree, "Response (the whole run; v: the step's result)", w))
+		switch {
+		case m.tree != nil:
+			rows = append(rows, m.tree.view(m.st)...)
+		case m.treeErr != "":
+			rows = append(rows, m.st.err.Render("  ✗ "+m.treeErr))
+		default:
+			rows = append(rows, m.st.dim.Render("  reading the response…"))
+		}
+		return rows
+	}
 	rows = append(rows, m.title(paneTree, "Result "+m.label(m.sel), w))
 	st := m.run.Step(m.sel)
 	switch {
@@ -312,7 +324,7 @@ func (m *model) pathLine() string {
 	if m.tree.empty() {
 		return ""
 	}
-	s := m.st.flow.Render(m.tree.pathString(m.label(m.want.step)))
+	s := m.st.flow.Render(m.cursorPath())
 	if q := m.tree.search; q.query != "" {
 		k := "-"
 		if q.cur >= 0 {
@@ -388,7 +400,7 @@ func (m *model) fullView() string {
 	var b strings.Builder
 	path := ""
 	if !m.tree.empty() {
-		path = m.tree.pathString(m.label(m.want.step))
+		path = m.cursorPath()
 	}
 	b.WriteString(ansi.Truncate(m.st.title.Render("Value of "+path)+m.st.dim.Render("  (j/k scroll · y copy · any other key closes)"), m.w, "…"))
 	b.WriteByte('\n')
