@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"math/rand"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -426,4 +428,51 @@ func TestWholeResponse(t *testing.T) {
 	// the response follows the run
 	tm.press("R", "v")
 	wantView(t, tm, `status: "completed"`, "steps: {}")
+}
+
+// TestRandomKeys: any sequence of keys, on every sample, at any size,
+// leaves a screen that fits the terminal and never panics.
+func TestRandomKeys(t *testing.T) {
+	keys := []string{"n", "c", "b", "R", "ctrl+r", "i", "esc", "x", "tab", "shift+tab", "?", "j", "k", "h", "l",
+		"H", "L", "e", "E", "1", "3", "J", "K", "g", "G", "pgdown", "pgup", "/", "a", "enter", "]", "[", "y", "p", "r", "v", "w", "q", "up", "down"}
+	files, _ := filepath.Glob("../samples/*.json")
+	files = append(files, "")
+	r := rand.New(rand.NewSource(7))
+	for _, f := range files {
+		if strings.Contains(f, "slow") {
+			continue // its 2 s tool would make this test slow, not better
+		}
+		src := `{"steps": [`
+		if f != "" {
+			src = sample(t, filepath.Base(f))
+		}
+		tm := newTest(t, src, nil)
+		for n := 0; n < 300; n++ {
+			if n%60 == 0 {
+				w, h := 20+r.Intn(200), 6+r.Intn(60)
+				tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+			k := keys[r.Intn(len(keys))]
+			if k == "w" || (k == "enter" && tm.mode == modeTrace) {
+				k = "esc" // no trace files from this test
+			}
+			if k == "i" {
+				tm.press("i", "esc")
+				continue
+			}
+			tm.press(k)
+			if tm.quit {
+				tm.quit = false
+			}
+			lines := strings.Split(tm.View(), "\n")
+			if len(lines) > tm.h {
+				t.Fatalf("%s after %q: %d lines on a %d-line screen", f, k, len(lines), tm.h)
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > tm.w {
+					t.Fatalf("%s after %q: a line of %d cells on a %d-cell screen: %q", f, k, w, tm.w, l)
+				}
+			}
+		}
+	}
 }

@@ -377,7 +377,7 @@ func (m *model) helpView() string {
 	cols := (len(lines) + rows - 1) / rows
 	cw := m.w / max(cols, 1)
 	var b strings.Builder
-	b.WriteString(m.st.title.Render("planctl debug: keys") + m.st.dim.Render("  (any key closes)") + "\n")
+	b.WriteString(ansi.Truncate(m.st.title.Render("planctl debug: keys")+m.st.dim.Render("  (any key closes)"), m.w, "…") + "\n")
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
 			k := c*rows + r
