@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -474,5 +475,24 @@ func TestRandomKeys(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTermRestored: TERM is what the process started with, after the
+// import-time dance of package noquery.
+func TestTermRestored(t *testing.T) {
+	env, err := os.ReadFile("/proc/self/environ")
+	if err != nil {
+		t.Skip("no /proc/self/environ here")
+	}
+	start, had := "", false
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "TERM="); ok {
+			start, had = v, true
+		}
+	}
+	now, has := os.LookupEnv("TERM")
+	if now != start || has != had {
+		t.Fatalf("TERM is %q (set %v), the process started with %q (set %v)", now, has, start, had)
 	}
 }

@@ -18,7 +18,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/tui/internal/noquery"
 )
+
+func init() { noquery.Restore() }
 
 // Options configure a debugger session.
 type Options struct {
@@ -55,7 +58,11 @@ func Run(ctx context.Context, o Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := newModel(ctx, o, newStyles(lipgloss.NewRenderer(o.Screen)))
+	// Ask the terminal about its background now: once the program runs, it
+	// reads the terminal, and the answer would be lost (and typed as keys).
+	r := lipgloss.NewRenderer(o.Screen)
+	r.HasDarkBackground()
+	m := newModel(ctx, o, newStyles(r))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Screen), tea.WithAltScreen())
 	final, err := p.Run()
 	if m, ok := final.(*model); ok && m.cancel != nil {
