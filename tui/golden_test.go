@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,3 +94,20 @@ func TestGoldenHelp80x24(t *testing.T) {
 	fm.mode = modeHelp // ctrl+c closed it on the way out
 	golden.RequireEqual(t, []byte(fm.View()+"\n"))
 }
+
+// A slow tool shows that it is slow: a spinner and the time so far.
+func TestGoldenSlowStep80x24(t *testing.T) {
+	tm := startGolden(t, "slow-report.json", 80, 24)
+	send(tm, "c")
+	waitScreen(t, tm, "running report")
+	// quit without cancelling, to see the step still running (it has 2 s to go)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	fm.msg = ""
+	out := spinner.ReplaceAllString(durations.ReplaceAllString(fm.View(), "T"), "*")
+	golden.RequireEqual(t, []byte(out+"\n"))
+}
+
+var spinner = regexp.MustCompile("[" + strings.Join(spinFrames, "") + "]")

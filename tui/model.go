@@ -65,6 +65,7 @@ type model struct {
 	busy      bool
 	busyWhat  string
 	busySince time.Time
+	following bool // the selection follows the running step until the user moves it
 	cancel    context.CancelFunc
 	gen       int // bumped by restart: stale answers are dropped
 	frame     int
@@ -178,7 +179,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.frame++
-		return m, m.tick()
+		var show tea.Cmd
+		if c := m.run.Cursor(); m.following && c < len(m.p.Steps) && c != m.sel {
+			m.sel, m.paneTop = c, 0
+			show = m.showStep()
+		}
+		return m, tea.Batch(show, m.tick())
 	case clearMsg:
 		if msg.seq == m.msgSeq {
 			m.msg = ""
@@ -344,7 +350,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 			return m.note("nothing is running")
 		}
 		m.cancel()
-		return m.note("cancelling %s…", m.busyWhat)
+		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Whole):
 		m.whole = !m.whole
 		return m.showStep()
@@ -379,6 +385,17 @@ func (m *model) prompt(md mode, prompt, value string) {
 
 func (m *model) label(i int) string { return m.p.Steps[i].Label() }
 
+// busyLabel names what is running: the step a continue has reached, or a
+// restart.
+func (m *model) busyLabel() string {
+	if m.busyWhat != "restart" {
+		if c := m.run.Cursor(); c < len(m.p.Steps) {
+			return m.label(c)
+		}
+	}
+	return m.busyWhat
+}
+
 func (m *model) stepsKey(k tea.KeyMsg) tea.Cmd {
 	n := len(m.p.Steps)
 	if n == 0 {
@@ -407,6 +424,7 @@ func (m *model) stepsKey(k tea.KeyMsg) tea.Cmd {
 	}
 	m.sel = min(max(m.sel, 0), n-1)
 	if m.sel != old {
+		m.following = false
 		m.paneTop = 0
 		return m.showStep()
 	}
@@ -561,7 +579,7 @@ func (m *model) tick() tea.Cmd {
 // step runs the next step (n) or continues (c) in a command.
 func (m *model) step(cont bool) tea.Cmd {
 	if m.busy {
-		return m.note("%s is still running: wait, or x to cancel it", m.busyWhat)
+		return m.note("%s is still running: wait, or x to cancel it", m.busyLabel())
 	}
 	if len(m.p.Steps) == 0 {
 		return m.fail("nothing to run: the plan has no steps (see its diagnostics)")
@@ -572,6 +590,7 @@ func (m *model) step(cont bool) tea.Cmd {
 	next := m.run.Cursor()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.busy, m.cancel, m.busyWhat, m.busySince = true, cancel, m.label(next), time.Now()
+	m.following = true
 	m.sel = next
 	m.paneTop = 0
 	m.version++
@@ -631,7 +650,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 // rerun re-runs the selected step, keeping the results before it.
 func (m *model) rerun() tea.Cmd {
 	if m.busy {
-		return m.note("%s is still running: wait, or x to cancel it", m.busyWhat)
+		return m.note("%s is still running: wait, or x to cancel it", m.busyLabel())
 	}
 	if len(m.p.Steps) == 0 {
 		return nil
@@ -646,7 +665,7 @@ func (m *model) rerun() tea.Cmd {
 // restart forgets every result; an upstream that can reconnect does so.
 func (m *model) restart() tea.Cmd {
 	if m.busy {
-		return m.note("%s is still running: x cancels it, then R restarts", m.busyWhat)
+		return m.note("%s is still running: x cancels it, then R restarts", m.busyLabel())
 	}
 	m.gen++
 	m.busy, m.busyWhat = true, "restart"
@@ -686,7 +705,7 @@ func (m *model) restarted(msg restartedMsg) tea.Cmd {
 // edit opens the editor on the next step's arguments.
 func (m *model) edit() tea.Cmd {
 	if m.busy {
-		return m.note("%s is running: wait before editing", m.busyWhat)
+		return m.note("%s is running: wait before editing", m.busyLabel())
 	}
 	if len(m.p.Steps) == 0 || m.run.Done() {
 		return m.note("no step is left to run: R restarts")

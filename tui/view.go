@@ -142,7 +142,7 @@ func (m *model) runStatus() string {
 	var s string
 	switch {
 	case m.busy:
-		s = st.run.Render(spin(m.frame)+" running") + " " + m.busyWhat
+		s = st.run.Render(spin(m.frame)+" running") + " " + m.busyLabel()
 	case m.run.Status() == plan.RunCompleted:
 		s = st.ok.Render("✓ completed")
 	case m.run.Status() == plan.RunPartial:
@@ -339,7 +339,7 @@ func (m *model) pathLine() string {
 func (m *model) messageLine() string {
 	switch m.mode {
 	case modeQuit:
-		return m.st.errMsg.Render(m.busyWhat + " is running: quit anyway? y/n")
+		return m.st.errMsg.Render(m.busyLabel() + " is running: quit anyway? y/n")
 	case modeCopy:
 		return "copy: y value · p path · r output_by_reference object"
 	case modeSearch:
