@@ -172,6 +172,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = max(msg.Width, 20), max(msg.Height, 6)
+		m.editor.SetWidth(max(m.w-2, 10))
+		m.editor.SetHeight(max(m.h-5, 3))
+		m.input.Width = max(m.w-len(m.input.Prompt)-2, 10)
 		m.layout()
 		return m, nil
 	case tickMsg:
