@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 )
 
@@ -310,7 +311,7 @@ func TestFullValueAndHelp(t *testing.T) {
 
 func TestNotATerminal(t *testing.T) {
 	p := plan.Load("p.json", []byte(`[]`), plan.Limits{})
-	err := Run(context.Background(), Options{Plan: p, In: &bytes.Buffer{}, Screen: &bytes.Buffer{}})
+	err := Run(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), In: &bytes.Buffer{}, Screen: &bytes.Buffer{}})
 	if !errors.Is(err, ErrNotTerminal) {
 		t.Fatalf("got %v", err)
 	}

@@ -49,8 +49,8 @@ func IsTerminal(f any) bool {
 // Run runs the debugger until the user quits. It returns ErrNotTerminal,
 // before drawing anything, when In or Screen is not a terminal.
 func Run(ctx context.Context, o Options) error {
-	if o.Plan == nil {
-		return errors.New("tui: no plan")
+	if o.Plan == nil || o.Catalog == nil {
+		return errors.New("tui: Options need a Plan and a Catalog")
 	}
 	if !IsTerminal(o.In) || !IsTerminal(o.Screen) {
 		return ErrNotTerminal
