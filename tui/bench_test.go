@@ -122,7 +122,8 @@ func BenchmarkKeyWithBigResult(b *testing.B) {
 }
 
 // BenchmarkStepsPane: moving through the steps pane and drawing the
-// screen, for plans of 10, 100 and 10,000 steps.
+// screen, for plans of 10, 100 and 10,000 steps, every step after the first
+// reading the first (so its data-flow marks cover the whole plan).
 func BenchmarkStepsPane(b *testing.B) {
 	for _, n := range []int{10, 100, 10000} {
 		var s strings.Builder
@@ -132,7 +133,11 @@ func BenchmarkStepsPane(b *testing.B) {
 				s.WriteString(",")
 			}
 			id := "s" + strconv.Itoa(i)
-			s.WriteString(`{"id": "` + id + `", "tool": "echo", "args": {"value": ` + strconv.Itoa(i) + `}}`)
+			arg := strconv.Itoa(i)
+			if i > 0 {
+				arg = `{"output_by_reference": {"s0": ["value"]}}`
+			}
+			s.WriteString(`{"id": "` + id + `", "tool": "echo", "args": {"value": ` + arg + `}}`)
 		}
 		s.WriteString("]")
 		p := plan.Load("p.json", []byte(s.String()), plan.Limits{})
@@ -149,6 +154,25 @@ func BenchmarkStepsPane(b *testing.B) {
 				i++
 				m.Update(keyMsg(k))
 				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkSearchBigResult: a search of the 50 MB result (it runs in a
+// command, off the key path), any case and exact case.
+func BenchmarkSearchBigResult(b *testing.B) {
+	d, err := parseDoc(bigResult())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{"record number 4242 ", "Somewhere"} {
+		b.Run(q, func(b *testing.B) {
+			b.SetBytes(int64(len(d.src)))
+			for b.Loop() {
+				if len(runSearch(d, q)) == 0 {
+					b.Fatal("no match")
+				}
 			}
 		})
 	}

@@ -57,7 +57,9 @@ type model struct {
 	focus pane
 	mode  mode
 
-	sel      int // the selected step
+	sel      int    // the selected step
+	marks    []byte // data-flow marks for the selection (see flowMark)
+	marksFor int
 	stepsTop int // first step on screen
 	breaks   map[int]bool
 

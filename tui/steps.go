@@ -58,10 +58,10 @@ func (m *model) stepRow(i, w int) string {
 	} else {
 		b.WriteString(" ")
 	}
-	switch {
-	case i < len(m.flow.Reads) && contains(m.flow.Reads[m.sel], i):
+	switch m.flowMark(i) {
+	case '<':
 		b.WriteString(st.flow.Render("←"))
-	case i < len(m.flow.ReadBy) && contains(m.flow.ReadBy[m.sel], i):
+	case '>':
 		b.WriteString(st.flow.Render("→"))
 	default:
 		b.WriteString(" ")
@@ -85,11 +85,23 @@ func (m *model) stepRow(i, w int) string {
 	return pad(b.String(), w-sw) + suffix
 }
 
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// flowMark is '<' for a step the selected one reads from, '>' for one that
+// reads it, else 0. The marks are indexed once per selection, so a step read
+// by thousands costs nothing per row.
+func (m *model) flowMark(i int) byte {
+	if m.marks == nil || m.marksFor != m.sel {
+		if m.marks == nil {
+			m.marks = make([]byte, len(m.p.Steps))
+		} else {
+			clear(m.marks)
+		}
+		m.marksFor = m.sel
+		for _, j := range m.flow.Reads[m.sel] {
+			m.marks[j] = '<'
+		}
+		for _, j := range m.flow.ReadBy[m.sel] {
+			m.marks[j] = '>'
 		}
 	}
-	return false
+	return m.marks[i]
 }
