@@ -497,3 +497,18 @@ func TestTermRestored(t *testing.T) {
 		t.Fatalf("TERM is %q (set %v), the process started with %q (set %v)", now, has, start, had)
 	}
 }
+
+func TestBreakpointsFromOptions(t *testing.T) {
+	p := plan.Load("p.json", []byte(sample(t, "migration.json")), plan.Limits{})
+	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Breakpoints: []int{2, 99, -1}}, plainStyles())
+	m.timers = false
+	tm := &testModel{model: m, t: t}
+	if len(m.breaks) != 1 || !m.breaks[2] {
+		t.Fatalf("breaks %v", m.breaks)
+	}
+	tm.press("c")
+	if c := m.run.Cursor(); c != 2 {
+		t.Fatalf("stopped before %d, want 2 (migrate)", c)
+	}
+	wantView(t, tm, ">✓   check", " ▶●  migrate run_migration")
+}
