@@ -28,8 +28,12 @@ var durations = regexp.MustCompile(`\b\d+(\.\d+)?(µs|ms|s)\b`)
 
 func startGolden(t *testing.T, planFile string, w, h int) *teatest.TestModel {
 	t.Helper()
-	p := plan.Load(planFile, []byte(sample(t, planFile)), plan.Limits{})
-	cat := mockserver.Demo()
+	return startGoldenWith(t, planFile, sample(t, planFile), mockserver.Demo(), w, h)
+}
+
+func startGoldenWith(t *testing.T, name, src string, cat *plan.Catalog, w, h int) *teatest.TestModel {
+	t.Helper()
+	p := plan.Load(name, []byte(src), plan.Limits{})
 	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), Screen: &bytes.Buffer{}}
 	r := lipgloss.NewRenderer(o.Screen)
 	r.SetColorProfile(termenv.Ascii)
@@ -95,16 +99,22 @@ func TestGoldenHelp80x24(t *testing.T) {
 	golden.RequireEqual(t, []byte(fm.View()+"\n"))
 }
 
-// A slow tool shows that it is slow: a spinner and the time so far.
+// A slow tool shows that it is slow: a spinner and the time so far. The
+// tool answers only when cancelled, so the screen cannot move on.
 func TestGoldenSlowStep80x24(t *testing.T) {
-	tm := startGolden(t, "slow-report.json", 80, 24)
+	cat, _ := hangCatalog(t)
+	tm := startGoldenWith(t, "slow.json", `[
+	  {"id": "prepare", "tool": "echo", "args": {"value": {"rows": 3}}},
+	  {"id": "report", "tool": "hang", "args": {"rows": {"output_by_reference": {"prepare": ["value", "rows"]}}}},
+	  {"id": "announce", "tool": "echo", "args": {"value": {"output_by_reference": {"report": ["url"]}}}}]`, cat, 80, 24)
 	send(tm, "c")
 	waitScreen(t, tm, "running report")
-	// quit without cancelling, to see the step still running (it has 2 s to go)
+	// quit without cancelling, to see the step still running
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	defer fm.cancel()
 	fm.msg = ""
 	out := spinner.ReplaceAllString(durations.ReplaceAllString(fm.View(), "T"), "*")
 	golden.RequireEqual(t, []byte(out+"\n"))

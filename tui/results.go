@@ -196,6 +196,10 @@ func (m *model) treeLoaded(msg treeMsg) tea.Cmd {
 	}
 	m.docs[msg.key] = msg.doc
 	m.setTree(msg.doc)
+	if len(msg.doc.src) >= 1<<20 {
+		// a big result: say how big, and that it did not take long
+		return m.note("result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
+	}
 	return nil
 }
 
