@@ -141,10 +141,18 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 			m.breaks[b] = true
 		}
 	}
+	// The text fields draw with the debugger's styles: their defaults use
+	// lipgloss's renderer on stdout, which may be a pipe (--print).
 	m.input = textinput.New()
 	m.input.Cursor.SetMode(cursor.CursorStatic)
+	m.input.Cursor.Style, m.input.Cursor.TextStyle = st.cursor, st.punct
+	m.input.PromptStyle, m.input.TextStyle, m.input.PlaceholderStyle = st.punct, st.punct, st.dim
 	m.editor = textarea.New()
 	m.editor.Cursor.SetMode(cursor.CursorStatic)
+	m.editor.Cursor.Style, m.editor.Cursor.TextStyle = st.cursor, st.punct
+	ta := textarea.Style{Base: st.punct, CursorLine: st.punct, CursorLineNumber: st.dim, EndOfBuffer: st.dim,
+		LineNumber: st.dim, Placeholder: st.dim, Prompt: st.dim, Text: st.punct}
+	m.editor.FocusedStyle, m.editor.BlurredStyle = ta, ta
 	m.editor.ShowLineNumbers = false
 	m.editor.CharLimit = 0
 	m.editor.MaxHeight = 0
