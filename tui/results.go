@@ -191,7 +191,13 @@ func (m *model) treeLoaded(msg treeMsg) tea.Cmd {
 		m.treeErr = msg.err.Error()
 		return nil
 	}
-	if len(m.docs) >= 8 {
+	// keep a few parsed results for moving between steps, but not many
+	// big ones: a parsed tree costs 36 bytes a value
+	total := len(msg.doc.nodes)
+	for _, d := range m.docs {
+		total += len(d.nodes)
+	}
+	if len(m.docs) >= 8 || total > 4_000_000 {
 		clear(m.docs)
 	}
 	m.docs[msg.key] = msg.doc
