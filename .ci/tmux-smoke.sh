@@ -10,17 +10,17 @@ if ! command -v tmux >/dev/null 2>&1; then
   echo "tmux-smoke: tmux is not installed (bash .ci/install.sh installs it)" >&2
   exit 1
 fi
-bin="$(mktemp -d)/planctl"
+dir="$(mktemp -d)"
+bin="$dir/planctl"
+log="$dir/exit"
+session="planctl-smoke-$$"
+cleanup() { tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
 go build -o "$bin" ./cmd/planctl
 if ! "$bin" debug --help >/dev/null 2>&1; then
   echo "tmux-smoke: SKIP: this planctl has no debug command yet"
   exit 0
 fi
-
-session="planctl-smoke-$$"
-log="$(mktemp)"
-cleanup() { tmux kill-session -t "$session" 2>/dev/null || true; rm -f "$log"; }
-trap cleanup EXIT
 
 screen() { tmux capture-pane -p -t "$session"; }
 

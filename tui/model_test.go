@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -511,4 +512,32 @@ func TestBreakpointsFromOptions(t *testing.T) {
 		t.Fatalf("stopped before %d, want 2 (migrate)", c)
 	}
 	wantView(t, tm, ">✓   check", " ▶●  migrate run_migration")
+}
+
+// TestSelectionFollowsContinue: during c the selection moves with the
+// running step, until the user moves it.
+func TestSelectionFollowsContinue(t *testing.T) {
+	cat, _ := hangCatalog(t)
+	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {}}, {"id": "b", "tool": "hang", "args": {}}, {"id": "c", "tool": "echo", "args": {}}]`, cat)
+	_, cmd := tm.Update(keyMsg("c"))
+	done := make(chan tea.Msg)
+	go func() { done <- runUntil(cmd) }()
+	for tm.run.Step(1).Status != plan.StepRunning {
+		runtime.Gosched()
+	}
+	tm.Update(tickMsg{gen: tm.gen})
+	if tm.sel != 1 {
+		t.Fatalf("selection %d, want the running step 1", tm.sel)
+	}
+	wantView(t, tm, "running b", ">"+spin(tm.frame)+"   b hang")
+	tm.press("k") // the user takes over
+	tm.Update(tickMsg{gen: tm.gen})
+	if tm.sel != 0 {
+		t.Fatalf("selection %d after the user moved it", tm.sel)
+	}
+	tm.press("x")
+	tm.Update(<-done)
+	if tm.busy || tm.sel != 1 || tm.run.Status() != plan.RunPartial {
+		t.Fatalf("after cancel: busy %v sel %d %s", tm.busy, tm.sel, tm.run.Status())
+	}
 }
