@@ -12,6 +12,7 @@ targets=(
   ./tui/repl:FuzzParse
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
+  ./tui:FuzzParseDoc
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"

@@ -4,14 +4,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go mod download
 
-# Graphviz: cmd/planctl/debugtest checks that `dot` accepts `planctl graph --format dot`.
-# script(1) (util-linux) gives the REPL's prompt test a pseudo-terminal.
-if ! command -v dot >/dev/null 2>&1; then
+# Debian packages, installed in one apt-get run when any is missing:
+#   dot (graphviz)     cmd/planctl/debugtest checks `planctl graph --format dot` with it
+#   script (util-linux) gives the REPL's prompt test a pseudo-terminal
+#   tmux               drives the debugger in .ci/tmux-smoke.sh
+missing=()
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need dot graphviz
+need script util-linux
+need tmux tmux
+if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
-    (apt-get install -y graphviz || { apt-get update && apt-get install -y graphviz; }) >/dev/null ||
-      echo "install.sh: could not install graphviz (the graph test needs dot)" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "install.sh: apt-get install ${missing[*]}"
+    $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
+      { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${missing[@]}"; }
+  else
+    echo "install.sh: missing ${missing[*]} and there is no apt-get: install them for the tests" >&2
+    exit 1
   fi
-fi
-if ! command -v script >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-  apt-get install -y util-linux >/dev/null || echo "install.sh: could not install util-linux (script)" >&2
 fi
