@@ -9,8 +9,11 @@ targets=(
   ./plan:FuzzRun
   ./plan:FuzzWalk
   ./plan:FuzzValidate
+  ./plan:FuzzParseTrace
+  ./tui/repl:FuzzParse
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
+  ./tui:FuzzParseDoc
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"
