@@ -104,31 +104,27 @@ func newToolInfo(t *Tool) *toolInfo {
 	if len(t.InputSchema) > 0 {
 		if doc, err := decodeSchema(t.InputSchema); err == nil {
 			ti.inRoot = doc
-			if m, ok := doc.(map[string]any); ok {
-				if ps, ok := m["properties"].(map[string]any); ok {
-					ti.props = ps
-					for k := range ps {
+			// The top-level parameters, with $ref and allOf resolved (an
+			// inputSchema with alternatives at the top is left to jsonschema).
+			if bs := flatten(doc, doc, 0); len(bs) == 1 {
+				br := bs[0]
+				if br.props != nil {
+					ti.props = make(map[string]any, len(br.props))
+					for k, v := range br.props {
+						ti.props[k] = conj(v)
 						ti.names = append(ti.names, k)
 					}
 					sort.Strings(ti.names)
 				}
-				if r, ok := m["required"].([]any); ok {
-					for _, x := range r {
-						if s, ok := x.(string); ok {
-							ti.required = append(ti.required, s)
-						}
-					}
+				for k := range br.required {
+					ti.required = append(ti.required, k)
 				}
-				if ap, ok := m["additionalProperties"]; ok {
-					if b, isBool := ap.(bool); isBool && !b {
-						ti.closed = true
-					} else if !isBool {
-						ti.open = true
-					}
-				}
-				if _, ok := m["patternProperties"]; ok {
-					ti.open, ti.closed = true, false
-				}
+				sort.Slice(ti.required, func(i, j int) bool {
+					oi, oj := requiredOrder(doc, ti.required[i]), requiredOrder(doc, ti.required[j])
+					return oi < oj || (oi == oj && ti.required[i] < ti.required[j])
+				})
+				ti.closed = br.closed
+				ti.open = br.extra != nil
 			}
 			c := jsonschema.NewCompiler()
 			c.DefaultDraft(jsonschema.Draft2020)
@@ -153,6 +149,21 @@ func newToolInfo(t *Tool) *toolInfo {
 		}
 	}
 	return ti
+}
+
+// requiredOrder is where name stands in the top-level "required" list, so
+// that missing arguments are reported in the order the schema lists them.
+func requiredOrder(doc any, name string) int {
+	if m, ok := doc.(map[string]any); ok {
+		if r, ok := m["required"].([]any); ok {
+			for i, x := range r {
+				if x == name {
+					return i
+				}
+			}
+		}
+	}
+	return 1 << 20
 }
 
 // wrappedResult recognises FastMCP's wrapper schema: it wraps a tool's bare
