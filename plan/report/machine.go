@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/planctl/planctl/plan"
@@ -165,7 +166,7 @@ func SARIF(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 			Properties:           map[string]any{"tags": []string{c.Group}},
 		})
 	}
-	uri := strings.ReplaceAll(p.Src.Name, "\\", "/")
+	uri := artifactURI(p.Src.Name)
 	run := sarifRun{Tool: sarifTool{Driver: drv}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{}}
 	for _, d := range shown(ds, o) {
 		res := sarifResult{RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),
@@ -183,6 +184,17 @@ func SARIF(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 		run.Results = append(run.Results, res)
 	}
 	return encode(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// artifactURI makes a file name a relative URI reference, as SARIF's
+// artifactLocation.uri must be: forward slashes, each segment escaped
+// ("<stdin>" becomes "%3Cstdin%3E").
+func artifactURI(name string) string {
+	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
 }
 
 // ruleName turns REF_NOT_SHARABLE into RefNotSharable, SARIF's style.

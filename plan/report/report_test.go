@@ -155,3 +155,12 @@ func TestLongLine(t *testing.T) {
 		}
 	}
 }
+
+func TestSARIFURI(t *testing.T) {
+	p := plan.Load("<stdin>", []byte(`[`), plan.Limits{})
+	var b bytes.Buffer
+	report.SARIF(&b, p, plan.Validate(p, mockserver.Demo()), report.Options{})
+	if !strings.Contains(b.String(), `"uri": "%3Cstdin%3E"`) {
+		t.Errorf("the artifact URI must be a valid URI reference:\n%s", b.String())
+	}
+}
