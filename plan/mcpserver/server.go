@@ -54,7 +54,7 @@ type Server struct {
 	mu       sync.Mutex
 	running  int
 	draining bool
-	idle     chan struct{} // closed once draining and nothing runs
+	idle     chan struct{}   // closed once draining and nothing runs
 	stop     context.Context // done when running plans must stop now
 	stopNow  context.CancelFunc
 	reqID    atomic.Uint64
