@@ -61,6 +61,11 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 		server.WithEndpointPath(Endpoint),
 		server.WithStreamableHTTPServer(srv),
 		server.WithStreamableHTTPLogger(s.log),
+		// No standalone GET stream: execute_plan's only notifications are
+		// its own progress, which belong on the call's stream. With a GET
+		// stream open, mcp-go hands a session's notifications to whichever
+		// stream reads first, and progress could leave the call's stream.
+		server.WithDisableStreaming(true),
 	}
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
