@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
@@ -158,8 +159,9 @@ func IsLoopbackHost(host string) bool {
 // through so streamed (SSE) answers still stream.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	bytes  int64
+	status  int
+	bytes   int64
+	barrier *progressBarrier
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -175,6 +177,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += int64(n)
+	if bytes.Contains(b, progressMark) {
+		w.barrier.wrote()
+	}
 	return n, err
 }
 
@@ -191,8 +196,8 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r)
+		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier()}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), barrierKey{}, sw.barrier)))
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}

@@ -266,6 +266,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		token = req.Params.Meta.ProgressToken
 	}
 	total := len(p.Steps)
+	barrier := s.barrierFor(ctx)
 	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout}
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
@@ -286,15 +287,15 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		})
 		if err != nil {
 			log.Debug("progress not sent", "err", err)
-		} else if s.barrier != nil {
-			s.barrier.send()
+		} else if barrier != nil {
+			barrier.send()
 		}
 	}
 	r := plan.NewRun(p, s.catalog, opts)
 	r.Continue(ctx, nil)
 	resp := r.Response()
-	if token != nil && s.barrier != nil {
-		s.barrier.wait(ctx)
+	if token != nil && barrier != nil {
+		barrier.wait(ctx)
 	}
 	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start))
 	return answer(resp), nil

@@ -13,25 +13,40 @@ import (
 
 // ServeStdio serves MCP on in and out until in ends or ctx is done.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	b := &progressBarrier{}
-	b.changed = make(chan struct{})
+	b := newProgressBarrier()
 	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	return stdio.Listen(ctx, in, &countingWriter{w: out, b: b})
 }
 
-// progressBarrier keeps a step's progress ahead of the plan's answer on
-// stdio. mcp-go writes notifications from their own goroutine there, so a
-// plan's last notifications/progress could follow its answer, and clients
-// drop progress for a request that has been answered. The handler waits,
-// before answering, until every progress notification sent so far has been
-// written. (Over HTTP mcp-go drains notifications before the answer itself.)
+// progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
+// writes notifications from a goroutine of their own: on stdio a plan's last
+// notifications/progress could follow its answer (clients drop progress for
+// a request already answered); over HTTP the goroutine can take the last one
+// off the queue and then, finding the answer written, drop it. The handler
+// waits, before answering, until every progress notification sent so far
+// has been written.
 type progressBarrier struct {
 	mu      sync.Mutex
 	sent    uint64
 	written uint64
 	changed chan struct{} // closed and replaced on every write
+}
+
+func newProgressBarrier() *progressBarrier {
+	return &progressBarrier{changed: make(chan struct{})}
+}
+
+type barrierKey struct{}
+
+// barrier is the progress barrier of the request in ctx (HTTP), or the
+// server's (stdio), or nil.
+func (s *Server) barrierFor(ctx context.Context) *progressBarrier {
+	if b, ok := ctx.Value(barrierKey{}).(*progressBarrier); ok {
+		return b
+	}
+	return s.barrier
 }
 
 func (b *progressBarrier) send() {
@@ -49,13 +64,13 @@ func (b *progressBarrier) wrote() {
 }
 
 // wait returns once every notification sent before the call is written,
-// or ctx is done, or a second has passed (a client that reads nothing must
+// or ctx is done, or half a second has passed (a client that reads nothing must
 // not hold a plan's answer forever).
 func (b *progressBarrier) wait(ctx context.Context) {
 	b.mu.Lock()
 	target := b.sent
 	b.mu.Unlock()
-	timer := time.NewTimer(time.Second)
+	timer := time.NewTimer(500 * time.Millisecond)
 	defer timer.Stop()
 	for {
 		b.mu.Lock()
@@ -74,10 +89,13 @@ func (b *progressBarrier) wait(ctx context.Context) {
 	}
 }
 
-var progressPrefix = []byte(`{"jsonrpc":"2.0","method":"notifications/progress"`)
+// progressMark is in every progress notification and in nothing else: in a
+// JSON string (a result's text) its quotes would be escaped.
+var progressMark = []byte(`"method":"notifications/progress"`)
 
 // countingWriter tells the barrier when a progress notification has been
-// written. mcp-go writes one whole message per Write.
+// written. mcp-go writes one whole message (a line, or an SSE event) per
+// Write.
 type countingWriter struct {
 	w io.Writer
 	b *progressBarrier
@@ -85,7 +103,7 @@ type countingWriter struct {
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
-	if bytes.HasPrefix(p, progressPrefix) {
+	if bytes.Contains(p, progressMark) {
 		c.b.wrote()
 	}
 	return n, err
