@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -219,13 +220,17 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 
 // listenAddr turns --http's ADDR into a listen address: a bare port or
 // ":port" binds 127.0.0.1. explicit reports whether ADDR named a host.
-func listenAddr(a string) (addr string, explicit bool, err error) {
+func listenAddr(flag string) (addr string, explicit bool, err error) {
+	a := flag
 	if !strings.Contains(a, ":") {
 		a = ":" + a
 	}
 	host, port, err := net.SplitHostPort(a)
 	if err != nil {
-		return "", false, fmt.Errorf("--http %q is not host:port or :port: %w", a, err)
+		return "", false, fmt.Errorf("--http %q is not host:port or :port: %w", flag, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", false, fmt.Errorf("--http %q: the port must be a number from 0 to 65535 (0: any free port)", flag)
 	}
 	if host == "" {
 		return net.JoinHostPort("127.0.0.1", port), false, nil

@@ -403,3 +403,33 @@ func TestGracefulShutdown(t *testing.T) {
 }
 
 func waitALittle() { time.Sleep(10 * time.Millisecond) }
+
+// TestCommandLine: bad flags are usage errors (exit 2) with a message that
+// names the fix; an unreadable catalog is fatal (exit 3).
+func TestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"serve", "--http", "nonsense"}, 2, `--http "nonsense": the port must be a number from 0 to 65535`},
+		{[]string{"serve", "--stateless"}, 2, "--stateless, --auth-token and --allow-origin are for --http ADDR"},
+		{[]string{"serve", "--stdio", "--http", ":0"}, 2, "choose one transport"},
+		{[]string{"serve", "--max-steps", "0"}, 2, "--max-body and --max-steps must be positive"},
+		{[]string{"serve", "extra"}, 2, "takes no arguments"},
+		{[]string{"serve", "--catalog", "/nonexistent/tools.json"}, 3, "cannot read the catalog"},
+	} {
+		cmd := exec.Command(binary, tc.args...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("planctl %v: exit %d, %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
+		}
+	}
+}
