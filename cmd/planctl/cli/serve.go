@@ -166,6 +166,7 @@ func serveStdio(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.S
 		drain(srv, f, log)
 		cancel()
 		<-done
+		log.Info("stopped")
 		return nil
 	}
 }

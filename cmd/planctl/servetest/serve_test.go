@@ -373,6 +373,72 @@ func TestBindAddresses(t *testing.T) {
 	}
 }
 
+// TestShutdownLetsRunningPlansFinish: within --shutdown-timeout a running
+// plan runs to its end before the process exits.
+func TestShutdownLetsRunningPlansFinish(t *testing.T) {
+	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "1m")
+	c := httpClient(t, s.url)
+	progress := make(chan struct{}, 8)
+	c.OnNotification(func(n mcp.JSONRPCNotification) { progress <- struct{}{} })
+	resc := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := callPlan(context.Background(), c, []byte(`{"steps":[{"id":"a","tool":"fast","args":{"n":1}},{"id":"b","tool":"medium","args":{"n":2}},{"id":"c","tool":"medium","args":{"n":3}}]}`), "p")
+		if err != nil {
+			t.Error(err)
+		}
+		resc <- res
+	}()
+	<-progress
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	res := <-resc
+	want := `{"status":"completed","steps":{"a":{"status":"ok","result":{"n":1}},"b":{"status":"ok","result":{"n":2}},"c":{"status":"ok","result":{"n":3}}}}`
+	if res == nil || text(t, res) != want {
+		t.Errorf("answer: %+v", res)
+	}
+	if err := <-s.done; err != nil {
+		t.Errorf("exit: %v\n%s", err, s.stderr.String())
+	}
+	s.done <- nil
+}
+
+// TestGracefulShutdownStdio: the same over stdio.
+func TestGracefulShutdownStdio(t *testing.T) {
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	started := make(chan *exec.Cmd, 1)
+	stderr := &syncBuffer{}
+	tr := transport.NewStdioWithOptions(binary, nil,
+		[]string{"serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "100ms"},
+		transport.WithCommandStderrWriter(stderr),
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Dir = root
+			started <- cmd
+			return cmd, nil
+		}))
+	c := client.NewClient(tr)
+	initialize(t, c)
+	defer c.Close()
+	cmd := <-started
+	progress := make(chan struct{}, 8)
+	c.OnNotification(func(n mcp.JSONRPCNotification) { progress <- struct{}{} })
+	resc := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := callPlan(context.Background(), c, slowPlan, "p")
+		if err != nil {
+			t.Error(err)
+		}
+		resc <- res
+	}()
+	<-progress
+	cmd.Process.Signal(syscall.SIGTERM)
+	res := <-resc
+	want := `"wait":{"status":"error","error":"the server is shutting down: tool \"slow\" was stopped after --shutdown-timeout; send the plan again"}`
+	if res == nil || !strings.Contains(text(t, res), want) {
+		t.Errorf("answer: %+v\n%s", res, stderr.String())
+	}
+	waitFor(t, stderr, "msg=stopped")
+}
+
 // TestGracefulShutdown: SIGTERM lets a running plan finish within
 // --shutdown-timeout, or cancels it after, and the client gets its answer.
 func TestGracefulShutdown(t *testing.T) {
