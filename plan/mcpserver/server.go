@@ -80,9 +80,19 @@ func New(opts Options) *Server {
 		panic(err)
 	}
 	s.catalog = cat
+	hooks := &server.Hooks{}
+	// One line per MCP request, whatever the transport: its method and
+	// outcome, never its parameters.
+	hooks.AddOnSuccess(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ any) {
+		s.log.Info("request", "method", string(method), "id", id)
+	})
+	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
+		s.log.Info("request", "method", string(method), "id", id, "err", err)
+	})
 	s.mcp = server.NewMCPServer("planctl", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
+		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
 	s.mcp.AddTool(Tool(opts.Catalog), s.handle)
