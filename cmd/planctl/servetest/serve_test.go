@@ -499,3 +499,61 @@ func TestCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolVersions: the mcp-go client pinned to each protocol version
+// mcp-go negotiates (2026-07-28 without sessions, 2025-11-25 with the
+// initialize handshake) runs a plan with progress over stdio and HTTP.
+func TestProtocolVersions(t *testing.T) {
+	plan, _ := os.ReadFile(filepath.Join(root, "samples", "backup.json"))
+	s := startHTTP(t, nil, "--stateless")
+	for _, version := range []string{mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125} {
+		for _, tr := range []string{"stdio", "http"} {
+			t.Run(version+"/"+tr, func(t *testing.T) {
+				var trans transport.Interface
+				if tr == "stdio" {
+					trans = transport.NewStdioWithOptions(binary, nil, []string{"serve"},
+						transport.WithCommandStderrWriter(io.Discard),
+						transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+							cmd := exec.CommandContext(ctx, command, args...)
+							cmd.Dir = root
+							return cmd, nil
+						}))
+				} else {
+					h, err := transport.NewStreamableHTTP(s.url)
+					if err != nil {
+						t.Fatal(err)
+					}
+					trans = h
+				}
+				c := client.NewClient(trans, client.WithProtocolVersion(version))
+				ctx := context.Background()
+				if err := c.Start(ctx); err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				req := mcp.InitializeRequest{}
+				req.Params.ProtocolVersion = version
+				req.Params.ClientInfo = mcp.Implementation{Name: "servetest", Version: "1"}
+				res, err := c.Initialize(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.ProtocolVersion != version {
+					t.Errorf("negotiated %s", res.ProtocolVersion)
+				}
+				notes := make(chan struct{}, 8)
+				c.OnNotification(func(n mcp.JSONRPCNotification) {
+					if n.Method == "notifications/progress" {
+						notes <- struct{}{}
+					}
+				})
+				out, err := callPlan(ctx, c, plan, "v")
+				if err != nil || !strings.HasPrefix(text(t, out), `{"status":"completed"`) {
+					t.Fatalf("%v %+v", err, out)
+				}
+				<-notes
+				<-notes
+			})
+		}
+	}
+}
