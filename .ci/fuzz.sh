@@ -10,6 +10,7 @@ targets=(
   ./plan:FuzzWalk
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
+  ./plan/mcpserver:FuzzExecutePlan
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"
