@@ -66,9 +66,11 @@ func FuzzExecutePlan(f *testing.F) {
 // fuzzSession is a minimal initialized session for HandleMessage.
 type fuzzSession struct{}
 
-func (fuzzSession) Initialize()                                         {}
-func (fuzzSession) Initialized() bool                                   { return true }
-func (fuzzSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return make(chan mcp.JSONRPCNotification, 100) }
-func (fuzzSession) SessionID() string                                   { return "fuzz" }
+func (fuzzSession) Initialize()       {}
+func (fuzzSession) Initialized() bool { return true }
+func (fuzzSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return make(chan mcp.JSONRPCNotification, 100)
+}
+func (fuzzSession) SessionID() string { return "fuzz" }
 
 var _ server.ClientSession = fuzzSession{}
