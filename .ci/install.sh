@@ -4,12 +4,32 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go mod download
 
-# serve: the official MCP clients its end-to-end tests drive (TypeScript SDK,
-# Inspector CLI), and nginx for the two-replica --stateless test.
-if command -v npm >/dev/null; then
-  npm ci --prefix cmd/planctl/servetest/testdata/node --no-audit --no-fund
+# Debian packages, installed in one apt-get run when any is missing:
+#   dot (graphviz)     cmd/planctl/debugtest checks `planctl graph --format dot` with it
+#   script (util-linux) gives the REPL's prompt test a pseudo-terminal
+#   tmux               drives the debugger in .ci/tmux-smoke.sh
+#   nginx (nginx-light) sits in front of two `planctl serve --stateless` replicas
+#                      in cmd/planctl/servetest
+missing=()
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need dot graphviz
+need script util-linux
+need tmux tmux
+need nginx nginx-light
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "install.sh: apt-get install ${missing[*]}"
+    $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
+      { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${missing[@]}"; }
+  else
+    echo "install.sh: missing ${missing[*]} and there is no apt-get: install them for the tests" >&2
+    exit 1
+  fi
 fi
-if ! command -v nginx >/dev/null && command -v apt-get >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null || \
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+
+# serve: the official MCP clients its end-to-end tests drive (TypeScript SDK,
+# Inspector CLI), from the committed package-lock.json.
+if command -v npm >/dev/null 2>&1; then
+  npm ci --prefix cmd/planctl/servetest/testdata/node --no-audit --no-fund
 fi
