@@ -557,3 +557,35 @@ func TestProtocolVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestLogFile: with --log the log goes to the file; stdout carries only MCP
+// messages and stderr stays empty.
+func TestLogFile(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "serve.log")
+	cmd := exec.Command(binary, "serve", "--log", logPath)
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"e","tool":"echo","args":{"value":"secret-value"}}]}}}
+`)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("stdout has a line that is not a JSON-RPC message: %q", line)
+		}
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "msg=request method=initialize") || strings.Contains(string(log), "secret-value") {
+		t.Errorf("log:\n%s", log)
+	}
+}
