@@ -28,8 +28,9 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 			t.Skip("nginx is not installed: run bash .ci/install.sh")
 		}
 	}
-	a := startHTTP(t, nil, "--stateless")
-	b := startHTTP(t, nil, "--stateless")
+	catalog := absPath(t, "testdata/slow.json")
+	a := startHTTP(t, nil, "--stateless", "--catalog", catalog)
+	b := startHTTP(t, nil, "--stateless", "--catalog", catalog)
 	host := func(u string) string { return strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/mcp") }
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -86,7 +87,7 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 			notes <- struct{}{}
 		}
 	})
-	plan, _ := os.ReadFile(filepath.Join(root, "samples", "backup.json"))
+	plan := []byte(`{"steps":[{"id":"a","tool":"fast","args":{"n":1}},{"id":"b","tool":"fast","args":{"n":{"output_by_reference":{"a":["n"]}}}}]}`)
 	for i := range 10 {
 		res, err := callPlan(context.Background(), c, plan, i)
 		if err != nil {
@@ -102,5 +103,17 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 		if n := strings.Count(s.stderr.String(), "msg=plan "); n == 0 {
 			t.Errorf("replica %s served no plan:\n%s", name, s.stderr.String())
 		}
+	}
+
+	// The official TypeScript SDK client through nginx too: its listing,
+	// plans, progress, and a cancellation that reaches a replica through
+	// the proxy.
+	needNode(t)
+	if out := runNode(t, nodeDir, "client.mjs", "http", url); !strings.HasSuffix(out, "PASS\n") {
+		t.Error(out)
+	}
+	// The slow step ended on whichever replica ran it: cancelled, not left running.
+	for !strings.Contains(a.stderr.String()+b.stderr.String(), "step=wait tool=slow status=error") {
+		waitALittle()
 	}
 }
