@@ -14,6 +14,7 @@ targets=(
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
   ./tui:FuzzParseDoc
+  ./plan/mcpserver:FuzzExecutePlan
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"

@@ -8,11 +8,14 @@ go mod download
 #   dot (graphviz)     cmd/planctl/debugtest checks `planctl graph --format dot` with it
 #   script (util-linux) gives the REPL's prompt test a pseudo-terminal
 #   tmux               drives the debugger in .ci/tmux-smoke.sh
+#   nginx (nginx-light) sits in front of two `planctl serve --stateless` replicas
+#                      in cmd/planctl/servetest
 missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
 need dot graphviz
 need script util-linux
 need tmux tmux
+need nginx nginx-light
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -23,4 +26,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "install.sh: missing ${missing[*]} and there is no apt-get: install them for the tests" >&2
     exit 1
   fi
+fi
+
+# serve: the official MCP clients its end-to-end tests drive (TypeScript SDK,
+# Inspector CLI), from the committed package-lock.json.
+if command -v npm >/dev/null 2>&1; then
+  npm ci --prefix cmd/planctl/servetest/testdata/node --no-audit --no-fund
 fi

@@ -1,0 +1,105 @@
+package servetest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// nodeDir holds the official MCP clients, installed by .ci/install.sh
+// (npm ci --prefix cmd/planctl/servetest/testdata/node).
+const nodeDir = "testdata/node"
+
+// needNode skips when node or the packages are missing, except under CI,
+// where a missing client is a failure.
+func needNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk"))
+	if err == nil && modErr == nil {
+		return node
+	}
+	msg := "node or the MCP SDK packages are missing: run bash .ci/install.sh (npm ci --prefix cmd/planctl/servetest/testdata/node)"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+func absPath(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func runNode(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(needNode(t), args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestTypeScriptSDKClient: the official MCP TypeScript SDK lists tools,
+// runs plans with a progress token, and cancels a slow plan, over stdio and
+// over HTTP with and without sessions (testdata/node/client.mjs).
+func TestTypeScriptSDKClient(t *testing.T) {
+	needNode(t)
+	catalog := absPath(t, "testdata/slow.json")
+	t.Run("stdio", func(t *testing.T) {
+		out := runNode(t, nodeDir, "client.mjs", "stdio", binary, "serve", "--catalog", catalog)
+		if !strings.HasSuffix(out, "PASS\n") {
+			t.Error(out)
+		}
+	})
+	t.Run("http-stateless", func(t *testing.T) {
+		s := startHTTP(t, nil, "--stateless", "--catalog", catalog)
+		if out := runNode(t, nodeDir, "client.mjs", "http", s.url); !strings.HasSuffix(out, "PASS\n") {
+			t.Error(out)
+		}
+	})
+	t.Run("http-sessions", func(t *testing.T) {
+		s := startHTTP(t, nil, "--catalog", catalog)
+		if out := runNode(t, nodeDir, "client.mjs", "http-stateful", s.url); !strings.HasSuffix(out, "PASS\n") {
+			t.Error(out)
+		}
+	})
+}
+
+// TestInspectorCLI: the MCP Inspector's CLI lists execute_plan and calls it,
+// over stdio and HTTP.
+func TestInspectorCLI(t *testing.T) {
+	needNode(t)
+	// The Inspector CLI finds its own package.json relative to the working
+	// directory: run it from its build directory.
+	dir := absPath(t, filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "inspector-cli", "build"))
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip("the Inspector CLI is not installed: run bash .ci/install.sh")
+	}
+	s := startHTTP(t, nil)
+	for name, target := range map[string][]string{"stdio": {binary, "serve"}, "http": {s.url}} {
+		t.Run(name, func(t *testing.T) {
+			list := runNode(t, dir, append(append([]string{"index.js"}, target...), "--method", "tools/list")...)
+			if !strings.Contains(list, `"name": "execute_plan"`) || !strings.Contains(list, `create_backup(database: string [sharable])`) {
+				t.Errorf("tools/list:\n%s", list)
+			}
+			call := runNode(t, dir, append(append([]string{"index.js"}, target...), "--method", "tools/call", "--tool-name", "execute_plan",
+				"--tool-arg", `steps=[{"id":"e","tool":"echo","args":{"value":42}}]`)...)
+			if !strings.Contains(call, `"text": "{\"status\":\"completed\",\"steps\":{\"e\":{\"status\":\"ok\",\"result\":{\"value\":42}}}}"`) {
+				t.Errorf("tools/call:\n%s", call)
+			}
+		})
+	}
+}

@@ -1,0 +1,591 @@
+// Package servetest holds the end-to-end tests of planctl serve: the built
+// binary as a real stdio subprocess and a real HTTP server, driven by the
+// mcp-go client, the official TypeScript SDK client, the Inspector CLI,
+// and nginx in front of stateless replicas.
+package servetest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/plan"
+)
+
+var binary string
+
+// TestMain builds the real binary once.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "planctl-servetest")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "planctl")
+	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// root is the repository, where samples/ lives.
+const root = "../../.."
+
+// syncBuffer collects a process's stderr while tests read it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func initialize(t *testing.T, c *client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "servetest", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stdioClient starts `planctl serve args...` as a subprocess.
+func stdioClient(t *testing.T, args ...string) (*client.Client, *syncBuffer) {
+	t.Helper()
+	stderr := &syncBuffer{}
+	tr := transport.NewStdioWithOptions(binary, nil, append([]string{"serve"}, args...),
+		transport.WithCommandStderrWriter(stderr),
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), env...)
+			return cmd, nil
+		}))
+	c := client.NewClient(tr)
+	initialize(t, c)
+	t.Cleanup(func() { c.Close() })
+	return c, stderr
+}
+
+// server is a `planctl serve --http` process.
+type server struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *syncBuffer
+	done   chan error
+}
+
+var urlLine = regexp.MustCompile(`serving execute_plan at (http://\S+)`)
+
+// startHTTP starts `planctl serve --http 127.0.0.1:0 args...` and waits
+// for the address it listens on.
+func startHTTP(t *testing.T, env []string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), env...)
+	pr, pw := io.Pipe()
+	s := &server{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stderr = io.MultiWriter(s.stderr, pw)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- cmd.Wait(); pw.Close() }()
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if m := urlLine.FindStringSubmatch(sc.Text()); m != nil {
+			s.url = m[1]
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if s.url == "" {
+		t.Fatalf("planctl serve did not start:\n%s", s.stderr.String())
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-s.done
+	})
+	return s
+}
+
+func httpClient(t *testing.T, url string, opts ...transport.StreamableHTTPCOption) *client.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, c)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func callPlan(ctx context.Context, c *client.Client, planJSON []byte, token any) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "execute_plan"
+	req.Params.Arguments = json.RawMessage(planJSON)
+	if token != nil {
+		req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	}
+	return c.CallTool(ctx, req)
+}
+
+func text(t *testing.T, r *mcp.CallToolResult) string {
+	t.Helper()
+	if len(r.Content) != 1 {
+		t.Fatalf("want one content block, got %+v", r.Content)
+	}
+	tc, ok := r.Content[0].(mcp.TextContent)
+	if !ok {
+		t.Fatalf("want text content, got %T", r.Content[0])
+	}
+	return tc.Text
+}
+
+func planctlOut(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("planctl %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// transports runs f against a stdio subprocess and a real HTTP server,
+// both serving `planctl serve args...`.
+func transports(t *testing.T, args []string, f func(t *testing.T, c *client.Client, stderr *syncBuffer)) {
+	t.Run("stdio", func(t *testing.T) {
+		c, stderr := stdioClient(t, args...)
+		f(t, c, stderr)
+	})
+	t.Run("http", func(t *testing.T) {
+		s := startHTTP(t, nil, args...)
+		f(t, httpClient(t, s.url), s.stderr)
+	})
+	t.Run("http-stateless", func(t *testing.T) {
+		s := startHTTP(t, nil, append([]string{"--stateless"}, args...)...)
+		f(t, httpClient(t, s.url), s.stderr)
+	})
+}
+
+// TestServedAnswersAreRunAnswers: with --no-preflight every sample plan gets
+// Concierge's exact answer (samples/expected) over every transport; the tool list
+// is the one planctl tools --format concierge prints.
+func TestServedAnswersAreRunAnswers(t *testing.T) {
+	samples, _ := filepath.Glob(filepath.Join(root, "samples", "*.json"))
+	if len(samples) == 0 {
+		t.Fatal("no samples")
+	}
+	concierge := planctlOut(t, "tools", "--format", "concierge")
+	transports(t, []string{"--no-preflight"}, func(t *testing.T, c *client.Client, _ *syncBuffer) {
+		tools, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tools.Tools) != 1 || !strings.HasSuffix(tools.Tools[0].Description+"\n", "AVAILABLE TOOLS:\n\n"+concierge) {
+			t.Errorf("tools/list: %+v", tools.Tools)
+		}
+		for _, path := range samples {
+			name := strings.TrimSuffix(filepath.Base(path), ".json")
+			want, err := os.ReadFile(filepath.Join(root, "samples", "expected", name+".response.json"))
+			if err != nil {
+				continue
+			}
+			data, _ := os.ReadFile(path)
+			res, err := callPlan(context.Background(), c, data, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got := text(t, res)
+			if string(plan.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
+				t.Errorf("%s: served answer differs from planctl run's:\n%s", name, got)
+			}
+			sc, _ := json.Marshal(res.StructuredContent)
+			if remarshal(sc) != remarshal([]byte(got)) {
+				t.Errorf("%s: structuredContent differs from the text: %s", name, sc)
+			}
+			if refused := strings.HasPrefix(got, `{"error"`); res.IsError != refused {
+				t.Errorf("%s: isError=%v for %s", name, res.IsError, got)
+			}
+		}
+	})
+}
+
+func remarshal(b []byte) string {
+	var v any
+	json.Unmarshal(b, &v)
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// TestProgressAndCancellation: a slow plan sends progress for the step that
+// finished, and cancelling it stops the tool call in flight; the server
+// then runs the next plan.
+func TestProgressAndCancellation(t *testing.T) {
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	transports(t, []string{"--catalog", "cmd/planctl/servetest/testdata/slow.json"}, func(t *testing.T, c *client.Client, stderr *syncBuffer) {
+		progress := make(chan map[string]any, 8)
+		c.OnNotification(func(n mcp.JSONRPCNotification) {
+			if n.Method == "notifications/progress" {
+				progress <- n.Params.AdditionalFields
+			}
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := callPlan(ctx, c, slowPlan, "slow-1")
+			errc <- err
+		}()
+		p := <-progress
+		if p["progressToken"] != "slow-1" || p["progress"] != float64(1) || p["total"] != float64(3) || p["message"] != "step first (fast) ok" {
+			t.Errorf("progress: %v", p)
+		}
+		cancel()
+		if err := <-errc; err == nil {
+			t.Error("the cancelled call returned no error")
+		}
+		// The server logs the cancelled step once the tool call has stopped.
+		waitFor(t, stderr, `step=wait tool=slow status=error`)
+		res, err := callPlan(context.Background(), c, []byte(`{"steps":[{"id":"a","tool":"fast","args":{"n":5}}]}`), nil)
+		if err != nil || text(t, res) != `{"status":"completed","steps":{"a":{"status":"ok","result":{"n":5}}}}` {
+			t.Errorf("after a cancellation: %v %+v", err, res)
+		}
+	})
+}
+
+// waitFor waits until the log contains s; the test's deadline bounds it.
+func waitFor(t *testing.T, log *syncBuffer, s string) {
+	t.Helper()
+	for !strings.Contains(log.String(), s) {
+		waitALittle()
+	}
+}
+
+func TestStepTimeout(t *testing.T) {
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	c, _ := stdioClient(t, "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--step-timeout", "50ms")
+	res, err := callPlan(context.Background(), c, slowPlan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"status":"partial","steps":{"first":{"status":"ok","result":{"n":1}},"wait":{"status":"error","error":"step \"wait\" timed out after 50ms: tool \"slow\" did not answer within the step timeout (--step-timeout)"}}}`
+	if got := text(t, res); got != want || res.IsError {
+		t.Errorf("got isError=%v %s\nwant %s", res.IsError, got, want)
+	}
+}
+
+// TestHTTPSecurity: Origin, token, body and plan limits against the real
+// process, which stays up throughout.
+func TestHTTPSecurity(t *testing.T) {
+	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-e2e"}, "--max-body", "2048", "--max-steps", "2")
+	post := func(body string, hdr ...string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("the server is down: %v\n%s", err, s.stderr.String())
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
+	for _, tc := range []struct {
+		name string
+		body string
+		hdr  []string
+		want int
+	}{
+		{"no token", init, nil, 401},
+		{"wrong token", init, []string{"Authorization", "Bearer tok-e2f"}, 401},
+		{"foreign origin", init, []string{"Authorization", "Bearer tok-e2e", "Origin", "https://evil.example"}, 403},
+		{"oversize body", init + strings.Repeat(" ", 4096), []string{"Authorization", "Bearer tok-e2e"}, 413},
+		{"good", init, []string{"Authorization", "Bearer tok-e2e"}, 200},
+	} {
+		if code, body := post(tc.body, tc.hdr...); code != tc.want {
+			t.Errorf("%s: got %d %s, want %d", tc.name, code, body, tc.want)
+		}
+	}
+	c := httpClient(t, s.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer tok-e2e"}))
+	res, err := callPlan(context.Background(), c, []byte(`{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":2}},{"id":"c","tool":"echo","args":{"value":3}}]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, res); !res.IsError || !strings.Contains(got, "the plan has 3 steps, more than the limit of 2") {
+		t.Errorf("over --max-steps: isError=%v %s", res.IsError, got)
+	}
+	if log := s.stderr.String(); strings.Contains(log, "tok-e2e") {
+		t.Errorf("the token is in the log:\n%s", log)
+	}
+}
+
+func TestBindAddresses(t *testing.T) {
+	cmd := exec.Command(binary, "serve", "--http", "0.0.0.0:0")
+	cmd.Dir = root
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	waitFor(t, stderr, "serving execute_plan at")
+	waitFor(t, stderr, "level=WARN msg=\"serving on a non-loopback address")
+
+	s := startHTTP(t, nil) // --http 127.0.0.1:0: loopback, no warning
+	if strings.Contains(s.stderr.String(), "WARN") {
+		t.Errorf("warning on loopback:\n%s", s.stderr.String())
+	}
+}
+
+// TestShutdownLetsRunningPlansFinish: within --shutdown-timeout a running
+// plan runs to its end before the process exits.
+func TestShutdownLetsRunningPlansFinish(t *testing.T) {
+	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "1m")
+	c := httpClient(t, s.url)
+	progress := make(chan struct{}, 8)
+	c.OnNotification(func(n mcp.JSONRPCNotification) { progress <- struct{}{} })
+	resc := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := callPlan(context.Background(), c, []byte(`{"steps":[{"id":"a","tool":"fast","args":{"n":1}},{"id":"b","tool":"medium","args":{"n":2}},{"id":"c","tool":"medium","args":{"n":3}}]}`), "p")
+		if err != nil {
+			t.Error(err)
+		}
+		resc <- res
+	}()
+	<-progress
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	res := <-resc
+	want := `{"status":"completed","steps":{"a":{"status":"ok","result":{"n":1}},"b":{"status":"ok","result":{"n":2}},"c":{"status":"ok","result":{"n":3}}}}`
+	if res == nil || text(t, res) != want {
+		t.Errorf("answer: %+v", res)
+	}
+	if err := <-s.done; err != nil {
+		t.Errorf("exit: %v\n%s", err, s.stderr.String())
+	}
+	s.done <- nil
+}
+
+// TestGracefulShutdownStdio: the same over stdio.
+func TestGracefulShutdownStdio(t *testing.T) {
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	started := make(chan *exec.Cmd, 1)
+	stderr := &syncBuffer{}
+	tr := transport.NewStdioWithOptions(binary, nil,
+		[]string{"serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "100ms"},
+		transport.WithCommandStderrWriter(stderr),
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Dir = root
+			started <- cmd
+			return cmd, nil
+		}))
+	c := client.NewClient(tr)
+	initialize(t, c)
+	defer c.Close()
+	cmd := <-started
+	progress := make(chan struct{}, 8)
+	c.OnNotification(func(n mcp.JSONRPCNotification) { progress <- struct{}{} })
+	resc := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := callPlan(context.Background(), c, slowPlan, "p")
+		if err != nil {
+			t.Error(err)
+		}
+		resc <- res
+	}()
+	<-progress
+	cmd.Process.Signal(syscall.SIGTERM)
+	res := <-resc
+	want := `"wait":{"status":"error","error":"the server is shutting down: tool \"slow\" was stopped after --shutdown-timeout; send the plan again"}`
+	if res == nil || !strings.Contains(text(t, res), want) {
+		t.Errorf("answer: %+v\n%s", res, stderr.String())
+	}
+	waitFor(t, stderr, "msg=stopped")
+}
+
+// TestGracefulShutdown: SIGTERM lets a running plan finish within
+// --shutdown-timeout, or cancels it after, and the client gets its answer.
+func TestGracefulShutdown(t *testing.T) {
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	s := startHTTP(t, nil, "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "100ms")
+	c := httpClient(t, s.url)
+	progress := make(chan struct{}, 8)
+	c.OnNotification(func(n mcp.JSONRPCNotification) { progress <- struct{}{} })
+	resc := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := callPlan(context.Background(), c, slowPlan, "p")
+		if err != nil {
+			t.Error(err)
+		}
+		resc <- res
+	}()
+	<-progress
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	res := <-resc
+	want := `"wait":{"status":"error","error":"the server is shutting down: tool \"slow\" was stopped after --shutdown-timeout; send the plan again"}`
+	if res == nil || !strings.Contains(text(t, res), want) {
+		t.Errorf("answer: %+v", res)
+	}
+	if err := <-s.done; err != nil {
+		t.Errorf("exit: %v\n%s", err, s.stderr.String())
+	}
+	s.done <- nil // for the cleanup
+}
+
+func waitALittle() { time.Sleep(10 * time.Millisecond) }
+
+// TestCommandLine: bad flags are usage errors (exit 2) with a message that
+// names the fix; an unreadable catalog is fatal (exit 3).
+func TestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"serve", "--http", "nonsense"}, 2, `--http "nonsense": the port must be a number from 0 to 65535`},
+		{[]string{"serve", "--stateless"}, 2, "--stateless, --auth-token and --allow-origin are for --http ADDR"},
+		{[]string{"serve", "--stdio", "--http", ":0"}, 2, "choose one transport"},
+		{[]string{"serve", "--max-steps", "0"}, 2, "--max-body and --max-steps must be positive"},
+		{[]string{"serve", "extra"}, 2, "takes no arguments"},
+		{[]string{"serve", "--catalog", "/nonexistent/tools.json"}, 3, "cannot read the catalog"},
+	} {
+		cmd := exec.Command(binary, tc.args...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("planctl %v: exit %d, %q; want exit %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
+		}
+	}
+}
+
+// TestProtocolVersions: the mcp-go client pinned to each protocol version
+// mcp-go negotiates (2026-07-28 without sessions, 2025-11-25 with the
+// initialize handshake) runs a plan with progress over stdio and HTTP.
+func TestProtocolVersions(t *testing.T) {
+	plan, _ := os.ReadFile(filepath.Join(root, "samples", "backup.json"))
+	s := startHTTP(t, nil, "--stateless")
+	for _, version := range []string{mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125} {
+		for _, tr := range []string{"stdio", "http"} {
+			t.Run(version+"/"+tr, func(t *testing.T) {
+				var trans transport.Interface
+				if tr == "stdio" {
+					trans = transport.NewStdioWithOptions(binary, nil, []string{"serve"},
+						transport.WithCommandStderrWriter(io.Discard),
+						transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+							cmd := exec.CommandContext(ctx, command, args...)
+							cmd.Dir = root
+							return cmd, nil
+						}))
+				} else {
+					h, err := transport.NewStreamableHTTP(s.url)
+					if err != nil {
+						t.Fatal(err)
+					}
+					trans = h
+				}
+				c := client.NewClient(trans, client.WithProtocolVersion(version))
+				ctx := context.Background()
+				if err := c.Start(ctx); err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				req := mcp.InitializeRequest{}
+				req.Params.ProtocolVersion = version
+				req.Params.ClientInfo = mcp.Implementation{Name: "servetest", Version: "1"}
+				res, err := c.Initialize(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.ProtocolVersion != version {
+					t.Errorf("negotiated %s", res.ProtocolVersion)
+				}
+				notes := make(chan struct{}, 8)
+				c.OnNotification(func(n mcp.JSONRPCNotification) {
+					if n.Method == "notifications/progress" {
+						notes <- struct{}{}
+					}
+				})
+				out, err := callPlan(ctx, c, plan, "v")
+				if err != nil || !strings.HasPrefix(text(t, out), `{"status":"completed"`) {
+					t.Fatalf("%v %+v", err, out)
+				}
+				<-notes
+				<-notes
+			})
+		}
+	}
+}
+
+// TestLogFile: with --log the log goes to the file; stdout carries only MCP
+// messages and stderr stays empty.
+func TestLogFile(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "serve.log")
+	cmd := exec.Command(binary, "serve", "--log", logPath)
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"e","tool":"echo","args":{"value":"secret-value"}}]}}}
+`)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("stdout has a line that is not a JSON-RPC message: %q", line)
+		}
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "msg=request method=initialize") || strings.Contains(string(log), "secret-value") {
+		t.Errorf("log:\n%s", log)
+	}
+}

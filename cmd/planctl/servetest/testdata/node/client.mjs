@@ -1,0 +1,98 @@
+// The official MCP TypeScript SDK client against planctl serve.
+//
+//   node client.mjs stdio PLANCTL serve --catalog SLOW_CATALOG
+//   node client.mjs http URL            (a --stateless server)
+//   node client.mjs http-stateful URL   (a server with sessions)
+//
+// The server must serve the catalog cmd/planctl/servetest/testdata/slow.json.
+// Prints one line per check; exits non-zero at the first failure.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const [mode, target, ...rest] = process.argv.slice(2);
+// With sessions, mcp-go v1.2.1 hands a session's notifications to any of its
+// open request streams, and a stream that is closing drops what it takes:
+// progress is best effort there (see README, serve).
+const progressExact = mode !== "http-stateful";
+const transport = mode === "stdio"
+  ? new StdioClientTransport({ command: target, args: rest, stderr: "ignore" })
+  : new StreamableHTTPClientTransport(new URL(target));
+
+function check(ok, what, detail) {
+  if (!ok) {
+    console.log(`FAIL ${what}: ${JSON.stringify(detail)}`);
+    process.exit(1);
+  }
+  console.log(`ok ${what}`);
+}
+
+const client = new Client({ name: "planctl-servetest", version: "1.0.0" });
+await client.connect(transport);
+
+const { tools } = await client.listTools();
+check(tools.length === 1 && tools[0].name === "execute_plan", "tools/list lists execute_plan", tools.map((t) => t.name));
+check(tools[0].description.includes("  slow(n?: integer [sharable])\n    Answer after an hour, unless cancelled."), "the description lists the tools as Concierge does", tools[0].description);
+check(tools[0].outputSchema?.type === "object", "execute_plan has an outputSchema", tools[0].outputSchema);
+
+// Progress notifications are recorded by our own handler: the SDK's
+// per-call onprogress loses a notification that arrives in the same read as
+// the answer (typescript-sdk issue 2580), which a fast plan's last step
+// always risks. Passing onprogress still makes the SDK send a progressToken.
+const progress = [];
+let onProgress = () => {};
+client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+  progress.push(n.params);
+  onProgress(n.params);
+});
+const settle = () => new Promise((r) => setImmediate(r));
+
+// A plan with a progress token: one notification per finished step. The SDK
+// also checks structuredContent against the outputSchema.
+const done = await client.callTool(
+  { name: "execute_plan", arguments: { steps: [
+    { id: "a", tool: "fast", args: { n: 1 } },
+    { id: "b", tool: "fast", args: { n: { output_by_reference: { a: ["n"] } } } },
+  ] } },
+  undefined,
+  { onprogress: () => {} },
+);
+await settle();
+check(!done.isError && done.structuredContent?.status === "completed" && done.structuredContent.steps.b.result.n === 1,
+  "execute_plan runs a plan with references", done);
+check(JSON.stringify(JSON.parse(done.content[0].text)) === JSON.stringify(done.structuredContent), "text and structuredContent agree", done);
+check(progressExact ? progress.length === 2 && progress[0].progressToken === progress[1].progressToken &&
+  progress[0].progress === 1 && progress[1].progress === 2 && progress[1].total === 2 && progress[1].message === "step b (fast) ok"
+  : progress.length >= 1 && progress.length <= 2 && progress.every((p) => p.total === 2),
+  "one progress notification per finished step", progress);
+
+const refused = await client.callTool({ name: "execute_plan", arguments: { steps: [{ id: "x", tool: "nope", args: {} }] } });
+check(refused.isError === true && typeof refused.structuredContent?.error === "string", "a refused plan is isError with {error}", refused);
+
+// Cancel a slow plan once its first step has finished.
+const abort = new AbortController();
+onProgress = () => abort.abort("enough");
+// Where progress is best effort, also give up waiting for it.
+const timer = progressExact ? null : setTimeout(() => abort.abort("enough"), 300);
+let cancelled = null;
+try {
+  await client.callTool(
+    { name: "execute_plan", arguments: { steps: [
+      { id: "first", tool: "fast", args: { n: 1 } },
+      { id: "wait", tool: "slow", args: { n: 2 } },
+    ] } },
+    undefined,
+    { signal: abort.signal, onprogress: () => {}, timeout: 600000 },
+  );
+} catch (e) {
+  cancelled = e;
+}
+clearTimeout(timer);
+check(cancelled !== null, "cancelling a slow plan ends the call", String(cancelled));
+
+const after = await client.callTool({ name: "execute_plan", arguments: { steps: [{ id: "c", tool: "fast", args: { n: 3 } }] } });
+check(after.structuredContent?.status === "completed", "the server answers after a cancellation", after);
+
+await client.close();
+console.log("PASS");

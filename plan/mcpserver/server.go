@@ -1,0 +1,375 @@
+// Package mcpserver makes the plan engine an MCP server: one tool,
+// execute_plan, that runs the plans a model sends against a catalog, as a
+// Concierge Plan server does, with planctl's preflight, progress,
+// cancellation, timeouts and limits. The MCP protocol itself (framing,
+// sessions, transports) is mark3labs/mcp-go's.
+//
+//	s := mcpserver.New(mcpserver.Options{Catalog: cat})
+//	err := server.NewStdioServer(s.MCP()).Listen(ctx, os.Stdin, os.Stdout)
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/planctl/planctl/plan"
+)
+
+// ToolName is the one tool the server lists.
+const ToolName = "execute_plan"
+
+// DefaultMaxSteps bounds a served plan's length: a model's plan, unlike a
+// file on disk, comes from outside.
+const DefaultMaxSteps = 1000
+
+// Options configure a Server.
+type Options struct {
+	Catalog     *plan.Catalog
+	Version     string        // planctl's version, sent in serverInfo
+	NoPreflight bool          // Concierge's exact behaviour: only its whole-plan checks
+	StepTimeout time.Duration // bounds each tool call; 0: none
+	PlanTimeout time.Duration // bounds a whole plan; 0: none
+	MaxSteps    int           // 0: DefaultMaxSteps
+	Logger      *slog.Logger  // nil: discard
+}
+
+// Server is the execute_plan MCP server. It keeps nothing between calls,
+// so any number of replicas can serve the same clients.
+type Server struct {
+	opts    Options
+	mcp     *server.MCPServer
+	catalog *plan.Catalog // opts.Catalog behind a Caller that applies plan timeouts and shutdown
+	log     *slog.Logger
+
+	// Draining: new plans are refused, running ones finish or are stopped.
+	mu       sync.Mutex
+	running  int
+	draining bool
+	idle     chan struct{}   // closed once draining and nothing runs
+	stop     context.Context // done when running plans must stop now
+	stopNow  context.CancelFunc
+	reqID    atomic.Uint64
+	barrier  *progressBarrier // stdio only
+}
+
+// New builds the server for opts.Catalog.
+func New(opts Options) *Server {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{opts: opts, log: opts.Logger, idle: make(chan struct{})}
+	s.stop, s.stopNow = context.WithCancel(context.Background())
+	cat, err := plan.NewCatalog(opts.Catalog.Source, opts.Catalog.Tools, plan.CallerFunc(s.call))
+	if err != nil {
+		// The tools were already indexed once by opts.Catalog: they are unique.
+		panic(err)
+	}
+	s.catalog = cat
+	hooks := &server.Hooks{}
+	// One line per MCP request, whatever the transport: its method and
+	// outcome, never its parameters.
+	hooks.AddOnSuccess(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ any) {
+		s.log.Info("request", "method", string(method), "id", id)
+	})
+	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
+		s.log.Info("request", "method", string(method), "id", id, "err", err)
+	})
+	s.mcp = server.NewMCPServer("planctl", opts.Version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithHooks(hooks),
+		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
+	)
+	s.mcp.AddTool(Tool(opts.Catalog), s.handle)
+	return s
+}
+
+// Catalog is the catalog the server runs plans against.
+func (s *Server) Catalog() *plan.Catalog { return s.opts.Catalog }
+
+// MCP is the mcp-go server, for any of mcp-go's transports.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// InputSchema is Concierge's execute_plan input schema.
+const InputSchema = `{"type":"object","properties":{"steps":{"type":"array","minItems":1,"items":{"type":"object","required":["id","tool","args"],"properties":{"id":{"type":"string"},"tool":{"type":"string"},"args":{"type":"object","additionalProperties":true}},"additionalProperties":false}}},"required":["steps"]}`
+
+// OutputSchema describes both answers of execute_plan: a run
+// ({"status", "steps"}) and a refused plan ({"error"}).
+const OutputSchema = `{"type":"object","properties":{` +
+	`"status":{"type":"string","enum":["completed","partial"],"description":"completed: every step ran ok; partial: the last step in steps failed and the plan stopped there"},` +
+	`"steps":{"type":"object","description":"the steps that ran, in plan order, by step id","additionalProperties":{"type":"object","properties":{"status":{"type":"string","enum":["ok","error"]},"result":{"description":"the tool's output, when status is ok"},"error":{"type":"string","description":"why the step failed, when status is error"}},"required":["status"]}},` +
+	`"error":{"type":"string","description":"the plan was refused before any step ran, and why"}}}`
+
+// Tool is the execute_plan tool as listed for catalog c.
+func Tool(c *plan.Catalog) mcp.Tool {
+	t := mcp.NewToolWithRawSchema(ToolName, Description(c), json.RawMessage(InputSchema))
+	t.RawOutputSchema = json.RawMessage(OutputSchema)
+	t.Annotations = mcp.ToolAnnotation{Title: "Plan Execution"}
+	return t
+}
+
+// Description is execute_plan's description: planctl's account of the plan
+// contract, then every tool exactly as Concierge lists it.
+func Description(c *plan.Catalog) string {
+	return descriptionHead + plan.RenderConcierge(c.Tools)
+}
+
+const descriptionHead = `Run several of this server's tools in one call, as a plan: a list of steps that run one after another, where a step can use what an earlier step returned.
+
+PLAN: {"steps": [...]}. Every step is an object with:
+  - id: a name for the step, unique in the plan; later steps refer to its output by this name
+  - tool: the tool to call (one of the tools listed below)
+  - args: the tool's arguments, as an object
+
+USING AN EARLIER STEP'S OUTPUT:
+  The server keeps the JSON output of each step that has finished. A parameter
+  marked [sharable] below may take, in place of a literal value, a reference:
+  an object whose only key is "output_by_reference", holding one step id and
+  the path to walk inside that step's output:
+
+    {"output_by_reference": {"find": []}}                 the whole output of step "find"
+    {"output_by_reference": {"find": ["id"]}}             its field "id"
+    {"output_by_reference": {"find": ["rows", "0"]}}      the first element of its "rows"
+    {"output_by_reference": {"find": ["a", "b", "c"]}}    output.a.b.c
+
+  Path elements are object keys, taken literally, or array indexes ("0", "-1"
+  for the last). Parameters not marked [sharable] take literal values only.
+  A reference must name a step that comes earlier in the plan. Literals and
+  references can be mixed freely within a step.
+
+HOW IT RUNS:
+  Steps run in order. The whole plan is checked before anything runs, and a
+  plan with a mistake is refused with {"error": "..."}. Otherwise the answer is
+  {"status": "completed" or "partial", "steps": {"<id>": {"status": "ok",
+  "result": ...}}}; the first failing step ends the plan, is the last entry,
+  and carries {"status": "error", "error": "..."}.
+  A plan need not do everything at once: run the steps you are sure of, read
+  their outputs, then send a follow-up plan that continues from what you saw.
+
+EXAMPLE:
+  {"steps": [
+    {"id": "locs", "tool": "search_locations", "args": {"base_city": "Chicago"}},
+    {"id": "wx", "tool": "get_weather", "args": {
+      "lat": {"output_by_reference": {"locs": ["lat"]}},
+      "lon": {"output_by_reference": {"locs": ["lon"]}},
+      "start_date": "2025-06-21"}}
+  ]}
+
+AVAILABLE TOOLS:
+
+`
+
+// planKey carries a plan's own context values into the catalog's Caller.
+type planKey struct{}
+
+type planCall struct {
+	deadline time.Time // zero: none
+	timeout  time.Duration
+}
+
+// call runs a tool for a plan: within the plan's deadline, and stopped when
+// the server must stop now. Both end the step with a message that says so.
+func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+	pc, _ := ctx.Value(planKey{}).(*planCall)
+	if s.stop.Err() != nil {
+		return plan.ToolResult{IsError: true, Error: shutdownMessage(tool)}, nil
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopOnShutdown := context.AfterFunc(s.stop, cancel)
+	defer stopOnShutdown()
+	if pc != nil && !pc.deadline.IsZero() {
+		if time.Until(pc.deadline) <= 0 {
+			return plan.ToolResult{IsError: true, Error: planTimeoutMessage(tool, pc.timeout, false)}, nil
+		}
+		var c2 context.CancelFunc
+		cctx, c2 = context.WithDeadline(cctx, pc.deadline)
+		defer c2()
+	}
+	res, err := s.opts.Catalog.Call(cctx, tool, args)
+	if ctx.Err() == nil && cctx.Err() != nil {
+		// Not the caller's own context (client cancellation, step timeout):
+		// the plan's deadline or the server's shutdown cut the call short.
+		if s.stop.Err() != nil {
+			return plan.ToolResult{IsError: true, Error: shutdownMessage(tool)}, nil
+		}
+		if pc != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			return plan.ToolResult{IsError: true, Error: planTimeoutMessage(tool, pc.timeout, true)}, nil
+		}
+	}
+	return res, err
+}
+
+func shutdownMessage(tool string) string {
+	return fmt.Sprintf("the server is shutting down: tool %q was stopped after --shutdown-timeout; send the plan again", tool)
+}
+
+func planTimeoutMessage(tool string, d time.Duration, during bool) string {
+	if during {
+		return fmt.Sprintf("the plan timed out after %s (--plan-timeout) while tool %q was running", d, tool)
+	}
+	return fmt.Sprintf("the plan timed out after %s (--plan-timeout) before tool %q was called", d, tool)
+}
+
+// handle answers one execute_plan call.
+func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	id := s.reqID.Add(1)
+	start := time.Now()
+	log := s.log.With("call", id)
+	if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
+		log = log.With("session", sess.SessionID())
+	}
+	if !s.enter() {
+		log.Info("plan refused", "reason", "shutting down")
+		return rejected([]byte(`{"error":"the server is shutting down and takes no new plans: send the plan again to another instance or after it restarts"}`)), nil
+	}
+	defer s.leave()
+
+	data := []byte(req.Params.RawArguments)
+	if len(data) == 0 && req.Params.Arguments != nil {
+		// In process, the arguments arrive decoded.
+		b, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return rejected(plan.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
+		}
+		data = b
+	}
+	if len(data) == 0 || string(data) == "null" {
+		data = []byte(`{}`)
+	}
+	p := plan.Load(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
+
+	if !s.opts.NoPreflight {
+		ds := plan.Validate(p, s.catalog)
+		if first := plan.FirstError(ds); first != nil {
+			log.Info("plan refused", "steps", len(p.Steps), "code", first.Code, "pointer", first.Pointer, "duration", time.Since(start))
+			return rejected(plan.ErrorResponse(first.Message)), nil
+		}
+	} else if rej := plan.ConciergeCheck(p, s.catalog); rej != nil {
+		log.Info("plan refused", "steps", len(p.Steps), "code", rej.Code, "pointer", rej.Pointer, "duration", time.Since(start))
+		return rejected(plan.ErrorResponse(rej.Message)), nil
+	}
+
+	pc := &planCall{timeout: s.opts.PlanTimeout}
+	if s.opts.PlanTimeout > 0 {
+		pc.deadline = start.Add(s.opts.PlanTimeout)
+	}
+	ctx = context.WithValue(ctx, planKey{}, pc)
+
+	var token mcp.ProgressToken
+	if req.Params.Meta != nil {
+		token = req.Params.Meta.ProgressToken
+	}
+	total := len(p.Steps)
+	barrier := s.barrierFor(ctx)
+	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout}
+	opts.OnEvent = func(e plan.Event) {
+		if e.Kind != plan.EventStepFinished {
+			return
+		}
+		st := p.Steps[e.Step]
+		status := e.State.Status.String()
+		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
+		if token == nil {
+			return
+		}
+		msg := fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status)
+		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+			"progressToken": token,
+			"progress":      e.Step + 1,
+			"total":         total,
+			"message":       msg,
+		})
+		if err != nil {
+			log.Debug("progress not sent", "err", err)
+		} else if barrier != nil {
+			barrier.send()
+		}
+	}
+	r := plan.NewRun(p, s.catalog, opts)
+	r.Continue(ctx, nil)
+	resp := r.Response()
+	if token != nil && barrier != nil {
+		barrier.wait(ctx)
+	}
+	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start))
+	return answer(resp), nil
+}
+
+// answer is a run's response as JSON text and structuredContent.
+func answer(resp []byte) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(string(resp))},
+		StructuredContent: json.RawMessage(resp),
+	}
+}
+
+// rejected is a refused plan: the same body, marked isError.
+func rejected(resp []byte) *mcp.CallToolResult {
+	r := answer(resp)
+	r.IsError = true
+	return r
+}
+
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining {
+		return false
+	}
+	s.running++
+	return true
+}
+
+func (s *Server) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running--
+	if s.draining && s.running == 0 {
+		close(s.idle)
+	}
+}
+
+// Running is the number of plans running now.
+func (s *Server) Running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running
+}
+
+// Drain refuses new plans and waits for the running ones to finish. When ctx
+// ends first, it stops them (their in-flight tool calls are cancelled and
+// the step ends with an error that says why) and waits for their answers.
+// It reports whether every plan finished on its own.
+func (s *Server) Drain(ctx context.Context) bool {
+	s.mu.Lock()
+	if !s.draining {
+		s.draining = true
+		if s.running == 0 {
+			close(s.idle)
+		}
+	}
+	s.mu.Unlock()
+	select {
+	case <-s.idle:
+		return true
+	case <-ctx.Done():
+		s.stopNow()
+		<-s.idle
+		return false
+	}
+}

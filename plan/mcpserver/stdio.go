@@ -1,0 +1,110 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServeStdio serves MCP on in and out until in ends or ctx is done.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	b := newProgressBarrier()
+	s.barrier = b
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
+	return stdio.Listen(ctx, in, &countingWriter{w: out, b: b})
+}
+
+// progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
+// writes notifications from a goroutine of their own: on stdio a plan's last
+// notifications/progress could follow its answer (clients drop progress for
+// a request already answered); over HTTP the goroutine can take the last one
+// off the queue and then, finding the answer written, drop it. The handler
+// waits, before answering, until every progress notification sent so far
+// has been written.
+type progressBarrier struct {
+	mu      sync.Mutex
+	sent    uint64
+	written uint64
+	changed chan struct{} // closed and replaced on every write
+}
+
+func newProgressBarrier() *progressBarrier {
+	return &progressBarrier{changed: make(chan struct{})}
+}
+
+type barrierKey struct{}
+
+// barrier is the progress barrier of the request in ctx (HTTP), or the
+// server's (stdio), or nil.
+func (s *Server) barrierFor(ctx context.Context) *progressBarrier {
+	if b, ok := ctx.Value(barrierKey{}).(*progressBarrier); ok {
+		return b
+	}
+	return s.barrier
+}
+
+func (b *progressBarrier) send() {
+	b.mu.Lock()
+	b.sent++
+	b.mu.Unlock()
+}
+
+func (b *progressBarrier) wrote() {
+	b.mu.Lock()
+	b.written++
+	close(b.changed)
+	b.changed = make(chan struct{})
+	b.mu.Unlock()
+}
+
+// wait returns once every notification sent before the call is written,
+// or ctx is done, or half a second has passed (a client that reads nothing must
+// not hold a plan's answer forever).
+func (b *progressBarrier) wait(ctx context.Context) {
+	b.mu.Lock()
+	target := b.sent
+	b.mu.Unlock()
+	timer := time.NewTimer(500 * time.Millisecond)
+	defer timer.Stop()
+	for {
+		b.mu.Lock()
+		done, ch := b.written >= target, b.changed
+		b.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// progressMark is in every progress notification and in nothing else: in a
+// JSON string (a result's text) its quotes would be escaped.
+var progressMark = []byte(`"method":"notifications/progress"`)
+
+// countingWriter tells the barrier when a progress notification has been
+// written. mcp-go writes one whole message (a line, or an SSE event) per
+// Write.
+type countingWriter struct {
+	w io.Writer
+	b *progressBarrier
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if bytes.Contains(p, progressMark) {
+		c.b.wrote()
+	}
+	return n, err
+}
