@@ -55,10 +55,11 @@ type Caller interface {
 }
 
 // Immediate is implemented by a Caller whose tool answers at once, without
-// blocking or waiting on anything (a mock tool with no delay). The run calls
-// such a tool without arming a step timer: a timer per step is most of the
-// cost of a long plan on mock tools, and a call that cannot block cannot
-// time out.
+// blocking, waiting on anything or having any effect outside the process (a
+// mock tool with no delay). The run calls such a tool without arming a step
+// timer: a timer per step is most of the cost of a long plan on mock tools,
+// and a call that cannot block cannot time out. A plan whose every tool is
+// immediate may also run while preflight checks it (AllImmediate).
 type Immediate interface {
 	Immediate(tool string) bool
 }
@@ -112,6 +113,23 @@ func (c *Catalog) Call(ctx context.Context, tool string, args json.RawMessage) (
 		return ToolResult{}, fmt.Errorf("the catalog %s has no way to call tools", c.Source)
 	}
 	return c.Caller.Call(ctx, tool, args)
+}
+
+// AllImmediate reports whether every tool plan p names answers at once and
+// touches nothing (Immediate): running p has no effect that could be seen,
+// so a driver may start it before preflight has passed and drop it if
+// preflight refuses the plan. A name the catalog lacks calls nothing.
+func (c *Catalog) AllImmediate(p *Plan) bool {
+	im, ok := c.Caller.(Immediate)
+	if !ok {
+		return false
+	}
+	for _, s := range p.Steps {
+		if name := s.ToolName(); c.Tool(name) != nil && !im.Immediate(name) {
+			return false
+		}
+	}
+	return true
 }
 
 // immediate reports whether the catalog's caller says tool answers at once.

@@ -298,11 +298,20 @@ func (v *validator) step(s *Step) {
 		return
 	}
 	refs := map[string]bool{}
+	var parsed []ArgRef // the step's references, parsed once (Step.Refs)
+	if args == s.Args {
+		parsed = s.Refs()
+	}
 	for _, m := range pyMembers(args) {
 		ptr := ids.argPtr + "/" + EscapePointer(m.Key)
 		if IsRef(m.Value) {
 			refs[m.Key] = true
-			ref := ParseRef(m.Value)
+			var ref *Ref
+			if len(parsed) > 0 {
+				ref, parsed = parsed[0].Ref, parsed[1:]
+			} else {
+				ref = ParseRef(m.Value)
+			}
 			v.reference(s, info, m, ptr, ref)
 			continue
 		}

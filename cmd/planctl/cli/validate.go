@@ -26,8 +26,9 @@ func init() { register(newValidateCmd) }
 func newValidateCmd(s *streams) *cobra.Command {
 	f := &validateFlags{}
 	c := &cobra.Command{
-		Use:   "validate PLAN [tool source]",
-		Short: "Find every problem in a plan before anything runs",
+		Use:         "validate PLAN [tool source]",
+		Annotations: map[string]string{annotBatch: "true"},
+		Short:       "Find every problem in a plan before anything runs",
 		Long: `Check a plan against the tools' schemas without running anything, and report every
 problem at once: each with its severity, a stable code, a message that says how to fix
 it, and its line:column in the file. The codes are documented in plan/DIAGNOSTICS.md.
