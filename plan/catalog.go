@@ -70,10 +70,10 @@ type Catalog struct {
 	// Sharing says how the source decided which parameters are sharable, so
 	// the validator can say when it guessed (REF_SHARABLE_UNKNOWN).
 	Sharing SharingPolicy
-	Tools  []*Tool
-	Caller Caller
-	byName map[string]*Tool
-	names  []string
+	Tools   []*Tool
+	Caller  Caller
+	byName  map[string]*Tool
+	names   []string
 }
 
 // SharingPolicy is how a catalog's sharable parameters were decided.
