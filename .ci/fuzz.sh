@@ -10,6 +10,7 @@ targets=(
   ./plan:FuzzWalk
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
+  ./plan/upstream:FuzzParseConcierge
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"

@@ -42,8 +42,8 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 		}
 		if n := len(body); n > 0 && strings.HasPrefix(body[n-1], "    returns: ") {
 			schema := strings.TrimPrefix(body[n-1], "    returns: ")
-			if json.Valid([]byte(schema)) {
-				cur.OutputSchema = compact([]byte(schema))
+			if out := object(json.RawMessage(schema)); out != nil && out[0] == '{' {
+				cur.OutputSchema = out
 				body = body[:n-1]
 			}
 		}
@@ -87,6 +87,11 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 	return tools, nil
 }
 
+var (
+	paramName = regexp.MustCompile(`^[^\s:,()\[\]?'"]+$`)
+	typeName  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|\[('[A-Za-z_][A-Za-z0-9_]*'(, )?)*\])$`)
+)
+
 // parseSignature reads "a: string [sharable], b?: integer" into a tool
 // whose input schema has those properties in that order.
 func parseSignature(name, params string) (*plan.Tool, error) {
@@ -111,8 +116,11 @@ func parseSignature(name, params string) (*plan.Tool, error) {
 		} else {
 			required = append(required, pname)
 		}
-		if pname == "" {
-			return nil, fmt.Errorf("tool %q: a parameter has no name", name)
+		if !paramName.MatchString(pname) {
+			return nil, fmt.Errorf("tool %q: %q is not a parameter name", name, pname)
+		}
+		if !typeName.MatchString(typ) {
+			return nil, fmt.Errorf("tool %q: parameter %q has a type planctl cannot read: %q", name, pname, typ)
 		}
 		key, _ := json.Marshal(pname)
 		props = append(props, string(key)+":"+typeSchema(typ))
