@@ -1,0 +1,73 @@
+package upstreamtest
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// sortedBlocks sorts the tools of a Concierge rendering.
+func sortedBlocks(s string) string {
+	b := strings.Split(strings.TrimSpace(s), "\n\n")
+	sort.Strings(b)
+	return strings.Join(b, "\n\n")
+}
+
+// planctl mock, reached over stdio, over Streamable HTTP and through an
+// mcpServers file, answers every sample plan exactly as the in-process mock
+// catalog does: same response, same exit code, with and without preflight,
+// and the same catalog as Concierge renders it.
+func TestMockMatchesInProcess(t *testing.T) {
+	url := mockHTTP(t)
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(cfg, []byte(`{"mcpServers": {"mock": {"command": "`+binary+`", "args": ["mock"]}}}`), 0o600)
+	sources := map[string][]string{
+		"stdio":  {"--server", quote(binary) + " mock"},
+		"http":   {"--url", url},
+		"config": {"--config", cfg, "--name", "mock"},
+	}
+	want := planctl(t, nil, "tools", "--format", "concierge")
+	for name, src := range sources {
+		got := planctl(t, nil, append([]string{"tools", "--format", "concierge"}, src...)...)
+		// mcp-go lists tools sorted by name; the catalog keeps the server's order.
+		if got.code != 0 || sortedBlocks(got.stdout) != sortedBlocks(want.stdout) {
+			t.Errorf("%s: tools --format concierge differs (exit %d, %s):\n%s", name, got.code, got.stderr, got.stdout)
+		}
+	}
+	plans, _ := filepath.Glob("../../../samples/*.json")
+	if len(plans) == 0 {
+		t.Fatal("no sample plans")
+	}
+	for _, p := range plans {
+		rel := filepath.Join("samples", filepath.Base(p))
+		for _, mode := range [][]string{nil, {"--no-preflight"}} {
+			args := append([]string{"run", rel, "--compact"}, mode...)
+			want := planctl(t, nil, args...)
+			for name, src := range sources {
+				got := planctl(t, nil, append(args, src...)...)
+				if got.stdout != want.stdout || got.code != want.code {
+					t.Errorf("%s %v over %s:\n got (exit %d) %s%s\nwant (exit %d) %s", rel, mode, name, got.code, got.stdout, got.stderr, want.code, want.stdout)
+				}
+			}
+		}
+	}
+}
+
+// A Concierge Plan server as upstream gives the same responses as the
+// catalog behind it.
+func TestConciergeServerAsUpstream(t *testing.T) {
+	src := []string{"--server", quote(planServer)}
+	want := planctl(t, nil, "tools", "--format", "concierge")
+	if got := planctl(t, nil, append([]string{"tools", "--format", "concierge"}, src...)...); got.stdout != want.stdout {
+		t.Errorf("recovered catalog differs:\n%s%s", got.stdout, got.stderr)
+	}
+	for _, p := range []string{"samples/backup.json", "samples/tool-error.json", "samples/missing-key.json"} {
+		want := planctl(t, nil, "run", p, "--compact", "--no-preflight")
+		got := planctl(t, nil, append([]string{"run", p, "--compact", "--no-preflight"}, src...)...)
+		if got.stdout != want.stdout || got.code != want.code {
+			t.Errorf("%s:\n got %s%s\nwant %s", p, got.stdout, got.stderr, want.stdout)
+		}
+	}
+}
