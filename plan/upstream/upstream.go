@@ -16,6 +16,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,8 +39,10 @@ type Upstream struct {
 	// called through its execute_plan.
 	concierge bool
 
-	mu   sync.Mutex
-	conn *conn
+	mu     sync.Mutex
+	conn   *conn
+	closed bool
+	down   error // why there is no session after a failed Reconnect
 }
 
 // conn is one live session: a started client and, over stdio, its process.
@@ -117,7 +122,9 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	cn := &conn{}
 	var tr transport.Interface
 	if u.cfg.URL != "" {
-		opts := []transport.StreamableHTTPCOption{}
+		// mcp-go logs transport trouble through slog; planctl reports it
+		// in the step's error instead, and never on a TUI's screen.
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))}
 		if len(u.cfg.Headers) > 0 {
 			opts = append(opts, transport.WithHTTPHeaders(u.cfg.Headers))
 		}
@@ -165,6 +172,13 @@ func (u *Upstream) explain(cn *conn, outer, ctx context.Context, what string, er
 		return fmt.Errorf("%s: no answer to %s within %s: %s", u.cfg.Label, what, u.cfg.StartTimeout, why)
 	case cn.proc != nil && (!cn.proc.alive() || errors.Is(err, transport.ErrTransportClosed)):
 		return fmt.Errorf("%s: %s failed: %s", u.cfg.Label, what, cn.proc.fault())
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("cannot reach the upstream server %s: %w", u.cfg.URL, ue.Err)
+	}
+	if u.cfg.URL != "" && strings.Contains(err.Error(), "4xx") {
+		return fmt.Errorf("%s: %s failed: %w (check the URL and --header: Streamable HTTP servers usually answer at /mcp)", u.cfg.Label, what, err)
 	}
 	return fmt.Errorf("%s: %s failed: %w", u.cfg.Label, what, err)
 }
@@ -277,6 +291,9 @@ func (u *Upstream) current() (*conn, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.conn == nil {
+		if u.down != nil && !u.closed {
+			return nil, fmt.Errorf("no session with the upstream server: the last restart failed: %w", u.down)
+		}
 		return nil, fmt.Errorf("%s is closed", u.cfg.Label)
 	}
 	return u.conn, nil
@@ -336,6 +353,10 @@ func (u *Upstream) fault(cn *conn, err error) error {
 		}
 		return fmt.Errorf("upstream server: %w", err)
 	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("upstream server %s is unreachable: %w", u.cfg.URL, ue.Err)
+	}
 	return fmt.Errorf("upstream server %s: %w", u.cfg.URL, err)
 }
 
@@ -351,20 +372,23 @@ func (u *Upstream) Reconnect(ctx context.Context) error {
 		old.close()
 	}
 	cn, err := u.connect(ctx)
-	if err != nil {
-		return err
-	}
 	u.mu.Lock()
-	u.conn = cn
-	u.mu.Unlock()
-	return nil
+	defer u.mu.Unlock()
+	if u.closed {
+		if cn != nil {
+			go cn.close()
+		}
+		return fmt.Errorf("%s is closed", u.cfg.Label)
+	}
+	u.conn, u.down = cn, err
+	return err
 }
 
 // Close ends the session and stops a stdio server.
 func (u *Upstream) Close() error {
 	u.mu.Lock()
 	cn := u.conn
-	u.conn = nil
+	u.conn, u.closed = nil, true
 	u.mu.Unlock()
 	if cn != nil {
 		cn.close()

@@ -43,7 +43,7 @@ func broken(t *testing.T) string {
 	return brokenBin
 }
 
-func open(t *testing.T, args ...string) (*Upstream, *bytes.Buffer) {
+func open(t *testing.T, args ...string) (*Upstream, *syncBuffer) {
 	t.Helper()
 	log := &syncBuffer{}
 	u, err := Open(context.Background(), Config{Command: append([]string{broken(t)}, args...), ServerLog: log})
@@ -51,18 +51,24 @@ func open(t *testing.T, args ...string) (*Upstream, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { u.Close() })
-	return u, &log.Buffer
+	return u, log
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	bytes.Buffer
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func call(t *testing.T, u *Upstream, tool, args string) (plan.ToolResult, error) {
