@@ -71,3 +71,18 @@ func TestConciergeServerAsUpstream(t *testing.T) {
 		}
 	}
 }
+
+// A mock delay ends when the step timeout cancels the call, over both
+// transports, and the step says it timed out.
+func TestMockDelayCancelled(t *testing.T) {
+	url := mockHTTP(t)
+	for name, src := range map[string][]string{
+		"stdio": {"--server", quote(binary) + " mock"},
+		"http":  {"--url", url},
+	} {
+		r := planctl(t, nil, append([]string{"run", "samples/slow-report.json", "--compact", "--step-timeout", "100ms"}, src...)...)
+		if r.code != 1 || !strings.Contains(r.stdout, "timed out after 100ms") {
+			t.Errorf("%s: exit %d %s%s", name, r.code, r.stdout, r.stderr)
+		}
+	}
+}
