@@ -71,7 +71,7 @@ func TestMCPServerInProcess(t *testing.T) {
 		}
 	}
 	for _, cc := range []struct {
-		tool, args, text string
+		tool, args, text  string
 		structured, isErr bool
 	}{
 		{"validate_backup", `{"backup_id":"bk-1"}`, `{"status":"valid","backup_id":"bk-1","checksum":"sha256:9f2c4e"}`, true, false},
