@@ -243,9 +243,25 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
+// Immediate reports whether tool answers at once: it has no delay, in its
+// own reply or in any case (plan.Immediate).
+func (m *Mock) Immediate(name string) bool {
+	t := m.tools[name]
+	if t == nil || t.reply.delay > 0 {
+		return false
+	}
+	for _, c := range t.Cases {
+		if c.delay > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Call answers a tool call from the catalog: the first case whose "when"
 // the arguments contain, else the tool's own reply; after its delay (cut
-// short, with an error, when ctx ends).
+// short, with an error, when ctx ends). args must be valid JSON, as the
+// engine and the MCP layer give them; they are not checked again here.
 func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (plan.ToolResult, error) {
 	t := m.tools[name]
 	if t == nil {
@@ -263,8 +279,6 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 				break
 			}
 		}
-	} else if !json.Valid(args) {
-		return plan.ToolResult{}, fmt.Errorf("the arguments of %q are not valid JSON", name)
 	}
 	if r.delay > 0 {
 		timer := time.NewTimer(r.delay)

@@ -54,6 +54,15 @@ type Caller interface {
 	Call(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error)
 }
 
+// Immediate is implemented by a Caller whose tool answers at once, without
+// blocking or waiting on anything (a mock tool with no delay). The run calls
+// such a tool without arming a step timer: a timer per step is most of the
+// cost of a long plan on mock tools, and a call that cannot block cannot
+// time out.
+type Immediate interface {
+	Immediate(tool string) bool
+}
+
 // CallerFunc adapts a function to Caller.
 type CallerFunc func(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error)
 
@@ -132,4 +141,10 @@ func (c *Catalog) Call(ctx context.Context, tool string, args json.RawMessage) (
 		return ToolResult{}, fmt.Errorf("the catalog %s has no way to call tools", c.Source)
 	}
 	return c.Caller.Call(ctx, tool, args)
+}
+
+// immediate reports whether the catalog's caller says tool answers at once.
+func (c *Catalog) immediate(tool string) bool {
+	im, ok := c.Caller.(Immediate)
+	return ok && im.Immediate(tool)
 }

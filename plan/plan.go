@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"sync"
 )
 
 // Form is the shape a plan arrived in.
@@ -81,6 +82,9 @@ type Step struct {
 	ID    *Value
 	Tool  *Value
 	Args  *Value
+
+	refsOnce sync.Once
+	refs     []ArgRef
 }
 
 // IDText is the step id as a string: the id itself when it is a string,

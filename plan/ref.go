@@ -36,8 +36,8 @@ func ParseRef(v *Value) *Ref {
 		r.Err = "output_by_reference must be an object with exactly one key (the step id), got: " + PyStr(pl)
 		return r
 	}
-	m := members[0]
-	r.StepKey = &m
+	m := &members[0]
+	r.StepKey = m
 	r.Step = m.Key
 	if m.Value.Kind != Array {
 		r.Err = fmt.Sprintf("output_by_reference path for step '%s' must be an array, got: %s", m.Key, PyTypeName(m.Value))
@@ -70,7 +70,13 @@ type ArgRef struct {
 }
 
 // Refs returns the top-level references among a step's arguments, in order.
+// They are parsed once and shared: callers must not modify them.
 func (s *Step) Refs() []ArgRef {
+	s.refsOnce.Do(func() { s.refs = parseRefs(s) })
+	return s.refs
+}
+
+func parseRefs(s *Step) []ArgRef {
 	if s.Args == nil || s.Args.Kind != Object {
 		return nil
 	}

@@ -1,5 +1,7 @@
 package plan
 
+import "io"
+
 // Response renders the run as Concierge answers execute_plan: the steps that
 // ran, in plan order, each ok with its result or in error with its text, the
 // failed one last; status "partial" when a step failed, else "completed".
@@ -74,7 +76,32 @@ func ErrorResponse(msg string) []byte {
 // json.Indent does, in one pass: number literals and strings keep their
 // exact text. The engine's responses are large; this is their hot path.
 func Indent(src []byte) []byte {
-	dst := make([]byte, 0, len(src)+len(src)/2)
+	dst, _ := indent(make([]byte, 0, len(src)+len(src)/2), src, nil)
+	return dst
+}
+
+// WriteIndent writes src indented as Indent does to w, a chunk at a time,
+// so that a large response is never held twice in memory.
+func WriteIndent(w io.Writer, src []byte) error {
+	const chunk = 64 << 10
+	buf := make([]byte, 0, chunk+chunk/4)
+	buf, err := indent(buf, src, func(b []byte) ([]byte, error) {
+		if len(b) < chunk {
+			return b, nil
+		}
+		_, err := w.Write(b)
+		return b[:0], err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(buf)
+	return err
+}
+
+// indent appends the indented src to dst; flush, when given, is offered
+// dst after every value and may empty it.
+func indent(dst, src []byte, flush func([]byte) ([]byte, error)) ([]byte, error) {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
@@ -107,11 +134,17 @@ func Indent(src []byte) []byte {
 		case ',':
 			dst = append(dst, ',')
 			newline()
+			if flush != nil {
+				var err error
+				if dst, err = flush(dst); err != nil {
+					return dst, err
+				}
+			}
 		case ':':
 			dst = append(dst, ':', ' ')
 		default:
 			dst = append(dst, c)
 		}
 	}
-	return dst
+	return dst, nil
 }

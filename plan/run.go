@@ -305,7 +305,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
 	cctx, cancel := ctx, context.CancelFunc(func() {})
-	if r.opts.StepTimeout > 0 {
+	if r.opts.StepTimeout > 0 && !r.Catalog.immediate(tool.Name) {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
 	res, err := r.Catalog.Call(cctx, tool.Name, args)
@@ -356,6 +356,10 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		return nil, fmt.Errorf("'%s' object has no attribute 'items'", PyTypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
+	var refs []ArgRef // parsed once per step, unless the arguments were edited
+	if args == step.Args {
+		refs = step.Refs()
+	}
 	buf := make([]byte, 0, args.End-args.Start+16)
 	buf = append(buf, '{')
 	for n, m := range pyMembers(args) {
@@ -371,7 +375,13 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		if tool != nil && !tool.IsSharable(m.Key) {
 			return nil, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
-		val, err := r.ResolveRef(i, ParseRef(m.Value))
+		var ref *Ref
+		if len(refs) > 0 {
+			ref, refs = refs[0].Ref, refs[1:]
+		} else {
+			ref = ParseRef(m.Value)
+		}
+		val, err := r.ResolveRef(i, ref)
 		if err != nil {
 			return nil, err
 		}

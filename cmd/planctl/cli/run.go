@@ -26,8 +26,9 @@ func init() { register(newRunCmd) }
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{}
 	c := &cobra.Command{
-		Use:   "run PLAN [tool source]",
-		Short: "Run a whole plan and print the Concierge response",
+		Use:         "run PLAN [tool source]",
+		Annotations: map[string]string{annotBatch: "true"},
+		Short:       "Run a whole plan and print the Concierge response",
 		Long: `Run a plan to its end and print the response a Concierge Plan server would give:
 {"status": "completed"|"partial", "steps": {...}}, or {"error": "..."} when the plan
 is refused before it starts. Progress goes to stderr when it is a terminal.
@@ -78,10 +79,11 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	cat := src.catalog
 
 	print := func(resp []byte) {
-		if !f.compact {
-			resp = plan.Indent(resp)
+		if f.compact {
+			s.out.Write(resp)
+		} else {
+			plan.WriteIndent(s.out, resp)
 		}
-		s.out.Write(resp)
 		fmt.Fprintln(s.out)
 	}
 	if !f.noPreflight {
