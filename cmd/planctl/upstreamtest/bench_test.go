@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -101,5 +102,23 @@ func BenchmarkOverheadPlan20InProcess(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		callTool(b, c, "execute_plan", plan)
+	}
+}
+
+// BenchmarkOverheadServe20: the same plan through `planctl serve --server
+// 'planctl mock'` itself, once this build has the serve command.
+func BenchmarkOverheadServe20(b *testing.B) {
+	if err := exec.Command(binary, "serve", "--help").Run(); err != nil {
+		b.Skip("this build has no `planctl serve`")
+	}
+	c := stdioClient(b, binary, "serve", "--server", quote(binary)+" mock")
+	plan := chain(steps)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res := callTool(b, c, "execute_plan", plan)
+		text := res.Content[0].(mcp.TextContent).Text
+		if !strings.Contains(text, `"completed"`) {
+			b.Fatal(text)
+		}
 	}
 }
