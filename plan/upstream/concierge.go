@@ -22,7 +22,7 @@ var signature = regexp.MustCompile(`^  ([A-Za-z0-9_][A-Za-z0-9_.\-/:]*)\((.*)\)$
 // gives the output schema. Text before the "AVAILABLE TOOLS:" line (or
 // before the first signature) is the server's prose and is skipped.
 func ParseConcierge(desc string) ([]*plan.Tool, error) {
-	lines := strings.Split(strings.ReplaceAll(desc, "\r\n", "\n"), "\n")
+	lines := strings.Split(desc, "\n")
 	start := 0
 	for i, l := range lines {
 		if strings.TrimSpace(l) == "AVAILABLE TOOLS:" {
@@ -40,10 +40,14 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 		for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
 			body = body[:len(body)-1]
 		}
-		if n := len(body); n > 0 && strings.HasPrefix(body[n-1], "    returns: ") {
+		// The returns line follows the description line, which is empty
+		// when the tool has no description: a lone "    returns: ..." line
+		// is a description that happens to start so.
+		if n := len(body); n > 1 && strings.HasPrefix(body[n-1], "    returns: ") {
 			schema := strings.TrimPrefix(body[n-1], "    returns: ")
-			if out := object(json.RawMessage(schema)); out != nil && out[0] == '{' {
-				cur.OutputSchema = out
+			// Only what RenderConcierge would print back: a non-empty object.
+			if v, err := plan.ParseJSON([]byte(schema)); err == nil && v.Kind == plan.Object && len(v.Members) > 0 {
+				cur.OutputSchema = compact([]byte(schema))
 				body = body[:n-1]
 			}
 		}
@@ -59,7 +63,7 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 		l := lines[i]
 		// A signature starts a tool when it opens the list or follows the
 		// blank line that separates tools.
-		if m := signature.FindStringSubmatch(l); m != nil && (cur == nil || (len(body) > 0 && body[len(body)-1] == "") || (len(body) == 0 && i > 0 && lines[i-1] == "")) {
+		if m := signature.FindStringSubmatch(strings.TrimSuffix(l, "\r")); m != nil && (cur == nil || (len(body) > 0 && body[len(body)-1] == "") || (len(body) == 0 && i > 0 && lines[i-1] == "")) {
 			if err := finish(); err != nil {
 				return nil, err
 			}
@@ -89,7 +93,7 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 
 var (
 	paramName = regexp.MustCompile(`^[^\s:,()\[\]?'"]+$`)
-	typeName  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|\[('[A-Za-z_][A-Za-z0-9_]*'(, )?)*\])$`)
+	typeName  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|\[('[A-Za-z_][A-Za-z0-9_]*'(, '[A-Za-z_][A-Za-z0-9_]*')*)?\])$`)
 )
 
 // parseSignature reads "a: string [sharable], b?: integer" into a tool
@@ -98,6 +102,7 @@ func parseSignature(name, params string) (*plan.Tool, error) {
 	t := &plan.Tool{Name: name, Sharable: map[string]bool{}}
 	var props []string
 	var required []string
+	seenParam := map[string]bool{}
 	for _, p := range splitParams(params) {
 		p = strings.TrimSpace(p)
 		if p == "" {
@@ -122,6 +127,10 @@ func parseSignature(name, params string) (*plan.Tool, error) {
 		if !typeName.MatchString(typ) {
 			return nil, fmt.Errorf("tool %q: parameter %q has a type planctl cannot read: %q", name, pname, typ)
 		}
+		if seenParam[pname] {
+			return nil, fmt.Errorf("tool %q: parameter %q is listed twice", name, pname)
+		}
+		seenParam[pname] = true
 		key, _ := json.Marshal(pname)
 		props = append(props, string(key)+":"+typeSchema(typ))
 	}
