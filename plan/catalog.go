@@ -148,3 +148,19 @@ func (c *Catalog) immediate(tool string) bool {
 	im, ok := c.Caller.(Immediate)
 	return ok && im.Immediate(tool)
 }
+
+// Reconnector is implemented by a Caller behind a connection that can be
+// opened again, such as an upstream MCP server (plan/upstream): after the
+// server crashed, Reconnect starts a new session with it.
+type Reconnector interface {
+	Reconnect(ctx context.Context) error
+}
+
+// Reconnect restarts the catalog's connection when its Caller has one (a
+// debugger calls it on restart); for other catalogs it does nothing.
+func (c *Catalog) Reconnect(ctx context.Context) error {
+	if r, ok := c.Caller.(Reconnector); ok {
+		return r.Reconnect(ctx)
+	}
+	return nil
+}

@@ -319,3 +319,14 @@ func TestLoadConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestCatalogReconnect(t *testing.T) {
+	u, _ := open(t)
+	if _, err := call(t, u, "crash", `{}`); err == nil {
+		t.Fatal("no error from a crash")
+	}
+	if err := u.Catalog().Reconnect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	wantOK(t, u)
+}
