@@ -69,20 +69,33 @@ func openMCPServer(ctx context.Context, f *sourceFlags, s *streams) (*toolSource
 	}}, nil
 }
 
+// defaultServerLog is planctl-server-UID.log in the temporary directory:
+// one per user, so that users of a shared machine do not collide.
+func defaultServerLog() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("planctl-server-%d.log", os.Getuid()))
+}
+
 // serverLog opens where a stdio server's stderr goes: --server-log FILE,
-// "-" for planctl's own stderr, else planctl-server.log in the temporary
-// directory (appended to, one header line per start). The server's last
+// "-" for planctl's own stderr, else defaultServerLog (appended to, one
+// header line per start). The server's last
 // stderr lines are also quoted in the error when it dies.
 func serverLog(path string, s *streams) (io.Writer, *os.File, error) {
 	if path == "-" {
 		return s.errOut, nil, nil
 	}
-	if path == "" {
-		path = filepath.Join(os.TempDir(), "planctl-server.log")
+	chosen := path != ""
+	if !chosen {
+		path = defaultServerLog()
 	}
 	file, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
+	if err != nil && chosen {
 		return nil, nil, fmt.Errorf("cannot open the server log: %w", err)
+	}
+	if err != nil {
+		// The default log is a convenience: without it the server's last
+		// stderr lines are still quoted when it dies.
+		fmt.Fprintf(s.errOut, "planctl: warning: cannot open the server log (%v); use --server-log FILE to keep the server's stderr\n", err)
+		return nil, nil, nil
 	}
 	fmt.Fprintf(file, "-- planctl %s: server started\n", time.Now().Format(time.RFC3339))
 	return file, file, nil
