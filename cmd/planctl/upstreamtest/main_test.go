@@ -17,6 +17,7 @@ import (
 var (
 	binary     string // planctl
 	planServer string // plan/upstream/testdata/planserver
+	broken     string // plan/upstream/testdata/brokenserver
 )
 
 // TestMain builds planctl and the test Plan server once.
@@ -27,7 +28,8 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "planctl")
 	planServer = filepath.Join(dir, "planserver")
-	for _, b := range [][2]string{{binary, ".."}, {planServer, "../../../plan/upstream/testdata/planserver"}} {
+	broken = filepath.Join(dir, "brokenserver")
+	for _, b := range [][2]string{{binary, ".."}, {planServer, "../../../plan/upstream/testdata/planserver"}, {broken, "../../../plan/upstream/testdata/brokenserver"}} {
 		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
 			panic("go build " + b[1] + ": " + err.Error() + "\n" + string(out))
 		}
