@@ -39,6 +39,9 @@ type Upstream struct {
 	// called through its execute_plan.
 	concierge bool
 
+	autoRestart atomic.Bool
+	restartMu   sync.Mutex // one restart at a time
+
 	mu     sync.Mutex
 	conn   *conn
 	closed bool
@@ -308,8 +311,13 @@ func (u *Upstream) Call(ctx context.Context, tool string, args json.RawMessage) 
 	if err != nil {
 		return plan.ToolResult{}, err
 	}
-	if cn.dead.Load() {
-		return plan.ToolResult{}, u.fault(cn, transport.ErrTransportClosed)
+	if cn.dead.Load() || (cn.proc != nil && !cn.proc.alive()) {
+		if !u.autoRestart.Load() {
+			return plan.ToolResult{}, u.fault(cn, transport.ErrTransportClosed)
+		}
+		if cn, err = u.restartDead(ctx, cn); err != nil {
+			return plan.ToolResult{}, err
+		}
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -358,6 +366,28 @@ func (u *Upstream) fault(cn *conn, err error) error {
 		return fmt.Errorf("upstream server %s is unreachable: %w", u.cfg.URL, ue.Err)
 	}
 	return fmt.Errorf("upstream server %s: %w", u.cfg.URL, err)
+}
+
+// SetAutoRestart makes a call that finds the server dead start it again
+// first, as a long-running `planctl serve` wants; the call that saw the
+// crash still fails. Off by default: a debugger restarts on the user's
+// word (Reconnect).
+func (u *Upstream) SetAutoRestart(on bool) { u.autoRestart.Store(on) }
+
+// restartDead replaces the dead session cn, unless another call already did.
+func (u *Upstream) restartDead(ctx context.Context, cn *conn) (*conn, error) {
+	u.restartMu.Lock()
+	defer u.restartMu.Unlock()
+	u.mu.Lock()
+	cur := u.conn
+	u.mu.Unlock()
+	if cur != nil && cur != cn {
+		return cur, nil
+	}
+	if err := u.Reconnect(ctx); err != nil {
+		return nil, fmt.Errorf("the upstream server had stopped and could not be started again: %w", err)
+	}
+	return u.current()
 }
 
 // Reconnect ends the current session (stopping a stdio server) and opens a

@@ -330,3 +330,12 @@ func TestCatalogReconnect(t *testing.T) {
 	}
 	wantOK(t, u)
 }
+
+func TestAutoRestart(t *testing.T) {
+	u, _ := open(t)
+	u.SetAutoRestart(true)
+	if _, err := call(t, u, "crash", `{}`); err == nil || !strings.Contains(err.Error(), "exited") {
+		t.Fatalf("the crashing call: %v", err)
+	}
+	wantOK(t, u) // started again on the next call
+}
