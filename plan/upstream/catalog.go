@@ -68,7 +68,7 @@ func buildCatalog(raw []json.RawMessage, patterns []string) ([]*plan.Tool, bool,
 }
 
 // sharingPolicy names the policy buildCatalog applied.
-func sharingPolicy(tools []*plan.Tool, patterns []string, concierge bool, _ []json.RawMessage) plan.SharingPolicy {
+func sharingPolicy(tools []*plan.Tool, patterns []string, concierge bool) plan.SharingPolicy {
 	switch {
 	case len(patterns) > 0:
 		return plan.SharingPatterns

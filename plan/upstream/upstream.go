@@ -87,8 +87,9 @@ func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 	defer cancel()
 	raw, err := cn.listTools(lctx)
 	if err != nil {
+		err = u.explain(cn, ctx, lctx, "tools/list", err)
 		cn.close()
-		return nil, u.explain(cn, ctx, lctx, "tools/list", err)
+		return nil, err
 	}
 	tools, concierge, err := buildCatalog(raw, cfg.Sharable)
 	if err != nil {
@@ -106,7 +107,7 @@ func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 		cn.close()
 		return nil, err
 	}
-	u.catalog.Sharing = sharingPolicy(tools, cfg.Sharable, concierge, raw)
+	u.catalog.Sharing = sharingPolicy(tools, cfg.Sharable, concierge)
 	return u, nil
 }
 
@@ -148,8 +149,9 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	// every server published so far speaks; mcp-go servers accept it too.
 	cn.c = client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
 	if err := cn.c.Start(ctx); err != nil {
+		err = u.explain(cn, context.Background(), ctx, "start", err)
 		cn.close()
-		return nil, u.explain(cn, context.Background(), ctx, "start", err)
+		return nil, err
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "planctl", Version: "1"}
