@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -255,6 +256,12 @@ func TestCancellationReachesServer(t *testing.T) {
 
 func TestOpenFailures(t *testing.T) {
 	bin := broken(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
 	for _, c := range []struct {
 		cfg  Config
 		want string
@@ -262,7 +269,7 @@ func TestOpenFailures(t *testing.T) {
 		{Config{Command: []string{bin, "-exit", "4"}}, "upstream server exited: status 4; its stderr ended with: brokenserver: refusing to start"},
 		{Config{Command: []string{bin, "-mute"}, StartTimeout: 300 * time.Millisecond}, "no answer to initialize within 300ms"},
 		{Config{Command: []string{filepath.Join(t.TempDir(), "no-such-server")}}, "cannot start"},
-		{Config{URL: "http://127.0.0.1:1/mcp", StartTimeout: 5 * time.Second}, "127.0.0.1:1"},
+		{Config{URL: closed, StartTimeout: 5 * time.Second}, "cannot reach the upstream server " + closed},
 	} {
 		_, err := Open(context.Background(), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -1,6 +1,7 @@
 package upstreamtest
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestFaultsThroughRun(t *testing.T) {
 	}{
 		{[]string{"--server", quote(broken) + " -exit 4"}, "upstream server exited: status 4"},
 		{[]string{"--server", "'unterminated"}, "unterminated single quote"},
-		{[]string{"--url", "http://127.0.0.1:1/mcp"}, "cannot reach the upstream server"},
+		{[]string{"--url", closedURL(t)}, "cannot reach the upstream server"},
 	} {
 		r := planctl(t, nil, append([]string{"tools"}, c.args...)...)
 		want := 3
@@ -44,4 +45,15 @@ func TestFaultsThroughRun(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, r.code, r.stderr, want, c.want)
 		}
 	}
+}
+
+// closedURL is an HTTP URL on a loopback port nothing listens on.
+func closedURL(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+	return url
 }
