@@ -86,3 +86,33 @@ func TestMockDelayCancelled(t *testing.T) {
 		}
 	}
 }
+
+// `planctl serve` is a Concierge Plan server: as an upstream (alone, and in
+// front of `planctl mock`) it gives the responses of the catalog in process.
+// Runs once the build has the serve command.
+func TestServeAsUpstream(t *testing.T) {
+	if r := planctl(t, nil, "serve", "--help"); r.code != 0 {
+		t.Skip("this build has no `planctl serve`")
+	}
+	mock := quote(binary) + " mock"
+	for name, server := range map[string]string{
+		"serve":                   quote(binary) + " serve",
+		"serve --server mock":     quote(binary) + " serve --server " + quote(mock),
+		"serve --url mock --http": "",
+	} {
+		if server == "" {
+			server = quote(binary) + " serve --url " + quote(mockHTTP(t))
+		}
+		want := planctl(t, nil, "tools", "--format", "concierge")
+		if got := planctl(t, nil, "tools", "--format", "concierge", "--server", server); sortedBlocks(got.stdout) != sortedBlocks(want.stdout) {
+			t.Errorf("%s: recovered catalog differs (exit %d):\n%s%s", name, got.code, got.stdout, got.stderr)
+		}
+		for _, p := range []string{"samples/backup.json", "samples/tool-error.json", "samples/missing-key.json", "samples/big-numbers.json"} {
+			want := planctl(t, nil, "run", p, "--compact", "--no-preflight")
+			got := planctl(t, nil, "run", p, "--compact", "--no-preflight", "--server", server)
+			if got.stdout != want.stdout || got.code != want.code {
+				t.Errorf("%s %s:\n got %s%s\nwant %s", name, p, got.stdout, got.stderr, want.stdout)
+			}
+		}
+	}
+}
