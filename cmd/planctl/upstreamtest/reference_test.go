@@ -139,3 +139,27 @@ func TestServerEverything(t *testing.T) {
 		}
 	}
 }
+
+// Validation against server-memory uses its outputSchemas: a typo in a
+// reference path is found before anything runs, and the guessed sharable
+// policy is reported unless --sharable says which parameters are sharable.
+// Runs once the build has the validate command.
+func TestServerMemoryValidate(t *testing.T) {
+	if r := planctl(t, nil, "validate", "--help"); r.code != 0 {
+		t.Skip("this build has no `planctl validate`")
+	}
+	server := nodeServer(t, "server-memory")
+	env := []string{"MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")}
+	r := planctl(t, env, "validate", "cmd/planctl/upstreamtest/testdata/memory.json", "--server", server)
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "REF_SHARABLE_UNKNOWN") {
+		t.Errorf("memory.json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = planctl(t, env, "validate", "cmd/planctl/upstreamtest/testdata/memory.json", "--server", server, "--sharable", "search_nodes.query")
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "REF_SHARABLE_UNKNOWN") {
+		t.Errorf("memory.json --sharable: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = planctl(t, env, "validate", "cmd/planctl/upstreamtest/testdata/memory-typo.json", "--server", server)
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "REF_UNKNOWN_PROPERTY") || !strings.Contains(r.stdout+r.stderr, `did you mean "name"`) {
+		t.Errorf("memory-typo.json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
