@@ -8,8 +8,11 @@ targets=(
   ./plan:FuzzParseJSON
   ./plan:FuzzRun
   ./plan:FuzzWalk
+  ./plan:FuzzParseTrace
+  ./tui/repl:FuzzParse
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog
+  ./tui:FuzzParseDoc
   ./plan/upstream:FuzzParseConcierge
 )
 for pt in "${targets[@]}"; do

@@ -1,10 +1,306 @@
 package plan
 
-import "errors"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+)
 
-// WriteTrace records run r to path atomically: the plan, the catalog, and
-// per step the literal and resolved arguments, the result or error, start
-// time and duration. (Placeholder until traces land: issue 4.)
+// TraceFormat names the trace format and its version; a trace carries it in
+// its "trace" field and ReadTrace refuses any other.
+const TraceFormat = "planctl-trace/1"
+
+// A trace is one JSON object, laid out to be read by people and diffed:
+//
+//	{"trace": "planctl-trace/1",
+//	 "written": "2026-12-03T06:30:00.123Z",
+//	 "status": "partial",
+//	 "plan": {"name": "samples/backup.json", "json": <the plan exactly as written>},
+//	 "catalog": {"source": "embedded demo", "tools": [
+//	  {"name": ..., "description": ..., "inputSchema": ..., "sharable": [...]},
+//	  ...]},
+//	 "steps": [
+//	  {"index": 0, "id": "backup", "tool": "create_backup", "status": "ok", "called": true,
+//	   "args": {literal}, "resolved_args": {...}, "result": ..., "started": "...", "duration_ms": 1.25},
+//	  ...]}
+//
+// One line per tool and per step. "plan" holds "text" (a JSON string)
+// instead of "json" when the plan is not valid JSON. "called" says the tool
+// was called (a step that failed resolving its references never called
+// it); only called steps are answered by a replay. "error" replaces
+// "result" for a step that failed; "status" is "pending" for a step that
+// did not run, and then only "args" is given.
+
+// WriteTrace records run r to path atomically: the file is written beside
+// path under a temporary name and renamed over it, so a crash never leaves
+// half a trace. The file is readable by its owner only (mode 0600): tool
+// results may hold secrets.
 func WriteTrace(path string, r *Run) error {
-	return errors.New("traces are not implemented yet")
+	data := AppendTrace(nil, r, time.Now())
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write the trace %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write the trace %s: %w", path, err)
+	}
+	return nil
+}
+
+// AppendTrace appends the trace of r, written at time now, to dst.
+func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
+	p := r.Plan
+	b := dst
+	b = append(b, `{"trace": `...)
+	b = AppendJSONString(b, TraceFormat)
+	b = append(b, ",\n \"written\": "...)
+	b = AppendJSONString(b, now.UTC().Format(time.RFC3339Nano))
+	b = append(b, ",\n \"status\": "...)
+	b = AppendJSONString(b, r.Status().String())
+	b = append(b, ",\n \"plan\": {\"name\": "...)
+	b = AppendJSONString(b, p.Src.Name)
+	if p.Root != nil {
+		b = append(b, `, "json": `...)
+		b = append(b, bytes.TrimSpace(p.Src.Bytes)...)
+	} else {
+		b = append(b, `, "text": `...)
+		b = AppendJSONString(b, string(p.Src.Bytes))
+	}
+	b = append(b, "},\n \"catalog\": {\"source\": "...)
+	b = AppendJSONString(b, r.Catalog.Source)
+	b = append(b, `, "tools": [`...)
+	for i, t := range r.Catalog.Tools {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n  "...)
+		b = appendTool(b, t)
+	}
+	b = append(b, "]},\n \"steps\": ["...)
+	for i := range p.Steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n  "...)
+		b = r.appendTraceStep(b, i)
+	}
+	return append(b, "]}\n"...)
+}
+
+func appendTool(b []byte, t *Tool) []byte {
+	b = append(b, `{"name": `...)
+	b = AppendJSONString(b, t.Name)
+	if t.Description != "" {
+		b = append(b, `, "description": `...)
+		b = AppendJSONString(b, t.Description)
+	}
+	raw := func(key string, v json.RawMessage) {
+		if len(bytes.TrimSpace(v)) > 0 {
+			b = append(b, ", \""+key+"\": "...)
+			b = AppendCompact(b, bytes.TrimSpace(v))
+		}
+	}
+	raw("inputSchema", t.InputSchema)
+	raw("outputSchema", t.OutputSchema)
+	raw("annotations", t.Annotations)
+	sh := make([]string, 0, len(t.Sharable))
+	for k, ok := range t.Sharable {
+		if ok {
+			sh = append(sh, k)
+		}
+	}
+	sort.Strings(sh)
+	b = append(b, `, "sharable": [`...)
+	for i, k := range sh {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = AppendJSONString(b, k)
+	}
+	b = append(b, ']')
+	if t.SharableAll {
+		b = append(b, `, "sharableAll": true`...)
+	}
+	return append(b, '}')
+}
+
+func (r *Run) appendTraceStep(b []byte, i int) []byte {
+	s := r.Plan.Steps[i]
+	st := r.Step(i)
+	b = append(b, `{"index": `...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, `, "id": `...)
+	b = AppendJSONString(b, s.IDText())
+	b = append(b, `, "tool": `...)
+	b = AppendJSONString(b, s.ToolName())
+	status := st.Status
+	if status == StepRunning {
+		status = StepPending // a step still running has no outcome to record
+	}
+	b = append(b, `, "status": `...)
+	b = AppendJSONString(b, status.String())
+	if status != StepPending {
+		b = append(b, `, "called": `...)
+		b = strconv.AppendBool(b, st.Args != nil)
+	}
+	if args, src := r.ArgsOf(i); args != nil {
+		b = append(b, `, "args": `...)
+		b = AppendCompact(b, args.Raw(src))
+	}
+	if status == StepPending {
+		return append(b, '}')
+	}
+	if st.Args != nil {
+		b = append(b, `, "resolved_args": `...)
+		b = append(b, st.Args...)
+	}
+	if status == StepOK {
+		b = append(b, `, "result": `...)
+		b = AppendCompact(b, st.Result)
+	} else {
+		b = append(b, `, "error": `...)
+		b = AppendJSONString(b, st.Error)
+	}
+	b = append(b, `, "started": `...)
+	b = AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
+	b = append(b, `, "duration_ms": `...)
+	b = strconv.AppendFloat(b, float64(st.Duration.Microseconds())/1000, 'f', -1, 64)
+	return append(b, '}')
+}
+
+// Trace is a recorded run, as ReadTrace reads it back. Values are kept as
+// raw JSON, so numbers keep their exact text.
+type Trace struct {
+	Path    string
+	Format  string    `json:"trace"`
+	Written string    `json:"written"`
+	Status  string    `json:"status"`
+	Plan    TracePlan `json:"plan"`
+	Catalog struct {
+		Source string      `json:"source"`
+		Tools  []TraceTool `json:"tools"`
+	} `json:"catalog"`
+	Steps []TraceStep `json:"steps"`
+}
+
+// TracePlan is the plan a trace was recorded from.
+type TracePlan struct {
+	Name string          `json:"name"`
+	JSON json.RawMessage `json:"json,omitempty"`
+	Text *string         `json:"text,omitempty"`
+}
+
+// Source is the plan's text as it was loaded.
+func (p TracePlan) Source() []byte {
+	if p.Text != nil {
+		return []byte(*p.Text)
+	}
+	return p.JSON
+}
+
+// TraceTool is one tool of a trace's catalog.
+type TraceTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  json.RawMessage `json:"annotations"`
+	Sharable     []string        `json:"sharable"`
+	SharableAll  bool            `json:"sharableAll"`
+}
+
+// TraceStep is one step of a trace.
+type TraceStep struct {
+	Index        int             `json:"index"`
+	ID           string          `json:"id"`
+	Tool         string          `json:"tool"`
+	Status       string          `json:"status"`
+	Called       bool            `json:"called"`
+	Args         json.RawMessage `json:"args"`
+	ResolvedArgs json.RawMessage `json:"resolved_args"`
+	Result       json.RawMessage `json:"result"`
+	Error        *string         `json:"error"`
+	Started      string          `json:"started"`
+	DurationMS   float64         `json:"duration_ms"`
+}
+
+// ReadTrace reads and checks a trace file. A file cut short, not JSON, of
+// another format, or inconsistent is refused with a message that says so.
+func ReadTrace(path string) (*Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the trace: %w", err)
+	}
+	return ParseTrace(path, data)
+}
+
+// ParseTrace reads a trace from data; path names it in messages.
+func ParseTrace(path string, data []byte) (*Trace, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("the trace %s is empty: record a run with 'planctl run --trace FILE' or the debugger's trace command", path)
+	}
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) && se.Offset >= int64(len(bytes.TrimRight(data, " \t\r\n"))) || err != nil && err.Error() == "unexpected end of JSON input" {
+			return nil, fmt.Errorf("the trace %s is truncated (it ends after %d bytes, in the middle of the JSON): it was not written completely; record the run again", path, len(data))
+		}
+		return nil, fmt.Errorf("the trace %s is not valid JSON (%v): give a file written by 'planctl run --trace' or the debugger", path, err)
+	}
+	t := &Trace{Path: path}
+	if err := json.Unmarshal(data, t); err != nil {
+		return nil, fmt.Errorf("the trace %s does not have the shape of a planctl trace (%v): give a file written by 'planctl run --trace' or the debugger", path, err)
+	}
+	if t.Format != TraceFormat {
+		if t.Format == "" {
+			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %q field): give a file written by 'planctl run --trace' or the debugger", path, TraceFormat)
+		}
+		return nil, fmt.Errorf("the trace %s has format %q; this planctl reads %q: record the run again with this version", path, t.Format, TraceFormat)
+	}
+	if t.Plan.Source() == nil {
+		return nil, fmt.Errorf("the trace %s holds no plan: it is incomplete; record the run again", path)
+	}
+	for i, s := range t.Steps {
+		if s.Index != i {
+			return nil, fmt.Errorf("the trace %s lists step %d at position %d: the file was edited or is damaged; record the run again", path, s.Index, i)
+		}
+		if s.Status == "ok" && s.Result == nil || s.Status == "error" && s.Error == nil {
+			return nil, fmt.Errorf("the trace %s has step %q %s with no %s: the file was edited or is damaged; record the run again",
+				path, s.ID, s.Status, map[string]string{"ok": "result", "error": "error"}[s.Status])
+		}
+	}
+	return t, nil
+}
+
+// LoadPlan parses the plan the trace was recorded from.
+func (t *Trace) LoadPlan(lim Limits) *Plan {
+	return Load(t.Plan.Name, t.Plan.Source(), lim)
+}
+
+// SamePlan reports whether p is the plan the trace was recorded from
+// (ignoring whitespace outside strings).
+func (t *Trace) SamePlan(p *Plan) bool {
+	a := AppendCompact(nil, bytes.TrimSpace(t.Plan.Source()))
+	b := AppendCompact(nil, bytes.TrimSpace(p.Src.Bytes))
+	return bytes.Equal(a, b)
 }

@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/tui"
+	"github.com/planctl/planctl/tui/repl"
+	"github.com/spf13/cobra"
+)
+
+type debugFlags struct {
+	src         sourceFlags
+	repl        bool
+	commands    []string
+	breaks      []string
+	print       bool
+	stepTimeout time.Duration
+	trace       string
+	maxSteps    int
+	maxBytes    int64
+}
+
+func init() { register(newDebugCmd) }
+
+func newDebugCmd(s *streams) *cobra.Command {
+	f := &debugFlags{}
+	c := &cobra.Command{
+		Use:   "debug PLAN [tool source]",
+		Short: "Step through a plan: a terminal debugger, or a REPL with --repl",
+		Long: `Open a plan in the step-through debugger. It shows every step with its status
+and the validator's diagnostics, and runs one step at a time against the chosen
+tools; it never refuses a plan, so you can step into a failure.
+
+The full-screen debugger needs a terminal on standard input and standard error
+(where it draws), and on standard output unless --print is given. --repl gives a
+delve-like command line instead (next, continue, break, print, args, set, steps,
+...; type help), which reads commands from standard input when it is not a
+terminal, without a prompt, so a script is a test:
+
+  printf 'break migrate\ncontinue\nsteps\n' | planctl debug --repl samples/migration.json
+  planctl debug --repl -x 'break migrate' -x continue -x steps samples/migration.json
+
+With --replay TRACE the tools answer from a recorded run, and PLAN may be left
+out to debug the plan the trace recorded.
+
+Exit code: 0 normally; 1 when a REPL command read from a pipe failed; 2 bad
+command line; 3 fatal.`,
+		Example: `  planctl debug samples/migration.json
+  planctl debug --repl --break migrate samples/migration.json
+  planctl run --trace run.json samples/tool-error.json; planctl debug --replay run.json`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 && f.src.replay != "" {
+				return nil
+			}
+			return exactArgs(1, "one PLAN (a path, or - for standard input; optional with --replay)")(c, args)
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return debugPlan(c, s, f, args)
+		},
+	}
+	f.src.register(c)
+	fl := c.Flags()
+	fl.BoolVar(&f.repl, "repl", false, "a line-oriented debugger instead of the full screen")
+	fl.StringArrayVarP(&f.commands, "command", "x", nil, "with --repl: run REPL command `CMD` first, then read standard input (repeatable)")
+	fl.StringArrayVar(&f.breaks, "break", nil, "stop before step `ID` (#N for the step at index N; repeatable)")
+	fl.BoolVar(&f.print, "print", false, "on exit, print the last value copied in the debugger to stdout")
+	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
+	fl.StringVar(&f.trace, "trace", "planctl.trace.json", "the default `FILE` the debugger writes a trace to")
+	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
+	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
+	return c
+}
+
+func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error {
+	ctx := c.Context()
+	if len(f.commands) > 0 && !f.repl {
+		return usage(errors.New("--command runs REPL commands: add --repl"))
+	}
+	if f.repl && len(args) == 1 && args[0] == "-" && len(f.commands) == 0 && !isTTY(s.in) {
+		return usage(errors.New("the plan comes from standard input, so the REPL's commands cannot: give them with -x CMD, or the plan as a file"))
+	}
+	if !f.repl {
+		// Refuse before anything is opened: no tool server started for nothing.
+		var not []string
+		if !isTTY(s.in) {
+			not = append(not, "standard input")
+		}
+		if !isTTY(s.errOut) {
+			not = append(not, "standard error (where the screen is drawn)")
+		}
+		if !f.print && !isTTY(s.out) {
+			not = append(not, "standard output")
+		}
+		if len(not) > 0 {
+			verb := "is not a terminal"
+			if len(not) > 1 {
+				verb = "are not terminals"
+			}
+			return usage(fmt.Errorf("the debugger's full screen needs a terminal, and %s %s: use 'planctl debug --repl' (commands from standard input) or 'planctl run'",
+				strings.Join(not, " and "), verb))
+		}
+	}
+	lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
+	src, err := f.src.open(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	cat := src.catalog
+
+	var p *plan.Plan
+	tr := replayOf(cat)
+	if len(args) == 0 {
+		p = tr.LoadPlan(lim)
+	} else {
+		if p, err = readPlan(args[0], s, lim); err != nil {
+			return err
+		}
+		if tr != nil && !tr.SamePlan(p) {
+			return usage(fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: leave PLAN out to debug the recorded plan, or record %s again",
+				tr.Path, tr.Plan.Name, args[0], args[0]))
+		}
+	}
+	breaks, err := breakpoints(p, f.breaks)
+	if err != nil {
+		return err
+	}
+	diags := plan.Validate(p, cat)
+	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout}
+	if f.repl {
+		err := repl.Run(ctx, repl.Options{
+			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
+			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in), Commands: f.commands,
+		})
+		switch {
+		case errors.Is(err, repl.ErrCommandFailed):
+			return failed
+		case err != nil:
+			return fatal(err)
+		}
+		return nil
+	}
+	err = tui.Run(ctx, tui.Options{
+		Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
+		TracePath: f.trace, Print: f.print, In: s.in, Out: s.out, Screen: s.errOut,
+	})
+	if err != nil {
+		return fatal(err)
+	}
+	return nil
+}
+
+// breakpoints turns --break values (step ids, or #N) into step indexes.
+func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
+	var out []int
+	for _, id := range ids {
+		i := -1
+		for j, st := range p.Steps {
+			if st.Label() == id {
+				i = j
+				break
+			}
+		}
+		if n, ok := strings.CutPrefix(id, "#"); ok && i < 0 {
+			if k, err := strconv.Atoi(n); err == nil && k >= 0 && k < len(p.Steps) {
+				i = k
+			}
+		}
+		if i < 0 {
+			var known []string
+			for j, st := range p.Steps {
+				if j == 8 {
+					known = append(known, "...")
+					break
+				}
+				known = append(known, st.Label())
+			}
+			return nil, usage(fmt.Errorf("--break %s: the plan has no step %q: give a step id (%s) or #N for the step at index N",
+				id, id, strings.Join(known, ", ")))
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// isTTY reports whether f is a terminal (not merely a character device
+// such as /dev/null, which isTerminal accepts).
+func isTTY(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(file.Fd())
+}

@@ -1,0 +1,377 @@
+// Package debugtest holds end-to-end tests of planctl debug (the REPL and
+// the terminal check), traces and graph, run against the built binary.
+package debugtest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	// The tests run the built binary; importing its packages makes go
+	// test's cache notice when they change.
+	_ "github.com/planctl/planctl/cmd/planctl/cli"
+)
+
+var (
+	binary string
+	update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+)
+
+// TestMain builds the real binary once.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "planctl-debugtest")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "planctl")
+	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// planctl runs the binary in the repository root with stdin as a pipe.
+func planctl(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = "../../.."
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// REPL scripts: commands on a pipe, exact output, no prompt.
+func TestREPLScripts(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		script string
+		args   []string
+		code   int
+		stdout string
+		stderr string // substring
+	}{
+		{"break, continue, steps", "break migrate\ncontinue\nsteps\n", []string{"samples/migration.json"}, 0,
+			"breakpoint before migrate (#2, run_migration)\nbackup (create_backup): ok\ncheck (validate_backup): ok\n" +
+				"stopped at the breakpoint before migrate (#2, run_migration)\n" +
+				"backup    create_backup     ok\ncheck     validate_backup   ok\nmigrate   run_migration     pending\nverify    verify_migration  pending\nannounce  notify            pending\n", ""},
+		{"an empty line repeats next", "next\n\n\nprint check status\n", []string{"samples/migration.json"}, 0,
+			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-orders\",\n  \"database\": \"orders\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
+				"check (validate_backup): ok\n{\n  \"status\": \"valid\",\n  \"backup_id\": \"bk-orders\",\n  \"checksum\": \"sha256:9f2c4e\"\n}\n" +
+				"migrate (run_migration): ok\n{\n  \"migration_id\": \"mig-orders-042\",\n  \"database\": \"orders\",\n  \"version\": \"042\",\n  \"applied\": [\n    {\n      \"version\": \"041\",\n      \"name\": \"add_orders_index\"\n    },\n    {\n      \"version\": \"042\",\n      \"name\": \"split_user_names\"\n    }\n  ]\n}\n" +
+				"\"valid\"\n", ""},
+		{"--break from the command line", "continue\nnext 2\n", []string{"--break", "#3", "samples/migration.json"}, 0,
+			"backup (create_backup): ok\ncheck (validate_backup): ok\nmigrate (run_migration): ok\nstopped at the breakpoint before verify (#3, verify_migration)\n" +
+				"verify (verify_migration): ok\nannounce (notify): ok\nrun completed\n", ""},
+		{"a failing step", "continue\nprint bad_backup\nsteps\n", []string{"samples/tool-error.json"}, 1,
+			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed\n" +
+				"ok_backup   create_backup    ok\nbad_backup  create_backup    error\nvalidate    validate_backup  pending\n",
+			"error: bad_backup failed, so it has no result: disk full"},
+		{"edit the next step's arguments, then run it", "next\nset channel \"deploys\"\ncontinue\n", []string{"samples/not-sharable.json"}, 0,
+			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
+				"{\n  \"literal\": {\n    \"channel\": \"deploys\",\n    \"message\": \"backup done\"\n  },\n  \"resolved\": {\n    \"channel\": \"deploys\",\n    \"message\": \"backup done\"\n  }\n}\n" +
+				"announce (notify): ok\nrun completed\n", ""},
+		{"a step error in Concierge's words", "continue\n", []string{"samples/not-sharable.json"}, 0,
+			"backup (create_backup): ok\nannounce (notify): error: Parameter 'channel' is not sharable and cannot use references\nrun partial: announce failed\n", ""},
+		{"diagnostics beside the steps", "diag\n", []string{"samples/forward-reference.json"}, 0,
+			"samples/forward-reference.json:", ""},
+		{"an unknown command fails the script", "nxet\nsteps\n", []string{"samples/backup.json"}, 1,
+			"backup    create_backup    pending\nvalidate  validate_backup  pending\n", `error: unknown command "nxet" (did you mean "next"?)`},
+		{"commands from -x run before standard input", "steps\n", []string{"-x", "next", "-x", "print backup backup_id", "samples/backup.json"}, 0,
+			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n\"bk-prod\"\n" +
+				"backup    create_backup    ok\nvalidate  validate_backup  pending\n", ""},
+		{"the plan on standard input, the commands from -x", `[{"id":"a","tool":"echo","args":{"value":[1,2]}}]`, []string{"-x", "next", "-"}, 0,
+			"a (echo): ok\n{\n  \"value\": [\n    1,\n    2\n  ]\n}\nrun completed\n", ""},
+		{"quit stops reading", "quit\nnext\n", []string{"samples/backup.json"}, 0, "", ""},
+		{"a plan that does not parse opens", "diag\nnext\n", []string{"BAD"}, 1, "BAD:1:12: error: the plan is not valid JSON", "error: the plan has no steps to run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"debug", "--repl"}, tc.args...)
+			if args[len(args)-1] == "BAD" {
+				bad := filepath.Join(t.TempDir(), "bad.json")
+				os.WriteFile(bad, []byte(`{"steps": [`), 0o644)
+				args[len(args)-1] = bad
+				tc.stdout = strings.ReplaceAll(tc.stdout, "BAD", bad)
+			}
+			r := planctl(t, tc.script, args...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if tc.stdout != "" && !strings.HasPrefix(r.stdout, tc.stdout) || tc.stdout == "" && tc.name == "quit stops reading" && r.stdout != "" {
+				t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, tc.stdout)
+			}
+			if !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, r.stderr)
+			}
+		})
+	}
+}
+
+func TestDebugCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"the full screen needs a terminal", []string{"debug", "samples/backup.json"}, 2,
+			"the debugger's full screen needs a terminal, and standard input and standard error (where the screen is drawn) and standard output are not terminals: use 'planctl debug --repl'"},
+		{"--print frees standard output", []string{"debug", "--print", "samples/backup.json"}, 2,
+			"and standard input and standard error (where the screen is drawn) are not terminals"},
+		{"an unknown --break", []string{"debug", "--repl", "--break", "nope", "samples/backup.json"}, 2,
+			`--break nope: the plan has no step "nope": give a step id (backup, validate) or #N`},
+		{"no plan", []string{"debug", "--repl"}, 2, "takes one PLAN"},
+		{"plan and commands both on standard input", []string{"debug", "--repl", "-"}, 2, "give them with -x CMD, or the plan as a file"},
+		{"-x without --repl", []string{"debug", "-x", "next", "samples/backup.json"}, 2, "--command runs REPL commands: add --repl"},
+		{"a missing plan", []string{"debug", "--repl", "no/such.json"}, 3, "cannot read the plan"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := planctl(t, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("exit %d (want %d), stderr:\n%s\nwant: %s", r.code, tc.code, r.stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+// A run recorded with run --trace replays to the same response, in run
+// and in the debugger, with no tools.
+func TestTraceRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, sample := range []string{"backup", "tool-error", "migration", "arrays"} {
+		t.Run(sample, func(t *testing.T) {
+			trace := filepath.Join(dir, sample+".trace.json")
+			rec := planctl(t, "", "run", "--compact", "--trace", trace, "samples/"+sample+".json")
+			if rec.stdout == "" {
+				t.Fatalf("run: %+v", rec)
+			}
+			rep := planctl(t, "", "run", "--compact", "--replay", trace, "samples/"+sample+".json")
+			if rep.stdout != rec.stdout || rep.code != rec.code {
+				t.Errorf("replayed:\n%s (exit %d)\nrecorded:\n%s (exit %d)\n%s", rep.stdout, rep.code, rec.stdout, rec.code, rep.stderr)
+			}
+			// The debugger opens the recorded plan when PLAN is left out.
+			dbg := planctl(t, "continue\nprint\n", "debug", "--repl", "--replay", trace)
+			if !strings.Contains(dbg.stdout, "run ") {
+				t.Errorf("debug --replay:\n%s\n%s", dbg.stdout, dbg.stderr)
+			}
+		})
+	}
+	trace := filepath.Join(dir, "backup.trace.json")
+	t.Run("another plan is refused", func(t *testing.T) {
+		r := planctl(t, "", "debug", "--repl", "--replay", trace, "samples/migration.json")
+		if r.code != 2 || !strings.Contains(r.stderr, "was recorded from another plan (samples/backup.json), not samples/migration.json") {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+		r = planctl(t, "", "run", "--compact", "--no-preflight", "--replay", trace, "samples/migration.json")
+		if r.code != 1 || !strings.Contains(r.stdout, `has no answer for tool \"create_backup\" with arguments {\"database\":\"orders\"}`) {
+			t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("the trace's catalog is a tool source", func(t *testing.T) {
+		r := planctl(t, "", "tools", "--replay", trace)
+		if r.code != 0 || !strings.Contains(r.stdout, "create_backup") || !strings.Contains(r.stdout, "tools from trace "+trace+" (recorded from embedded demo catalog)") {
+			t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("an unwritable trace path", func(t *testing.T) {
+		r := planctl(t, "", "run", "--trace", filepath.Join(dir, "no", "such", "dir", "t.json"), "samples/backup.json")
+		if r.code != 3 || !strings.Contains(r.stderr, "cannot write the trace") || !strings.Contains(r.stdout, `"status": "completed"`) {
+			t.Errorf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("a truncated trace is refused", func(t *testing.T) {
+		data, _ := os.ReadFile(trace)
+		cut := filepath.Join(dir, "cut.json")
+		os.WriteFile(cut, data[:len(data)*2/3], 0o644)
+		r := planctl(t, "", "run", "--replay", cut, "samples/backup.json")
+		if r.code != 3 || !strings.Contains(r.stderr, "is truncated") {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+	t.Run("the REPL writes a trace", func(t *testing.T) {
+		out := filepath.Join(dir, "repl.trace.json")
+		r := planctl(t, "next\ntrace "+out+"\n", "debug", "--repl", "samples/backup.json")
+		if r.code != 0 || !strings.HasSuffix(r.stdout, "trace written to "+out+"\n") {
+			t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+		}
+		r = planctl(t, "steps\nnext\nnext\n", "debug", "--repl", "--replay", out)
+		if !strings.HasPrefix(r.stdout, "backup    create_backup    pending\nvalidate  validate_backup  pending\nbackup (create_backup): ok\n") ||
+			!strings.Contains(r.stderr, "error: the trace") && !strings.Contains(r.stdout, "has no answer for tool") {
+			t.Errorf("a trace of one step answers that step only:\n%s\n%s", r.stdout, r.stderr)
+		}
+	})
+}
+
+func TestGraphGoldens(t *testing.T) {
+	// bad-refs holds every kind of invalid reference, and ids that need escaping.
+	for _, sample := range []string{"migration", "weather", "forward-reference", "not-sharable", "arrays", "bad-refs"} {
+		path := "samples/" + sample + ".json"
+		if sample == "bad-refs" {
+			path = "cmd/planctl/debugtest/testdata/bad-refs.json"
+		}
+		for _, format := range []string{"mermaid", "dot"} {
+			t.Run(sample+"."+format, func(t *testing.T) {
+				r := planctl(t, "", "graph", "--format", format, path)
+				if r.code != 0 {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				golden := filepath.Join("testdata", sample+"."+format)
+				if *update {
+					os.WriteFile(golden, []byte(r.stdout), 0o644)
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update to write it)", err)
+				}
+				if r.stdout != string(want) {
+					t.Errorf("graph differs from %s:\n%s", golden, r.stdout)
+				}
+				if format == "dot" {
+					dotAccepts(t, r.stdout)
+				}
+			})
+		}
+	}
+	// With a recorded run: each step's status, and the references that failed.
+	dir := t.TempDir()
+	for _, sample := range []string{"missing-key", "not-sharable", "tool-error"} {
+		trace := filepath.Join(dir, sample+".json")
+		planctl(t, "", "run", "--no-preflight", "--trace", trace, "samples/"+sample+".json")
+		for _, format := range []string{"mermaid", "dot"} {
+			t.Run(sample+".replay."+format, func(t *testing.T) {
+				r := planctl(t, "", "graph", "--format", format, "--replay", trace, "samples/"+sample+".json")
+				if r.code != 0 {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				golden := filepath.Join("testdata", sample+".replay."+format)
+				if *update {
+					os.WriteFile(golden, []byte(r.stdout), 0o644)
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update to write it)", err)
+				}
+				if r.stdout != string(want) {
+					t.Errorf("graph differs from %s:\n%s", golden, r.stdout)
+				}
+				if format == "dot" {
+					dotAccepts(t, r.stdout)
+				}
+			})
+		}
+	}
+	r := planctl(t, "", "graph", "--replay", filepath.Join(dir, "missing-key.json"), "samples/backup.json")
+	if r.code != 2 || !strings.Contains(r.stderr, "was recorded from another plan") {
+		t.Errorf("graph with another plan's trace: exit %d %s", r.code, r.stderr)
+	}
+	r = planctl(t, "", "graph", "--format", "svg", "samples/migration.json")
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown --format "svg": use mermaid or dot`) {
+		t.Errorf("a bad format: exit %d %s", r.code, r.stderr)
+	}
+	r = planctl(t, "{", "graph", "-")
+	if r.code != 1 || !strings.Contains(r.stderr, "<stdin>:1:2: error: the plan is not valid JSON") {
+		t.Errorf("a plan that does not parse: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// dotAccepts runs Graphviz on the output when it is installed (.ci/install.sh
+// installs it; with CI set a missing dot fails the test).
+func dotAccepts(t *testing.T, src string) {
+	t.Helper()
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("Graphviz (dot) is not installed: run .ci/install.sh")
+		}
+		t.Log("Graphviz (dot) is not installed; not checking the output with it (run .ci/install.sh)")
+		return
+	}
+	cmd := exec.Command(dot, "-Tsvg")
+	cmd.Stdin = strings.NewReader(src)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil || !bytes.Contains(out, []byte("<svg")) || errb.Len() > 0 {
+		t.Errorf("dot refused the graph: %v\n%s", err, errb.String())
+	}
+}
+
+// The prompt, echo and history on a real terminal, through util-linux's
+// script(1), which gives the REPL a pseudo-terminal.
+func TestInteractivePrompt(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test the prompt on")
+	}
+	// "next", then the up arrow and enter: the history repeats "next".
+	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/backup.json", "/dev/null")
+	cmd.Dir = "../../.."
+	cmd.Env = ptyEnv()
+	cmd.Stdin = strings.NewReader("next\n\x1b[A\nquit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := strings.NewReplacer("\r", "", "\x1b[K", "").Replace(string(out))
+	for _, want := range []string{
+		"planctl debug: samples/backup.json, 2 steps, tools from embedded demo catalog",
+		"(planctl) next\nbackup (create_backup): ok\n",
+		"validate (validate_backup): ok\n",
+		"run completed\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the terminal session lacks %q:\n%q", want, s)
+		}
+	}
+}
+
+// Tab completes command names and step ids on a terminal.
+func TestInteractiveCompletion(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test completion on")
+	}
+	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/migration.json", "/dev/null")
+	cmd.Dir = "../../.."
+	cmd.Env = ptyEnv()
+	cmd.Stdin = strings.NewReader("brea\t mig\t\ncontin\t\nquit\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := strings.ReplaceAll(string(out), "\r", "")
+	for _, want := range []string{"breakpoint before migrate (#2, run_migration)\n", "stopped at the breakpoint before migrate"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the terminal session lacks %q:\n%q", want, s)
+		}
+	}
+}
+
+// ptyEnv is the environment of the pty tests. bubbletea v1 (linked for the
+// TUI) asks the terminal for its background colour when the program starts
+// (OSC 11, in an init function); script(1) never answers, and termenv then
+// reads the test's typed-ahead commands as the answer. TERM=dumb tells
+// termenv not to ask. A real terminal answers at once, so users are not
+// affected.
+func ptyEnv() []string {
+	return append(os.Environ(), "TERM=dumb")
+}

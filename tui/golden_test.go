@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+)
+
+// The goldens run the real program (real commands, timers and styles) in
+// teatest at a fixed size with the ASCII colour profile, which is also what
+// NO_COLOR gives: so they show that nothing essential is colour alone.
+// Each waits for a sentinel on screen, quits, and compares the final
+// View() text (durations masked) with testdata/<Test>.golden. Update with
+// go test ./tui -run Golden -update, and review the diff.
+
+var durations = regexp.MustCompile(`\b\d+(\.\d+)?(µs|ms|s)\b`)
+
+func startGolden(t *testing.T, planFile string, w, h int) *teatest.TestModel {
+	t.Helper()
+	return startGoldenWith(t, planFile, sample(t, planFile), mockserver.Demo(), w, h)
+}
+
+func startGoldenWith(t *testing.T, name, src string, cat *plan.Catalog, w, h int) *teatest.TestModel {
+	t.Helper()
+	p := plan.Load(name, []byte(src), plan.Limits{})
+	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), Screen: &bytes.Buffer{}}
+	r := lipgloss.NewRenderer(o.Screen)
+	r.SetColorProfile(termenv.Ascii)
+	m := newModel(context.Background(), o, newStyles(r))
+	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+}
+
+func waitScreen(t *testing.T, tm *teatest.TestModel, s string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+		teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func send(tm *teatest.TestModel, keys ...string) {
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+}
+
+func finish(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	fm.msg = "" // a message's timeout races the quit
+	out := durations.ReplaceAllString(fm.View(), "T")
+	golden.RequireEqual(t, []byte(out+"\n"))
+}
+
+func TestGoldenBackup80x24(t *testing.T) {
+	tm := startGolden(t, "backup.json", 80, 24)
+	send(tm, "n")
+	waitScreen(t, tm, "12345678901234567890")
+	send(tm, "n")
+	waitScreen(t, tm, `"valid"`)
+	send(tm, "tab", "tab", "j")
+	finish(t, tm)
+}
+
+func TestGoldenMigration200x60(t *testing.T) {
+	tm := startGolden(t, "migration.json", 200, 60)
+	send(tm, "c")
+	waitScreen(t, tm, "1764644400.000100")
+	send(tm, "k", "k")
+	waitScreen(t, tm, "mig-orders-042")
+	send(tm, "tab", "tab", "j", "j", "j")
+	finish(t, tm)
+}
+
+func TestGoldenPartial80x24(t *testing.T) {
+	tm := startGolden(t, "tool-error.json", 80, 24)
+	send(tm, "j", "j", "b", "g", "c")
+	waitScreen(t, tm, "disk full")
+	finish(t, tm)
+}
+
+func TestGoldenHelp80x24(t *testing.T) {
+	tm := startGolden(t, "backup.json", 80, 24)
+	send(tm, "?")
+	waitScreen(t, tm, "any key closes")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	fm.mode = modeHelp // ctrl+c closed it on the way out
+	golden.RequireEqual(t, []byte(fm.View()+"\n"))
+}
+
+// A slow tool shows that it is slow: a spinner and the time so far. The
+// tool answers only when cancelled, so the screen cannot move on.
+func TestGoldenSlowStep80x24(t *testing.T) {
+	cat, _ := hangCatalog(t)
+	tm := startGoldenWith(t, "slow.json", `[
+	  {"id": "prepare", "tool": "echo", "args": {"value": {"rows": 3}}},
+	  {"id": "report", "tool": "hang", "args": {"rows": {"output_by_reference": {"prepare": ["value", "rows"]}}}},
+	  {"id": "announce", "tool": "echo", "args": {"value": {"output_by_reference": {"report": ["url"]}}}}]`, cat, 80, 24)
+	send(tm, "c")
+	waitScreen(t, tm, "running report")
+	// quit without cancelling, to see the step still running
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	defer fm.cancel()
+	fm.msg = ""
+	out := spinner.ReplaceAllString(durations.ReplaceAllString(fm.View(), "T"), "*")
+	golden.RequireEqual(t, []byte(out+"\n"))
+}
+
+var spinner = regexp.MustCompile("[" + strings.Join(spinFrames, "") + "]")

@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+)
+
+// testModel is a debugger driven by direct Update calls, with plain styles
+// and no timers, so View() is plain text.
+type testModel struct {
+	*model
+	t    testing.TB
+	clip *bytes.Buffer
+	quit bool
+}
+
+func newTest(t *testing.T, src string, cat *plan.Catalog) *testModel {
+	t.Helper()
+	if cat == nil {
+		cat = mockserver.Demo()
+	}
+	p := plan.Load("plan.json", []byte(src), plan.Limits{})
+	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat)}
+	m := newModel(context.Background(), o, plainStyles())
+	m.timers = false
+	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
+	m.clip = tm.clip
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return tm
+}
+
+func sample(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("../samples/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var namedKeys = map[string]tea.KeyType{
+	"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "enter": tea.KeyEnter, "esc": tea.KeyEsc,
+	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+	"ctrl+r": tea.KeyCtrlR, "ctrl+s": tea.KeyCtrlS, "ctrl+c": tea.KeyCtrlC, "pgdown": tea.KeyPgDown,
+	"pgup": tea.KeyPgUp, "f10": tea.KeyF10, "f5": tea.KeyF5, "f9": tea.KeyF9, "home": tea.KeyHome,
+	"end": tea.KeyEnd, "backspace": tea.KeyBackspace, "ctrl+u": tea.KeyCtrlU,
+}
+
+func keyMsg(k string) tea.KeyMsg {
+	if t, ok := namedKeys[k]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// press sends keys one by one, running each command to its end.
+func (tm *testModel) press(keys ...string) *testModel {
+	tm.t.Helper()
+	for _, k := range keys {
+		_, cmd := tm.Update(keyMsg(k))
+		tm.drain(cmd)
+	}
+	return tm
+}
+
+// typeText types s into whatever has the keys.
+func (tm *testModel) typeText(s string) {
+	for _, r := range s {
+		_, cmd := tm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		tm.drain(cmd)
+	}
+}
+
+// drain runs cmd and feeds the debugger's own messages back to Update,
+// until nothing is left. Messages of other components (cursor blinks) are
+// dropped.
+func (tm *testModel) drain(cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tea.QuitMsg:
+			tm.quit = true
+		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg:
+			_, next := tm.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// hangCaller answers "hang" only when cancelled and "echo" with its
+// arguments; it counts reconnects.
+type hangCaller struct{ reconnects int }
+
+func (h *hangCaller) Call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+	if tool == "echo" {
+		return plan.ToolResult{Value: append(json.RawMessage(nil), args...)}, nil
+	}
+	<-ctx.Done()
+	return plan.ToolResult{}, ctx.Err()
+}
+
+func (h *hangCaller) Reconnect(context.Context) error { h.reconnects++; return nil }
+
+func hangCatalog(t *testing.T) (*plan.Catalog, *hangCaller) {
+	t.Helper()
+	h := &hangCaller{}
+	c, err := plan.NewCatalog("test tools", []*plan.Tool{{Name: "hang", SharableAll: true}, {Name: "echo", SharableAll: true}}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, h
+}

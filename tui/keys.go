@@ -1,0 +1,71 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is every key of the debugger, with the help the ? screen shows.
+// F-keys are aliases of letters: terminals often swallow F10 and F11.
+type keyMap struct {
+	Next, Continue, Break, Restart, Rerun, Edit, Cancel, Trace key.Binding
+	Focus, FocusBack, Help, Quit                               key.Binding
+	Up, Down, PageUp, PageDown, Top, Bottom                    key.Binding
+	Expand, Collapse, ExpandDeep, CollapseDeep                 key.Binding
+	ExpandAll, CollapseAll, Level, NextSib, PrevSib            key.Binding
+	Search, NextMatch, PrevMatch, Copy, Full, Whole            key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, k, h string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, h))
+	}
+	return keyMap{
+		Next:         b([]string{"n", "f10"}, "n, F10", "run the next step"),
+		Continue:     b([]string{"c", "f5"}, "c, F5", "continue to break/end"),
+		Break:        b([]string{"b", "f9"}, "b, F9", "toggle breakpoint"),
+		Restart:      b([]string{"R"}, "R", "restart, reconnect"),
+		Rerun:        b([]string{"ctrl+r"}, "ctrl+r", "re-run selected step"),
+		Edit:         b([]string{"i"}, "i", "edit next step's args"),
+		Cancel:       b([]string{"x"}, "x", "cancel running step"),
+		Trace:        b([]string{"w"}, "w", "write a trace"),
+		Focus:        b([]string{"tab"}, "tab", "next pane"),
+		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Help:         b([]string{"?"}, "?", "this help"),
+		Quit:         b([]string{"q", "ctrl+c"}, "q, ctrl+c", "quit (asks if running)"),
+		Up:           b([]string{"k", "up"}, "k, ↑", "up"),
+		Down:         b([]string{"j", "down"}, "j, ↓", "down"),
+		PageUp:       b([]string{"pgup", "ctrl+u"}, "pgup, ctrl+u", "page up"),
+		PageDown:     b([]string{"pgdown", "ctrl+d", " "}, "pgdn, ctrl+d", "page down"),
+		Top:          b([]string{"g", "home"}, "g, home", "top"),
+		Bottom:       b([]string{"G", "end"}, "G, end", "bottom"),
+		Expand:       b([]string{"l", "right"}, "l, →", "open node / step in"),
+		Collapse:     b([]string{"h", "left"}, "h, ←", "close node / to parent"),
+		ExpandDeep:   b([]string{"L", "shift+right"}, "L", "open node and below"),
+		CollapseDeep: b([]string{"H", "shift+left"}, "H", "close node and below"),
+		ExpandAll:    b([]string{"e"}, "e", "open every node"),
+		CollapseAll:  b([]string{"E"}, "E", "close every node"),
+		Level:        b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "open N levels deep"),
+		NextSib:      b([]string{"J"}, "J", "next sibling"),
+		PrevSib:      b([]string{"K"}, "K", "previous sibling"),
+		Search:       b([]string{"/"}, "/", "search keys and values"),
+		NextMatch:    b([]string{"]", "f3"}, "], F3", "next match"),
+		PrevMatch:    b([]string{"[", "shift+f3"}, "[", "previous match"),
+		Copy:         b([]string{"y"}, "y", "copy (then y, p or r)"),
+		Full:         b([]string{"enter"}, "enter", "show the whole value"),
+		Whole:        b([]string{"v"}, "v", "result / whole response"),
+	}
+}
+
+// helpGroups is the ? screen, in sections.
+func (k keyMap) helpGroups() []struct {
+	title string
+	keys  []key.Binding
+} {
+	return []struct {
+		title string
+		keys  []key.Binding
+	}{
+		{"Stepping", []key.Binding{k.Next, k.Continue, k.Break, k.Restart, k.Rerun, k.Edit, k.Cancel, k.Trace}},
+		{"Panes", []key.Binding{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Help, k.Quit}},
+		{"Result tree", []key.Binding{k.Expand, k.Collapse, k.ExpandDeep, k.CollapseDeep, k.ExpandAll, k.CollapseAll, k.Level,
+			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole}},
+	}
+}
