@@ -3,6 +3,7 @@ package upstreamtest
 import (
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,4 +57,27 @@ func closedURL(t *testing.T) string {
 	url := "http://" + ln.Addr().String() + "/mcp"
 	ln.Close()
 	return url
+}
+
+// The debugger's REPL after a crash: the step shows the server's exit, and
+// restart starts the server again so the plan can be stepped through anew.
+func TestReplRestartsCrashedServer(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "crash.json")
+	os.WriteFile(p, []byte(`{"steps":[{"id":"a","tool":"ok","args":{"value":"x"}},{"id":"c","tool":"crash","args":{}}]}`), 0o600)
+	cmd := exec.Command(binary, "debug", "--repl", p, "--server", quote(broken), "--server-log", filepath.Join(t.TempDir(), "server.log"))
+	cmd.Stdin = strings.NewReader("next\nnext\nrestart\nnext\nsteps\nquit\n")
+	out, _ := cmd.Output()
+	got := string(out)
+	for _, want := range []string{
+		"c (crash): error: upstream server exited: status 3; its stderr ended with: boom: simulated crash",
+		"restarted",
+		"a  ok     ok\nc  crash  pending\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the REPL's output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "a (ok): ok") != 2 {
+		t.Errorf("step a did not run again after restart:\n%s", got)
+	}
 }
