@@ -15,6 +15,7 @@ targets=(
   ./mockserver:FuzzCatalog
   ./tui:FuzzParseDoc
   ./plan/mcpserver:FuzzExecutePlan
+  ./plan/upstream:FuzzParseConcierge
 )
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"

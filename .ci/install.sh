@@ -28,8 +28,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# serve: the official MCP clients its end-to-end tests drive (TypeScript SDK,
-# Inspector CLI), from the committed package-lock.json.
-if command -v npm >/dev/null 2>&1; then
-  npm ci --prefix cmd/planctl/servetest/testdata/node --no-audit --no-fund
+# Node packages for the end-to-end tests, from their committed package-lock.json:
+#   cmd/planctl/servetest     the official MCP clients (TypeScript SDK, Inspector CLI)
+#   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything)
+if ! command -v npm >/dev/null 2>&1; then
+  echo "install.sh: npm not found: the end-to-end tests need node and npm" >&2
+  exit 1
 fi
+for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node; do
+  npm ci --prefix "$dir" --no-audit --no-fund
+done

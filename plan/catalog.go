@@ -77,10 +77,39 @@ func (f CallerFunc) Call(ctx context.Context, tool string, args json.RawMessage)
 // runs them.
 type Catalog struct {
 	Source string // where the tools came from, for people: "embedded demo", a file, a command
-	Tools  []*Tool
-	Caller Caller
-	byName map[string]*Tool
-	names  []string
+	// Sharing says how the source decided which parameters are sharable, so
+	// the validator can say when it guessed (REF_SHARABLE_UNKNOWN).
+	Sharing SharingPolicy
+	Tools   []*Tool
+	Caller  Caller
+	byName  map[string]*Tool
+	names   []string
+}
+
+// SharingPolicy is how a catalog's sharable parameters were decided.
+type SharingPolicy int
+
+const (
+	// SharingMarked: the source marks sharable parameters (a mock catalog's
+	// "sharable" lists, x-sharable schema marks, a Concierge server's
+	// [sharable]); unmarked parameters take literals only.
+	SharingMarked SharingPolicy = iota
+	// SharingAll: an MCP server with no marks at all: every parameter is
+	// sharable (Tool.SharableAll) because nothing says otherwise.
+	SharingAll
+	// SharingPatterns: the user's --sharable patterns decided.
+	SharingPatterns
+)
+
+// String names the policy for people.
+func (p SharingPolicy) String() string {
+	switch p {
+	case SharingAll:
+		return "every parameter (the server marks none)"
+	case SharingPatterns:
+		return "the --sharable patterns"
+	}
+	return "the source's sharable marks"
 }
 
 // NewCatalog indexes tools. Tool names must be unique and non-empty.
@@ -136,4 +165,20 @@ func (c *Catalog) AllImmediate(p *Plan) bool {
 func (c *Catalog) immediate(tool string) bool {
 	im, ok := c.Caller.(Immediate)
 	return ok && im.Immediate(tool)
+}
+
+// Reconnector is implemented by a Caller behind a connection that can be
+// opened again, such as an upstream MCP server (plan/upstream): after the
+// server crashed, Reconnect starts a new session with it.
+type Reconnector interface {
+	Reconnect(ctx context.Context) error
+}
+
+// Reconnect restarts the catalog's connection when its Caller has one (a
+// debugger calls it on restart); for other catalogs it does nothing.
+func (c *Catalog) Reconnect(ctx context.Context) error {
+	if r, ok := c.Caller.(Reconnector); ok {
+		return r.Reconnect(ctx)
+	}
+	return nil
 }

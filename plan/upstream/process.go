@@ -1,0 +1,207 @@
+package upstream
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// process is a stdio MCP server planctl started: its pipes, its exit, the
+// tail of its stderr, and the protocol violation that made planctl stop it.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *os.File
+	exited chan struct{}
+	tail   *tailBuffer
+
+	mu      sync.Mutex
+	waitErr error
+	garbage string // a non-JSON line the server wrote after the handshake began
+}
+
+func startProcess(cfg Config) (*process, error) {
+	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
+	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Dir = cfg.Dir
+	setProcessGroup(cmd)
+	p := &process{cmd: cmd, exited: make(chan struct{}), tail: &tailBuffer{max: 2048}}
+	var stderr io.Writer = p.tail
+	if cfg.ServerLog != nil {
+		stderr = io.MultiWriter(cfg.ServerLog, p.tail)
+	}
+	cmd.Stderr = stderr
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout = pw
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("cannot start %s: %w", cfg.Command[0], err)
+	}
+	pw.Close()
+	p.stdin, p.stdout = stdin, pr
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.waitErr = err
+		p.mu.Unlock()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// guard returns the server's stdout as the transport reads it: JSON lines
+// only. Lines before the first JSON message (banners) go to the server log;
+// a non-JSON line after it breaks the stdio protocol, so the server is
+// stopped and every pending call fails with that line quoted, instead of
+// waiting for an answer that will never be read.
+func (p *process) guard(log io.Writer) io.Reader {
+	return &lineGuard{r: bufio.NewReaderSize(p.stdout, 64<<10), p: p, log: log}
+}
+
+type lineGuard struct {
+	r       *bufio.Reader
+	p       *process
+	log     io.Writer
+	buf     []byte
+	started bool
+}
+
+func (g *lineGuard) Read(b []byte) (int, error) {
+	for len(g.buf) == 0 {
+		line, err := g.r.ReadBytes('\n')
+		if t := bytes.TrimSpace(line); len(t) > 0 && (err == nil || err == io.EOF) {
+			if json.Valid(t) {
+				g.started = true
+				g.buf = append(t, '\n')
+			} else if !g.started {
+				if g.log != nil {
+					fmt.Fprintf(g.log, "[planctl] ignored non-JSON output on stdout before the handshake: %s\n", t)
+				}
+			} else {
+				g.p.setGarbage(string(t))
+				g.p.kill()
+				return 0, io.EOF
+			}
+		}
+		if err != nil && len(g.buf) == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break
+		}
+	}
+	n := copy(b, g.buf)
+	g.buf = g.buf[n:]
+	return n, nil
+}
+
+func (p *process) setGarbage(line string) {
+	if len(line) > 200 {
+		line = line[:200] + "..."
+	}
+	p.mu.Lock()
+	if p.garbage == "" {
+		p.garbage = line
+	}
+	p.mu.Unlock()
+}
+
+// fault describes why the connection to the process ended, waiting a
+// little for the exit status when the pipe closed first.
+func (p *process) fault() string {
+	p.mu.Lock()
+	garbage := p.garbage
+	p.mu.Unlock()
+	if garbage != "" {
+		return fmt.Sprintf("upstream server wrote something that is not JSON-RPC on stdout: %q (a stdio MCP server may write only JSON-RPC messages there; logs belong on stderr); planctl stopped it", garbage)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(2 * time.Second):
+		return "upstream server closed its stdout but is still running"
+	}
+	p.mu.Lock()
+	err := p.waitErr
+	p.mu.Unlock()
+	status := "with status 0"
+	if err != nil {
+		status = strings.TrimPrefix(err.Error(), "exit ")
+	}
+	msg := "upstream server exited: " + status
+	if t := strings.TrimSpace(p.tail.String()); t != "" {
+		msg += "; its stderr ended with: " + t
+	}
+	return msg
+}
+
+func (p *process) alive() bool {
+	select {
+	case <-p.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// stop closes stdin, then asks the process group to end, then kills it.
+func (p *process) stop() {
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(time.Second):
+		terminate(p.cmd)
+		select {
+		case <-p.exited:
+		case <-time.After(2 * time.Second):
+			p.kill()
+			<-p.exited
+		}
+	}
+	p.stdout.Close()
+}
+
+func (p *process) kill() { killGroup(p.cmd) }
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	t.mu.Unlock()
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	s := strings.TrimSpace(string(t.b))
+	t.mu.Unlock()
+	lines := strings.Split(s, "\n")
+	if len(lines) > 3 {
+		lines = lines[len(lines)-3:]
+	}
+	return strings.Join(lines, " | ")
+}
