@@ -121,6 +121,12 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		return err
 	}
 	defer src.Close()
+	// A long-running server must outlive its upstream's crashes: the plan
+	// that saw the crash fails its step, the next call starts the upstream
+	// again (a debugger restarts on the user's word instead).
+	if u, ok := src.catalog.Caller.(interface{ SetAutoRestart(bool) }); ok {
+		u.SetAutoRestart(true)
+	}
 
 	srv := mcpserver.New(mcpserver.Options{
 		Catalog:     src.catalog,
