@@ -255,10 +255,10 @@ var goroutineHeader = regexp.MustCompile(`(?m)^goroutine \d+ \[`)
 
 // dumpGoroutines sends SIGQUIT to a Go process and returns the number of
 // goroutines in the stack dump it prints on stderr as it dies.
-func dumpGoroutines(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer, done <-chan error) (int, string) {
+func dumpGoroutines(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer, done chan error) (int, string) {
 	t.Helper()
 	cmd.Process.Signal(syscall.SIGQUIT)
-	<-done
+	done <- <-done // and leave it for the cleanup
 	dump := stderr.String()
 	return len(goroutineHeader.FindAllString(dump, -1)), dump
 }
@@ -355,7 +355,7 @@ func planAnswer(body string) string {
 		sc := bufio.NewScanner(strings.NewReader(body))
 		sc.Buffer(nil, 256<<20)
 		for sc.Scan() {
-			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && strings.Contains(d, `"result"`) || strings.Contains(d, `"error"`) && !strings.Contains(d, "notifications/") {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && strings.Contains(d, `"id"`) && !strings.Contains(d, `"method"`) {
 				msg = d
 			}
 		}

@@ -76,6 +76,7 @@ func main() {
 		select {}
 	})
 	add("slow", "Answer after 10 minutes unless cancelled.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "slow: called")
 		select {
 		case <-time.After(10 * time.Minute):
 			return mcp.NewToolResultText("slow"), nil
