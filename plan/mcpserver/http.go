@@ -128,6 +128,12 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				tooLarge(w, h.opts.MaxBody)
 				return
 			}
+			if tooDeep(body, MaxRequestDepth) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(parseErrorLine(depthMessage))
+				return
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		next.ServeHTTP(w, r)

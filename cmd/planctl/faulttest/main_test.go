@@ -265,6 +265,16 @@ func dumpGoroutines(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer, done chan e
 
 var logGoroutines = regexp.MustCompile(`msg=plan .*goroutines=(\d+)`)
 
+func planLines(log string) int { return len(logGoroutines.FindAllStringIndex(log, -1)) }
+
+// baseGoroutines is the goroutine count on serve's log line for the one
+// good plan it has run so far.
+func baseGoroutines(t *testing.T, log func() string) int {
+	t.Helper()
+	waitUntil(t, "serve to log the plan", func() bool { return planLines(log()) > 0 })
+	return lastGoroutines(log())
+}
+
 // lastGoroutines is the goroutine count on serve's last "plan" log line.
 func lastGoroutines(log string) int {
 	m := logGoroutines.FindAllStringSubmatch(log, -1)
@@ -399,9 +409,11 @@ func settle(t *testing.T, base int, log func() string, good func() string) {
 	t.Helper()
 	var n int
 	for i := 0; i < 50; i++ {
+		lines := planLines(log())
 		if got := good(); got != goodResponse {
 			t.Fatalf("a good plan after the fault: %s", got)
 		}
+		waitUntil(t, "serve to log the plan", func() bool { return planLines(log()) > lines })
 		if n = lastGoroutines(log()); n <= base {
 			return
 		}

@@ -56,7 +56,7 @@ var matrix = []cell{
 	// Upstream faults (plan/upstream/testdata/brokenserver).
 	{fault: "upstream exits mid-call", tool: "crash", want: `upstream server exited: status 3; its stderr ended with: boom: simulated crash`},
 	{fault: "upstream closes stdout", tool: "closeout", want: `upstream server closed its stdout but was still running, so it can answer nothing more; planctl stopped it`},
-	{fault: "upstream writes garbage", tool: "garbage", want: `upstream server wrote something that is not JSON-RPC on stdout: \\\"Traceback (most recent call last): not JSON\\\"`},
+	{fault: "upstream writes garbage", tool: "garbage", want: `upstream server wrote something that is not JSON-RPC on stdout: \"Traceback (most recent call last): not JSON\"`},
 	{fault: "upstream stops answering", tool: "hang", timeout: "300ms", want: `step \"x\" timed out after 300ms: tool \"hang\" did not answer within the step timeout (--step-timeout)`},
 	// Client faults.
 	{fault: "client disconnects mid-plan", custom: disconnect, na: map[string]string{
@@ -145,11 +145,17 @@ func (c cell) checkTrace(t *testing.T, path string) {
 		return
 	}
 	// The trace holds the error text itself, not JSON-escaped.
-	want := strings.ReplaceAll(strings.ReplaceAll(c.want, `\\\"`, `"`), `\"`, `"`)
-	want = strings.TrimSuffix(strings.TrimPrefix(want, `"error":"`), `"`)
+	want := c.plainWant()
 	if steps[1].Status != "error" || !strings.Contains(steps[1].Error, want) {
 		t.Errorf("the trace's step x: %+v, want an error with %q", steps[1], want)
 	}
+}
+
+// plainWant is want as plain text (the trace and the REPL show the
+// error itself, not JSON-escaped).
+func (c cell) plainWant() string {
+	want := strings.ReplaceAll(c.want, `\"`, `"`)
+	return strings.TrimSuffix(strings.TrimPrefix(want, `"error":"`), `"`)
 }
 
 func toolFault(t *testing.T, d string, c cell) {
@@ -248,7 +254,7 @@ func (r *replSession) do(t *testing.T, cmd, want string, n int) {
 	t.Helper()
 	io.WriteString(r.in, cmd+"\n")
 	waitUntil(t, fmt.Sprintf("%q after %q; output so far:\n%s", want, cmd, r.out.String()), func() bool {
-		return strings.Count(r.out.String(), want) >= n
+		return strings.Count(r.out.String()+r.errOut.String(), want) >= n
 	})
 }
 
@@ -297,8 +303,7 @@ func replFault(t *testing.T, c cell) {
 	}
 	r.script(t, end, tr)
 	if !c.ok {
-		want := strings.ReplaceAll(strings.ReplaceAll(c.want, `\\\"`, `"`), `\"`, `"`)
-		want = "x (" + c.tool + "): error: " + strings.TrimSuffix(strings.TrimPrefix(want, `"error":"`), `"`)
+		want := "x (" + c.tool + "): error: " + c.plainWant()
 		if !strings.Contains(r.out.String(), want) {
 			t.Errorf("the REPL does not show %q:\n%.3000s", want, r.out.String())
 		}
@@ -319,7 +324,7 @@ func serveFault(t *testing.T, c cell, src source, cmd *exec.Cmd, done chan error
 	if got := runPlan(t, goodPlan); got != goodResponse {
 		t.Fatalf("a good plan before the fault: %s\n%s", got, log())
 	}
-	base := lastGoroutines(log())
+	base := baseGoroutines(t, log)
 	c.checkResponse(t, runPlan(t, faultPlan(c.tool)))
 	settle(t, base, log, func() string { return runPlan(t, goodPlan) })
 	checkChildren(t, cmd.Process.Pid, src)
@@ -382,7 +387,7 @@ func disconnect(t *testing.T, d string) {
 		if got := s.runPlan(t, goodPlan); got != goodResponse {
 			t.Fatalf("a good plan: %s", got)
 		}
-		base := lastGoroutines(s.stderr.String())
+		base := baseGoroutines(t, s.stderr.String)
 		conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(s.url, "/mcp"), "http://"))
 		if err != nil {
 			t.Fatal(err)
@@ -460,9 +465,11 @@ func hugeInput(t *testing.T, d string) {
 		if d == repl {
 			args = []string{"debug", "--repl", p}
 		}
-		code, out, errOut := planctl(t, strings.NewReader("quit\n"), append(args, src.flags...)...)
-		if code != 3 || !strings.Contains(errOut, "cannot read the plan") || !strings.Contains(errOut, "67108864") {
-			t.Errorf("exit %d, want 3 and a message naming the --max-bytes limit\n%.500s\n%.500s", code, out, errOut)
+		code, out, errOut := planctl(t, strings.NewReader("continue\nquit\n"), append(args, src.flags...)...)
+		const want = "the plan is larger than the limit of 67108864 bytes: split it into smaller plans or raise --max-bytes"
+		const wantCode = 1 // run: refused; the REPL: shows why, and "continue" fails
+		if code != wantCode || !strings.Contains(out+errOut, want) {
+			t.Errorf("exit %d, want %d and %q\n%.500s\n%.500s", code, wantCode, want, out, errOut)
 		}
 		runGood(t, src)
 	case serveHTTP:
@@ -470,7 +477,7 @@ func hugeInput(t *testing.T, d string) {
 		if got := s.runPlan(t, goodPlan); got != goodResponse {
 			t.Fatalf("a good plan: %s", got)
 		}
-		base := lastGoroutines(s.stderr.String())
+		base := baseGoroutines(t, s.stderr.String)
 		pr, pw := io.Pipe()
 		go func() {
 			chunk := bytes.Repeat([]byte(" "), 1<<20)
@@ -506,7 +513,7 @@ func flood(t *testing.T, d string) {
 	if got := s.runPlan(t, goodPlan); got != goodResponse {
 		t.Fatalf("a good plan: %s", got)
 	}
-	base := lastGoroutines(s.stderr.String())
+	base := baseGoroutines(t, s.stderr.String)
 	const n = 10000
 	call := toolCall(goodPlan)
 	type outcome struct {
@@ -562,6 +569,10 @@ func flood(t *testing.T, d string) {
 	stopServe(t, s.cmd, s.done, s.stderr.String)
 }
 
+// depthWant is serve's answer to a request nested too deep, before mcp-go
+// decodes it.
+const depthWant = `{"code":-32700,"message":"Parse error: the request nests arrays and objects more than 1100 levels deep; a plan may nest at most 1000: flatten its values"}`
+
 // deepNesting: a plan whose argument nests 10,000 arrays deep is refused
 // with a message that names the nesting, before any step runs.
 func deepNesting(t *testing.T, d string) {
@@ -589,9 +600,10 @@ func deepNesting(t *testing.T, d string) {
 		if got := s.runPlan(t, goodPlan); got != goodResponse {
 			t.Fatalf("a good plan: %s", got)
 		}
-		base := lastGoroutines(s.stderr.String())
-		if got := s.runPlan(t, deep); !strings.Contains(got, want) && !strings.Contains(got, "exceeded max depth") {
-			t.Errorf("a plan 10,000 deep: %.1000s", got)
+		base := baseGoroutines(t, s.stderr.String)
+		code, body, _ := s.post(t, toolCall(deep))
+		if code != 400 || !strings.Contains(body, depthWant) {
+			t.Errorf("a plan 10,000 deep: HTTP %d %.1000s", code, body)
 		}
 		settle(t, base, s.stderr.String, func() string { return s.runPlan(t, goodPlan) })
 		stopServe(t, s.cmd, s.done, s.stderr.String)
@@ -600,8 +612,9 @@ func deepNesting(t *testing.T, d string) {
 		if got := s.runPlan(t, goodPlan); got != goodResponse {
 			t.Fatalf("a good plan: %s", got)
 		}
-		base := lastGoroutines(s.logText())
-		if got := s.runPlan(t, deep); !strings.Contains(got, want) && !strings.Contains(got, "exceeded max depth") {
+		base := baseGoroutines(t, s.logText)
+		s.send(t, toolCall(deep))
+		if got := s.read(t, `"id":null`); !strings.Contains(got, depthWant) {
 			t.Errorf("a plan 10,000 deep: %.1000s", got)
 		}
 		settle(t, base, s.logText, func() string { return s.runPlan(t, goodPlan) })
