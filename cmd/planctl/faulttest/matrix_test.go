@@ -362,10 +362,8 @@ func disconnect(t *testing.T, d string) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Step first has run once the broken server has two calls in its log... it
-		// logs nothing for ok; wait for its pid, then for the slow call.
-		waitUntil(t, "the upstream to start", func() bool { return len(src.pids()) == 1 })
-		waitUntil(t, "step x to be running", func() bool { return hasChildCall(src) })
+		// Step first has run once step x's call reached the server.
+		waitUntil(t, "step x to be running", func() bool { return slowCalled(src) })
 		cmd.Process.Signal(os.Interrupt)
 		err := cmd.Wait()
 		var ee *exec.ExitError
@@ -420,7 +418,7 @@ func disconnect(t *testing.T, d string) {
 			t.Fatalf("a good plan: %s", got)
 		}
 		s.send(t, toolCall(slowPlan))
-		waitUntil(t, "step x to be running", func() bool { return hasChildCall(src) })
+		waitUntil(t, "step x to be running", func() bool { return slowCalled(src) })
 		s.in.Close()
 		// The client has gone: serve cancels the plan, stops the upstream
 		// and exits 0.
@@ -438,9 +436,9 @@ func disconnect(t *testing.T, d string) {
 	}
 }
 
-// hasChildCall reports whether the broken server has received the slow
+// slowCalled reports whether the broken server has received the slow
 // call: it says so on stderr.
-func hasChildCall(src source) bool {
+func slowCalled(src source) bool {
 	return strings.Contains(src.serverLog(), "slow: called")
 }
 
