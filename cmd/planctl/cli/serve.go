@@ -99,8 +99,11 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	if f.stdio && f.http != "" {
 		return usage(errors.New("choose one transport: --stdio or --http ADDR"))
 	}
-	if f.maxBody <= 0 || f.maxSteps <= 0 || f.maxInFlight <= 0 {
-		return usage(errors.New("--max-body, --max-steps and --max-inflight must be positive"))
+	if f.maxBody <= 0 || f.maxSteps <= 0 {
+		return usage(errors.New("--max-body and --max-steps must be positive"))
+	}
+	if f.maxInFlight <= 0 {
+		return usage(errors.New("--max-inflight must be positive: it is how many HTTP requests are served at once"))
 	}
 	if f.http == "" && (f.stateless || f.authToken != "" || len(f.allowOrigins) > 0) {
 		return usage(errors.New("--stateless, --auth-token and --allow-origin are for --http ADDR"))
