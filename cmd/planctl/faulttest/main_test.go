@@ -235,20 +235,6 @@ func readTrace(t *testing.T, path string) []traceStep {
 	return tr.Steps
 }
 
-// checkTrace: the step that finished before the fault is in the trace with
-// its result, and the faulty step with its error.
-func checkTrace(t *testing.T, path, want string) {
-	t.Helper()
-	steps := readTrace(t, path)
-	if len(steps) < 2 || steps[0].ID != "first" || steps[0].Status != "ok" || compactJSON(string(steps[0].Result)) != `{"value":"a"}` {
-		t.Errorf("the trace lost the result of step first: %+v", steps)
-		return
-	}
-	if steps[1].Status != "error" || !strings.Contains(steps[1].Error, want) {
-		t.Errorf("the trace's faulty step: %+v, want an error with %q", steps[1], want)
-	}
-}
-
 // --- goroutines ---
 
 var goroutineHeader = regexp.MustCompile(`(?m)^goroutine \d+ \[`)
