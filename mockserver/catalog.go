@@ -49,6 +49,7 @@ type reply struct {
 	result *plan.Value // template; nil: {}
 	err    *plan.Value // template string; nil: no error
 	delay  time.Duration
+	panic  string // non-empty: the call panics with this message (fault tests)
 	src    []byte
 }
 
@@ -111,7 +112,7 @@ func offsetOf(err error) int {
 }
 
 var toolKeys = map[string]bool{"name": true, "description": true, "inputSchema": true, "outputSchema": true,
-	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true}
+	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true, "panic": true}
 
 func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 	if v.Kind != plan.Object {
@@ -203,6 +204,12 @@ func parseReply(src []byte, v *plan.Value) (reply, error) {
 		}
 		r.delay = dur
 	}
+	if p := v.Get("panic"); p != nil {
+		if p.Kind != plan.String || p.Str == "" {
+			return r, fmt.Errorf("\"panic\" must be a non-empty string (the message the call panics with)")
+		}
+		r.panic = p.Str
+	}
 	return r, nil
 }
 
@@ -269,6 +276,11 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 			return plan.ToolResult{}, ctx.Err()
 		}
 	}
+	if r.panic != "" {
+		// A deliberate fault, to test that a panicking Caller fails its
+		// step and nothing else (plan.Run recovers it).
+		panic(r.panic)
+	}
 	if r.err != nil {
 		return plan.ToolResult{IsError: true, Error: renderText(r.err.Str, args)}, nil
 	}
@@ -281,7 +293,7 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 // merge fills what a case leaves out from the tool's own reply: a case
 // that only sets a delay answers with the tool's own result or error.
 func merge(c, base reply) reply {
-	if c.result == nil && c.err == nil {
+	if c.result == nil && c.err == nil && c.panic == "" {
 		c.result, c.err = base.result, base.err
 	}
 	return c

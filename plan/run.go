@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // StepStatus is where a step is in a run.
@@ -77,7 +78,14 @@ type RunOptions struct {
 	// OnEvent, when set, is called for every change, on the goroutine that
 	// drives the run.
 	OnEvent func(Event)
+	// MaxResult bounds the size of one tool result in bytes: a larger
+	// result fails its step (a plan's results are kept in memory and sent
+	// back whole). Zero means DefaultMaxResult; negative, no bound.
+	MaxResult int64
 }
+
+// DefaultMaxResult is the largest tool result a run keeps by default.
+const DefaultMaxResult = 16 << 20
 
 // Run executes a plan one step at a time, exactly as Concierge runs it once
 // its whole-plan checks pass: in order, references resolved from earlier
@@ -308,7 +316,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if r.opts.StepTimeout > 0 && !r.Catalog.immediate(tool.Name) {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
-	res, err := r.Catalog.Call(cctx, tool.Name, args)
+	res, err := r.call(cctx, tool.Name, args)
 	cancel()
 	st.Duration = time.Since(st.Started)
 	switch {
@@ -321,8 +329,58 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	case res.IsError:
 		return fail(res.Error)
 	}
+	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
+		return fail(fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
+			tool.Name, byteSize(int64(len(res.Value))), byteSize(max)))
+	}
+	if !utf8.Valid(res.Value) {
+		off := invalidUTF8(res.Value)
+		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
+			tool.Name, res.Value[off], off))
+	}
 	st.Status, st.Result = StepOK, res.Value
 	return st
+}
+
+// call calls a tool through the catalog, turning a panic in the Caller
+// into an error: one broken tool fails its step, never the process.
+func (r *Run) call(ctx context.Context, tool string, args json.RawMessage) (res ToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = ToolResult{}, fmt.Errorf("tool %q panicked: %v", tool, p)
+		}
+	}()
+	return r.Catalog.Call(ctx, tool, args)
+}
+
+func (r *Run) maxResult() int64 {
+	if r.opts.MaxResult == 0 {
+		return DefaultMaxResult
+	}
+	return r.opts.MaxResult
+}
+
+// invalidUTF8 is the offset of the first byte of b that is not valid UTF-8.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		c, n := utf8.DecodeRune(b[i:])
+		if c == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return 0
+}
+
+// byteSize formats n for people: "52428800 bytes (50.0 MiB)".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func roundDuration(d time.Duration) time.Duration {

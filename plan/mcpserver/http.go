@@ -35,7 +35,15 @@ type HTTPOptions struct {
 	AuthToken string
 	// MaxBody bounds a request body in bytes; 0: DefaultMaxBody.
 	MaxBody int64
+	// MaxInFlight bounds the requests served at once; one more is
+	// refused with 503 and Retry-After. 0: DefaultMaxInFlight.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight bounds the HTTP requests served at once: past it a
+// flood is refused at once and cheaply instead of queuing plans (each
+// holds its body, its run and perhaps an upstream call) without bound.
+const DefaultMaxInFlight = 256
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
 // checks: Origin (403), bearer token (401), body size (413). DNS rebinding
@@ -46,6 +54,7 @@ type HTTP struct {
 	log        *slog.Logger
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
+	inFlight   chan struct{}
 }
 
 // NewHTTP builds the HTTP transport of s, to be served by srv (its Handler
@@ -54,7 +63,10 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
-	h := &HTTP{opts: opts, log: s.log}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight)}
 	if opts.AuthToken != "" {
 		h.tokenSum = sha256.Sum256([]byte(opts.AuthToken))
 	}
@@ -81,7 +93,7 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 // Streamable is mcp-go's handler, for Shutdown.
 func (h *HTTP) Streamable() *server.StreamableHTTPServer { return h.streamable }
 
-// guard applies the Origin, token and size checks before mcp-go sees the
+// guard applies the Origin, token, concurrency and size checks before mcp-go sees the
 // request.
 func (h *HTTP) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -92,6 +104,14 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		if h.opts.AuthToken != "" && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="planctl"`)
 			http.Error(w, "Unauthorized: send the token given to planctl serve as 'Authorization: Bearer <token>'", http.StatusUnauthorized)
+			return
+		}
+		select {
+		case h.inFlight <- struct{}{}:
+			defer func() { <-h.inFlight }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests are being served already (--max-inflight); retry in a moment", h.opts.MaxInFlight), http.StatusServiceUnavailable)
 			return
 		}
 		if r.Body != nil && r.Method == http.MethodPost {
@@ -106,6 +126,12 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			}
 			if int64(len(body)) > h.opts.MaxBody {
 				tooLarge(w, h.opts.MaxBody)
+				return
+			}
+			if tooDeep(body, MaxRequestDepth) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(parseErrorLine(depthMessage))
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))

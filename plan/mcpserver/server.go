@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,7 @@ type Options struct {
 	StepTimeout time.Duration // bounds each tool call; 0: none
 	PlanTimeout time.Duration // bounds a whole plan; 0: none
 	MaxSteps    int           // 0: DefaultMaxSteps
+	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
 	Logger      *slog.Logger  // nil: discard
 }
 
@@ -276,7 +278,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
-	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout}
+	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult}
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
 			return
@@ -306,7 +308,9 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if token != nil && barrier != nil {
 		barrier.wait(ctx)
 	}
-	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start))
+	// goroutines lets an operator (and the fault tests) see that nothing a
+	// plan started outlives it.
+	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
 	return answer(resp), nil
 }
 

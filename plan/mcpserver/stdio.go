@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -17,7 +18,8 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	return stdio.Listen(ctx, in, &countingWriter{w: out, b: b})
+	w := &countingWriter{w: out, b: b}
+	return stdio.Listen(ctx, &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w}, w)
 }
 
 // progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
@@ -97,12 +99,15 @@ var progressMark = []byte(`"method":"notifications/progress"`)
 // written. mcp-go writes one whole message (a line, or an SSE event) per
 // Write.
 type countingWriter struct {
-	w io.Writer
-	b *progressBarrier
+	mu sync.Mutex // one message at a time (mcp-go's writes and the depth guard's)
+	w  io.Writer
+	b  *progressBarrier
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
 	n, err := c.w.Write(p)
+	c.mu.Unlock()
 	if bytes.Contains(p, progressMark) {
 		c.b.wrote()
 	}

@@ -134,7 +134,9 @@ func (p *process) fault() string {
 	select {
 	case <-p.exited:
 	case <-time.After(2 * time.Second):
-		return "upstream server closed its stdout but is still running"
+		// It can no longer answer anything: stop it rather than leave it.
+		p.kill()
+		return "upstream server closed its stdout but was still running, so it can answer nothing more; planctl stopped it"
 	}
 	p.mu.Lock()
 	err := p.waitErr

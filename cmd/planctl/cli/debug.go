@@ -25,6 +25,7 @@ type debugFlags struct {
 	trace       string
 	maxSteps    int
 	maxBytes    int64
+	maxResult   int64
 }
 
 func init() { register(newDebugCmd) }
@@ -75,6 +76,7 @@ command line; 3 fatal.`,
 	fl.StringVar(&f.trace, "trace", "planctl.trace.json", "the default `FILE` the debugger writes a trace to")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
+	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	return c
 }
 
@@ -133,7 +135,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		return err
 	}
 	diags := plan.Validate(p, cat)
-	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout}
+	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult)}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,

@@ -20,6 +20,7 @@ type runFlags struct {
 	compact     bool
 	maxSteps    int
 	maxBytes    int64
+	maxResult   int64
 }
 
 func init() { register(newRunCmd) }
@@ -56,6 +57,7 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.BoolVar(&f.compact, "compact", false, "print the response on one line")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
+	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	return c
 }
 
@@ -91,7 +93,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 		fmt.Fprintln(s.out)
 	}
-	opts := plan.RunOptions{StepTimeout: f.stepTimeout}
+	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult)}
 	if isTerminal(s.errOut) {
 		opts.OnEvent = progressPrinter(s, p)
 	}
@@ -146,6 +148,15 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		return failed
 	}
 	return nil
+}
+
+// maxResultOption turns --max-result into plan.RunOptions.MaxResult, where
+// zero means the default and a negative value no bound.
+func maxResultOption(n int64) int64 {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // progressPrinter reports each finished step on stderr.

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/mcpserver"
 	"github.com/spf13/cobra"
 )
@@ -32,6 +33,8 @@ type serveFlags struct {
 	authToken       string
 	maxBody         int64
 	maxSteps        int
+	maxResult       int64
+	maxInFlight     int
 	logFile         string
 }
 
@@ -52,8 +55,8 @@ tools exactly as Concierge renders them.
 Transports: standard input/output (the default; nothing but MCP is written to
 stdout), or Streamable HTTP at /mcp with --http ADDR. --http binds 127.0.0.1
 unless ADDR names a host; any other host is served with a warning. Over HTTP
-a foreign Origin gets 403, a missing or wrong --auth-token 401 and a body over
---max-body 413. --stateless keeps no session, so replicas can sit behind any
+a foreign Origin gets 403, a missing or wrong --auth-token 401, a body over
+--max-body 413, and a request past --max-inflight at once 503. --stateless keeps no session, so replicas can sit behind any
 load balancer.
 
 One log line per request and per step goes to stderr, or to --log FILE; no
@@ -83,7 +86,9 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.StringArrayVar(&f.allowOrigins, "allow-origin", nil, "accept browser requests from `ORIGIN` (scheme://host[:port], repeatable; loopback origins are always accepted)")
 	fl.StringVar(&f.authToken, "auth-token", "", "require 'Authorization: Bearer `TOKEN`' over HTTP (default $PLANCTL_AUTH_TOKEN)")
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
+	fl.IntVar(&f.maxInFlight, "max-inflight", mcpserver.DefaultMaxInFlight, "over HTTP, refuse requests past this many at once (503)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
+	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
 	return c
 }
@@ -97,6 +102,9 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	if f.maxBody <= 0 || f.maxSteps <= 0 {
 		return usage(errors.New("--max-body and --max-steps must be positive"))
+	}
+	if f.maxInFlight <= 0 {
+		return usage(errors.New("--max-inflight must be positive: it is how many HTTP requests are served at once"))
 	}
 	if f.http == "" && (f.stateless || f.authToken != "" || len(f.allowOrigins) > 0) {
 		return usage(errors.New("--stateless, --auth-token and --allow-origin are for --http ADDR"))
@@ -117,12 +125,19 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		return err
 	}
 	defer src.Close()
+	// A long-running server must outlive its upstream's crashes: the plan
+	// that saw the crash fails its step, the next call starts the upstream
+	// again (a debugger restarts on the user's word instead).
+	if u, ok := src.catalog.Caller.(interface{ SetAutoRestart(bool) }); ok {
+		u.SetAutoRestart(true)
+	}
 
 	srv := mcpserver.New(mcpserver.Options{
 		Catalog:     src.catalog,
 		Version:     Version,
 		NoPreflight: f.noPreflight,
 		StepTimeout: f.stepTimeout,
+		MaxResult:   maxResultOption(f.maxResult),
 		PlanTimeout: f.planTimeout,
 		MaxSteps:    f.maxSteps,
 		Logger:      log,
@@ -191,6 +206,7 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		AllowOrigins: f.allowOrigins,
 		AuthToken:    f.authToken,
 		MaxBody:      f.maxBody,
+		MaxInFlight:  f.maxInFlight,
 	})
 	url := "http://" + ln.Addr().String() + mcpserver.Endpoint
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)

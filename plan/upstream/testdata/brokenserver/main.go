@@ -1,8 +1,10 @@
 // Command brokenserver is an MCP server that misbehaves on request, for
 // planctl's fault tests: its tools crash the process mid-call, write
-// non-JSON on stdout, or never answer. With -mute it never answers at all;
+// non-JSON on stdout, close stdout, never answer, or answer 50 MB, invalid
+// UTF-8 or plain text. With -mute it never answers at all;
 // with -page N it pages tools/list N tools at a time; with -xsharable its
-// "ok" tool marks its parameter x-sharable.
+// "ok" tool marks its parameter x-sharable; with -pidfile F it appends its
+// pid to F, so tests can check that no server outlives planctl.
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -24,7 +27,15 @@ func main() {
 	page := flag.Int("page", 0, "tools/list page size (0: one page)")
 	xsharable := flag.Bool("xsharable", false, "mark ok's parameter x-sharable")
 	tools := flag.Int("tools", 0, "extra tools t0..tN-1, to page through")
+	pidfile := flag.String("pidfile", "", "append this process's pid to `FILE`")
 	flag.Parse()
+	if *pidfile != "" {
+		f, err := os.OpenFile(*pidfile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+	}
 	if *exitNow >= 0 {
 		fmt.Fprintln(os.Stderr, "brokenserver: refusing to start")
 		os.Exit(*exitNow)
@@ -65,6 +76,7 @@ func main() {
 		select {}
 	})
 	add("slow", "Answer after 10 minutes unless cancelled.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "slow: called")
 		select {
 		case <-time.After(10 * time.Minute):
 			return mcp.NewToolResultText("slow"), nil
@@ -81,6 +93,18 @@ func main() {
 	})
 	add("blocks", "Answer two content blocks.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("a"), mcp.NewTextContent("b")}}, nil
+	})
+	add("closeout", "Close stdout in the middle of the call, then stay alive.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "closeout: closing stdout")
+		os.Stdout.Close()
+		select {}
+	})
+	add("big", "Answer 50 MB of text.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(strings.Repeat("x", 50<<20)), nil
+	})
+	add("badutf8", "Answer structuredContent holding bytes that are not UTF-8.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := json.RawMessage("{\"name\":\"caf\xe9 \xff\xfe\"}")
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("see structuredContent")}, RawStructuredContent: raw}, nil
 	})
 	for i := 0; i < *tools; i++ {
 		add(fmt.Sprintf("t%d", i), "A filler tool.", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

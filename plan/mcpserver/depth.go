@@ -1,0 +1,85 @@
+package mcpserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// MaxRequestDepth bounds how deep a request's arrays and objects nest. A
+// plan may nest 1000 levels (plan.ParseJSON says so precisely); the
+// JSON-RPC envelope adds a few. Past this the request is refused before
+// mcp-go decodes it: encoding/json would refuse it past 10,000 levels with
+// a bare "not valid json", and recursion that deep costs stack and time.
+const MaxRequestDepth = 1100
+
+// depthMessage is the parse error a too-deep request gets.
+var depthMessage = fmt.Sprintf("Parse error: the request nests arrays and objects more than %d levels deep; a plan may nest at most 1000: flatten its values", MaxRequestDepth)
+
+// tooDeep reports whether the JSON text b nests arrays and objects more
+// than max levels deep. It scans the bytes once and validates nothing else.
+func tooDeep(b []byte, max int) bool {
+	depth := 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			if depth > max {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
+}
+
+// parseErrorLine is the JSON-RPC answer to a request that was not read.
+func parseErrorLine(msg string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg}})
+	return append(b, '\n')
+}
+
+// depthGuard passes stdio lines through to mcp-go, answering those that
+// nest too deep itself.
+type depthGuard struct {
+	r   *bufio.Reader
+	out io.Writer // the countingWriter mcp-go writes to
+	buf []byte
+}
+
+func (g *depthGuard) Read(p []byte) (int, error) {
+	for len(g.buf) == 0 {
+		line, err := g.r.ReadBytes('\n')
+		if len(line) > 0 {
+			if tooDeep(line, MaxRequestDepth) {
+				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
+			} else {
+				g.buf = line
+			}
+		}
+		if err != nil && len(g.buf) == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break
+		}
+	}
+	n := copy(p, g.buf)
+	g.buf = g.buf[n:]
+	return n, nil
+}
