@@ -84,8 +84,10 @@ type RunOptions struct {
 	MaxResult int64
 }
 
-// DefaultMaxResult is the largest tool result a run keeps by default.
-const DefaultMaxResult = 16 << 20
+// DefaultMaxResult is the largest tool result a run keeps by default: as
+// large as the largest plan planctl reads, so that a 50 MB result can still
+// be stepped into and looked at; --max-result lowers it (a shared serve).
+const DefaultMaxResult = 64 << 20
 
 // Run executes a plan one step at a time, exactly as Concierge runs it once
 // its whole-plan checks pass: in order, references resolved from earlier

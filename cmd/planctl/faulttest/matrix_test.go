@@ -27,6 +27,10 @@ const (
 
 var drivers = []string{run, repl, serveHTTP, serveStdio}
 
+// maxResult is the --max-result every cell runs with: 16 MiB, below the
+// 50 MB tool (the default, 64 MiB, lets the debugger show such a result).
+const maxResult = "16777216"
+
 // cell is one row of the matrix: a fault, and what each driver must show.
 type cell struct {
 	fault string
@@ -165,11 +169,11 @@ func toolFault(t *testing.T, d string, c cell) {
 		replFault(t, c)
 	case serveHTTP:
 		src := c.source(t)
-		s := startHTTP(t, append([]string{"--step-timeout", c.stepTimeout()}, src.flags...)...)
+		s := startHTTP(t, append([]string{"--step-timeout", c.stepTimeout(), "--max-result", maxResult}, src.flags...)...)
 		serveFault(t, c, src, s.cmd, s.done, s.stderr.String, s.runPlan)
 	case serveStdio:
 		src := c.source(t)
-		s := startStdio(t, append([]string{"--step-timeout", c.stepTimeout()}, src.flags...)...)
+		s := startStdio(t, append([]string{"--step-timeout", c.stepTimeout(), "--max-result", maxResult}, src.flags...)...)
 		serveFault(t, c, src, s.cmd, s.done, s.logText, s.runPlan)
 	}
 }
@@ -195,7 +199,7 @@ func planctl(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, s
 func runFault(t *testing.T, c cell) {
 	src := c.source(t)
 	tr := filepath.Join(t.TempDir(), "trace.json")
-	args := append([]string{"run", writeFile(t, "plan.json", faultPlan(c.tool)), "--compact", "--trace", tr, "--step-timeout", c.stepTimeout()}, src.flags...)
+	args := append([]string{"run", writeFile(t, "plan.json", faultPlan(c.tool)), "--compact", "--trace", tr, "--step-timeout", c.stepTimeout(), "--max-result", maxResult}, src.flags...)
 	code, out, errOut := planctl(t, nil, args...)
 	want := 1
 	if c.ok {
@@ -295,7 +299,7 @@ func replFault(t *testing.T, c cell) {
 	base := replBaseline(t, c.mock)
 	src := c.source(t)
 	tr := filepath.Join(t.TempDir(), "trace.json")
-	r := startRepl(t, append([]string{writeFile(t, "plan.json", faultPlan(c.tool)), "--step-timeout", c.stepTimeout()}, src.flags...)...)
+	r := startRepl(t, append([]string{writeFile(t, "plan.json", faultPlan(c.tool)), "--step-timeout", c.stepTimeout(), "--max-result", maxResult}, src.flags...)...)
 	end := "run partial: x failed"
 	if c.ok {
 		end = "run completed"
@@ -403,6 +407,9 @@ func disconnect(t *testing.T, d string) {
 			}
 			got += string(buf[:n])
 		}
+		// Step x's call must have reached the server before the client
+		// goes, or there is nothing in flight to cancel.
+		waitUntil(t, "step x to be running", func() bool { return slowCalled(src) })
 		conn.Close()
 		waitUntil(t, "the plan to end when its client went away", func() bool {
 			return strings.Contains(s.stderr.String(), "status=partial ran=1")
