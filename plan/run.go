@@ -77,6 +77,9 @@ type RunOptions struct {
 	// OnEvent, when set, is called for every change, on the goroutine that
 	// drives the run.
 	OnEvent func(Event)
+	// Redact names object keys whose values WriteTrace replaces with
+	// "[redacted]" (see Redactor); the run itself is not changed.
+	Redact []string
 }
 
 // Run executes a plan one step at a time, exactly as Concierge runs it once
