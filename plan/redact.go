@@ -48,7 +48,15 @@ func (r Redactor) match(key string) bool {
 // is returned. A raw that is not one JSON document comes back as the
 // string "[redacted: not JSON]": a redacted trace never holds text the
 // redactor could not read.
-func (r Redactor) JSON(raw []byte) []byte {
+func (r Redactor) JSON(raw []byte) []byte { return r.redact(raw, false) }
+
+// Plan is JSON for plan text and literal arguments: a reference
+// ({"output_by_reference": ...}) under a matching key is kept, since it
+// names a step and a path, not a value; the value it resolves to is
+// redacted in the resolved arguments and in the result it points into.
+func (r Redactor) Plan(raw []byte) []byte { return r.redact(raw, true) }
+
+func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 	if !r.Active() {
 		return raw
 	}
@@ -64,6 +72,9 @@ func (r Redactor) JSON(raw []byte) []byte {
 		switch v.Kind {
 		case Object:
 			for _, m := range v.Members {
+				if keepRefs && IsRef(m.Value) {
+					continue
+				}
 				if r.match(m.Key) {
 					spans = append(spans, [2]int{m.Value.Start, m.Value.End})
 				} else {

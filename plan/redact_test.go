@@ -29,6 +29,14 @@ func TestRedactorJSON(t *testing.T) {
 			t.Errorf("JSON(%s) = %s, want %s", c.in, got, c.want)
 		}
 	}
+	// In plan text a reference is kept; in a value it is a value.
+	ref := `{"token": {"output_by_reference": {"login": ["token"]}}, "password": "p6"}`
+	if got, want := string(rd.Plan([]byte(ref))), `{"token": {"output_by_reference": {"login": ["token"]}}, "password": "[redacted]"}`; got != want {
+		t.Errorf("Plan(%s) = %s, want %s", ref, got, want)
+	}
+	if got, want := string(rd.JSON([]byte(ref))), `{"token": "[redacted]", "password": "[redacted]"}`; got != want {
+		t.Errorf("JSON(%s) = %s, want %s", ref, got, want)
+	}
 	in := []byte(`{"password": "p5"}`)
 	if got := plan.NewRedactor(nil).JSON(in); !bytes.Equal(got, in) {
 		t.Errorf("a redactor with no keys changed %s to %s", in, got)

@@ -39,7 +39,8 @@ const TraceFormat = "planctl-trace/1"
 //
 // With RunOptions.Redact, the value of every object member with one of its
 // keys, at any depth, is "[redacted]" in the plan, the literal and
-// resolved arguments and the results (see Redactor); a plan that is not
+// resolved arguments and the results (see Redactor; references in the plan
+// are kept); a plan that is not
 // JSON is recorded as the text "[redacted: not JSON]". The catalog and
 // step errors are kept as they are.
 
@@ -87,7 +88,7 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 	b = AppendJSONString(b, p.Src.Name)
 	if p.Root != nil {
 		b = append(b, `, "json": `...)
-		b = append(b, rd.JSON(bytes.TrimSpace(p.Src.Bytes))...)
+		b = append(b, rd.Plan(bytes.TrimSpace(p.Src.Bytes))...)
 	} else {
 		b = append(b, `, "text": `...)
 		if rd.Active() {
@@ -175,7 +176,7 @@ func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 	}
 	if args, src := r.ArgsOf(i); args != nil {
 		b = append(b, `, "args": `...)
-		b = AppendCompact(b, rd.JSON(args.Raw(src)))
+		b = AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
 	if status == StepPending {
 		return append(b, '}')
