@@ -33,6 +33,7 @@ type serveFlags struct {
 	maxBody         int64
 	maxSteps        int
 	logFile         string
+	debugAddr       string
 }
 
 func init() { register(newServeCmd) }
@@ -84,6 +85,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
+	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
 	return c
 }
 
@@ -110,6 +112,11 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		logOut = fh
 	}
 	log := slog.New(slog.NewTextHandler(logOut, nil))
+	stopDebug, err := startDebugListener(f.debugAddr, s, log)
+	if err != nil {
+		return err
+	}
+	defer stopDebug()
 
 	src, err := f.src.open(ctx, s)
 	if err != nil {
