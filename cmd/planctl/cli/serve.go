@@ -65,8 +65,14 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
   planctl serve --http 0.0.0.0:8080 --stateless --allow-origin https://app.example.com`,
 		Args: exactArgs(0, "no arguments (the tool source is given by flags)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if !c.Flags().Changed("auth-token") {
-				f.authToken = os.Getenv("PLANCTL_AUTH_TOKEN")
+			// The token is taken out of the environment, so that no
+			// server started by --server inherits it; it applies to HTTP
+			// only, so an exported token does not stop 'serve' on stdio.
+			if tok, ok := os.LookupEnv("PLANCTL_AUTH_TOKEN"); ok {
+				os.Unsetenv("PLANCTL_AUTH_TOKEN")
+				if !c.Flags().Changed("auth-token") && f.http != "" {
+					f.authToken = tok
+				}
 			}
 			return serve(c.Context(), s, f)
 		},
