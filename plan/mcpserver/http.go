@@ -35,7 +35,14 @@ type HTTPOptions struct {
 	AuthToken string
 	// MaxBody bounds a request body in bytes; 0: DefaultMaxBody.
 	MaxBody int64
+	// SessionIdleTimeout ends a session no request has used for this long,
+	// so that clients that vanish without ending their session (DELETE)
+	// leave nothing behind; 0: sessions live until ended.
+	SessionIdleTimeout time.Duration
 }
+
+// DefaultSessionIdleTimeout is how long serve keeps an unused session.
+const DefaultSessionIdleTimeout = time.Hour
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
 // checks: Origin (403), bearer token (401), body size (413). DNS rebinding
@@ -70,6 +77,11 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	}
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
+	} else {
+		sopts = append(sopts, server.WithSessionIdManager(&sessionIDs{}))
+		if opts.SessionIdleTimeout > 0 {
+			sopts = append(sopts, server.WithSessionIdleTTL(opts.SessionIdleTimeout))
+		}
 	}
 	h.streamable = server.NewStreamableHTTPServer(s.mcp, sopts...)
 	mux := http.NewServeMux()

@@ -34,6 +34,7 @@ type serveFlags struct {
 	maxSteps        int
 	logFile         string
 	debugAddr       string
+	sessionIdle     time.Duration
 }
 
 func init() { register(newServeCmd) }
@@ -91,6 +92,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
+	fl.DurationVar(&f.sessionIdle, "session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "over HTTP, end a session unused this long (0: never), so clients that vanish leave nothing behind")
 	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
 	return c
 }
@@ -197,12 +199,16 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	if explicit && !mcpserver.IsLoopbackHost(host) {
 		log.Warn("serving on a non-loopback address: anyone who can reach it can run plans; use --auth-token and a TLS proxy", "addr", ln.Addr().String(), "auth", f.authToken != "")
 	}
-	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second}
+	// An idle keep-alive connection is closed after two minutes: a client
+	// that holds connections open without using them cannot pile them up.
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	h := srv.NewHTTP(hs, mcpserver.HTTPOptions{
 		Stateless:    f.stateless,
 		AllowOrigins: f.allowOrigins,
 		AuthToken:    f.authToken,
 		MaxBody:      f.maxBody,
+
+		SessionIdleTimeout: f.sessionIdle,
 	})
 	url := "http://" + ln.Addr().String() + mcpserver.Endpoint
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)

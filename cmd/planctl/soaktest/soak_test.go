@@ -92,7 +92,12 @@ const (
   {"id": "s5", "tool": "slow", "args": {"n": 5}}]}`
 )
 
-const stepTimeout = 250 * time.Millisecond
+// stepTimeout is far above the medium tool's 20ms, so that a loaded
+// machine never times out a good plan, and ends the slow tool's hour.
+const stepTimeout = 2 * time.Second
+
+// sessionIdle ends abandoned sessions well within the soak.
+const sessionIdle = 10 * time.Second
 
 type sample struct {
 	at         time.Duration
@@ -191,7 +196,7 @@ func TestSoak(t *testing.T) {
 	for msg, n := range res.bad {
 		t.Errorf("%d× unexpected outcome: %s", n, msg)
 	}
-	for _, k := range []string{"good", "bad", "tool-error", "timeout", "cancel", "session", "forbidden", "garbage"} {
+	for _, k := range []string{"good", "bad", "tool-error", "timeout", "cancel", "session", "abandon", "forbidden", "garbage"} {
 		if res.ok[k] == 0 {
 			t.Errorf("no %q request went as expected in %s", k, *soakFor)
 		}
@@ -260,18 +265,20 @@ func worker(ctx context.Context, srv *server, w int, res *tally, requests *atomi
 		requests.Add(1)
 		var kind string
 		var err error
-		switch r := rng.Intn(20); {
-		case r < 8:
+		switch r := rng.Intn(40); {
+		case r < 16:
 			kind, err = "good", expect(ctx, c, goodPlan, "completed", "")
-		case r < 11:
+		case r < 22:
 			kind, err = "bad", expect(ctx, c, badPlan, "", "nope")
-		case r < 13:
+		case r < 26:
 			kind, err = "tool-error", expect(ctx, c, toolErrorPlan, "partial", "flaky: n must not be 0")
-		case r < 15:
+		case r < 30:
 			kind, err = "timeout", expect(ctx, c, timeoutPlan, "partial", "timed out")
-		case r < 18:
+		case r < 35:
 			kind, err = "cancel", cancelMidPlan(ctx, c, time.Duration(5+rng.Intn(80))*time.Millisecond)
-		case r < 19:
+		case r < 37:
+			kind, err = "abandon", abandonSession(srv.url)
+		case r < 38:
 			kind, err = "forbidden", rawPost(srv.url, "http://evil.example", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, http.StatusForbidden)
 		default:
 			kind, err = "garbage", rawPost(srv.url, "", `{"jsonrpc": "2.0", "id": 1, "method": `, 0)
@@ -350,6 +357,24 @@ func cancelMidPlan(ctx context.Context, c *client.Client, d time.Duration) error
 	return nil
 }
 
+// abandonSession opens a session and leaves without ending it, as a
+// client that dies does.
+func abandonSession(url string) error {
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"soak-abandon","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
+		return fmt.Errorf("initialize: status %d, session %q", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"))
+	}
+	return nil
+}
+
 // rawPost sends body to the endpoint with no session; want is the status
 // expected, or 0 for any 4xx.
 func rawPost(url, origin, body string, want int) error {
@@ -388,7 +413,7 @@ var (
 func start(t *testing.T) *server {
 	t.Helper()
 	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--debug-addr", "127.0.0.1:0",
-		"--catalog", "testdata/soak.json", "--step-timeout", stepTimeout.String(), "--log", os.DevNull)
+		"--catalog", "testdata/soak.json", "--step-timeout", stepTimeout.String(), "--session-idle-timeout", sessionIdle.String(), "--log", os.DevNull)
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw
 	s := &server{cmd: cmd, done: make(chan error, 1)}
