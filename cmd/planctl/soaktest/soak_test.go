@@ -37,6 +37,9 @@ var (
 	soakFor     = flag.Duration("soak", 0, "run the soak test for this long (0: skip it)")
 	soakWorkers = flag.Int("soak-workers", 4, "concurrent clients of the soak test")
 	soakEvery   = flag.Duration("soak-every", 0, "sample the server this often (default: the duration / 30, at least 1s)")
+	// sessionIdle ends abandoned sessions well within the soak (0: never,
+	// to see what they cost).
+	sessionIdle = flag.Duration("soak-session-idle", 10*time.Second, "the server's --session-idle-timeout")
 )
 
 var binary string
@@ -96,8 +99,6 @@ const (
 // machine never times out a good plan, and ends the slow tool's hour.
 const stepTimeout = 2 * time.Second
 
-// sessionIdle ends abandoned sessions well within the soak.
-const sessionIdle = 10 * time.Second
 
 type sample struct {
 	at         time.Duration
@@ -413,7 +414,7 @@ var (
 func start(t *testing.T) *server {
 	t.Helper()
 	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--debug-addr", "127.0.0.1:0",
-		"--catalog", "testdata/soak.json", "--step-timeout", stepTimeout.String(), "--session-idle-timeout", sessionIdle.String(), "--log", os.DevNull)
+		"--catalog", "testdata/soak.json", "--step-timeout", stepTimeout.String(), "--session-idle-timeout", (*sessionIdle).String(), "--log", os.DevNull)
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw
 	s := &server{cmd: cmd, done: make(chan error, 1)}
