@@ -99,7 +99,6 @@ const (
 // machine never times out a good plan, and ends the slow tool's hour.
 const stepTimeout = 2 * time.Second
 
-
 type sample struct {
 	at         time.Duration
 	rssKB      int64
