@@ -159,7 +159,7 @@ func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 			t.Sharable[e.Str] = true
 		}
 	}
-	for _, p := range xSharable(t.InputSchema) {
+	for _, p := range plan.XSharable(t.InputSchema) {
 		t.Sharable[p] = true
 	}
 	var err error
@@ -204,26 +204,6 @@ func parseReply(src []byte, v *plan.Value) (reply, error) {
 		r.delay = dur
 	}
 	return r, nil
-}
-
-// xSharable lists the properties marked "x-sharable": true in a schema.
-func xSharable(schema json.RawMessage) []string {
-	var s struct {
-		Properties map[string]struct {
-			Sharable bool `json:"x-sharable"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(schema, &s) != nil {
-		return nil
-	}
-	var out []string
-	for k, p := range s.Properties {
-		if p.Sharable {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 func compact(raw []byte) json.RawMessage {

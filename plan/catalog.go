@@ -182,3 +182,24 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 	}
 	return nil
 }
+
+// XSharable lists, sorted, the properties an input schema marks
+// "x-sharable": true (SPEC 3): the parameters that may take references.
+func XSharable(schema json.RawMessage) []string {
+	var s struct {
+		Properties map[string]struct {
+			Sharable bool `json:"x-sharable"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var out []string
+	for k, p := range s.Properties {
+		if p.Sharable {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

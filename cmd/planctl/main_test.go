@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 var binary string
@@ -15,14 +16,8 @@ var binary string
 // TestMain builds the real binary once: these tests hold the command-line
 // contract (exit codes, stdout, stderr) as a user meets it.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "planctl-cli")
-	if err != nil {
-		panic(err)
-	}
+	dir := clitest.Build("planctl=.")
 	binary = filepath.Join(dir, "planctl")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
 	// README examples start planctl itself as an upstream (--server 'planctl mock').
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	code := m.Run()
@@ -40,16 +35,8 @@ func planctl(t *testing.T, stdin string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = "../.."
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{code, out.String(), errb.String()}
+	code, stdout, stderr := clitest.Run(t, cmd)
+	return result{code, stdout, stderr}
 }
 
 func TestRunContract(t *testing.T) {

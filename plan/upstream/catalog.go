@@ -51,7 +51,7 @@ func buildCatalog(raw []json.RawMessage, patterns []string) ([]*plan.Tool, bool,
 	}
 	marked := false
 	for _, t := range tools {
-		for _, p := range xSharable(t.InputSchema) {
+		for _, p := range plan.XSharable(t.InputSchema) {
 			t.Sharable[p] = true
 			marked = true
 		}
@@ -123,25 +123,6 @@ func properties(schema json.RawMessage) []string {
 	out := make([]string, 0, len(props.Members))
 	for _, m := range props.Members {
 		out = append(out, m.Key)
-	}
-	return out
-}
-
-// xSharable lists the properties a schema marks "x-sharable": true.
-func xSharable(schema json.RawMessage) []string {
-	var s struct {
-		Properties map[string]struct {
-			Sharable bool `json:"x-sharable"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(schema, &s) != nil {
-		return nil
-	}
-	var out []string
-	for k, p := range s.Properties {
-		if p.Sharable {
-			out = append(out, k)
-		}
 	}
 	return out
 }

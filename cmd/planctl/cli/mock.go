@@ -22,8 +22,9 @@ func init() { register(newMockCmd) }
 func newMockCmd(s *streams) *cobra.Command {
 	var catalog, addr string
 	c := &cobra.Command{
-		Use:   "mock",
-		Short: "Serve a mock catalog as a plain MCP server (every tool listed)",
+		Use:         "mock",
+		Annotations: map[string]string{annotServer: "true"},
+		Short:       "Serve a mock catalog as a plain MCP server (every tool listed)",
 		Long: `Serve a mock catalog as an ordinary MCP server: every tool is listed with its
 input schema, output schema and annotations, and answered from the catalog's
 templates (errors as isError results, delays cancellable). Sharable parameters

@@ -111,8 +111,11 @@ recorded trace (--replay).`,
 		return usage(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
 	})
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
-		if c.Annotations[annotBatch] != "" {
+		switch {
+		case c.Annotations[annotBatch] != "":
 			batchGC()
+		case c.Annotations[annotServer] != "":
+			serverGC()
 		}
 	}
 	root.AddCommand(commands(s)...)
@@ -122,6 +125,22 @@ recorded trace (--replay).`,
 // annotBatch marks a command that reads its input, works and exits (run,
 // validate): it trades memory for speed in the garbage collector.
 const annotBatch = "planctl/batch"
+
+// annotServer marks a long-running server (serve, mock): small live heap,
+// many short requests.
+const annotServer = "planctl/server"
+
+// serverGC: a server's live heap is a few MiB, so with Go's default every
+// few MiB of requests trigger a collection, and under 200 concurrent
+// clients the collections are the latency tail. Unless GOGC or GOMEMLIMIT
+// is set, the heap may grow to five times the live data (GOGC=400), with a
+// soft limit of 1 GiB past which the collector works harder again.
+func serverGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(1 << 30)
+	}
+}
 
 // batchGC lets the heap grow to four times the live data between
 // collections instead of two (GOGC=300), unless GOGC is set. On the

@@ -42,8 +42,9 @@ func init() { register(newServeCmd) }
 func newServeCmd(s *streams) *cobra.Command {
 	f := &serveFlags{}
 	c := &cobra.Command{
-		Use:   "serve [tool source]",
-		Short: "Be an MCP server whose one tool, execute_plan, runs plans",
+		Use:         "serve [tool source]",
+		Annotations: map[string]string{annotServer: "true"},
+		Short:       "Be an MCP server whose one tool, execute_plan, runs plans",
 		Long: `Serve MCP with one tool, execute_plan, as a Concierge Plan server does: the
 model sends a plan, planctl runs it against the chosen tools and answers
 {"status": ..., "steps": {...}} (or {"error": ...} for a refused plan, with

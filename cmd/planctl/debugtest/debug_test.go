@@ -14,6 +14,8 @@ import (
 	// The tests run the built binary; importing its packages makes go
 	// test's cache notice when they change.
 	_ "github.com/planctl/planctl/cmd/planctl/cli"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 var (
@@ -24,14 +26,8 @@ var (
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "planctl-debugtest")
-	if err != nil {
-		panic(err)
-	}
+	dir := clitest.Build("planctl=..")
 	binary = filepath.Join(dir, "planctl")
-	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -48,16 +44,8 @@ func planctl(t *testing.T, stdin string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = "../../.."
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{code, out.String(), errb.String()}
+	code, stdout, stderr := clitest.Run(t, cmd)
+	return result{code, stdout, stderr}
 }
 
 // REPL scripts: commands on a pipe, exact output, no prompt.

@@ -24,6 +24,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 	"github.com/planctl/planctl/plan"
 )
 
@@ -31,14 +32,8 @@ var binary string
 
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "planctl-servetest")
-	if err != nil {
-		panic(err)
-	}
+	dir := clitest.Build("planctl=..")
 	binary = filepath.Join(dir, "planctl")
-	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

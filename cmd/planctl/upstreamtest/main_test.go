@@ -2,7 +2,6 @@ package upstreamtest
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 var (
@@ -22,18 +23,12 @@ var (
 
 // TestMain builds planctl and the test Plan server once.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "planctl-upstreamtest")
-	if err != nil {
-		panic(err)
-	}
+	dir := clitest.Build("planctl=..",
+		"planserver=../../../plan/upstream/testdata/planserver",
+		"brokenserver=../../../plan/upstream/testdata/brokenserver")
 	binary = filepath.Join(dir, "planctl")
 	planServer = filepath.Join(dir, "planserver")
 	broken = filepath.Join(dir, "brokenserver")
-	for _, b := range [][2]string{{binary, ".."}, {planServer, "../../../plan/upstream/testdata/planserver"}, {broken, "../../../plan/upstream/testdata/brokenserver"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			panic("go build " + b[1] + ": " + err.Error() + "\n" + string(out))
-		}
-	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -52,16 +47,8 @@ func planctl(t testing.TB, env []string, args ...string) result {
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = "../../.."
 	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return result{code, out.String(), errb.String()}
+	code, stdout, stderr := clitest.Run(t, cmd)
+	return result{code, stdout, stderr}
 }
 
 // nodeServer returns the command line that starts an npm reference server

@@ -1,0 +1,59 @@
+// Package clitest builds planctl (and the test programs beside it) once per
+// test package and runs them as a user would: real processes, exit codes,
+// standard output and error.
+package clitest
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Build compiles each "name=package" (the package path relative to the
+// calling test's directory) into one new temporary directory and returns
+// that directory. It panics on failure: it is meant for TestMain, before
+// any test can fail.
+func Build(specs ...string) string {
+	dir, err := os.MkdirTemp("", "planctl-test")
+	if err != nil {
+		panic(err)
+	}
+	for _, spec := range specs {
+		name, pkg, ok := strings.Cut(spec, "=")
+		if !ok {
+			panic("clitest.Build: want name=package, got " + spec)
+		}
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			panic("go build " + pkg + ": " + err.Error() + "\n" + string(out))
+		}
+	}
+	return dir
+}
+
+// Run runs cmd to its end and returns its exit code and output. Stdout and
+// Stderr are captured unless already set; a command that cannot start
+// fails t.
+func Run(t testing.TB, cmd *exec.Cmd) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if cmd.Stdout == nil {
+		cmd.Stdout = &out
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = &errb
+	}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
