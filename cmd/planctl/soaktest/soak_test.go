@@ -31,6 +31,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 var (
@@ -50,14 +51,8 @@ func TestMain(m *testing.M) {
 		// Nothing to build: the test skips.
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "planctl-soaktest")
-	if err != nil {
-		panic(err)
-	}
+	dir := clitest.Build("planctl=..")
 	binary = filepath.Join(dir, "planctl")
-	if out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput(); err != nil {
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
