@@ -82,6 +82,9 @@ type RunOptions struct {
 	// result fails its step (a plan's results are kept in memory and sent
 	// back whole). Zero means DefaultMaxResult; negative, no bound.
 	MaxResult int64
+	// Redact names object keys whose values WriteTrace replaces with
+	// "[redacted]" (see Redactor); the run itself is not changed.
+	Redact []string
 }
 
 // DefaultMaxResult is the largest tool result a run keeps by default: as

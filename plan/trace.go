@@ -36,6 +36,13 @@ const TraceFormat = "planctl-trace/1"
 // it); only called steps are answered by a replay. "error" replaces
 // "result" for a step that failed; "status" is "pending" for a step that
 // did not run, and then only "args" is given.
+//
+// With RunOptions.Redact, the value of every object member with one of its
+// keys, at any depth, is "[redacted]" in the plan, the literal and
+// resolved arguments and the results (see Redactor; references in the plan
+// are kept); a plan that is not
+// JSON is recorded as the text "[redacted: not JSON]". The catalog and
+// step errors are kept as they are.
 
 // WriteTrace records run r to path atomically: the file is written beside
 // path under a temporary name and renamed over it, so a crash never leaves
@@ -69,6 +76,7 @@ func WriteTrace(path string, r *Run) error {
 // AppendTrace appends the trace of r, written at time now, to dst.
 func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 	p := r.Plan
+	rd := NewRedactor(r.opts.Redact)
 	b := dst
 	b = append(b, `{"trace": `...)
 	b = AppendJSONString(b, TraceFormat)
@@ -80,10 +88,14 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 	b = AppendJSONString(b, p.Src.Name)
 	if p.Root != nil {
 		b = append(b, `, "json": `...)
-		b = append(b, bytes.TrimSpace(p.Src.Bytes)...)
+		b = append(b, rd.Plan(bytes.TrimSpace(p.Src.Bytes))...)
 	} else {
 		b = append(b, `, "text": `...)
-		b = AppendJSONString(b, string(p.Src.Bytes))
+		if rd.Active() {
+			b = AppendJSONString(b, "[redacted: not JSON]")
+		} else {
+			b = AppendJSONString(b, string(p.Src.Bytes))
+		}
 	}
 	b = append(b, "},\n \"catalog\": {\"source\": "...)
 	b = AppendJSONString(b, r.Catalog.Source)
@@ -101,7 +113,7 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = r.appendTraceStep(b, i)
+		b = r.appendTraceStep(b, i, rd)
 	}
 	return append(b, "]}\n"...)
 }
@@ -143,7 +155,7 @@ func appendTool(b []byte, t *Tool) []byte {
 	return append(b, '}')
 }
 
-func (r *Run) appendTraceStep(b []byte, i int) []byte {
+func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 	s := r.Plan.Steps[i]
 	st := r.Step(i)
 	b = append(b, `{"index": `...)
@@ -164,18 +176,18 @@ func (r *Run) appendTraceStep(b []byte, i int) []byte {
 	}
 	if args, src := r.ArgsOf(i); args != nil {
 		b = append(b, `, "args": `...)
-		b = AppendCompact(b, args.Raw(src))
+		b = AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
 	if status == StepPending {
 		return append(b, '}')
 	}
 	if st.Args != nil {
 		b = append(b, `, "resolved_args": `...)
-		b = append(b, st.Args...)
+		b = append(b, rd.JSON(st.Args)...)
 	}
 	if status == StepOK {
 		b = append(b, `, "result": `...)
-		b = AppendCompact(b, st.Result)
+		b = AppendCompact(b, rd.JSON(st.Result))
 	} else {
 		b = append(b, `, "error": `...)
 		b = AppendJSONString(b, st.Error)

@@ -38,12 +38,19 @@ type HTTPOptions struct {
 	// MaxInFlight bounds the requests served at once; one more is
 	// refused with 503 and Retry-After. 0: DefaultMaxInFlight.
 	MaxInFlight int
+	// SessionIdleTimeout ends a session no request has used for this long,
+	// so that clients that vanish without ending their session (DELETE)
+	// leave nothing behind; 0: sessions live until ended.
+	SessionIdleTimeout time.Duration
 }
 
 // DefaultMaxInFlight bounds the HTTP requests served at once: past it a
 // flood is refused at once and cheaply instead of queuing plans (each
 // holds its body, its run and perhaps an upstream call) without bound.
 const DefaultMaxInFlight = 256
+
+// DefaultSessionIdleTimeout is how long serve keeps an unused session.
+const DefaultSessionIdleTimeout = time.Hour
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
 // checks: Origin (403), bearer token (401), body size (413). DNS rebinding
@@ -82,6 +89,11 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	}
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
+	} else {
+		sopts = append(sopts, server.WithSessionIdManager(&sessionIDs{}))
+		if opts.SessionIdleTimeout > 0 {
+			sopts = append(sopts, server.WithSessionIdleTTL(opts.SessionIdleTimeout))
+		}
 	}
 	h.streamable = server.NewStreamableHTTPServer(s.mcp, sopts...)
 	mux := http.NewServeMux()

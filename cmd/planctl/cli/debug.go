@@ -23,6 +23,7 @@ type debugFlags struct {
 	print       bool
 	stepTimeout time.Duration
 	trace       string
+	redact      []string
 	maxSteps    int
 	maxBytes    int64
 	maxResult   int64
@@ -74,6 +75,7 @@ command line; 3 fatal.`,
 	fl.BoolVar(&f.print, "print", false, "on exit, print the last value copied in the debugger to stdout")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.StringVar(&f.trace, "trace", "planctl.trace.json", "the default `FILE` the debugger writes a trace to")
+	fl.StringArrayVar(&f.redact, "redact", nil, "in trace files the debugger writes, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
@@ -135,7 +137,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		return err
 	}
 	diags := plan.Validate(p, cat)
-	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult)}
+	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -17,6 +18,7 @@ type runFlags struct {
 	noPreflight bool
 	stepTimeout time.Duration
 	trace       string
+	redact      []string
 	compact     bool
 	maxSteps    int
 	maxBytes    int64
@@ -54,6 +56,7 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.StringVar(&f.trace, "trace", "", "record the run to `FILE`, to open later with debug --replay")
+	fl.StringArrayVar(&f.redact, "redact", nil, "in the --trace file, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.BoolVar(&f.compact, "compact", false, "print the response on one line")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
@@ -71,6 +74,9 @@ var traceWriter func(path string, r *plan.Run) error
 func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if len(f.redact) > 0 && f.trace == "" {
+		return usage(errors.New("--redact applies to the trace: add --trace FILE"))
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
@@ -93,7 +99,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 		fmt.Fprintln(s.out)
 	}
-	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult)}
+	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if isTerminal(s.errOut) {
 		opts.OnEvent = progressPrinter(s, p)
 	}

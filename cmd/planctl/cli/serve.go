@@ -36,6 +36,8 @@ type serveFlags struct {
 	maxResult       int64
 	maxInFlight     int
 	logFile         string
+	debugAddr       string
+	sessionIdle     time.Duration
 }
 
 func init() { register(newServeCmd) }
@@ -68,8 +70,14 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
   planctl serve --http 0.0.0.0:8080 --stateless --allow-origin https://app.example.com`,
 		Args: exactArgs(0, "no arguments (the tool source is given by flags)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if !c.Flags().Changed("auth-token") {
-				f.authToken = os.Getenv("PLANCTL_AUTH_TOKEN")
+			// The token is taken out of the environment, so that no
+			// server started by --server inherits it; it applies to HTTP
+			// only, so an exported token does not stop 'serve' on stdio.
+			if tok, ok := os.LookupEnv("PLANCTL_AUTH_TOKEN"); ok {
+				os.Unsetenv("PLANCTL_AUTH_TOKEN")
+				if !c.Flags().Changed("auth-token") && f.http != "" {
+					f.authToken = tok
+				}
 			}
 			return serve(c.Context(), s, f)
 		},
@@ -90,6 +98,8 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
+	fl.DurationVar(&f.sessionIdle, "session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "over HTTP, end a session unused this long (0: never), so clients that vanish leave nothing behind")
+	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
 	return c
 }
 
@@ -119,6 +129,11 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		logOut = fh
 	}
 	log := slog.New(slog.NewTextHandler(logOut, nil))
+	stopDebug, err := startDebugListener(f.debugAddr, s, log)
+	if err != nil {
+		return err
+	}
+	defer stopDebug()
 
 	src, err := f.src.open(ctx, s)
 	if err != nil {
@@ -200,13 +215,16 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	if explicit && !mcpserver.IsLoopbackHost(host) {
 		log.Warn("serving on a non-loopback address: anyone who can reach it can run plans; use --auth-token and a TLS proxy", "addr", ln.Addr().String(), "auth", f.authToken != "")
 	}
-	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second}
+	// An idle keep-alive connection is closed after two minutes: a client
+	// that holds connections open without using them cannot pile them up.
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	h := srv.NewHTTP(hs, mcpserver.HTTPOptions{
-		Stateless:    f.stateless,
-		AllowOrigins: f.allowOrigins,
-		AuthToken:    f.authToken,
-		MaxBody:      f.maxBody,
-		MaxInFlight:  f.maxInFlight,
+		Stateless:          f.stateless,
+		AllowOrigins:       f.allowOrigins,
+		AuthToken:          f.authToken,
+		MaxBody:            f.maxBody,
+		MaxInFlight:        f.maxInFlight,
+		SessionIdleTimeout: f.sessionIdle,
 	})
 	url := "http://" + ln.Addr().String() + mcpserver.Endpoint
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)

@@ -87,9 +87,19 @@ func serverLog(path string, s *streams) (io.Writer, *os.File, error) {
 	if !chosen {
 		path = defaultServerLog()
 	}
-	file, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if !chosen {
+		flags |= noFollow
+	}
+	file, err := os.OpenFile(path, flags, 0o600)
 	if err != nil && chosen {
 		return nil, nil, fmt.Errorf("cannot open the server log: %w", err)
+	}
+	if err == nil && !chosen && !ownedByMe(file) {
+		// The default log is in the shared temporary directory: a file
+		// another user put there first would collect this server's stderr.
+		file.Close()
+		err = fmt.Errorf("%s is not a regular file of yours", path)
 	}
 	if err != nil {
 		// The default log is a convenience: without it the server's last

@@ -1,0 +1,86 @@
+package servetest
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The README's security section, held: a --server child inherits planctl's
+// environment but not PLANCTL_AUTH_TOKEN; the token is required; and the
+// log holds neither the token nor any argument value.
+func TestSecurityClaims(t *testing.T) {
+	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-SECRET-1", "PLANCTL_SECURITY_OTHER=passed"},
+		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh")
+	// The server was started through no shell: its argv is sh and the script.
+	code, _ := rawPost(t, s.url, "", initBodyText)
+	if code != http.StatusUnauthorized {
+		t.Errorf("no token: status %d, want 401", code)
+	}
+	c := httpClient(t, s.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer tok-SECRET-1"}))
+	tools, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 1 || !strings.Contains(tools.Tools[0].Description, "token=unset other=passed") {
+		t.Errorf("the upstream's environment, as its tool's description tells it: %q", tools.Tools[0].Description)
+	}
+	if strings.Contains(s.stderr.String(), "SECRET") {
+		t.Errorf("the log holds the token:\n%s", s.stderr.String())
+	}
+
+	// Argument values are never logged, whether the plan runs or is refused.
+	d := startHTTP(t, nil)
+	dc := httpClient(t, d.url)
+	for _, p := range []string{
+		`{"steps": [{"id": "b", "tool": "create_backup", "args": {"database": "db-SECRET-2"}}]}`,
+		`{"steps": [{"id": "b", "tool": "create_backup", "args": {"database": "db-SECRET-3", "extra": "x-SECRET-4"}}]}`,
+	} {
+		if _, err := callPlan(context.Background(), dc, []byte(p), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if log := d.stderr.String(); strings.Contains(log, "SECRET") || !strings.Contains(log, `msg=step`) {
+		t.Errorf("the log:\n%s", log)
+	}
+}
+
+// An exported PLANCTL_AUTH_TOKEN is for HTTP: serve on stdio still starts.
+func TestExportedTokenStdio(t *testing.T) {
+	t.Setenv("PLANCTL_AUTH_TOKEN", "tok-stdio")
+	c, _ := stdioClient(t)
+	if _, err := c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const initBodyText = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
+
+func rawPost(t *testing.T, url, auth, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return resp.StatusCode, b.String()
+}
