@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 var (
@@ -27,17 +29,9 @@ var (
 
 // TestMain builds planctl and the deliberately broken MCP server once.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "planctl-faulttest")
-	if err != nil {
-		panic(err)
-	}
+	dir := clitest.Build("planctl=..", "brokenserver=../../../plan/upstream/testdata/brokenserver")
 	binary = filepath.Join(dir, "planctl")
 	broken = filepath.Join(dir, "brokenserver")
-	for _, b := range [][2]string{{binary, ".."}, {broken, "../../../plan/upstream/testdata/brokenserver"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			panic("go build " + b[1] + ": " + err.Error() + "\n" + string(out))
-		}
-	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
