@@ -38,22 +38,7 @@ func TestMain(m *testing.M) {
 }
 
 // syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = clitest.Buffer
 
 // waitUntil polls cond until it holds; it fails the test after a minute
 // (a guard against hangs, not a timing assertion).

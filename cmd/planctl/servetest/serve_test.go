@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -42,23 +41,8 @@ func TestMain(m *testing.M) {
 // root is the repository, where samples/ lives.
 const root = "../../.."
 
-// syncBuffer collects a process's stderr while tests read it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer collects a process's output while the test reads it.
+type syncBuffer = clitest.Buffer
 
 func initialize(t *testing.T, c *client.Client) {
 	t.Helper()

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -56,4 +57,24 @@ func Run(t testing.TB, cmd *exec.Cmd) (code int, stdout, stderr string) {
 		t.Fatal(err)
 	}
 	return code, out.String(), errb.String()
+}
+
+// Buffer collects a process's output while a test reads it: a bytes.Buffer
+// safe for one writer and concurrent readers.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what has been written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
