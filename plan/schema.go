@@ -101,10 +101,12 @@ func kindOfAny(v any) kindSet {
 }
 
 // shape is a schema node within the document root it came from; a nil node
-// is any value.
+// is any value. work, when set, is the schema work left to the validation
+// the shape belongs to (see flatten).
 type shape struct {
 	root any
 	node any
+	work *int
 }
 
 var anyShape = shape{}
@@ -186,10 +188,28 @@ const (
 	maxSchemaDepth = 32
 )
 
-func cross(as, bs []branch) []branch {
-	out := make([]branch, 0, len(as)*len(bs))
+// size is the work of copying a branch in a merge.
+func (b *branch) size() int {
+	n := 1 + len(b.required) + len(b.extra) + len(b.items)
+	for _, v := range b.props {
+		n += len(v)
+	}
+	for _, v := range b.prefix {
+		n += len(v)
+	}
+	return n
+}
+
+// cross is the conjunction of two sets of alternatives. Each merge is paid
+// from budget by the size of what it copies; when the budget runs out the
+// conjunction is any value (loose, never wrong).
+func cross(as, bs []branch, budget *int) []branch {
+	out := make([]branch, 0, min(len(as)*len(bs), maxBranches))
 	for _, a := range as {
 		for _, b := range bs {
+			if *budget -= a.size() + b.size(); *budget < 0 {
+				return []branch{top()}
+			}
 			if m := merge(a, b); m.kinds != 0 {
 				out = append(out, m)
 			}
@@ -236,13 +256,35 @@ func resolveRef(root any, ref string) any {
 
 // flatten lists the alternatives a schema node allows. It does a bounded
 // amount of work, so that a schema whose $refs and anyOfs multiply cannot
-// stall the validator: past the bound, a node is any value.
-func flatten(root, node any, depth int) []branch {
+// stall the validator or make it allocate without end: past the bound, a
+// node is any value. The work counts schema nodes visited and the size of
+// every merge. work, when not nil, is the work left to the whole validation,
+// and pays for this call too: a plan that walks many paths on a schema that
+// explodes gets looser checks, not a gigabyte of branches.
+func flatten(root, node any, work *int) []branch {
 	budget := maxFlattenWork
-	return flattenB(root, node, depth, &budget)
+	if work != nil {
+		if *work <= 0 {
+			return []branch{top()}
+		}
+		budget = min(budget, *work)
+	}
+	start := budget
+	bs := flattenB(root, node, 0, &budget)
+	if work != nil {
+		*work -= start - budget
+	}
+	return bs
 }
 
-const maxFlattenWork = 2000
+// The bounds of schema work: for one flatten, and for one validation (per
+// byte of plan and schema, with a floor). A unit is about 100 bytes
+// allocated.
+const (
+	maxFlattenWork  = 20_000
+	minSchemaWork   = 200_000
+	schemaWorkBytes = 100
+)
 
 func flattenB(root, node any, depth int, budget *int) []branch {
 	*budget--
@@ -260,19 +302,19 @@ func flattenB(root, node any, depth int, budget *int) []branch {
 	case []any: // a conjunction made by the walker
 		bs := []branch{top()}
 		for _, e := range n {
-			bs = cross(bs, flattenB(root, e, depth+1, budget))
+			bs = cross(bs, flattenB(root, e, depth+1, budget), budget)
 		}
 		return bs
 	case map[string]any:
 		bs := []branch{ownBranch(n)}
 		if ref, ok := n["$ref"].(string); ok {
 			if t := resolveRef(root, ref); t != nil {
-				bs = cross(bs, flattenB(root, t, depth+1, budget))
+				bs = cross(bs, flattenB(root, t, depth+1, budget), budget)
 			}
 		}
 		if all, ok := n["allOf"].([]any); ok {
 			for _, m := range all {
-				bs = cross(bs, flattenB(root, m, depth+1, budget))
+				bs = cross(bs, flattenB(root, m, depth+1, budget), budget)
 			}
 		}
 		for _, kw := range []string{"anyOf", "oneOf"} {
@@ -281,7 +323,7 @@ func flattenB(root, node any, depth int, budget *int) []branch {
 				for _, a := range alts {
 					u = append(u, flattenB(root, a, depth+1, budget)...)
 				}
-				bs = cross(bs, u)
+				bs = cross(bs, u, budget)
 			}
 		}
 		return bs
@@ -385,7 +427,7 @@ func (s shape) kinds() kindSet {
 		return kAll
 	}
 	var k kindSet
-	for _, b := range flatten(s.root, s.node, 0) {
+	for _, b := range flatten(s.root, s.node, s.work) {
 		k |= b.kinds
 	}
 	if k == 0 {
@@ -430,7 +472,7 @@ func (s shape) step(key string) walkResult {
 	if s.isAny() {
 		return walkResult{}
 	}
-	bs := flatten(s.root, s.node, 0)
+	bs := flatten(s.root, s.node, s.work)
 	var nexts []any
 	var fails []*walkFailure
 	var warn *walkFailure
@@ -475,7 +517,7 @@ func (s shape) step(key string) walkResult {
 	if b, ok := next.(bool); ok && b {
 		return walkResult{maybe: maybe, warn: warn}
 	}
-	return walkResult{next: shape{root: s.root, node: next}, maybe: maybe, warn: warn}
+	return walkResult{next: shape{root: s.root, node: next, work: s.work}, maybe: maybe, warn: warn}
 }
 
 func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe string) {
