@@ -2,8 +2,8 @@ package plan
 
 import (
 	"encoding/json"
-	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -73,6 +73,90 @@ func kindOfType(t string) kindSet {
 	return kAll
 }
 
+// isIntegral reports whether a JSON number literal has no fractional part
+// (1, 1.0, 1e3, 100e-2), from its digits alone: converting it would cost
+// memory and time that grow with its exponent (1e999999 is a megabyte).
+func isIntegral(lit string) bool {
+	lit = strings.TrimPrefix(lit, "-")
+	mant, expStr, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return true // zero
+	}
+	trailing := len(digits) - len(strings.TrimRight(digits, "0"))
+	shift := -len(frac) // value = digits × 10^(exp+shift)
+	if hasExp {
+		exp, err := strconv.Atoi(strings.TrimPrefix(expStr, "+"))
+		if err != nil { // an exponent beyond int: only its sign matters
+			return !strings.HasPrefix(expStr, "-")
+		}
+		if exp > len(lit) || exp < -2*len(lit) {
+			return exp > 0
+		}
+		shift += exp
+	}
+	return shift >= 0 || trailing >= -shift
+}
+
+// maxExponent bounds the exponents of the numbers handed to jsonschema,
+// which converts them to exact fractions (math/big): 1e999999 would cost a
+// megabyte and a tenth of a second each time it is compared.
+const maxExponent = 400
+
+// tameNumber returns a JSON number literal as it is, unless its exponent is
+// beyond ±maxExponent and its value beyond 10^±maxExponent: then the value
+// Python's float() gives it (what Concierge sees), written so that big can
+// afford it: ±1e400 for an overflow (inf), 0 for an underflow.
+func tameNumber(lit string) string {
+	i := strings.IndexAny(lit, "eE")
+	if i < 0 {
+		return lit
+	}
+	expStr := strings.TrimPrefix(lit[i+1:], "+")
+	exp, err := strconv.Atoi(expStr)
+	if err == nil && exp >= -maxExponent && exp <= maxExponent {
+		return lit
+	}
+	neg := strings.HasPrefix(lit, "-")
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(lit[:i], "-"), ".")
+	var mag int // the decimal exponent of the first significant digit, before exp
+	if w := strings.TrimLeft(whole, "0"); w != "" {
+		mag = len(w) - 1
+	} else if f := strings.TrimLeft(frac, "0"); f != "" {
+		mag = -(len(frac) - len(f) + 1)
+	} else {
+		return "0"
+	}
+	if err == nil && exp+mag >= -maxExponent && exp+mag <= maxExponent {
+		return lit // big as written, but only by as much as the literal is long
+	}
+	if strings.HasPrefix(expStr, "-") {
+		return "0"
+	}
+	if neg {
+		return "-1e400"
+	}
+	return "1e400"
+}
+
+// tameNumbers applies tameNumber to every number of a decoded schema.
+func tameNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return json.Number(tameNumber(string(x)))
+	case []any:
+		for i, e := range x {
+			x[i] = tameNumbers(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = tameNumbers(e)
+		}
+	}
+	return v
+}
+
 // kindOfAny is the kind of a decoded JSON value (numbers as json.Number).
 func kindOfAny(v any) kindSet {
 	switch x := v.(type) {
@@ -81,7 +165,7 @@ func kindOfAny(v any) kindSet {
 	case bool:
 		return kBool
 	case json.Number:
-		if r, ok := new(big.Rat).SetString(string(x)); ok && r.IsInt() {
+		if isIntegral(string(x)) {
 			return kInt
 		}
 		return kNum
@@ -620,5 +704,5 @@ func decodeSchema(raw json.RawMessage) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return tameNumbers(v), nil
 }

@@ -499,7 +499,8 @@ func article(word string) string {
 }
 
 // toAny decodes a parsed value into the plain values jsonschema validates,
-// numbers as json.Number so that big integers stay exact. A repeated key
+// numbers as json.Number so that big integers stay exact (and numbers past
+// 10^±400 as Python's float() makes them: tameNumber). A repeated key
 // keeps its last value, as json.loads does.
 func toAny(v *Value) any {
 	switch v.Kind {
@@ -508,7 +509,7 @@ func toAny(v *Value) any {
 	case Bool:
 		return v.Bool
 	case Number:
-		return json.Number(v.Str)
+		return json.Number(tameNumber(v.Str))
 	case String:
 		return v.Str
 	case Array:
