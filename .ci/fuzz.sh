@@ -6,6 +6,8 @@ t="${1:-20s}"
 # package:FuzzTarget, one per line
 targets=(
   ./plan:FuzzParseJSON
+  ./plan:FuzzLoad
+  ./plan:FuzzResolve
   ./plan:FuzzRun
   ./plan:FuzzWalk
   ./plan:FuzzValidate

@@ -3,11 +3,11 @@ package plan_test
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 	"github.com/planctl/planctl/plan/report"
 )
 
@@ -18,40 +18,49 @@ import (
 // an error (so that preflight refuses it too).
 func FuzzValidate(f *testing.F) {
 	cat, _ := os.ReadFile("testdata/catalog.json")
-	plans, _ := filepath.Glob("testdata/err/*.json")
-	ok, _ := filepath.Glob("testdata/ok/*.json")
-	for _, p := range append(plans, ok...) {
-		src, _ := os.ReadFile(p)
+	for _, src := range plantest.Files("testdata/err/*.json", "testdata/ok/*.json") {
 		f.Add(src, cat)
 		f.Add(src, mockserver.DemoJSON())
+	}
+	// samples/ and their catalogs: each sample with each catalog.
+	cats := plantest.Files("../samples/catalogs/*.json")
+	for _, src := range plantest.Files("../samples/*.json") {
+		f.Add(src, mockserver.DemoJSON())
+		for _, c := range cats {
+			f.Add(src, c)
+		}
 	}
 	f.Add([]byte(`[{"id":"a","tool":"t","args":{"x":{"output_by_reference":{"a":[]}}}}]`),
 		[]byte(`{"tools":[{"name":"t","inputSchema":{"$ref":"#","properties":{"x":{"anyOf":[{"$ref":"#"},{"type":"integer"}]}}},"outputSchema":{"$defs":{"r":{"$ref":"#/$defs/r"}},"$ref":"#/$defs/r"}}]}`))
 	f.Fuzz(func(t *testing.T, src, catSrc []byte) {
-		c, err := mockserver.Load("catalog.json", catSrc)
-		if err != nil {
-			c = mockserver.Demo()
-		}
-		p := plan.Load("plan.json", src, plan.Limits{MaxSteps: 1000})
-		ds := plan.Validate(p, c)
-		for i, d := range ds {
-			if _, ok := plan.LookupCode(d.Code); !ok {
-				t.Fatalf("unknown code %s", d.Code)
-			}
-			if d.Start < 0 || d.End < d.Start || d.End > len(src) || d.Pos.Line < 1 || d.Pos.Column < 1 {
-				t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos)
-			}
-			if i > 0 && ds[i-1].Start > d.Start {
-				t.Fatalf("not sorted")
-			}
-		}
-		if rej := plan.ConciergeCheck(p, c); rej != nil && !plan.HasErrors(ds) {
-			t.Fatalf("Concierge refuses the plan (%s) but the validator finds no error", rej.Message)
-		}
-		for _, format := range report.Formats {
-			if err := report.Write(io.Discard, format, p, ds, report.Options{}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		plantest.Bounded(t, len(src)+len(catSrc), func() { fuzzValidate(t, src, catSrc) })
 	})
+}
+
+func fuzzValidate(t *testing.T, src, catSrc []byte) {
+	c, err := mockserver.Load("catalog.json", catSrc)
+	if err != nil {
+		c = mockserver.Demo()
+	}
+	p := plan.Load("plan.json", src, plan.Limits{MaxSteps: 1000})
+	ds := plan.Validate(p, c)
+	for i, d := range ds {
+		if _, ok := plan.LookupCode(d.Code); !ok {
+			t.Fatalf("unknown code %s", d.Code)
+		}
+		if d.Start < 0 || d.End < d.Start || d.End > len(src) || d.Pos.Line < 1 || d.Pos.Column < 1 {
+			t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos)
+		}
+		if i > 0 && ds[i-1].Start > d.Start {
+			t.Fatalf("not sorted")
+		}
+	}
+	if rej := plan.ConciergeCheck(p, c); rej != nil && !plan.HasErrors(ds) {
+		t.Fatalf("Concierge refuses the plan (%s) but the validator finds no error", rej.Message)
+	}
+	for _, format := range report.Formats {
+		if err := report.Write(io.Discard, format, p, ds, report.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

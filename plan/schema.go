@@ -2,8 +2,8 @@ package plan
 
 import (
 	"encoding/json"
-	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -73,6 +73,90 @@ func kindOfType(t string) kindSet {
 	return kAll
 }
 
+// isIntegral reports whether a JSON number literal has no fractional part
+// (1, 1.0, 1e3, 100e-2), from its digits alone: converting it would cost
+// memory and time that grow with its exponent (1e999999 is a megabyte).
+func isIntegral(lit string) bool {
+	lit = strings.TrimPrefix(lit, "-")
+	mant, expStr, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return true // zero
+	}
+	trailing := len(digits) - len(strings.TrimRight(digits, "0"))
+	shift := -len(frac) // value = digits × 10^(exp+shift)
+	if hasExp {
+		exp, err := strconv.Atoi(strings.TrimPrefix(expStr, "+"))
+		if err != nil { // an exponent beyond int: only its sign matters
+			return !strings.HasPrefix(expStr, "-")
+		}
+		if exp > len(lit) || exp < -2*len(lit) {
+			return exp > 0
+		}
+		shift += exp
+	}
+	return shift >= 0 || trailing >= -shift
+}
+
+// maxExponent bounds the exponents of the numbers handed to jsonschema,
+// which converts them to exact fractions (math/big): 1e999999 would cost a
+// megabyte and a tenth of a second each time it is compared.
+const maxExponent = 400
+
+// tameNumber returns a JSON number literal as it is, unless its exponent is
+// beyond ±maxExponent and its value beyond 10^±maxExponent: then the value
+// Python's float() gives it (what Concierge sees), written so that big can
+// afford it: ±1e400 for an overflow (inf), 0 for an underflow.
+func tameNumber(lit string) string {
+	i := strings.IndexAny(lit, "eE")
+	if i < 0 {
+		return lit
+	}
+	expStr := strings.TrimPrefix(lit[i+1:], "+")
+	exp, err := strconv.Atoi(expStr)
+	if err == nil && exp >= -maxExponent && exp <= maxExponent {
+		return lit
+	}
+	neg := strings.HasPrefix(lit, "-")
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(lit[:i], "-"), ".")
+	var mag int // the decimal exponent of the first significant digit, before exp
+	if w := strings.TrimLeft(whole, "0"); w != "" {
+		mag = len(w) - 1
+	} else if f := strings.TrimLeft(frac, "0"); f != "" {
+		mag = -(len(frac) - len(f) + 1)
+	} else {
+		return "0"
+	}
+	if err == nil && exp+mag >= -maxExponent && exp+mag <= maxExponent {
+		return lit // big as written, but only by as much as the literal is long
+	}
+	if strings.HasPrefix(expStr, "-") {
+		return "0"
+	}
+	if neg {
+		return "-1e400"
+	}
+	return "1e400"
+}
+
+// tameNumbers applies tameNumber to every number of a decoded schema.
+func tameNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return json.Number(tameNumber(string(x)))
+	case []any:
+		for i, e := range x {
+			x[i] = tameNumbers(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = tameNumbers(e)
+		}
+	}
+	return v
+}
+
 // kindOfAny is the kind of a decoded JSON value (numbers as json.Number).
 func kindOfAny(v any) kindSet {
 	switch x := v.(type) {
@@ -81,7 +165,7 @@ func kindOfAny(v any) kindSet {
 	case bool:
 		return kBool
 	case json.Number:
-		if r, ok := new(big.Rat).SetString(string(x)); ok && r.IsInt() {
+		if isIntegral(string(x)) {
 			return kInt
 		}
 		return kNum
@@ -101,10 +185,12 @@ func kindOfAny(v any) kindSet {
 }
 
 // shape is a schema node within the document root it came from; a nil node
-// is any value.
+// is any value. work, when set, is the schema work left to the validation
+// the shape belongs to (see flatten).
 type shape struct {
 	root any
 	node any
+	work *int
 }
 
 var anyShape = shape{}
@@ -186,10 +272,28 @@ const (
 	maxSchemaDepth = 32
 )
 
-func cross(as, bs []branch) []branch {
-	out := make([]branch, 0, len(as)*len(bs))
+// size is the work of copying a branch in a merge.
+func (b *branch) size() int {
+	n := 1 + len(b.required) + len(b.extra) + len(b.items)
+	for _, v := range b.props {
+		n += len(v)
+	}
+	for _, v := range b.prefix {
+		n += len(v)
+	}
+	return n
+}
+
+// cross is the conjunction of two sets of alternatives. Each merge is paid
+// from budget by the size of what it copies; when the budget runs out the
+// conjunction is any value (loose, never wrong).
+func cross(as, bs []branch, budget *int) []branch {
+	out := make([]branch, 0, min(len(as)*len(bs), maxBranches))
 	for _, a := range as {
 		for _, b := range bs {
+			if *budget -= a.size() + b.size(); *budget < 0 {
+				return []branch{top()}
+			}
 			if m := merge(a, b); m.kinds != 0 {
 				out = append(out, m)
 			}
@@ -236,13 +340,35 @@ func resolveRef(root any, ref string) any {
 
 // flatten lists the alternatives a schema node allows. It does a bounded
 // amount of work, so that a schema whose $refs and anyOfs multiply cannot
-// stall the validator: past the bound, a node is any value.
-func flatten(root, node any, depth int) []branch {
+// stall the validator or make it allocate without end: past the bound, a
+// node is any value. The work counts schema nodes visited and the size of
+// every merge. work, when not nil, is the work left to the whole validation,
+// and pays for this call too: a plan that walks many paths on a schema that
+// explodes gets looser checks, not a gigabyte of branches.
+func flatten(root, node any, work *int) []branch {
 	budget := maxFlattenWork
-	return flattenB(root, node, depth, &budget)
+	if work != nil {
+		if *work <= 0 {
+			return []branch{top()}
+		}
+		budget = min(budget, *work)
+	}
+	start := budget
+	bs := flattenB(root, node, 0, &budget)
+	if work != nil {
+		*work -= start - budget
+	}
+	return bs
 }
 
-const maxFlattenWork = 2000
+// The bounds of schema work: for one flatten, and for one validation (per
+// byte of plan and schema, with a floor). A unit costs at most about 100
+// bytes of allocation, so a 1 KB plan and catalog stay within 64 MB.
+const (
+	maxFlattenWork  = 20_000
+	minSchemaWork   = 200_000
+	schemaWorkBytes = 100
+)
 
 func flattenB(root, node any, depth int, budget *int) []branch {
 	*budget--
@@ -260,19 +386,19 @@ func flattenB(root, node any, depth int, budget *int) []branch {
 	case []any: // a conjunction made by the walker
 		bs := []branch{top()}
 		for _, e := range n {
-			bs = cross(bs, flattenB(root, e, depth+1, budget))
+			bs = cross(bs, flattenB(root, e, depth+1, budget), budget)
 		}
 		return bs
 	case map[string]any:
 		bs := []branch{ownBranch(n)}
 		if ref, ok := n["$ref"].(string); ok {
 			if t := resolveRef(root, ref); t != nil {
-				bs = cross(bs, flattenB(root, t, depth+1, budget))
+				bs = cross(bs, flattenB(root, t, depth+1, budget), budget)
 			}
 		}
 		if all, ok := n["allOf"].([]any); ok {
 			for _, m := range all {
-				bs = cross(bs, flattenB(root, m, depth+1, budget))
+				bs = cross(bs, flattenB(root, m, depth+1, budget), budget)
 			}
 		}
 		for _, kw := range []string{"anyOf", "oneOf"} {
@@ -281,7 +407,7 @@ func flattenB(root, node any, depth int, budget *int) []branch {
 				for _, a := range alts {
 					u = append(u, flattenB(root, a, depth+1, budget)...)
 				}
-				bs = cross(bs, u)
+				bs = cross(bs, u, budget)
 			}
 		}
 		return bs
@@ -385,7 +511,7 @@ func (s shape) kinds() kindSet {
 		return kAll
 	}
 	var k kindSet
-	for _, b := range flatten(s.root, s.node, 0) {
+	for _, b := range flatten(s.root, s.node, s.work) {
 		k |= b.kinds
 	}
 	if k == 0 {
@@ -430,7 +556,7 @@ func (s shape) step(key string) walkResult {
 	if s.isAny() {
 		return walkResult{}
 	}
-	bs := flatten(s.root, s.node, 0)
+	bs := flatten(s.root, s.node, s.work)
 	var nexts []any
 	var fails []*walkFailure
 	var warn *walkFailure
@@ -475,7 +601,7 @@ func (s shape) step(key string) walkResult {
 	if b, ok := next.(bool); ok && b {
 		return walkResult{maybe: maybe, warn: warn}
 	}
-	return walkResult{next: shape{root: s.root, node: next}, maybe: maybe, warn: warn}
+	return walkResult{next: shape{root: s.root, node: next, work: s.work}, maybe: maybe, warn: warn}
 }
 
 func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe string) {
@@ -578,5 +704,5 @@ func decodeSchema(raw json.RawMessage) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return tameNumbers(v), nil
 }

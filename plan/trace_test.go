@@ -11,6 +11,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 func runSample(t *testing.T, name string) *plan.Run {
@@ -147,19 +148,23 @@ func FuzzParseTrace(f *testing.F) {
 	f.Add(good[:len(good)/3])
 	f.Add([]byte(`{"trace": "planctl-trace/1", "plan": {"text": "["}, "steps": [{"index": 0, "status": "ok", "called": true, "result": 1}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := plan.ParseTrace("f.json", data)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "the trace f.json ") {
-				t.Fatalf("a refusal that does not name the trace: %v", err)
-			}
-			return
-		}
-		cat, err := plan.NewReplay(tr).Catalog()
-		if err != nil {
-			return
-		}
-		run := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
-		run.Continue(context.Background(), nil)
-		_ = run.Response()
+		plantest.Bounded(t, len(data), func() { fuzzParseTrace(t, data) })
 	})
+}
+
+func fuzzParseTrace(t *testing.T, data []byte) {
+	tr, err := plan.ParseTrace("f.json", data)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "the trace f.json ") {
+			t.Fatalf("a refusal that does not name the trace: %v", err)
+		}
+		return
+	}
+	cat, err := plan.NewReplay(tr).Catalog()
+	if err != nil {
+		return
+	}
+	run := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+	run.Continue(context.Background(), nil)
+	_ = run.Response()
 }

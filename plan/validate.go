@@ -19,6 +19,7 @@ import (
 // Schemas are decoded and compiled once per tool, not once per step.
 func Validate(p *Plan, c *Catalog) []Diagnostic {
 	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}}
+	v.schemaWork = schemaWork(p, c)
 	v.ds = append(v.ds, p.Problems...)
 	if p.Root == nil || (p.StepsPtr == "" && p.Form != FormSteps) {
 		return SortDiagnostics(v.ds)
@@ -59,6 +60,20 @@ type validator struct {
 	order  []string       // the ids in scope, in plan order
 	first  map[string]int // id → index of its first step, over the whole plan
 	readBy []bool         // per step: some later step references it
+
+	schemaWork int // schema work left (flatten): bounds the memory schemas can cost
+}
+
+// schemaWork is the schema work a validation may do: linear in the size of
+// the plan and of the catalog's schemas.
+func schemaWork(p *Plan, c *Catalog) int {
+	n := len(p.Src.Bytes)
+	if c != nil {
+		for _, t := range c.Tools {
+			n += len(t.InputSchema) + len(t.OutputSchema)
+		}
+	}
+	return minSchemaWork + schemaWorkBytes*n
 }
 
 // stepIDs is what the validator takes as a step's id and tool, including

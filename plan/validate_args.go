@@ -28,6 +28,7 @@ type toolInfo struct {
 	out      shape // the type of the value references walk
 	hasOut   bool
 	wrapped  bool // a FastMCP {"result": ...} wrapper around the raw value
+	work     *int // the validation's schema work left (flatten)
 
 	// Memos: the same path walked on the same tool gives the same result,
 	// and the same literal arguments pass the same schema.
@@ -82,7 +83,7 @@ func (ti *toolInfo) paramKinds(name string, schema any) kindSet {
 	if r, ok := ti.params[name]; ok {
 		return r
 	}
-	r := shape{root: ti.inRoot, node: schema}.kinds()
+	r := shape{root: ti.inRoot, node: schema, work: ti.work}.kinds()
 	if ti.params == nil {
 		ti.params = map[string]kindSet{}
 	}
@@ -94,19 +95,19 @@ func (v *validator) info(t *Tool) *toolInfo {
 	if ti, ok := v.tools[t]; ok {
 		return ti
 	}
-	ti := newToolInfo(t)
+	ti := newToolInfo(t, &v.schemaWork)
 	v.tools[t] = ti
 	return ti
 }
 
-func newToolInfo(t *Tool) *toolInfo {
-	ti := &toolInfo{tool: t}
+func newToolInfo(t *Tool, work *int) *toolInfo {
+	ti := &toolInfo{tool: t, work: work}
 	if len(t.InputSchema) > 0 {
 		if doc, err := decodeSchema(t.InputSchema); err == nil {
 			ti.inRoot = doc
 			// The top-level parameters, with $ref and allOf resolved (an
 			// inputSchema with alternatives at the top is left to jsonschema).
-			if bs := flatten(doc, doc, 0); len(bs) == 1 {
+			if bs := flatten(doc, doc, ti.work); len(bs) == 1 {
 				br := bs[0]
 				if br.props != nil {
 					ti.props = make(map[string]any, len(br.props))
@@ -139,11 +140,11 @@ func newToolInfo(t *Tool) *toolInfo {
 	if len(t.OutputSchema) > 0 {
 		if doc, err := decodeSchema(t.OutputSchema); err == nil {
 			ti.hasOut = true
-			ti.out = shape{root: doc, node: doc}
+			ti.out = shape{root: doc, node: doc, work: ti.work}
 			if m, ok := doc.(map[string]any); ok {
 				if res, ok := wrappedResult(m); ok {
 					ti.wrapped = true
-					ti.out = shape{root: doc, node: res}
+					ti.out = shape{root: doc, node: res, work: ti.work}
 				}
 			}
 		}
@@ -249,7 +250,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 		}
 		typ := "a value"
 		if ps, ok := ti.props[r]; ok {
-			if k := (shape{root: ti.inRoot, node: ps}).kinds(); k != kAll {
+			if k := (shape{root: ti.inRoot, node: ps, work: ti.work}).kinds(); k != kAll {
 				typ = "a " + k.String()
 			}
 		}
@@ -324,7 +325,7 @@ func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []Me
 		}
 		want := kAll
 		if ps, ok := ti.props[m.Key]; ok {
-			want = shape{root: ti.inRoot, node: ps}.kinds()
+			want = shape{root: ti.inRoot, node: ps, work: ti.work}.kinds()
 		}
 		if want == kStr || (want != kAll && want&k == 0) {
 			continue
@@ -498,7 +499,8 @@ func article(word string) string {
 }
 
 // toAny decodes a parsed value into the plain values jsonschema validates,
-// numbers as json.Number so that big integers stay exact. A repeated key
+// numbers as json.Number so that big integers stay exact (and numbers past
+// 10^±400 as Python's float() makes them: tameNumber). A repeated key
 // keeps its last value, as json.loads does.
 func toAny(v *Value) any {
 	switch v.Kind {
@@ -507,7 +509,7 @@ func toAny(v *Value) any {
 	case Bool:
 		return v.Bool
 	case Number:
-		return json.Number(v.Str)
+		return json.Number(tameNumber(v.Str))
 	case String:
 		return v.Str
 	case Array:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 func mustDoc(t testing.TB, s string) *doc {
@@ -339,29 +340,38 @@ func FuzzParseDoc(f *testing.F) {
 	for _, s := range []string{sampleDoc, `[]`, `{}`, `"a\"b"`, `-0.5e+3`, `[1,[2,[3]]]`, `{"a":{"b":null}}`, `[1,]`, `{"a"}`} {
 		f.Add([]byte(s))
 	}
+	// The debugger shows plans and responses: seed with samples/ and the
+	// expected responses.
+	for _, b := range plantest.Files("../samples/*.json", "../samples/expected/*.json") {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := parseDoc(b)
-		if valid := json.Valid(b); (err == nil) != valid {
-			t.Fatalf("%q: err %v, json.Valid %v", b, err, valid)
-		}
-		if err != nil {
-			return
-		}
-		for i, n := range d.nodes {
-			if int(n.next) <= i || int(n.next) > len(d.nodes) {
-				t.Fatalf("node %d next %d", i, n.next)
-			}
-			if n.parent >= 0 && (int(n.parent) >= i || d.nodes[n.parent].next < n.next) {
-				t.Fatalf("node %d parent %d", i, n.parent)
-			}
-			if !json.Valid(d.raw(i)) {
-				t.Fatalf("node %d raw %q", i, d.raw(i))
-			}
-		}
-		tr := newTree(d, &foldState{level: 3})
-		tr.setSize(40, 4)
-		tr.toBottom()
-		tr.page(-1)
-		_ = tr.view(plainStyles())
+		plantest.Bounded(t, len(b), func() { fuzzParseDoc(t, b) })
 	})
+}
+
+func fuzzParseDoc(t *testing.T, b []byte) {
+	d, err := parseDoc(b)
+	if valid := json.Valid(b); (err == nil) != valid {
+		t.Fatalf("%q: err %v, json.Valid %v", b, err, valid)
+	}
+	if err != nil {
+		return
+	}
+	for i, n := range d.nodes {
+		if int(n.next) <= i || int(n.next) > len(d.nodes) {
+			t.Fatalf("node %d next %d", i, n.next)
+		}
+		if n.parent >= 0 && (int(n.parent) >= i || d.nodes[n.parent].next < n.next) {
+			t.Fatalf("node %d parent %d", i, n.parent)
+		}
+		if !json.Valid(d.raw(i)) {
+			t.Fatalf("node %d raw %q", i, d.raw(i))
+		}
+	}
+	tr := newTree(d, &foldState{level: 3})
+	tr.setSize(40, 4)
+	tr.toBottom()
+	tr.page(-1)
+	_ = tr.view(plainStyles())
 }

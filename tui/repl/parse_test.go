@@ -1,9 +1,13 @@
 package repl
 
 import (
+	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 func TestParse(t *testing.T) {
@@ -78,31 +82,47 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{"next 3", `print a "b c" 'd'`, `set x {"a": [1, "2 3"]}`, `p "\u00e9`, "b #1", "", "help set", `set "a\"b" null`} {
 		f.Add(s)
 	}
+	// Every command and alias, and every -x line of the README's examples.
+	for _, c := range commandSpecs {
+		f.Add(c.name + strings.Repeat(" x", c.min))
+		for _, a := range c.aliases {
+			f.Add(a + " \"a b\" 'c'")
+		}
+	}
+	if readme, err := os.ReadFile("../../README.md"); err == nil {
+		for _, m := range regexp.MustCompile(`-x ('[^']*'|[^ '\n]+)`).FindAllStringSubmatch(string(readme), -1) {
+			f.Add(strings.Trim(m[1], "'"))
+		}
+	}
 	f.Fuzz(func(t *testing.T, line string) {
-		c, err := Parse(line)
-		if err != nil {
-			if c.Name != "" {
-				t.Fatalf("an error with a command: %#v", c)
-			}
-			return
-		}
-		if c.Name == "" {
-			if strings.TrimSpace(line) != "" {
-				t.Fatalf("non-empty line %q parsed to nothing", line)
-			}
-			return
-		}
-		spec := commandIndex[c.Name]
-		if spec == nil || spec.name != c.Name {
-			t.Fatalf("unknown command name %q", c.Name)
-		}
-		if len(c.Args) < spec.min || spec.max >= 0 && len(c.Args) > spec.max {
-			t.Fatalf("%q: %d args outside [%d, %d]", line, len(c.Args), spec.min, spec.max)
-		}
-		// Parsing is stable: the same line gives the same command.
-		again, err := Parse(line)
-		if err != nil || !reflect.DeepEqual(again, c) {
-			t.Fatalf("unstable parse of %q", line)
-		}
+		plantest.Bounded(t, len(line), func() { fuzzParse(t, line) })
 	})
+}
+
+func fuzzParse(t *testing.T, line string) {
+	c, err := Parse(line)
+	if err != nil {
+		if c.Name != "" {
+			t.Fatalf("an error with a command: %#v", c)
+		}
+		return
+	}
+	if c.Name == "" {
+		if strings.TrimSpace(line) != "" {
+			t.Fatalf("non-empty line %q parsed to nothing", line)
+		}
+		return
+	}
+	spec := commandIndex[c.Name]
+	if spec == nil || spec.name != c.Name {
+		t.Fatalf("unknown command name %q", c.Name)
+	}
+	if len(c.Args) < spec.min || spec.max >= 0 && len(c.Args) > spec.max {
+		t.Fatalf("%q: %d args outside [%d, %d]", line, len(c.Args), spec.min, spec.max)
+	}
+	// Parsing is stable: the same line gives the same command.
+	again, err := Parse(line)
+	if err != nil || !reflect.DeepEqual(again, c) {
+		t.Fatalf("unstable parse of %q", line)
+	}
 }
