@@ -19,8 +19,21 @@ targets=(
   ./plan/mcpserver:FuzzExecutePlan
   ./plan/upstream:FuzzParseConcierge
 )
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for pt in "${targets[@]}"; do
   pkg="${pt%%:*}"; fn="${pt##*:}"
   echo "-- fuzz $pkg $fn ($t)"
-  go test "$pkg" -run='^$' -fuzz="^${fn}\$" -fuzztime="$t"
+  if go test "$pkg" -run='^$' -fuzz="^${fn}\$" -fuzztime="$t" 2>&1 | tee "$log"; then
+    continue
+  fi
+  # Go 1.26's fuzz coordinator sometimes ends a clean run with "context
+  # deadline exceeded" when -fuzztime runs out while a worker is busy
+  # (golang/go#75804, fixed in Go 1.27). That is no finding: a finding
+  # writes and names its failing input.
+  if grep -q "context deadline exceeded" "$log" && ! grep -q "Failing input written\|panic:\|--- FAIL: ${fn}/" "$log"; then
+    echo "-- $fn: the fuzz time ran out mid-run (no failing input): counted as a pass"
+    continue
+  fi
+  exit 1
 done
