@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -57,15 +58,10 @@ type streams struct {
 	errOut io.Writer
 }
 
-// isTerminal reports whether f is a terminal.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := file.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is a terminal: a tty, asked with an ioctl.
+// (A character device is not enough: /dev/null is one, and a run with its
+// stderr there would print its progress to nowhere, step by step.)
+func isTerminal(f any) bool { return tui.IsTerminal(f) }
 
 // Main runs planctl with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -41,3 +41,16 @@ func TestSpeculativeRunMatches(t *testing.T) {
 		}
 	}
 }
+
+// /dev/null is a character device but no terminal: a run whose stderr goes
+// there must not print progress (nor lose the faster path that needs none).
+func TestDevNullIsNoTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Fatal("isTerminal(/dev/null) = true")
+	}
+}
