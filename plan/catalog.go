@@ -1,9 +1,12 @@
 package plan
 
 import (
+	"sync"
+
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sort"
 )
 
@@ -22,6 +25,15 @@ type Tool struct {
 	// SharableAll marks a tool whose source carries no sharable marks: every
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
+
+	// The compiled inputSchema, made once and shared by every validation
+	// (a server validates each plan against the same tools).
+	inputOnce     sync.Once
+	inputCompiled *jsonschema.Schema
+	// The decoded schemas, likewise made once and only read after.
+	docsOnce      sync.Once
+	inDoc, outDoc any
+	inErr, outErr error
 }
 
 // IsSharable reports whether parameter may take an output_by_reference.

@@ -103,7 +103,7 @@ func (v *validator) info(t *Tool) *toolInfo {
 func newToolInfo(t *Tool, work *int) *toolInfo {
 	ti := &toolInfo{tool: t, work: work}
 	if len(t.InputSchema) > 0 {
-		if doc, err := decodeSchema(t.InputSchema); err == nil {
+		if doc, err := t.inputDoc(); err == nil {
 			ti.inRoot = doc
 			// The top-level parameters, with $ref and allOf resolved (an
 			// inputSchema with alternatives at the top is left to jsonschema).
@@ -127,18 +127,11 @@ func newToolInfo(t *Tool, work *int) *toolInfo {
 				ti.closed = br.closed
 				ti.open = br.extra != nil
 			}
-			c := jsonschema.NewCompiler()
-			c.DefaultDraft(jsonschema.Draft2020)
-			const url = "planctl:///input-schema.json"
-			if c.AddResource(url, doc) == nil {
-				if sch, err := c.Compile(url); err == nil {
-					ti.compiled = sch
-				}
-			}
+			ti.compiled = t.compiledInput()
 		}
 	}
 	if len(t.OutputSchema) > 0 {
-		if doc, err := decodeSchema(t.OutputSchema); err == nil {
+		if doc, err := t.outputDoc(); err == nil {
 			ti.hasOut = true
 			ti.out = shape{root: doc, node: doc, work: ti.work}
 			if m, ok := doc.(map[string]any); ok {
@@ -533,4 +526,44 @@ func (v *validator) missingArgs(s *Step, ti *toolInfo, _ *Value, ids stepIDs) {
 		v.add(SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start, s.Node.Start+1, s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"args\": {\"%s\": ...}", s.Label(), ti.tool.Name, r, r))
 	}
+}
+
+// compiledInput is the tool's inputSchema compiled by jsonschema, or nil
+// when it does not compile. It is compiled once per tool: a compiled schema
+// is read-only and safe to share between validations.
+func (t *Tool) compiledInput() *jsonschema.Schema {
+	t.inputOnce.Do(func() {
+		doc, err := decodeSchema(t.InputSchema)
+		if err != nil {
+			return
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		const url = "planctl:///input-schema.json"
+		if c.AddResource(url, doc) == nil {
+			if sch, err := c.Compile(url); err == nil {
+				t.inputCompiled = sch
+			}
+		}
+	})
+	return t.inputCompiled
+}
+
+// inputDoc and outputDoc are the tool's schemas decoded (numbers kept as
+// json.Number), once per tool; the validator only reads them.
+func (t *Tool) inputDoc() (any, error) {
+	t.decodeDocs()
+	return t.inDoc, t.inErr
+}
+
+func (t *Tool) outputDoc() (any, error) {
+	t.decodeDocs()
+	return t.outDoc, t.outErr
+}
+
+func (t *Tool) decodeDocs() {
+	t.docsOnce.Do(func() {
+		t.inDoc, t.inErr = decodeSchema(t.InputSchema)
+		t.outDoc, t.outErr = decodeSchema(t.OutputSchema)
+	})
 }
