@@ -193,8 +193,6 @@ type shape struct {
 	work *int
 }
 
-var anyShape = shape{}
-
 func (s shape) isAny() bool { return s.node == nil }
 
 // branch is one alternative of a flattened schema: what a value matching it
@@ -532,7 +530,6 @@ func conj(nodes []any) any {
 type walkFailure struct {
 	code    string
 	sev     Severity
-	detail  string   // what the element meets, for the message
 	names   []string // known property names, for suggestions
 	index   int
 	limit   int

@@ -31,16 +31,6 @@ func wantView(t *testing.T, tm *testModel, subs ...string) {
 	}
 }
 
-func noView(t *testing.T, tm *testModel, subs ...string) {
-	t.Helper()
-	v := tm.View()
-	for _, s := range subs {
-		if strings.Contains(v, s) {
-			t.Errorf("the screen shows %q:\n%s", s, v)
-		}
-	}
-}
-
 func TestStepThroughBackup(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	wantView(t, tm, "status: ready · 0/2 ok", ">▶   backup create_backup", "→ validate", "database: \"prod\"", "not run yet")

@@ -14,7 +14,6 @@ import (
 type stepsDoneMsg struct {
 	gen  int
 	last int // the last step that ran; -1 when none did
-	err  error
 }
 
 // restartedMsg ends a restart (after an upstream reconnect, if any).
