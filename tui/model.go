@@ -67,6 +67,7 @@ type model struct {
 	busyWhat  string
 	busySince time.Time
 	following bool // the selection follows the running step until the user moves it
+	queue     []queued // stepping keys typed while a step runs, to run in order
 	cancel    context.CancelFunc
 	gen       int // bumped by restart: stale answers are dropped
 	frame     int
@@ -337,6 +338,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.FocusBack):
 		m.focus = (m.focus + paneCount - 1) % paneCount
 		return nil
+	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
+		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
+		return m.enqueue(k)
 	case key.Matches(k, ks.Next):
 		return m.step(false)
 	case key.Matches(k, ks.Continue):
@@ -354,7 +358,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Restart):
 		return m.restart()
 	case key.Matches(k, ks.Rerun):
-		return m.rerun()
+		return m.rerun(m.sel)
 	case key.Matches(k, ks.Edit):
 		return m.edit()
 	case key.Matches(k, ks.Cancel):
@@ -362,6 +366,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 			return m.note("nothing is running")
 		}
 		m.cancel()
+		if d := m.dropQueue(); d != "" {
+			return m.note("cancelling %s… and dropped the queued keys %s", m.busyLabel(), d)
+		}
 		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Whole):
 		m.whole = !m.whole

@@ -156,7 +156,7 @@ func TestCancelAndQuitWhileRunning(t *testing.T) {
 	}
 	wantView(t, tm, "running slow", "x cancels")
 	tm.press("n")
-	wantView(t, tm, "slow is still running")
+	wantView(t, tm, "running slow; queued: n")
 	tm.press("q")
 	wantView(t, tm, "slow is running: quit anyway? y/n")
 	tm.press("n")

@@ -73,26 +73,33 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 		st := m.run.Step(msg.last)
 		switch {
 		case st.Status == plan.StepError:
-			cmds = append(cmds, m.fail("%s failed: %s", m.label(msg.last), oneLine(st.Error)))
+			if d := m.dropQueue(); d != "" {
+				cmds = append(cmds, m.fail("%s failed: %s (dropped the queued keys %s)", m.label(msg.last), oneLine(st.Error), d))
+			} else {
+				cmds = append(cmds, m.fail("%s failed: %s", m.label(msg.last), oneLine(st.Error)))
+			}
 		case !m.run.Done() && m.breaks[m.run.Cursor()]:
 			cmds = append(cmds, m.note("stopped at the breakpoint on %s", m.label(m.run.Cursor())))
 		default:
 			cmds = append(cmds, m.note("%s: ok in %s", m.label(msg.last), fmtDur(st.Duration)))
 		}
 	}
-	cmds = append(cmds, m.showStep())
+	cmds = append(cmds, m.showStep(), m.runQueue())
 	return tea.Batch(cmds...)
 }
 
-// rerun re-runs the selected step, keeping the results before it.
-func (m *model) rerun() tea.Cmd {
+// rerun re-runs step i, keeping the results before it.
+func (m *model) rerun(i int) tea.Cmd {
 	if m.busy {
 		return m.note("%s is still running: wait, or x to cancel it", m.busyLabel())
 	}
 	if len(m.p.Steps) == 0 {
 		return nil
 	}
-	if err := m.run.Rerun(m.sel); err != nil {
+	if i < 0 || i >= len(m.p.Steps) {
+		return nil
+	}
+	if err := m.run.Rerun(i); err != nil {
 		return m.fail("%v", err)
 	}
 	m.version++
@@ -134,9 +141,12 @@ func (m *model) restarted(msg restartedMsg) tea.Cmd {
 	m.sel, m.paneTop = 0, 0
 	cmd := m.showStep()
 	if msg.err != nil {
+		if d := m.dropQueue(); d != "" {
+			return tea.Batch(cmd, m.fail("restarted, but reconnecting failed: %v (dropped the queued keys %s)", msg.err, d))
+		}
 		return tea.Batch(cmd, m.fail("restarted, but reconnecting failed: %v", msg.err))
 	}
-	return tea.Batch(cmd, m.note("restarted: n runs the first step"))
+	return tea.Batch(cmd, m.note("restarted: n runs the first step"), m.runQueue())
 }
 
 // edit opens the editor on the next step's arguments.

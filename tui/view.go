@@ -142,6 +142,9 @@ func (m *model) runStatus() string {
 	switch {
 	case m.busy:
 		s = st.run.Render(spin(m.frame)+" running") + " " + m.busyLabel()
+		if len(m.queue) > 0 {
+			s += "; queued: " + m.queueText(6)
+		}
 	case m.run.Status() == plan.RunCompleted:
 		s = st.ok.Render("✓ completed")
 	case m.run.Status() == plan.RunPartial:
