@@ -66,7 +66,7 @@ type model struct {
 	busy      bool
 	busyWhat  string
 	busySince time.Time
-	following bool // the selection follows the running step until the user moves it
+	following bool     // the selection follows the running step until the user moves it
 	queue     []queued // stepping keys typed while a step runs, to run in order
 	cancel    context.CancelFunc
 	gen       int // bumped by restart: stale answers are dropped
