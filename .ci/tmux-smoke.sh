@@ -57,7 +57,7 @@ key j
 wait_for "validate.status"      # the cursor's path, in reference form
 
 key '?'
-wait_for "any key closes"
+wait_for "planctl debug: keys"
 key Escape
 sleep 0.3
 key q

@@ -24,7 +24,7 @@ func newKeyMap() keyMap {
 		Restart:      b([]string{"R"}, "R", "restart, reconnect"),
 		Rerun:        b([]string{"ctrl+r"}, "ctrl+r", "re-run selected step"),
 		Edit:         b([]string{"i"}, "i", "edit next step's args"),
-		Cancel:       b([]string{"x"}, "x", "cancel running step"),
+		Cancel:       b([]string{"x"}, "x", "cancel step, drop queue"),
 		Trace:        b([]string{"w"}, "w", "write a trace"),
 		Focus:        b([]string{"tab"}, "tab", "next pane"),
 		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
@@ -63,8 +63,9 @@ func (k keyMap) helpGroups() []struct {
 		title string
 		keys  []key.Binding
 	}{
-		{"Stepping", []key.Binding{k.Next, k.Continue, k.Break, k.Restart, k.Rerun, k.Edit, k.Cancel, k.Trace}},
-		{"Panes", []key.Binding{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Help, k.Quit}},
+		{"Stepping (queued while a step runs)", []key.Binding{k.Next, k.Continue, k.Restart, k.Rerun}},
+		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.Trace, k.Help, k.Quit}},
+		{"Panes", []key.Binding{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Result tree", []key.Binding{k.Expand, k.Collapse, k.ExpandDeep, k.CollapseDeep, k.ExpandAll, k.CollapseAll, k.Level,
 			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole}},
 	}

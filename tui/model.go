@@ -91,6 +91,8 @@ type model struct {
 	edErr  string
 	editAt int
 
+	helpTop int // first help line on screen
+
 	full    []string
 	fullTop int
 
@@ -254,6 +256,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
+		if !m.helpKey(k) {
+			return nil
+		}
 		m.mode = modeNormal
 		if k.String() != "ctrl+c" {
 			return nil
@@ -330,7 +335,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Quit
 	case key.Matches(k, ks.Help):
-		m.mode = modeHelp
+		m.mode, m.helpTop = modeHelp, 0
 		return nil
 	case key.Matches(k, ks.Focus):
 		m.focus = (m.focus + 1) % paneCount

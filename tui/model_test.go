@@ -92,7 +92,7 @@ func TestDataFlowMarks(t *testing.T) {
 
 func TestRejectedPlanAndDiagnostics(t *testing.T) {
 	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"value": {"output_by_reference": {"b": []}}}}]`, nil)
-	wantView(t, tm, "✗ rejected", "!1", "REF_UNDEFINED_STEP", "Concierge would refuse", "Step 'a' references step 'b' which either does")
+	wantView(t, tm, "✗ rejected", " E1│", "REF_UNDEFINED_STEP", "Concierge would refuse", "Step 'a' references step 'b' which either does")
 }
 
 func TestPlanThatDoesNotParse(t *testing.T) {
@@ -529,5 +529,78 @@ func TestSelectionFollowsContinue(t *testing.T) {
 	tm.Update(<-done)
 	if tm.busy || tm.sel != 1 || tm.run.Status() != plan.RunPartial {
 		t.Fatalf("after cancel: busy %v sel %d %s", tm.busy, tm.sel, tm.run.Status())
+	}
+}
+
+// Severity shows without colour: in the plain style set an error, a
+// warning and an info on a step read differently, by letter.
+func TestSeverityMarksWithoutColour(t *testing.T) {
+	p := plan.Load("p.json", []byte(`[{"id": "a", "tool": "echo", "args": {}}, {"id": "b", "tool": "echo", "args": {}}, {"id": "c", "tool": "echo", "args": {}}, {"id": "d", "tool": "echo", "args": {}}]`), plan.Limits{})
+	d := func(step int, sev plan.Severity, code string) plan.Diagnostic {
+		return plan.Diagnostic{Severity: sev, Code: code, Message: "m", StepIndex: step}
+	}
+	ds := []plan.Diagnostic{d(0, plan.SeverityError, "E_CODE"), d(1, plan.SeverityWarning, "W_CODE"), d(2, plan.SeverityInfo, "I_CODE"),
+		d(3, plan.SeverityInfo, "I_CODE"), d(3, plan.SeverityError, "E_CODE"), d(3, plan.SeverityWarning, "W_CODE"), d(3, plan.SeverityInfo, "I_CODE")}
+	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Diagnostics: ds}, plainStyles())
+	m.timers = false
+	tm := &testModel{model: m, t: t}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	rows := strings.Split(tm.View(), "\n")
+	for i, want := range []string{"E1", "W1", "I1", "E1 W1 I2"} {
+		row := rows[2+i]
+		if got := strings.TrimSpace(row[strings.Index(row, "echo")+len("echo") : strings.Index(row, "│")]); got != want {
+			t.Errorf("step %d marked %q, want %q: %q", i, got, want, row)
+		}
+	}
+	wantView(t, tm, "✗ error 0:0 E_CODE: m")
+	tm.press("j")
+	wantView(t, tm, "! warning 0:0 W_CODE: m")
+	tm.press("j")
+	wantView(t, tm, "i info 0:0 I_CODE: m")
+}
+
+// The help fits any screen: at 80x15 it scrolls, and every line of it can
+// be reached; nothing is cut at the right edge.
+func TestHelpScrollsOnSmallScreens(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	tm.Update(tea.WindowSizeMsg{Width: 80, Height: 15})
+	tm.press("?")
+	all := tm.helpLines()
+	seen := map[string]bool{}
+	for n := 0; n < len(all); n++ {
+		v := tm.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) > 15 {
+			t.Fatalf("%d lines on a 15-line screen", len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > 80 {
+				t.Fatalf("line wider than 80: %q", l)
+			}
+			if strings.Contains(l, "…") {
+				t.Errorf("a help line is cut: %q", l)
+			}
+		}
+		for _, h := range all {
+			if strings.Contains(v, strings.TrimSpace(h)) {
+				seen[h] = true
+			}
+		}
+		tm.press("j")
+	}
+	for _, h := range all {
+		if !seen[h] {
+			t.Errorf("never on screen: %q", h)
+		}
+	}
+	wantView(t, tm, "of "+itoa(len(all))+" · end")
+	if tm.mode != modeHelp {
+		t.Fatal("j closed the help")
+	}
+	tm.press("g")
+	wantView(t, tm, "lines 1-26 of", "↓ more below")
+	tm.press("q")
+	if tm.mode != modeNormal || tm.quit {
+		t.Fatal("q should close the help, not quit")
 	}
 }
