@@ -235,7 +235,7 @@ func TestCopy(t *testing.T) {
 		t.Fatalf("OSC 52: %q", tm.clip.String())
 	}
 	tm.press("y", "p")
-	if tm.lastCopy != "backup.backup_id" {
+	if tm.lastCopy != `["backup_id"]` {
 		t.Fatalf("path: %q", tm.lastCopy)
 	}
 	tm.press("y", "r")
@@ -251,7 +251,7 @@ func TestCopyPrintedOnExit(t *testing.T) {
 	// Run refuses without a terminal; the print path is the final model's.
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("n", "tab", "tab", "j", "y", "p")
-	if !tm.copied || tm.lastCopy != "backup.backup_id" {
+	if !tm.copied || tm.lastCopy != `["backup_id"]` {
 		t.Fatal(tm.lastCopy)
 	}
 }
@@ -264,9 +264,9 @@ func TestSearchInModel(t *testing.T) {
 	if got := tm.tree.search.matches; len(got) != 2 {
 		t.Fatalf("matches %v", got)
 	}
-	wantView(t, tm, "/ann [1/2]", "a.value.users.0.name")
+	wantView(t, tm, "/ann [1/2]", "a.value.users[0].name")
 	tm.press("]")
-	wantView(t, tm, "/ann [2/2]", "a.value.users.1.team.lead")
+	wantView(t, tm, "/ann [2/2]", "a.value.users[1].team.lead")
 	tm.press("]")
 	wantView(t, tm, "[1/2]")
 	tm.press("[")
@@ -602,5 +602,29 @@ func TestHelpScrollsOnSmallScreens(t *testing.T) {
 	tm.press("q")
 	if tm.mode != modeNormal || tm.quit {
 		t.Fatal("q should close the help, not quit")
+	}
+}
+
+// On screen, key "0" and index 0 differ, escapes are decoded in the tree
+// and in the step pane, and the search finds the decoded text.
+func TestKeysIndexesAndEscapesOnScreen(t *testing.T) {
+	cat, _ := gateCatalog(t)
+	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"value": {"0": "caf\u00e9", "a.b": ["x"]}}},
+	  {"id": "b", "tool": "echo", "args": {"v": {"output_by_reference": {"a": ["value", "a.b", 0]}}, "w": {"output_by_reference": {"a": ["value", "0"]}}}}]`, cat)
+	wantView(t, tm, `value: {"0":"café","a.b":["x"]}`)
+	tm.press("n")
+	wantView(t, tm, `"0": "café"`, `a.b: […] 1 item`)
+	tm.press("tab", "tab", "3")
+	wantView(t, tm, `      0: "x"`)
+	tm.press("shift+tab", "shift+tab")
+	tm.press("j")
+	wantView(t, tm, `v ← a.value["a.b"][0] = "x"`, `w ← a.value["0"] = "café"`)
+	tm.press("k", "tab", "tab", "/")
+	tm.typeText("café")
+	tm.press("enter")
+	wantView(t, tm, "\n"+`a.value["0"]  /café [1/1]`)
+	tm.press("y", "p")
+	if tm.lastCopy != `["value", "0"]` {
+		t.Fatalf("copied %s", tm.lastCopy)
 	}
 }

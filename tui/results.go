@@ -84,7 +84,8 @@ func (m *model) copyKey(s string) tea.Cmd {
 	case "y", "v":
 		return m.copy(string(t.d.raw(t.cursor)), "the value")
 	case "p":
-		return m.copy(m.cursorPath(), "the path")
+		_, path, _ := m.treeRef()
+		return m.copy(pathArray(path), "the path")
 	case "r":
 		step, path, ok := m.treeRef()
 		if !ok {

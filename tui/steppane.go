@@ -51,14 +51,14 @@ func (m *model) stepLines(width int) []string {
 	case args == nil:
 		add(2, st.dim.Render("(none)"))
 	case args.Kind != plan.Object:
-		line(2, sanitize(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
+		line(2, showJSON(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
 	case len(args.Members) == 0:
 		add(2, st.dim.Render("(none)"))
 	default:
 		for _, mem := range args.Members {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
-				line(2, name+": "+sanitize(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
+				line(2, name+": "+showJSON(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
 				continue
 			}
 			ref := plan.ParseRef(mem.Value)
@@ -68,9 +68,9 @@ func (m *model) stepLines(width int) []string {
 			}
 			v := m.refValue(i, mem.Key, ref, width)
 			if strings.HasPrefix(v, "=") || ansi.StringWidth(v) < width/2 {
-				line(2, name+" ← "+st.flow.Render(ref.String())+" "+v)
+				line(2, name+" ← "+st.flow.Render(refText(ref, src))+" "+v)
 			} else {
-				line(2, name+" ← "+st.flow.Render(ref.String()))
+				line(2, name+" ← "+st.flow.Render(refText(ref, src)))
 				add(4, v)
 			}
 		}
@@ -175,7 +175,7 @@ func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}
-	return "= " + st.str.Render(sanitize(clip(plan.AppendCompact(nil, v), width*3)))
+	return "= " + st.str.Render(showJSON(clip(plan.AppendCompact(nil, v), width*3)))
 }
 
 // clip cuts raw bytes long before they could matter on screen.
