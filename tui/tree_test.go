@@ -420,10 +420,10 @@ func TestDecodeEscapes(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`"caf\u00e9"`, `"café"`},
 		{`"\ud83d\ude00 ok"`, `"😀 ok"`},
-		{`"\u0022q\u005c"`, `"\"q\\"`},              // a quote and a backslash stay escaped
+		{`"\u0022q\u005c"`, `"\"q\\"`},                                   // a quote and a backslash stay escaped
 		{`"a\u0000b\u001b\u202e\u00a0"`, `"a\u0000b\u001b\u202e\u00a0"`}, // control, bidi, no-break space: kept
-		{`"\ud800x"`, `"\ud800x"`},                     // a lone surrogate: kept
-		{`"\\u00e9"`, `"\\u00e9"`},                   // an escaped backslash, then u00e9
+		{`"\ud800x"`, `"\ud800x"`},                                       // a lone surrogate: kept
+		{`"\\u00e9"`, `"\\u00e9"`},                                       // an escaped backslash, then u00e9
 		{`{"k\u00e9": ["\u00e9", 1]}`, `{"ké": ["é", 1]}`},
 		{`"cut \u00`, `"cut \u00`},
 		{`"no escapes"`, `"no escapes"`},
