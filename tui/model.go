@@ -37,6 +37,7 @@ const (
 	modeQuit
 	modeCopy
 	modeFull
+	modeGoto
 )
 
 // model is the debugger: the run, the shared look, and the state of each
@@ -85,6 +86,16 @@ type model struct {
 	okKey     [2]int   // version and frame okN was counted at
 	okN       int
 	paneTop   int
+	paneRefs  []paneRef // the reference lines among paneLines
+	refCur    int       // the reference the step pane's cursor is on; -1 none
+	jumpTo    int       // a byte offset in the next result shown, for the cursor; -1 none
+	argsView  bool      // the tree shows the selected step's resolved arguments
+	argsFor   [2]int    // the step and version argsRaw was built for
+	argsRaw   []byte
+	argsErr   string
+
+	gotoMatches []int // steps the go-to prompt lists
+	gotoTab     int   // the match tab last completed to; -1 none
 
 	input  textinput.Model
 	editor textarea.Model
@@ -125,6 +136,8 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		clip:   o.Screen,
 		timers: true,
 		okN:    -1,
+		refCur: -1,
+		jumpTo: -1,
 	}
 	m.run = plan.NewRun(o.Plan, o.Catalog, ropts)
 	m.flow = plan.DataFlow(o.Plan)
@@ -230,7 +243,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// keys typed faster than the terminal is read arrive as one
 		// message; outside text fields each is a key of its own
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !msg.Alt &&
-			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace {
+			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace && m.mode != modeGoto {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
@@ -244,7 +257,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
 	}
-	if m.mode == modeSearch || m.mode == modeTrace {
+	if m.mode == modeSearch || m.mode == modeTrace || m.mode == modeGoto {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		return m, cmd
@@ -291,6 +304,8 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case modeCopy:
 		m.mode = modeNormal
 		return m.copyKey(k.String())
+	case modeGoto:
+		return m.gotoKey(k)
 	case modeSearch, modeTrace:
 		switch k.String() {
 		case "esc", "ctrl+c":
@@ -376,8 +391,21 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Whole):
-		m.whole = !m.whole
+		m.whole, m.argsView = !m.whole, false
 		return m.showStep()
+	case key.Matches(k, ks.Args):
+		if len(m.p.Steps) == 0 {
+			return nil
+		}
+		m.argsView, m.whole = !m.argsView, false
+		return m.showStep()
+	case key.Matches(k, ks.GoTo):
+		if len(m.p.Steps) == 0 {
+			return m.note("the plan has no steps")
+		}
+		m.prompt(modeGoto, gotoPrompt, "")
+		m.filterSteps()
+		return nil
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
@@ -452,26 +480,6 @@ func (m *model) stepsKey(k tea.KeyMsg) tea.Cmd {
 		m.paneTop = 0
 		return m.showStep()
 	}
-	return nil
-}
-
-func (m *model) stepPaneKey(k tea.KeyMsg) tea.Cmd {
-	ks := m.keys
-	switch {
-	case key.Matches(k, ks.Down):
-		m.paneTop++
-	case key.Matches(k, ks.Up):
-		m.paneTop--
-	case key.Matches(k, ks.PageDown):
-		m.paneTop += m.stepPaneHeight() - 1
-	case key.Matches(k, ks.PageUp):
-		m.paneTop -= m.stepPaneHeight() - 1
-	case key.Matches(k, ks.Top):
-		m.paneTop = 0
-	case key.Matches(k, ks.Bottom):
-		m.paneTop = len(m.paneLines)
-	}
-	m.paneTop = max(min(m.paneTop, len(m.paneLines)-m.stepPaneHeight()+1), 0)
 	return nil
 }
 

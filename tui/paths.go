@@ -51,6 +51,12 @@ func refPath(root string, path []pathElem) string {
 	} else {
 		b = plan.AppendJSONString(b, root)
 	}
+	return string(b) + pathSuffix(path)
+}
+
+// pathSuffix writes the elements of a path: .key["a.b"][0].
+func pathSuffix(path []pathElem) string {
+	var b []byte
 	for _, e := range path {
 		if e.isIdx {
 			b = append(strconv.AppendInt(append(b, '['), int64(e.index), 10), ']')

@@ -31,6 +31,7 @@ func (m *model) stepLines(width int) []string {
 		m.planLines(add)
 		return out
 	}
+	m.paneRefs = m.paneRefs[:0]
 	i := m.sel
 	s := m.p.Steps[i]
 	ss := m.run.Step(i)
@@ -67,6 +68,7 @@ func (m *model) stepLines(width int) []string {
 				continue
 			}
 			v := m.refValue(i, mem.Key, ref, width)
+			m.paneRefs = append(m.paneRefs, paneRef{line: len(out), param: mem.Key, ref: ref})
 			if strings.HasPrefix(v, "=") || ansi.StringWidth(v) < width/2 {
 				line(2, name+" ← "+st.flow.Render(refText(ref, src))+" "+v)
 			} else {
@@ -154,14 +156,7 @@ func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
 	if t := m.o.Catalog.Tool(m.p.Steps[i].ToolName()); t != nil && !t.IsSharable(param) {
 		return st.err.Render(fmt.Sprintf("✗ Parameter '%s' is not sharable and cannot use references", param))
 	}
-	src := -1
-	for j := i - 1; j >= 0; j-- {
-		if id := m.p.Steps[j].ID; id != nil && id.Kind == plan.String && id.Str == ref.Step {
-			src = j
-			break
-		}
-	}
-	if src >= 0 {
+	if src := m.sourceOf(i, ref.Step); src >= 0 {
 		switch m.run.Step(src).Status {
 		case plan.StepPending:
 			return st.dim.Render("(resolves once " + ref.Step + " has run)")

@@ -44,8 +44,14 @@ func (m *model) ensurePane() {
 	if k == m.paneKey && m.paneLines != nil {
 		return
 	}
+	if k[0] != m.paneKey[0] {
+		m.refCur = -1 // another step: its references are others
+	}
 	m.paneKey = k
 	m.paneLines = m.stepLines(m.rightWidth())
+	if m.refCur >= len(m.paneRefs) {
+		m.refCur = -1
+	}
 	if m.tree != nil {
 		m.tree.setSize(m.rightWidth(), m.bodyHeight()-m.stepPaneHeight()-1)
 	}
@@ -192,7 +198,11 @@ func (m *model) rightView() []string {
 	top := min(m.paneTop, max(len(m.paneLines)-1, 0))
 	for r := 0; r < sh-1; r++ {
 		if top+r < len(m.paneLines) {
-			rows = append(rows, ansi.Truncate(m.paneLines[top+r], w, "…"))
+			l := m.paneLines[top+r]
+			if m.focus == paneStep && m.refCur >= 0 && m.paneRefs[m.refCur].line == top+r {
+				l = ">" + strings.TrimPrefix(l, " ")
+			}
+			rows = append(rows, ansi.Truncate(l, w, "…"))
 		} else {
 			rows = append(rows, "")
 		}
@@ -212,6 +222,20 @@ func (m *model) rightView() []string {
 			rows = append(rows, m.st.err.Render("  ✗ "+m.treeErr))
 		default:
 			rows = append(rows, m.st.dim.Render("  reading the response…"))
+		}
+		return rows
+	}
+	if m.argsView {
+		rows = append(rows, m.title(paneTree, "Arguments "+m.label(m.sel)+" sends, resolved (a: its result)", w))
+		switch {
+		case m.tree != nil:
+			rows = append(rows, m.tree.view(m.st)...)
+		case m.treeErr != "":
+			for _, l := range strings.Split(ansi.Wrap("✗ "+m.treeErr, max(w-4, 10), " "), "\n") {
+				rows = append(rows, m.st.err.Render("  "+l))
+			}
+		default:
+			rows = append(rows, m.st.dim.Render("  resolving…"))
 		}
 		return rows
 	}
@@ -236,7 +260,7 @@ func (m *model) rightView() []string {
 
 // pathLine is the tree cursor's path in reference form, with search counts.
 func (m *model) pathLine() string {
-	if m.mode == modeSearch || m.mode == modeTrace {
+	if m.mode == modeSearch || m.mode == modeTrace || m.mode == modeGoto {
 		return m.input.View()
 	}
 	if m.tree.empty() {
@@ -264,6 +288,8 @@ func (m *model) messageLine() string {
 		return m.st.hint.Render("enter search · esc cancel · lower case matches any case")
 	case modeTrace:
 		return m.st.hint.Render("enter write · esc cancel")
+	case modeGoto:
+		return m.st.hint.Render(m.gotoHint())
 	}
 	if m.msg != "" {
 		if m.msgErr {
