@@ -121,7 +121,9 @@ func (f *sourceFlags) openReplayThenLive(ctx context.Context, s *streams) (*tool
 	if err != nil {
 		return nil, err
 	}
-	rp, err := f.openOnly(ctx, s, func(g *sourceFlags) { g.catalog, g.server, g.url, g.config, g.name, g.headers = "", "", "", "", "", nil })
+	rp, err := f.openOnly(ctx, s, func(g *sourceFlags) {
+		g.catalog, g.server, g.url, g.config, g.name, g.headers = "", "", "", "", "", nil
+	})
 	if err != nil {
 		live.Close()
 		return nil, err
