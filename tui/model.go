@@ -45,6 +45,7 @@ const (
 type model struct {
 	o     Options
 	p     *plan.Plan
+	dbg   *plan.Debugger
 	run   *plan.Run
 	flow  plan.Flow
 	diags [][]plan.Diagnostic // per step
@@ -139,7 +140,8 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		refCur: -1,
 		jumpTo: -1,
 	}
-	m.run = plan.NewRun(o.Plan, o.Catalog, ropts)
+	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Limits: o.Limits, Live: o.Live})
+	m.run = m.dbg.Run()
 	m.flow = plan.DataFlow(o.Plan)
 	m.diags = make([][]plan.Diagnostic, len(o.Plan.Steps))
 	for _, d := range o.Diagnostics {
@@ -409,7 +411,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
-			path = "planctl-trace.json"
+			path = plan.DefaultTracePath(m.p.Src.Name)
 		}
 		m.prompt(modeTrace, "write trace to: ", path)
 		return nil

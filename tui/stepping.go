@@ -99,7 +99,7 @@ func (m *model) rerun(i int) tea.Cmd {
 	if i < 0 || i >= len(m.p.Steps) {
 		return nil
 	}
-	if err := m.run.Rerun(i); err != nil {
+	if _, _, err := m.dbg.Rerun(i); err != nil {
 		return m.fail("%v", err)
 	}
 	m.version++
@@ -172,7 +172,7 @@ func (m *model) edit() tea.Cmd {
 }
 
 func (m *model) applyEdit() tea.Cmd {
-	if err := m.run.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
+	if _, err := m.dbg.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
 		m.edErr = err.Error()
 		return nil
 	}
