@@ -165,3 +165,25 @@ func (tm *testModel) start(k string) chan tea.Msg {
 	}
 	return done
 }
+
+// countCaller counts the calls of each tool and echoes the arguments back;
+// "fallible" fails unless its arguments hold "ok": true.
+type countCaller struct{ calls map[string]int }
+
+func (c *countCaller) Call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+	c.calls[tool]++
+	if tool == "fallible" && !bytes.Contains(args, []byte(`"ok":true`)) {
+		return plan.ToolResult{IsError: true, Error: "not ok: pass \"ok\": true"}, nil
+	}
+	return plan.ToolResult{Value: append(json.RawMessage(nil), args...)}, nil
+}
+
+func countCatalog(t *testing.T) (*plan.Catalog, *countCaller) {
+	t.Helper()
+	c := &countCaller{calls: map[string]int{}}
+	cat, err := plan.NewCatalog("test tools", []*plan.Tool{{Name: "fallible", SharableAll: true}, {Name: "echo", SharableAll: true}}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat, c
+}

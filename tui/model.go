@@ -44,13 +44,13 @@ const (
 // pane. Panes draw from it in steps.go, steppane.go and tree.go.
 type model struct {
 	o     Options
-	p     *plan.Plan
-	dbg   *plan.Debugger
-	run   *plan.Run
-	flow  plan.Flow
-	diags [][]plan.Diagnostic // per step
-	pdiag []plan.Diagnostic   // about the plan as a whole
-	rej   *plan.Rejection     // Concierge's verdict before the run
+	dbg   *plan.Debugger      // the run, the plan as edited, its diagnostics, the breakpoints
+	run   *plan.Run           // dbg's run, to read
+	p     *plan.Plan          // dbg's plan, as of the last edit (see refreshPlan)
+	flow  plan.Flow           // of p
+	diags [][]plan.Diagnostic // of p, per step
+	pdiag []plan.Diagnostic   // of p, about the plan as a whole
+	rej   *plan.Rejection     // Concierge's verdict on p before the run
 	st    *styles
 	keys  keyMap
 	ctx   context.Context
@@ -63,13 +63,13 @@ type model struct {
 	marks    []byte // data-flow marks for the selection (see flowMark)
 	marksFor int
 	stepsTop int // first step on screen
-	breaks   map[int]bool
 
 	busy      bool
 	busyWhat  string
 	busySince time.Time
 	following bool     // the selection follows the running step until the user moves it
 	queue     []queued // stepping keys typed while a step runs, to run in order
+	stepNote  string   // what the Debugger said when the command started (a rerun's start)
 	cancel    context.CancelFunc
 	gen       int // bumped by restart: stale answers are dropped
 	frame     int
@@ -129,9 +129,8 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	ropts := o.RunOptions
 	ropts.OnEvent = nil
 	m := &model{
-		o: o, p: o.Plan, st: st, keys: newKeyMap(), ctx: ctx,
+		o: o, st: st, keys: newKeyMap(), ctx: ctx,
 		w: 80, h: 24,
-		breaks: map[int]bool{},
 		docs:   map[treeKey]*doc{},
 		folds:  map[string]*foldState{},
 		clip:   o.Screen,
@@ -140,25 +139,10 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		refCur: -1,
 		jumpTo: -1,
 	}
-	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Limits: o.Limits, Live: o.Live})
+	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
+		Limits: o.Limits, Validate: o.Validate, Live: o.Live})
 	m.run = m.dbg.Run()
-	m.flow = plan.DataFlow(o.Plan)
-	m.diags = make([][]plan.Diagnostic, len(o.Plan.Steps))
-	for _, d := range o.Diagnostics {
-		if d.StepIndex >= 0 && d.StepIndex < len(m.diags) {
-			m.diags[d.StepIndex] = append(m.diags[d.StepIndex], d)
-		} else {
-			m.pdiag = append(m.pdiag, d)
-		}
-	}
-	if o.Catalog != nil {
-		m.rej = plan.ConciergeCheck(o.Plan, o.Catalog)
-	}
-	for _, b := range o.Breakpoints {
-		if b >= 0 && b < len(o.Plan.Steps) {
-			m.breaks[b] = true
-		}
-	}
+	m.refreshPlan()
 	// The text fields draw with the debugger's styles: their defaults use
 	// lipgloss's renderer on stdout, which may be a pipe (--print).
 	m.input = textinput.New()
@@ -179,9 +163,31 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 
 func (m *model) Init() tea.Cmd { return nil }
 
+// refreshPlan takes the plan, its diagnostics and Concierge's verdict from
+// the Debugger: after an edit they are those of the edited plan.
+func (m *model) refreshPlan() {
+	m.p = m.dbg.Plan()
+	m.flow = plan.DataFlow(m.p)
+	m.marks = nil
+	m.diags = make([][]plan.Diagnostic, len(m.p.Steps))
+	m.pdiag = nil
+	for _, d := range m.dbg.Diagnostics() {
+		if d.StepIndex >= 0 && d.StepIndex < len(m.diags) {
+			m.diags[d.StepIndex] = append(m.diags[d.StepIndex], d)
+		} else {
+			m.pdiag = append(m.pdiag, d)
+		}
+	}
+	m.rej = nil
+	if c := m.dbg.Catalog(); c != nil {
+		m.rej, _ = plan.Admit(m.p, c, false)
+	}
+}
+
 func (m *model) note(format string, a ...any) tea.Cmd {
 	m.msg, m.msgErr = fmt.Sprintf(format, a...), false
 	m.msgSeq++
+	m.layout() // a long message takes rows from the panes
 	seq := m.msgSeq
 	if !m.timers {
 		return nil
@@ -190,6 +196,7 @@ func (m *model) note(format string, a ...any) tea.Cmd {
 }
 
 func (m *model) fail(format string, a ...any) tea.Cmd {
+	m.msgErr = true
 	cmd := m.note(format, a...)
 	m.msgErr = true
 	return cmd
@@ -218,6 +225,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clearMsg:
 		if msg.seq == m.msgSeq {
 			m.msg = ""
+			m.layout()
 		}
 		return m, nil
 	case stepsDoneMsg:
@@ -371,9 +379,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		if len(m.p.Steps) == 0 {
 			return nil
 		}
-		m.breaks[m.sel] = !m.breaks[m.sel]
-		if !m.breaks[m.sel] {
-			delete(m.breaks, m.sel)
+		if m.dbg.SetBreak(m.sel, !m.dbg.IsBreak(m.sel)) {
 			return m.note("breakpoint on %s cleared", m.label(m.sel))
 		}
 		return m.note("breakpoint on %s: c stops before it", m.label(m.sel))

@@ -48,7 +48,7 @@ func TestStepThroughBackup(t *testing.T) {
 	}
 	wantView(t, tm, "✓ completed · 2/2 ok", "backup_id ← backup.backup_id = \"bk-prod\"", "status: \"valid\"")
 	tm.press("n")
-	wantView(t, tm, "the run has ended")
+	wantView(t, tm, "every step has run (completed)")
 }
 
 func TestPartialRun(t *testing.T) {
@@ -79,8 +79,8 @@ func TestBreakpointsAndContinue(t *testing.T) {
 	}
 	// F9 is b
 	tm.press("g", "f9")
-	if len(tm.breaks) != 2 {
-		t.Fatalf("breaks %v", tm.breaks)
+	if b := tm.dbg.Breakpoints(); len(b) != 2 {
+		t.Fatalf("breaks %v", b)
 	}
 }
 
@@ -351,8 +351,8 @@ func TestResizeAndLightDarkLayouts(t *testing.T) {
 func TestKeysArrivingTogether(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("jb")
-	if tm.sel != 1 || !tm.breaks[1] {
-		t.Fatalf("sel %d breaks %v", tm.sel, tm.breaks)
+	if tm.sel != 1 || !tm.dbg.IsBreak(1) {
+		t.Fatalf("sel %d breaks %v", tm.sel, tm.dbg.Breakpoints())
 	}
 }
 
@@ -494,8 +494,8 @@ func TestBreakpointsFromOptions(t *testing.T) {
 	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Breakpoints: []int{2, 99, -1}}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t}
-	if len(m.breaks) != 1 || !m.breaks[2] {
-		t.Fatalf("breaks %v", m.breaks)
+	if b := m.dbg.Breakpoints(); len(b) != 1 || b[0] != 2 {
+		t.Fatalf("breaks %v", b)
 	}
 	tm.press("c")
 	if c := m.run.Cursor(); c != 2 {

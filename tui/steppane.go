@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func (m *model) stepLines(width int) []string {
 	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(s.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
 
 	args, src := m.run.ArgsOf(i)
-	edited := len(src) > 0 && len(m.p.Src.Bytes) > 0 && &src[0] != &m.p.Src.Bytes[0]
+	edited := m.edited(i, args, src)
 	head := "args"
 	if edited {
 		head = "args (edited with i)"
@@ -150,10 +151,11 @@ func (m *model) labels(idx []int) string {
 // refValue is what a reference of step i resolves to now, or why not.
 func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
 	st := m.st
-	if m.o.Catalog == nil {
+	c := m.dbg.Catalog()
+	if c == nil {
 		return ""
 	}
-	if t := m.o.Catalog.Tool(m.p.Steps[i].ToolName()); t != nil && !t.IsSharable(param) {
+	if t := c.Tool(m.p.Steps[i].ToolName()); t != nil && !t.IsSharable(param) {
 		return st.err.Render(fmt.Sprintf("✗ Parameter '%s' is not sharable and cannot use references", param))
 	}
 	if src := m.sourceOf(i, ref.Step); src >= 0 {
@@ -230,4 +232,17 @@ func fmtDur(d time.Duration) string {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return d.Round(time.Second).String()
+}
+
+// edited reports whether step i's arguments differ from the plan as loaded.
+func (m *model) edited(i int, args *plan.Value, src []byte) bool {
+	orig := m.o.Plan
+	if orig == m.p || i >= len(orig.Steps) {
+		return false
+	}
+	o := orig.Steps[i].Args
+	if o == nil || args == nil {
+		return (o == nil) != (args == nil)
+	}
+	return !bytes.Equal(o.Raw(orig.Src.Bytes), args.Raw(src))
 }

@@ -54,7 +54,7 @@ func (m *model) stepRow(i, w int) string {
 	default:
 		b.WriteString(st.dim.Render("·"))
 	}
-	if m.breaks[i] {
+	if m.dbg.IsBreak(i) {
 		b.WriteString(st.brk.Render("●"))
 	} else {
 		b.WriteString(" ")

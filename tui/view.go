@@ -15,7 +15,25 @@ import (
 
 func (m *model) leftWidth() int  { return min(max(m.w/3, 22), 48, m.w/2) }
 func (m *model) rightWidth() int { return max(m.w-m.leftWidth()-1, 10) }
-func (m *model) bodyHeight() int { return max(m.h-3, 3) }
+func (m *model) bodyHeight() int { return max(m.h-2-m.msgRows(), 3) }
+
+// maxMsgRows bounds the rows a long message takes from the panes.
+const maxMsgRows = 3
+
+// msgRows is how many rows the message line takes: a long message (a
+// Concierge error, a rerun that says where it starts) wraps rather than
+// losing its end.
+func (m *model) msgRows() int {
+	if m.mode != modeNormal || m.msg == "" {
+		return 1
+	}
+	n := strings.Count(m.wrapMsg(), "\n") + 1
+	return min(n, maxMsgRows, max(m.h/4, 1))
+}
+
+func (m *model) wrapMsg() string {
+	return ansi.Wrap("✗ "+m.msg, m.w, " ")
+}
 
 func (m *model) stepPaneHeight() int {
 	n := len(m.paneLines) + 1
@@ -100,7 +118,18 @@ func (m *model) View() string {
 	}
 	b.WriteString(ansi.Truncate(m.pathLine(), m.w, "…"))
 	b.WriteByte('\n')
-	b.WriteString(ansi.Truncate(m.messageLine(), m.w, "…"))
+	rows := strings.Split(m.messageLine(), "\n")
+	n := m.msgRows()
+	if len(rows) > n {
+		rows = rows[:n]
+		rows[n-1] = strings.TrimRight(ansi.Truncate(rows[n-1], m.w-1, ""), " ") + "…"
+	}
+	for k, r := range rows {
+		if k > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(ansi.Truncate(r, m.w, "…"))
+	}
 	return b.String()
 }
 
@@ -125,8 +154,8 @@ func (m *model) title(p pane, text string, w int) string {
 
 func (m *model) header() string {
 	left := m.st.title.Render("planctl debug") + " " + m.p.Src.Name
-	if m.o.Catalog != nil && m.o.Catalog.Source != "" {
-		left += m.st.dim.Render(" · " + m.o.Catalog.Source)
+	if c := m.dbg.Catalog(); c != nil && c.Source != "" {
+		left += m.st.dim.Render(" · " + c.Source)
 	}
 	right := m.runStatus()
 	room := m.w - ansi.StringWidth(right) - 1
@@ -292,10 +321,15 @@ func (m *model) messageLine() string {
 		return m.st.hint.Render(m.gotoHint())
 	}
 	if m.msg != "" {
+		style, text := m.st.msg, ansi.Wrap(m.msg, m.w, " ")
 		if m.msgErr {
-			return m.st.errMsg.Render("✗ " + m.msg)
+			style, text = m.st.errMsg, m.wrapMsg()
 		}
-		return m.st.msg.Render(m.msg)
+		lines := strings.Split(text, "\n")
+		for k, l := range lines {
+			lines[k] = style.Render(l)
+		}
+		return strings.Join(lines, "\n")
 	}
 	return m.st.hint.Render("n next · c continue · b break · tab pane · / search · y copy · ? help · q quit")
 }
