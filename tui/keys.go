@@ -24,7 +24,7 @@ func newKeyMap() keyMap {
 		Break:        b([]string{"b", "f9"}, "b, F9", "toggle breakpoint"),
 		Restart:      b([]string{"R"}, "R", "restart, reconnect"),
 		Rerun:        b([]string{"ctrl+r"}, "ctrl+r", "re-run selected step"),
-		Edit:         b([]string{"i"}, "i", "edit next step's args"),
+		Edit:         b([]string{"i"}, "i", "edit args of next step"),
 		Cancel:       b([]string{"x"}, "x", "cancel step, drop queue"),
 		Trace:        b([]string{"w"}, "w", "write a trace"),
 		Focus:        b([]string{"tab"}, "tab", "next pane"),

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -165,8 +163,10 @@ func (m *model) applyJump() {
 		return
 	}
 	t.reveal(i)
-	t.cursor = i
-	t.scroll()
+	t.cursor, t.top = i, 0
+	if t.height > 0 { // a new tree is sized (and scrolled) by layout next
+		t.scroll()
+	}
 }
 
 // argsStep is the treeKey step of step i's resolved arguments.
@@ -299,7 +299,7 @@ func (m *model) gotoStep(s string) tea.Cmd {
 	if s == "" {
 		return nil
 	}
-	i, err := m.findStep(s)
+	i, err := m.dbg.FindStep(s)
 	if err != nil {
 		if len(m.gotoMatches) != 1 {
 			return m.fail("%v", err)
@@ -309,21 +309,4 @@ func (m *model) gotoStep(s string) tea.Cmd {
 	m.selectStep(i)
 	m.focus = paneSteps
 	return tea.Batch(m.showStep(), m.note("step %s (#%d)", m.label(i), i))
-}
-
-// findStep finds a step by id, or by "#N" for the step at index N.
-// TODO(part B): the engine's Debugger.FindStep replaces it.
-func (m *model) findStep(s string) (int, error) {
-	if n, ok := strings.CutPrefix(s, "#"); ok {
-		if i, err := strconv.Atoi(n); err == nil && i >= 0 && i < len(m.p.Steps) {
-			return i, nil
-		}
-		return 0, fmt.Errorf("there is no step at index %s: the plan has steps #0 to #%d", n, len(m.p.Steps)-1)
-	}
-	for i, st := range m.p.Steps {
-		if st.ID != nil && st.ID.Kind == plan.String && st.ID.Str == s {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("there is no step %q: type part of an id and tab, or #N for the step at index N", s)
 }

@@ -17,7 +17,7 @@ func TestFollowReference(t *testing.T) {
 	if tm.sel != 0 || tm.focus != paneTree {
 		t.Fatalf("sel %d focus %d", tm.sel, tm.focus)
 	}
-	wantView(t, tm, "\nbackup.backup_id\n", "read by backup_id of migrate", `>     backup_id: "bk-orders"`)
+	wantView(t, tm, "\nbackup.backup_id\n", "read by backup_id of migrate", "▾ { 4 keys", `>     backup_id: "bk-orders"`)
 	// back at migrate, l follows the first reference when none is chosen
 	tm.press("tab", "j", "j", "tab", "l")
 	if tm.sel != 0 || tm.cursorPath() != "backup.database" {

@@ -54,7 +54,14 @@ func (m *model) editView() string {
 	b.WriteString(m.editor.View())
 	b.WriteByte('\n')
 	if m.edErr != "" {
-		b.WriteString(ansi.Truncate(m.st.errMsg.Render("✗ "+m.edErr), m.w, "…"))
+		// below the editor are three rows: the whole error, wrapped
+		lines := strings.Split(ansi.Wrap("✗ "+m.edErr, m.w, " "), "\n")
+		for k, l := range lines[:min(len(lines), 3)] {
+			if k > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(ansi.Truncate(m.st.errMsg.Render(l), m.w, "…"))
+		}
 	}
 	return b.String()
 }
