@@ -427,7 +427,7 @@ func TestWholeResponse(t *testing.T) {
 // leaves a screen that fits the terminal and never panics.
 func TestRandomKeys(t *testing.T) {
 	keys := []string{"n", "c", "b", "R", "ctrl+r", "i", "esc", "x", "tab", "shift+tab", "?", "j", "k", "h", "l",
-		"H", "L", "e", "E", "1", "3", "J", "K", "g", "G", "pgdown", "pgup", "/", "a", "enter", "]", "[", "y", "p", "r", "v", "w", "q", "up", "down"}
+		"H", "L", "e", "E", "1", "3", "J", "K", "g", "G", "pgdown", "pgup", "/", "a", "enter", "]", "[", "y", "p", "r", "v", "w", "q", "up", "down", ":", "#", "1", "tab"}
 	files, _ := filepath.Glob("../samples/*.json")
 	files = append(files, "")
 	r := rand.New(rand.NewSource(7))

@@ -122,3 +122,22 @@ func TestGoToStep(t *testing.T) {
 		t.Fatal("esc did not close the prompt")
 	}
 }
+
+// Path elements that are not strings show as their JSON text in brackets,
+// and following them stops where the engine's walk stops.
+func TestOddPathElements(t *testing.T) {
+	cat, _ := gateCatalog(t)
+	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"value": {"True": [5]}}},
+	  {"id": "b", "tool": "echo", "args": {"v": {"output_by_reference": {"a": ["value", true, 0]}}, "w": {"output_by_reference": {"a": ["value", 1.5]}}}}]`, cat)
+	tm.press("n", "j")
+	wantView(t, tm, `v ← a.value[true][0] = 5`, `w ← a.value[1.5]`)
+	tm.press("tab", "enter")
+	if tm.cursorPath() != `a.value.True[0]` {
+		t.Fatalf("path %s", tm.cursorPath())
+	}
+	tm.press("shift+tab", "shift+tab", "j", "tab", "j", "j", "enter")
+	if tm.cursorPath() != `a.value` {
+		t.Fatalf("path %s", tm.cursorPath())
+	}
+	wantView(t, tm, "only 1 of its 2 path elements exist")
+}

@@ -46,6 +46,7 @@ func (m *model) stepPaneHeight() int {
 
 // layout rebuilds the step pane and sizes the tree after any change.
 func (m *model) layout() {
+	m.laidFor = m.bodyHeight()
 	m.ensurePane()
 	if m.tree != nil {
 		m.tree.setSize(m.rightWidth(), m.bodyHeight()-m.stepPaneHeight()-1)
@@ -88,6 +89,9 @@ func (m *model) scrollSteps() {
 
 // View draws the screen.
 func (m *model) View() string {
+	if m.bodyHeight() != m.laidFor {
+		m.layout() // a message came or went, or a prompt opened
+	}
 	m.ensurePane()
 	switch m.mode {
 	case modeHelp:
