@@ -87,7 +87,7 @@ type model struct {
 	okKey     [2]int   // version and frame okN was counted at
 	okN       int
 	paneTop   int
-	laidFor   int // the body height the panes were last sized for
+	laidFor   int       // the body height the panes were last sized for
 	paneRefs  []paneRef // the reference lines among paneLines
 	refCur    int       // the reference the step pane's cursor is on; -1 none
 	jumpTo    int       // a byte offset in the next result shown, for the cursor; -1 none
