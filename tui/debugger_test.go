@@ -1,9 +1,13 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 )
 
@@ -85,4 +89,39 @@ func TestResponseMidRunSaysRunning(t *testing.T) {
 	wantView(t, tm, `status: "running"`)
 	tm.press("c")
 	wantView(t, tm, `status: "completed"`)
+}
+
+// A replayed trace recorded mid-run stops where the recording ends, and
+// says so; with live tools beside it the next n goes on with them.
+func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
+	rec := newTest(t, sample(t, "backup.json"), nil)
+	rec.press("n")
+	trace, err := plan.ParseTrace("t.json", plan.AppendTrace(nil, rec.run, time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, live := range []*plan.Catalog{nil, mockserver.Demo()} {
+		cat, err := plan.NewReplay(trace).Catalog()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := plan.Load("backup.json", []byte(sample(t, "backup.json")), plan.Limits{})
+		m := newModel(context.Background(), Options{Plan: p, Catalog: cat, Live: live}, plainStyles())
+		m.timers = false
+		tm := &testModel{model: m, t: t}
+		tm.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+		tm.press("c")
+		if tm.run.Cursor() != 1 || tm.run.Failed() {
+			t.Fatalf("cursor %d failed %v", tm.run.Cursor(), tm.run.Failed())
+		}
+		wantView(t, tm, "the trace has no more answers", "status: paused · 1/2 ok", ">▶   validate")
+		tm.press("n")
+		if live == nil {
+			wantView(t, tm, "the trace has no more answers", "to go on with real tools, give a tool source")
+			continue
+		}
+		if tm.run.Status() != plan.RunCompleted {
+			t.Fatalf("with live tools: %s", tm.run.Status())
+		}
+	}
 }
