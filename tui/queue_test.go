@@ -89,3 +89,22 @@ func TestQueueIsBounded(t *testing.T) {
 	tm.press("x")
 	tm.drain(func() tea.Msg { return <-done })
 }
+
+// b acts at once, even while c runs: the running continue stops at a
+// breakpoint set after it started.
+func TestBreakpointSetWhileContinuing(t *testing.T) {
+	cat, g := gateCatalog(t)
+	tm := newTest(t, gatePlan, cat)
+	done := tm.start("c")
+	tm.press("j", "j", "j", "b") // d
+	if !tm.dbg.IsBreak(3) {
+		t.Fatal("no breakpoint on d")
+	}
+	g.open <- true // a
+	g.open <- true // b
+	tm.drain(func() tea.Msg { return <-done })
+	if tm.run.Cursor() != 3 || tm.run.Step(2).Status != plan.StepOK {
+		t.Fatalf("stopped before %d", tm.run.Cursor())
+	}
+	wantView(t, tm, "stopped at the breakpoint on d")
+}
