@@ -94,16 +94,8 @@ func (m *model) jump(k int) tea.Cmd {
 	if ref.Err != "" {
 		return m.fail("%s is not a reference that can be followed: %s", pr.param, ref.Err)
 	}
-	j := m.sourceOf(i, ref.Step)
-	if j < 0 {
-		return m.fail("no step before %s has the id %q", m.label(i), ref.Step)
-	}
-	st := m.run.Step(j)
-	if st.Status != plan.StepOK {
-		m.selectStep(j)
-		return tea.Batch(m.showStep(), m.note("%s has no result yet: n runs the next step", m.label(j)))
-	}
-	// the engine walks the path; the node is found by where its bytes are
+	// the engine walks the path (as far as it goes); the step and the node
+	// are found by where the bytes it returns lie
 	short := *ref
 	var v []byte
 	var err error
@@ -114,12 +106,26 @@ func (m *model) jump(k int) tea.Cmd {
 		}
 	}
 	if err != nil {
+		// no result to read: say which step has not run, if one has the id
+		if j := m.sourceOf(i, ref.Step); j >= 0 {
+			m.selectStep(j)
+			return tea.Batch(m.showStep(), m.note("%s has no result yet: n runs the next step", m.label(j)))
+		}
 		return m.fail("%v", err)
+	}
+	j, off := -1, -1
+	for j = i - 1; j >= 0; j-- {
+		if off = offsetIn(m.run.Step(j).Result, v); off >= 0 {
+			break
+		}
+	}
+	if j < 0 {
+		return m.fail("the value %s reads is not in any earlier step's result", refText(ref, m.p.Src.Bytes))
 	}
 	m.selectStep(j)
 	m.whole, m.argsView = false, false
 	m.focus = paneTree
-	m.jumpTo = offsetIn(st.Result, v)
+	m.jumpTo = off
 	cmd := m.showStep()
 	if m.tree != nil && m.jumpTo >= 0 {
 		m.applyJump() // the tree was parsed already
