@@ -125,3 +125,14 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 		}
 	}
 }
+
+// w proposes the REPL's default trace file when none was given.
+func TestDefaultTracePathIsTheREPLs(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	tm.press("w")
+	wantView(t, tm, "write trace to: "+plan.DefaultTracePath("plan.json"))
+	if plan.DefaultTracePath("plan.json") != "plan.trace.json" {
+		t.Fatal(plan.DefaultTracePath("plan.json"))
+	}
+	tm.press("esc")
+}
