@@ -111,8 +111,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	}
 	if !target.hasOut {
 		if len(path.Elems) > 0 {
-			v.add(SeverityInfo, "REF_UNCHECKED", keyPtr, path.Start, path.End, s,
-				fmt.Sprintf("tool %q has no outputSchema, so the path %s into step %q cannot be checked before running", target.tool.Name, v.pathText(path, len(path.Elems)), r.Step))
+			v.uncheckedRef(s, target, r, keyPtr, path)
 		}
 		return
 	}
@@ -358,4 +357,54 @@ func splitTemplatePath(s string) []string {
 		}
 	}
 	return out
+}
+
+// maxUncheckedRelated bounds the related locations of one REF_UNCHECKED:
+// a few show where else the tool's results are read, the message counts all.
+const maxUncheckedRelated = 3
+
+// uncheckedRefs are the references whose paths walk the results of one tool
+// without an outputSchema.
+type uncheckedRefs struct {
+	n       int // how many
+	step    *Step
+	ptr     string
+	path    *Value
+	target  string // the step the first one reads
+	related []Related
+}
+
+// uncheckedRef counts a reference whose path cannot be checked because the
+// tool of the step it reads has no outputSchema; reportUnchecked reports
+// them, once per tool.
+func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr string, path *Value) {
+	if v.unchecked == nil {
+		v.unchecked = map[*toolInfo]*uncheckedRefs{}
+	}
+	u := v.unchecked[target]
+	if u == nil {
+		v.unchecked[target] = &uncheckedRefs{n: 1, step: s, ptr: keyPtr, path: path, target: r.Step}
+		v.uncheckedOrder = append(v.uncheckedOrder, target)
+		return
+	}
+	u.n++
+	if len(u.related) < maxUncheckedRelated {
+		u.related = append(u.related, Related{Pointer: keyPtr, Pos: v.p.Src.Position(path.Start),
+			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, len(path.Elems)), r.Step)})
+	}
+}
+
+// reportUnchecked gives one REF_UNCHECKED per tool without an outputSchema
+// whose results some reference walks, at the first such reference.
+func (v *validator) reportUnchecked() {
+	for _, t := range v.uncheckedOrder {
+		u := v.unchecked[t]
+		first := fmt.Sprintf("the path %s into step %q", v.pathText(u.path, len(u.path.Elems)), u.target)
+		msg := fmt.Sprintf("tool %q has no outputSchema, so %s cannot be checked before running", t.tool.Name, first)
+		if u.n > 1 {
+			msg = fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", t.tool.Name, u.n, first)
+		}
+		d := v.add(SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start, u.path.End, u.step, msg)
+		d.Related = u.related
+	}
 }
