@@ -106,18 +106,23 @@ func (v *validator) scopeNames() []string {
 func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr string, j int) {
 	target := v.infos[j]
 	path := r.PathNode
-	if target == nil {
-		return // the unknown tool was reported; its output is "any"
-	}
-	if !target.hasOut {
-		if len(path.Elems) > 0 {
+	elemPtr := func(i int) string { return keyPtr + "/" + strconv.Itoa(i) }
+	if target == nil || !target.hasOut {
+		// Nothing is known of the output, but a path element that is not a
+		// string or an integer is a mistake whatever the output holds.
+		for i, e := range path.Elems {
+			if !goodPathElement(e) {
+				v.badPathElement(s, r, i, elemPtr(i))
+				return
+			}
+		}
+		if target != nil && len(path.Elems) > 0 {
 			v.uncheckedRef(s, target, r, keyPtr, path)
 		}
-		return
+		return // an unknown tool was reported; its output is "any"
 	}
 	cur := target.out
 	start := 0
-	elemPtr := func(i int) string { return keyPtr + "/" + strconv.Itoa(i) }
 	if target.wrapped && len(path.Elems) > 0 && r.Path[0] == "result" {
 		e := path.Elems[0]
 		rest := "[]"
@@ -140,9 +145,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	memo := r.Path[:start]
 	for i := start; i < len(path.Elems); i++ {
 		e := path.Elems[i]
-		if e.Kind != String && !(e.Kind == Number && isIntLiteral(e.Str)) {
-			v.add(SeverityError, "REF_PATH_ELEMENT", elemPtr(i), e.Start, e.End, s,
-				fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
+		if !goodPathElement(e) {
+			v.badPathElement(s, r, i, elemPtr(i))
 			return
 		}
 		key := r.Path[i]
@@ -191,6 +195,19 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	at := where(len(path.Elems))
 	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start, path.End, s,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
+}
+
+// goodPathElement reports whether a path element is a string or an integer,
+// the only elements Concierge does not turn into surprising strings.
+func goodPathElement(e *Value) bool {
+	return e.Kind == String || (e.Kind == Number && isIntLiteral(e.Str))
+}
+
+// badPathElement reports path element i of reference r.
+func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
+	e := r.PathNode.Elems[i]
+	v.add(SeverityError, "REF_PATH_ELEMENT", ptr, e.Start, e.End, s,
+		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
 }
 
 func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key, where string) string {
