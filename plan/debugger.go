@@ -44,6 +44,10 @@ type DebugOptions struct {
 	Diagnostics []Diagnostic
 	// Breakpoints are step indexes to stop before.
 	Breakpoints []int
+	// Live, when the run replays a trace, is the catalog to go on with
+	// once the trace has no more answers: the run halts there first, and
+	// the next step calls Live's tools.
+	Live *Catalog
 }
 
 // NewDebugger prepares a debugger of p on c; nothing runs until Next or
@@ -159,13 +163,37 @@ func labels(p *Plan) []string {
 
 // Next runs the next step (retrying a failed one). See Run.Next.
 func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
-	return d.run.Next(ctx)
+	i, st, ok = d.run.Next(ctx)
+	d.goLive()
+	return i, st, ok
 }
 
 // Continue runs until a breakpoint, a failure, a halt, ctx's end or the
 // end of the plan. See Run.Continue.
 func (d *Debugger) Continue(ctx context.Context) {
 	d.run.Continue(ctx, d.IsBreak)
+	d.goLive()
+}
+
+// goLive hands the run to the live tools once a replayed trace ran out.
+func (d *Debugger) goLive() {
+	if d.opts.Live != nil && d.run.Halted() != "" && d.run.Catalog != d.opts.Live {
+		d.run.Catalog = d.opts.Live
+	}
+}
+
+// Halted says why the run stopped although steps remain (a replayed trace
+// with no more answers), with what the next step will do; "" when it did
+// not halt.
+func (d *Debugger) Halted() string {
+	h := d.run.Halted()
+	switch {
+	case h == "":
+		return ""
+	case d.opts.Live != nil:
+		return h + "; the next step goes on with the tools of " + d.opts.Live.Source
+	}
+	return h + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)"
 }
 
 // Restart forgets every result and reconnects the tools when their

@@ -67,7 +67,7 @@ func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (
 		if others == 0 {
 			why = fmt.Sprintf("it never called tool %q", tool)
 		}
-		return ToolResult{}, &noAnswerError{fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
+		return ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
 			rp.Trace.Path, tool, AppendCompact(nil, args), why)}
 	}
 	s := rec[n%len(rec)]
@@ -100,7 +100,7 @@ func (rp *Replay) Catalog() (*Catalog, error) {
 	return c, nil
 }
 
-type noAnswerError struct{ msg string }
+type noAnswerError struct{ tool, why, msg string }
 
 func (e *noAnswerError) Error() string        { return e.msg }
 func (e *noAnswerError) Is(target error) bool { return target == ErrNoAnswer }

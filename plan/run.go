@@ -363,7 +363,11 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.HaltAtTraceEnd && errors.Is(err, ErrNoAnswer):
-		st.halt = err.Error()
+		st.halt = ErrNoAnswer.Error()
+		var na *noAnswerError
+		if errors.As(err, &na) {
+			st.halt += ": " + na.why
+		}
 		return st
 	case err != nil:
 		return fail(err.Error())

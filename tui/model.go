@@ -124,7 +124,7 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		timers: true,
 		okN:    -1,
 	}
-	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics})
+	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Limits: o.Limits, Live: o.Live})
 	m.run = m.dbg.Run()
 	m.flow = plan.DataFlow(o.Plan)
 	m.diags = make([][]plan.Diagnostic, len(o.Plan.Steps))

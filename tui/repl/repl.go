@@ -29,6 +29,7 @@ type Options struct {
 	RunOptions  plan.RunOptions   // step timeout; OnEvent is the REPL's own
 	Diagnostics []plan.Diagnostic // from plan.Validate (nil: the session validates the plan)
 	Limits      plan.Limits       // the plan's limits, for edited copies of it
+	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
 	// Validate checks the plan and every edit of it (nil: plan.Validate).
 	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
 	Breakpoints []int     // step indexes to stop before
@@ -77,7 +78,7 @@ func NewSession(o Options) *Session {
 	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions
 	ro.OnEvent = s.onEvent
-	s.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate})
+	s.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
 	s.run = s.dbg.Run()
 	return s
 }
@@ -278,8 +279,8 @@ func (s *Session) stopped(ctx context.Context) {
 		fmt.Fprintln(s.out, "run completed")
 	case s.run.Failed():
 		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", s.dbg.Plan().Steps[c].Label())
-	case s.run.Halted() != "":
-		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.run.Halted())
+	case s.dbg.Halted() != "":
+		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
 	case s.dbg.IsBreak(c):

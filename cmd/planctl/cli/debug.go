@@ -111,6 +111,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		}
 	}
 	lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
+	f.src.live = true
 	src, err := f.src.open(ctx, s)
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
-			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
+			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
 			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in), Commands: f.commands,
 		})
 		switch {
@@ -154,7 +155,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		return nil
 	}
 	err = tui.Run(ctx, tui.Options{
-		Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
+		Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
 		TracePath: f.trace, Print: f.print, In: s.in, Out: s.out, Screen: s.errOut,
 	})
 	if err != nil {

@@ -389,3 +389,29 @@ func TestInteractiveCompletion(t *testing.T) {
 func ptyEnv() []string {
 	return append(os.Environ(), "TERM=dumb")
 }
+
+// A trace written mid-run replays up to where it ends and halts there; with
+// a tool source beside --replay, the run goes on with those tools.
+func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "mid.trace.json")
+	if r := planctl(t, "next\ntrace "+trace+"\n", "debug", "--repl", "samples/migration.json"); r.code != 0 {
+		t.Fatalf("recording: %d %s", r.code, r.stderr)
+	}
+	halt := "halted before check (#1, validate_backup): the trace has no more answers: it never called tool \"validate_backup\""
+	r := planctl(t, "continue\nnext\nsteps\n", "debug", "--repl", "--replay", trace)
+	want := "backup (create_backup): ok\n" + halt + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n" +
+		halt + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n" +
+		"backup    create_backup     ok\ncheck     validate_backup   pending\nmigrate   run_migration     pending\nverify    verify_migration  pending\nannounce  notify            pending\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("replay alone: exit %d\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+	r = planctl(t, "continue\ncontinue\n", "debug", "--repl", "--replay", trace, "--catalog", "mockserver/demo.json")
+	want = "backup (create_backup): ok\n" + halt + "; the next step goes on with the tools of mockserver/demo.json\n" +
+		"check (validate_backup): ok\nmigrate (run_migration): ok\nverify (verify_migration): ok\nannounce (notify): ok\nrun completed\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("replay then a catalog: exit %d\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+	if r := planctl(t, "", "debug", "--repl", "--replay", trace, "--catalog", "x", "--url", "http://127.0.0.1:1/mcp"); r.code != 2 || !strings.Contains(r.stderr, "choose one tool source") {
+		t.Errorf("two sources beside --replay: %d %s", r.code, r.stderr)
+	}
+}
