@@ -34,7 +34,16 @@ func TestValidateContract(t *testing.T) {
 		{"an unknown format", "", []string{"validate", "--format", "yaml", "samples/backup.json"}, 2, "", `unknown --format "yaml"`},
 		{"a missing plan file", "", []string{"validate", "no/such/plan.json"}, 3, "", "cannot read the plan"},
 		{"a missing catalog", "", []string{"validate", "--catalog", "nope.json", "samples/backup.json"}, 3, "", "cannot read the catalog"},
-		{"no plan", "", []string{"validate"}, 2, "", "takes one PLAN"},
+		{"no plan", "", []string{"validate"}, 2, "", "takes one or more PLANs"},
+		{"many files, one summary", "", []string{"validate", "samples/backup.json", "samples/missing-key.json"}, 0, "0 errors, 1 warning in 2 files\n", ""},
+		{"a glob, quoted", "", []string{"validate", "samples/invalid-*.json"}, 1, "in 6 files\n", ""},
+		{"a ** glob crosses directories", "", []string{"validate", "--format", "github", "samples/**/backup.json"}, 1, "::error file=samples/catalogs/backup.json,line=1", ""},
+		{"a glob that matches nothing", "", []string{"validate", "samples/*.yaml"}, 3, "", "samples/*.yaml: no file matches this pattern"},
+		{"a missing file among good ones", "", []string{"validate", "samples/backup.json", "nope.json"}, 3, "0 errors, 0 warnings\n", "nope.json"},
+		{"--stdin-filename", `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`, []string{"validate", "--stdin-filename", "plans/a.json", "-"}, 1, `plans/a.json:1:22: error: tool "echoo"`, ""},
+		{"standard input twice", "[]", []string{"validate", "-", "-"}, 2, "", "at most once"},
+		{"a --root that is not a directory", "", []string{"validate", "--root", "README.md", "samples/backup.json"}, 2, "", "--root README.md: not a directory"},
+		{"a category with a slash", "", []string{"validate", "--category", "a/b", "samples/backup.json"}, 2, "", "holds no '/'"},
 		{"a mock catalog", "", []string{"validate", "--catalog", "samples/catalogs/backup.json", "samples/migration.json"}, 1, `tool "run_migration" is not in the catalog`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,6 +94,61 @@ func TestValidateMachineFormats(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || log.Version != "2.1.0" || len(log.Runs[0].Results) != 5 {
 		t.Errorf("sarif: %v\n%s", err, r.stdout)
+	}
+}
+
+// TestValidateSARIFForCI: the SARIF log of a CI job: URIs relative to
+// --root (by default the git top level, here the repository), standard
+// input under its --stdin-filename, the category, and a log even when the
+// job cannot do its work.
+func TestValidateSARIFForCI(t *testing.T) {
+	type artifact struct{ URI, URIBaseID string }
+	type sarif struct {
+		Runs []struct {
+			AutomationDetails  struct{ ID string }
+			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Invocations        []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct{ Message struct{ Text string } }
+			}
+			Results []struct {
+				Locations []struct{ PhysicalLocation struct{ ArtifactLocation artifact } }
+			}
+		}
+	}
+	read := func(r result) sarif {
+		t.Helper()
+		var l sarif
+		if err := json.Unmarshal([]byte(r.stdout), &l); err != nil || len(l.Runs) != 1 {
+			t.Fatalf("not a one-run SARIF log (exit %d): %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+		}
+		return l
+	}
+	plan := `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`
+	l := read(planctl(t, plan, "validate", "--format", "sarif", "--category", "plans", "--stdin-filename", "plans/a.json", "-", "samples/invalid-steps.json"))
+	run := l.Runs[0]
+	if run.AutomationDetails.ID != "plans/" || !run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("run: %+v", run)
+	}
+	uris := map[artifact]bool{}
+	for _, r := range run.Results {
+		uris[r.Locations[0].PhysicalLocation.ArtifactLocation] = true
+	}
+	if !uris[artifact{"plans/a.json", "SRCROOT"}] || !uris[artifact{"samples/invalid-steps.json", "SRCROOT"}] || len(uris) != 2 {
+		t.Errorf("artifact locations: %v", uris)
+	}
+	l = read(planctl(t, "", "validate", "--format", "sarif", "--root", "samples", "samples/backup.json", "samples/invalid-steps.json"))
+	if u := l.Runs[0].OriginalURIBaseIDs["SRCROOT"].URI; !strings.HasSuffix(u, "/samples/") {
+		t.Errorf("--root samples: SRCROOT is %s", u)
+	}
+	if a := l.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation; a.URI != "invalid-steps.json" {
+		t.Errorf("--root samples: %+v", a)
+	}
+	r := planctl(t, "", "validate", "--format", "sarif", "--config", "nope.json", "--name", "x", "samples/backup.json")
+	l = read(r)
+	if inv := l.Runs[0].Invocations[0]; r.code != 3 || inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 ||
+		!strings.Contains(r.stderr, inv.ToolExecutionNotifications[0].Message.Text) {
+		t.Errorf("a fatal error: exit %d, %+v\nstderr: %s", r.code, inv, r.stderr)
 	}
 }
 

@@ -105,11 +105,20 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 
 // readPlan loads a plan from a path, or standard input for "-".
 func readPlan(path string, s *streams, lim plan.Limits) (*plan.Plan, error) {
+	return readPlanAs(path, "", s, lim)
+}
+
+// readPlanAs is readPlan with the name standard input goes by ("" for
+// "<stdin>").
+func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan, error) {
 	var data []byte
 	var err error
 	name := path
 	if path == "-" {
 		name = "<stdin>"
+		if stdinName != "" {
+			name = stdinName
+		}
 		data, err = plan.ReadPlan(s.in, lim.MaxBytes)
 	} else {
 		var fh *os.File
