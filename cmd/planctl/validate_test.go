@@ -112,7 +112,9 @@ func TestValidateSARIFForCI(t *testing.T) {
 				ToolExecutionNotifications []struct{ Message struct{ Text string } }
 			}
 			Results []struct {
-				Locations []struct{ PhysicalLocation struct{ ArtifactLocation artifact } }
+				Locations []struct {
+					PhysicalLocation struct{ ArtifactLocation artifact }
+				}
 			}
 		}
 	}
