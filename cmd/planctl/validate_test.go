@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,6 +43,7 @@ func TestValidateContract(t *testing.T) {
 		{"a glob that matches nothing", "", []string{"validate", "samples/*.yaml"}, 3, "", "samples/*.yaml: no file matches this pattern"},
 		{"a missing file among good ones", "", []string{"validate", "samples/backup.json", "nope.json"}, 3, "0 errors, 0 warnings\n", "nope.json"},
 		{"--stdin-filename", `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`, []string{"validate", "--stdin-filename", "plans/a.json", "-"}, 1, `plans/a.json:1:22: error: tool "echoo"`, ""},
+		{"a plan file's $schema is an editor hint", `{"$schema": "./plan.schema.json", "steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}]}`, []string{"validate", "-"}, 0, "0 errors, 0 warnings\n", ""},
 		{"standard input twice", "[]", []string{"validate", "-", "-"}, 2, "", "at most once"},
 		{"a --root that is not a directory", "", []string{"validate", "--root", "README.md", "samples/backup.json"}, 2, "", "--root README.md: not a directory"},
 		{"a category with a slash", "", []string{"validate", "--category", "a/b", "samples/backup.json"}, 2, "", "holds no '/'"},
@@ -174,5 +177,18 @@ func TestPreflightRefusesWithFirstError(t *testing.T) {
 	r = planctl(t, "", "run", "--compact", "samples/missing-key.json")
 	if !strings.Contains(r.stdout, `"status":"partial"`) {
 		t.Errorf("a plan with warnings only must run:\n%s", r.stdout)
+	}
+}
+
+// TestSchemaHintInRunAndDebug: run and debug take a plan file with a
+// "$schema" (an editor's hint) and run its steps.
+func TestSchemaHintInRunAndDebug(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plan.json")
+	os.WriteFile(file, []byte(`{"$schema": "./plan.schema.json", "steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}]}`), 0o644)
+	if r := planctl(t, "", "run", "--compact", file); r.code != 0 || r.stdout != `{"status":"completed","steps":{"a":{"status":"ok","result":{"value":1}}}}`+"\n" {
+		t.Errorf("run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := planctl(t, "", "debug", "--repl", "-x", "continue", "-x", "diag", file); r.code != 0 || strings.Contains(r.stdout, "UNKNOWN_PLAN_KEY") || !strings.Contains(r.stdout, "completed") {
+		t.Errorf("debug: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -131,5 +131,7 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
-	return plan.Load(name, data, lim), nil
+	p := plan.Load(name, data, lim)
+	p.AcceptSchemaHint()
+	return p, nil
 }
