@@ -51,7 +51,14 @@ func scanTo(text []byte, off int) scan {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		case c == '{' || c == '[':
-			sc.stack = append(sc.stack, &scanFrame{obj: c == '{', keys: map[string]bool{}, strs: map[string]string{}})
+			if len(sc.stack) >= plan.MaxDepth {
+				return scan{} // deeper than any plan that parses: nothing to complete
+			}
+			f := &scanFrame{obj: c == '{'}
+			if f.obj {
+				f.keys, f.strs = map[string]bool{}, map[string]string{}
+			}
+			sc.stack = append(sc.stack, f)
 			sc.pendKey = false
 			i++
 		case c == '}' || c == ']':

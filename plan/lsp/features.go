@@ -106,6 +106,10 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 		return nil
 	}
 	v, ks, ke := plan.Find(p.Root, x.Pointer)
+	parent := x.Pointer
+	if i := strings.LastIndexByte(parent, '/'); i >= 0 {
+		parent = parent[:i]
+	}
 	onKey := ks >= 0 && ks == x.Start
 	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (v != nil && v.Kind == plan.String && v.Start == x.Start))
 	var out []fix
@@ -131,7 +135,6 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 			}
 		}
 	case "REF_WRAPPED_RESULT":
-		parent := x.Pointer[:strings.LastIndexByte(x.Pointer, '/')]
 		if path, _, _ := plan.Find(p.Root, parent); path != nil && path.Kind == plan.Array && len(path.Elems) > 0 && path.Elems[0].Start == x.Start {
 			end := path.Elems[0].End
 			if len(path.Elems) > 1 {
@@ -140,7 +143,6 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 			out = append(out, fix{title: `Remove "result" from the path (references walk the raw value)`, edits: []edit{{x.Start, end, ""}}, preferred: true})
 		}
 	case "REF_EXTRA_KEYS":
-		parent := x.Pointer[:strings.LastIndexByte(x.Pointer, '/')]
 		if obj, _, _ := plan.Find(p.Root, parent); obj != nil && obj.Kind == plan.Object {
 			for j, m := range obj.Members {
 				if m.KeyStart != x.Start {

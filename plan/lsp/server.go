@@ -51,6 +51,7 @@ type Server struct {
 	closeCat func() error
 	notify   glsp.NotifyFunc
 	dirty    map[*document]bool
+	shutDown bool // the client asked for shutdown
 	wake     chan struct{}
 	done     chan struct{}
 }
@@ -101,13 +102,21 @@ func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	close(s.done)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var err error
 	if s.closeCat != nil {
-		err := s.closeCat()
+		err = s.closeCat()
 		s.closeCat = nil
-		return err
 	}
-	return nil
+	if !s.shutDown {
+		return errors.Join(ErrNoShutdown, err)
+	}
+	return err
 }
+
+// ErrNoShutdown is Serve's error when the connection ended without a
+// shutdown request: the client exited or went away. The protocol asks the
+// server to exit with code 1 then.
+var ErrNoShutdown = errors.New("the client ended the connection without a shutdown request")
 
 // handle passes one message to glsp's handler and maps its outcome to
 // JSON-RPC errors, as glsp's own server does.
@@ -173,12 +182,11 @@ func (s *Server) initialize(ctx *glsp.Context, params *protocol.InitializeParams
 	s.mu.Unlock()
 	src, where, err := findSource(initOpts, root)
 	if err == nil {
-		err = s.open(src)
-	}
-	if err != nil {
-		if where != "" {
+		if err = s.open(src); err != nil && where != "" {
 			err = fmt.Errorf("%s: %w", where, err)
 		}
+	}
+	if err != nil {
 		// The editor still gets a working server, and is told why its
 		// tools are missing.
 		fallback := s.open(Source{})
@@ -230,6 +238,7 @@ func (s *Server) open(src Source) error {
 func (s *Server) shutdown(*glsp.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.shutDown = true
 	if s.closeCat != nil {
 		err := s.closeCat()
 		s.closeCat = nil
@@ -317,7 +326,10 @@ func (s *Server) publisher() {
 			d.mu.Lock()
 			params := s.diagnostics(d)
 			d.mu.Unlock()
-			if notify != nil {
+			s.mu.Lock()
+			open := s.docs[d.uri] == d
+			s.mu.Unlock()
+			if notify != nil && open {
 				notify(string(protocol.ServerTextDocumentPublishDiagnostics), params)
 			}
 		}

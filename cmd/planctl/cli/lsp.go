@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/planctl/planctl/plan"
@@ -33,7 +34,12 @@ embedded demo catalog. Relative paths are relative to the workspace root.`,
 		Args: exactArgs(0, "no arguments (the tool source comes from the client or .planctl.json)"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			srv := lsp.NewServer(lsp.Options{Open: openLSPSource(s), Version: Version, Log: s.errOut})
-			return srv.Serve(stdioStream{s.in, s.out})
+			err := srv.Serve(stdioStream{s.in, s.out})
+			if errors.Is(err, lsp.ErrNoShutdown) {
+				// The protocol's exit code for an exit without shutdown.
+				return &exitError{code: ExitFailed, err: err}
+			}
+			return err
 		},
 	}
 	c.Flags().BoolVar(&stdio, "stdio", true, "speak on standard input and output (the only transport; accepted because editors pass it)")

@@ -46,3 +46,20 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 		})
 	}
 }
+
+// TestLSPCommandLine: the protocol's exit codes (1 when the client goes
+// away without shutdown), and the command line's own errors.
+func TestLSPCommandLine(t *testing.T) {
+	cmd := exec.Command(binary, "lsp")
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "without a shutdown request") {
+		t.Errorf("stdin closed at once: %v\n%s", err, out)
+	}
+	if code, _, stderr := planctl(t, root, "lsp", "extra"); code != 2 || !strings.Contains(stderr, "takes no arguments") {
+		t.Errorf("an argument: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := planctl(t, root, "schema", "--catalog", "no/such.json"); code != 3 || !strings.Contains(stderr, "cannot read the catalog") {
+		t.Errorf("schema of a missing catalog: exit %d\n%s", code, stderr)
+	}
+}
