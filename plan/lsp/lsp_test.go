@@ -151,9 +151,9 @@ func TestIncrementalChanges(t *testing.T) {
 			End: protocol.Position{Line: protocol.UInteger(l2), Character: protocol.UInteger(c2)}}
 	}
 	for _, c := range []protocol.TextDocumentContentChangeEvent{
-		{Range: r(1, 10, 1, 12), Text: "é"},        // replace the emoji (two code units)
+		{Range: r(1, 10, 1, 12), Text: "é"},          // replace the emoji (two code units)
 		{Range: r(1, 12, 1, 12), Text: ", \"x\": 1"}, // insert before the closing brace
-		{Range: r(0, 1, 1, 2), Text: ""},           // join the first two lines
+		{Range: r(0, 1, 1, 2), Text: ""},             // join the first two lines
 	} {
 		if err := d.apply(2, c); err != nil {
 			t.Fatal(err)
