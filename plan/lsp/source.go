@@ -29,11 +29,6 @@ type Source struct {
 // ConfigFile is the name of the workspace file that holds a Source.
 const ConfigFile = ".planctl.json"
 
-func (s Source) empty() bool {
-	return s.Catalog == "" && s.Server == "" && s.URL == "" && s.Config == "" && s.Name == "" && s.Replay == "" &&
-		len(s.Headers) == 0 && len(s.Sharable) == 0
-}
-
 // String names the source for people.
 func (s Source) String() string {
 	switch {
