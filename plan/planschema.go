@@ -165,11 +165,42 @@ func decodeToolSchema(raw json.RawMessage) (map[string]any, error) {
 
 // rewriteRefs copies a tool's schema for a place under the plan schema's
 // $defs: a local "$ref" ("#", "#/$defs/x") points into the copy at base, and
-// "$schema" and "$id" are dropped (the copy is no resource of its own).
+// "$schema" and "$id" are dropped (the copy is no resource of its own). The
+// copy is read as 2020-12, so the forms of older drafts that 2020-12 no
+// longer allows are translated: an array "items" (a tuple) becomes
+// "prefixItems" and "additionalItems" "items"; draft 4's boolean
+// exclusiveMinimum/exclusiveMaximum take the bound's number.
 func rewriteRefs(v any, base string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
+		if tuple, ok := x["items"].([]any); ok {
+			y := make(map[string]any, len(x))
+			for k, e := range x {
+				y[k] = e
+			}
+			delete(y, "items")
+			y["prefixItems"] = tuple
+			if more, ok := x["additionalItems"]; ok {
+				delete(y, "additionalItems")
+				y["items"] = more
+			}
+			x = y
+		}
+		for _, b := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+			if excl, ok := x[b[0]].(bool); ok {
+				y := make(map[string]any, len(x))
+				for k, e := range x {
+					y[k] = e
+				}
+				delete(y, b[0])
+				if bound, ok := x[b[1]]; ok && excl {
+					delete(y, b[1])
+					y[b[0]] = bound
+				}
+				x = y
+			}
+		}
 		for k, e := range x {
 			switch k {
 			case "$schema", "$id":

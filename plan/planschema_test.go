@@ -252,3 +252,33 @@ func TestSchemaHint(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSchemaOlderDrafts: tool schemas written for draft 4 or 7 (a
+// tuple "items", a boolean exclusiveMinimum) still make a schema that
+// compiles as 2020-12 and means what the tool said.
+func TestPlanSchemaOlderDrafts(t *testing.T) {
+	cat, err := mockserver.Load("test", []byte(`{"tools": [{"name": "t", "description": "d",
+	  "inputSchema": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+	    "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false},
+	                   "n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}},
+	  "result": {}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := compilePlanSchema(t, cat)
+	for src, ok := range map[string]bool{
+		`[{"id": "x", "tool": "t", "args": {"pair": ["a", 1], "n": 1}}]`:     true,
+		`[{"id": "x", "tool": "t", "args": {"pair": ["a", "b"]}}]`:           false,
+		`[{"id": "x", "tool": "t", "args": {"pair": ["a", 1, 2]}}]`:          false,
+		`[{"id": "x", "tool": "t", "args": {"n": 0}}]`:                       false,
+		`[{"id": "x", "tool": "t", "args": {"n": 0.5, "pair": ["a", 1.0]}}]`: true,
+	} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(inst); (err == nil) != ok {
+			t.Errorf("%s: want ok=%v, got %v", src, ok, err)
+		}
+	}
+}

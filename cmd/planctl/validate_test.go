@@ -44,6 +44,8 @@ func TestValidateContract(t *testing.T) {
 		{"a missing file among good ones", "", []string{"validate", "samples/backup.json", "nope.json"}, 3, "0 errors, 0 warnings\n", "nope.json"},
 		{"--stdin-filename", `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`, []string{"validate", "--stdin-filename", "plans/a.json", "-"}, 1, `plans/a.json:1:22: error: tool "echoo"`, ""},
 		{"a plan file's $schema is an editor hint", `{"$schema": "./plan.schema.json", "steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}]}`, []string{"validate", "-"}, 0, "0 errors, 0 warnings\n", ""},
+		{"a file named twice is one file", "", []string{"validate", "samples/backup.json", "./samples/backup.json"}, 0, "0 errors, 0 warnings\n", ""},
+		{"a glob that does not parse", "", []string{"validate", "samples/[.json"}, 3, "", "samples/[.json: not a valid glob"},
 		{"standard input twice", "[]", []string{"validate", "-", "-"}, 2, "", "at most once"},
 		{"a --root that is not a directory", "", []string{"validate", "--root", "README.md", "samples/backup.json"}, 2, "", "--root README.md: not a directory"},
 		{"a category with a slash", "", []string{"validate", "--category", "a/b", "samples/backup.json"}, 2, "", "holds no '/'"},

@@ -195,8 +195,12 @@ func expandPlans(args []string, fail func(error)) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
+		key := p
+		if p != "-" {
+			key = filepath.Clean(p)
+		}
+		if !seen[key] {
+			seen[key] = true
 			out = append(out, p)
 		}
 	}
