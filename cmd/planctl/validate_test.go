@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestValidateContract holds `planctl validate` to its command-line
@@ -192,5 +195,16 @@ func TestSchemaHintInRunAndDebug(t *testing.T) {
 	}
 	if r := planctl(t, "", "debug", "--repl", "-x", "continue", "-x", "diag", file); r.code != 0 || strings.Contains(r.stdout, "UNKNOWN_PLAN_KEY") || !strings.Contains(r.stdout, "completed") {
 		t.Errorf("debug: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestValidateGitHubFromASubdirectory: GitHub reads an annotation's file
+// relative to the repository's root, wherever validate ran.
+func TestValidateGitHubFromASubdirectory(t *testing.T) {
+	cmd := exec.Command(binary, "validate", "--format", "github", "invalid-steps.json")
+	cmd.Dir = "../../samples"
+	_, stdout, _ := clitest.Run(t, cmd)
+	if !strings.HasPrefix(stdout, "::error file=samples/invalid-steps.json,line=3,") {
+		t.Errorf("from samples/:\n%s", stdout)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/planctl/planctl/plan"
@@ -100,6 +101,13 @@ func githubFiles(w io.Writer, files []File, o Options) error {
 	show, _ := shown(files, o)
 	for _, e := range show {
 		d := e.d
+		// GitHub reads file= relative to the repository's root.
+		file := e.p.Src.Name
+		if o.Root != "" && file != "<stdin>" {
+			if rel, _, ok := underRoot(file, o.Root); ok {
+				file = filepath.ToSlash(rel)
+			}
+		}
 		cmd := "notice"
 		switch d.Severity {
 		case plan.SeverityError:
@@ -108,7 +116,7 @@ func githubFiles(w io.Writer, files []File, o Options) error {
 			cmd = "warning"
 		}
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", cmd,
-			ghProp(e.p.Src.Name), d.Pos.Line, d.Pos.Column, d.EndPos.Line, d.EndPos.Column, ghProp(d.Code), ghData(d.Message))
+			ghProp(file), d.Pos.Line, d.Pos.Column, d.EndPos.Line, d.EndPos.Column, ghProp(d.Code), ghData(d.Message))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

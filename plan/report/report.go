@@ -26,8 +26,12 @@ type Options struct {
 	MaxResults int  // show at most this many diagnostics (0: all); the summary counts all
 	Version    string
 
+	// Root is the repository's root, an absolute directory: SARIF artifact
+	// URIs (under SRCROOT) and GitHub's file= are relative to it; "": file
+	// names as given.
+	Root string
+
 	// SARIF only.
-	Root     string    // absolute directory that artifact URIs are relative to (SRCROOT); "": file names as given
 	Category string    // automationDetails.id is "CATEGORY/"; "": "planctl"
 	Failures []string  // fatal problems of the invocation: the log says it did not succeed
 	Start    time.Time // the invocation's start and end; zero: left out

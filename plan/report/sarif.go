@@ -243,15 +243,28 @@ func artifactLocation(name, root string) sarifArtifactLoc {
 	if root == "" || name == "<stdin>" {
 		return sarifArtifactLoc{URI: artifactURI(name)}
 	}
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return sarifArtifactLoc{URI: artifactURI(name)}
-	}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, abs, ok := underRoot(name, root)
+	switch {
+	case ok:
+		return sarifArtifactLoc{URI: artifactURI(rel), URIBaseID: srcRoot}
+	case abs != "":
 		return sarifArtifactLoc{URI: fileURI(abs)}
 	}
-	return sarifArtifactLoc{URI: artifactURI(rel), URIBaseID: srcRoot}
+	return sarifArtifactLoc{URI: artifactURI(name)}
+}
+
+// underRoot is the path of file name relative to root, when it is under
+// root; abs is its absolute path ("" when it cannot be made).
+func underRoot(name, root string) (rel, abs string, ok bool) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", "", false
+	}
+	rel, err = filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", abs, false
+	}
+	return rel, abs, true
 }
 
 // fileURI is the file: URI of an absolute path.
