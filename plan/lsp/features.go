@@ -325,8 +325,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	cat := s.catalog()
 	tool := cat.Tool(sc.step.ToolName())
 	var md strings.Builder
-	var at *plan.Value
-	var atStart, atEnd int
+	var start, end int // the span the hover is about
 	switch f := sc.rest[0]; {
 	case f.key == "tool" && !f.onKey && f.v.Kind == plan.String:
 		if tool == nil {
@@ -335,17 +334,15 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 		var sig strings.Builder
 		plan.RenderConciergeTool(&sig, tool)
 		fmt.Fprintf(&md, "```text\n%s\n```\n", sig.String())
-		at = f.v
+		start, end = f.v.Start, f.v.End
 	case f.key == "args" && len(sc.rest) >= 2:
 		if r, inner, isRef := refAt(sc); isRef {
-			hoverRef(&md, p, cat, sc.step, tool, r, inner)
-			at = r.Value
-			if len(inner) > 0 && inner[len(inner)-1].v != nil && !inner[len(inner)-1].onKey {
-				at = inner[len(inner)-1].v
-			}
-			if len(inner) > 0 && inner[len(inner)-1].onKey {
-				m := inner[len(inner)-1].mem
-				atStart, atEnd = m.KeyStart, m.KeyEnd
+			hoverRef(&md, p, cat, sc.step, tool, r)
+			start, end = r.Value.Start, r.Value.End
+			if n := len(inner); n > 0 && inner[n-1].onKey {
+				start, end = inner[n-1].mem.KeyStart, inner[n-1].mem.KeyEnd
+			} else if n > 0 {
+				start, end = inner[n-1].v.Start, inner[n-1].v.End
 			}
 		} else if a := sc.rest[1]; a.onKey && tool != nil {
 			for _, prm := range tool.Params() {
@@ -353,32 +350,28 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 					paramDoc(&md, tool, prm)
 				}
 			}
-			atStart, atEnd = a.mem.KeyStart, a.mem.KeyEnd
+			start, end = a.mem.KeyStart, a.mem.KeyEnd
 		}
 	case f.key == "id" && !f.onKey:
 		fmt.Fprintf(&md, "step %d `%s`", sc.step.Index, sc.step.Label())
 		if tool != nil {
 			fmt.Fprintf(&md, " calls `%s`", tool.Name)
 		}
-		n := len(readers(p, sc.step))
-		fmt.Fprintf(&md, "; %s read its output", plural(n, "later step"))
-		at = f.v
+		switch n := len(readers(p, sc.step)); n {
+		case 0:
+			md.WriteString("; no later step reads its output")
+		case 1:
+			md.WriteString("; 1 later step reads its output")
+		default:
+			fmt.Fprintf(&md, "; %d later steps read its output", n)
+		}
+		start, end = f.v.Start, f.v.End
 	}
 	if md.Len() == 0 {
 		return nil, nil
 	}
-	if at != nil {
-		atStart, atEnd = at.Start, at.End
-	}
-	rng := d.positioner().rng(atStart, atEnd)
+	rng := d.positioner().rng(start, end)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md.String()}, Range: &rng}, nil
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return "1 " + w + " reads"
-	}
-	return fmt.Sprintf("%d %ss", n, w)
 }
 
 func paramDoc(md *strings.Builder, tool *plan.Tool, prm plan.ParamInfo) {
@@ -398,7 +391,7 @@ func paramDoc(md *strings.Builder, tool *plan.Tool, prm plan.ParamInfo) {
 	md.WriteString("\n")
 }
 
-func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step, tool *plan.Tool, r plan.ArgRef, _ []frame) {
+func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step, tool *plan.Tool, r plan.ArgRef) {
 	if r.Err != "" {
 		fmt.Fprintf(md, "malformed reference: %s\n", r.Err)
 		return

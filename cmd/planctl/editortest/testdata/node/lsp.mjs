@@ -152,6 +152,12 @@ if (mode !== "demo") {
   h = await conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: pos(text, '"calendar": ["today"]', 2) });
   check("hover: a reference on a parameter that is not sharable", h && h.contents.value.includes("**not sharable**"), h);
 
+  h = await conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: pos(text, '"locs"', 2, 0) });
+  check("hover: a step id, and how many steps read it", h && h.contents.value.includes("calls `search_locations`; 2 later steps read its output"), h);
+  h = await conn.sendRequest(lsp.HoverRequest.type, { textDocument: { uri }, position: pos(text, '"base_city"', 2) });
+  check("hover: an argument name", h && h.contents.value.includes("`base_city: string` (parameter of `search_locations`, required, sharable") &&
+    same(h.range.start, pos(text, '"base_city"')), h);
+
   // Definition: from a reference to the step it reads.
   const def = await conn.sendRequest(lsp.DefinitionRequest.type, { textDocument: { uri }, position: pos(text, '{"locs": ["lat"]}', 3) });
   const loc = Array.isArray(def) ? def[0] : def;
