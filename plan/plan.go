@@ -71,6 +71,23 @@ type Plan struct {
 	StepsPtr string // pointer of the steps array
 	Steps    []*Step
 	Problems []Diagnostic
+	// SchemaHint is the "$schema" key of a plan file (AcceptSchemaHint):
+	// an editor's hint, not part of the plan; nil when there is none.
+	SchemaHint *Value
+}
+
+// AcceptSchemaHint lets a plan file carry a top-level "$schema" (the JSON
+// Schema an editor validates it with, from `planctl schema`): the validator
+// then ignores that key, and it never reaches execute_plan, which runs the
+// steps only. Drivers call it for plan files; a plan that arrives as
+// execute_plan's arguments (serve) keeps refusing the key, because
+// Concierge's execute_plan(steps) raises on it.
+func (p *Plan) AcceptSchemaHint() {
+	if p.Form == FormPlan && p.BodyPtr == "" && p.Body != nil {
+		if v := p.Body.Get("$schema"); v != nil && v.Kind == String {
+			p.SchemaHint = v
+		}
+	}
 }
 
 // Step is one step of a plan as written. ID, Tool and Args are nil when the

@@ -134,7 +134,7 @@ func (v *validator) planKeys() {
 		return
 	}
 	for _, m := range body.Members {
-		if m.Key == "steps" {
+		if m.Key == "steps" || (m.Key == "$schema" && m.Value == v.p.SchemaHint) {
 			continue
 		}
 		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)
