@@ -58,6 +58,9 @@ var Codes = []Code{
 	{"REF_WRAPPED_RESULT", SeverityError, "path vs outputSchema", "the path starts with \"result\", but references walk the raw value a FastMCP tool returns, not its {\"result\": ...} wrapper"},
 	{"REF_UNCHECKED", SeverityInfo, "path vs outputSchema", "the referenced tool has no outputSchema: the path cannot be checked"},
 
+	{"NUMBER_RANGE", SeverityWarning, "values", "a number a double cannot hold, or NaN/Infinity: Concierge receives null (0.0 when too small)"},
+	{"FLOAT_PRECISION", SeverityWarning, "values", "a float with more digits than a double holds: Concierge receives the nearest double"},
+
 	{"UNUSED_OUTPUT", SeverityInfo, "plan", "a read-only step whose output no later step uses"},
 }
 

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"strings"
-	"unicode/utf16"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -86,14 +85,7 @@ func pyDumps(b *strings.Builder, v *Value) {
 			b.WriteString("false")
 		}
 	case Number:
-		s := pyNumber(v.Str)
-		switch s {
-		case "inf":
-			s = "Infinity"
-		case "-inf":
-			s = "-Infinity"
-		}
-		b.WriteString(s)
+		b.WriteString(pyNumberJSON(v.Str))
 	case String:
 		pyDumpsString(b, v.Str)
 	case Array:
@@ -117,45 +109,4 @@ func pyDumps(b *strings.Builder, v *Value) {
 		}
 		b.WriteByte('}')
 	}
-}
-
-func pyDumpsString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	u4 := func(r rune) {
-		b.WriteString(`\u`)
-		b.WriteByte(hex[r>>12&15])
-		b.WriteByte(hex[r>>8&15])
-		b.WriteByte(hex[r>>4&15])
-		b.WriteByte(hex[r&15])
-	}
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			u4(r)
-		case r < 0x80:
-			b.WriteRune(r)
-		case r >= 0x10000:
-			r1, r2 := utf16.EncodeRune(r)
-			u4(r1)
-			u4(r2)
-		default:
-			u4(r)
-		}
-	}
-	b.WriteByte('"')
 }

@@ -17,7 +17,7 @@ func TestRenderConcierge(t *testing.T) {
 		`    returns: {"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}` + "\n\n" +
 		// No description: Concierge still writes its (empty) line.
 		"  mixed(z?: ['string', 'null'] [sharable], a: any [sharable], n?: number [sharable])\n\n" +
-		`    returns: {"description":"caf\u00e9 \u2615 \ud83d\ude80","default":1.5,"big":Infinity,"e":100000.0}` + "\n\n" +
+		`    returns: {"description":"caf\u00e9 \u2615 \ud83d\ude80","default":1.5,"big":null,"e":100000.0}` + "\n\n" +
 		"  empty()\n" +
 		"    No parameters."
 	if got := RenderConcierge(tools); got != want {

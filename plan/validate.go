@@ -26,6 +26,7 @@ func Validate(p *Plan, c *Catalog) []Diagnostic {
 	}
 	v.src = p.Src.Bytes
 	v.planKeys()
+	v.valueChecks() // validate_values.go
 	steps, _, _ := Find(p.Root, p.StepsPtr)
 	if steps == nil || steps.Kind != Array || len(p.Steps) != len(steps.Elems) {
 		return SortDiagnostics(v.ds)

@@ -150,7 +150,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
 		}
 	}
-	if r.Status() != plan.RunCompleted {
+	// A plan of no steps ({"steps": ""} without preflight) is done and
+	// completed, though its run never saw a step finish.
+	if r.Status() == plan.RunPartial || !r.Done() {
 		return failed
 	}
 	return nil

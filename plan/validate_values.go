@@ -1,0 +1,103 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Value checks: where Concierge's Python will not receive the number the
+// plan wrote (pyvalue.go says why). They are warnings: the plan runs, with
+// the value Python makes of the literal.
+
+// valueChecks walks the whole plan document for numbers a double cannot
+// hold (NUMBER_RANGE), NaN/Infinity literals (NUMBER_RANGE) and floats with
+// more digits than a double keeps (FLOAT_PRECISION).
+func (v *validator) valueChecks() {
+	if v.p.Root == nil {
+		return
+	}
+	v.walkValues(v.p.Root, "")
+}
+
+func (v *validator) walkValues(n *Value, ptr string) {
+	switch n.Kind {
+	case Array:
+		for i, e := range n.Elems {
+			if e.Kind >= Array || e.Kind == Number || IsNonFinite(e) {
+				v.walkValues(e, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	case Object:
+		for _, m := range n.Members {
+			if m.Value.Kind >= Array || m.Value.Kind == Number || IsNonFinite(m.Value) {
+				v.walkValues(m.Value, ptr+"/"+EscapePointer(m.Key))
+			}
+		}
+	case Null:
+		if n.Str == "" {
+			return
+		}
+		var msg string
+		if n.Str[0] == 'N' || strings.HasSuffix(n.Str, "Infinity") {
+			msg = fmt.Sprintf("%s is not JSON: Python's json reads it, and Concierge receives null here; write null, a number or a string", n.Str)
+		} else {
+			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str)
+		}
+		v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr), msg)
+	case Number:
+		if isIntLiteral(n.Str) {
+			return
+		}
+		f, _ := strconv.ParseFloat(n.Str, 64)
+		if f == 0 && !zeroLiteral(n.Str) {
+			v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr),
+				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, PyFloatRepr(f)))
+			return
+		}
+		if significantDigits(n.Str) <= 15 {
+			return // every decimal of 15 digits survives a double
+		}
+		repr := PyFloatRepr(f)
+		a, ok1 := new(big.Rat).SetString(n.Str)
+		b, ok2 := new(big.Rat).SetString(repr)
+		if ok1 && ok2 && a.Cmp(b) != 0 {
+			fix := "write it as a string to keep every digit"
+			if math.Trunc(f) == f && math.Abs(f) < 1e300 {
+				fix = "write it as an integer (no point or exponent: Python keeps integers exact) or as a string"
+			}
+			v.add(SeverityWarning, "FLOAT_PRECISION", ptr, n.Start, n.End, v.stepAt(ptr),
+				fmt.Sprintf("the number %s has more digits than a double holds: Concierge receives %s here; %s", n.Str, repr, fix))
+		}
+	}
+}
+
+// stepAt is the step a pointer lies in, or nil.
+func (v *validator) stepAt(ptr string) *Step {
+	rest, ok := strings.CutPrefix(ptr, v.p.StepsPtr+"/")
+	if !ok {
+		return nil
+	}
+	idx, _, _ := strings.Cut(rest, "/")
+	i, err := strconv.Atoi(idx)
+	if err != nil || i < 0 || i >= len(v.p.Steps) {
+		return nil
+	}
+	return v.p.Steps[i]
+}
+
+// zeroLiteral reports whether a number literal's digits are all zero.
+func zeroLiteral(lit string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(lit), "e")
+	return strings.Trim(mant, "-+0.") == ""
+}
+
+// significantDigits counts the digits of a number literal's mantissa from
+// its first non-zero digit.
+func significantDigits(lit string) int {
+	mant, _, _ := strings.Cut(strings.ToLower(lit), "e")
+	mant = strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(mant, "-"), ".", ""), "0")
+	return len(mant)
+}
