@@ -102,9 +102,9 @@ func TestRejectionRaised(t *testing.T) {
 		`{"steps":[],"x":1}`: true,
 		`{}`:                 true,
 		`[{"id":"a","tool":"echo","args":{"value":{"output_by_reference":1}}}]`: true,
-		`[{"id":"a","tool":"echo","args":[]}]`:                                   true,
-		`[{"tool":"echo","args":{}}]`:                                            false,
-		`[{"id":"a","tool":"nope","args":{}}]`:                                   false,
+		`[{"id":"a","tool":"echo","args":[]}]`:                                  true,
+		`[{"tool":"echo","args":{}}]`:                                           false,
+		`[{"id":"a","tool":"nope","args":{}}]`:                                  false,
 	} {
 		p := plan.Load("p.json", []byte(src), plan.Limits{})
 		rej := plan.ConciergeCheck(p, cat)
