@@ -26,14 +26,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	b.WriteString(t.Name)
 	b.WriteByte('(')
 	if schema, err := ParseJSON(t.InputSchema); err == nil && schema.Kind == Object {
-		required := map[string]bool{}
-		if req := schema.Get("required"); req != nil && req.Kind == Array {
-			for _, e := range req.Elems {
-				if e.Kind == String {
-					required[e.Str] = true
-				}
-			}
-		}
+		required := pySet(schema.Get("required"))
 		if props := schema.Get("properties"); props != nil && props.Kind == Object {
 			for i, m := range pyMembers(props) {
 				if i > 0 {
@@ -64,6 +57,33 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 		b.WriteString("\n    returns: ")
 		b.WriteString(PyJSONDumps(out))
 	}
+}
+
+// pySet is the set of strings Python's set(v) holds, as Concierge builds its
+// required names: a list's string elements, a str's characters, a dict's
+// keys. Anything else gives the empty set.
+func pySet(v *Value) map[string]bool {
+	set := map[string]bool{}
+	if v == nil {
+		return set
+	}
+	switch v.Kind {
+	case Array:
+		for _, e := range v.Elems {
+			if e.Kind == String {
+				set[e.Str] = true
+			}
+		}
+	case String:
+		for _, r := range v.Str {
+			set[string(r)] = true
+		}
+	case Object:
+		for _, m := range v.Members {
+			set[m.Key] = true
+		}
+	}
+	return set
 }
 
 // PyJSONDumps renders v as Python's json.dumps(v, separators=(',', ':'))
