@@ -25,6 +25,9 @@ type Tool struct {
 	// SharableAll marks a tool whose source carries no sharable marks: every
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
+	// Runtime is RuntimeFastMCP for a tool written with FastMCP, whose
+	// arguments pydantic converts before it runs (fastmcp.go); "" otherwise.
+	Runtime string
 
 	// The compiled inputSchema, made once and shared by every validation
 	// (a server validates each plan against the same tools).

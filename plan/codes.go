@@ -60,6 +60,7 @@ var Codes = []Code{
 
 	{"NUMBER_RANGE", SeverityWarning, "values", "a number a double cannot hold, or NaN/Infinity: Concierge receives null (0.0 when too small)"},
 	{"FLOAT_PRECISION", SeverityWarning, "values", "a float with more digits than a double holds: Concierge receives the nearest double"},
+	{"ARG_COERCED", SeverityInfo, "values", "a FastMCP tool's pydantic model converts the value before the tool runs (\"5\" to 5)"},
 
 	{"UNUSED_OUTPUT", SeverityInfo, "plan", "a read-only step whose output no later step uses"},
 }

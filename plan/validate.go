@@ -36,6 +36,7 @@ func Validate(p *Plan, c *Catalog) []Diagnostic {
 			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
 	}
 	v.run()
+	v.fastmcpChecks() // validate_values.go
 	return SortDiagnostics(v.ds)
 }
 

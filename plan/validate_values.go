@@ -101,3 +101,56 @@ func significantDigits(lit string) int {
 	mant = strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(mant, "-"), ".", ""), "0")
 	return len(mant)
 }
+
+// fastmcpChecks says where a FastMCP tool's pydantic model will convert a
+// literal argument (ARG_COERCED), and withdraws the ARG_TYPE error of a
+// value it converts: the tool accepts it (fastmcp.go).
+func (v *validator) fastmcpChecks() {
+	if v.c == nil {
+		return
+	}
+	coerced := map[string]bool{}
+	for _, s := range v.p.Steps {
+		t := v.c.Tool(s.ToolName())
+		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != Object {
+			continue
+		}
+		schema, err := ParseJSON(t.InputSchema)
+		if err != nil {
+			continue
+		}
+		props := schema.Get("properties")
+		for _, m := range pyMembers(s.Args) {
+			ps := props.Get(m.Key)
+			if ps == nil || IsRef(m.Value) {
+				continue
+			}
+			c := &pyConverter{}
+			c.value(nil, ps, m.Value, []string{m.Key})
+			if len(c.errs) > 0 {
+				continue // not converted: the validator's ARG_TYPE stands
+			}
+			for _, co := range c.coerced {
+				ptr := s.Ptr + "/args"
+				for _, k := range co.Loc {
+					ptr += "/" + EscapePointer(k)
+				}
+				coerced[ptr] = true
+				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start, co.From.End, s,
+					fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
+						t.Name, co.From.Raw(v.src), co.To, co.To))
+			}
+		}
+	}
+	if len(coerced) == 0 {
+		return
+	}
+	kept := v.ds[:0]
+	for _, d := range v.ds {
+		if d.Code == "ARG_TYPE" && coerced[d.Pointer] {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	v.ds = kept
+}
