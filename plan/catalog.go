@@ -33,6 +33,9 @@ type Tool struct {
 	// (a server validates each plan against the same tools).
 	inputOnce     sync.Once
 	inputCompiled *jsonschema.Schema
+	// The compiled outputSchema, for result checks (result.go).
+	outputOnce     sync.Once
+	outputCompiled *jsonschema.Schema
 	// The decoded schemas, likewise made once and only read after.
 	docsOnce      sync.Once
 	inDoc, outDoc any

@@ -62,6 +62,8 @@ var Codes = []Code{
 	{"FLOAT_PRECISION", SeverityWarning, "values", "a float with more digits than a double holds: Concierge receives the nearest double"},
 	{"ARG_COERCED", SeverityInfo, "values", "a FastMCP tool's pydantic model converts the value before the tool runs (\"5\" to 5)"},
 
+	{"RESULT_SCHEMA", SeverityWarning, "results", "a step's result does not match its tool's outputSchema (found at run time; the response is unchanged)"},
+
 	{"UNUSED_OUTPUT", SeverityInfo, "plan", "a read-only step whose output no later step uses"},
 }
 

@@ -316,6 +316,8 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 		inner = t[2 : len(t)-1]
 	case strings.HasPrefix(t, "$") && len(t) > 1:
 		inner = t[1:]
+	case atLookalike(t):
+		inner = strings.TrimSuffix(strings.TrimPrefix(t[1:], "{"), "}")
 	default:
 		return "", "", false
 	}
@@ -347,6 +349,16 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 		}
 	}
 	return parts[0], "[" + strings.Join(q, ", ") + "]", true
+}
+
+// atLookalike recognises "@step.key", "@{step.key}" and "#step.key": other
+// reference syntaxes models borrow. Unlike "$step", a bare "@name" is too
+// often a mention or a handle, so these need a path after the step.
+func atLookalike(t string) bool {
+	if len(t) < 4 || (t[0] != '@' && t[0] != '#') {
+		return false
+	}
+	return strings.ContainsAny(t[2:], ".[")
 }
 
 func splitTemplatePath(s string) []string {

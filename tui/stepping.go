@@ -67,6 +67,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	}
 	m.busy, m.cancel = false, nil
 	m.version++
+	m.refreshResultDiags() // results.go
 	var cmds []tea.Cmd
 	if msg.last >= 0 {
 		m.sel = msg.last

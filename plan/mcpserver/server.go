@@ -317,6 +317,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	r := plan.NewRun(p, s.catalog, opts)
 	r.Continue(ctx, nil)
 	resp := r.Response()
+	for i := range p.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
+		}
+	}
 	if token != nil && barrier != nil {
 		barrier.wait(ctx)
 	}

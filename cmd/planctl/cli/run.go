@@ -142,6 +142,11 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r.Continue(ctx, nil)
 	}
 	print(r.Response())
+	for i := range p.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", d.Message)
+		}
+	}
 	if f.trace != "" {
 		if traceWriter == nil {
 			return fatal(fmt.Errorf("--trace is not available in this build"))

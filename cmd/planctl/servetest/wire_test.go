@@ -15,14 +15,25 @@ import (
 // lines, as Concierge's differential tests spoke to it: what goes over the
 // wire is checked, not what a client library makes of it.
 type wireSession struct {
-	t   *testing.T
-	in  io.WriteCloser
-	out *bufio.Reader
+	t      *testing.T
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *syncBuffer
+	cmd    *exec.Cmd
+}
+
+// close ends the session and waits for serve to exit, its output copied.
+func (w *wireSession) close() {
+	w.in.Close()
+	io.Copy(io.Discard, w.out)
+	w.cmd.Wait()
 }
 
 func startWire(t *testing.T, args ...string) *wireSession {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -34,8 +45,12 @@ func startWire(t *testing.T, args ...string) *wireSession {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { in.Close(); cmd.Wait() })
-	w := &wireSession{t: t, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	w := &wireSession{t: t, in: in, out: bufio.NewReaderSize(out, 1<<20), stderr: stderr, cmd: cmd}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			w.close()
+		}
+	})
 	w.call(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wire","version":"1"}}}`)
 	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return w
@@ -211,5 +226,42 @@ func TestToolListRendering(t *testing.T) {
 	}, "\n") + "\n"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestResultSchemaReported: a result that breaks its tool's outputSchema is
+// a warning on run's stderr and a log line of serve; the response is the
+// same as without the check.
+func TestResultSchemaReported(t *testing.T) {
+	catalog := `{"tools": [{"name": "get", "inputSchema": {"type": "object"},
+   "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+   "result": {"id": 5}}]}`
+	dir := t.TempDir()
+	cpath, ppath := filepath.Join(dir, "catalog.json"), filepath.Join(dir, "plan.json")
+	planText := `{"steps":[{"id":"a","tool":"get","args":{}}]}`
+	os.WriteFile(cpath, []byte(catalog), 0o644)
+	os.WriteFile(ppath, []byte(planText), 0o644)
+	cmd := exec.Command(binary, "run", "--compact", "--catalog", cpath, ppath)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run: %v (%s)", err, stderr.String())
+	}
+	if want := `{"status":"completed","steps":{"a":{"status":"ok","result":{"id":5}}}}` + "\n"; stdout.String() != want {
+		t.Errorf("stdout %q, want %q", stdout.String(), want)
+	}
+	if !strings.Contains(stderr.String(), `warning: the result of step "a" does not match the outputSchema of tool "get": at "/id": got number, want string`) ||
+		!strings.Contains(stderr.String(), "[RESULT_SCHEMA]") {
+		t.Errorf("stderr lacks the warning: %s", stderr.String())
+	}
+
+	w := startWire(t, "--catalog", cpath)
+	raw := w.call(callLine(planText))
+	if !strings.Contains(raw, `"structuredContent":{"status":"completed","steps":{"a":{"status":"ok","result":{"id":5}}}}`) {
+		t.Errorf("serve answered %s", raw)
+	}
+	w.close() // serve exits: its log is complete
+	if log := w.stderr.String(); !strings.Contains(log, "result does not match the outputSchema") || !strings.Contains(log, "code=RESULT_SCHEMA") {
+		t.Errorf("serve's log lacks the warning:\n%s", log)
 	}
 }
