@@ -37,6 +37,7 @@ func Validate(p *Plan, c *Catalog) []Diagnostic {
 	}
 	v.run()
 	v.fastmcpChecks() // validate_values.go
+	v.requiredShape()
 	return SortDiagnostics(v.ds)
 }
 

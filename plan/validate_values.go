@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -153,4 +154,47 @@ func (v *validator) fastmcpChecks() {
 		kept = append(kept, d)
 	}
 	v.ds = kept
+}
+
+// requiredShape warns, once per tool a plan calls, when its inputSchema
+// gives "required" as something other than an array: Concierge reads it
+// through Python's set(), so a string makes each of its characters a
+// required parameter in the tool list a model reads, and an object its keys
+// (describe.go); JSON Schema itself has no such form.
+func (v *validator) requiredShape() {
+	if v.c == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, s := range v.p.Steps {
+		t := v.c.Tool(s.ToolName())
+		if t == nil || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		schema, err := ParseJSON(t.InputSchema)
+		if err != nil || schema.Kind != Object {
+			continue
+		}
+		req := schema.Get("required")
+		if req == nil || req.Kind == Array {
+			continue
+		}
+		names := make([]string, 0, 4)
+		for n := range pySet(req) {
+			names = append(names, strconv.Quote(n))
+		}
+		sort.Strings(names)
+		ptr := s.Ptr + "/tool"
+		v.add(SeverityWarning, "REQUIRED_SHAPE", ptr, s.Tool.Start, s.Tool.End, s,
+			fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
+				t.Name, req.Kind, orNone(names)))
+	}
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "no parameter"
+	}
+	return strings.Join(names, ", ")
 }
