@@ -13,7 +13,7 @@ import (
 // Python's json, so a number beyond a double or a NaN/Infinity literal is a
 // value (null, by the time the backend sees it), not a refused request;
 // it answers an unknown tool name with an isError result, and arguments
-// that are an array with JSON-RPC -32602. mcp-go refuses the first with
+// that are an array (or any other non-object) with JSON-RPC -32602. mcp-go refuses the first with
 // -32600/-32700 and the second with -32602, and would take an array as
 // arguments, so the transports offer each request line to wireIn before
 // mcp-go reads it.
@@ -40,7 +40,9 @@ func (s *Server) wireIn(line []byte) (pass, reply []byte) {
 		if name := params.Get("name"); name != nil && name.Kind == plan.String && name.Str != ToolName {
 			return nil, wireResult(rawID, unknownToolResult(name.Str))
 		}
-		if args := params.Get("arguments"); args != nil && args.Kind == plan.Array {
+		// The SDK validates arguments as dict[str, Any] | None: an array,
+		// a string, a number or a bool is invalid params.
+		if args := params.Get("arguments"); args != nil && args.Kind != plan.Object && args.Kind != plan.Null {
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters")
 		}
 	}
