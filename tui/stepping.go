@@ -67,7 +67,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	}
 	m.busy, m.cancel = false, nil
 	m.version++
-	m.refreshResultDiags() // results.go
+	m.refreshResultDiags() // resultdiags.go
 	var cmds []tea.Cmd
 	if msg.last >= 0 {
 		m.sel = msg.last
@@ -93,7 +93,7 @@ func (m *model) rerun() tea.Cmd {
 	if len(m.p.Steps) == 0 {
 		return nil
 	}
-	if err := m.run.Rerun(m.sel); err != nil {
+	if _, _, err := m.dbg.Rerun(m.sel); err != nil {
 		return m.fail("%v", err)
 	}
 	m.version++
@@ -163,7 +163,7 @@ func (m *model) edit() tea.Cmd {
 }
 
 func (m *model) applyEdit() tea.Cmd {
-	if err := m.run.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
+	if _, err := m.dbg.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
 		m.edErr = err.Error()
 		return nil
 	}
