@@ -56,7 +56,7 @@ var Codes = []Code{
 	{"REF_MAYBE_MISSING", SeverityWarning, "path vs outputSchema", "the path crosses an optional or nullable value"},
 	{"REF_TYPE_MISMATCH", SeverityError, "path vs outputSchema", "the referenced value's type does not fit the parameter's schema"},
 	{"REF_WRAPPED_RESULT", SeverityError, "path vs outputSchema", "the path starts with \"result\", but references walk the raw value a FastMCP tool returns, not its {\"result\": ...} wrapper"},
-	{"REF_UNCHECKED", SeverityInfo, "path vs outputSchema", "the referenced tool has no outputSchema: the path cannot be checked"},
+	{"REF_UNCHECKED", SeverityInfo, "path vs outputSchema", "a tool has no outputSchema, so the paths of references into its results cannot be checked (one note per tool, with the count)"},
 
 	{"NUMBER_RANGE", SeverityWarning, "values", "a number a double cannot hold, or NaN/Infinity: Concierge receives null (0.0 when too small)"},
 	{"FLOAT_PRECISION", SeverityWarning, "values", "a float with more digits than a double holds: Concierge receives the nearest double"},
@@ -65,7 +65,7 @@ var Codes = []Code{
 
 	{"RESULT_SCHEMA", SeverityWarning, "results", "a step's result does not match its tool's outputSchema (found at run time; the response is unchanged)"},
 
-	{"UNUSED_OUTPUT", SeverityInfo, "plan", "a read-only step whose output no later step uses"},
+	{"UNUSED_OUTPUT", SeverityInfo, "plan", "opt-in (validate --unused-output): a read-only step whose output no later step references; its result still reaches the model in the response"},
 }
 
 var codeIndex = func() map[string]int {

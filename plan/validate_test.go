@@ -64,7 +64,9 @@ func validateFile(t testing.TB, cat *plan.Catalog, path string) (*plan.Plan, []p
 		lim = testLimits
 	}
 	p := plan.Load(filepath.ToSlash(path), src, lim)
-	ds := plan.Validate(p, cat)
+	// UNUSED_OUTPUT is opt-in: only its own case turns it on.
+	opts := plan.ValidateOptions{UnusedOutput: strings.Contains(path, "unused_output")}
+	ds := plan.ValidateWith(p, cat, opts)
 	if strings.Contains(path, "result_") {
 		// Result checks are made at run time: run the case and add them.
 		r := plan.NewRun(p, cat, plan.RunOptions{})

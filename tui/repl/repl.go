@@ -91,7 +91,11 @@ func Run(ctx context.Context, o Options) error {
 	s := NewSession(o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && isTerminal(f) {
-		ed := newLineEditor(f, s.errOut, s.Complete)
+		ed, err := newLineEditor(f, s.errOut, s.Complete)
+		if err != nil {
+			return fmt.Errorf("cannot read commands from the terminal: %w", err)
+		}
+		defer ed.close()
 		read = ed.readLine
 	} else {
 		sc := bufio.NewScanner(o.In)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,7 +192,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 // with the output discarded. Compare ns/op across sizes.
 func BenchmarkNext(b *testing.B) {
 	for _, n := range []int{10, 10_000} {
-		b.Run(itoa(n)+"-steps", func(b *testing.B) {
+		b.Run(strconv.Itoa(n)+"-steps", func(b *testing.B) {
 			p := plan.Load("chain.json", plantest.Chain(n), plan.Limits{})
 			s := NewSession(Options{Plan: p, Catalog: mockserver.Demo(), Out: discard{}, Err: discard{}})
 			ctx := context.Background()
