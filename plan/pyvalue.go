@@ -83,7 +83,53 @@ func numberChanges(lit string) bool {
 	if isIntLiteral(lit) {
 		return lit == "-0"
 	}
+	if reprLiteral(lit) {
+		return false
+	}
 	return pyNumberJSON(lit) != lit
+}
+
+// reprLiteral reports, cheaply, whether a float literal is already written
+// as Python's repr writes its value: fixed notation, no exponent, at most 15
+// significant digits (every such decimal survives a double, and no shorter
+// one names the same double), no trailing zero but a lone ".0", and a value
+// between 1e-4 and 1e16 (or zero), where repr uses fixed notation. Most
+// floats in results look like this; the rest take the exact path.
+func reprLiteral(lit string) bool {
+	s := lit
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	dot := strings.IndexByte(s, '.')
+	if dot <= 0 || dot > 16 || dot == len(s)-1 {
+		return false
+	}
+	intPart, frac := s[:dot], s[dot+1:]
+	if len(intPart) > 1 && intPart[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && i != dot {
+			return false // an exponent
+		}
+	}
+	if len(frac) > 1 && frac[len(frac)-1] == '0' {
+		return false
+	}
+	sig := len(intPart) + len(frac)
+	if intPart == "0" {
+		z := len(frac) - len(strings.TrimLeft(frac, "0"))
+		if z == len(frac) {
+			return true // 0.0
+		}
+		if z > 3 {
+			return false // below 1e-4: repr is scientific
+		}
+		sig = len(frac) - z
+	} else if frac == "0" {
+		sig = len(strings.TrimRight(intPart, "0"))
+	}
+	return sig <= 15
 }
 
 // AppendPyJSON appends v as compact JSON of the value Python holds after
@@ -100,7 +146,7 @@ func AppendPyJSON(dst []byte, v *Value) []byte {
 		}
 		return append(dst, "false"...)
 	case Number:
-		if isIntLiteral(v.Str) && v.Str != "-0" {
+		if (isIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
 			return append(dst, v.Str...)
 		}
 		return append(dst, pyNumberJSON(v.Str)...)
@@ -134,6 +180,9 @@ func AppendPyJSON(dst []byte, v *Value) []byte {
 // string escapes are kept), else the value rewritten by AppendPyJSON. Text
 // that does not parse is returned unchanged.
 func PyValues(raw []byte) []byte {
+	if pyClean(raw) {
+		return raw // the common case, found without building a tree
+	}
 	v, dups, err := parseJSON(raw)
 	if err != nil {
 		return raw
@@ -271,4 +320,81 @@ func pyDumpsString(b *strings.Builder, s string) {
 		}
 	}
 	b.WriteByte('"')
+}
+
+// pyClean reports, in one pass that builds nothing, whether raw JSON is
+// already what Python would write of its value: no number it writes
+// differently, no NaN/Infinity, no object repeating a key. False means
+// "not sure" too (an escaped key, an object of many keys, text that is not
+// JSON): PyValues then takes the exact path.
+func pyClean(b []byte) bool {
+	const maxKeys = 32
+	var keys [][]byte // the keys of the open objects, innermost last
+	var starts []int  // per open container: where its keys start in keys; -1 for an array
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case c == '"':
+			end := skipString(b, i)
+			j := skipSpaceAt(b, end)
+			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
+				key := b[i+1 : end-1]
+				for _, k := range key {
+					if k == '\\' {
+						return false
+					}
+				}
+				own := keys[starts[len(starts)-1]:]
+				if len(own) >= maxKeys {
+					return false
+				}
+				for _, k := range own {
+					if string(k) == string(key) {
+						return false
+					}
+				}
+				keys = append(keys, key)
+			}
+			i = end
+		case c == '{':
+			starts = append(starts, len(keys))
+			i++
+		case c == '[':
+			starts = append(starts, -1)
+			i++
+		case c == '}' || c == ']':
+			if len(starts) == 0 {
+				return false
+			}
+			if s := starts[len(starts)-1]; s >= 0 {
+				keys = keys[:s]
+			}
+			starts = starts[:len(starts)-1]
+			i++
+		case c == '-' || (c >= '0' && c <= '9'):
+			end := skipValue(b, i)
+			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
+				return false // -Infinity, or not a number
+			}
+			integer := true
+			for _, d := range b[i:end] {
+				if d == '.' || d == 'e' || d == 'E' {
+					integer = false
+					break
+				}
+			}
+			if integer {
+				if end-i == 2 && c == '-' && b[i+1] == '0' {
+					return false // -0 is 0
+				}
+			} else if numberChanges(string(b[i:end])) {
+				return false
+			}
+			i = end
+		case c == 'N' || c == 'I':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
 }

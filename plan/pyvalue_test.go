@@ -115,3 +115,4 @@ func TestRejectionRaised(t *testing.T) {
 }
 
 func mockserverDemo() *plan.Catalog { return mockserver.Demo() }
+
