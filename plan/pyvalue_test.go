@@ -115,4 +115,3 @@ func TestRejectionRaised(t *testing.T) {
 }
 
 func mockserverDemo() *plan.Catalog { return mockserver.Demo() }
-
