@@ -95,3 +95,35 @@ func TestAtLookalikes(t *testing.T) {
 		t.Errorf("REF_LOOKALIKE at %v, want %s (a bare \"@team\" is a mention)", got, want)
 	}
 }
+
+// TestFastMCPValidation: where a FastMCP tool's pydantic model converts a
+// value, the validator says so (ARG_COERCED) instead of refusing the plan;
+// what pydantic cannot convert stays an error.
+func TestFastMCPValidation(t *testing.T) {
+	cat, err := mockserver.Load("fast.json", []byte(`{"runtime": "fastmcp", "tools": [
+  {"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "tags": {"type": "array"}}, "required": ["a"]},
+   "sharable": ["a", "tags"], "result": {"args": "{{args}}"}},
+  {"name": "src", "inputSchema": {"type": "object", "properties": {}},
+   "outputSchema": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"]}, "result": {"n": "7"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `[{"id":"s","tool":"src","args":{}},
+	 {"id":"x","tool":"add","args":{"a":{"output_by_reference":{"s":["n"]}}}},
+	 {"id":"y","tool":"add","args":{"a":"5","tags":{"output_by_reference":{"s":["n"]}}}},
+	 {"id":"z","tool":"add","args":{"a":"five"}}]`
+	p := plan.Load("p.json", []byte(src), plan.Limits{})
+	var got []string
+	for _, d := range plan.Validate(p, cat) {
+		got = append(got, d.Code+" "+d.Pointer)
+	}
+	want := []string{
+		"ARG_COERCED /1/args/a/output_by_reference/s",
+		"ARG_COERCED /2/args/a",
+		"REF_TYPE_MISMATCH /2/args/tags/output_by_reference/s",
+		"ARG_TYPE /3/args/a",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -193,6 +193,10 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		return
 	}
 	at := where(len(path.Elems))
+	if info.tool.Runtime == RuntimeFastMCP && laxConverts(want, got) {
+		v.refCoerced(s, info.tool, m.Key, keyPtr, path, want, got, at) // validate_values.go
+		return
+	}
 	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start, path.End, s,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
 }

@@ -198,3 +198,29 @@ func orNone(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// laxConverts reports whether pydantic's lax mode can turn every value of
+// kinds got into one of kinds want, for some values at least: a string of
+// digits into an integer, a bool into a number, "yes" into a boolean. A
+// FastMCP tool then runs where a raw tool would get the wrong type.
+func laxConverts(want, got kindSet) bool {
+	scalars := kBool | kInt | kNum | kStr
+	if got&^scalars != 0 {
+		return false
+	}
+	switch {
+	case want&(kInt|kNum) != 0:
+		return true
+	case want&kBool != 0:
+		return got&^(kInt|kNum|kStr) == 0
+	}
+	return false
+}
+
+// refCoerced is ARG_COERCED for a reference into a FastMCP tool whose
+// value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
+func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *Value, want, got kindSet, at string) {
+	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start, path.End, s,
+		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
+			t.Name, got, at, want, param))
+}
