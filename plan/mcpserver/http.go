@@ -157,7 +157,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(wireOutWriter{w}, r) // isError explicit, as Concierge (wire.go)
 	})
 }
 

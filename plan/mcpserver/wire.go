@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan"
@@ -160,4 +161,45 @@ func (s *Server) rejected(resp []byte) *mcp.CallToolResult {
 // message, isError, no structuredContent.
 func raised(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(msg)}, IsError: true}
+}
+
+// wireOutWriter applies wireOut to every message mcp-go writes over HTTP:
+// a JSON body, or one server-sent event, per Write.
+type wireOutWriter struct{ http.ResponseWriter }
+
+func (w wireOutWriter) Write(p []byte) (int, error) {
+	if _, err := w.ResponseWriter.Write(wireOutHTTP(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush passes on to the connection, for server-sent events.
+func (w wireOutWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (w wireOutWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// sseData is how mcp-go writes one event.
+var sseData = []byte("event: message\ndata: ")
+
+func wireOutHTTP(p []byte) []byte {
+	if bytes.HasPrefix(p, sseData) {
+		body := p[len(sseData):]
+		end := bytes.IndexByte(body, '\n')
+		if end < 0 {
+			return p
+		}
+		out := append([]byte(nil), sseData...)
+		out = append(out, wireOut(body[:end])...)
+		return append(out, body[end:]...)
+	}
+	if len(p) > 0 && p[0] == '{' {
+		return wireOut(p)
+	}
+	return p
 }

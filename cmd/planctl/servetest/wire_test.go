@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -269,5 +270,38 @@ func TestResultSchemaReported(t *testing.T) {
 	w.close() // serve exits: its log is complete
 	if log := w.stderr.String(); !strings.Contains(log, "result does not match the outputSchema") || !strings.Contains(log, "code=RESULT_SCHEMA") {
 		t.Errorf("serve's log lacks the warning:\n%s", log)
+	}
+}
+
+// TestConciergeWireHTTP: the same wire over Streamable HTTP (stateless, a
+// JSON answer per POST): explicit isError, NaN run as null, an unknown tool
+// as an isError result, arguments that are an array as -32602.
+func TestConciergeWireHTTP(t *testing.T) {
+	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-wire"}, "--stateless", "--no-preflight")
+	post := func(body string) string {
+		req, _ := http.NewRequest("POST", s.url, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer tok-wire")
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b)
+	}
+	for _, row := range []struct{ body, want string }{
+		{callLine(`{"steps":[{"id":"a","tool":"echo","args":{"value":[NaN,1e400]}}]}`),
+			`"result":{"isError":false,"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          null,\n          null\n        ]\n      }\n    }\n  }\n}"}]`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+			`"result":{"content":[{"type":"text","text":"Unknown tool: nope"}],"isError":true}`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[]}}`,
+			`"error":{"code":-32602,`},
+	} {
+		if got := post(row.body); !strings.Contains(got, row.want) {
+			t.Errorf("%s\n got: %s\nwant it to contain: %s", row.body, got, row.want)
+		}
 	}
 }
