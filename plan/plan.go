@@ -151,7 +151,14 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 
 // Load parses a plan from src. It never fails: problems are returned in
 // Plan.Problems (JSON_SYNTAX, DUPLICATE_KEY, PLAN_SHAPE, PLAN_LIMITS, ...).
-func Load(name string, src []byte, lim Limits) *Plan {
+func Load(name string, src []byte, lim Limits) *Plan { return load(name, src, lim, false) }
+
+// LoadArguments parses the arguments of an execute_plan call, as a server
+// receives them: an object is always the plan object (execute_plan's
+// keyword arguments), never read as a tools/call or a request.
+func LoadArguments(name string, src []byte, lim Limits) *Plan { return load(name, src, lim, true) }
+
+func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	lim = lim.withDefaults()
 	p := &Plan{Src: NewSource(name, src)}
 	if int64(len(src)) > lim.MaxBytes {
@@ -172,7 +179,7 @@ func Load(name string, src []byte, lim Limits) *Plan {
 	if len(dups) > 0 {
 		p.findDuplicateKeys(root, "", dups)
 	}
-	p.unwrap(root)
+	p.unwrap(root, asArgs)
 	if p.StepsPtr == "" && p.Form != FormSteps {
 		return p
 	}
@@ -200,7 +207,7 @@ func Load(name string, src []byte, lim Limits) *Plan {
 }
 
 // unwrap detects the input form and finds the steps array.
-func (p *Plan) unwrap(root *Value) {
+func (p *Plan) unwrap(root *Value, asArgs bool) {
 	switch {
 	case root.Kind == Array:
 		p.Form = FormSteps
@@ -213,6 +220,8 @@ func (p *Plan) unwrap(root *Value) {
 	}
 	body, ptr := root, ""
 	switch {
+	case asArgs:
+		p.Form = FormPlan
 	case root.Get("jsonrpc") != nil || root.Get("method") != nil:
 		p.Form = FormRequest
 		if m := root.Get("method"); m == nil || m.Kind != String || m.Str != "tools/call" {
@@ -230,7 +239,9 @@ func (p *Plan) unwrap(root *Value) {
 			return
 		}
 		body, ptr = params.Get("arguments"), "/params/arguments"
-	case root.Get("arguments") != nil && root.Get("steps") == nil:
+	case root.Get("arguments") != nil && root.Get("name") != nil && root.Get("steps") == nil:
+		// Without "name" it is a plan object with a stray key, which
+		// Concierge's execute_plan refuses as Python does.
 		p.Form = FormToolCall
 		if !p.toolCall(root, "") {
 			return

@@ -383,7 +383,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	st.Status, st.Result = StepOK, res.Value
+	st.Status, st.Result = StepOK, PyValues(res.Value) // as Python reads it: pyvalue.go
 	return st
 }
 
@@ -450,7 +450,7 @@ func unknownToolMessage(name string, c *Catalog) string {
 // with every top-level reference replaced by the value it names, exactly as
 // Concierge's _resolve_args does. The error carries Concierge's message.
 func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
-	args, src := r.ArgsOf(i)
+	args, _ := r.ArgsOf(i)
 	step := r.Plan.Steps[i]
 	if args == nil {
 		return json.RawMessage("{}"), nil
@@ -472,7 +472,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		buf = AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
-			buf = AppendCompact(buf, m.Value.Raw(src))
+			buf = AppendPyJSON(buf, m.Value) // Python's value: pyvalue.go
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {

@@ -60,6 +60,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	}
 	m.busy, m.cancel = false, nil
 	m.version++
+	m.refreshResultDiags() // resultdiags.go
 	var cmds []tea.Cmd
 	say := func(err bool, s string) {
 		if m.stepNote != "" {

@@ -62,6 +62,7 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
+	wireIn     func([]byte) ([]byte, []byte) // Concierge's wire (wire.go)
 }
 
 // NewHTTP builds the HTTP transport of s, to be served by srv (its Handler
@@ -73,7 +74,7 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
 	}
-	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight)}
+	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), wireIn: s.wireIn}
 	if opts.AuthToken != "" {
 		h.tokenSum = sha256.Sum256([]byte(opts.AuthToken))
 	}
@@ -146,9 +147,17 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				w.Write(parseErrorLine(depthMessage))
 				return
 			}
+			if pass, reply := h.wireIn(body); reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(reply)
+				return
+			} else {
+				body = pass
+				r.ContentLength = int64(len(body))
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(wireOutWriter{w}, r) // isError explicit, as Concierge (wire.go)
 	})
 }
 

@@ -105,7 +105,7 @@ func TestLoad(t *testing.T) {
 						failures.Store(fmt.Sprintf("client %d plan %d: %v", i, j, err), true)
 						continue
 					}
-					if res.IsError || len(res.Content) != 1 || !strings.HasPrefix(res.Content[0].(mcp.TextContent).Text, `{"status":"completed"`) {
+					if res.IsError || len(res.Content) != 1 || !strings.HasPrefix(res.Content[0].(mcp.TextContent).Text, "{\n  \"status\": \"completed\"") {
 						failures.Store(fmt.Sprintf("client %d plan %d: %+v", i, j, res), true)
 						continue
 					}

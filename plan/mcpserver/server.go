@@ -40,7 +40,11 @@ type Options struct {
 	PlanTimeout time.Duration // bounds a whole plan; 0: none
 	MaxSteps    int           // 0: DefaultMaxSteps
 	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
-	Logger      *slog.Logger  // nil: discard
+	// ConciergeWire drops planctl's additions to Concierge's wire: no
+	// outputSchema on execute_plan, and a refused plan's {"error": ...}
+	// is not marked isError (SPEC 7; --concierge-wire).
+	ConciergeWire bool
+	Logger        *slog.Logger // nil: discard
 }
 
 // Server is the execute_plan MCP server. It keeps nothing between calls,
@@ -96,7 +100,11 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
-	s.mcp.AddTool(Tool(opts.Catalog), s.handle)
+	tool := Tool(opts.Catalog)
+	if opts.ConciergeWire {
+		tool.RawOutputSchema = nil
+	}
+	s.mcp.AddTool(tool, s.handle)
 	return s
 }
 
@@ -120,6 +128,7 @@ const OutputSchema = `{"type":"object","properties":{` +
 func Tool(c *plan.Catalog) mcp.Tool {
 	t := mcp.NewToolWithRawSchema(ToolName, Description(c), json.RawMessage(InputSchema))
 	t.RawOutputSchema = json.RawMessage(OutputSchema)
+	t.Title = "Plan Execution" // Concierge's top-level title
 	t.Annotations = mcp.ToolAnnotation{Title: "Plan Execution"}
 	return t
 }
@@ -237,7 +246,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	if !s.enter() {
 		log.Info("plan refused", "reason", "shutting down")
-		return rejected([]byte(`{"error":"the server is shutting down and takes no new plans: send the plan again to another instance or after it restarts"}`)), nil
+		return s.rejected([]byte(`{"error":"the server is shutting down and takes no new plans: send the plan again to another instance or after it restarts"}`)), nil
 	}
 	defer s.leave()
 
@@ -246,18 +255,21 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		// In process, the arguments arrive decoded.
 		b, err := json.Marshal(req.Params.Arguments)
 		if err != nil {
-			return rejected(plan.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
+			return s.rejected(plan.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
 		}
 		data = b
 	}
 	if len(data) == 0 || string(data) == "null" {
 		data = []byte(`{}`)
 	}
-	p := plan.Load(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
+	p := plan.LoadArguments(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
 
 	if rej, _ := plan.Admit(p, s.catalog, !s.opts.NoPreflight); rej != nil {
 		log.Info("plan refused", "steps", len(p.Steps), "code", rej.Code, "pointer", rej.Pointer, "duration", time.Since(start))
-		return rejected(plan.ErrorResponse(rej.Message)), nil
+		if rej.Raised {
+			return raised(rej.Message), nil
+		}
+		return s.rejected(plan.ErrorResponse(rej.Message)), nil
 	}
 
 	pc := &planCall{timeout: s.opts.PlanTimeout}
@@ -299,6 +311,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	r := plan.NewRun(p, s.catalog, opts)
 	r.Continue(ctx, nil)
 	resp := r.Response()
+	for i := range p.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
+		}
+	}
 	if token != nil && barrier != nil {
 		barrier.wait(ctx)
 	}
@@ -306,21 +323,6 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	// plan started outlives it.
 	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
 	return answer(resp), nil
-}
-
-// answer is a run's response as JSON text and structuredContent.
-func answer(resp []byte) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(resp))},
-		StructuredContent: json.RawMessage(resp),
-	}
-}
-
-// rejected is a refused plan: the same body, marked isError.
-func rejected(resp []byte) *mcp.CallToolResult {
-	r := answer(resp)
-	r.IsError = true
-	return r
 }
 
 func (s *Server) enter() bool {

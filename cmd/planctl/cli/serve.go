@@ -26,6 +26,7 @@ type serveFlags struct {
 	http            string
 	stateless       bool
 	noPreflight     bool
+	conciergeWire   bool
 	stepTimeout     time.Duration
 	planTimeout     time.Duration
 	shutdownTimeout time.Duration
@@ -88,6 +89,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port, or :port for 127.0.0.1), endpoint /mcp")
 	fl.BoolVar(&f.stateless, "stateless", false, "HTTP without sessions: any replica can answer any request")
 	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
+	fl.BoolVar(&f.conciergeWire, "concierge-wire", false, "drop planctl's additions to Concierge's wire: no outputSchema, a refused plan not marked isError")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.DurationVar(&f.planTimeout, "plan-timeout", 5*time.Minute, "bound a whole plan (0: no bound)")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, let running plans finish this long before cancelling them")
@@ -148,14 +150,15 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 
 	srv := mcpserver.New(mcpserver.Options{
-		Catalog:     src.catalog,
-		Version:     Version,
-		NoPreflight: f.noPreflight,
-		StepTimeout: f.stepTimeout,
-		MaxResult:   maxResultOption(f.maxResult),
-		PlanTimeout: f.planTimeout,
-		MaxSteps:    f.maxSteps,
-		Logger:      log,
+		Catalog:       src.catalog,
+		Version:       Version,
+		NoPreflight:   f.noPreflight,
+		ConciergeWire: f.conciergeWire,
+		StepTimeout:   f.stepTimeout,
+		MaxResult:     maxResultOption(f.maxResult),
+		PlanTimeout:   f.planTimeout,
+		MaxSteps:      f.maxSteps,
+		Logger:        log,
 	})
 
 	sigs := make(chan os.Signal, 1)
