@@ -40,6 +40,7 @@ type Options struct {
 	PlanTimeout time.Duration // bounds a whole plan; 0: none
 	MaxSteps    int           // 0: DefaultMaxSteps
 	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
+	MaxResponse int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
 	Logger      *slog.Logger  // nil: discard
 }
 
@@ -60,12 +61,20 @@ type Server struct {
 	stopNow  context.CancelFunc
 	reqID    atomic.Uint64
 	barrier  *progressBarrier // stdio only
+
+	initialized atomic.Value // func(sessionID string), told of each successful initialize
 }
+
+// onInitialized has f told of every session whose initialize succeeded.
+func (s *Server) onInitialized(f func(string)) { s.initialized.Store(f) }
 
 // New builds the server for opts.Catalog.
 func New(opts Options) *Server {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxResponse == 0 {
+		opts.MaxResponse = plan.DefaultMaxResponse
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -86,6 +95,13 @@ func New(opts Options) *Server {
 	// outcome, never its parameters.
 	hooks.AddOnSuccess(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ any) {
 		s.log.Info("request", "method", string(method), "id", id)
+		if method == mcp.MethodInitialize {
+			if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
+				if f, _ := s.initialized.Load().(func(string)); f != nil {
+					f(sess.SessionID())
+				}
+			}
+		}
 	})
 	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
 		s.log.Info("request", "method", string(method), "id", id, "err", err)
@@ -278,7 +294,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
-	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult}
+	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
 			return

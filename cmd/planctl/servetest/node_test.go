@@ -63,12 +63,14 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		s := startHTTP(t, nil, "--stateless", "--catalog", catalog)
+		t.Setenv("MCP_TOKEN", s.token)
 		if out := runNode(t, nodeDir, "client.mjs", "http", s.url); !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
 	})
 	t.Run("http-sessions", func(t *testing.T) {
 		s := startHTTP(t, nil, "--catalog", catalog)
+		t.Setenv("MCP_TOKEN", s.token)
 		if out := runNode(t, nodeDir, "client.mjs", "http-stateful", s.url); !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
