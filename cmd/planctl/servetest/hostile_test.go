@@ -288,3 +288,46 @@ func TestSlowReader(t *testing.T) {
 		t.Errorf("after: %d", code)
 	}
 }
+
+// An upstream URL's user info and query values appear nowhere a client or
+// the log can read them, even when the upstream goes away mid-serve.
+func TestSecretsNeverLeave(t *testing.T) {
+	mock := exec.Command(binary, "mock", "--http", "127.0.0.1:0")
+	mock.Dir = root
+	mockErr := &syncBuffer{}
+	mock.Stderr = mockErr
+	if err := mock.Start(); err != nil {
+		t.Fatal(err)
+	}
+	mockDone := make(chan struct{})
+	go func() { mock.Wait(); close(mockDone) }()
+	t.Cleanup(func() { mock.Process.Kill(); <-mockDone })
+	waitFor(t, mockErr, "/mcp")
+	m := regexp.MustCompile(`http://(\S+/mcp)`).FindStringSubmatch(mockErr.String())
+	secretURL := "http://user:pass-SECRET@" + m[1] + "?api_key=K-SECRET"
+
+	log := filepath.Join(t.TempDir(), "serve.log")
+	s := startHTTP(t, nil, "--url", secretURL, "--log", log)
+	c := httpClient(t, s.url)
+	plan := []byte(`{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}`)
+	res, err := callPlan(context.Background(), c, plan, nil)
+	if err != nil || !strings.Contains(text(t, res), `"completed"`) {
+		t.Fatalf("through the upstream: %v %+v", err, res)
+	}
+	mock.Process.Kill()
+	<-mockDone
+	res, err = callPlan(context.Background(), c, plan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := text(t, res)
+	if !strings.Contains(got, `"error"`) || !strings.Contains(got, "redacted@") {
+		t.Errorf("the step error does not name the (redacted) upstream: %s", got)
+	}
+	logText, _ := os.ReadFile(log)
+	for where, txt := range map[string]string{"answer": got, "stderr": s.stderr.String(), "log": string(logText)} {
+		if strings.Contains(txt, "SECRET") {
+			t.Errorf("the %s holds a secret:\n%s", where, txt)
+		}
+	}
+}
