@@ -149,6 +149,9 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	if f.maxSessions <= 0 {
 		return usage(errors.New("--max-sessions must be positive: it is how many sessions may be open at once"))
 	}
+	pipes := newPipeWatch()
+	defer pipes.stop()
+	s = &streams{in: s.in, out: pipes.wrap(s.out), errOut: pipes.wrap(s.errOut)}
 	var logOut io.Writer = s.errOut
 	if f.logFile != "" {
 		// 0600: the log names sessions, tools and clients' addresses.
@@ -194,6 +197,18 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 
+	// A closed stdout or stderr stops the server as a signal does.
+	go func() {
+		select {
+		case <-pipes.gone:
+			log.Warn("stdout or stderr is a closed pipe: stopping")
+			select {
+			case sigs <- syscall.SIGPIPE:
+			default: // a signal is already stopping the server
+			}
+		case <-ctx.Done():
+		}
+	}()
 	if f.http != "" {
 		return serveHTTP(ctx, s, f, srv, log, sigs)
 	}

@@ -1,6 +1,7 @@
 package servetest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -329,5 +332,58 @@ func TestSecretsNeverLeave(t *testing.T) {
 		if strings.Contains(txt, "SECRET") {
 			t.Errorf("the %s holds a secret:\n%s", where, txt)
 		}
+	}
+}
+
+// A closed stdout (stdio) or stderr (HTTP) pipe stops the server cleanly,
+// with its upstream child, instead of killing it by SIGPIPE.
+func TestClosedPipes(t *testing.T) {
+	for _, mode := range []string{"stdio", "http"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			upstream := fmt.Sprintf(`sh -c 'echo $$ > %s; exec %s mock'`, pidFile, binary)
+			args := []string{"serve", "--server", upstream}
+			if mode == "http" {
+				args = append(args, "--http", "127.0.0.1:0")
+			}
+			cmd := exec.Command(binary, args...)
+			cmd.Dir = root
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			var url string
+			if mode == "http" {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					if m := urlLine.FindStringSubmatch(sc.Text()); m != nil {
+						url = m[1]
+						break
+					}
+				}
+				stderr.Close() // the reader of the log goes away
+				http.Post(url, "application/json", strings.NewReader("{}")) // the server logs it
+			} else {
+				go io.Copy(io.Discard, stderr)
+				stdout.Close() // the client stops reading
+				io.WriteString(stdin, initBodyText+"\n")
+			}
+			err := cmd.Wait()
+			if err != nil {
+				t.Errorf("serve ended with %v, want a clean exit", err)
+			}
+			pid, _ := os.ReadFile(pidFile)
+			n, _ := strconv.Atoi(strings.TrimSpace(string(pid)))
+			if n <= 0 {
+				t.Fatalf("no upstream pid: %q", pid)
+			}
+			for syscall.Kill(n, 0) == nil {
+				waitALittle() // the upstream is reaped once it has exited
+			}
+		})
 	}
 }
