@@ -42,6 +42,7 @@ type Options struct {
 	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
 	MaxResponse int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
 	Logger      *slog.Logger  // nil: discard
+	Record      RecordOptions // the flight recorder: a trace of every plan served
 }
 
 // Server is the execute_plan MCP server. It keeps nothing between calls,
@@ -63,6 +64,7 @@ type Server struct {
 	barrier  *progressBarrier // stdio only
 
 	initialized atomic.Value // func(sessionID string), told of each successful initialize
+	rec         *recorder    // nil unless Options.Record.Dir is set
 }
 
 // onInitialized has f told of every session whose initialize succeeded.
@@ -112,7 +114,14 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
-	s.mcp.AddTool(Tool(opts.Catalog), s.handle)
+	if opts.Record.Dir != "" {
+		if opts.Record.Max <= 0 {
+			opts.Record.Max = DefaultRecordMax
+		}
+		s.opts.Record = opts.Record
+		s.rec = &recorder{opts: opts.Record}
+	}
+	s.mcp.AddTool(Tool(opts.Catalog), s.recorded(s.handle))
 	return s
 }
 
@@ -246,6 +255,10 @@ func planTimeoutMessage(tool string, d time.Duration, during bool) string {
 // handle answers one execute_plan call.
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	id := s.reqID.Add(1)
+	slot, _ := ctx.Value(recordKey{}).(*recordSlot)
+	if slot != nil {
+		slot.call = id
+	}
 	start := time.Now()
 	log := s.log.With("call", id)
 	if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
@@ -318,7 +331,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			barrier.send()
 		}
 	}
+	opts.Redact = s.opts.Record.Redact
 	r := plan.NewRun(p, s.catalog, opts)
+	if slot != nil {
+		slot.run = r
+	}
 	r.Continue(ctx, nil)
 	resp := r.Response()
 	if token != nil && barrier != nil {

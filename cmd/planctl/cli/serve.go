@@ -37,6 +37,9 @@ type serveFlags struct {
 	noAuth          bool
 	allowHosts      []string
 	maxSessions     int
+	record          string
+	recordMax       int
+	redact          []string
 	maxBody         int64
 	maxSteps        int
 	maxResult       int64
@@ -121,6 +124,9 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan hold more than this many `BYTES` of results and resolved arguments, summed (0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
+	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
+	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")
+	fl.StringArrayVar(&f.redact, "redact", nil, "with --record, replace the value of every member named `KEY` with \"[redacted]\" in the traces (repeatable)")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
 	fl.DurationVar(&f.sessionIdle, "session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "over HTTP, end a session unused this long (0: never), so clients that vanish leave nothing behind")
 	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
@@ -145,6 +151,17 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	if f.noAuth && f.authToken != "" {
 		return usage(errors.New("choose one: --no-auth or a token (--auth-token, PLANCTL_AUTH_TOKEN)"))
+	}
+	if f.record == "" && len(f.redact) > 0 {
+		return usage(errors.New("--redact applies to recorded traces: add --record DIR"))
+	}
+	if f.record != "" {
+		if f.recordMax <= 0 {
+			return usage(errors.New("--record-max must be positive: it is how many traces --record keeps"))
+		}
+		if err := checkRecordDir(f.record); err != nil {
+			return fatal(err)
+		}
 	}
 	if f.maxSessions <= 0 {
 		return usage(errors.New("--max-sessions must be positive: it is how many sessions may be open at once"))
@@ -191,6 +208,7 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		PlanTimeout: f.planTimeout,
 		MaxSteps:    f.maxSteps,
 		Logger:      log,
+		Record:      mcpserver.RecordOptions{Dir: f.record, Max: f.recordMax, Redact: f.redact},
 	})
 
 	sigs := make(chan os.Signal, 1)
@@ -363,4 +381,18 @@ func warn(s *streams, f *serveFlags, log *slog.Logger, msg string, args ...any) 
 	if f.logFile != "" {
 		log.Warn(msg, args...)
 	}
+}
+
+// checkRecordDir makes --record's directory (0700: traces hold plans and
+// results) and checks that a trace can be written there, before serving.
+func checkRecordDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("--record %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".planctl-check-*")
+	if err != nil {
+		return fmt.Errorf("--record %s: cannot write traces there: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -16,6 +16,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The findings of issue 12, each against a real planctl serve process.
@@ -365,7 +369,7 @@ func TestClosedPipes(t *testing.T) {
 						break
 					}
 				}
-				stderr.Close() // the reader of the log goes away
+				stderr.Close()                                              // the reader of the log goes away
 				http.Post(url, "application/json", strings.NewReader("{}")) // the server logs it
 			} else {
 				go io.Copy(io.Discard, stderr)
@@ -385,5 +389,66 @@ func TestClosedPipes(t *testing.T) {
 				waitALittle() // the upstream is reaped once it has exited
 			}
 		})
+	}
+}
+
+// The flight recorder: every plan served becomes a 0600 trace (redacted as
+// asked, at most --record-max kept); planctl traces lists them newest
+// first; planctl debug opens one, replaying its answers, and shows where
+// it failed.
+func TestFlightRecorder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rec")
+	s := startHTTP(t, nil, "--record", dir, "--record-max", "2", "--redact", "database")
+	// A 2025-11-25 client has a session, which the traces name.
+	tr, err := transport.NewStreamableHTTP(s.url, transport.WithHTTPHeaders(auth(s.url)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	if _, err := c.Initialize(context.Background(), init); err != nil {
+		t.Fatal(err)
+	}
+	tool, _ := os.ReadFile(filepath.Join(root, "samples", "tool-error.json"))
+	for _, p := range [][]byte{
+		[]byte(`{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}`),
+		[]byte(strings.Replace(string(tool), `"prod"`, `"db-SECRET"`, 1)),
+		[]byte(`{"steps":[{"id":"x","tool":"nope","args":{}}]}`),
+	} {
+		if _, err := callPlan(context.Background(), c, p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "plan-*.json"))
+	if len(files) != 2 {
+		t.Fatalf("--record-max 2 kept %d traces: %v", len(files), files)
+	}
+	for _, f := range files {
+		fi, _ := os.Stat(f)
+		b, _ := os.ReadFile(f)
+		if fi.Mode().Perm() != 0o600 || strings.Contains(string(b), `"db-SECRET"`) {
+			t.Errorf("%s: mode %v, or a redacted value in:\n%s", f, fi.Mode(), b)
+		}
+	}
+
+	list := planctlOut(t, "traces", dir)
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "refused") || !strings.Contains(lines[1], `tool "nope"`) ||
+		!strings.Contains(lines[2], "partial") || !strings.Contains(lines[2], "bad_backup: disk full") || !strings.Contains(lines[2], "mcp-session-") {
+		t.Fatalf("planctl traces:\n%s", list)
+	}
+	partial := strings.Fields(lines[2])
+	trace := partial[len(partial)-1]
+
+	// The partial run, opened in the REPL: its answers are replayed, so
+	// it fails where it failed, with no tool called.
+	out := planctlOut(t, "debug", "--repl", "-x", "continue", "-x", "steps", trace)
+	if !strings.Contains(out, "bad_backup (create_backup): error: disk full") || !regexp.MustCompile(`bad_backup\s+create_backup\s+error`).MatchString(out) {
+		t.Errorf("planctl debug --repl TRACE:\n%s", out)
 	}
 }
