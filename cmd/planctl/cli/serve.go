@@ -314,9 +314,14 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	case f.noAuth:
 		warn(s, f, log, "--no-auth: no token is required; any program on this machine, and any web page a browser here opens that gets past the Origin check, can run plans through this server")
 	case generated:
-		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"planctl": map[string]any{
-			"type": "http", "url": url, "headers": map[string]string{"Authorization": "Bearer " + f.authToken}}}})
-		fmt.Fprintf(s.errOut, "planctl: no --auth-token given: clients must send this token, generated for this run (set PLANCTL_AUTH_TOKEN to keep one across runs):\n  Authorization: Bearer %s\nplanctl: host config (an .mcp.json entry; the MCP Inspector takes the URL and the header):\n  %s\n", f.authToken, cfg)
+		type entry struct {
+			Type    string            `json:"type"`
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+		}
+		cfg, _ := json.Marshal(map[string]map[string]entry{"mcpServers": {"planctl": {
+			Type: "http", URL: url, Headers: map[string]string{"Authorization": "Bearer " + f.authToken}}}})
+		fmt.Fprintf(s.errOut, "planctl: no --auth-token given: clients must send this token, generated for this run (set PLANCTL_AUTH_TOKEN to keep one across runs):\n  Authorization: Bearer %s\nplanctl: host config (an .mcp.json; the MCP Inspector 2.x takes it with --config FILE --server planctl):\n  %s\n", f.authToken, cfg)
 	}
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)
 	log.Info("serving execute_plan over HTTP", "url", url, "stateless", f.stateless, "auth", f.authToken != "",
