@@ -82,6 +82,17 @@ func TestAmplificationPlan(t *testing.T) {
 	if heap := vars.Memstats.HeapInuse; heap > 256<<20 {
 		t.Errorf("heap in use %d bytes after the plan", heap)
 	}
+	// The debug endpoints answer loopback Host names only (DNS rebinding).
+	req, _ := http.NewRequest(http.MethodGet, debugLine.FindStringSubmatch(s.stderr.String())[1]+"vars", nil)
+	req.Host = "evil.example"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("--debug-addr with a foreign Host: %d", resp.StatusCode)
+	}
 }
 
 type runtimeVars struct {
