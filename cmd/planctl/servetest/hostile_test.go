@@ -85,13 +85,13 @@ func TestAmplificationPlan(t *testing.T) {
 	// The debug endpoints answer loopback Host names only (DNS rebinding).
 	req, _ := http.NewRequest(http.MethodGet, debugLine.FindStringSubmatch(s.stderr.String())[1]+"vars", nil)
 	req.Host = "evil.example"
-	resp, err := http.DefaultClient.Do(req)
+	dresp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusForbidden {
-		t.Errorf("--debug-addr with a foreign Host: %d", resp.StatusCode)
+	dresp.Body.Close()
+	if dresp.StatusCode != http.StatusForbidden {
+		t.Errorf("--debug-addr with a foreign Host: %d", dresp.StatusCode)
 	}
 }
 
