@@ -335,15 +335,14 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	case <-ctx.Done():
 	case <-sigs:
 	}
-	// Stop accepting, finish or cancel the running plans, then close.
-	sctx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
-	defer cancel()
-	go h.Streamable().Shutdown(sctx) // ends sessions and stops accepting
+	// Finish or cancel the running plans while still listening: a new
+	// request is answered (a new plan with "shutting down, send it again")
+	// rather than refused at the socket. Then end the sessions, stop
+	// accepting, and give the answers a moment to be written.
 	drain(srv, f, log)
-	// Every plan has answered: give the answers a moment to be written.
 	wctx, wcancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer wcancel()
-	hs.Shutdown(wctx)
+	h.Streamable().Shutdown(wctx)
 	hs.Close()
 	<-done
 	log.Info("stopped")

@@ -463,3 +463,25 @@ func TestFlightRecorder(t *testing.T) {
 		t.Errorf("planctl debug --repl TRACE:\n%s", out)
 	}
 }
+
+// While running plans drain after SIGTERM, a new request is answered (a
+// new plan: "shutting down, send it again"), not refused at the socket.
+func TestShutdownAnswersNewRequests(t *testing.T) {
+	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "1m")
+	planJSON, _ := os.ReadFile("testdata/slow-plan.json")
+	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":%s}}`, planJSON)
+	go http.DefaultClient.Do(func() *http.Request {
+		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(call))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+s.token)
+		return req
+	}())
+	waitFor(t, s.stderr, "step=first tool=fast status=ok")
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	waitFor(t, s.stderr, "shutting down")
+	code, body, _ := post(t, s, http.MethodPost, strings.Replace(call, `"id":1`, `"id":2`, 1), "MCP-Protocol-Version", "2025-11-25")
+	if code != 200 || !strings.Contains(body, "shutting down and takes no new plans") {
+		t.Errorf("a plan sent while draining: %d %s", code, body)
+	}
+}
