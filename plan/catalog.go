@@ -215,3 +215,21 @@ func XSharable(schema json.RawMessage) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ParamNames are the names of the tool's input properties, in the order
+// its inputSchema lists them (none when it lists none).
+func (t *Tool) ParamNames() []string {
+	schema, err := ParseJSON(t.InputSchema)
+	if err != nil || schema.Kind != Object {
+		return nil
+	}
+	props := schema.Get("properties")
+	if props == nil || props.Kind != Object {
+		return nil
+	}
+	var out []string
+	for _, m := range pyMembers(props) {
+		out = append(out, m.Key)
+	}
+	return out
+}

@@ -56,9 +56,9 @@ var Codes = []Code{
 	{"REF_MAYBE_MISSING", SeverityWarning, "path vs outputSchema", "the path crosses an optional or nullable value"},
 	{"REF_TYPE_MISMATCH", SeverityError, "path vs outputSchema", "the referenced value's type does not fit the parameter's schema"},
 	{"REF_WRAPPED_RESULT", SeverityError, "path vs outputSchema", "the path starts with \"result\", but references walk the raw value a FastMCP tool returns, not its {\"result\": ...} wrapper"},
-	{"REF_UNCHECKED", SeverityInfo, "path vs outputSchema", "the referenced tool has no outputSchema: the path cannot be checked"},
+	{"REF_UNCHECKED", SeverityInfo, "path vs outputSchema", "a tool has no outputSchema, so the paths of references into its results cannot be checked (one note per tool, with the count)"},
 
-	{"UNUSED_OUTPUT", SeverityInfo, "plan", "a read-only step whose output no later step uses"},
+	{"UNUSED_OUTPUT", SeverityInfo, "plan", "opt-in (validate --unused-output): a read-only step whose output no later step references; its result still reaches the model in the response"},
 }
 
 var codeIndex = func() map[string]int {

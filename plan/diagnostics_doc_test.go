@@ -21,7 +21,8 @@ func TestDiagnosticsDoc(t *testing.T) {
 
 Every problem ` + "`planctl validate`" + ` reports has a stable code. **E** is an error (the plan is
 refused: exit 1, and ` + "`run`" + `'s preflight refuses it), **W** a warning (exit 1 only with
-` + "`--strict`" + `), **I** a note. Drop a code with ` + "`--ignore CODE`" + `.
+` + "`--strict`" + `), **I** a note. Drop a code with ` + "`--ignore CODE`" + `. ` + "`UNUSED_OUTPUT`" + ` is opt-in:
+it is reported only with ` + "`--unused-output`" + ` (and its example below is validated with it).
 
 Each example below is a test case (` + "`plan/testdata/err/<code>.json`" + `, validated against the
 embedded demo catalog plus ` + "`plan/testdata/catalog.json`" + `) and shows the exact output it gives.

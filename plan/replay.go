@@ -4,9 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 )
+
+// ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
+// call it has no answer for: a replayed trace that never recorded it, as
+// when the trace was written mid-run. A debugger's run halts there instead
+// of failing the step (RunOptions.HaltAtTraceEnd).
+var ErrNoAnswer = errors.New("the trace has no more answers")
 
 // Replay answers tool calls from a recorded trace: a call of a tool with
 // the resolved arguments a recorded step called it with gets that step's
@@ -60,8 +67,8 @@ func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (
 		if others == 0 {
 			why = fmt.Sprintf("it never called tool %q", tool)
 		}
-		return ToolResult{}, fmt.Errorf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
-			rp.Trace.Path, tool, AppendCompact(nil, args), why)
+		return ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
+			rp.Trace.Path, tool, AppendCompact(nil, args), why)}
 	}
 	s := rec[n%len(rec)]
 	if s.Status == "error" {
@@ -92,6 +99,11 @@ func (rp *Replay) Catalog() (*Catalog, error) {
 	}
 	return c, nil
 }
+
+type noAnswerError struct{ tool, why, msg string }
+
+func (e *noAnswerError) Error() string        { return e.msg }
+func (e *noAnswerError) Is(target error) bool { return target == ErrNoAnswer }
 
 func nonEmpty(m json.RawMessage) json.RawMessage {
 	if len(m) == 0 || string(m) == "null" {

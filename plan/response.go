@@ -4,7 +4,9 @@ import "io"
 
 // Response renders the run as Concierge answers execute_plan: the steps that
 // ran, in plan order, each ok with its result or in error with its text, the
-// failed one last; status "partial" when a step failed, else "completed".
+// failed one last; status "partial" when a step failed, "completed" when
+// every step ran ok. Before either, the status is "running": planctl's own
+// word for a run not yet finished, never a Concierge answer.
 // It is compact JSON; numbers keep their literal text.
 func (r *Run) Response() []byte {
 	r.mu.Lock()
@@ -14,11 +16,12 @@ func (r *Run) Response() []byte {
 		size += len(st.Result) + len(st.Error) + 48
 	}
 	buf := make([]byte, 0, size)
-	status := "completed"
-	for _, st := range r.steps {
-		if st.Status == StepError {
-			status = "partial"
-		}
+	status := "running"
+	switch {
+	case r.status == RunPartial:
+		status = "partial"
+	case r.cursor >= len(r.steps):
+		status = "completed"
 	}
 	buf = append(buf, `{"status":"`...)
 	buf = append(buf, status...)

@@ -16,6 +16,7 @@ type StepStatus int
 
 // The step statuses. A step after a failed one stays StepPending: Concierge
 // leaves it out of the response, and drivers show it as "not reached".
+// A failed step is StepError until it is run again.
 const (
 	StepPending StepStatus = iota
 	StepRunning
@@ -36,16 +37,20 @@ type StepState struct {
 	Error    string          // the step error, when StepError
 	Started  time.Time
 	Duration time.Duration
+
+	halt string // set by execute when the tools had no answer (HaltAtTraceEnd)
 }
 
 // RunStatus is the state of a whole run.
 type RunStatus int
 
-// The run statuses.
+// The run statuses. Only RunCompleted and RunPartial are answers Concierge
+// gives; RunReady is the debugger's own "not finished yet", which Response
+// writes as "running".
 const (
-	RunReady     RunStatus = iota // steps remain to run
+	RunReady     RunStatus = iota // steps remain to run and none has failed
 	RunCompleted                  // every step ran ok
-	RunPartial                    // a step failed; the run ended there
+	RunPartial                    // a step failed; the run stopped at it, and it is the next step again
 )
 
 // String returns "running", "completed" or "partial".
@@ -61,7 +66,8 @@ const (
 	EventStepStarted  EventKind = iota // a step's arguments resolved and its tool was called
 	EventStepFinished                  // a step ended ok or in error
 	EventReset                         // Restart or Rerun cleared steps from Step on
-	EventArgsEdited                    // SetArgs replaced a step's arguments
+	EventArgsEdited                    // an edit replaced a step's arguments (SetPlan)
+	EventHalted                        // the tools had no answer for a step, which stays next (see Halted)
 )
 
 // Event is one change in a run, delivered to RunOptions.OnEvent.
@@ -92,6 +98,12 @@ type RunOptions struct {
 	// DefaultMaxResponse: a plan from a client must not take the
 	// server's memory, whatever its references copy).
 	MaxResponse int64
+	// HaltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
+	// replayed trace that has no more answers) halt the run before that
+	// step instead of failing it: the step stays next, Next reports that
+	// nothing ran, and Halted says why. The debugger sets it; run and
+	// serve keep the step error Concierge would show.
+	HaltAtTraceEnd bool
 }
 
 // DefaultMaxResult is the largest tool result a run keeps by default: as
@@ -101,24 +113,23 @@ const DefaultMaxResult = 64 << 20
 
 // Run executes a plan one step at a time, exactly as Concierge runs it once
 // its whole-plan checks pass: in order, references resolved from earlier
-// results, stopping at the first failing step. One goroutine drives it (Next,
-// Continue, Restart, Rerun, SetArgs); any goroutine may read it.
+// results, stopping at the first failing step. The run stops *at* a failed
+// step: it stays the next step, and Next runs it again (a retry) without
+// calling any earlier tool again. One goroutine drives it (Next, Continue,
+// Restart, Rerun, SetPlan); any goroutine may read it.
 type Run struct {
+	// Plan is the plan being run. SetPlan replaces it with an edited copy
+	// between steps; read it between steps, or through a Debugger.
 	Plan    *Plan
 	Catalog *Catalog
 	opts    RunOptions
 
-	mu       sync.Mutex
-	steps    []StepState
-	cursor   int            // the next step to run
-	status   RunStatus      // RunReady until the end or a failure
-	results  map[string]int // step id -> index of its latest ok result
-	override map[int]*editedArgs
-}
-
-type editedArgs struct {
-	src   []byte
-	value *Value
+	mu      sync.Mutex
+	steps   []StepState
+	cursor  int            // the next step to run: the first that has not run ok
+	status  RunStatus      // RunReady until the end or a failure
+	results map[string]int // step id -> index of its latest ok result
+	halted  string         // why the last Next ran nothing although steps remain
 }
 
 // NewRun prepares a run of p against c. Nothing runs until Next or Continue.
@@ -146,7 +157,8 @@ func (r *Run) reset(from int) {
 	}
 	r.cursor = from
 	r.status = RunReady
-	if len(r.steps) == from && from > 0 {
+	r.halted = ""
+	if len(r.steps) == from {
 		r.status = RunCompleted
 	}
 	r.results = make(map[string]int, from)
@@ -174,11 +186,28 @@ func (r *Run) Status() RunStatus {
 	return r.status
 }
 
-// Done reports whether nothing is left to run: every step ran, or one failed.
+// Done reports whether nothing is left to run: every step ran ok. A run
+// stopped at a failed step is not done: Next retries that step.
 func (r *Run) Done() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.status != RunReady || r.cursor >= len(r.steps)
+	return r.cursor >= len(r.steps)
+}
+
+// Failed reports whether the run is stopped at a failed step (the cursor).
+func (r *Run) Failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status == RunPartial
+}
+
+// Halted says why the last Next ran nothing although steps remain (a
+// replayed trace with no more answers, see RunOptions.HaltAtTraceEnd), or
+// "" when it did not halt.
+func (r *Run) Halted() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.halted
 }
 
 // Step returns what the run knows of step i.
@@ -188,86 +217,89 @@ func (r *Run) Step(i int) StepState {
 	return r.steps[i]
 }
 
-// Restart forgets every result; the next step is the first again.
+// Restart forgets every result; the next step is the first again. Edits
+// made with SetPlan stay: restart the run of the original plan with
+// SetPlan(original) first.
 func (r *Run) Restart() {
-	r.mu.Lock()
-	r.override = nil
-	r.mu.Unlock()
 	r.reset(0)
 	r.emit(Event{Kind: EventReset, Step: 0})
 }
 
-// Rerun keeps the results before step i and makes i the next step.
-func (r *Run) Rerun(i int) error {
-	r.mu.Lock()
-	cur := r.cursor
-	if r.status == RunPartial {
-		cur++ // the failed step may be re-run
-	}
-	r.mu.Unlock()
+// Rerun keeps the results before step i and makes i the next step. Only
+// steps up to the cursor can be rerun (a step after a failed or unrun one
+// would need results the run does not have): for a later i, Rerun starts
+// from the cursor instead. It returns the step the run starts from.
+func (r *Run) Rerun(i int) (from int, err error) {
 	if i < 0 || i >= len(r.Plan.Steps) {
-		return fmt.Errorf("there is no step %d", i)
+		return 0, fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(r.Plan.Steps))
 	}
-	if i > cur {
-		return fmt.Errorf("step %q has not been reached: run the steps before it first", r.Plan.Steps[i].Label())
+	r.mu.Lock()
+	running := r.cursor < len(r.steps) && r.steps[r.cursor].Status == StepRunning
+	from = min(i, r.cursor)
+	r.mu.Unlock()
+	if running {
+		return 0, errors.New("a step is running: wait for it, or cancel it, before rerunning")
 	}
-	r.reset(i)
-	r.emit(Event{Kind: EventReset, Step: i})
+	r.reset(from)
+	r.emit(Event{Kind: EventReset, Step: from})
+	return from, nil
+}
+
+// SetPlan replaces the plan with an edited copy that has the same steps
+// (ids and tools; arguments may differ), keeping every result. Steps that
+// already ran ok keep their results; edits take effect on the steps that
+// run next. The Debugger makes such copies (SetArgs, SetArg, UnsetArg).
+func (r *Run) SetPlan(p *Plan, edited int) error {
+	if len(p.Steps) != len(r.Plan.Steps) {
+		return fmt.Errorf("the edited plan has %d steps where the run has %d", len(p.Steps), len(r.Plan.Steps))
+	}
+	r.mu.Lock()
+	if r.cursor < len(r.steps) && r.steps[r.cursor].Status == StepRunning {
+		r.mu.Unlock()
+		return errors.New("a step is running: wait for it, or cancel it, before editing")
+	}
+	r.Plan = p
+	r.mu.Unlock()
+	r.emit(Event{Kind: EventArgsEdited, Step: edited})
 	return nil
 }
 
-// SetArgs replaces the arguments of step i, which must not have run yet.
-// args is a JSON object; top-level references in it are resolved as usual.
-func (r *Run) SetArgs(i int, args []byte) error {
-	if i < 0 || i >= len(r.Plan.Steps) {
-		return fmt.Errorf("there is no step %d", i)
-	}
-	if i < r.Cursor() {
-		return fmt.Errorf("step %q has already run: rerun it to change its arguments", r.Plan.Steps[i].Label())
-	}
-	v, err := ParseJSON(args)
-	if err != nil {
-		return fmt.Errorf("the new arguments are not valid JSON: %w", err)
-	}
-	if v.Kind != Object {
-		return fmt.Errorf("the new arguments are a JSON %s: arguments must be an object", v.Kind)
-	}
-	r.mu.Lock()
-	if r.override == nil {
-		r.override = map[int]*editedArgs{}
-	}
-	r.override[i] = &editedArgs{src: args, value: v}
-	r.mu.Unlock()
-	r.emit(Event{Kind: EventArgsEdited, Step: i})
-	return nil
-}
-
-// ArgsOf returns the arguments step i will run with (edited ones when
-// SetArgs replaced them) and the source bytes they point into.
+// ArgsOf returns the arguments step i runs with and the source bytes they
+// point into.
 func (r *Run) ArgsOf(i int) (*Value, []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if e := r.override[i]; e != nil {
-		return e.value, e.src
-	}
 	return r.Plan.Steps[i].Args, r.Plan.Src.Bytes
 }
 
 // Next runs the next step and returns its index and state; ok is false when
-// nothing was left to run. A failing step ends the run (RunPartial).
+// nothing ran (every step ran ok, or the run halted: see Halted). A failing
+// step stops the run at it (RunPartial); Next then runs that step again.
 func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	r.mu.Lock()
-	if r.status != RunReady || r.cursor >= len(r.steps) {
+	if r.cursor >= len(r.steps) {
 		r.mu.Unlock()
 		return r.cursor, StepState{}, false
 	}
 	i = r.cursor
+	prev := r.steps[i]
 	r.steps[i] = StepState{Status: StepRunning, Started: time.Now()}
+	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
 
 	st = r.execute(ctx, i)
 
 	r.mu.Lock()
+	if st.halt != "" {
+		r.steps[i] = prev
+		if prev.Status == StepError {
+			r.status = RunPartial
+		}
+		r.halted = st.halt
+		r.mu.Unlock()
+		r.emit(Event{Kind: EventHalted, Step: i, State: prev})
+		return i, prev, false
+	}
 	r.steps[i] = st
 	if st.Status == StepOK {
 		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
@@ -285,9 +317,10 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	return i, st, true
 }
 
-// Continue runs steps until the run ends, ctx is done, or the next step is
-// one where stop returns true (never the step it starts on, so continuing
-// from a breakpoint moves on).
+// Continue runs steps until every step ran ok, a step fails (the run stops
+// at it), the run halts, ctx is done, or the next step is one where stop
+// returns true (never the step it starts on, so continuing from a
+// breakpoint moves on; a failed step it starts on is retried).
 func (r *Run) Continue(ctx context.Context, stop func(step int) bool) {
 	first := true
 	for ctx.Err() == nil {
@@ -295,7 +328,7 @@ func (r *Run) Continue(ctx context.Context, stop func(step int) bool) {
 			return
 		}
 		first = false
-		if _, _, ok := r.Next(ctx); !ok {
+		if _, st, ok := r.Next(ctx); !ok || st.Status != StepOK {
 			return
 		}
 	}
@@ -340,6 +373,13 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("step %q was cancelled after %s, before tool %q answered", step.Label(), roundDuration(st.Duration), tool.Name))
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
+	case err != nil && r.opts.HaltAtTraceEnd && errors.Is(err, ErrNoAnswer):
+		st.halt = ErrNoAnswer.Error()
+		var na *noAnswerError
+		if errors.As(err, &na) {
+			st.halt += ": " + na.why
+		}
+		return st
 	case err != nil:
 		return fail(err.Error())
 	case res.IsError:

@@ -17,8 +17,24 @@ import (
 // outputSchema gives. One mistake gives one diagnostic: a step whose tool is
 // unknown gets no argument checks, and a path that fails is "any" beyond.
 // Schemas are decoded and compiled once per tool, not once per step.
+//
+// Validate makes the default checks; ValidateWith turns on the opt-in ones.
 func Validate(p *Plan, c *Catalog) []Diagnostic {
-	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}}
+	return ValidateWith(p, c, ValidateOptions{})
+}
+
+// ValidateOptions turns on checks that are off by default because what they
+// find is seldom a mistake.
+type ValidateOptions struct {
+	// UnusedOutput reports UNUSED_OUTPUT: a read-only step that no later
+	// step references. Off by default: every step's result goes back to the
+	// model in the response, so an output no step reads is usually meant.
+	UnusedOutput bool
+}
+
+// ValidateWith is Validate with the opt-in checks of o.
+func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
+	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
 	v.schemaWork = schemaWork(p, c)
 	v.ds = append(v.ds, p.Problems...)
 	if p.Root == nil || (p.StepsPtr == "" && p.Form != FormSteps) {
@@ -53,6 +69,7 @@ type validator struct {
 	src   []byte
 	ds    []Diagnostic
 	tools map[*Tool]*toolInfo
+	opts  ValidateOptions
 
 	ids    []stepIDs      // per step: its effective id
 	infos  []*toolInfo    // per step: its tool, nil when unknown
@@ -60,6 +77,12 @@ type validator struct {
 	order  []string       // the ids in scope, in plan order
 	first  map[string]int // id → index of its first step, over the whole plan
 	readBy []bool         // per step: some later step references it
+
+	// unchecked gathers, per tool without an outputSchema, the references
+	// whose paths walk its results: one REF_UNCHECKED per tool, not one per
+	// reference, so that a long chain on such tools does not bury the rest.
+	unchecked      map[*toolInfo]*uncheckedRefs
+	uncheckedOrder []*toolInfo
 
 	schemaWork int // schema work left (flatten): bounds the memory schemas can cost
 }
@@ -159,7 +182,10 @@ func (v *validator) run() {
 			v.scope[id.id] = s.Index
 		}
 	}
-	v.unused()
+	v.reportUnchecked()
+	if v.opts.UnusedOutput {
+		v.unused()
+	}
 }
 
 // shape checks a step's form (its keys, id, tool and args) and returns what
@@ -337,8 +363,10 @@ func (v *validator) step(s *Step) {
 	}
 }
 
-// unused reports read-only steps whose output no later step reads. The last
-// step is exempt: its result is what the plan answers.
+// unused reports read-only steps whose output no later step reads (opt-in:
+// ValidateOptions.UnusedOutput). The last step is exempt. The message never
+// advises dropping the step: its result goes back to the model in the
+// response, which is often why the step is there.
 func (v *validator) unused() {
 	for i, s := range v.p.Steps {
 		info := v.infos[i]
@@ -347,7 +375,7 @@ func (v *validator) unused() {
 		}
 		id := v.ids[i]
 		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr, id.idNode.Start, id.idNode.End, s,
-			fmt.Sprintf("step %q calls the read-only tool %q, but no later step uses its output: reference it, or drop the step if it is not needed", id.id, info.tool.Name))
+			fmt.Sprintf("no later step references the output of step %q (read-only tool %q): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", id.id, info.tool.Name))
 	}
 }
 

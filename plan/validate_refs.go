@@ -106,19 +106,23 @@ func (v *validator) scopeNames() []string {
 func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr string, j int) {
 	target := v.infos[j]
 	path := r.PathNode
-	if target == nil {
-		return // the unknown tool was reported; its output is "any"
-	}
-	if !target.hasOut {
-		if len(path.Elems) > 0 {
-			v.add(SeverityInfo, "REF_UNCHECKED", keyPtr, path.Start, path.End, s,
-				fmt.Sprintf("tool %q has no outputSchema, so the path %s into step %q cannot be checked before running", target.tool.Name, v.pathText(path, len(path.Elems)), r.Step))
+	elemPtr := func(i int) string { return keyPtr + "/" + strconv.Itoa(i) }
+	if target == nil || !target.hasOut {
+		// Nothing is known of the output, but a path element that is not a
+		// string or an integer is a mistake whatever the output holds.
+		for i, e := range path.Elems {
+			if !goodPathElement(e) {
+				v.badPathElement(s, r, i, elemPtr(i))
+				return
+			}
 		}
-		return
+		if target != nil && len(path.Elems) > 0 {
+			v.uncheckedRef(s, target, r, keyPtr, path)
+		}
+		return // an unknown tool was reported; its output is "any"
 	}
 	cur := target.out
 	start := 0
-	elemPtr := func(i int) string { return keyPtr + "/" + strconv.Itoa(i) }
 	if target.wrapped && len(path.Elems) > 0 && r.Path[0] == "result" {
 		e := path.Elems[0]
 		rest := "[]"
@@ -141,9 +145,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	memo := r.Path[:start]
 	for i := start; i < len(path.Elems); i++ {
 		e := path.Elems[i]
-		if e.Kind != String && !(e.Kind == Number && isIntLiteral(e.Str)) {
-			v.add(SeverityError, "REF_PATH_ELEMENT", elemPtr(i), e.Start, e.End, s,
-				fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
+		if !goodPathElement(e) {
+			v.badPathElement(s, r, i, elemPtr(i))
 			return
 		}
 		key := r.Path[i]
@@ -192,6 +195,19 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	at := where(len(path.Elems))
 	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start, path.End, s,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
+}
+
+// goodPathElement reports whether a path element is a string or an integer,
+// the only elements Concierge does not turn into surprising strings.
+func goodPathElement(e *Value) bool {
+	return e.Kind == String || (e.Kind == Number && isIntLiteral(e.Str))
+}
+
+// badPathElement reports path element i of reference r.
+func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
+	e := r.PathNode.Elems[i]
+	v.add(SeverityError, "REF_PATH_ELEMENT", ptr, e.Start, e.End, s,
+		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
 }
 
 func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key, where string) string {
@@ -358,4 +374,54 @@ func splitTemplatePath(s string) []string {
 		}
 	}
 	return out
+}
+
+// maxUncheckedRelated bounds the related locations of one REF_UNCHECKED:
+// a few show where else the tool's results are read, the message counts all.
+const maxUncheckedRelated = 3
+
+// uncheckedRefs are the references whose paths walk the results of one tool
+// without an outputSchema.
+type uncheckedRefs struct {
+	n       int // how many
+	step    *Step
+	ptr     string
+	path    *Value
+	target  string // the step the first one reads
+	related []Related
+}
+
+// uncheckedRef counts a reference whose path cannot be checked because the
+// tool of the step it reads has no outputSchema; reportUnchecked reports
+// them, once per tool.
+func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr string, path *Value) {
+	if v.unchecked == nil {
+		v.unchecked = map[*toolInfo]*uncheckedRefs{}
+	}
+	u := v.unchecked[target]
+	if u == nil {
+		v.unchecked[target] = &uncheckedRefs{n: 1, step: s, ptr: keyPtr, path: path, target: r.Step}
+		v.uncheckedOrder = append(v.uncheckedOrder, target)
+		return
+	}
+	u.n++
+	if len(u.related) < maxUncheckedRelated {
+		u.related = append(u.related, Related{Pointer: keyPtr, Pos: v.p.Src.Position(path.Start),
+			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, len(path.Elems)), r.Step)})
+	}
+}
+
+// reportUnchecked gives one REF_UNCHECKED per tool without an outputSchema
+// whose results some reference walks, at the first such reference.
+func (v *validator) reportUnchecked() {
+	for _, t := range v.uncheckedOrder {
+		u := v.unchecked[t]
+		first := fmt.Sprintf("the path %s into step %q", v.pathText(u.path, len(u.path.Elems)), u.target)
+		msg := fmt.Sprintf("tool %q has no outputSchema, so %s cannot be checked before running", t.tool.Name, first)
+		if u.n > 1 {
+			msg = fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", t.tool.Name, u.n, first)
+		}
+		d := v.add(SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start, u.path.End, u.step, msg)
+		d.Related = u.related
+	}
 }

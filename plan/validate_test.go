@@ -64,7 +64,9 @@ func validateFile(t testing.TB, cat *plan.Catalog, path string) (*plan.Plan, []p
 		lim = testLimits
 	}
 	p := plan.Load(filepath.ToSlash(path), src, lim)
-	return p, plan.Validate(p, cat)
+	// UNUSED_OUTPUT is opt-in: only its own case turns it on.
+	opts := plan.ValidateOptions{UnusedOutput: strings.Contains(path, "unused_output")}
+	return p, plan.ValidateWith(p, cat, opts)
 }
 
 func textReport(p *plan.Plan, ds []plan.Diagnostic) string {

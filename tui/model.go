@@ -44,6 +44,7 @@ const (
 type model struct {
 	o     Options
 	p     *plan.Plan
+	dbg   *plan.Debugger
 	run   *plan.Run
 	flow  plan.Flow
 	diags [][]plan.Diagnostic // per step
@@ -123,7 +124,8 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 		timers: true,
 		okN:    -1,
 	}
-	m.run = plan.NewRun(o.Plan, o.Catalog, ropts)
+	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Limits: o.Limits, Live: o.Live})
+	m.run = m.dbg.Run()
 	m.flow = plan.DataFlow(o.Plan)
 	m.diags = make([][]plan.Diagnostic, len(o.Plan.Steps))
 	for _, d := range o.Diagnostics {
@@ -369,7 +371,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
-			path = "planctl-trace.json"
+			path = plan.DefaultTracePath(m.p.Src.Name)
 		}
 		m.prompt(modeTrace, "write trace to: ", path)
 		return nil

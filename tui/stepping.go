@@ -92,7 +92,7 @@ func (m *model) rerun() tea.Cmd {
 	if len(m.p.Steps) == 0 {
 		return nil
 	}
-	if err := m.run.Rerun(m.sel); err != nil {
+	if _, _, err := m.dbg.Rerun(m.sel); err != nil {
 		return m.fail("%v", err)
 	}
 	m.version++
@@ -162,7 +162,7 @@ func (m *model) edit() tea.Cmd {
 }
 
 func (m *model) applyEdit() tea.Cmd {
-	if err := m.run.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
+	if _, err := m.dbg.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
 		m.edErr = err.Error()
 		return nil
 	}

@@ -31,6 +31,8 @@ type Options struct {
 	Diagnostics []plan.Diagnostic // from plan.Validate, shown beside the steps
 	Breakpoints []int             // step indexes to stop before
 	TracePath   string            // default file for the write-trace key
+	Limits      plan.Limits       // the plan's limits, for edited copies of it
+	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
 	Print       bool              // print the last copied value to Out on exit
 	In          io.Reader         // the terminal's input
 	Out         io.Writer         // data (the --print value); never the screen

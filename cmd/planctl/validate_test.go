@@ -23,9 +23,9 @@ func TestValidateContract(t *testing.T) {
 		{"warnings alone pass", "", []string{"validate", "samples/missing-key.json"}, 0, "0 errors, 1 warning", ""},
 		{"--strict fails on warnings", "", []string{"validate", "--strict", "samples/missing-key.json"}, 1, "[REF_UNKNOWN_PROPERTY]", ""},
 		{"--ignore drops a code", "", []string{"validate", "--strict", "--ignore", "REF_UNKNOWN_PROPERTY", "samples/missing-key.json"}, 0, "0 errors, 0 warnings", ""},
-		{"--ignore takes a list, any case", "", []string{"validate", "--ignore", "unknown_tool,DUPLICATE_STEP_ID", "--ignore", "MISSING_STEP_ID", "--ignore", "UNKNOWN_STEP_KEY", "samples/invalid-steps.json"}, 0, "0 errors, 0 warnings, 1 info", ""},
+		{"--ignore takes a list, any case", "", []string{"validate", "--ignore", "unknown_tool,DUPLICATE_STEP_ID", "--ignore", "MISSING_STEP_ID", "--ignore", "UNKNOWN_STEP_KEY", "samples/invalid-steps.json"}, 0, "0 errors, 0 warnings\n", ""},
 		{"--ignore an unknown code", "", []string{"validate", "--ignore", "NOPE", "samples/backup.json"}, 2, "", "--ignore NOPE: no such code"},
-		{"--max-results", "", []string{"validate", "--max-results", "1", "samples/invalid-steps.json"}, 1, "... 5 more not shown (--max-results 1)\n5 errors, 0 warnings, 1 info\n", ""},
+		{"--max-results", "", []string{"validate", "--max-results", "1", "samples/invalid-steps.json"}, 1, "... 4 more not shown (--max-results 1)\n5 errors, 0 warnings\n", ""},
 		{"--max-results below 0", "", []string{"validate", "--max-results", "-1", "samples/backup.json"}, 2, "", "--max-results must be 0"},
 		{"github annotations", "", []string{"validate", "--format", "github", "samples/invalid-steps.json"}, 1,
 			"::error file=samples/invalid-steps.json,line=3,col=30,endLine=3,endColumn=44,title=UNKNOWN_TOOL::tool", ""},
@@ -35,6 +35,10 @@ func TestValidateContract(t *testing.T) {
 		{"a missing plan file", "", []string{"validate", "no/such/plan.json"}, 3, "", "cannot read the plan"},
 		{"a missing catalog", "", []string{"validate", "--catalog", "nope.json", "samples/backup.json"}, 3, "", "cannot read the catalog"},
 		{"no plan", "", []string{"validate"}, 2, "", "takes one PLAN"},
+		{"UNUSED_OUTPUT is off by default", "", []string{"validate", "samples/migration.json"}, 0, "0 errors, 0 warnings\n", ""},
+		{"--unused-output turns it on", "", []string{"validate", "--unused-output", "samples/migration.json"}, 0,
+			`samples/migration.json:4:12: info: no later step references the output of step "check" (read-only tool "validate_backup"): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference [UNUSED_OUTPUT]`, ""},
+		{"--unused-output with --ignore UNUSED_OUTPUT", "", []string{"validate", "--unused-output", "--ignore", "UNUSED_OUTPUT", "samples/migration.json"}, 0, "0 errors, 0 warnings\n", ""},
 		{"a mock catalog", "", []string{"validate", "--catalog", "samples/catalogs/backup.json", "samples/migration.json"}, 1, `tool "run_migration" is not in the catalog`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,8 +72,8 @@ func TestValidateMachineFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 1 {
 		t.Fatalf("json: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
-	if env.Result != "FAIL" || env.Summary.Errors != 5 || env.Diagnostics[1].Code != "REF_UNDEFINED_STEP" ||
-		env.Diagnostics[1].Location != "/steps/1/args/lon/output_by_reference/lcos" || env.Diagnostics[1].Line != 13 {
+	if env.Result != "FAIL" || env.Summary.Errors != 5 || env.Summary.Infos != 0 || env.Diagnostics[0].Code != "REF_UNDEFINED_STEP" ||
+		env.Diagnostics[0].Location != "/steps/1/args/lon/output_by_reference/lcos" || env.Diagnostics[0].Line != 13 {
 		t.Errorf("json envelope: %+v", env)
 	}
 	r = planctl(t, "", "validate", "--format", "json", "samples/backup.json")
@@ -108,5 +112,44 @@ func TestPreflightRefusesWithFirstError(t *testing.T) {
 	r = planctl(t, "", "run", "--compact", "samples/missing-key.json")
 	if !strings.Contains(r.stdout, `"status":"partial"`) {
 		t.Errorf("a plan with warnings only must run:\n%s", r.stdout)
+	}
+}
+
+// TestDocumentedPlanIsClean: the Plan backend's documented plan (backup, then
+// validate, SPEC 1) with a notify step after it gives no diagnostic of any
+// severity on the embedded demo catalog, in every format, even with --strict.
+func TestDocumentedPlanIsClean(t *testing.T) {
+	const plan = "samples/backup-notify.json"
+	want := map[string]string{
+		"text":   "0 errors, 0 warnings\n",
+		"github": "",
+	}
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		r := planctl(t, "", "validate", "--strict", "--format", format, plan)
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("%s: exit %d\n%s%s", format, r.code, r.stdout, r.stderr)
+		}
+		switch format {
+		case "json":
+			var env struct {
+				Result      string
+				Diagnostics []json.RawMessage
+				Summary     struct{ Errors, Warnings, Infos int }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || env.Result != "OK" || len(env.Diagnostics) != 0 || env.Summary.Infos != 0 {
+				t.Errorf("json: %v\n%s", err, r.stdout)
+			}
+		case "sarif":
+			var log struct {
+				Runs []struct{ Results []json.RawMessage }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 0 {
+				t.Errorf("sarif: %v\n%s", err, r.stdout)
+			}
+		default:
+			if r.stdout != want[format] {
+				t.Errorf("%s: got %q, want %q", format, r.stdout, want[format])
+			}
+		}
 	}
 }

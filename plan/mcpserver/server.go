@@ -284,13 +284,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	p := plan.Load(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
 
-	if !s.opts.NoPreflight {
-		ds := plan.Validate(p, s.catalog)
-		if first := plan.FirstError(ds); first != nil {
-			log.Info("plan refused", "steps", len(p.Steps), "code", first.Code, "pointer", first.Pointer, "duration", time.Since(start))
-			return rejected(plan.ErrorResponse(first.Message)), nil
-		}
-	} else if rej := plan.ConciergeCheck(p, s.catalog); rej != nil {
+	if rej, _ := plan.Admit(p, s.catalog, !s.opts.NoPreflight); rej != nil {
 		log.Info("plan refused", "steps", len(p.Steps), "code", rej.Code, "pointer", rej.Pointer, "duration", time.Since(start))
 		return rejected(plan.ErrorResponse(rej.Message)), nil
 	}

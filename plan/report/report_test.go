@@ -22,7 +22,9 @@ func load(t *testing.T, path string) (*plan.Plan, []plan.Diagnostic) {
 		t.Fatal(err)
 	}
 	p := plan.Load(path, src, plan.Limits{})
-	return p, plan.Validate(p, mockserver.Demo())
+	// The opt-in UNUSED_OUTPUT gives mixed.json its note, so that every
+	// severity is rendered.
+	return p, plan.ValidateWith(p, mockserver.Demo(), plan.ValidateOptions{UnusedOutput: true})
 }
 
 // TestGoldens renders one plan with errors, warnings, a note, a tab and a

@@ -16,47 +16,6 @@ type Command struct {
 	Rest string
 }
 
-// commandSpec describes a command for the parser and for help.
-type commandSpec struct {
-	name    string
-	aliases []string
-	usage   string
-	help    string
-	min     int
-	max     int  // -1: any number
-	rawTail bool // everything after the first argument is one raw argument
-}
-
-var commandSpecs = []commandSpec{
-	{name: "next", aliases: []string{"n", "step", "s"}, usage: "next [N]", help: "run the next step (or the next N steps) and show its result", max: 1},
-	{name: "continue", aliases: []string{"c", "cont"}, usage: "continue", help: "run until a breakpoint or the end of the plan"},
-	{name: "break", aliases: []string{"b"}, usage: "break STEP", help: "stop before STEP (an id, or #N for the step at index N)", min: 1, max: -1},
-	{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP]", help: "remove the breakpoint on STEP, or every breakpoint", max: -1},
-	{name: "breakpoints", aliases: []string{"bp"}, usage: "breakpoints", help: "list the breakpoints"},
-	{name: "restart", aliases: []string{"r"}, usage: "restart", help: "forget every result; the first step is next again (reconnects a crashed server)"},
-	{name: "rerun", aliases: []string{"rr"}, usage: "rerun STEP", help: "keep the results before STEP and make STEP the next step", min: 1, max: 1},
-	{name: "print", aliases: []string{"p"}, usage: "print [STEP [PATH...]]", help: "the response so far, a step's result, or the value at a path (elements separated by spaces, quoted when they hold one)", max: -1},
-	{name: "args", aliases: []string{"a"}, usage: "args [STEP]", help: "a step's literal and resolved arguments (default: the next step)", max: 1},
-	{name: "set", usage: "set ARG JSON", help: "change an argument of the next step before it runs (JSON may be a reference)", min: 2, max: -1, rawTail: true},
-	{name: "steps", aliases: []string{"ls"}, usage: "steps", help: "one line per step: id, tool, status (pending, ok or error)"},
-	{name: "diag", aliases: []string{"d"}, usage: "diag", help: "the validator's diagnostics for the plan"},
-	{name: "trace", aliases: []string{"w"}, usage: "trace [FILE]", help: "write the run as a trace (default: --trace, or planctl.trace.json)", max: 1},
-	{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", help: "list the commands, or explain one", max: 1},
-	{name: "quit", aliases: []string{"q", "exit"}, usage: "quit", help: "leave the debugger"},
-}
-
-var commandIndex = func() map[string]*commandSpec {
-	m := map[string]*commandSpec{}
-	for i := range commandSpecs {
-		c := &commandSpecs[i]
-		m[c.name] = c
-		for _, a := range c.aliases {
-			m[a] = c
-		}
-	}
-	return m
-}()
-
 // Parse reads one command line. An empty line gives a zero Command (the
 // caller repeats the last one). Arguments are separated by spaces; a
 // double-quoted argument is a JSON string (escapes allowed), a

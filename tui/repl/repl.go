@@ -16,7 +16,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -28,12 +27,16 @@ type Options struct {
 	Plan        *plan.Plan
 	Catalog     *plan.Catalog
 	RunOptions  plan.RunOptions   // step timeout; OnEvent is the REPL's own
-	Diagnostics []plan.Diagnostic // from plan.Validate, for the diag command
-	Breakpoints []int             // step indexes to stop before
-	TracePath   string            // default file for the trace command
-	In          io.Reader         // commands, one a line
-	Out         io.Writer         // results
-	Err         io.Writer         // error lines (Out when nil)
+	Diagnostics []plan.Diagnostic // from plan.Validate (nil: the session validates the plan)
+	Limits      plan.Limits       // the plan's limits, for edited copies of it
+	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
+	// Validate checks the plan and every edit of it (nil: plan.Validate).
+	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
+	Breakpoints []int     // step indexes to stop before
+	TracePath   string    // default file for the trace command
+	In          io.Reader // commands, one a line
+	Out         io.Writer // results
+	Err         io.Writer // error lines (Out when nil)
 	// Interactive shows a prompt and a banner; when In is a terminal it
 	// also gives line editing and history.
 	Interactive bool
@@ -52,14 +55,14 @@ type Reconnecter interface {
 	Reconnect(ctx context.Context) error
 }
 
-// Session is a REPL over one run. Its methods run one command each.
+// Session is a REPL over one run, a thin driver of a plan.Debugger: every
+// action (stepping, breakpoints, edits, restart) is the Debugger's.
 type Session struct {
 	o      Options
+	dbg    *plan.Debugger
 	run    *plan.Run
 	out    *bufio.Writer
 	errOut io.Writer
-	breaks map[int]bool
-	ids    map[string]int
 	last   Command
 	failed bool
 }
@@ -70,20 +73,13 @@ func NewSession(o Options) *Session {
 		o.Err = o.Out
 	}
 	if o.TracePath == "" {
-		o.TracePath = "planctl.trace.json"
+		o.TracePath = plan.DefaultTracePath(o.Plan.Src.Name)
 	}
-	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, breaks: map[int]bool{}, ids: map[string]int{}}
-	for _, i := range o.Breakpoints {
-		s.breaks[i] = true
-	}
-	for i, st := range o.Plan.Steps {
-		if _, dup := s.ids[st.Label()]; !dup {
-			s.ids[st.Label()] = i
-		}
-	}
+	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions
 	ro.OnEvent = s.onEvent
-	s.run = plan.NewRun(o.Plan, o.Catalog, ro)
+	s.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
+	s.run = s.dbg.Run()
 	return s
 }
 
@@ -95,7 +91,11 @@ func Run(ctx context.Context, o Options) error {
 	s := NewSession(o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && isTerminal(f) {
-		ed := newLineEditor(f, s.errOut, s.Complete)
+		ed, err := newLineEditor(f, s.errOut, s.Complete)
+		if err != nil {
+			return fmt.Errorf("cannot read commands from the terminal: %w", err)
+		}
+		defer ed.close()
 		read = ed.readLine
 	} else {
 		sc := bufio.NewScanner(o.In)
@@ -152,8 +152,8 @@ func (s *Session) result() error {
 // banner introduces an interactive session on the error stream, with the
 // prompt: standard output keeps only results, even when it is a file.
 func (s *Session) banner() {
-	p := s.o.Plan
-	n := len(s.o.Diagnostics)
+	p := s.dbg.Plan()
+	n := len(s.dbg.Diagnostics())
 	fmt.Fprintf(s.errOut, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.o.Catalog.Source)
 	if n > 0 {
 		fmt.Fprintf(s.errOut, "; %d diagnostic(s) (type diag)", n)
@@ -206,132 +206,7 @@ func (s *Session) fail(err error) {
 func (s *Session) Failed() bool { return s.failed }
 
 func (s *Session) exec(ctx context.Context, c Command) error {
-	switch c.Name {
-	case "next":
-		n := 1
-		if len(c.Args) == 1 {
-			v, err := strconv.Atoi(c.Args[0])
-			if err != nil || v < 1 {
-				return fmt.Errorf("next takes a count of steps, a whole number of 1 or more; got %q", c.Args[0])
-			}
-			n = v
-		}
-		return s.next(ctx, n)
-	case "continue":
-		if err := s.runnable(); err != nil {
-			return err
-		}
-		s.run.Continue(ctx, func(i int) bool { return s.breaks[i] })
-		s.stopped(ctx)
-		return nil
-	case "break":
-		for _, a := range c.Args {
-			i, err := s.step(a)
-			if err != nil {
-				return err
-			}
-			s.breaks[i] = true
-			fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
-		}
-		return nil
-	case "clear":
-		if len(c.Args) == 0 {
-			fmt.Fprintf(s.out, "cleared %d breakpoint(s)\n", len(s.breaks))
-			clear(s.breaks)
-			return nil
-		}
-		for _, a := range c.Args {
-			i, err := s.step(a)
-			if err != nil {
-				return err
-			}
-			if !s.breaks[i] {
-				return fmt.Errorf("there is no breakpoint on %s: type breakpoints for the list", s.describe(i))
-			}
-			delete(s.breaks, i)
-			fmt.Fprintf(s.out, "cleared the breakpoint before %s\n", s.describe(i))
-		}
-		return nil
-	case "breakpoints":
-		if len(s.breaks) == 0 {
-			fmt.Fprintln(s.out, "no breakpoints")
-			return nil
-		}
-		for i := range s.o.Plan.Steps {
-			if s.breaks[i] {
-				fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
-			}
-		}
-		return nil
-	case "restart":
-		var rerr error
-		if rc, ok := s.o.Catalog.Caller.(Reconnecter); ok {
-			if err := rc.Reconnect(ctx); err != nil {
-				rerr = fmt.Errorf("restarted, but reconnecting to the tools failed: %w", err)
-			}
-		}
-		s.run.Restart()
-		fmt.Fprintln(s.out, "restarted")
-		s.where()
-		return rerr
-	case "rerun":
-		i, err := s.step(c.Args[0])
-		if err != nil {
-			return err
-		}
-		if err := s.run.Rerun(i); err != nil {
-			return err
-		}
-		fmt.Fprintf(s.out, "results before %s kept\n", s.describe(i))
-		s.where()
-		return nil
-	case "print":
-		return s.print(c.Args)
-	case "args":
-		i := s.run.Cursor()
-		if len(c.Args) == 1 {
-			var err error
-			if i, err = s.step(c.Args[0]); err != nil {
-				return err
-			}
-		} else if i >= len(s.o.Plan.Steps) {
-			return errors.New("no step is next: give a STEP (args STEP)")
-		}
-		return s.args(i)
-	case "set":
-		return s.set(c.Args[0], c.Rest)
-	case "steps":
-		w := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
-		for i, st := range s.o.Plan.Steps {
-			status := s.run.Step(i).Status
-			if status == plan.StepRunning {
-				status = plan.StepPending
-			}
-			fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
-		}
-		return w.Flush()
-	case "diag":
-		if len(s.o.Diagnostics) == 0 {
-			fmt.Fprintln(s.out, "no problems found")
-		}
-		for _, d := range s.o.Diagnostics {
-			fmt.Fprintf(s.out, "%s:%s\n", s.o.Plan.Src.Name, d.String())
-		}
-		return nil
-	case "trace":
-		path := s.o.TracePath
-		if len(c.Args) == 1 {
-			path = c.Args[0]
-		}
-		if err := plan.WriteTrace(path, s.run); err != nil {
-			return err
-		}
-		fmt.Fprintf(s.out, "trace written to %s\n", path)
-		return nil
-	case "help":
-		return s.help(c.Args)
-	}
-	return fmt.Errorf("command %q is not implemented", c.Name)
+	return commandIndex[c.Name].run(s, ctx, c)
 }
 
 func toolText(st *plan.Step) string {
@@ -343,35 +218,17 @@ func toolText(st *plan.Step) string {
 
 // describe names step i for people: its label, index and tool.
 func (s *Session) describe(i int) string {
-	st := s.o.Plan.Steps[i]
+	st := s.dbg.Plan().Steps[i]
 	return fmt.Sprintf("%s (#%d, %s)", st.Label(), i, toolText(st))
-}
-
-// step finds a step by id, or by "#N" for the step at index N.
-func (s *Session) step(arg string) (int, error) {
-	if i, ok := s.ids[arg]; ok {
-		return i, nil
-	}
-	if n, ok := strings.CutPrefix(arg, "#"); ok {
-		i, err := strconv.Atoi(n)
-		if err == nil && i >= 0 && i < len(s.o.Plan.Steps) {
-			return i, nil
-		}
-		return 0, fmt.Errorf("there is no step at index %s: the plan has steps #0 to #%d", n, len(s.o.Plan.Steps)-1)
-	}
-	if len(s.o.Plan.Steps) == 0 {
-		return 0, fmt.Errorf("there is no step %q: the plan has no steps (type diag)", arg)
-	}
-	return 0, fmt.Errorf("there is no step %q: type steps for the ids, or use #N for the step at index N", arg)
 }
 
 // runnable says why nothing can run, if so.
 func (s *Session) runnable() error {
-	if len(s.o.Plan.Steps) == 0 {
+	if len(s.dbg.Plan().Steps) == 0 {
 		return errors.New("the plan has no steps to run: type diag to see why")
 	}
 	if s.run.Done() {
-		return fmt.Errorf("the run is over (%s): restart, or rerun STEP", s.run.Status())
+		return errors.New("the run has completed: restart, or rerun STEP")
 	}
 	return nil
 }
@@ -383,11 +240,15 @@ func (s *Session) next(ctx context.Context, n int) error {
 	var last int
 	ran := 0
 	for ; ran < n && ctx.Err() == nil; ran++ {
-		i, _, ok := s.run.Next(ctx)
+		i, st, ok := s.dbg.Next(ctx)
 		if !ok {
 			break
 		}
 		last = i
+		if st.Status != plan.StepOK {
+			ran++
+			break
+		}
 	}
 	if n == 1 && ran == 1 {
 		if st := s.run.Step(last); st.Status == plan.StepOK {
@@ -403,7 +264,7 @@ func (s *Session) onEvent(e plan.Event) {
 	if e.Kind != plan.EventStepFinished {
 		return
 	}
-	st := s.o.Plan.Steps[e.Step]
+	st := s.dbg.Plan().Steps[e.Step]
 	if e.State.Status == plan.StepOK {
 		fmt.Fprintf(s.out, "%s (%s): ok\n", st.Label(), toolText(st))
 	} else {
@@ -416,20 +277,17 @@ func (s *Session) onEvent(e plan.Event) {
 
 // stopped says where the run is after next or continue.
 func (s *Session) stopped(ctx context.Context) {
-	switch s.run.Status() {
-	case plan.RunCompleted:
-		fmt.Fprintln(s.out, "run completed")
-		return
-	case plan.RunPartial:
-		c := s.run.Cursor()
-		fmt.Fprintf(s.out, "run partial: %s failed\n", s.o.Plan.Steps[c].Label())
-		return
-	}
 	c := s.run.Cursor()
 	switch {
+	case s.run.Status() == plan.RunCompleted:
+		fmt.Fprintln(s.out, "run completed")
+	case s.run.Failed():
+		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", s.dbg.Plan().Steps[c].Label())
+	case s.dbg.Halted() != "":
+		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
-	case s.breaks[c]:
+	case s.dbg.IsBreak(c):
 		fmt.Fprintf(s.out, "stopped at the breakpoint before %s\n", s.describe(c))
 	}
 }
@@ -437,7 +295,7 @@ func (s *Session) stopped(ctx context.Context) {
 // where says which step is next.
 func (s *Session) where() {
 	c := s.run.Cursor()
-	if s.run.Done() || c >= len(s.o.Plan.Steps) {
+	if c >= len(s.dbg.Plan().Steps) {
 		return
 	}
 	fmt.Fprintf(s.out, "next: %s\n", s.describe(c))
@@ -453,12 +311,12 @@ func (s *Session) print(args []string) error {
 		s.writeJSON(s.run.Response())
 		return nil
 	}
-	i, err := s.step(args[0])
+	i, err := s.dbg.FindStep(args[0])
 	if err != nil {
 		return err
 	}
 	st := s.run.Step(i)
-	label := s.o.Plan.Steps[i].Label()
+	label := s.dbg.Plan().Steps[i].Label()
 	switch st.Status {
 	case plan.StepError:
 		return fmt.Errorf("%s failed, so it has no result: %s", label, st.Error)
@@ -487,10 +345,8 @@ func (s *Session) args(i int) error {
 	var resolved []byte
 	var why string
 	switch {
-	case st.Args != nil:
+	case st.Status == plan.StepOK:
 		resolved = st.Args
-	case st.Status == plan.StepError:
-		why = st.Error
 	default:
 		r, err := s.run.ResolveArgs(i)
 		if err != nil {
@@ -509,45 +365,14 @@ func (s *Session) args(i int) error {
 	return nil
 }
 
-// set replaces argument name of the next step with the JSON value text.
-func (s *Session) set(name, text string) error {
-	i := s.run.Cursor()
-	if s.run.Done() || i >= len(s.o.Plan.Steps) {
-		return errors.New("no step is next: restart or rerun STEP first")
+// edited reports an edit of step i: its diagnostics, then its arguments.
+func (s *Session) edited(i int, ds []plan.Diagnostic) error {
+	name := s.dbg.Plan().Src.Name
+	if len(ds) == 0 {
+		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", s.dbg.Plan().Steps[i].Label())
 	}
-	val, err := plan.ParseJSON([]byte(text))
-	if err != nil {
-		return fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. set %s \"text\"", name, err, name)
-	}
-	b := []byte{'{'}
-	n := 0
-	replaced := false
-	member := func(k string, raw []byte) {
-		if n > 0 {
-			b = append(b, ',')
-		}
-		n++
-		b = plan.AppendJSONString(b, k)
-		b = append(b, ':')
-		b = plan.AppendCompact(b, raw)
-	}
-	if v, src := s.run.ArgsOf(i); v != nil && v.Kind == plan.Object {
-		for _, m := range v.Members {
-			if m.Key == name {
-				if !replaced {
-					member(name, []byte(text[val.Start:val.End]))
-				}
-				replaced = true
-				continue
-			}
-			member(m.Key, m.Value.Raw(src))
-		}
-	}
-	if !replaced {
-		member(name, []byte(text[val.Start:val.End]))
-	}
-	if err := s.run.SetArgs(i, append(b, '}')); err != nil {
-		return err
+	for _, d := range ds {
+		fmt.Fprintf(s.out, "%s:%s\n", name, d.String())
 	}
 	return s.args(i)
 }
@@ -559,6 +384,9 @@ func (s *Session) help(args []string) error {
 			return fmt.Errorf("there is no command %q%s: type help for the list", args[0], suggest(args[0]))
 		}
 		fmt.Fprintf(s.out, "%s\n  %s\n", c.usage, c.help)
+		if c.more != "" {
+			fmt.Fprintf(s.out, "  %s\n", c.more)
+		}
 		if len(c.aliases) > 0 {
 			fmt.Fprintf(s.out, "  aliases: %s\n", strings.Join(c.aliases, ", "))
 		}
@@ -596,6 +424,11 @@ func (s *Session) Complete(line string) []string {
 	}
 	switch spec.name {
 	case "break", "clear", "rerun", "args":
+	case "set", "unset":
+		if len(fields) != 2 {
+			return nil
+		}
+		return s.argNames(word)
 	case "print":
 		if len(fields) != 2 {
 			return nil
@@ -605,9 +438,40 @@ func (s *Session) Complete(line string) []string {
 	default:
 		return nil
 	}
-	for _, st := range s.o.Plan.Steps {
-		if l := st.Label(); strings.HasPrefix(l, word) && s.ids[l] == st.Index {
-			out = append(out, l)
+	for _, st := range s.dbg.Plan().Steps {
+		if l := st.Label(); strings.HasPrefix(l, word) {
+			if i, err := s.dbg.FindStep(l); err == nil && i == st.Index {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// argNames completes an argument name of the step an edit applies to:
+// the ones it has, then the ones its tool's inputSchema declares.
+func (s *Session) argNames(word string) []string {
+	i, err := s.dbg.EditableStep()
+	if err != nil {
+		return nil
+	}
+	p := s.dbg.Plan()
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if strings.HasPrefix(n, word) && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	if a := p.Steps[i].Args; a != nil && a.Kind == plan.Object {
+		for _, m := range a.Members {
+			add(m.Key)
+		}
+	}
+	if t := s.dbg.Catalog().Tool(p.Steps[i].ToolName()); t != nil {
+		for _, n := range t.ParamNames() {
+			add(n)
 		}
 	}
 	return out

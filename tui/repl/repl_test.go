@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,9 +57,9 @@ func TestSessionCommands(t *testing.T) {
 		{"args", "{\n  \"literal\": {\n    \"backup_id\": {\n      \"output_by_reference\": {\n        \"backup\": [\n          \"backup_id\"\n        ]\n      }\n    }\n  },\n  \"resolved\": {\n    \"backup_id\": \"bk-orders\"\n  }\n}\n"},
 		{"args note", "{\n  \"literal\": {\n    \"channel\": \"ops\",\n    \"message\": {\n      \"output_by_reference\": {\n        \"check\": [\n          \"status\"\n        ]\n      }\n    }\n  },\n  \"unresolved\": \"Step 'note' references step 'check' which either does not exist or comes later in the plan\"\n}\n"},
 		{"continue", "check (validate_backup): ok\nstopped at the breakpoint before note (#2, notify)\n"},
-		{`set message "hand-written"`, "{\n  \"literal\": {\n    \"channel\": \"ops\",\n    \"message\": \"hand-written\"\n  },\n  \"resolved\": {\n    \"channel\": \"ops\",\n    \"message\": \"hand-written\"\n  }\n}\n"},
+		{`set channel "dev"`, "note: no problems found in the edited step\n{\n  \"literal\": {\n    \"channel\": \"dev\",\n    \"message\": {\n      \"output_by_reference\": {\n        \"check\": [\n          \"status\"\n        ]\n      }\n    }\n  },\n  \"resolved\": {\n    \"channel\": \"dev\",\n    \"message\": \"valid\"\n  }\n}\n"},
 		{"continue", "note (notify): ok\nrun completed\n"},
-		{"", "error: the run is over (completed): restart, or rerun STEP\n"},
+		{"", "error: the run has completed: restart, or rerun STEP\n"},
 		{"print note message", "error: Cannot resolve output_by_reference: key 'message' not found in step 'note'\n"},
 		{"rerun check", "results before check (#1, validate_backup) kept\nnext: check (#1, validate_backup)\n"},
 		{"steps", "backup  create_backup    ok\ncheck   validate_backup  pending\nnote    notify           pending\n"},
@@ -66,7 +67,7 @@ func TestSessionCommands(t *testing.T) {
 		{"clear note", "error: there is no breakpoint on note (#2, notify): type breakpoints for the list\n"},
 		{"next 5", "check (validate_backup): ok\nnote (notify): ok\nrun completed\n"},
 		{"restart", "restarted\nnext: backup (#0, create_backup)\n"},
-		{"break nope", "error: there is no step \"nope\": type steps for the ids, or use #N for the step at index N\n"},
+		{"break nope", "error: there is no step \"nope\" (did you mean \"note\"?): the steps are \"backup\", \"check\", \"note\"; #N names the step at index N\n"},
 		{"break #7", "error: there is no step at index 7: the plan has steps #0 to #2\n"},
 		{"next zero", "error: next takes a count of steps, a whole number of 1 or more; got \"zero\"\n"},
 		{"set x {", "error: the value for x is not JSON"},
@@ -88,7 +89,7 @@ func TestSessionFailureAndDiagnostics(t *testing.T) {
 	if !strings.Contains(got[0], "p.json:1:") || !strings.Contains(got[0], "[UNKNOWN_TOOL]") {
 		t.Errorf("diag:\n%s", got[0])
 	}
-	if got[1] != "a (create_backup): error: disk full\nrun partial: a failed\n" {
+	if got[1] != "a (create_backup): error: disk full\nrun partial: a failed; it is the next step again: set or unset its arguments, then next retries it\n" {
 		t.Errorf("continue:\n%s", got[1])
 	}
 	if got[2] != "error: a failed, so it has no result: disk full\n" {
@@ -191,7 +192,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 // with the output discarded. Compare ns/op across sizes.
 func BenchmarkNext(b *testing.B) {
 	for _, n := range []int{10, 10_000} {
-		b.Run(itoa(n)+"-steps", func(b *testing.B) {
+		b.Run(strconv.Itoa(n)+"-steps", func(b *testing.B) {
 			p := plan.Load("chain.json", plantest.Chain(n), plan.Limits{})
 			s := NewSession(Options{Plan: p, Catalog: mockserver.Demo(), Out: discard{}, Err: discard{}})
 			ctx := context.Background()
@@ -229,7 +230,7 @@ func TestComplete(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "print", "args", "set", "steps", "diag", "trace", "help", "quit"}},
+		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "print", "args", "set", "unset", "steps", "diag", "trace", "help", "quit"}},
 		{"re", []string{"restart", "rerun"}},
 		{"b ", []string{"backup", "check", "note"}},
 		{"print c", []string{"check"}},
@@ -261,7 +262,7 @@ func TestHangingToolIsCancellable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
 	s.Exec(ctx, "next")
-	if got := out.String(); !strings.HasPrefix(got, `w (wait): error: step "w" was cancelled after `) || !strings.HasSuffix(got, "run partial: w failed\n") {
+	if got := out.String(); !strings.HasPrefix(got, `w (wait): error: step "w" was cancelled after `) || !strings.HasSuffix(got, "run partial: w failed; it is the next step again: set or unset its arguments, then next retries it\n") {
 		t.Errorf("a cancelled step:\n%s", got)
 	}
 	out.Reset()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -77,7 +76,7 @@ command line; 3 fatal.`,
 	fl.StringArrayVar(&f.breaks, "break", nil, "stop before step `ID` (#N for the step at index N; repeatable)")
 	fl.BoolVar(&f.print, "print", false, "on exit, print the last value copied in the debugger to stdout")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
-	fl.StringVar(&f.trace, "trace", "planctl.trace.json", "the default `FILE` the debugger writes a trace to")
+	fl.StringVar(&f.trace, "trace", "", "the default `FILE` the debugger writes a trace to (default: the plan's name with .trace.json, in the current folder)")
 	fl.StringArrayVar(&f.redact, "redact", nil, "in trace files the debugger writes, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
@@ -130,6 +129,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 			traced, args = t, nil
 		}
 	}
+	f.src.live = true
 	src, err := f.src.open(ctx, s)
 	if err != nil {
 		return err
@@ -158,10 +158,13 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		return err
 	}
 	diags := plan.Validate(p, cat)
+	if f.trace == "" {
+		f.trace = plan.DefaultTracePath(p.Src.Name)
+	}
 	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
-			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
+			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
 			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in), Commands: f.commands,
 		})
 		switch {
@@ -173,7 +176,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		return nil
 	}
 	err = tui.Run(ctx, tui.Options{
-		Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks,
+		Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
 		TracePath: f.trace, Print: f.print, In: s.in, Out: s.out, Screen: s.errOut,
 	})
 	if err != nil {
@@ -186,29 +189,9 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 	var out []int
 	for _, id := range ids {
-		i := -1
-		for j, st := range p.Steps {
-			if st.Label() == id {
-				i = j
-				break
-			}
-		}
-		if n, ok := strings.CutPrefix(id, "#"); ok && i < 0 {
-			if k, err := strconv.Atoi(n); err == nil && k >= 0 && k < len(p.Steps) {
-				i = k
-			}
-		}
-		if i < 0 {
-			var known []string
-			for j, st := range p.Steps {
-				if j == 8 {
-					known = append(known, "...")
-					break
-				}
-				known = append(known, st.Label())
-			}
-			return nil, usage(fmt.Errorf("--break %s: the plan has no step %q: give a step id (%s) or #N for the step at index N",
-				id, id, strings.Join(known, ", ")))
+		i, err := plan.FindStep(p, nil, id)
+		if err != nil {
+			return nil, usage(fmt.Errorf("--break %s: %w", id, err))
 		}
 		out = append(out, i)
 	}

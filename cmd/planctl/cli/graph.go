@@ -102,16 +102,12 @@ type graphEdge struct {
 func buildGraph(p *plan.Plan, ds []plan.Diagnostic, tr *plan.Trace) *graph {
 	g := &graph{}
 	node := func(i int) string { return "s" + strconv.Itoa(i) }
-	byID := map[string][]int{}
 	for i, st := range p.Steps {
 		n := graphNode{id: node(i), label: st.Label(), tool: toolLabel(st)}
 		if tr != nil && i < len(tr.Steps) {
 			n.status = tr.Steps[i].Status
 		}
 		g.nodes = append(g.nodes, n)
-		if st.ID != nil && st.ID.Kind == plan.String {
-			byID[st.ID.Str] = append(byID[st.ID.Str], i)
-		}
 	}
 	// bad holds every pointer at or above an error: a reference is invalid
 	// when an error points at it or inside it.
@@ -125,34 +121,33 @@ func buildGraph(p *plan.Plan, ds []plan.Diagnostic, tr *plan.Trace) *graph {
 		}
 	}
 	missing := map[string]string{}
-	for i, st := range p.Steps {
-		for _, r := range st.Refs() {
-			invalid := bad[r.Ptr]
-			label := refPath(r.Ref) + " → " + r.Param
-			if r.Err != "" {
-				label = "malformed → " + r.Param
-				g.edges = append(g.edges, graphEdge{from: node(i), to: node(i), label: label, invalid: true})
-				continue
-			}
-			from := ""
-			for _, j := range byID[r.Step] {
-				if j < i || from == "" {
-					from = node(j)
-				}
-			}
-			if from == "" {
-				if missing[r.Step] == "" {
-					missing[r.Step] = "m" + strconv.Itoa(len(g.missing))
-					g.missing = append(g.missing, r.Step)
-				}
-				from, invalid = missing[r.Step], true
-			}
-			e := graphEdge{from: from, to: node(i), label: label, invalid: invalid}
-			if tr != nil && i < len(tr.Steps) && tr.Steps[i].Error != nil {
-				e.failed = refFailed(*tr.Steps[i].Error, r)
-			}
-			g.edges = append(g.edges, e)
+	for _, l := range plan.Links(p) {
+		i, r := l.Step, l.Ref
+		invalid := bad[r.Ptr]
+		label := refPath(r.Ref) + " → " + r.Param
+		if r.Err != "" {
+			label = "malformed → " + r.Param
+			g.edges = append(g.edges, graphEdge{from: node(i), to: node(i), label: label, invalid: true})
+			continue
 		}
+		var from string
+		switch {
+		case l.From >= 0:
+			from = node(l.From)
+		case l.Named >= 0: // a self or forward reference
+			from = node(l.Named)
+		default:
+			if missing[r.Step] == "" {
+				missing[r.Step] = "m" + strconv.Itoa(len(g.missing))
+				g.missing = append(g.missing, r.Step)
+			}
+			from, invalid = missing[r.Step], true
+		}
+		e := graphEdge{from: from, to: node(i), label: label, invalid: invalid}
+		if tr != nil && i < len(tr.Steps) && tr.Steps[i].Error != nil {
+			e.failed = refFailed(*tr.Steps[i].Error, r)
+		}
+		g.edges = append(g.edges, e)
 	}
 	return g
 }

@@ -104,38 +104,33 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		opts.OnEvent = progressPrinter(s, p)
 	}
 	var r *plan.Run
-	if !f.noPreflight {
-		// On tools that answer at once and touch nothing (mock tools with
-		// no delay) the run goes on beside preflight and is dropped if the
-		// plan is refused: nothing it does can be seen before then, and on
-		// two cores the check costs no time. Any other tool waits.
-		var spec chan *plan.Run
-		sctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		if speculate && opts.OnEvent == nil && cat.AllImmediate(p) {
-			spec = make(chan *plan.Run, 1)
-			go func() {
-				r := plan.NewRun(p, cat, opts)
-				r.Continue(sctx, nil)
-				spec <- r
-			}()
-		}
-		first, ds := plan.Preflight(p, cat)
-		if first != nil {
-			cancel()
-			if spec != nil {
-				<-spec
-			}
-			print(plan.ErrorResponse(first.Message))
-			writeDiagnosticsBrief(s, p, ds)
-			return failed
-		}
+	// With preflight on, on tools that answer at once and touch nothing
+	// (mock tools with no delay), the run goes on beside preflight and is
+	// dropped if the plan is refused: nothing it does can be seen before
+	// then, and on two cores the check costs no time. Any other tool waits.
+	var spec chan *plan.Run
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if speculate && !f.noPreflight && opts.OnEvent == nil && cat.AllImmediate(p) {
+		spec = make(chan *plan.Run, 1)
+		go func() {
+			r := plan.NewRun(p, cat, opts)
+			r.Continue(sctx, nil)
+			spec <- r
+		}()
+	}
+	if rej, ds := plan.Admit(p, cat, !f.noPreflight); rej != nil {
+		cancel()
 		if spec != nil {
-			r = <-spec
+			<-spec
 		}
-	} else if rej := plan.ConciergeCheck(p, cat); rej != nil {
 		print(plan.ErrorResponse(rej.Message))
+		if len(ds) > 0 {
+			writeDiagnosticsBrief(s, p, ds)
+		}
 		return failed
+	} else if spec != nil {
+		r = <-spec
 	}
 	if r == nil {
 		r = plan.NewRun(p, cat, opts)

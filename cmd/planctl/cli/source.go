@@ -23,6 +23,9 @@ type sourceFlags struct {
 	replay    string
 	sharable  []string
 	serverLog string
+	// live lets --replay stand beside one other source (debug): the trace
+	// answers what it recorded, the other source the steps after it.
+	live bool
 }
 
 func (f *sourceFlags) register(c *cobra.Command) {
@@ -41,6 +44,7 @@ func (f *sourceFlags) register(c *cobra.Command) {
 // toolSource is an opened tool source: the catalog and how to release it.
 type toolSource struct {
 	catalog *plan.Catalog
+	live    *plan.Catalog // with --replay beside another source: that source
 	close   func() error
 }
 
@@ -68,7 +72,13 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 			n++
 		}
 	}
+	if f.live && f.replay != "" && n == 2 {
+		return f.openReplayThenLive(ctx, s)
+	}
 	if n > 1 {
+		if f.live {
+			return nil, usage(errors.New("choose one tool source: --catalog, --server, --url or --config (beside --replay, which answers the steps it recorded)"))
+		}
 		return nil, usage(errors.New("choose one tool source: --catalog, --server, --url, --config or --replay"))
 	}
 	if f.name != "" && f.config == "" {
@@ -101,6 +111,34 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 	default:
 		return &toolSource{catalog: mockserver.Demo()}, nil
 	}
+}
+
+// openReplayThenLive opens the trace and the other source given beside it.
+func (f *sourceFlags) openReplayThenLive(ctx context.Context, s *streams) (*toolSource, error) {
+	other := *f
+	other.replay, other.live = "", false
+	live, err := other.open(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	rp, err := f.openOnly(ctx, s, func(g *sourceFlags) {
+		g.catalog, g.server, g.url, g.config, g.name, g.headers = "", "", "", "", "", nil
+	})
+	if err != nil {
+		live.Close()
+		return nil, err
+	}
+	rp.live = live.catalog
+	rp.close = live.close
+	return rp, nil
+}
+
+// openOnly opens the source that is left after clear.
+func (f *sourceFlags) openOnly(ctx context.Context, s *streams, clear func(*sourceFlags)) (*toolSource, error) {
+	g := *f
+	g.live = false
+	clear(&g)
+	return g.open(ctx, s)
 }
 
 // readPlan loads a plan from a path, or standard input for "-".

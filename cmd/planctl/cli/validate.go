@@ -16,6 +16,7 @@ type validateFlags struct {
 	format     string
 	strict     bool
 	ignore     []string
+	unused     bool
 	maxResults int
 	maxSteps   int
 	maxBytes   int64
@@ -40,7 +41,8 @@ Exit code: 0 no error (no warning either, with --strict), 1 the plan has errors,
 2 bad command line, 3 fatal (the plan or the catalog unreadable).`,
 		Example: `  planctl validate samples/weather.json
   planctl validate --format json plan.json --catalog tools.json
-  planctl validate --strict --ignore UNUSED_OUTPUT --format github plan.json`,
+  planctl validate --strict --ignore REF_UNCHECKED --format github plan.json
+  planctl validate --unused-output plan.json`,
 		Args: exactArgs(1, "one PLAN (a path, or - for standard input)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return validatePlan(c.Context(), s, f, args[0])
@@ -51,6 +53,7 @@ Exit code: 0 no error (no warning either, with --strict), 1 the plan has errors,
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: "+strings.Join(report.Formats, ", "))
 	fl.BoolVar(&f.strict, "strict", false, "warnings fail too (exit 1)")
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "drop diagnostics with this `CODE` (repeatable, or comma-separated)")
+	fl.BoolVar(&f.unused, "unused-output", false, "also note read-only steps whose output no later step references (UNUSED_OUTPUT; off by default, since every step's result reaches the model in the response)")
 	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
@@ -93,7 +96,7 @@ func validatePlan(ctx context.Context, s *streams, f *validateFlags, path string
 		return err
 	}
 	defer src.Close()
-	ds := plan.Validate(p, src.catalog)
+	ds := plan.ValidateWith(p, src.catalog, plan.ValidateOptions{UnusedOutput: f.unused})
 	if len(ignore) > 0 {
 		kept := ds[:0]
 		for _, d := range ds {

@@ -71,15 +71,41 @@ func TestREPLScripts(t *testing.T) {
 			"backup (create_backup): ok\ncheck (validate_backup): ok\nmigrate (run_migration): ok\nstopped at the breakpoint before verify (#3, verify_migration)\n" +
 				"verify (verify_migration): ok\nannounce (notify): ok\nrun completed\n", ""},
 		{"a failing step", "continue\nprint bad_backup\nsteps\n", []string{"samples/tool-error.json"}, 1,
-			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed\n" +
+			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed; it is the next step again: set or unset its arguments, then next retries it\n" +
 				"ok_backup   create_backup    ok\nbad_backup  create_backup    error\nvalidate    validate_backup  pending\n",
 			"error: bad_backup failed, so it has no result: disk full"},
 		{"edit the next step's arguments, then run it", "next\nset channel \"deploys\"\ncontinue\n", []string{"samples/not-sharable.json"}, 0,
 			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
-				"{\n  \"literal\": {\n    \"channel\": \"deploys\",\n    \"message\": \"backup done\"\n  },\n  \"resolved\": {\n    \"channel\": \"deploys\",\n    \"message\": \"backup done\"\n  }\n}\n" +
+				"announce: no problems found in the edited step\n{\n  \"literal\": {\n    \"channel\": \"deploys\",\n    \"message\": \"backup done\"\n  },\n  \"resolved\": {\n    \"channel\": \"deploys\",\n    \"message\": \"backup done\"\n  }\n}\n" +
 				"announce (notify): ok\nrun completed\n", ""},
 		{"a step error in Concierge's words", "continue\n", []string{"samples/not-sharable.json"}, 0,
-			"backup (create_backup): ok\nannounce (notify): error: Parameter 'channel' is not sharable and cannot use references\nrun partial: announce failed\n", ""},
+			"backup (create_backup): ok\nannounce (notify): error: Parameter 'channel' is not sharable and cannot use references\nrun partial: announce failed; it is the next step again: set or unset its arguments, then next retries it\n", ""},
+		// The debugging loop: fail, see why, fix, retry.
+		{"mid-run, the response says the run has not ended", "next\nprint\n", []string{"samples/migration.json"}, 0,
+			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-orders\",\n  \"database\": \"orders\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
+				"{\n  \"status\": \"running\",\n  \"steps\": {\n    \"backup\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"backup_id\": \"bk-orders\",\n        \"database\": \"orders\",\n        \"size_bytes\": 12345678901234567890,\n        \"created_at\": \"2026-12-01T03:00:00Z\"\n      }\n    }\n  }\n}\n", ""},
+		{"rerun after a failure starts from the failed step", "continue\nrerun validate\nnext\nprint\n", []string{"samples/tool-error.json"}, 0,
+			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed; it is the next step again: set or unset its arguments, then next retries it\n" +
+				"validate comes after bad_backup, which has not run ok: rerunning from bad_backup\nresults before bad_backup (#1, create_backup) kept\nnext: bad_backup (#1, create_backup)\n" +
+				"bad_backup (create_backup): error: disk full\nrun partial: bad_backup failed; it is the next step again: set or unset its arguments, then next retries it\n" +
+				"{\n  \"status\": \"partial\",\n  \"steps\": {\n    \"ok_backup\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"backup_id\": \"bk-prod\",\n        \"database\": \"prod\",\n        \"size_bytes\": 12345678901234567890,\n        \"created_at\": \"2026-12-01T03:00:00Z\"\n      }\n    },\n    \"bad_backup\": {\n      \"status\": \"error\",\n      \"error\": \"disk full\"\n    }\n  }\n}\n", ""},
+		{"set fixes the failed step and continue retries it without calling earlier tools", "continue\nset database \"staging\"\ncontinue\nsteps\n", []string{"samples/tool-error.json"}, 0,
+			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed; it is the next step again: set or unset its arguments, then next retries it\n" +
+				"bad_backup: no problems found in the edited step\n{\n  \"literal\": {\n    \"database\": \"staging\"\n  },\n  \"resolved\": {\n    \"database\": \"staging\"\n  }\n}\n" +
+				"bad_backup (create_backup): ok\nvalidate (validate_backup): ok\nrun completed\n" +
+				"ok_backup   create_backup    ok\nbad_backup  create_backup    ok\nvalidate    validate_backup  ok\n", ""},
+		{"edits are validated like the plan", "set databse \"x\"\ndiag\nunset databse\ndiag\nunset database\n", []string{"samples/backup.json"}, 0,
+			"samples/backup.json:2:78: error: tool \"create_backup\" has no parameter \"databse\": remove it, or use one of \"database\" [UNKNOWN_ARG]\n" +
+				"{\n  \"literal\": {\n    \"database\": \"prod\",\n    \"databse\": \"x\"\n  },\n  \"resolved\": {\n    \"database\": \"prod\",\n    \"databse\": \"x\"\n  }\n}\n" +
+				"samples/backup.json:2:78: error: tool \"create_backup\" has no parameter \"databse\": remove it, or use one of \"database\" [UNKNOWN_ARG]\n" +
+				"backup: no problems found in the edited step\n{\n  \"literal\": {\n    \"database\": \"prod\"\n  },\n  \"resolved\": {\n    \"database\": \"prod\"\n  }\n}\n" +
+				"no problems found\n" +
+				"samples/backup.json:2:49: error: step \"backup\" calls tool \"create_backup\" without its required argument \"database\": add \"database\": a string (a literal, or a reference if it is sharable) [MISSING_REQUIRED_ARG]\n{\n  \"literal\": {},\n  \"resolved\": {}\n}\n", ""},
+		{"a reference to an unknown step set on the next step", "next\nset backup_id {\"output_by_reference\": {\"bakup\": [\"backup_id\"]}}\ndiag\n", []string{"samples/backup.json"}, 0,
+			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
+				"samples/backup.json:4:51: error: step \"validate\" references step \"bakup\", which is not defined. did you mean \"backup\"? [REF_UNDEFINED_STEP]\n" +
+				"{\n  \"literal\": {\n    \"backup_id\": {\n      \"output_by_reference\": {\n        \"bakup\": [\n          \"backup_id\"\n        ]\n      }\n    }\n  },\n  \"unresolved\": \"Step 'validate' references step 'bakup' which either does not exist or comes later in the plan\"\n}\n" +
+				"samples/backup.json:4:51: error: step \"validate\" references step \"bakup\", which is not defined. did you mean \"backup\"? [REF_UNDEFINED_STEP]\n", ""},
 		{"diagnostics beside the steps", "diag\n", []string{"samples/forward-reference.json"}, 0,
 			"samples/forward-reference.json:", ""},
 		{"an unknown command fails the script", "nxet\nsteps\n", []string{"samples/backup.json"}, 1,
@@ -126,7 +152,7 @@ func TestDebugCommandLine(t *testing.T) {
 		{"--print frees standard output", []string{"debug", "--print", "samples/backup.json"}, 2,
 			"and standard input and standard error (where the screen is drawn) are not terminals"},
 		{"an unknown --break", []string{"debug", "--repl", "--break", "nope", "samples/backup.json"}, 2,
-			`--break nope: the plan has no step "nope": give a step id (backup, validate) or #N`},
+			`--break nope: there is no step "nope": the steps are "backup", "validate"; #N names the step at index N`},
 		{"no plan", []string{"debug", "--repl"}, 2, "takes one PLAN"},
 		{"plan and commands both on standard input", []string{"debug", "--repl", "-"}, 2, "give them with -x CMD, or the plan as a file"},
 		{"-x without --repl", []string{"debug", "-x", "next", "samples/backup.json"}, 2, "--command runs REPL commands: add --repl"},
@@ -203,7 +229,7 @@ func TestTraceRoundTrip(t *testing.T) {
 		}
 		r = planctl(t, "steps\nnext\nnext\n", "debug", "--repl", "--replay", out)
 		if !strings.HasPrefix(r.stdout, "backup    create_backup    pending\nvalidate  validate_backup  pending\nbackup (create_backup): ok\n") ||
-			!strings.Contains(r.stderr, "error: the trace") && !strings.Contains(r.stdout, "has no answer for tool") {
+			!strings.HasSuffix(r.stdout, "halted before validate (#1, validate_backup): the trace has no more answers: it never called tool \"validate_backup\"; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n") {
 			t.Errorf("a trace of one step answers that step only:\n%s\n%s", r.stdout, r.stderr)
 		}
 	})
@@ -360,6 +386,71 @@ func TestInteractiveCompletion(t *testing.T) {
 // reads the test's typed-ahead commands as the answer. TERM=dumb tells
 // termenv not to ask. A real terminal answers at once, so users are not
 // affected.
+//
+// XDG_STATE_HOME keeps the REPL's history out of the user's home.
 func ptyEnv() []string {
-	return append(os.Environ(), "TERM=dumb")
+	return append(os.Environ(), "TERM=dumb", "XDG_STATE_HOME="+stateHome)
+}
+
+var stateHome = func() string {
+	dir, err := os.MkdirTemp("", "planctl-state")
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
+
+// The REPL keeps its history between sessions: the up arrow in a new
+// session recalls the last line of the one before.
+func TestInteractiveHistoryIsKept(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test history on")
+	}
+	state := t.TempDir()
+	run := func(input string) string {
+		cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/backup.json", "/dev/null")
+		cmd.Dir = "../../.."
+		cmd.Env = append(ptyEnv(), "XDG_STATE_HOME="+state)
+		cmd.Stdin = strings.NewReader(input)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return string(out)
+	}
+	run("print\n\x04")
+	hist, err := os.ReadFile(filepath.Join(state, "planctl", "repl_history"))
+	if err != nil || string(hist) != "print\n" {
+		t.Fatalf("history file: %q %v", hist, err)
+	}
+	if out := run("\x1b[A\n\x04"); !strings.Contains(out, `"status": "running"`) {
+		t.Errorf("the up arrow in a new session did not recall print:\n%q", out)
+	}
+}
+
+// A trace written mid-run replays up to where it ends and halts there; with
+// a tool source beside --replay, the run goes on with those tools.
+func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "mid.trace.json")
+	if r := planctl(t, "next\ntrace "+trace+"\n", "debug", "--repl", "samples/migration.json"); r.code != 0 {
+		t.Fatalf("recording: %d %s", r.code, r.stderr)
+	}
+	halt := "halted before check (#1, validate_backup): the trace has no more answers: it never called tool \"validate_backup\""
+	r := planctl(t, "continue\nnext\nsteps\n", "debug", "--repl", "--replay", trace)
+	want := "backup (create_backup): ok\n" + halt + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n" +
+		halt + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n" +
+		"backup    create_backup     ok\ncheck     validate_backup   pending\nmigrate   run_migration     pending\nverify    verify_migration  pending\nannounce  notify            pending\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("replay alone: exit %d\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+	r = planctl(t, "continue\ncontinue\n", "debug", "--repl", "--replay", trace, "--catalog", "mockserver/demo.json")
+	want = "backup (create_backup): ok\n" + halt + "; the next step goes on with the tools of mockserver/demo.json\n" +
+		"check (validate_backup): ok\nmigrate (run_migration): ok\nverify (verify_migration): ok\nannounce (notify): ok\nrun completed\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("replay then a catalog: exit %d\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
+	}
+	if r := planctl(t, "", "debug", "--repl", "--replay", trace, "--catalog", "x", "--url", "http://127.0.0.1:1/mcp"); r.code != 2 || !strings.Contains(r.stderr, "choose one tool source") {
+		t.Errorf("two sources beside --replay: %d %s", r.code, r.stderr)
+	}
 }

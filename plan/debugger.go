@@ -1,0 +1,491 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Debugger is what every interactive driver of a run shares (the TUI, the
+// REPL, the debug adapter): the run, the plan as edited so far, its
+// diagnostics, and the breakpoints, with one implementation of each action a
+// driver offers. Drivers keep no stepping, resolution or validation logic of
+// their own: they call these and show the result.
+//
+// Edits (SetArgs, SetArg, UnsetArg) produce a new plan document, the source
+// with the step's arguments replaced, which is parsed and validated like the
+// original; the run keeps every result and goes on with the edited plan.
+type Debugger struct {
+	opts DebugOptions
+	run  *Run
+	ids  map[string]int // step label -> index of its first step
+
+	mu     sync.Mutex
+	plan   *Plan
+	diags  []Diagnostic
+	breaks map[int]bool
+}
+
+// DebugOptions configure a Debugger.
+type DebugOptions struct {
+	// Run configures the run; HaltAtTraceEnd is always set.
+	Run RunOptions
+	// Limits bound the edited plan documents (the original's limits).
+	Limits Limits
+	// Validate checks a plan; nil means Validate with no options.
+	Validate func(*Plan, *Catalog) []Diagnostic
+	// Diagnostics of the plan as loaded, when the caller already has them
+	// (nil: the Debugger validates the plan).
+	Diagnostics []Diagnostic
+	// Breakpoints are step indexes to stop before.
+	Breakpoints []int
+	// Live, when the run replays a trace, is the catalog to go on with
+	// once the trace has no more answers: the run halts there first, and
+	// the next step calls Live's tools.
+	Live *Catalog
+}
+
+// NewDebugger prepares a debugger of p on c; nothing runs until Next or
+// Continue.
+func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
+	if o.Validate == nil {
+		o.Validate = Validate
+	}
+	o.Run.HaltAtTraceEnd = true
+	d := &Debugger{opts: o, plan: p, breaks: map[int]bool{}, ids: make(map[string]int, len(p.Steps))}
+	d.run = NewRun(p, c, o.Run)
+	d.diags = o.Diagnostics
+	if d.diags == nil && c != nil {
+		d.diags = o.Validate(p, c)
+	}
+	for i, st := range p.Steps {
+		if _, dup := d.ids[st.Label()]; !dup {
+			d.ids[st.Label()] = i
+		}
+	}
+	for _, b := range o.Breakpoints {
+		if b >= 0 && b < len(p.Steps) {
+			d.breaks[b] = true
+		}
+	}
+	return d
+}
+
+// Run is the debugger's run. Drive it through the Debugger's Next and
+// Continue so breakpoints apply; read it freely.
+func (d *Debugger) Run() *Run { return d.run }
+
+// Plan is the plan as edited so far (the loaded plan until an edit).
+func (d *Debugger) Plan() *Plan {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.plan
+}
+
+// Catalog is the catalog the run calls.
+func (d *Debugger) Catalog() *Catalog { return d.run.Catalog }
+
+// Diagnostics are the validator's diagnostics of the plan as edited so far.
+func (d *Debugger) Diagnostics() []Diagnostic {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.diags
+}
+
+// StepDiagnostics are the diagnostics of step i.
+func (d *Debugger) StepDiagnostics(i int) []Diagnostic {
+	return stepDiagnostics(d.Diagnostics(), i)
+}
+
+func stepDiagnostics(ds []Diagnostic, i int) []Diagnostic {
+	var out []Diagnostic
+	for _, x := range ds {
+		if x.StepIndex == i {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// FindStep finds a step by id (its label), or by "#N" for the step at
+// index N, with an error that says what the plan has instead.
+func (d *Debugger) FindStep(arg string) (int, error) { return FindStep(d.Plan(), d.ids, arg) }
+
+// FindStep finds a step of p by id, or by "#N" for the step at index N.
+// ids maps labels to indexes (nil: built from p).
+func FindStep(p *Plan, ids map[string]int, arg string) (int, error) {
+	if ids == nil {
+		ids = make(map[string]int, len(p.Steps))
+		for i := len(p.Steps) - 1; i >= 0; i-- {
+			ids[p.Steps[i].Label()] = i
+		}
+	}
+	if i, ok := ids[arg]; ok {
+		return i, nil
+	}
+	if len(p.Steps) == 0 {
+		return 0, fmt.Errorf("there is no step %q: the plan has no steps (see its diagnostics)", arg)
+	}
+	if n, ok := strings.CutPrefix(arg, "#"); ok {
+		i, err := strconv.Atoi(n)
+		if err == nil && i >= 0 && i < len(p.Steps) {
+			return i, nil
+		}
+		return 0, fmt.Errorf("there is no step at index %s: the plan has steps #0 to #%d", n, len(p.Steps)-1)
+	}
+	var known []string
+	for i, st := range p.Steps {
+		if i == 8 {
+			known = append(known, "...")
+			break
+		}
+		known = append(known, strconv.Quote(st.Label()))
+	}
+	hint := ""
+	if s := suggest(arg, labels(p)); s != "" {
+		hint = fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return 0, fmt.Errorf("there is no step %q%s: the steps are %s; #N names the step at index N", arg, hint, strings.Join(known, ", "))
+}
+
+func labels(p *Plan) []string {
+	out := make([]string, len(p.Steps))
+	for i, st := range p.Steps {
+		out[i] = st.Label()
+	}
+	return out
+}
+
+// Next runs the next step (retrying a failed one). See Run.Next.
+func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
+	i, st, ok = d.run.Next(ctx)
+	d.goLive()
+	return i, st, ok
+}
+
+// Continue runs until a breakpoint, a failure, a halt, ctx's end or the
+// end of the plan. See Run.Continue.
+func (d *Debugger) Continue(ctx context.Context) {
+	d.run.Continue(ctx, d.IsBreak)
+	d.goLive()
+}
+
+// goLive hands the run to the live tools once a replayed trace ran out.
+func (d *Debugger) goLive() {
+	if d.opts.Live != nil && d.run.Halted() != "" && d.run.Catalog != d.opts.Live {
+		d.run.Catalog = d.opts.Live
+	}
+}
+
+// Halted says why the run stopped although steps remain (a replayed trace
+// with no more answers), with what the next step will do; "" when it did
+// not halt.
+func (d *Debugger) Halted() string {
+	h := d.run.Halted()
+	switch {
+	case h == "":
+		return ""
+	case d.opts.Live != nil:
+		return h + "; the next step goes on with the tools of " + d.opts.Live.Source
+	}
+	return h + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)"
+}
+
+// Restart forgets every result and reconnects the tools when their
+// connection can (an upstream server that crashed starts again). The run
+// restarts even when reconnecting fails; the error says so.
+func (d *Debugger) Restart(ctx context.Context) error {
+	var err error
+	if c := d.run.Catalog; c != nil {
+		if rerr := c.Reconnect(ctx); rerr != nil {
+			err = fmt.Errorf("restarted, but reconnecting to the tools failed: %w", rerr)
+		}
+	}
+	d.run.Restart()
+	return err
+}
+
+// Rerun keeps the results before step i and makes i the next step. When i
+// comes after a failed or unrun step, the run restarts from the first such
+// step instead, and note says so ("" otherwise).
+func (d *Debugger) Rerun(i int) (from int, note string, err error) {
+	from, err = d.run.Rerun(i)
+	if err != nil {
+		return 0, "", err
+	}
+	if from != i {
+		p := d.Plan()
+		note = fmt.Sprintf("%s comes after %s, which has not run ok: rerunning from %s",
+			p.Steps[i].Label(), p.Steps[from].Label(), p.Steps[from].Label())
+	}
+	return from, note, nil
+}
+
+// Breakpoints are the steps with a breakpoint, in plan order.
+func (d *Debugger) Breakpoints() []int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]int, 0, len(d.breaks))
+	for i := range d.breaks {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// IsBreak reports whether step i has a breakpoint.
+func (d *Debugger) IsBreak(i int) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.breaks[i]
+}
+
+// SetBreak sets (on) or clears a breakpoint before step i and reports
+// whether it was set before.
+func (d *Debugger) SetBreak(i int, on bool) (was bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	was = d.breaks[i]
+	if on {
+		d.breaks[i] = true
+	} else {
+		delete(d.breaks, i)
+	}
+	return was
+}
+
+// ClearBreaks clears every breakpoint and returns how many there were.
+func (d *Debugger) ClearBreaks() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := len(d.breaks)
+	clear(d.breaks)
+	return n
+}
+
+// EditableStep is the step an edit without a step applies to: the next
+// step, which after a failure is the failed step.
+func (d *Debugger) EditableStep() (int, error) {
+	i := d.run.Cursor()
+	if i >= len(d.Plan().Steps) {
+		return 0, errors.New("no step is left to run: restart, or rerun STEP, to edit a step")
+	}
+	return i, nil
+}
+
+// SetArgs replaces the arguments of step i with args, a JSON object, and
+// returns the diagnostics of step i in the edited plan. Step i must not
+// have run ok (rerun it first); references in args resolve as usual.
+func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
+	v, err := ParseJSON(args)
+	if err != nil {
+		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
+	}
+	if v.Kind != Object {
+		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind)
+	}
+	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
+		if s.Args != nil {
+			return []splice{{s.Args.Start, s.Args.End, string(args[v.Start:v.End])}}, nil
+		}
+		return insertMember(p.Src.Bytes, s.Node, "args", string(args[v.Start:v.End])), nil
+	})
+}
+
+// SetArg sets argument name of step i to value, JSON text (a literal, or a
+// reference object), and returns the diagnostics of step i in the edited
+// plan: an unknown name is UNKNOWN_ARG with its did-you-mean, not a silent
+// new argument.
+func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error) {
+	v, err := ParseJSON(value)
+	if err != nil {
+		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
+	}
+	text := string(value[v.Start:v.End])
+	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
+		if s.Args == nil {
+			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(AppendJSONString(nil, name))+": "+text+"}"), nil
+		}
+		if s.Args.Kind != Object {
+			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind)
+		}
+		var out []splice
+		for _, m := range s.Args.Members {
+			if m.Key == name {
+				out = append(out, splice{m.Value.Start, m.Value.End, text})
+			}
+		}
+		if out == nil {
+			out = insertMember(p.Src.Bytes, s.Args, name, text)
+		}
+		return out, nil
+	})
+}
+
+// UnsetArg removes argument name of step i (every copy of it) and returns
+// the diagnostics of step i in the edited plan.
+func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
+	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
+		if s.Args == nil || s.Args.Kind != Object {
+			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
+		}
+		ms := s.Args.Members
+		var kept []Member
+		for _, m := range ms {
+			if m.Key != name {
+				kept = append(kept, m)
+			}
+		}
+		switch len(ms) - len(kept) {
+		case 0:
+			var names []string
+			for _, m := range ms {
+				names = append(names, strconv.Quote(m.Key))
+			}
+			have := "none"
+			if len(names) > 0 {
+				have = strings.Join(names, ", ")
+			}
+			return nil, fmt.Errorf("%s has no argument %q: its arguments are %s", s.Label(), name, have)
+		case 1:
+			// Take the member with the comma before it, or, for the
+			// first member, with the comma after it: the rest of the
+			// file keeps its layout.
+			for k, m := range ms {
+				if m.Key != name {
+					continue
+				}
+				start, end := m.KeyStart, m.Value.End
+				switch {
+				case k > 0:
+					start = ms[k-1].Value.End
+				case len(ms) > 1:
+					end = ms[1].KeyStart
+				}
+				return []splice{{start, end, ""}}, nil
+			}
+		}
+		// Several copies of the key: write the object again without them.
+		b := []byte{'{'}
+		for k, m := range kept {
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			b = AppendJSONString(b, m.Key)
+			b = append(b, ": "...)
+			b = append(b, m.Value.Raw(p.Src.Bytes)...)
+		}
+		return []splice{{s.Args.Start, s.Args.End, string(append(b, '}'))}}, nil
+	})
+}
+
+// splice replaces src[start:end] with text.
+type splice struct {
+	start, end int
+	text       string
+}
+
+// insertMember adds "key": text as the last member of the object obj.
+func insertMember(src []byte, obj *Value, key, text string) []splice {
+	at := obj.End - 1 // the closing brace
+	member := string(AppendJSONString(nil, key)) + ": " + text
+	if len(obj.Members) > 0 {
+		at = obj.Members[len(obj.Members)-1].Value.End
+		member = ", " + member
+	}
+	return []splice{{at, at, member}}
+}
+
+// edit applies the splices mk makes for step i, re-parses and re-validates
+// the plan, and hands it to the run.
+func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagnostic, error) {
+	p := d.Plan()
+	if i < 0 || i >= len(p.Steps) {
+		return nil, fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(p.Steps))
+	}
+	s := p.Steps[i]
+	if i < d.run.Cursor() {
+		return nil, fmt.Errorf("%s has already run: rerun %s first to change its arguments", s.Label(), s.Label())
+	}
+	if s.Node == nil || s.Node.Kind != Object {
+		return nil, fmt.Errorf("%s is not a JSON object, so it has no arguments to edit", s.Label())
+	}
+	sp, err := mk(p, s)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(sp, func(a, b int) bool { return sp[a].start > sp[b].start })
+	src := p.Src.Bytes
+	n := len(src)
+	for _, x := range sp {
+		n += len(x.text) - (x.end - x.start)
+	}
+	out := make([]byte, 0, n)
+	last := len(src)
+	var tail [][]byte
+	for _, x := range sp {
+		if x.end > last { // overlapping splices (cannot happen for distinct members)
+			return nil, errors.New("the edit overlaps itself")
+		}
+		tail = append(tail, src[x.end:last], []byte(x.text))
+		last = x.start
+	}
+	out = append(out, src[:last]...)
+	for k := len(tail) - 1; k >= 0; k-- {
+		out = append(out, tail[k]...)
+	}
+	lim := d.opts.Limits
+	if int64(len(out)) > lim.withDefaults().MaxBytes {
+		lim.MaxBytes = int64(len(out))
+	}
+	np := Load(p.Src.Name, out, lim)
+	if len(np.Steps) != len(p.Steps) {
+		why := "the edit changed the plan's shape"
+		if len(np.Problems) > 0 {
+			why = np.Problems[0].Message
+		}
+		return nil, fmt.Errorf("the edit would break the plan: %s", why)
+	}
+	if err := d.run.SetPlan(np, i); err != nil {
+		return nil, err
+	}
+	ds := d.opts.Validate(np, d.run.Catalog)
+	d.mu.Lock()
+	d.plan, d.diags = np, ds
+	d.mu.Unlock()
+	return stepDiagnostics(ds, i), nil
+}
+
+// DefaultTracePath is the file a debugger writes a trace to when none is
+// named: the plan's base name with ".trace.json", in the current folder
+// ("planctl.trace.json" for a plan from standard input).
+func DefaultTracePath(planName string) string {
+	base := filepath.Base(planName)
+	if planName == "" || planName == "-" || strings.HasPrefix(planName, "<") || base == "." || base == string(filepath.Separator) {
+		return "planctl.trace.json"
+	}
+	base = strings.TrimSuffix(base, ".json")
+	base = strings.TrimSuffix(base, ".trace")
+	return base + ".trace.json"
+}
+
+// Admit decides whether a plan may run, as run and serve do before any
+// tool is called: with preflight, planctl's validator refuses a plan with
+// any error (the first in position order); without, Concierge's own
+// whole-plan checks. It returns nil when the plan may run, and with
+// preflight every diagnostic for the driver to show.
+func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, []Diagnostic) {
+	if !preflight {
+		return ConciergeCheck(p, c), nil
+	}
+	first, ds := Preflight(p, c)
+	if first == nil {
+		return nil, ds
+	}
+	return &Rejection{Message: first.Message, Code: first.Code, StepIndex: first.StepIndex, Pointer: first.Pointer}, ds
+}

@@ -1,0 +1,230 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/planctl/planctl/plan"
+)
+
+// commandSpec is one command: how it parses, its help, and its handler.
+// The parser, help, completion and the docs all read this one table.
+type commandSpec struct {
+	name    string
+	aliases []string
+	usage   string
+	help    string
+	more    string // a second line for `help COMMAND`
+	min     int
+	max     int  // -1: any number
+	rawTail bool // everything after the first argument is one raw argument
+	run     func(s *Session, ctx context.Context, c Command) error
+}
+
+// commandSpecs and commandIndex are built in init: the help command's
+// handler lists the table it is part of.
+var (
+	commandSpecs []commandSpec
+	commandIndex map[string]*commandSpec
+)
+
+func init() {
+	commandSpecs = []commandSpec{
+		{name: "next", aliases: []string{"n", "step", "s"}, usage: "next [N]", max: 1,
+			help: "run the next step (or the next N steps) and show its result; after a failure, retry the failed step",
+			run:  cmdNext},
+		{name: "continue", aliases: []string{"c", "cont"}, usage: "continue",
+			help: "run until a breakpoint, a failure or the end of the plan (after a failure, retry the failed step first)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				if err := s.runnable(); err != nil {
+					return err
+				}
+				s.dbg.Continue(ctx)
+				s.stopped(ctx)
+				return nil
+			}},
+		{name: "break", aliases: []string{"b"}, usage: "break STEP", min: 1, max: -1,
+			help: "stop before STEP (an id, or #N for the step at index N)", run: cmdBreak},
+		{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP]", max: -1,
+			help: "remove the breakpoint on STEP, or every breakpoint", run: cmdClear},
+		{name: "breakpoints", aliases: []string{"bp"}, usage: "breakpoints",
+			help: "list the breakpoints",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				bs := s.dbg.Breakpoints()
+				if len(bs) == 0 {
+					fmt.Fprintln(s.out, "no breakpoints")
+				}
+				for _, i := range bs {
+					fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
+				}
+				return nil
+			}},
+		{name: "restart", aliases: []string{"r"}, usage: "restart",
+			help: "forget every result; the first step is next again (reconnects a crashed server; edits stay)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				err := s.dbg.Restart(ctx)
+				fmt.Fprintln(s.out, "restarted")
+				s.where()
+				return err
+			}},
+		{name: "rerun", aliases: []string{"rr"}, usage: "rerun STEP", min: 1, max: 1,
+			help: "keep the results before STEP and make STEP the next step (from the first failed or unrun step, if STEP comes after it)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				i, err := s.dbg.FindStep(c.Args[0])
+				if err != nil {
+					return err
+				}
+				from, note, err := s.dbg.Rerun(i)
+				if err != nil {
+					return err
+				}
+				if note != "" {
+					fmt.Fprintln(s.out, note)
+				}
+				fmt.Fprintf(s.out, "results before %s kept\n", s.describe(from))
+				s.where()
+				return nil
+			}},
+		{name: "print", aliases: []string{"p"}, usage: "print [STEP [PATH...]]", max: -1,
+			help: "the response so far (status \"running\" until the run ends), a step's result, or the value at a path (elements separated by spaces, quoted when they hold one)",
+			run:  func(s *Session, ctx context.Context, c Command) error { return s.print(c.Args) }},
+		{name: "args", aliases: []string{"a"}, usage: "args [STEP]", max: 1,
+			help: "a step's literal and resolved arguments (default: the next step)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				i := s.run.Cursor()
+				if len(c.Args) == 1 {
+					var err error
+					if i, err = s.dbg.FindStep(c.Args[0]); err != nil {
+						return err
+					}
+				} else if i >= len(s.dbg.Plan().Steps) {
+					return errors.New("no step is next: give a STEP (args STEP)")
+				}
+				return s.args(i)
+			}},
+		{name: "set", usage: "set ARG JSON", min: 2, max: -1, rawTail: true,
+			help: "change an argument of the next step (after a failure, the failed step) before it runs; JSON may be a reference",
+			more: "the edited plan is validated at once: the step's diagnostics are printed, and diag lists them",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				i, err := s.dbg.EditableStep()
+				if err != nil {
+					return err
+				}
+				ds, err := s.dbg.SetArg(i, c.Args[0], []byte(c.Rest))
+				if err != nil {
+					return err
+				}
+				return s.edited(i, ds)
+			}},
+		{name: "unset", usage: "unset ARG", min: 1, max: 1,
+			help: "remove an argument of the next step (after a failure, the failed step) before it runs",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				i, err := s.dbg.EditableStep()
+				if err != nil {
+					return err
+				}
+				ds, err := s.dbg.UnsetArg(i, c.Args[0])
+				if err != nil {
+					return err
+				}
+				return s.edited(i, ds)
+			}},
+		{name: "steps", aliases: []string{"ls"}, usage: "steps",
+			help: "one line per step: id, tool, status (pending, ok or error)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				w := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
+				for i, st := range s.dbg.Plan().Steps {
+					status := s.run.Step(i).Status
+					if status == plan.StepRunning {
+						status = plan.StepPending
+					}
+					fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
+				}
+				return w.Flush()
+			}},
+		{name: "diag", aliases: []string{"d"}, usage: "diag",
+			help: "the validator's diagnostics for the plan as edited so far",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				ds := s.dbg.Diagnostics()
+				if len(ds) == 0 {
+					fmt.Fprintln(s.out, "no problems found")
+				}
+				name := s.dbg.Plan().Src.Name
+				for _, d := range ds {
+					fmt.Fprintf(s.out, "%s:%s\n", name, d.String())
+				}
+				return nil
+			}},
+		{name: "trace", aliases: []string{"w"}, usage: "trace [FILE]", max: 1,
+			help: "write the run as a trace (default: --trace, or the plan's name with .trace.json)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				path := s.o.TracePath
+				if len(c.Args) == 1 {
+					path = c.Args[0]
+				}
+				if err := plan.WriteTrace(path, s.run); err != nil {
+					return err
+				}
+				fmt.Fprintf(s.out, "trace written to %s\n", path)
+				return nil
+			}},
+		{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", max: 1,
+			help: "list the commands, or explain one",
+			run:  func(s *Session, ctx context.Context, c Command) error { return s.help(c.Args) }},
+		{name: "quit", aliases: []string{"q", "exit"}, usage: "quit",
+			help: "leave the debugger"},
+	}
+	commandIndex = map[string]*commandSpec{}
+	for i := range commandSpecs {
+		c := &commandSpecs[i]
+		commandIndex[c.name] = c
+		for _, a := range c.aliases {
+			commandIndex[a] = c
+		}
+	}
+}
+
+func cmdNext(s *Session, ctx context.Context, c Command) error {
+	n := 1
+	if len(c.Args) == 1 {
+		v, err := strconv.Atoi(c.Args[0])
+		if err != nil || v < 1 {
+			return fmt.Errorf("next takes a count of steps, a whole number of 1 or more; got %q", c.Args[0])
+		}
+		n = v
+	}
+	return s.next(ctx, n)
+}
+
+func cmdBreak(s *Session, ctx context.Context, c Command) error {
+	for _, a := range c.Args {
+		i, err := s.dbg.FindStep(a)
+		if err != nil {
+			return err
+		}
+		s.dbg.SetBreak(i, true)
+		fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
+	}
+	return nil
+}
+
+func cmdClear(s *Session, ctx context.Context, c Command) error {
+	if len(c.Args) == 0 {
+		fmt.Fprintf(s.out, "cleared %d breakpoint(s)\n", s.dbg.ClearBreaks())
+		return nil
+	}
+	for _, a := range c.Args {
+		i, err := s.dbg.FindStep(a)
+		if err != nil {
+			return err
+		}
+		if !s.dbg.SetBreak(i, false) {
+			return fmt.Errorf("there is no breakpoint on %s: type breakpoints for the list", s.describe(i))
+		}
+		fmt.Fprintf(s.out, "cleared the breakpoint before %s\n", s.describe(i))
+	}
+	return nil
+}
