@@ -398,6 +398,9 @@ type statusWriter struct {
 	timeout time.Duration // each write's deadline from now
 }
 
+// writePiece is how much of an answer one write deadline covers.
+const writePiece = 256 << 10
+
 // deadline gives the next write WriteTimeout: a client that stops reading
 // is dropped instead of holding its answer in memory.
 func (w *statusWriter) deadline() {
@@ -415,8 +418,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	w.deadline()
-	n, err := w.ResponseWriter.Write(b)
+	// In pieces, each with its own deadline: a slow reader that keeps
+	// reading gets a large answer whole; one that stops is dropped.
+	n := 0
+	var err error
+	for len(b[n:]) > 0 && err == nil {
+		piece := b[n:min(len(b), n+writePiece)]
+		w.deadline()
+		var m int
+		m, err = w.ResponseWriter.Write(piece)
+		n += m
+	}
 	w.bytes += int64(n)
 	if bytes.Contains(b, progressMark) {
 		w.barrier.wrote()
