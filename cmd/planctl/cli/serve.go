@@ -75,7 +75,9 @@ one generated and printed to stderr at start with a host config to paste;
 session 404, a request past --max-inflight or an initialize past
 --max-sessions 503. A plan holding more than --max-response of results and
 arguments fails at the step that crosses it. --stateless keeps no session,
-so replicas can sit behind any load balancer.
+so replicas can sit behind any load balancer. --record DIR keeps a trace of
+every plan served: list them with 'planctl traces DIR', open one with
+'planctl debug TRACE'.
 
 One log line per request and per step goes to stderr, or to --log FILE; no
 token and no argument value is ever logged. SIGINT or SIGTERM stops taking
