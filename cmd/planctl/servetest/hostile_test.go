@@ -221,6 +221,46 @@ func TestCancellationScopedToCaller(t *testing.T) {
 	}
 }
 
+// With sessions, a cancellation from another session reaches nothing, and
+// one from the plan's own session stops it.
+func TestCancellationScopedToSession(t *testing.T) {
+	s := startHTTP(t, nil, "--catalog", "cmd/planctl/servetest/testdata/slow.json")
+	session := func() string {
+		_, body, hdr := post(t, s, http.MethodPost, initBodyText)
+		id := hdr.Get("Mcp-Session-Id")
+		if id == "" {
+			t.Fatalf("initialize: %s", body)
+		}
+		post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "Mcp-Session-Id", id, "MCP-Protocol-Version", "2025-11-25")
+		return id
+	}
+	mine, other := session(), session()
+	run := func(planFile string, id int, cancelFrom string) string {
+		planJSON, _ := os.ReadFile(planFile)
+		call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"execute_plan","arguments":%s}}`, id, planJSON)
+		answer := make(chan string, 1)
+		before := strings.Count(s.stderr.String(), "step=first tool=fast status=ok")
+		go func() {
+			_, body, _ := post(t, s, http.MethodPost, call, "Mcp-Session-Id", mine, "MCP-Protocol-Version", "2025-11-25")
+			answer <- body
+		}()
+		for strings.Count(s.stderr.String(), "step=first tool=fast status=ok") == before {
+			waitALittle()
+		}
+		post(t, s, http.MethodPost, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, id),
+			"Mcp-Session-Id", cancelFrom, "MCP-Protocol-Version", "2025-11-25")
+		return <-answer
+	}
+	// medium-plan's second step takes 200ms: cancelled, it would say so.
+	if got := run("testdata/medium-plan.json", 7, other); !strings.Contains(got, `\"status\":\"completed\"`) {
+		t.Errorf("another session's cancellation stopped the plan: %s", got)
+	}
+	// slow-plan's second step waits an hour: only a cancellation ends it.
+	if got := run("testdata/slow-plan.json", 8, mine); !strings.Contains(got, "was cancelled") {
+		t.Errorf("the session's own cancellation: %s", got)
+	}
+}
+
 // CORS preflight for an --allow-origin origin is answered without a token;
 // a --no-auth server warns on stderr even with --log; an empty token is an
 // error; the log file is 0600.
