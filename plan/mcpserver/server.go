@@ -44,7 +44,9 @@ type Options struct {
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
 	// is not marked isError (SPEC 7; --concierge-wire).
 	ConciergeWire bool
-	Logger        *slog.Logger // nil: discard
+	MaxResponse   int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
+	Logger        *slog.Logger  // nil: discard
+	Record        RecordOptions // the flight recorder: a trace of every plan served
 }
 
 // Server is the execute_plan MCP server. It keeps nothing between calls,
@@ -64,12 +66,21 @@ type Server struct {
 	stopNow  context.CancelFunc
 	reqID    atomic.Uint64
 	barrier  *progressBarrier // stdio only
+
+	initialized atomic.Value // func(sessionID string), told of each successful initialize
+	rec         *recorder    // nil unless Options.Record.Dir is set
 }
+
+// onInitialized has f told of every session whose initialize succeeded.
+func (s *Server) onInitialized(f func(string)) { s.initialized.Store(f) }
 
 // New builds the server for opts.Catalog.
 func New(opts Options) *Server {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxResponse == 0 {
+		opts.MaxResponse = plan.DefaultMaxResponse
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -90,6 +101,13 @@ func New(opts Options) *Server {
 	// outcome, never its parameters.
 	hooks.AddOnSuccess(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ any) {
 		s.log.Info("request", "method", string(method), "id", id)
+		if method == mcp.MethodInitialize {
+			if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
+				if f, _ := s.initialized.Load().(func(string)); f != nil {
+					f(sess.SessionID())
+				}
+			}
+		}
 	})
 	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
 		s.log.Info("request", "method", string(method), "id", id, "err", err)
@@ -100,11 +118,18 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
+	if opts.Record.Dir != "" {
+		if opts.Record.Max <= 0 {
+			opts.Record.Max = DefaultRecordMax
+		}
+		s.opts.Record = opts.Record
+		s.rec = &recorder{opts: opts.Record}
+	}
 	tool := Tool(opts.Catalog)
 	if opts.ConciergeWire {
 		tool.RawOutputSchema = nil
 	}
-	s.mcp.AddTool(tool, s.handle)
+	s.mcp.AddTool(tool, s.recorded(s.handle))
 	return s
 }
 
@@ -239,6 +264,10 @@ func planTimeoutMessage(tool string, d time.Duration, during bool) string {
 // handle answers one execute_plan call.
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	id := s.reqID.Add(1)
+	slot, _ := ctx.Value(recordKey{}).(*recordSlot)
+	if slot != nil {
+		slot.call = id
+	}
 	start := time.Now()
 	log := s.log.With("call", id)
 	if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
@@ -284,7 +313,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
-	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult}
+	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
 			return
@@ -308,7 +337,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			barrier.send()
 		}
 	}
+	opts.Redact = s.opts.Record.Redact
 	r := plan.NewRun(p, s.catalog, opts)
+	if slot != nil {
+		slot.run = r
+	}
 	r.Continue(ctx, nil)
 	resp := r.Response()
 	for i := range p.Steps {
