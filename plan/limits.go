@@ -11,15 +11,27 @@ import "fmt"
 const DefaultMaxResponse = 64 << 20
 
 // held is the number of bytes the run holds for the steps before i: their
-// resolved arguments and results.
+// resolved arguments and results. The sum is kept from one call to the
+// next (a step adds its own), so a run of n steps costs O(n), not O(n²):
+// summing from the first step every time was a third of a 10,000-step run.
 func (r *Run) held(i int) int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var n int64
-	for j := 0; j < i && j < len(r.steps); j++ {
-		n += int64(len(r.steps[j].Args) + len(r.steps[j].Result))
+	if i < r.heldUpTo {
+		r.heldUpTo, r.heldN = 0, 0
 	}
-	return n
+	for ; r.heldUpTo < i && r.heldUpTo < len(r.steps); r.heldUpTo++ {
+		st := &r.steps[r.heldUpTo]
+		r.heldN += int64(len(st.Args) + len(st.Result))
+	}
+	return r.heldN
+}
+
+// stepChanged forgets the held sum from step i on. The caller holds r.mu.
+func (r *Run) stepChanged(i int) {
+	if i < r.heldUpTo {
+		r.heldUpTo, r.heldN = 0, 0
+	}
 }
 
 // overResponse is the step error of a step that would make the run hold

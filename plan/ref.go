@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -99,12 +100,27 @@ func (e *ResolveError) Error() string { return e.Msg }
 // _resolve_ref does, and returns the raw bytes of the value it reaches. Keys
 // are matched literally: no character of a key has a meaning.
 func Walk(result []byte, step string, path []string) ([]byte, error) {
+	return walk(result, nil, step, path)
+}
+
+// walk is Walk, through x for containers of at least indexMinBytes when x
+// is not nil (x.result is result).
+func walk(result []byte, x *rawIndex, step string, path []string) ([]byte, error) {
 	cur := trimSpace(result)
 	for _, key := range path {
 		switch firstByte(cur) {
 		case '[':
-			elems := rawElems(cur)
-			i, msg := pyIndex(key, len(elems))
+			var n int
+			var elems [][]byte
+			var spans []span
+			if x != nil && len(cur) >= indexMinBytes {
+				spans = x.elems(cur)
+				n = len(spans)
+			} else {
+				elems = rawElems(cur)
+				n = len(elems)
+			}
+			i, msg := pyIndex(key, n)
 			if msg != "" {
 				quoted := make([]string, len(path))
 				for j, k := range path {
@@ -113,9 +129,22 @@ func Walk(result []byte, step string, path []string) ([]byte, error) {
 				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference [%s, %s]: %s",
 					step, strings.Join(quoted, ", "), msg)}
 			}
-			cur = elems[i]
+			if spans != nil {
+				cur = x.at(spans[i])
+			} else {
+				cur = elems[i]
+			}
 		case '{':
-			v, ok := rawMember(cur, key)
+			var v []byte
+			var ok bool
+			if x != nil && len(cur) >= indexMinBytes {
+				var s span
+				if s, ok = x.members(cur)[key]; ok {
+					v = x.at(s)
+				}
+			} else {
+				v, ok = rawMember(cur, key)
+			}
 			if !ok {
 				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference: key '%s' not found in step '%s'", key, step)}
 			}
@@ -258,16 +287,14 @@ func rawMember(b []byte, key string) ([]byte, bool) {
 // keyEquals compares a raw JSON string token (with quotes) to key.
 func keyEquals(tok []byte, key string) bool {
 	body := tok[1 : len(tok)-1]
-	if len(body) == len(key) && string(body) == key {
-		return true
+	// A body with an escape is compared decoded, even when its raw text
+	// equals key: the key "a\\u0062c" (with a backslash) is not the
+	// result's key "a\u0062c", which is "abc".
+	if bytes.IndexByte(body, '\\') >= 0 {
+		s, err := decodeString(tok)
+		return err == nil && s == key
 	}
-	for _, c := range body {
-		if c == '\\' {
-			s, err := decodeString(tok)
-			return err == nil && s == key
-		}
-	}
-	return false
+	return string(body) == key
 }
 
 func decodeString(tok []byte) (string, error) {

@@ -124,12 +124,15 @@ type Run struct {
 	Catalog *Catalog
 	opts    RunOptions
 
-	mu      sync.Mutex
-	steps   []StepState
-	cursor  int            // the next step to run: the first that has not run ok
-	status  RunStatus      // RunReady until the end or a failure
-	results map[string]int // step id -> index of its latest ok result
-	halted  string         // why the last Next ran nothing although steps remain
+	mu       sync.Mutex
+	steps    []StepState
+	cursor   int            // the next step to run: the first that has not run ok
+	status   RunStatus      // RunReady until the end or a failure
+	results  map[string]int // step id -> index of its latest ok result
+	heldN    int64          // the bytes steps [0, heldUpTo) hold (limits.go)
+	heldUpTo int
+	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
+	halted   string      // why the last Next ran nothing although steps remain
 }
 
 // NewRun prepares a run of p against c. Nothing runs until Next or Continue.
@@ -155,6 +158,7 @@ func (r *Run) reset(from int) {
 	for i := from; i < len(r.steps); i++ {
 		r.steps[i] = StepState{}
 	}
+	r.stepChanged(from)
 	r.cursor = from
 	r.status = RunReady
 	r.halted = ""
@@ -284,6 +288,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	i = r.cursor
 	prev := r.steps[i]
 	r.steps[i] = StepState{Status: StepRunning, Started: time.Now()}
+	r.stepChanged(i)
 	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
 
@@ -292,6 +297,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	r.mu.Lock()
 	if st.halt != "" {
 		r.steps[i] = prev
+		r.stepChanged(i)
 		if prev.Status == StepError {
 			r.status = RunPartial
 		}
@@ -301,6 +307,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 		return i, prev, false
 	}
 	r.steps[i] = st
+	r.stepChanged(i)
 	if st.Status == StepOK {
 		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
 			r.results[id.Str] = i
@@ -526,15 +533,22 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 	r.mu.Lock()
 	j, ok := r.results[ref.Step]
 	var result []byte
+	var x *rawIndex
 	if ok && j < i {
 		result = r.steps[j].Result
+		x = r.indexFor(j, result)
 	}
 	r.mu.Unlock()
 	if result == nil {
 		return nil, fmt.Errorf("Step '%s' references step '%s' which either does not exist or comes later in the plan",
 			r.Plan.Steps[i].IDText(), ref.Step)
 	}
-	return Walk(result, ref.Step, ref.Path)
+	if x == nil {
+		return Walk(result, ref.Step, ref.Path)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.walk(ref.Step, ref.Path)
 }
 
 // AppendCompact appends valid JSON without insignificant whitespace, in one

@@ -1,0 +1,87 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestIndexedWalkMatchesWalk: a walk through the index reaches the same
+// bytes, and fails with the same message, as Walk's scan, on a result large
+// enough to be indexed that has repeated keys (the last wins), escaped
+// keys, nested large containers, and bad or negative indexes.
+func TestIndexedWalkMatchesWalk(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"dup": 1, "list": [`)
+	for i := 0; i < 300; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"i": %d, "s": "x\"%d", "k\u00e9y": [%d, {"d": true}]}`, i, i, i)
+	}
+	b.WriteString(`], "a\u0062c": "escaped", "big": {`)
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, `"k%d": {"v": %d}, `, i, i)
+	}
+	b.WriteString(`"k7": "last copy"}, "dup": 2, "s": "scalar"}`)
+	result := []byte(b.String())
+	if len(result) < 4*indexMinBytes {
+		t.Fatalf("the test result is too small to be indexed: %d bytes", len(result))
+	}
+	paths := [][]string{
+		{}, {"dup"}, {"abc"}, {"a\\u0062c"}, {"list", "0", "i"}, {"list", "299", "s"}, {"list", "-1", "kéy", "1", "d"},
+		{"list", "-300", "i"}, {"list", "300"}, {"list", "-301"}, {"list", "x"}, {"list", " 12 ", "i"}, {"list", "+5", "kéy", "0"},
+		{"big", "k7"}, {"big", "k199", "v"}, {"big", "k200"}, {"missing"}, {"s", "x"}, {"list", "1_0", "i"},
+	}
+	x := &rawIndex{result: result}
+	for round := 0; round < 3; round++ { // the first walk scans, later ones use (and build) the index
+		for _, p := range paths {
+			want, werr := Walk(result, "st", p)
+			got, gerr := x.walk("st", p)
+			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Errorf("round %d, path %q: indexed walk = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
+			}
+		}
+	}
+	if len(x.arrays) == 0 || len(x.object) == 0 {
+		t.Errorf("the index recorded %d arrays and %d objects after repeated walks: it was not used", len(x.arrays), len(x.object))
+	}
+}
+
+// TestIndexFollowsTheResult: a step that runs again gets a new result, and
+// references then read the new one, not an index of the old.
+func TestIndexFollowsTheResult(t *testing.T) {
+	r := &Run{steps: make([]StepState, 2)}
+	old := []byte(`{"v": "` + strings.Repeat("a", 2*indexMinBytes) + `", "k": 1}`)
+	x := r.indexFor(0, old)
+	if x == nil || r.indexFor(0, old) != x {
+		t.Fatal("the same result must keep its index")
+	}
+	x.walk("s", []string{"k"})
+	x.walk("s", []string{"k"})
+	fresh := []byte(`{"v": "` + strings.Repeat("b", 2*indexMinBytes) + `", "k": 2}`)
+	y := r.indexFor(0, fresh)
+	if y == x {
+		t.Fatal("a new result of the same step kept the old index")
+	}
+	for i := 0; i < 2; i++ {
+		if got, err := y.walk("s", []string{"k"}); err != nil || string(got) != "2" {
+			t.Fatalf("walk %d on the new result = %q, %v; want 2", i, got, err)
+		}
+	}
+	if r.indexFor(1, []byte(`{"small": 1}`)) != nil {
+		t.Error("a result under indexMinBytes got an index")
+	}
+}
+
+// TestWalkEscapedKey: a result's key is compared decoded, as Python reads
+// it; a path key that spells the escape itself does not match.
+func TestWalkEscapedKey(t *testing.T) {
+	res := []byte(`{"a\u0062c": 1}`)
+	if got, err := Walk(res, "s", []string{"abc"}); err != nil || string(got) != "1" {
+		t.Errorf(`Walk to "abc" = %q, %v; want 1`, got, err)
+	}
+	if got, err := Walk(res, "s", []string{`a\u0062c`}); err == nil {
+		t.Errorf(`Walk to the raw text a\u0062c = %q; want key not found`, got)
+	}
+}
