@@ -67,12 +67,13 @@ func Preflight(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
 }
 
 type validator struct {
-	p     *Plan
-	c     *Catalog
-	src   []byte
-	ds    []Diagnostic
-	tools map[*Tool]*toolInfo
-	opts  ValidateOptions
+	p      *Plan
+	c      *Catalog
+	src    []byte
+	ds     []Diagnostic
+	tools  map[*Tool]*toolInfo
+	opts   ValidateOptions
+	ptrBuf []byte // a JSON Pointer being built (lookalikes)
 
 	ids    []stepIDs      // per step: its effective id
 	infos  []*toolInfo    // per step: its tool, nil when unknown
@@ -359,7 +360,8 @@ func (v *validator) step(s *Step) {
 			v.reference(s, info, m, ptr, ref)
 			continue
 		}
-		v.lookalikes(s, m.Value, ptr, m.Key, true)
+		v.ptrBuf = append(v.ptrBuf[:0], ptr...)
+		v.lookalikes(s, m.Value, v.ptrBuf, m.Key, true)
 	}
 	if info != nil {
 		v.arguments(s, info, args, ids, refs)

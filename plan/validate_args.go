@@ -36,6 +36,11 @@ type toolInfo struct {
 	kinds  map[string]kindSet
 	params map[string]kindSet
 	passed map[string]bool
+
+	// shallow: the inputSchema looks at no more than the kind of these
+	// arguments (shallowParams); shallowRest: nor at other names' values.
+	shallow     map[string]bool
+	shallowRest bool
 }
 
 // pathKey makes a memo key of a path: its elements joined by NUL, which
@@ -128,6 +133,7 @@ func newToolInfo(t *Tool, work *int) *toolInfo {
 				ti.open = br.extra != nil
 			}
 			ti.compiled = t.compiledInput()
+			ti.shallow, ti.shallowRest = shallowParams(doc)
 		}
 	}
 	if len(t.OutputSchema) > 0 {
@@ -281,7 +287,11 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 	lits := map[string]*Value{}
 	for _, m := range members {
 		if !refs[m.Key] {
-			inst[m.Key] = toAny(m.Value)
+			if sh, named := ti.shallow[m.Key]; sh || (!named && ti.shallowRest && ti.props[m.Key] == nil) {
+				inst[m.Key] = kindOnly(m.Value)
+			} else {
+				inst[m.Key] = toAny(m.Value)
+			}
 			lits[m.Key] = m.Value
 		}
 	}
@@ -519,6 +529,71 @@ func toAny(v *Value) any {
 		return out
 	}
 }
+
+// kindOnly is toAny for a value whose schema looks at no more than its
+// kind: an empty object or array stands for a large one. Converting a
+// large literal whole into Go maps for a schema that says only
+// {"type": "object"} was a third of validating a plan of large literals.
+func kindOnly(v *Value) any {
+	switch v.Kind {
+	case Array:
+		return []any{}
+	case Object:
+		return map[string]any{}
+	}
+	return toAny(v)
+}
+
+// shallowParams finds the arguments whose value an inputSchema checks no
+// deeper than its kind: a top-level schema of plain properties (no $ref,
+// combinators, conditions or pattern properties at the top), and property
+// schemas of only the keywords in kindKeywords. rest reports the same for
+// names the schema does not list (additionalProperties absent or a bool).
+// It is conservative: any other keyword, or any doubt, means "deep".
+func shallowParams(doc any) (map[string]bool, bool) {
+	root, ok := doc.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	for k, v := range root {
+		switch k {
+		case "type", "required", "description", "title", "$schema", "$id", "$comment", "examples", "default":
+		case "properties":
+			if _, ok := v.(map[string]any); !ok {
+				return nil, false
+			}
+		case "additionalProperties":
+			if _, ok := v.(bool); !ok {
+				return nil, false
+			}
+		default:
+			if !strings.HasPrefix(k, "x-") {
+				return nil, false
+			}
+		}
+	}
+	out := map[string]bool{}
+	props, _ := root["properties"].(map[string]any)
+	for name, ps := range props {
+		m, ok := ps.(map[string]any)
+		if !ok {
+			continue
+		}
+		shallow := true
+		for k := range m {
+			if !kindKeywords[k] && !strings.HasPrefix(k, "x-") {
+				shallow = false
+				break
+			}
+		}
+		out[name] = shallow
+	}
+	return out, true
+}
+
+// kindKeywords are the keywords that look at no more than a value's kind.
+var kindKeywords = map[string]bool{"type": true, "description": true, "title": true, "default": true,
+	"examples": true, "deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true}
 
 // missingArgs reports the required arguments of a step that has no args.
 func (v *validator) missingArgs(s *Step, ti *toolInfo, _ *Value, ids stepIDs) {

@@ -242,8 +242,10 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key,
 // lookalikes warns about values that look like references but are not:
 // references nested inside a literal (passed on unchanged), misspelt
 // output_by_reference keys, and template strings such as "$locs.lat".
-// It returns the index of the first diagnostic it gave, or -1.
-func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool) int {
+// It returns the index of the first diagnostic it gave, or -1. ptr is
+// val's pointer in a buffer the walk appends to (a string only for a
+// diagnostic).
+func (v *validator) lookalikes(s *Step, val *Value, ptr []byte, param string, top bool) int {
 	first := -1
 	note := func(i int) {
 		if first < 0 {
@@ -256,7 +258,7 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 			v.mention(s, val.Get(RefKey))
 			for i := len(val.Members) - 1; i >= 0; i-- {
 				if mm := val.Members[i]; mm.Key == RefKey {
-					v.add(SeverityWarning, "REF_NESTED", ptr+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
+					v.add(SeverityWarning, "REF_NESTED", string(ptr)+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
 						fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
 					note(len(v.ds) - 1)
 					break
@@ -265,9 +267,9 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 			return first
 		}
 		for _, mm := range val.Members {
-			kp := ptr + "/" + EscapePointer(mm.Key)
+			kp := appendPointerToken(append(ptr, '/'), mm.Key)
 			if looksLikeRefKey(mm.Key) {
-				v.add(SeverityWarning, "REF_LOOKALIKE", kp, mm.KeyStart, mm.KeyEnd, s,
+				v.add(SeverityWarning, "REF_LOOKALIKE", string(kp), mm.KeyStart, mm.KeyEnd, s,
 					fmt.Sprintf("key %q looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", mm.Key))
 				note(len(v.ds) - 1)
 				continue
@@ -278,14 +280,14 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 		}
 	case Array:
 		for i, e := range val.Elems {
-			if j := v.lookalikes(s, e, ptr+"/"+strconv.Itoa(i), param, false); j >= 0 {
+			if j := v.lookalikes(s, e, strconv.AppendInt(append(ptr, '/'), int64(i), 10), param, false); j >= 0 {
 				note(j)
 			}
 		}
 	case String:
 		if step, path, ok := v.refString(val.Str); ok {
 			v.markRead(s, step)
-			v.add(SeverityWarning, "REF_LOOKALIKE", ptr, val.Start, val.End, s,
+			v.add(SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start, val.End, s,
 				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str, step, step, path))
 			note(len(v.ds) - 1)
 		}

@@ -20,21 +20,25 @@ func (v *validator) valueChecks() {
 	if v.p.Root == nil {
 		return
 	}
-	v.walkValues(v.p.Root, "")
+	v.walkValues(v.p.Root, make([]byte, 0, 64))
 }
 
-func (v *validator) walkValues(n *Value, ptr string) {
+// walkValues checks every number of the tree n. ptr is n's JSON Pointer in
+// a buffer the walk appends to and cuts back: a pointer is made a string
+// only for a diagnostic (one string per value walked was a tenth of
+// validating a plan of large literals).
+func (v *validator) walkValues(n *Value, ptr []byte) {
 	switch n.Kind {
 	case Array:
 		for i, e := range n.Elems {
 			if e.Kind >= Array || e.Kind == Number || IsNonFinite(e) {
-				v.walkValues(e, ptr+"/"+strconv.Itoa(i))
+				v.walkValues(e, strconv.AppendInt(append(ptr, '/'), int64(i), 10))
 			}
 		}
 	case Object:
 		for _, m := range n.Members {
 			if m.Value.Kind >= Array || m.Value.Kind == Number || IsNonFinite(m.Value) {
-				v.walkValues(m.Value, ptr+"/"+EscapePointer(m.Key))
+				v.walkValues(m.Value, appendPointerToken(append(ptr, '/'), m.Key))
 			}
 		}
 	case Null:
@@ -47,14 +51,14 @@ func (v *validator) walkValues(n *Value, ptr string) {
 		} else {
 			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str)
 		}
-		v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr), msg)
+		v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start, n.End, v.stepAt(string(ptr)), msg)
 	case Number:
 		if isIntLiteral(n.Str) {
 			return
 		}
 		f, _ := strconv.ParseFloat(n.Str, 64)
 		if f == 0 && !zeroLiteral(n.Str) {
-			v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr),
+			v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start, n.End, v.stepAt(string(ptr)),
 				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, PyFloatRepr(f)))
 			return
 		}
@@ -69,7 +73,7 @@ func (v *validator) walkValues(n *Value, ptr string) {
 			if math.Trunc(f) == f && math.Abs(f) < 1e300 {
 				fix = "write it as an integer (no point or exponent: Python keeps integers exact) or as a string"
 			}
-			v.add(SeverityWarning, "FLOAT_PRECISION", ptr, n.Start, n.End, v.stepAt(ptr),
+			v.add(SeverityWarning, "FLOAT_PRECISION", string(ptr), n.Start, n.End, v.stepAt(string(ptr)),
 				fmt.Sprintf("the number %s has more digits than a double holds: Concierge receives %s here; %s", n.Str, repr, fix))
 		}
 	}
@@ -223,4 +227,20 @@ func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *Value,
 	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start, path.End, s,
 		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
 			t.Name, got, at, want, param))
+}
+
+// appendPointerToken appends t escaped as a JSON Pointer token
+// (EscapePointer without a string of its own).
+func appendPointerToken(dst []byte, t string) []byte {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '~':
+			dst = append(dst, '~', '0')
+		case '/':
+			dst = append(dst, '~', '1')
+		default:
+			dst = append(dst, t[i])
+		}
+	}
+	return dst
 }
