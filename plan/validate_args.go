@@ -32,8 +32,7 @@ type toolInfo struct {
 
 	// Memos: the same path walked on the same tool gives the same result,
 	// and the same literal arguments pass the same schema.
-	walks  map[string]walkResult
-	kinds  map[string]kindSet
+	walks  walkNode
 	params map[string]kindSet
 	passed map[string]bool
 
@@ -43,44 +42,59 @@ type toolInfo struct {
 	shallowRest bool
 }
 
-// pathKey makes a memo key of a path: its elements joined by NUL, which
-// cannot end a key ambiguously because each element is length-prefixed.
-func pathKey(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		b.WriteString(strconv.Itoa(len(p)))
-		b.WriteByte(0)
-		b.WriteString(p)
-	}
-	return b.String()
+// walkNode is the memo of the paths references walk on one tool's output:
+// a trie with a node per path prefix, holding how the step into it went and
+// the kinds of value found there. (A map keyed by the whole prefix made a
+// string of every prefix of every reference: a path of depth d cost d
+// strings, and reading many steps through deep paths was a third of
+// validating such plans.)
+type walkNode struct {
+	res      walkResult // the step into this node (unset at the root and the FastMCP wrapper)
+	kinds    kindSet
+	hasKinds bool
+	next     map[string]*walkNode
+	wrapper  *walkNode // the "result" element a FastMCP wrapper skips
 }
 
-// stepMemo is cur.step(key), where cur is the shape reached by path[:len-1].
-func (ti *toolInfo) stepMemo(cur shape, path []string, key string) walkResult {
-	k := pathKey(path)
-	if r, ok := ti.walks[k]; ok {
-		return r
+// step is cur.step(key) from the shape at n, memoized.
+func (n *walkNode) step(cur shape, key string) *walkNode {
+	c, ok := n.next[key]
+	if !ok {
+		c = &walkNode{res: cur.step(key)}
+		if n.next == nil {
+			n.next = map[string]*walkNode{}
+		}
+		n.next[key] = c
 	}
-	r := cur.step(key)
-	if ti.walks == nil {
-		ti.walks = map[string]walkResult{}
-	}
-	ti.walks[k] = r
-	return r
+	return c
 }
 
-// kindsMemo is cur.kinds(), where cur is the shape reached by path.
-func (ti *toolInfo) kindsMemo(cur shape, path []string) kindSet {
-	k := pathKey(path)
-	if r, ok := ti.kinds[k]; ok {
-		return r
+// skipWrapper is the node after a "result" element that is not walked.
+func (n *walkNode) skipWrapper() *walkNode {
+	if n.wrapper == nil {
+		n.wrapper = &walkNode{}
 	}
-	r := cur.kinds()
-	if ti.kinds == nil {
-		ti.kinds = map[string]kindSet{}
+	return n.wrapper
+}
+
+// kindsOf is cur.kinds(), where cur is the shape at n, memoized.
+func (n *walkNode) kindsOf(cur shape) kindSet {
+	if !n.hasKinds {
+		n.kinds, n.hasKinds = cur.kinds(), true
 	}
-	ti.kinds[k] = r
-	return r
+	return n.kinds
+}
+
+// size counts the nodes below n (tests).
+func (n *walkNode) size() int {
+	c := 0
+	for _, m := range n.next {
+		c += 1 + m.size()
+	}
+	if n.wrapper != nil {
+		c += 1 + n.wrapper.size()
+	}
+	return c
 }
 
 // paramKinds is the set of types parameter name accepts.

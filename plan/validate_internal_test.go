@@ -37,8 +37,8 @@ func TestSchemasOncePerTool(t *testing.T) {
 	if len(v.tools) != 1 || ti.compiled == nil {
 		t.Fatalf("tool infos: %d", len(v.tools))
 	}
-	if len(ti.walks) != 1 || len(ti.passed) != 2 { // {"value": 1}, and {} beside a reference
-		t.Errorf("memos: %d walks, %d passing argument sets", len(ti.walks), len(ti.passed))
+	if ti.walks.size() != 1 || len(ti.passed) != 2 { // {"value": 1}, and {} beside a reference
+		t.Errorf("memos: %d walks, %d passing argument sets", ti.walks.size(), len(ti.passed))
 	}
 }
 

@@ -122,6 +122,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		return // an unknown tool was reported; its output is "any"
 	}
 	cur := target.out
+	node := &target.walks
 	start := 0
 	if target.wrapped && len(path.Elems) > 0 && r.Path[0] == "result" {
 		e := path.Elems[0]
@@ -132,6 +133,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		v.add(SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start, e.End, s,
 			fmt.Sprintf("tool %q is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", target.tool.Name, rest))
 		start = 1
+		node = node.skipWrapper()
 	}
 	where := func(i int) string {
 		if i == 0 {
@@ -142,7 +144,6 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
 	var pending *Diagnostic
-	memo := r.Path[:start]
 	for i := start; i < len(path.Elems); i++ {
 		e := path.Elems[i]
 		if !goodPathElement(e) {
@@ -150,8 +151,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 			return
 		}
 		key := r.Path[i]
-		memo = r.Path[:i+1]
-		res := target.stepMemo(cur, memo, key)
+		node = node.step(cur, key)
+		res := node.res
 		if f := res.fail; f != nil {
 			d := v.add(f.sev, f.code, elemPtr(i), e.Start, e.End, s, v.walkMessage(f, target, e, key, where(i)))
 			if f.code == "REF_UNKNOWN_PROPERTY" {
@@ -188,7 +189,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		return
 	}
 	want := info.paramKinds(m.Key, ps)
-	got := target.kindsMemo(cur, memo)
+	got := node.kindsOf(cur)
 	if want == kAll || got == kAll || want&got != 0 {
 		return
 	}
