@@ -100,8 +100,10 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		fmt.Fprintln(s.out)
 	}
 	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
+	var progress *progressLine
 	if isTerminal(s.errOut) {
-		opts.OnEvent = progressPrinter(s, p)
+		progress = newProgressLine(s.errOut, p) // progress.go
+		opts.OnEvent = progress.event
 	}
 	var r *plan.Run
 	// With preflight on, on tools that answer at once and touch nothing
@@ -136,6 +138,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r = plan.NewRun(p, cat, opts)
 		r.Continue(ctx, nil)
 	}
+	if progress != nil {
+		progress.finish()
+	}
 	print(r.Response())
 	for i := range p.Steps {
 		if d := plan.ResultCheck(r, i); d != nil {
@@ -165,21 +170,6 @@ func maxResultOption(n int64) int64 {
 		return -1
 	}
 	return n
-}
-
-// progressPrinter reports each finished step on stderr.
-func progressPrinter(s *streams, p *plan.Plan) func(plan.Event) {
-	return func(e plan.Event) {
-		if e.Kind != plan.EventStepFinished {
-			return
-		}
-		st := p.Steps[e.Step]
-		mark := "ok"
-		if e.State.Status == plan.StepError {
-			mark = "error: " + e.State.Error
-		}
-		fmt.Fprintf(s.errOut, "[%d/%d] %s (%s) %s in %s\n", e.Step+1, len(p.Steps), st.Label(), st.ToolName(), mark, e.State.Duration.Round(time.Millisecond))
-	}
 }
 
 // writeDiagnosticsBrief shows the diagnostics that refused a plan on
