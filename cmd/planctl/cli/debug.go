@@ -3,11 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/tui"
 	"github.com/planctl/planctl/tui/repl"
@@ -27,8 +25,6 @@ type debugFlags struct {
 	maxBytes    int64
 	maxResult   int64
 }
-
-func init() { register(newDebugCmd) }
 
 func newDebugCmd(s *streams) *cobra.Command {
 	f := &debugFlags{}
@@ -86,19 +82,19 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if len(f.commands) > 0 && !f.repl {
 		return usage(errors.New("--command runs REPL commands: add --repl"))
 	}
-	if f.repl && len(args) == 1 && args[0] == "-" && len(f.commands) == 0 && !isTTY(s.in) {
+	if f.repl && len(args) == 1 && args[0] == "-" && len(f.commands) == 0 && !tui.IsTerminal(s.in) {
 		return usage(errors.New("the plan comes from standard input, so the REPL's commands cannot: give them with -x CMD, or the plan as a file"))
 	}
 	if !f.repl {
 		// Refuse before anything is opened: no tool server started for nothing.
 		var not []string
-		if !isTTY(s.in) {
+		if !tui.IsTerminal(s.in) {
 			not = append(not, "standard input")
 		}
-		if !isTTY(s.errOut) {
+		if !tui.IsTerminal(s.errOut) {
 			not = append(not, "standard error (where the screen is drawn)")
 		}
-		if !f.print && !isTTY(s.out) {
+		if !f.print && !tui.IsTerminal(s.out) {
 			not = append(not, "standard output")
 		}
 		if len(not) > 0 {
@@ -144,7 +140,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
-			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in), Commands: f.commands,
+			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: tui.IsTerminal(s.in), Commands: f.commands,
 		})
 		switch {
 		case errors.Is(err, repl.ErrCommandFailed):
@@ -175,11 +171,4 @@ func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
-}
-
-// isTTY reports whether f is a terminal (not merely a character device
-// such as /dev/null, which isTerminal accepts).
-func isTTY(f any) bool {
-	file, ok := f.(*os.File)
-	return ok && term.IsTerminal(file.Fd())
 }

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newGraphCmd) }
-
 func newGraphCmd(s *streams) *cobra.Command {
 	var src sourceFlags
 	var format string

@@ -12,7 +12,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -57,11 +56,6 @@ type streams struct {
 	out    io.Writer
 	errOut io.Writer
 }
-
-// isTerminal reports whether f is a terminal: a tty, asked with an ioctl.
-// (A character device is not enough: /dev/null is one, and a run with its
-// stderr there would print its progress to nowhere, step by step.)
-func isTerminal(f any) bool { return tui.IsTerminal(f) }
 
 // Main runs planctl with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -114,12 +108,23 @@ recorded trace (--replay).`,
 			serverGC()
 		}
 	}
-	root.AddCommand(commands(s)...)
+	// The commands, in the order a user meets them: the two that read a
+	// plan (validate, debug), then run and serve, which execute it, then
+	// the helpers. (Help lists them by name, as cobra sorts them.)
+	root.AddCommand(
+		newValidateCmd(s),
+		newDebugCmd(s),
+		newRunCmd(s),
+		newServeCmd(s),
+		newGraphCmd(s),
+		newToolsCmd(s),
+		newMockCmd(s),
+	)
 	return root
 }
 
 // annotBatch marks a command that reads its input, works and exits (run,
-// validate): it trades memory for speed in the garbage collector.
+// validate, graph): it trades memory for speed in the garbage collector.
 const annotBatch = "planctl/batch"
 
 // annotServer marks a long-running server (serve, mock): small live heap,
@@ -141,26 +146,13 @@ func serverGC() {
 // batchGC lets the heap grow to four times the live data between
 // collections instead of two (GOGC=300), unless GOGC is set. On the
 // 50,000-step chain this takes a quarter off the run's time and leaves its
-// peak memory where it was (the response is the peak); long-running
-// commands (debug, serve) keep Go's default.
+// peak memory where it was (the response is the peak). The servers (serve,
+// mock) take serverGC instead; every other command (debug, tools) keeps
+// Go's default.
 func batchGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(300)
 	}
-}
-
-// registry of subcommand constructors; each command file adds itself in
-// an init function so that commands can be written side by side.
-var registry []func(*streams) *cobra.Command
-
-func register(f func(*streams) *cobra.Command) { registry = append(registry, f) }
-
-func commands(s *streams) []*cobra.Command {
-	out := make([]*cobra.Command, 0, len(registry))
-	for _, f := range registry {
-		out = append(out, f(s))
-	}
-	return out
 }
 
 // exactArgs is cobra.ExactArgs with planctl's exit code and a hint.

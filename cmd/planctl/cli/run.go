@@ -10,6 +10,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -24,8 +25,6 @@ type runFlags struct {
 	maxBytes    int64
 	maxResult   int64
 }
-
-func init() { register(newRunCmd) }
 
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{}
@@ -68,9 +67,6 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 // the test that compares both ways).
 var speculate = true
 
-// traceWriter, when set, records a run to a file (see trace.go).
-var traceWriter func(path string, r *plan.Run) error
-
 func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -100,7 +96,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		fmt.Fprintln(s.out)
 	}
 	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
-	if isTerminal(s.errOut) {
+	if tui.IsTerminal(s.errOut) {
 		opts.OnEvent = progressPrinter(s, p)
 	}
 	var r *plan.Run
@@ -138,10 +134,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	}
 	print(r.Response())
 	if f.trace != "" {
-		if traceWriter == nil {
-			return fatal(fmt.Errorf("--trace is not available in this build"))
-		}
-		if err := traceWriter(f.trace, r); err != nil {
+		if err := plan.WriteTrace(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
 		}
 	}
@@ -178,5 +171,5 @@ func progressPrinter(s *streams, p *plan.Plan) func(plan.Event) {
 // writeDiagnosticsBrief shows the diagnostics that refused a plan on
 // stderr, in validate's text format.
 func writeDiagnosticsBrief(s *streams, p *plan.Plan, ds []plan.Diagnostic) {
-	report.Text(s.errOut, p, ds, report.Options{Color: isTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
+	report.Text(s.errOut, p, ds, report.Options{Color: tui.IsTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
 }

@@ -40,8 +40,6 @@ type serveFlags struct {
 	sessionIdle     time.Duration
 }
 
-func init() { register(newServeCmd) }
-
 func newServeCmd(s *streams) *cobra.Command {
 	f := &serveFlags{}
 	c := &cobra.Command{

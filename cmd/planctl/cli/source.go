@@ -56,13 +56,6 @@ func (t *toolSource) Close() error {
 	return t.close()
 }
 
-// openers for sources other than mock catalogs; filled in by the files
-// that implement them (upstream MCP servers, trace replay).
-var (
-	openUpstream func(ctx context.Context, f *sourceFlags, s *streams) (*toolSource, error)
-	openReplay   func(ctx context.Context, path string) (*toolSource, error)
-)
-
 // open resolves the flags to a catalog. Errors are fatal (exit 3), except
 // contradictory flags (exit 2).
 func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error) {
@@ -89,28 +82,32 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 	}
 	switch {
 	case f.catalog != "":
-		data, err := os.ReadFile(f.catalog)
+		c, err := loadCatalog(f.catalog)
 		if err != nil {
-			return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
-		}
-		c, err := mockserver.Load(f.catalog, data)
-		if err != nil {
-			return nil, fatal(err)
+			return nil, err
 		}
 		return &toolSource{catalog: c}, nil
 	case f.replay != "":
-		if openReplay == nil {
-			return nil, fatal(errors.New("--replay is not available in this build"))
-		}
-		return openReplay(ctx, f.replay)
+		return openReplay(f.replay)
 	case f.server != "" || f.url != "" || f.config != "":
-		if openUpstream == nil {
-			return nil, fatal(errors.New("MCP server sources are not available in this build"))
-		}
-		return openUpstream(ctx, f, s)
+		return openMCPServer(ctx, f, s)
 	default:
 		return &toolSource{catalog: mockserver.Demo()}, nil
 	}
+}
+
+// loadCatalog reads a mock catalog file (--catalog); its errors are fatal
+// (exit 3).
+func loadCatalog(path string) (*plan.Catalog, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
+	}
+	c, err := mockserver.Load(path, data)
+	if err != nil {
+		return nil, fatal(err)
+	}
+	return c, nil
 }
 
 // openReplayThenLive opens the trace and the other source given beside it.

@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newToolsCmd) }
-
 func newToolsCmd(s *streams) *cobra.Command {
 	var src sourceFlags
 	var format string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -21,8 +22,6 @@ type validateFlags struct {
 	maxSteps   int
 	maxBytes   int64
 }
-
-func init() { register(newValidateCmd) }
 
 func newValidateCmd(s *streams) *cobra.Command {
 	f := &validateFlags{}
@@ -107,7 +106,7 @@ func validatePlan(ctx context.Context, s *streams, f *validateFlags, path string
 		ds = kept
 	}
 	opts := report.Options{MaxResults: f.maxResults, Version: Version,
-		Color: f.format == "text" && isTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
+		Color: f.format == "text" && tui.IsTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
 	if err := report.Write(s.out, f.format, p, ds, opts); err != nil {
 		return fatal(fmt.Errorf("cannot write the report: %w", err))
 	}
