@@ -18,7 +18,7 @@ import (
 // Version is planctl's version, set at build time with -ldflags.
 var Version = "0.1.0-dev"
 
-// The exit codes of every command (SPEC 4).
+// The exit codes of every command (README.md, "Exit codes").
 const (
 	ExitOK     = 0 // success
 	ExitFailed = 1 // the plan has errors, or the run ended partial or was rejected
@@ -29,7 +29,8 @@ const (
 // exitError carries an exit code up to Main.
 type exitError struct {
 	code int
-	err  error // nil: nothing more to print
+	err  error  // nil: nothing more to print
+	hint string // a line Main prints after err, such as where to read the usage
 }
 
 func (e *exitError) Error() string {
@@ -46,6 +47,11 @@ func fatal(err error) error { return &exitError{code: ExitFatal, err: err} }
 
 // usage wraps err as exit code 2.
 func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// usageSeeHelp wraps err as exit code 2, pointing at c's help.
+func usageSeeHelp(c *cobra.Command, err error) error {
+	return &exitError{code: ExitUsage, err: err, hint: fmt.Sprintf("Run '%s --help' for usage.", c.CommandPath())}
+}
 
 // failed ends a command with exit 1 and no further message.
 var failed = &exitError{code: ExitFailed}
@@ -74,6 +80,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if ee.err != nil {
 			fmt.Fprintf(stderr, "planctl: %v\n", ee.err)
 		}
+		if ee.hint != "" {
+			fmt.Fprintln(stderr, ee.hint)
+		}
 		return ee.code
 	}
 	// cobra's own errors are command-line mistakes.
@@ -98,7 +107,7 @@ recorded trace (--replay).`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usage(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
+		return usageSeeHelp(c, err)
 	})
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
 		switch {
@@ -163,8 +172,7 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 			if len(args) > 0 {
 				got = strings.Join(args, " ")
 			}
-			return usage(fmt.Errorf("%s takes %s; got: %s\nRun '%s --help' for usage.",
-				c.CommandPath(), what, got, c.CommandPath()))
+			return usageSeeHelp(c, fmt.Errorf("%s takes %s; got: %s", c.CommandPath(), what, got))
 		}
 		return nil
 	}
