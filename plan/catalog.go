@@ -196,7 +196,8 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 }
 
 // XSharable lists, sorted, the properties an input schema marks
-// "x-sharable": true (SPEC 3): the parameters that may take references.
+// "x-sharable": true: the parameters that may take references, beside those
+// a mock catalog lists in "sharable" (README.md, "Mock catalogs").
 func XSharable(schema json.RawMessage) []string {
 	var s struct {
 		Properties map[string]struct {

@@ -23,7 +23,8 @@ import (
 // Form is the shape a plan arrived in.
 type Form int
 
-// The accepted input forms (SPEC 1), detected automatically.
+// The accepted input forms, detected automatically: the plan object, a
+// bare array of steps, MCP tools/call params, a JSON-RPC tools/call request.
 const (
 	FormPlan     Form = iota // {"steps": [...]}
 	FormSteps                // [...]

@@ -212,6 +212,6 @@ func TestCodesSorted(t *testing.T) {
 	}
 	sort.Strings(keys)
 	if len(keys) != 41 {
-		t.Errorf("the catalogue of VALIDATION.md has 41 codes, codes.go has %d", len(keys))
+		t.Errorf("the catalogue has 41 codes, codes.go has %d", len(keys))
 	}
 }

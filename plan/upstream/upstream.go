@@ -2,7 +2,7 @@
 // reaches the server with mcp-go's client (stdio, Streamable HTTP, or an
 // mcpServers file entry), reads its catalog from tools/list with the schemas
 // exactly as sent, and calls its tools, mapping each result to a plan value
-// as SPEC section 3 says. A Concierge Plan server (one that lists only
+// (MapResult). A Concierge Plan server (one that lists only
 // execute_plan) is unwrapped: its catalog is recovered from the
 // description and each step runs as a one-step plan.
 //
