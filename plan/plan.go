@@ -3,9 +3,10 @@
 // resolves output_by_reference values on raw JSON bytes, and runs plans one
 // step at a time exactly as a Concierge Plan server would.
 //
-// A run, driven to the end:
+// A run, driven to the end (Load never fails: a plan's problems are in
+// p.Problems and in the response):
 //
-//	p, _ := plan.Load("plan.json", src, plan.Limits{})
+//	p := plan.Load("plan.json", src, plan.Limits{})
 //	r := plan.NewRun(p, catalog, plan.RunOptions{})
 //	r.Continue(ctx, nil)
 //	os.Stdout.Write(r.Response())

@@ -6,9 +6,12 @@
 // execute_plan) is unwrapped: its catalog is recovered from the
 // description and each step runs as a one-step plan.
 //
-//	u, err := upstream.Open(ctx, upstream.Config{Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"}})
+//	u, err := upstream.Open(ctx, upstream.Config{URL: "http://127.0.0.1:8765/mcp"})
 //	defer u.Close()
 //	r := plan.NewRun(p, u.Catalog(), plan.RunOptions{StepTimeout: time.Minute})
+//
+// (Config{Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"}}
+// starts a server over stdio instead.)
 package upstream
 
 import (
