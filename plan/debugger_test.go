@@ -1,0 +1,33 @@
+package plan_test
+
+import (
+	"testing"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+)
+
+// Edits splice the document, whatever form it came in and however its
+// lines end; the edited value reaches the tool exactly.
+func TestEditOddDocs(t *testing.T) {
+	for _, src := range []string{
+		"[{\"id\":\"a\",\r\n\"tool\":\"echo\",\r\n\"args\":{\"value\":1}}]",
+		`{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}}}`,
+	} {
+		d := plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), plan.DebugOptions{})
+		if _, err := d.SetArg(0, "value", []byte(`"é\u00e9"`)); err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		p := d.Plan()
+		a := p.Steps[0].Args
+		if a == nil || string(a.Get("value").Raw(p.Src.Bytes)) != `"é\u00e9"` {
+			t.Errorf("%q: edited to %s", src, p.Src.Bytes)
+		}
+		_, st, _ := d.Next(t.Context())
+		if string(st.Result) != `{"value":"é\u00e9"}` {
+			t.Errorf("%q: result %s %s", src, st.Result, st.Error)
+		}
+	}
+}
