@@ -60,6 +60,7 @@ Over stdio by default; --http ADDR serves Streamable HTTP at http://ADDR/mcp
 		},
 	}
 	c.Flags().StringVar(&catalog, "catalog", "", "mock catalog `FILE` (default: the embedded demo catalog)")
+	c.MarkFlagFilename("catalog", "json")
 	c.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (endpoint /mcp) instead of stdio")
 	return c
 }

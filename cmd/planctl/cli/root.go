@@ -15,9 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is planctl's version, set at build time with -ldflags.
-var Version = "0.1.0-dev"
-
 // The exit codes of every command (README.md, "Exit codes").
 const (
 	ExitOK     = 0 // success
@@ -102,7 +99,7 @@ Concierge would, and can itself be the MCP server.
 Tools come from the embedded demo catalog (the default), a mock catalog
 (--catalog), a real MCP server (--server, --url, --config/--name) or a
 recorded trace (--replay).`,
-		Version:       Version,
+		Version:       versionLine(buildInfo()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -128,6 +125,7 @@ recorded trace (--replay).`,
 		newGraphCmd(s),
 		newToolsCmd(s),
 		newMockCmd(s),
+		newManCmd(s), // hidden: for packagers
 	)
 	return root
 }

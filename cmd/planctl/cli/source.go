@@ -39,6 +39,11 @@ func (f *sourceFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.replay, "replay", "", "answer every tool call from a recorded `TRACE`")
 	fl.StringArrayVar(&f.sharable, "sharable", nil, "for MCP servers: only parameters matching `tool.param` (globs) may take references (repeatable)")
 	fl.StringVar(&f.serverLog, "server-log", "", "write the --server process's stderr to `FILE`")
+	c.MarkFlagFilename("catalog", "json")
+	c.MarkFlagFilename("config", "json")
+	c.MarkFlagFilename("replay", "json")
+	c.MarkFlagFilename("server-log")
+	c.RegisterFlagCompletionFunc("name", completeServerNames)
 }
 
 // toolSource is an opened tool source: the catalog and how to release it.

@@ -48,6 +48,7 @@ func newToolsCmd(s *streams) *cobra.Command {
 	}
 	src.register(c)
 	c.Flags().StringVar(&format, "format", "table", "output `FORMAT`: table, json or concierge")
+	c.RegisterFlagCompletionFunc("format", completeWords("table", "json", "concierge"))
 	return c
 }
 

@@ -52,6 +52,8 @@ Exit code: 0 no error (no warning either, with --strict), 1 the plan has errors,
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: "+strings.Join(report.Formats, ", "))
 	fl.BoolVar(&f.strict, "strict", false, "warnings fail too (exit 1)")
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "drop diagnostics with this `CODE` (repeatable, or comma-separated)")
+	c.RegisterFlagCompletionFunc("format", completeWords(report.Formats...))
+	c.RegisterFlagCompletionFunc("ignore", completeCodes)
 	fl.BoolVar(&f.unused, "unused-output", false, "also note read-only steps whose output no later step references (UNUSED_OUTPUT; off by default, since every step's result reaches the model in the response)")
 	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
