@@ -31,10 +31,16 @@ fi
 # Node packages for the end-to-end tests, from their committed package-lock.json:
 #   cmd/planctl/servetest     the official MCP clients (TypeScript SDK, Inspector CLI)
 #   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything)
+#   cmd/planctl/editortest    an LSP client (vscode-languageserver-protocol), ajv, and
+#                             Microsoft's SARIF validator (run in .NET's invariant
+#                             globalization mode, so it needs no libicu)
 if ! command -v npm >/dev/null 2>&1; then
   echo "install.sh: npm not found: the end-to-end tests need node and npm" >&2
   exit 1
 fi
-for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node; do
+for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node cmd/planctl/editortest/testdata/node; do
   npm ci --prefix "$dir" --no-audit --no-fund
 done
+# npm may skip install scripts it was not told to allow; the SARIF validator's only
+# one makes its binary executable (the tarball usually has the bit already).
+chmod u+x cmd/planctl/editortest/testdata/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true

@@ -88,11 +88,18 @@ func parse(name string, data []byte) (*Mock, []*plan.Tool, error) {
 	if list.Kind != plan.Array {
 		return nil, nil, fmt.Errorf("%s: \"tools\" must be an array of tools, not a JSON %s", name, list.Kind)
 	}
+	runtime, err := parseRuntime(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
 	m := &Mock{tools: make(map[string]*MockTool, len(list.Elems))}
 	var tools []*plan.Tool
 	for i, tv := range list.Elems {
 		t, err := parseTool(data, tv)
 		if err != nil {
+			return nil, nil, fmt.Errorf("%s: tool %d: %w", name, i, err)
+		}
+		if err := t.setRuntime(tv, runtime); err != nil {
 			return nil, nil, fmt.Errorf("%s: tool %d: %w", name, i, err)
 		}
 		if _, dup := m.tools[t.Name]; dup {
@@ -112,7 +119,7 @@ func offsetOf(err error) int {
 }
 
 var toolKeys = map[string]bool{"name": true, "description": true, "inputSchema": true, "outputSchema": true,
-	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true, "panic": true}
+	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true, "panic": true, "runtime": true}
 
 func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 	if v.Kind != plan.Object {
@@ -254,6 +261,13 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	if t == nil {
 		return plan.ToolResult{}, fmt.Errorf("the mock catalog has no tool %q", name)
 	}
+	if t.Runtime == plan.RuntimeFastMCP {
+		conv, _, errText := plan.FastMCPArgs(name, t.InputSchema, args)
+		if errText != "" {
+			return plan.ToolResult{IsError: true, Error: errText}, nil
+		}
+		args = conv
+	}
 	r := t.reply
 	if len(t.Cases) > 0 {
 		argv, err := plan.ParseJSON(args)
@@ -282,7 +296,11 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 		panic(r.panic)
 	}
 	if r.err != nil {
-		return plan.ToolResult{IsError: true, Error: renderText(r.err.Str, args)}, nil
+		msg := renderText(r.err.Str, args)
+		if t.Runtime == plan.RuntimeFastMCP {
+			msg = "Error executing tool " + name + ": " + msg // FastMCP's ToolError
+		}
+		return plan.ToolResult{IsError: true, Error: msg}, nil
 	}
 	if r.result == nil {
 		return plan.ToolResult{Value: json.RawMessage("{}")}, nil

@@ -25,11 +25,17 @@ type Tool struct {
 	// SharableAll marks a tool whose source carries no sharable marks: every
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
+	// Runtime is RuntimeFastMCP for a tool written with FastMCP, whose
+	// arguments pydantic converts before it runs (fastmcp.go); "" otherwise.
+	Runtime string
 
 	// The compiled inputSchema, made once and shared by every validation
 	// (a server validates each plan against the same tools).
 	inputOnce     sync.Once
 	inputCompiled *jsonschema.Schema
+	// The compiled outputSchema, for result checks (result.go).
+	outputOnce     sync.Once
+	outputCompiled *jsonschema.Schema
 	// The decoded schemas, likewise made once and only read after.
 	docsOnce      sync.Once
 	inDoc, outDoc any
@@ -196,21 +202,24 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 }
 
 // XSharable lists, sorted, the properties an input schema marks
-// "x-sharable": true: the parameters that may take references, beside those
-// a mock catalog lists in "sharable" (README.md, "Mock catalogs").
+// "x-sharable": the parameters that may take references, beside those a
+// mock catalog lists in "sharable" (README.md, "Mock catalogs"). The key is
+// matched exactly ("X-Sharable" is not it) and its value is read as Python
+// reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
+// property on its own: one odd value never drops the others' marks.
 func XSharable(schema json.RawMessage) []string {
-	var s struct {
-		Properties map[string]struct {
-			Sharable bool `json:"x-sharable"`
-		} `json:"properties"`
+	root, err := ParseJSON(schema)
+	if err != nil || root.Kind != Object {
+		return nil
 	}
-	if json.Unmarshal(schema, &s) != nil {
+	props := root.Get("properties")
+	if props == nil || props.Kind != Object {
 		return nil
 	}
 	var out []string
-	for k, p := range s.Properties {
-		if p.Sharable {
-			out = append(out, k)
+	for _, m := range pyMembers(props) {
+		if pyTruthy(m.Value.Get("x-sharable")) {
+			out = append(out, m.Key)
 		}
 	}
 	sort.Strings(out)

@@ -60,6 +60,13 @@ var Codes = []Code{
 	{"REF_WRAPPED_RESULT", SeverityError, "path vs outputSchema", "the path starts with \"result\", but references walk the raw value a FastMCP tool returns, not its {\"result\": ...} wrapper"},
 	{"REF_UNCHECKED", SeverityInfo, "path vs outputSchema", "a tool has no outputSchema, so the paths of references into its results cannot be checked (one note per tool, with the count)"},
 
+	{"NUMBER_RANGE", SeverityWarning, "values", "a number a double cannot hold, or NaN/Infinity: Concierge receives null (0.0 when too small)"},
+	{"FLOAT_PRECISION", SeverityWarning, "values", "a float with more digits than a double holds: Concierge receives the nearest double"},
+	{"REQUIRED_SHAPE", SeverityWarning, "values", "a tool's inputSchema gives \"required\" as a string or object: Concierge lists each character or key as required"},
+	{"ARG_COERCED", SeverityInfo, "values", "a FastMCP tool's pydantic model converts the value before the tool runs (\"5\" to 5)"},
+
+	{"RESULT_SCHEMA", SeverityWarning, "results", "a step's result does not match its tool's outputSchema (found at run time; the response is unchanged)"},
+
 	{"UNUSED_OUTPUT", SeverityInfo, "plan", "opt-in (validate --unused-output): a read-only step whose output no later step references; its result still reaches the model in the response"},
 }
 

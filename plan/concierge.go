@@ -15,7 +15,16 @@ type Rejection struct {
 	Code      string // the validator code the check maps to
 	StepIndex int
 	Pointer   string
+	// Raised marks a rejection Concierge's Python raises rather than
+	// answers (a TypeError, an AttributeError, a malformed reference): its
+	// MCP server then gives an isError result with the bare message, not
+	// {"error": ...} (see plan/mcpserver/wire.go).
+	Raised bool
 }
+
+// ExecutePlanQualname is how Python names Concierge's execute_plan in a
+// TypeError: a function defined inside PlanBackend.serve_tools.
+const ExecutePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
 
 // ConciergeCheck applies the checks a Concierge Plan server makes before it
 // runs anything, in its order: first every step's id, duplicate id and tool,
@@ -30,26 +39,30 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 		}
 		return &Rejection{Message: "the plan is empty", Code: "PLAN_SHAPE", StepIndex: -1}
 	}
-	if msg := shapeException(p); msg != "" {
-		return &Rejection{Message: msg, Code: "PLAN_SHAPE", StepIndex: -1, Pointer: p.StepsPtr}
+	if msg, ptr := shapeException(p); msg != "" {
+		return &Rejection{Message: msg, Code: "PLAN_SHAPE", StepIndex: -1, Pointer: ptr, Raised: true}
 	}
 	for _, d := range p.Problems {
-		if d.Code != "DUPLICATE_KEY" { // json.loads takes the last value silently
-			return &Rejection{Message: d.Message, Code: d.Code, StepIndex: -1, Pointer: d.Pointer}
+		if d.Code == "DUPLICATE_KEY" { // json.loads takes the last value silently
+			continue
 		}
+		if d.Code == "PLAN_SHAPE" && d.Pointer == p.StepsPtr && iteratesNothing(p.Body.Get("steps")) {
+			continue // steps "" or {}: a run of no steps
+		}
+		return &Rejection{Message: d.Message, Code: d.Code, StepIndex: -1, Pointer: d.Pointer}
 	}
 	seen := make(map[string]bool, len(p.Steps))
 	for _, s := range p.Steps {
 		if s.Node.Kind != Object {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", PyTypeName(s.Node)),
-				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr}
+				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 		}
 		if !pyTruthy(s.ID) {
 			return &Rejection{Message: "Every step must have an 'id'", Code: "MISSING_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr}
 		}
 		key, ok := pyHashKey(s.ID)
 		if !ok {
-			return &Rejection{Message: "unhashable type: '" + PyTypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+			return &Rejection{Message: "unhashable type: '" + PyTypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
 		}
 		if seen[key] {
 			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", PyStr(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
@@ -57,7 +70,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 		seen[key] = true
 		if s.Tool != nil {
 			if _, ok := pyHashKey(s.Tool); !ok {
-				return &Rejection{Message: "unhashable type: '" + PyTypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
+				return &Rejection{Message: "unhashable type: '" + PyTypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 			}
 		}
 		if s.Tool == nil || s.Tool.Kind != String || c.Tool(s.Tool.Str) == nil {
@@ -77,7 +90,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	for _, s := range p.Steps {
 		if s.Args != nil && s.Args.Kind != Object {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", PyTypeName(s.Args)),
-				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args"}
+				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 		}
 		sid, _ := pyHashKey(s.ID)
 		for _, r := range s.Refs() {
@@ -86,7 +99,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 				if r.StepKey != nil {
 					code = "REF_PATH_TYPE"
 				}
-				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: r.Ptr}
+				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: r.Ptr, Raised: true}
 			}
 			rk := "s:" + r.Step
 			if rk == sid {
@@ -110,29 +123,43 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	return nil
 }
 
-// shapeException is the Python exception text for a plan whose steps are
-// not a list, as Concierge's execute_plan(steps) would raise it.
-func shapeException(p *Plan) string {
+// shapeException is the Python exception text, and the pointer it
+// concerns, for arguments that Concierge's execute_plan(steps) cannot take
+// or steps it cannot iterate: a key beside "steps" and a missing "steps" are
+// Python's TypeErrors; steps that are not a list fail as iterating them
+// does, except "" and {}, which iterate nothing.
+func shapeException(p *Plan) (string, string) {
 	if p.Form == FormSteps {
-		return ""
+		return "", ""
 	}
 	if p.Body == nil || p.Body.Kind != Object {
-		return "" // the form itself is wrong: Load reported why
+		return "", "" // the form itself is wrong: Load reported why
+	}
+	for _, m := range pyMembers(p.Body) {
+		if m.Key != "steps" {
+			return ExecutePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
+				p.BodyPtr + "/" + EscapePointer(m.Key)
+		}
 	}
 	steps := p.Body.Get("steps")
 	switch {
 	case steps == nil:
-		return "execute_plan() missing 1 required positional argument: 'steps'"
-	case steps.Kind == Array:
-		return ""
-	case steps.Kind == Object && len(steps.Members) > 0, steps.Kind == String && steps.Str != "":
-		// Iterating a dict yields its keys, a str its characters: both str.
-		return "'str' object has no attribute 'get'"
+		return ExecutePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
+	case steps.Kind == Array, iteratesNothing(steps):
+		return "", ""
 	case steps.Kind == Object || steps.Kind == String:
-		return "" // iterates nothing: an empty plan
+		// Iterating a dict yields its keys, a str its characters: both str.
+		return "'str' object has no attribute 'get'", p.StepsPtr
 	default:
-		return fmt.Sprintf("'%s' object is not iterable", PyTypeName(steps))
+		return fmt.Sprintf("'%s' object is not iterable", PyTypeName(steps)), p.StepsPtr
 	}
+}
+
+// iteratesNothing reports whether Python's for loop over steps runs no
+// iteration without failing: an empty str or dict (an empty list too, but
+// that is a list).
+func iteratesNothing(steps *Value) bool {
+	return steps != nil && ((steps.Kind == String && steps.Str == "") || (steps.Kind == Object && len(steps.Members) == 0))
 }
 
 // pyTruthy is Python's bool() of a decoded JSON value; absent is None.

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"strings"
-	"unicode/utf16"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -27,14 +26,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	b.WriteString(t.Name)
 	b.WriteByte('(')
 	if schema, err := ParseJSON(t.InputSchema); err == nil && schema.Kind == Object {
-		required := map[string]bool{}
-		if req := schema.Get("required"); req != nil && req.Kind == Array {
-			for _, e := range req.Elems {
-				if e.Kind == String {
-					required[e.Str] = true
-				}
-			}
-		}
+		required := pySet(schema.Get("required"))
 		if props := schema.Get("properties"); props != nil && props.Kind == Object {
 			for i, m := range pyMembers(props) {
 				if i > 0 {
@@ -67,6 +59,33 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	}
 }
 
+// pySet is the set of strings Python's set(v) holds, as Concierge builds its
+// required names: a list's string elements, a str's characters, a dict's
+// keys. Anything else gives the empty set.
+func pySet(v *Value) map[string]bool {
+	set := map[string]bool{}
+	if v == nil {
+		return set
+	}
+	switch v.Kind {
+	case Array:
+		for _, e := range v.Elems {
+			if e.Kind == String {
+				set[e.Str] = true
+			}
+		}
+	case String:
+		for _, r := range v.Str {
+			set[string(r)] = true
+		}
+	case Object:
+		for _, m := range v.Members {
+			set[m.Key] = true
+		}
+	}
+	return set
+}
+
 // PyJSONDumps renders v as Python's json.dumps(v, separators=(',', ':'))
 // does: ASCII only, floats as Python prints them, keys in their order.
 func PyJSONDumps(v *Value) string {
@@ -86,14 +105,7 @@ func pyDumps(b *strings.Builder, v *Value) {
 			b.WriteString("false")
 		}
 	case Number:
-		s := pyNumber(v.Str)
-		switch s {
-		case "inf":
-			s = "Infinity"
-		case "-inf":
-			s = "-Infinity"
-		}
-		b.WriteString(s)
+		b.WriteString(pyNumberJSON(v.Str))
 	case String:
 		pyDumpsString(b, v.Str)
 	case Array:
@@ -117,45 +129,4 @@ func pyDumps(b *strings.Builder, v *Value) {
 		}
 		b.WriteByte('}')
 	}
-}
-
-func pyDumpsString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	u4 := func(r rune) {
-		b.WriteString(`\u`)
-		b.WriteByte(hex[r>>12&15])
-		b.WriteByte(hex[r>>8&15])
-		b.WriteByte(hex[r>>4&15])
-		b.WriteByte(hex[r&15])
-	}
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			u4(r)
-		case r < 0x80:
-			b.WriteRune(r)
-		case r >= 0x10000:
-			r1, r2 := utf16.EncodeRune(r)
-			u4(r1)
-			u4(r2)
-		default:
-			u4(r)
-		}
-	}
-	b.WriteByte('"')
 }

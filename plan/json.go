@@ -33,7 +33,11 @@ type Value struct {
 	Kind  Kind
 	Start int // offset of the first byte of the value
 	End   int // offset just past the value
-	// Str is the decoded text of a String and the literal of a Number.
+	// Str is the decoded text of a String and the literal of a Number. A
+	// Null with a non-empty Str was written as a number a double cannot
+	// hold (1e400) or as NaN/Infinity: Python's side of Concierge sees
+	// None there, and so does planctl (see pyvalue.go); Str keeps the
+	// literal for the validator's NUMBER_RANGE warning.
 	Str     string
 	Bool    bool
 	Elems   []*Value
@@ -192,6 +196,8 @@ func (p *parser) value(depth int) (*Value, error) {
 		v := p.node()
 		*v = Value{Kind: String, Start: start, End: p.i, Str: s}
 		return v, nil
+	case c == '-' && p.i+1 < len(p.src) && p.src[p.i+1] == 'I':
+		return p.nonFinite()
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
@@ -200,6 +206,8 @@ func (p *parser) value(depth int) (*Value, error) {
 		return p.literal("false", Bool, false)
 	case c == 'n':
 		return p.literal("null", Null, false)
+	case c == 'N', c == 'I':
+		return p.nonFinite()
 	default:
 		return nil, p.errorf("unexpected %s: expected a JSON value", p.describe())
 	}
@@ -254,6 +262,9 @@ func (p *parser) number() (*Value, error) {
 	}
 	v := p.node()
 	*v = Value{Kind: Number, Start: start, End: p.i, Str: p.text(start, p.i)}
+	if beyondDouble(v.Str) {
+		v.Kind = Null // what Concierge's stack makes of it (pyvalue.go)
+	}
 	return v, nil
 }
 

@@ -73,6 +73,23 @@ type Plan struct {
 	StepsPtr string // pointer of the steps array
 	Steps    []*Step
 	Problems []Diagnostic
+	// SchemaHint is the "$schema" key of a plan file (AcceptSchemaHint):
+	// an editor's hint, not part of the plan; nil when there is none.
+	SchemaHint *Value
+}
+
+// AcceptSchemaHint lets a plan file carry a top-level "$schema" (the JSON
+// Schema an editor validates it with, from `planctl schema`): the validator
+// then ignores that key, and it never reaches execute_plan, which runs the
+// steps only. Drivers call it for plan files; a plan that arrives as
+// execute_plan's arguments (serve) keeps refusing the key, because
+// Concierge's execute_plan(steps) raises on it.
+func (p *Plan) AcceptSchemaHint() {
+	if p.Form == FormPlan && p.BodyPtr == "" && p.Body != nil {
+		if v := p.Body.Get("$schema"); v != nil && v.Kind == String {
+			p.SchemaHint = v
+		}
+	}
 }
 
 // Step is one step of a plan as written. ID, Tool and Args are nil when the
@@ -136,7 +153,14 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 
 // Load parses a plan from src. It never fails: problems are returned in
 // Plan.Problems (JSON_SYNTAX, DUPLICATE_KEY, PLAN_SHAPE, PLAN_LIMITS, ...).
-func Load(name string, src []byte, lim Limits) *Plan {
+func Load(name string, src []byte, lim Limits) *Plan { return load(name, src, lim, false) }
+
+// LoadArguments parses the arguments of an execute_plan call, as a server
+// receives them: an object is always the plan object (execute_plan's
+// keyword arguments), never read as a tools/call or a request.
+func LoadArguments(name string, src []byte, lim Limits) *Plan { return load(name, src, lim, true) }
+
+func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	lim = lim.withDefaults()
 	p := &Plan{Src: NewSource(name, src)}
 	if int64(len(src)) > lim.MaxBytes {
@@ -157,7 +181,7 @@ func Load(name string, src []byte, lim Limits) *Plan {
 	if len(dups) > 0 {
 		p.findDuplicateKeys(root, "", dups)
 	}
-	p.unwrap(root)
+	p.unwrap(root, asArgs)
 	if p.StepsPtr == "" && p.Form != FormSteps {
 		return p
 	}
@@ -185,7 +209,7 @@ func Load(name string, src []byte, lim Limits) *Plan {
 }
 
 // unwrap detects the input form and finds the steps array.
-func (p *Plan) unwrap(root *Value) {
+func (p *Plan) unwrap(root *Value, asArgs bool) {
 	switch {
 	case root.Kind == Array:
 		p.Form = FormSteps
@@ -198,6 +222,8 @@ func (p *Plan) unwrap(root *Value) {
 	}
 	body, ptr := root, ""
 	switch {
+	case asArgs:
+		p.Form = FormPlan
 	case root.Get("jsonrpc") != nil || root.Get("method") != nil:
 		p.Form = FormRequest
 		if m := root.Get("method"); m == nil || m.Kind != String || m.Str != "tools/call" {
@@ -215,7 +241,9 @@ func (p *Plan) unwrap(root *Value) {
 			return
 		}
 		body, ptr = params.Get("arguments"), "/params/arguments"
-	case root.Get("arguments") != nil && root.Get("steps") == nil:
+	case root.Get("arguments") != nil && root.Get("name") != nil && root.Get("steps") == nil:
+		// Without "name" it is a plan object with a stray key, which
+		// Concierge's execute_plan refuses as Python does.
 		p.Form = FormToolCall
 		if !p.toolCall(root, "") {
 			return

@@ -293,7 +293,8 @@ func pyIndex(s string, n int) (int, string) {
 		neg = t[0] == '-'
 		t = t[1:]
 	}
-	invalid := "invalid literal for int() with base 10: " + PyReprString(s)
+	// Python formats this message with %.200R: the repr cut at 200 characters.
+	invalid := "invalid literal for int() with base 10: " + cutRunes(PyReprString(s), 200)
 	if t == "" {
 		return 0, invalid
 	}
@@ -354,4 +355,15 @@ func unicodeDigit(r rune) int {
 		start--
 	}
 	return int(r-start) % 10
+}
+
+// cutRunes keeps the first n characters (code points) of s.
+func cutRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

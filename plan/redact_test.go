@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +134,27 @@ func TestTraceRedactNotJSON(t *testing.T) {
 	data := plan.AppendTrace(nil, r, time.Time{})
 	if bytes.Contains(data, []byte("SECRET")) || !json.Valid(data) {
 		t.Fatalf("trace of a broken plan:\n%s", data)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:pass@host:8/mcp?api_key=K&x=1#frag": "http://redacted@host:8/mcp?api_key=redacted&x=redacted",
+		"https://host/mcp": "https://host/mcp",
+		"http://tok@host/": "http://redacted@host/",
+		"http://host/%zz":  "[redacted URL]",
+	} {
+		if got := plan.RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+	raw := "http://u:p-SECRET@h/mcp?k=K-SECRET"
+	for _, msg := range []string{
+		`Post "` + raw + `": dial tcp: refused`,
+		`Post "http://u:xxxxx@h/mcp?k=K-SECRET": refused`,
+	} {
+		if got := plan.ScrubURL(msg, raw); strings.Contains(got, "SECRET") || !strings.Contains(got, "http://redacted@h/mcp?k=redacted") {
+			t.Errorf("ScrubURL(%q) = %q", msg, got)
+		}
 	}
 }

@@ -91,6 +91,13 @@ type RunOptions struct {
 	// Redact names object keys whose values WriteTrace replaces with
 	// "[redacted]" (see Redactor); the run itself is not changed.
 	Redact []string
+	// MaxResponse bounds what a run holds in bytes: the results and
+	// resolved arguments of all its steps, summed. The step that would
+	// cross it fails with a message that says so; the steps before it
+	// keep their results. Zero or negative: no bound (serve sets
+	// DefaultMaxResponse: a plan from a client must not take the
+	// server's memory, whatever its references copy).
+	MaxResponse int64
 	// HaltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
 	// replayed trace that has no more answers) halt the run before that
 	// step instead of failing it: the step stays next, Next reports that
@@ -347,6 +354,10 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if err != nil {
 		return fail(err.Error())
 	}
+	held := r.held(i)
+	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)) > max {
+		return fail(overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max))
+	}
 	st.Args = args
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
@@ -378,12 +389,18 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
 			tool.Name, byteSize(int64(len(res.Value))), byteSize(max)))
 	}
+	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
+		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
+	}
+	if d := jsonDepth(res.Value); d > MaxDepth {
+		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, MaxDepth))
+	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	st.Status, st.Result = StepOK, res.Value
+	st.Status, st.Result = StepOK, PyValues(res.Value) // as Python reads it: pyvalue.go
 	return st
 }
 
@@ -450,7 +467,7 @@ func unknownToolMessage(name string, c *Catalog) string {
 // with every top-level reference replaced by the value it names, exactly as
 // Concierge's _resolve_args does. The error carries Concierge's message.
 func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
-	args, src := r.ArgsOf(i)
+	args, _ := r.ArgsOf(i)
 	step := r.Plan.Steps[i]
 	if args == nil {
 		return json.RawMessage("{}"), nil
@@ -472,7 +489,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		buf = AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
-			buf = AppendCompact(buf, m.Value.Raw(src))
+			buf = AppendPyJSON(buf, m.Value) // Python's value: pyvalue.go
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
@@ -488,6 +505,10 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		val, err := r.ResolveRef(i, ref)
 		if err != nil {
 			return nil, err
+		}
+		if max := r.opts.MaxResponse; max > 0 && int64(len(buf)+len(val)) > max {
+			// Checked while building: a step may name one large result many times.
+			return nil, errors.New(overResponse(step.Label(), "resolved arguments", int64(len(buf)+len(val)), max))
 		}
 		buf = append(buf, val...)
 	}

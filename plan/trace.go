@@ -35,7 +35,9 @@ const TraceFormat = "planctl-trace/1"
 // was called (a step that failed resolving its references never called
 // it); only called steps are answered by a replay. "error" replaces
 // "result" for a step that failed; "status" is "pending" for a step that
-// did not run, and then only "args" is given.
+// did not run, and then only "args" is given. A trace written by serve
+// --record ends with "served": {"session": ..., "call": N, "refused": ...}
+// (see Served).
 //
 // With RunOptions.Redact, the value of every object member with one of its
 // keys, at any depth, is "[redacted]" in the plan, the literal and
@@ -44,12 +46,26 @@ const TraceFormat = "planctl-trace/1"
 // JSON is recorded as the text "[redacted: not JSON]". The catalog and
 // step errors are kept as they are.
 
+// Served says how a served plan came and went, for a trace that serve
+// --record writes: its "served" member.
+type Served struct {
+	Session string `json:"session,omitempty"` // the MCP session, when there was one
+	Call    uint64 `json:"call"`              // the server's count of execute_plan calls
+	Refused string `json:"refused,omitempty"` // why the plan was refused before it ran, if it was
+}
+
 // WriteTrace records run r to path atomically: the file is written beside
 // path under a temporary name and renamed over it, so a crash never leaves
 // half a trace. The file is readable by its owner only (mode 0600): tool
 // results may hold secrets.
-func WriteTrace(path string, r *Run) error {
+func WriteTrace(path string, r *Run) error { return WriteServedTrace(path, r, nil) }
+
+// WriteServedTrace is WriteTrace with how the plan was served.
+func WriteServedTrace(path string, r *Run, sv *Served) error {
 	data := AppendTrace(nil, r, time.Now())
+	if sv != nil {
+		data = appendServed(data, sv)
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -71,6 +87,15 @@ func WriteTrace(path string, r *Run) error {
 		return fmt.Errorf("cannot write the trace %s: %w", path, err)
 	}
 	return nil
+}
+
+// appendServed adds the "served" member to a trace's last line.
+func appendServed(data []byte, sv *Served) []byte {
+	data = bytes.TrimSuffix(data, []byte("]}\n"))
+	m, _ := json.Marshal(sv)
+	data = append(data, "],\n \"served\": "...)
+	data = append(data, m...)
+	return append(data, "}\n"...)
 }
 
 // AppendTrace appends the trace of r, written at time now, to dst.
@@ -211,7 +236,8 @@ type Trace struct {
 		Source string      `json:"source"`
 		Tools  []TraceTool `json:"tools"`
 	} `json:"catalog"`
-	Steps []TraceStep `json:"steps"`
+	Steps  []TraceStep `json:"steps"`
+	Served *Served     `json:"served,omitempty"` // set by serve --record
 }
 
 // TracePlan is the plan a trace was recorded from.

@@ -42,6 +42,7 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	}
 	v.src = p.Src.Bytes
 	v.planKeys()
+	v.valueChecks() // validate_values.go
 	steps, _, _ := Find(p.Root, p.StepsPtr)
 	if steps == nil || steps.Kind != Array || len(p.Steps) != len(steps.Elems) {
 		return SortDiagnostics(v.ds)
@@ -51,6 +52,8 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
 	}
 	v.run()
+	v.fastmcpChecks() // validate_values.go
+	v.requiredShape()
 	return SortDiagnostics(v.ds)
 }
 
@@ -134,7 +137,7 @@ func (v *validator) planKeys() {
 		return
 	}
 	for _, m := range body.Members {
-		if m.Key == "steps" {
+		if m.Key == "steps" || (m.Key == "$schema" && m.Value == v.p.SchemaHint) {
 			continue
 		}
 		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)

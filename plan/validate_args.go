@@ -565,5 +565,9 @@ func (t *Tool) decodeDocs() {
 	t.docsOnce.Do(func() {
 		t.inDoc, t.inErr = decodeSchema(t.InputSchema)
 		t.outDoc, t.outErr = decodeSchema(t.OutputSchema)
+		// Refs the walker cannot follow ($anchor, $id), as the schema
+		// library resolved them (result.go).
+		t.inDoc = resolveRefsCompiled(t.inDoc, t.compiledInput())
+		t.outDoc = resolveRefsCompiled(t.outDoc, t.compiledOutput())
 	})
 }

@@ -193,6 +193,10 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 		return
 	}
 	at := where(len(path.Elems))
+	if info.tool.Runtime == RuntimeFastMCP && laxConverts(want, got) {
+		v.refCoerced(s, info.tool, m.Key, keyPtr, path, want, got, at) // validate_values.go
+		return
+	}
 	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start, path.End, s,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
 }
@@ -332,6 +336,8 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 		inner = t[2 : len(t)-1]
 	case strings.HasPrefix(t, "$") && len(t) > 1:
 		inner = t[1:]
+	case atLookalike(t):
+		inner = strings.TrimSuffix(strings.TrimPrefix(t[1:], "{"), "}")
 	default:
 		return "", "", false
 	}
@@ -363,6 +369,16 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 		}
 	}
 	return parts[0], "[" + strings.Join(q, ", ") + "]", true
+}
+
+// atLookalike recognises "@step.key", "@{step.key}" and "#step.key": other
+// reference syntaxes models borrow. Unlike "$step", a bare "@name" is too
+// often a mention or a handle, so these need a path after the step.
+func atLookalike(t string) bool {
+	if len(t) < 4 || (t[0] != '@' && t[0] != '#') {
+		return false
+	}
+	return strings.ContainsAny(t[2:], ".[")
 }
 
 func splitTemplatePath(s string) []string {

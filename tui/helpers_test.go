@@ -124,3 +124,66 @@ func hangCatalog(t *testing.T) (*plan.Catalog, *hangCaller) {
 	}
 	return c, h
 }
+
+// gateCaller holds each "gate" call until a value arrives on open (true:
+// answer ok with the arguments, false: fail); "echo" answers at once.
+type gateCaller struct{ open chan bool }
+
+func (g *gateCaller) Call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+	if tool == "gate" {
+		select {
+		case ok := <-g.open:
+			if !ok {
+				return plan.ToolResult{IsError: true, Error: "the gate said no"}, nil
+			}
+		case <-ctx.Done():
+			return plan.ToolResult{}, ctx.Err()
+		}
+	}
+	return plan.ToolResult{Value: append(json.RawMessage(nil), args...)}, nil
+}
+
+func gateCatalog(t *testing.T) (*plan.Catalog, *gateCaller) {
+	t.Helper()
+	g := &gateCaller{open: make(chan bool)}
+	c, err := plan.NewCatalog("test tools", []*plan.Tool{{Name: "gate", SharableAll: true}, {Name: "echo", SharableAll: true}}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, g
+}
+
+// start sends a key that starts a command and runs that command in the
+// background; the returned channel gets its stepsDoneMsg or restartedMsg.
+func (tm *testModel) start(k string) chan tea.Msg {
+	tm.t.Helper()
+	_, cmd := tm.Update(keyMsg(k))
+	done := make(chan tea.Msg, 1)
+	go func() { done <- runUntil(cmd) }()
+	if !tm.busy {
+		tm.t.Fatalf("%s started nothing", k)
+	}
+	return done
+}
+
+// countCaller counts the calls of each tool and echoes the arguments back;
+// "fallible" fails unless its arguments hold "ok": true.
+type countCaller struct{ calls map[string]int }
+
+func (c *countCaller) Call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+	c.calls[tool]++
+	if tool == "fallible" && !bytes.Contains(args, []byte(`"ok":true`)) {
+		return plan.ToolResult{IsError: true, Error: "not ok: pass \"ok\": true"}, nil
+	}
+	return plan.ToolResult{Value: append(json.RawMessage(nil), args...)}, nil
+}
+
+func countCatalog(t *testing.T) (*plan.Catalog, *countCaller) {
+	t.Helper()
+	c := &countCaller{calls: map[string]int{}}
+	cat, err := plan.NewCatalog("test tools", []*plan.Tool{{Name: "fallible", SharableAll: true}, {Name: "echo", SharableAll: true}}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat, c
+}

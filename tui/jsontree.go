@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/planctl/planctl/plan"
 )
@@ -371,13 +370,6 @@ type pathElem struct {
 	key   string
 	index int
 	isIdx bool
-}
-
-func (e pathElem) String() string {
-	if e.isIdx {
-		return strconv.Itoa(e.index)
-	}
-	return e.key
 }
 
 // path returns the elements leading from the root to node i.

@@ -11,6 +11,7 @@ type keyMap struct {
 	Expand, Collapse, ExpandDeep, CollapseDeep                 key.Binding
 	ExpandAll, CollapseAll, Level, NextSib, PrevSib            key.Binding
 	Search, NextMatch, PrevMatch, Copy, Full, Whole            key.Binding
+	Args, GoTo, Follow                                         key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -23,8 +24,8 @@ func newKeyMap() keyMap {
 		Break:        b([]string{"b", "f9"}, "b, F9", "toggle breakpoint"),
 		Restart:      b([]string{"R"}, "R", "restart, reconnect"),
 		Rerun:        b([]string{"ctrl+r"}, "ctrl+r", "re-run selected step"),
-		Edit:         b([]string{"i"}, "i", "edit next step's args"),
-		Cancel:       b([]string{"x"}, "x", "cancel running step"),
+		Edit:         b([]string{"i"}, "i", "edit args of next step"),
+		Cancel:       b([]string{"x"}, "x", "cancel step, drop queue"),
 		Trace:        b([]string{"w"}, "w", "write a trace"),
 		Focus:        b([]string{"tab"}, "tab", "next pane"),
 		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
@@ -51,6 +52,9 @@ func newKeyMap() keyMap {
 		Copy:         b([]string{"y"}, "y", "copy (then y, p or r)"),
 		Full:         b([]string{"enter"}, "enter", "show the whole value"),
 		Whole:        b([]string{"v"}, "v", "result / whole response"),
+		Args:         b([]string{"a"}, "a", "result / args it sends"),
+		GoTo:         b([]string{":"}, ":", "go to a step (id, #N)"),
+		Follow:       b([]string{"enter"}, "enter, l", "go to what it reads"),
 	}
 }
 
@@ -63,9 +67,17 @@ func (k keyMap) helpGroups() []struct {
 		title string
 		keys  []key.Binding
 	}{
-		{"Stepping", []key.Binding{k.Next, k.Continue, k.Break, k.Restart, k.Rerun, k.Edit, k.Cancel, k.Trace}},
-		{"Panes", []key.Binding{k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Help, k.Quit}},
+		{"Stepping (queued while a step runs)", []key.Binding{k.Next, k.Continue, k.Restart, k.Rerun}},
+		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.Trace, k.Help, k.Quit}},
+		{"Panes", []key.Binding{k.GoTo, k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Result tree", []key.Binding{k.Expand, k.Collapse, k.ExpandDeep, k.CollapseDeep, k.ExpandAll, k.CollapseAll, k.Level,
-			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole}},
+			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole, k.Args}},
+		{"Step pane", []key.Binding{withHelp(k.Down, "j, k", "next/prev reference"), k.Follow}},
 	}
+}
+
+// withHelp is b with other help text (a key that does more in one pane).
+func withHelp(b key.Binding, k, h string) key.Binding {
+	b.SetHelp(k, h)
+	return b
 }

@@ -37,19 +37,20 @@ const (
 	modeQuit
 	modeCopy
 	modeFull
+	modeGoto
 )
 
 // model is the debugger: the run, the shared look, and the state of each
 // pane. Panes draw from it in steps.go, steppane.go and tree.go.
 type model struct {
 	o     Options
-	p     *plan.Plan
-	dbg   *plan.Debugger
-	run   *plan.Run
-	flow  plan.Flow
-	diags [][]plan.Diagnostic // per step
-	pdiag []plan.Diagnostic   // about the plan as a whole
-	rej   *plan.Rejection     // Concierge's verdict before the run
+	dbg   *plan.Debugger      // the run, the plan as edited, its diagnostics, the breakpoints
+	run   *plan.Run           // dbg's run, to read
+	p     *plan.Plan          // dbg's plan, as of the last edit (see refreshPlan)
+	flow  plan.Flow           // of p
+	diags [][]plan.Diagnostic // of p, per step
+	pdiag []plan.Diagnostic   // of p, about the plan as a whole
+	rej   *plan.Rejection     // Concierge's verdict on p before the run
 	st    *styles
 	keys  keyMap
 	ctx   context.Context
@@ -62,12 +63,13 @@ type model struct {
 	marks    []byte // data-flow marks for the selection (see flowMark)
 	marksFor int
 	stepsTop int // first step on screen
-	breaks   map[int]bool
 
 	busy      bool
 	busyWhat  string
 	busySince time.Time
-	following bool // the selection follows the running step until the user moves it
+	following bool     // the selection follows the running step until the user moves it
+	queue     []queued // stepping keys typed while a step runs, to run in order
+	stepNote  string   // what the Debugger said when the command started (a rerun's start)
 	cancel    context.CancelFunc
 	gen       int // bumped by restart: stale answers are dropped
 	frame     int
@@ -85,11 +87,24 @@ type model struct {
 	okKey     [2]int   // version and frame okN was counted at
 	okN       int
 	paneTop   int
+	laidFor   int       // the body height the panes were last sized for
+	paneRefs  []paneRef // the reference lines among paneLines
+	refCur    int       // the reference the step pane's cursor is on; -1 none
+	jumpTo    int       // a byte offset in the next result shown, for the cursor; -1 none
+	argsView  bool      // the tree shows the selected step's resolved arguments
+	argsFor   [2]int    // the step and version argsRaw was built for
+	argsRaw   []byte
+	argsErr   string
+
+	gotoMatches []int // steps the go-to prompt lists
+	gotoTab     int   // the match tab last completed to; -1 none
 
 	input  textinput.Model
 	editor textarea.Model
 	edErr  string
 	editAt int
+
+	helpTop int // first help line on screen
 
 	full    []string
 	fullTop int
@@ -115,34 +130,20 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	ropts := o.RunOptions
 	ropts.OnEvent = nil
 	m := &model{
-		o: o, p: o.Plan, st: st, keys: newKeyMap(), ctx: ctx,
+		o: o, st: st, keys: newKeyMap(), ctx: ctx,
 		w: 80, h: 24,
-		breaks: map[int]bool{},
 		docs:   map[treeKey]*doc{},
 		folds:  map[string]*foldState{},
 		clip:   o.Screen,
 		timers: true,
 		okN:    -1,
+		refCur: -1,
+		jumpTo: -1,
 	}
-	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Limits: o.Limits, Live: o.Live})
+	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
+		Limits: o.Limits, Validate: o.Validate, Live: o.Live})
 	m.run = m.dbg.Run()
-	m.flow = plan.DataFlow(o.Plan)
-	m.diags = make([][]plan.Diagnostic, len(o.Plan.Steps))
-	for _, d := range o.Diagnostics {
-		if d.StepIndex >= 0 && d.StepIndex < len(m.diags) {
-			m.diags[d.StepIndex] = append(m.diags[d.StepIndex], d)
-		} else {
-			m.pdiag = append(m.pdiag, d)
-		}
-	}
-	if o.Catalog != nil {
-		m.rej = plan.ConciergeCheck(o.Plan, o.Catalog)
-	}
-	for _, b := range o.Breakpoints {
-		if b >= 0 && b < len(o.Plan.Steps) {
-			m.breaks[b] = true
-		}
-	}
+	m.refreshPlan()
 	// The text fields draw with the debugger's styles: their defaults use
 	// lipgloss's renderer on stdout, which may be a pipe (--print).
 	m.input = textinput.New()
@@ -163,9 +164,31 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 
 func (m *model) Init() tea.Cmd { return nil }
 
+// refreshPlan takes the plan, its diagnostics and Concierge's verdict from
+// the Debugger: after an edit they are those of the edited plan.
+func (m *model) refreshPlan() {
+	m.p = m.dbg.Plan()
+	m.flow = plan.DataFlow(m.p)
+	m.marks = nil
+	m.diags = make([][]plan.Diagnostic, len(m.p.Steps))
+	m.pdiag = nil
+	for _, d := range m.dbg.Diagnostics() {
+		if d.StepIndex >= 0 && d.StepIndex < len(m.diags) {
+			m.diags[d.StepIndex] = append(m.diags[d.StepIndex], d)
+		} else {
+			m.pdiag = append(m.pdiag, d)
+		}
+	}
+	m.rej = nil
+	if c := m.dbg.Catalog(); c != nil {
+		m.rej, _ = plan.Admit(m.p, c, false)
+	}
+}
+
 func (m *model) note(format string, a ...any) tea.Cmd {
 	m.msg, m.msgErr = fmt.Sprintf(format, a...), false
 	m.msgSeq++
+	m.layout() // a long message takes rows from the panes
 	seq := m.msgSeq
 	if !m.timers {
 		return nil
@@ -174,6 +197,7 @@ func (m *model) note(format string, a ...any) tea.Cmd {
 }
 
 func (m *model) fail(format string, a ...any) tea.Cmd {
+	m.msgErr = true
 	cmd := m.note(format, a...)
 	m.msgErr = true
 	return cmd
@@ -202,6 +226,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clearMsg:
 		if msg.seq == m.msgSeq {
 			m.msg = ""
+			m.layout()
 		}
 		return m, nil
 	case stepsDoneMsg:
@@ -229,7 +254,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// keys typed faster than the terminal is read arrive as one
 		// message; outside text fields each is a key of its own
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !msg.Alt &&
-			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace {
+			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace && m.mode != modeGoto {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
@@ -243,7 +268,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.editor, cmd = m.editor.Update(msg)
 		return m, cmd
 	}
-	if m.mode == modeSearch || m.mode == modeTrace {
+	if m.mode == modeSearch || m.mode == modeTrace || m.mode == modeGoto {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		return m, cmd
@@ -255,6 +280,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
+		if !m.helpKey(k) {
+			return nil
+		}
 		m.mode = modeNormal
 		if k.String() != "ctrl+c" {
 			return nil
@@ -287,6 +315,8 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case modeCopy:
 		m.mode = modeNormal
 		return m.copyKey(k.String())
+	case modeGoto:
+		return m.gotoKey(k)
 	case modeSearch, modeTrace:
 		switch k.String() {
 		case "esc", "ctrl+c":
@@ -331,7 +361,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Quit
 	case key.Matches(k, ks.Help):
-		m.mode = modeHelp
+		m.mode, m.helpTop = modeHelp, 0
 		return nil
 	case key.Matches(k, ks.Focus):
 		m.focus = (m.focus + 1) % paneCount
@@ -339,6 +369,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.FocusBack):
 		m.focus = (m.focus + paneCount - 1) % paneCount
 		return nil
+	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
+		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
+		return m.enqueue(k)
 	case key.Matches(k, ks.Next):
 		return m.step(false)
 	case key.Matches(k, ks.Continue):
@@ -347,16 +380,14 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		if len(m.p.Steps) == 0 {
 			return nil
 		}
-		m.breaks[m.sel] = !m.breaks[m.sel]
-		if !m.breaks[m.sel] {
-			delete(m.breaks, m.sel)
+		if m.dbg.SetBreak(m.sel, !m.dbg.IsBreak(m.sel)) {
 			return m.note("breakpoint on %s cleared", m.label(m.sel))
 		}
 		return m.note("breakpoint on %s: c stops before it", m.label(m.sel))
 	case key.Matches(k, ks.Restart):
 		return m.restart()
 	case key.Matches(k, ks.Rerun):
-		return m.rerun()
+		return m.rerun(m.sel)
 	case key.Matches(k, ks.Edit):
 		return m.edit()
 	case key.Matches(k, ks.Cancel):
@@ -364,10 +395,26 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 			return m.note("nothing is running")
 		}
 		m.cancel()
+		if d := m.dropQueue(); d != "" {
+			return m.note("cancelling %s… and dropped the queued keys %s", m.busyLabel(), d)
+		}
 		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Whole):
-		m.whole = !m.whole
+		m.whole, m.argsView = !m.whole, false
 		return m.showStep()
+	case key.Matches(k, ks.Args):
+		if len(m.p.Steps) == 0 {
+			return nil
+		}
+		m.argsView, m.whole = !m.argsView, false
+		return m.showStep()
+	case key.Matches(k, ks.GoTo):
+		if len(m.p.Steps) == 0 {
+			return m.note("the plan has no steps")
+		}
+		m.prompt(modeGoto, gotoPrompt, "")
+		m.filterSteps()
+		return nil
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
@@ -442,26 +489,6 @@ func (m *model) stepsKey(k tea.KeyMsg) tea.Cmd {
 		m.paneTop = 0
 		return m.showStep()
 	}
-	return nil
-}
-
-func (m *model) stepPaneKey(k tea.KeyMsg) tea.Cmd {
-	ks := m.keys
-	switch {
-	case key.Matches(k, ks.Down):
-		m.paneTop++
-	case key.Matches(k, ks.Up):
-		m.paneTop--
-	case key.Matches(k, ks.PageDown):
-		m.paneTop += m.stepPaneHeight() - 1
-	case key.Matches(k, ks.PageUp):
-		m.paneTop -= m.stepPaneHeight() - 1
-	case key.Matches(k, ks.Top):
-		m.paneTop = 0
-	case key.Matches(k, ks.Bottom):
-		m.paneTop = len(m.paneLines)
-	}
-	m.paneTop = max(min(m.paneTop, len(m.paneLines)-m.stepPaneHeight()+1), 0)
 	return nil
 }
 

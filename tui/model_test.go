@@ -48,7 +48,7 @@ func TestStepThroughBackup(t *testing.T) {
 	}
 	wantView(t, tm, "✓ completed · 2/2 ok", "backup_id ← backup.backup_id = \"bk-prod\"", "status: \"valid\"")
 	tm.press("n")
-	wantView(t, tm, "the run has ended")
+	wantView(t, tm, "every step has run (completed)")
 }
 
 func TestPartialRun(t *testing.T) {
@@ -79,8 +79,8 @@ func TestBreakpointsAndContinue(t *testing.T) {
 	}
 	// F9 is b
 	tm.press("g", "f9")
-	if len(tm.breaks) != 2 {
-		t.Fatalf("breaks %v", tm.breaks)
+	if b := tm.dbg.Breakpoints(); len(b) != 2 {
+		t.Fatalf("breaks %v", b)
 	}
 }
 
@@ -92,7 +92,7 @@ func TestDataFlowMarks(t *testing.T) {
 
 func TestRejectedPlanAndDiagnostics(t *testing.T) {
 	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"value": {"output_by_reference": {"b": []}}}}]`, nil)
-	wantView(t, tm, "✗ rejected", "!1", "REF_UNDEFINED_STEP", "Concierge would refuse", "Step 'a' references step 'b' which either does")
+	wantView(t, tm, "✗ rejected", " E1│", "REF_UNDEFINED_STEP", "Concierge would refuse", "Step 'a' references step 'b' which either does")
 }
 
 func TestPlanThatDoesNotParse(t *testing.T) {
@@ -156,7 +156,7 @@ func TestCancelAndQuitWhileRunning(t *testing.T) {
 	}
 	wantView(t, tm, "running slow", "x cancels")
 	tm.press("n")
-	wantView(t, tm, "slow is still running")
+	wantView(t, tm, "running slow; queued: n")
 	tm.press("q")
 	wantView(t, tm, "slow is running: quit anyway? y/n")
 	tm.press("n")
@@ -235,7 +235,7 @@ func TestCopy(t *testing.T) {
 		t.Fatalf("OSC 52: %q", tm.clip.String())
 	}
 	tm.press("y", "p")
-	if tm.lastCopy != "backup.backup_id" {
+	if tm.lastCopy != `["backup_id"]` {
 		t.Fatalf("path: %q", tm.lastCopy)
 	}
 	tm.press("y", "r")
@@ -251,7 +251,7 @@ func TestCopyPrintedOnExit(t *testing.T) {
 	// Run refuses without a terminal; the print path is the final model's.
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("n", "tab", "tab", "j", "y", "p")
-	if !tm.copied || tm.lastCopy != "backup.backup_id" {
+	if !tm.copied || tm.lastCopy != `["backup_id"]` {
 		t.Fatal(tm.lastCopy)
 	}
 }
@@ -264,9 +264,9 @@ func TestSearchInModel(t *testing.T) {
 	if got := tm.tree.search.matches; len(got) != 2 {
 		t.Fatalf("matches %v", got)
 	}
-	wantView(t, tm, "/ann [1/2]", "a.value.users.0.name")
+	wantView(t, tm, "/ann [1/2]", "a.value.users[0].name")
 	tm.press("]")
-	wantView(t, tm, "/ann [2/2]", "a.value.users.1.team.lead")
+	wantView(t, tm, "/ann [2/2]", "a.value.users[1].team.lead")
 	tm.press("]")
 	wantView(t, tm, "[1/2]")
 	tm.press("[")
@@ -351,8 +351,8 @@ func TestResizeAndLightDarkLayouts(t *testing.T) {
 func TestKeysArrivingTogether(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("jb")
-	if tm.sel != 1 || !tm.breaks[1] {
-		t.Fatalf("sel %d breaks %v", tm.sel, tm.breaks)
+	if tm.sel != 1 || !tm.dbg.IsBreak(1) {
+		t.Fatalf("sel %d breaks %v", tm.sel, tm.dbg.Breakpoints())
 	}
 }
 
@@ -427,7 +427,7 @@ func TestWholeResponse(t *testing.T) {
 // leaves a screen that fits the terminal and never panics.
 func TestRandomKeys(t *testing.T) {
 	keys := []string{"n", "c", "b", "R", "ctrl+r", "i", "esc", "x", "tab", "shift+tab", "?", "j", "k", "h", "l",
-		"H", "L", "e", "E", "1", "3", "J", "K", "g", "G", "pgdown", "pgup", "/", "a", "enter", "]", "[", "y", "p", "r", "v", "w", "q", "up", "down"}
+		"H", "L", "e", "E", "1", "3", "J", "K", "g", "G", "pgdown", "pgup", "/", "a", "enter", "]", "[", "y", "p", "r", "v", "w", "q", "up", "down", ":", "#", "1", "tab"}
 	files, _ := filepath.Glob("../samples/*.json")
 	files = append(files, "")
 	r := rand.New(rand.NewSource(7))
@@ -494,8 +494,8 @@ func TestBreakpointsFromOptions(t *testing.T) {
 	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Breakpoints: []int{2, 99, -1}}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t}
-	if len(m.breaks) != 1 || !m.breaks[2] {
-		t.Fatalf("breaks %v", m.breaks)
+	if b := m.dbg.Breakpoints(); len(b) != 1 || b[0] != 2 {
+		t.Fatalf("breaks %v", b)
 	}
 	tm.press("c")
 	if c := m.run.Cursor(); c != 2 {
@@ -529,5 +529,102 @@ func TestSelectionFollowsContinue(t *testing.T) {
 	tm.Update(<-done)
 	if tm.busy || tm.sel != 1 || tm.run.Status() != plan.RunPartial {
 		t.Fatalf("after cancel: busy %v sel %d %s", tm.busy, tm.sel, tm.run.Status())
+	}
+}
+
+// Severity shows without colour: in the plain style set an error, a
+// warning and an info on a step read differently, by letter.
+func TestSeverityMarksWithoutColour(t *testing.T) {
+	p := plan.Load("p.json", []byte(`[{"id": "a", "tool": "echo", "args": {}}, {"id": "b", "tool": "echo", "args": {}}, {"id": "c", "tool": "echo", "args": {}}, {"id": "d", "tool": "echo", "args": {}}]`), plan.Limits{})
+	d := func(step int, sev plan.Severity, code string) plan.Diagnostic {
+		return plan.Diagnostic{Severity: sev, Code: code, Message: "m", StepIndex: step}
+	}
+	ds := []plan.Diagnostic{d(0, plan.SeverityError, "E_CODE"), d(1, plan.SeverityWarning, "W_CODE"), d(2, plan.SeverityInfo, "I_CODE"),
+		d(3, plan.SeverityInfo, "I_CODE"), d(3, plan.SeverityError, "E_CODE"), d(3, plan.SeverityWarning, "W_CODE"), d(3, plan.SeverityInfo, "I_CODE")}
+	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Diagnostics: ds}, plainStyles())
+	m.timers = false
+	tm := &testModel{model: m, t: t}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	rows := strings.Split(tm.View(), "\n")
+	for i, want := range []string{"E1", "W1", "I1", "E1 W1 I2"} {
+		row := rows[2+i]
+		if got := strings.TrimSpace(row[strings.Index(row, "echo")+len("echo") : strings.Index(row, "│")]); got != want {
+			t.Errorf("step %d marked %q, want %q: %q", i, got, want, row)
+		}
+	}
+	wantView(t, tm, "✗ error 0:0 E_CODE: m")
+	tm.press("j")
+	wantView(t, tm, "! warning 0:0 W_CODE: m")
+	tm.press("j")
+	wantView(t, tm, "i info 0:0 I_CODE: m")
+}
+
+// The help fits any screen: at 80x15 it scrolls, and every line of it can
+// be reached; nothing is cut at the right edge.
+func TestHelpScrollsOnSmallScreens(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	tm.Update(tea.WindowSizeMsg{Width: 80, Height: 15})
+	tm.press("?")
+	all := tm.helpLines()
+	seen := map[string]bool{}
+	for n := 0; n < len(all); n++ {
+		v := tm.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) > 15 {
+			t.Fatalf("%d lines on a 15-line screen", len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > 80 {
+				t.Fatalf("line wider than 80: %q", l)
+			}
+			if strings.Contains(l, "…") {
+				t.Errorf("a help line is cut: %q", l)
+			}
+		}
+		for _, h := range all {
+			if strings.Contains(v, strings.TrimSpace(h)) {
+				seen[h] = true
+			}
+		}
+		tm.press("j")
+	}
+	for _, h := range all {
+		if !seen[h] {
+			t.Errorf("never on screen: %q", h)
+		}
+	}
+	wantView(t, tm, "of "+itoa(len(all))+" · end")
+	if tm.mode != modeHelp {
+		t.Fatal("j closed the help")
+	}
+	tm.press("g")
+	wantView(t, tm, "lines 1-26 of", "↓ more below")
+	tm.press("q")
+	if tm.mode != modeNormal || tm.quit {
+		t.Fatal("q should close the help, not quit")
+	}
+}
+
+// On screen, key "0" and index 0 differ, escapes are decoded in the tree
+// and in the step pane, and the search finds the decoded text.
+func TestKeysIndexesAndEscapesOnScreen(t *testing.T) {
+	cat, _ := gateCatalog(t)
+	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"value": {"0": "caf\u00e9", "a.b": ["x"]}}},
+	  {"id": "b", "tool": "echo", "args": {"v": {"output_by_reference": {"a": ["value", "a.b", 0]}}, "w": {"output_by_reference": {"a": ["value", "0"]}}}}]`, cat)
+	wantView(t, tm, `value: {"0":"café","a.b":["x"]}`)
+	tm.press("n")
+	wantView(t, tm, `"0": "café"`, `a.b: […] 1 item`)
+	tm.press("tab", "tab", "3")
+	wantView(t, tm, `      0: "x"`)
+	tm.press("shift+tab", "shift+tab")
+	tm.press("j")
+	wantView(t, tm, `v ← a.value["a.b"][0] = "x"`, `w ← a.value["0"] = "café"`)
+	tm.press("k", "tab", "tab", "/")
+	tm.typeText("café")
+	tm.press("enter")
+	wantView(t, tm, "\n"+`a.value["0"]  /café [1/1]`)
+	tm.press("y", "p")
+	if tm.lastCopy != `["value", "0"]` {
+		t.Fatalf("copied %s", tm.lastCopy)
 	}
 }

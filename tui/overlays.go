@@ -1,54 +1,13 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
-// The screens that replace the panes for a while: help, a whole value,
-// and the arguments editor.
-
-func (m *model) helpView() string {
-	var lines []string
-	for _, g := range m.keys.helpGroups() {
-		lines = append(lines, m.st.title.Render(g.title))
-		for _, k := range g.keys {
-			h := k.Help()
-			lines = append(lines, fmt.Sprintf("  %-12s %s", h.Key, h.Desc))
-		}
-	}
-	lines = append(lines, m.st.title.Render("Copy (y, then)"),
-		"  y value · p path",
-		"  r output_by_reference object",
-		m.st.title.Render("Marks"),
-		"  ▶ next  ✓ ok  ✗ error  - not reached",
-		"  ● breakpoint  !N diagnostics",
-		"  ← the selected step reads it",
-		"  → it reads the selected step")
-	rows := m.h - 2
-	cols := (len(lines) + rows - 1) / rows
-	cw := m.w / max(cols, 1)
-	var b strings.Builder
-	b.WriteString(ansi.Truncate(m.st.title.Render("planctl debug: keys")+m.st.dim.Render("  (any key closes)"), m.w, "…") + "\n")
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			k := c*rows + r
-			if k < len(lines) {
-				if c < cols-1 {
-					b.WriteString(pad(lines[k], cw))
-				} else {
-					b.WriteString(ansi.Truncate(lines[k], cw, "…"))
-				}
-			}
-		}
-		if r < rows-1 {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
+// The screens that replace the panes for a while: a whole value and the
+// arguments editor (help is in help.go).
 
 func (m *model) fullView() string {
 	var b strings.Builder
@@ -95,7 +54,14 @@ func (m *model) editView() string {
 	b.WriteString(m.editor.View())
 	b.WriteByte('\n')
 	if m.edErr != "" {
-		b.WriteString(ansi.Truncate(m.st.errMsg.Render("✗ "+m.edErr), m.w, "…"))
+		// below the editor are three rows: the whole error, wrapped
+		lines := strings.Split(ansi.Wrap("✗ "+m.edErr, m.w, " "), "\n")
+		for k, l := range lines[:min(len(lines), 3)] {
+			if k > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(ansi.Truncate(m.st.errMsg.Render(l), m.w, "…"))
+		}
 	}
 	return b.String()
 }

@@ -84,7 +84,8 @@ func (m *model) copyKey(s string) tea.Cmd {
 	case "y", "v":
 		return m.copy(string(t.d.raw(t.cursor)), "the value")
 	case "p":
-		return m.copy(m.cursorPath(), "the path")
+		_, path, _ := m.treeRef()
+		return m.copy(pathArray(path), "the path")
 	case "r":
 		step, path, ok := m.treeRef()
 		if !ok {
@@ -136,6 +137,9 @@ func (m *model) showStep() tea.Cmd {
 	}
 	if m.whole {
 		return m.showResponse()
+	}
+	if m.argsView {
+		return m.showArgs()
 	}
 	st := m.run.Step(m.sel)
 	k := keyOf(m.sel, st)
@@ -216,6 +220,9 @@ const wholeStep = -2
 // false for a node of the whole response outside any step's result.
 func (m *model) treeRef() (step string, path []pathElem, ok bool) {
 	path = m.tree.d.path(m.tree.cursor)
+	if m.want.step <= argsStepBase {
+		return "", path, false
+	}
 	if m.want.step != wholeStep {
 		return m.label(m.want.step), path, true
 	}
@@ -229,16 +236,28 @@ func (m *model) treeRef() (step string, path []pathElem, ok bool) {
 // response's root when no reference reaches it.
 func (m *model) cursorPath() string {
 	step, path, ok := m.treeRef()
-	if !ok {
-		return refPath("response", path)
+	switch {
+	case ok:
+		return refPath(step, path)
+	case m.want.step <= argsStepBase:
+		s := "args of " + m.label(argsStepBase-m.want.step)
+		if len(path) > 0 {
+			s += ": " + pathSuffix(path)
+		}
+		return s
 	}
-	return refPath(step, path)
+	return refPath("response", path)
 }
 
 func (m *model) setTree(d *doc) {
-	label := "\x00response"
-	if m.want.step != wholeStep {
-		label = m.label(m.want.step)
+	var label string
+	switch s := m.want.step; {
+	case s == wholeStep:
+		label = "\x00response"
+	case s <= argsStepBase:
+		label = "\x00args\x00" + m.label(argsStepBase-s)
+	default:
+		label = m.label(s)
 	}
 	fs := m.folds[label]
 	if fs == nil {
@@ -246,5 +265,6 @@ func (m *model) setTree(d *doc) {
 		m.folds[label] = fs
 	}
 	m.tree = newTree(d, fs)
+	m.applyJump()
 	m.layout()
 }

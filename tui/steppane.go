@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"time"
@@ -31,6 +32,7 @@ func (m *model) stepLines(width int) []string {
 		m.planLines(add)
 		return out
 	}
+	m.paneRefs = m.paneRefs[:0]
 	i := m.sel
 	s := m.p.Steps[i]
 	ss := m.run.Step(i)
@@ -41,7 +43,7 @@ func (m *model) stepLines(width int) []string {
 	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(s.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
 
 	args, src := m.run.ArgsOf(i)
-	edited := len(src) > 0 && len(m.p.Src.Bytes) > 0 && &src[0] != &m.p.Src.Bytes[0]
+	edited := m.edited(i, args, src)
 	head := "args"
 	if edited {
 		head = "args (edited with i)"
@@ -51,14 +53,14 @@ func (m *model) stepLines(width int) []string {
 	case args == nil:
 		add(2, st.dim.Render("(none)"))
 	case args.Kind != plan.Object:
-		line(2, sanitize(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
+		line(2, showJSON(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
 	case len(args.Members) == 0:
 		add(2, st.dim.Render("(none)"))
 	default:
 		for _, mem := range args.Members {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
-				line(2, name+": "+sanitize(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
+				line(2, name+": "+showJSON(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
 				continue
 			}
 			ref := plan.ParseRef(mem.Value)
@@ -67,10 +69,11 @@ func (m *model) stepLines(width int) []string {
 				continue
 			}
 			v := m.refValue(i, mem.Key, ref, width)
+			m.paneRefs = append(m.paneRefs, paneRef{line: len(out), param: mem.Key, ref: ref})
 			if strings.HasPrefix(v, "=") || ansi.StringWidth(v) < width/2 {
-				line(2, name+" ← "+st.flow.Render(ref.String())+" "+v)
+				line(2, name+" ← "+st.flow.Render(refText(ref, src))+" "+v)
 			} else {
-				line(2, name+" ← "+st.flow.Render(ref.String()))
+				line(2, name+" ← "+st.flow.Render(refText(ref, src)))
 				add(4, v)
 			}
 		}
@@ -148,20 +151,14 @@ func (m *model) labels(idx []int) string {
 // refValue is what a reference of step i resolves to now, or why not.
 func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
 	st := m.st
-	if m.o.Catalog == nil {
+	c := m.dbg.Catalog()
+	if c == nil {
 		return ""
 	}
-	if t := m.o.Catalog.Tool(m.p.Steps[i].ToolName()); t != nil && !t.IsSharable(param) {
+	if t := c.Tool(m.p.Steps[i].ToolName()); t != nil && !t.IsSharable(param) {
 		return st.err.Render(fmt.Sprintf("✗ Parameter '%s' is not sharable and cannot use references", param))
 	}
-	src := -1
-	for j := i - 1; j >= 0; j-- {
-		if id := m.p.Steps[j].ID; id != nil && id.Kind == plan.String && id.Str == ref.Step {
-			src = j
-			break
-		}
-	}
-	if src >= 0 {
+	if src := m.sourceOf(i, ref.Step); src >= 0 {
 		switch m.run.Step(src).Status {
 		case plan.StepPending:
 			return st.dim.Render("(resolves once " + ref.Step + " has run)")
@@ -175,7 +172,7 @@ func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}
-	return "= " + st.str.Render(sanitize(clip(plan.AppendCompact(nil, v), width*3)))
+	return "= " + st.str.Render(showJSON(clip(plan.AppendCompact(nil, v), width*3)))
 }
 
 // clip cuts raw bytes long before they could matter on screen.
@@ -235,4 +232,17 @@ func fmtDur(d time.Duration) string {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return d.Round(time.Second).String()
+}
+
+// edited reports whether step i's arguments differ from the plan as loaded.
+func (m *model) edited(i int, args *plan.Value, src []byte) bool {
+	orig := m.o.Plan
+	if orig == m.p || i >= len(orig.Steps) {
+		return false
+	}
+	o := orig.Steps[i].Args
+	if o == nil || args == nil {
+		return (o == nil) != (args == nil)
+	}
+	return !bytes.Equal(o.Raw(orig.Src.Bytes), args.Raw(src))
 }

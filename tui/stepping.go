@@ -2,27 +2,27 @@ package tui
 
 import (
 	"context"
-	"strings"
+	"errors"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
 )
 
-// Stepping: every tool call runs in a command, which sends a message back
-// when it is done. The run is only ever driven from one command at a time
-// (busy), and a restart bumps the generation so late answers are dropped.
+// Stepping: every action is the Debugger's (plan.Debugger), called in a
+// command that sends a message back when it is done. The run is only ever
+// driven from one command at a time (busy), and a restart bumps the
+// generation so late answers are dropped.
 
-// step runs the next step (n) or continues (c) in a command.
+// step runs the next step (n) or continues (c) in a command. After a
+// failure the next step is the failed one: n and c retry it.
 func (m *model) step(cont bool) tea.Cmd {
-	if m.busy {
-		return m.note("%s is still running: wait, or x to cancel it", m.busyLabel())
-	}
 	if len(m.p.Steps) == 0 {
 		return m.fail("nothing to run: the plan has no steps (see its diagnostics)")
 	}
 	if m.run.Done() {
-		return m.note("the run has ended (%s): R restarts, ctrl+r re-runs the selected step", m.run.Status())
+		return m.note("every step has run (%s): R restarts, ctrl+r re-runs the selected step", m.run.Status())
 	}
 	next := m.run.Cursor()
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -31,28 +31,21 @@ func (m *model) step(cont bool) tea.Cmd {
 	m.sel = next
 	m.paneTop = 0
 	m.version++
-	r, gen := m.run, m.gen
-	var breaks map[int]bool
-	if cont {
-		breaks = make(map[int]bool, len(m.breaks))
-		for b := range m.breaks {
-			breaks[b] = true
-		}
-	}
+	d, r, gen := m.dbg, m.run, m.gen
 	return tea.Batch(m.showStep(), m.tick(), func() tea.Msg {
 		defer cancel()
 		last := -1
 		if !cont {
-			if i, _, ok := r.Next(ctx); ok {
+			if i, _, ok := d.Next(ctx); ok {
 				last = i
 			}
 			return stepsDoneMsg{gen: gen, last: last}
 		}
 		start := r.Cursor()
-		r.Continue(ctx, func(i int) bool { return breaks[i] })
+		d.Continue(ctx)
 		cur := r.Cursor()
 		switch {
-		case r.Status() == plan.RunPartial:
+		case r.Failed():
 			last = cur
 		case cur > start:
 			last = cur - 1
@@ -67,60 +60,73 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	}
 	m.busy, m.cancel = false, nil
 	m.version++
+	m.refreshResultDiags() // resultdiags.go
 	var cmds []tea.Cmd
-	if msg.last >= 0 {
-		m.sel = msg.last
-		st := m.run.Step(msg.last)
-		switch {
-		case st.Status == plan.StepError:
-			cmds = append(cmds, m.fail("%s failed: %s", m.label(msg.last), oneLine(st.Error)))
-		case !m.run.Done() && m.breaks[m.run.Cursor()]:
-			cmds = append(cmds, m.note("stopped at the breakpoint on %s", m.label(m.run.Cursor())))
-		default:
-			cmds = append(cmds, m.note("%s: ok in %s", m.label(msg.last), fmtDur(st.Duration)))
+	say := func(err bool, s string) {
+		if m.stepNote != "" {
+			s = m.stepNote + "; " + s
+			m.stepNote = ""
+		}
+		if err {
+			cmds = append(cmds, m.fail("%s", s))
+		} else {
+			cmds = append(cmds, m.note("%s", s))
 		}
 	}
-	cmds = append(cmds, m.showStep())
+	dropped := func() string {
+		if d := m.dropQueue(); d != "" {
+			return " (dropped the queued keys " + d + ")"
+		}
+		return ""
+	}
+	if msg.last >= 0 {
+		m.sel = msg.last
+	}
+	halted := m.dbg.Halted()
+	switch {
+	case msg.last >= 0 && m.run.Step(msg.last).Status == plan.StepError:
+		st := m.run.Step(msg.last)
+		say(true, fmt.Sprintf("%s failed: %s%s; i edits it, n retries it", m.label(msg.last), oneLine(st.Error), dropped()))
+	case halted != "":
+		m.sel = min(m.run.Cursor(), len(m.p.Steps)-1)
+		say(false, halted+dropped())
+	case msg.last < 0:
+	case !m.run.Done() && m.dbg.IsBreak(m.run.Cursor()):
+		say(false, "stopped at the breakpoint on "+m.label(m.run.Cursor()))
+	default:
+		say(false, fmt.Sprintf("%s: ok in %s", m.label(msg.last), fmtDur(m.run.Step(msg.last).Duration)))
+	}
+	cmds = append(cmds, m.showStep(), m.runQueue())
 	return tea.Batch(cmds...)
 }
 
-// rerun re-runs the selected step, keeping the results before it.
-func (m *model) rerun() tea.Cmd {
-	if m.busy {
-		return m.note("%s is still running: wait, or x to cancel it", m.busyLabel())
-	}
-	if len(m.p.Steps) == 0 {
+// rerun re-runs step i, keeping the results before it; from a step after a
+// failed or unrun one, the Debugger starts from the first such step and
+// says so.
+func (m *model) rerun(i int) tea.Cmd {
+	if len(m.p.Steps) == 0 || i < 0 || i >= len(m.p.Steps) {
 		return nil
 	}
-	if _, _, err := m.dbg.Rerun(m.sel); err != nil {
+	_, note, err := m.dbg.Rerun(i)
+	if err != nil {
 		return m.fail("%v", err)
 	}
+	m.stepNote = note
 	m.version++
 	return m.step(false)
 }
 
-// restart forgets every result; an upstream that can reconnect does so.
+// restart forgets every result; the Debugger reconnects the tools when
+// their connection can.
 func (m *model) restart() tea.Cmd {
-	if m.busy {
-		return m.note("%s is still running: x cancels it, then R restarts", m.busyLabel())
-	}
 	m.gen++
 	m.busy, m.busyWhat = true, "restart"
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
-	r, gen := m.run, m.gen
-	var rc interface{ Reconnect(context.Context) error }
-	if m.o.Catalog != nil {
-		rc, _ = m.o.Catalog.Caller.(interface{ Reconnect(context.Context) error })
-	}
+	d, gen := m.dbg, m.gen
 	return tea.Batch(m.tick(), func() tea.Msg {
 		defer cancel()
-		var err error
-		if rc != nil {
-			err = rc.Reconnect(ctx)
-		}
-		r.Restart()
-		return restartedMsg{gen: gen, err: err}
+		return restartedMsg{gen: gen, err: d.Restart(ctx)}
 	})
 }
 
@@ -134,20 +140,27 @@ func (m *model) restarted(msg restartedMsg) tea.Cmd {
 	m.sel, m.paneTop = 0, 0
 	cmd := m.showStep()
 	if msg.err != nil {
-		return tea.Batch(cmd, m.fail("restarted, but reconnecting failed: %v", msg.err))
+		if d := m.dropQueue(); d != "" {
+			return tea.Batch(cmd, m.fail("%v (dropped the queued keys %s)", msg.err, d))
+		}
+		return tea.Batch(cmd, m.fail("%v", msg.err))
 	}
-	return tea.Batch(cmd, m.note("restarted: n runs the first step"))
+	return tea.Batch(cmd, m.note("restarted: n runs the first step"), m.runQueue())
 }
 
-// edit opens the editor on the next step's arguments.
+// edit opens the editor on the arguments of the step an edit applies to:
+// the next step, which after a failure is the failed one.
 func (m *model) edit() tea.Cmd {
 	if m.busy {
 		return m.note("%s is running: wait before editing", m.busyLabel())
 	}
-	if len(m.p.Steps) == 0 || m.run.Done() {
-		return m.note("no step is left to run: R restarts")
+	if len(m.p.Steps) == 0 {
+		return m.note("the plan has no steps to edit")
 	}
-	i := m.run.Cursor()
+	i, err := m.dbg.EditableStep()
+	if err != nil {
+		return m.note("%v", err)
+	}
 	args, src := m.run.ArgsOf(i)
 	text := "{}"
 	if args != nil {
@@ -161,22 +174,34 @@ func (m *model) edit() tea.Cmd {
 	return m.editor.Focus()
 }
 
+// applyEdit hands the edited arguments to the Debugger, which validates the
+// edited plan: its diagnostics of the step show at once. Text that is not
+// JSON keeps the editor open, with where it stops parsing.
 func (m *model) applyEdit() tea.Cmd {
-	if _, err := m.dbg.SetArgs(m.editAt, []byte(m.editor.Value())); err != nil {
-		m.edErr = err.Error()
+	text := []byte(m.editor.Value())
+	ds, err := m.dbg.SetArgs(m.editAt, text)
+	if err != nil {
+		var se *plan.SyntaxError
+		if errors.As(err, &se) {
+			pos := plan.NewSource("", text).Position(se.Offset)
+			m.edErr = fmt.Sprintf("line %d, column %d: %v", pos.Line, pos.Column, err)
+		} else {
+			m.edErr = err.Error()
+		}
 		return nil
 	}
-	if _, err := m.run.ResolveArgs(m.editAt); err != nil && !strings.Contains(err.Error(), "which either does not exist") {
-		// keep the edit, but say now what will fail
-		m.edErr = ""
-		m.mode = modeNormal
-		m.editor.Blur()
-		m.version++
-		return m.fail("arguments of %s changed; they will fail: %s", m.label(m.editAt), oneLine(err.Error()))
-	}
+	m.refreshPlan()
 	m.mode = modeNormal
 	m.editor.Blur()
 	m.version++
-	m.sel = m.editAt
-	return tea.Batch(m.showStep(), m.note("arguments of %s changed: n runs it", m.label(m.editAt)))
+	m.sel, m.paneTop = m.editAt, 0
+	cmd := m.showStep()
+	label := m.label(m.editAt)
+	switch {
+	case plan.HasErrors(ds):
+		return tea.Batch(cmd, m.fail("arguments of %s changed, with problems (%s): see the step pane; i edits again", label, severityMarks(plainStyles(), ds)))
+	case len(ds) > 0:
+		return tea.Batch(cmd, m.note("arguments of %s changed (%s: see the step pane): n runs it", label, severityMarks(plainStyles(), ds)))
+	}
+	return tea.Batch(cmd, m.note("arguments of %s changed, no problems found: n runs it", label))
 }

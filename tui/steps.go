@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
 )
@@ -53,7 +54,7 @@ func (m *model) stepRow(i, w int) string {
 	default:
 		b.WriteString(st.dim.Render("·"))
 	}
-	if m.breaks[i] {
+	if m.dbg.IsBreak(i) {
 		b.WriteString(st.brk.Render("●"))
 	} else {
 		b.WriteString(" ")
@@ -74,12 +75,8 @@ func (m *model) stepRow(i, w int) string {
 	b.WriteString(label)
 	b.WriteString(" ")
 	b.WriteString(st.dim.Render(s.ToolName()))
-	if d := len(m.diags[i]); d > 0 {
-		mark := st.warn.Render("!" + strconv.Itoa(d))
-		if plan.HasErrors(m.diags[i]) {
-			mark = st.err.Render("!" + strconv.Itoa(d))
-		}
-		suffix += " " + mark
+	if len(m.diags[i]) > 0 {
+		suffix += " " + severityMarks(st, m.diags[i])
 	}
 	sw := ansi.StringWidth(suffix)
 	return pad(b.String(), w-sw) + suffix
@@ -105,3 +102,23 @@ func (m *model) flowMark(i int) byte {
 	}
 	return m.marks[i]
 }
+
+// severityMarks counts diagnostics by severity, worst first: "E1 W2 I1".
+// The letter carries the severity, so it reads the same without colour.
+func severityMarks(st *styles, ds []plan.Diagnostic) string {
+	var n [3]int
+	for _, d := range ds {
+		if s := int(d.Severity); s >= 0 && s < len(n) {
+			n[s]++
+		}
+	}
+	var out []string
+	for s, style := range []lipgloss.Style{st.err, st.warn, st.dim} {
+		if n[s] > 0 {
+			out = append(out, style.Render(severityLetter[s]+strconv.Itoa(n[s])))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+var severityLetter = [3]string{"E", "W", "I"}

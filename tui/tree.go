@@ -310,52 +310,25 @@ func (t *tree) page(dir int) {
 	t.move(dir * max(t.height-1, 1))
 }
 
-// pathString is the cursor's path in reference form: step.key.0.key.
-func (t *tree) pathString(step string) string { return refPath(step, t.d.path(t.cursor)) }
-
-// refObject is the {"output_by_reference": ...} that reads the cursor's node.
-func (t *tree) refObject(step string) string { return refObject(step, t.d.path(t.cursor)) }
-
-// refPath writes a path as people read references: step.key.0.key.
-func refPath(step string, path []pathElem) string {
-	var b strings.Builder
-	b.WriteString(step)
-	for _, e := range path {
-		b.WriteByte('.')
-		b.WriteString(e.String())
-	}
-	return b.String()
-}
-
-// refObject is the reference that reads path in step's result.
-func refObject(step string, path []pathElem) string {
-	b := []byte(`{"output_by_reference": {`)
-	b = plan.AppendJSONString(b, step)
-	b = append(b, ": ["...)
-	for k, e := range path {
-		if k > 0 {
-			b = append(b, ", "...)
-		}
-		if e.isIdx {
-			b = strconv.AppendInt(b, int64(e.index), 10)
-		} else {
-			b = plan.AppendJSONString(b, e.key)
-		}
-	}
-	return string(append(b, "]}}"...))
-}
-
-// runSearch finds the nodes whose key or scalar value contains q: all
-// lower case matches any case, otherwise exactly. It scans the bytes once
-// and maps each hit to its node by binary search.
+// runSearch finds the nodes whose key or scalar value contains q, in the
+// text as shown (\u escapes decoded): all lower case matches any case,
+// otherwise exactly. It scans the bytes once and maps each hit to its node
+// by binary search; the few nodes with a \u escape are matched on their
+// decoded text instead.
 func runSearch(d *doc, q string) []int {
 	if q == "" || len(d.nodes) == 0 {
 		return nil
 	}
 	hay := d.src
 	needle := []byte(q)
-	if strings.ToLower(q) == q {
-		hay = bytes.ToLower(d.src)
+	fold := strings.ToLower(q) == q
+	if fold {
+		hay = lowerSameLen(d.src)
+	}
+	escaped := func(i int) bool {
+		n := &d.nodes[i]
+		return n.keyStart >= 0 && bytes.Contains(d.src[n.keyStart:n.keyEnd], []byte(`\u`)) ||
+			!n.container() && bytes.Contains(d.src[n.start:n.end], []byte(`\u`))
 	}
 	var out []int
 	last := -1
@@ -365,20 +338,52 @@ func runSearch(d *doc, q string) []int {
 			break
 		}
 		at := off + k
-		// the last node that starts (key or value) at or before at
-		i := sort.Search(len(d.nodes), func(i int) bool { return nodeStart(&d.nodes[i]) > int32(at) }) - 1
-		if i >= 0 && i != last {
+		if i := d.nodeAt(at); i >= 0 && i != last {
 			n := &d.nodes[i]
 			inKey := n.keyStart >= 0 && int32(at) >= n.keyStart && int32(at+len(needle)) <= n.keyEnd
 			inVal := !n.container() && int32(at) >= n.start && int32(at+len(needle)) <= n.end
-			if inKey || inVal {
+			if (inKey || inVal) && !escaped(i) {
 				out = append(out, i)
 				last = i
 			}
 		}
 		off = at + max(len(needle), 1)
 	}
+	// the nodes with escapes, on their decoded text
+	var dec []int
+	last = -1
+	for off := 0; ; {
+		k := bytes.Index(d.src[off:], []byte(`\u`))
+		if k < 0 {
+			break
+		}
+		at := off + k
+		off = at + 2
+		i := d.nodeAt(at)
+		if i < 0 || i == last || !escaped(i) {
+			continue
+		}
+		last = i
+		n := &d.nodes[i]
+		hit := n.keyStart >= 0 && strings.Contains(foldFor(d.key(i), fold), q)
+		if !hit && !n.container() {
+			hit = strings.Contains(foldFor(string(decodeEscapes(d.raw(i))), fold), q)
+		}
+		if hit {
+			dec = append(dec, i)
+		}
+	}
+	if len(dec) > 0 {
+		out = append(out, dec...)
+		sort.Ints(out)
+	}
 	return out
+}
+
+// nodeAt is the last node that starts (key or value) at or before offset
+// at, or -1.
+func (d *doc) nodeAt(at int) int {
+	return sort.Search(len(d.nodes), func(i int) bool { return nodeStart(&d.nodes[i]) > int32(at) }) - 1
 }
 
 func nodeStart(n *node) int32 {
@@ -503,7 +508,7 @@ func (t *tree) valueText(i int, st *styles, room int) string {
 		if len(raw) > room*4+8 {
 			raw = raw[:room*4+8]
 		}
-		s := sanitize(raw)
+		s := showJSON(raw)
 		if ansi.StringWidth(s) > room {
 			s = ansi.Truncate(s, room-1, "") + "…"
 		}
@@ -534,10 +539,12 @@ func sanitize(raw []byte) string {
 	return b.String()
 }
 
-// displayKey shows a key bare when it reads unambiguously, else quoted.
+// displayKey shows a key bare when it reads unambiguously, else quoted: a
+// key that starts like a number is quoted, so that key "0" never reads as
+// index 0.
 func displayKey(k string) string {
-	if k == "" {
-		return `""`
+	if k == "" || k[0] == '-' || k[0] >= '0' && k[0] <= '9' {
+		return strconv.Quote(k)
 	}
 	for _, r := range k {
 		if r <= ' ' || r == '"' || r == ':' || r == 0x7f || r == utf8.RuneError || (r >= 0x80 && r < 0xa0) {

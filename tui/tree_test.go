@@ -259,14 +259,14 @@ func TestPathsAndReferences(t *testing.T) {
 	d := mustDoc(t, `{"a.b": [{"": 1, "x\"y": 2}], "k": "v"}`)
 	tr := newTree(d, &foldState{level: 9})
 	tr.move(3)
-	if got := tr.pathString("step"); got != "step.a.b.0." {
+	if got := refPath("step", d.path(tr.cursor)); got != `step["a.b"][0][""]` {
 		t.Fatalf("path %q", got)
 	}
-	if got := tr.refObject("step"); got != `{"output_by_reference": {"step": ["a.b", 0, ""]}}` {
+	if got := refObject("step", d.path(tr.cursor)); got != `{"output_by_reference": {"step": ["a.b", 0, ""]}}` {
 		t.Fatalf("ref %s", got)
 	}
 	tr.move(1)
-	ref := tr.refObject("s")
+	ref := refObject("s", d.path(tr.cursor))
 	var v map[string]map[string][]any
 	if err := json.Unmarshal([]byte(ref), &v); err != nil {
 		t.Fatal(err)
@@ -374,4 +374,84 @@ func fuzzParseDoc(t *testing.T, b []byte) {
 	tr.toBottom()
 	tr.page(-1)
 	_ = tr.view(plainStyles())
+}
+
+// Paths read one way only: key "a.b" is not keys a and b, key "0" is not
+// index 0, and odd keys and step ids are JSON strings.
+func TestPathsAreUnambiguous(t *testing.T) {
+	d := mustDoc(t, `{"list": {"a.b": [{"0": {"x y": {"_ok-1": {"\u00e9": {"[": 1}}}}}]}, "a": {"b": [[2]]}}`)
+	cases := []struct {
+		path []pathElem
+		text string
+		arr  string
+	}{
+		{[]pathElem{{key: "list"}, {key: "a.b"}, {index: 0, isIdx: true}}, `s.list["a.b"][0]`, `["list", "a.b", 0]`},
+		{[]pathElem{{key: "a"}, {key: "b"}, {index: 0, isIdx: true}, {index: 0, isIdx: true}}, `s.a.b[0][0]`, `["a", "b", 0, 0]`},
+		{[]pathElem{{key: "list"}, {key: "a.b"}, {index: 0, isIdx: true}, {key: "0"}}, `s.list["a.b"][0]["0"]`, `["list", "a.b", 0, "0"]`},
+		{[]pathElem{{key: "list"}, {key: "a.b"}, {index: 0, isIdx: true}, {key: "0"}, {key: "x y"}, {key: "_ok-1"}, {key: "é"}, {key: "["}},
+			`s.list["a.b"][0]["0"]["x y"]._ok-1["é"]["["]`, `["list", "a.b", 0, "0", "x y", "_ok-1", "é", "["]`},
+	}
+	for _, c := range cases {
+		i := d.find(c.path)
+		if i < 0 {
+			t.Fatalf("%s not found", c.text)
+		}
+		if got := refPath("s", d.path(i)); got != c.text {
+			t.Errorf("shown %q, want %q", got, c.text)
+		}
+		if got := pathArray(d.path(i)); got != c.arr {
+			t.Errorf("copied %s, want %s", got, c.arr)
+		}
+		// the copied array, in a reference, reads the node through the engine
+		r := plan.ParseRef(mustValue(t, refObject("s", d.path(i))))
+		if got, err := plan.Walk(d.src, r.Step, r.Path); err != nil || string(got) != string(d.raw(i)) {
+			t.Errorf("%s walks to %q (%v)", c.arr, got, err)
+		}
+	}
+	if got := refPath("my step", nil); got != `"my step"` {
+		t.Errorf("step id shown %q", got)
+	}
+	if got := refPath("0", []pathElem{{key: "k"}}); got != `"0".k` {
+		t.Errorf("step id shown %q", got)
+	}
+}
+
+func TestDecodeEscapes(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"caf\u00e9"`, `"café"`},
+		{`"\ud83d\ude00 ok"`, `"😀 ok"`},
+		{`"\u0022q\u005c"`, `"\"q\\"`},                                   // a quote and a backslash stay escaped
+		{`"a\u0000b\u001b\u202e\u00a0"`, `"a\u0000b\u001b\u202e\u00a0"`}, // control, bidi, no-break space: kept
+		{`"\ud800x"`, `"\ud800x"`},                                       // a lone surrogate: kept
+		{`"\\u00e9"`, `"\\u00e9"`},                                       // an escaped backslash, then u00e9
+		{`{"k\u00e9": ["\u00e9", 1]}`, `{"ké": ["é", 1]}`},
+		{`"cut \u00`, `"cut \u00`},
+		{`"no escapes"`, `"no escapes"`},
+	} {
+		if got := string(decodeEscapes([]byte(c.in))); got != c.want {
+			t.Errorf("decodeEscapes(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// A search matches the text as shown: escapes decoded, in keys and values.
+func TestSearchDecodesEscapes(t *testing.T) {
+	d := mustDoc(t, `{"caf\u00e9": 1, "name": "Jos\u00e9", "plain": "josé", "raw": "u00e9", "İx": "İ", "after": "end"}`)
+	got := runSearch(d, "é")
+	if len(got) != 3 { // the key café, Jos\u00e9, josé
+		t.Fatalf("é: %v", got)
+	}
+	if got := runSearch(d, "u00e9"); len(got) != 1 || d.key(got[0]) != "raw" {
+		t.Fatalf("u00e9 should match only the value that says so: %v", got)
+	}
+	if got := runSearch(d, "josé"); len(got) != 2 {
+		t.Fatalf("josé any case: %v", got)
+	}
+	if got := runSearch(d, "José"); len(got) != 1 || d.key(got[0]) != "name" {
+		t.Fatalf("José exact: %v", got)
+	}
+	// a character whose lower case is longer does not shift later matches
+	if got := runSearch(d, "end"); len(got) != 1 || d.key(got[0]) != "after" {
+		t.Fatalf("end: %v", got)
+	}
 }

@@ -30,13 +30,15 @@ type Options struct {
 	RunOptions  plan.RunOptions   // step timeout; OnEvent is the TUI's own
 	Diagnostics []plan.Diagnostic // from plan.Validate, shown beside the steps
 	Breakpoints []int             // step indexes to stop before
-	TracePath   string            // default file for the write-trace key
-	Limits      plan.Limits       // the plan's limits, for edited copies of it
-	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
-	Print       bool              // print the last copied value to Out on exit
-	In          io.Reader         // the terminal's input
-	Out         io.Writer         // data (the --print value); never the screen
-	Screen      io.Writer         // where the screen is drawn (stderr)
+	// Validate checks the plan and every edit of it (nil: plan.Validate).
+	Validate  func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
+	TracePath string        // default file for the write-trace key (empty: plan.DefaultTracePath)
+	Limits    plan.Limits   // the plan's limits, for edited copies of it
+	Live      *plan.Catalog // with a replayed trace: the tools to go on with where it ends
+	Print     bool          // print the last copied value to Out on exit
+	In        io.Reader     // the terminal's input
+	Out       io.Writer     // data (the --print value); never the screen
+	Screen    io.Writer     // where the screen is drawn (stderr)
 }
 
 // ErrNotTerminal is returned by Run when In or Screen is not a terminal.

@@ -15,7 +15,25 @@ import (
 
 func (m *model) leftWidth() int  { return min(max(m.w/3, 22), 48, m.w/2) }
 func (m *model) rightWidth() int { return max(m.w-m.leftWidth()-1, 10) }
-func (m *model) bodyHeight() int { return max(m.h-3, 3) }
+func (m *model) bodyHeight() int { return max(m.h-2-m.msgRows(), 3) }
+
+// maxMsgRows bounds the rows a long message takes from the panes.
+const maxMsgRows = 3
+
+// msgRows is how many rows the message line takes: a long message (a
+// Concierge error, a rerun that says where it starts) wraps rather than
+// losing its end.
+func (m *model) msgRows() int {
+	if m.mode != modeNormal || m.msg == "" {
+		return 1
+	}
+	n := strings.Count(m.wrapMsg(), "\n") + 1
+	return min(n, maxMsgRows, max(m.h/4, 1))
+}
+
+func (m *model) wrapMsg() string {
+	return ansi.Wrap("✗ "+m.msg, m.w, " ")
+}
 
 func (m *model) stepPaneHeight() int {
 	n := len(m.paneLines) + 1
@@ -28,6 +46,7 @@ func (m *model) stepPaneHeight() int {
 
 // layout rebuilds the step pane and sizes the tree after any change.
 func (m *model) layout() {
+	m.laidFor = m.bodyHeight()
 	m.ensurePane()
 	if m.tree != nil {
 		m.tree.setSize(m.rightWidth(), m.bodyHeight()-m.stepPaneHeight()-1)
@@ -44,8 +63,14 @@ func (m *model) ensurePane() {
 	if k == m.paneKey && m.paneLines != nil {
 		return
 	}
+	if k[0] != m.paneKey[0] {
+		m.refCur = -1 // another step: its references are others
+	}
 	m.paneKey = k
 	m.paneLines = m.stepLines(m.rightWidth())
+	if m.refCur >= len(m.paneRefs) {
+		m.refCur = -1
+	}
 	if m.tree != nil {
 		m.tree.setSize(m.rightWidth(), m.bodyHeight()-m.stepPaneHeight()-1)
 	}
@@ -64,6 +89,9 @@ func (m *model) scrollSteps() {
 
 // View draws the screen.
 func (m *model) View() string {
+	if m.bodyHeight() != m.laidFor {
+		m.layout() // a message came or went, or a prompt opened
+	}
 	m.ensurePane()
 	switch m.mode {
 	case modeHelp:
@@ -94,7 +122,18 @@ func (m *model) View() string {
 	}
 	b.WriteString(ansi.Truncate(m.pathLine(), m.w, "…"))
 	b.WriteByte('\n')
-	b.WriteString(ansi.Truncate(m.messageLine(), m.w, "…"))
+	rows := strings.Split(m.messageLine(), "\n")
+	n := m.msgRows()
+	if len(rows) > n {
+		rows = rows[:n]
+		rows[n-1] = strings.TrimRight(ansi.Truncate(rows[n-1], m.w-1, ""), " ") + "…"
+	}
+	for k, r := range rows {
+		if k > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(ansi.Truncate(r, m.w, "…"))
+	}
 	return b.String()
 }
 
@@ -119,8 +158,8 @@ func (m *model) title(p pane, text string, w int) string {
 
 func (m *model) header() string {
 	left := m.st.title.Render("planctl debug") + " " + m.p.Src.Name
-	if m.o.Catalog != nil && m.o.Catalog.Source != "" {
-		left += m.st.dim.Render(" · " + m.o.Catalog.Source)
+	if c := m.dbg.Catalog(); c != nil && c.Source != "" {
+		left += m.st.dim.Render(" · " + c.Source)
 	}
 	right := m.runStatus()
 	room := m.w - ansi.StringWidth(right) - 1
@@ -142,6 +181,9 @@ func (m *model) runStatus() string {
 	switch {
 	case m.busy:
 		s = st.run.Render(spin(m.frame)+" running") + " " + m.busyLabel()
+		if len(m.queue) > 0 {
+			s += "; queued: " + m.queueText(6)
+		}
 	case m.run.Status() == plan.RunCompleted:
 		s = st.ok.Render("✓ completed")
 	case m.run.Status() == plan.RunPartial:
@@ -189,7 +231,11 @@ func (m *model) rightView() []string {
 	top := min(m.paneTop, max(len(m.paneLines)-1, 0))
 	for r := 0; r < sh-1; r++ {
 		if top+r < len(m.paneLines) {
-			rows = append(rows, ansi.Truncate(m.paneLines[top+r], w, "…"))
+			l := m.paneLines[top+r]
+			if m.focus == paneStep && m.refCur >= 0 && m.paneRefs[m.refCur].line == top+r {
+				l = ">" + strings.TrimPrefix(l, " ")
+			}
+			rows = append(rows, ansi.Truncate(l, w, "…"))
 		} else {
 			rows = append(rows, "")
 		}
@@ -209,6 +255,20 @@ func (m *model) rightView() []string {
 			rows = append(rows, m.st.err.Render("  ✗ "+m.treeErr))
 		default:
 			rows = append(rows, m.st.dim.Render("  reading the response…"))
+		}
+		return rows
+	}
+	if m.argsView {
+		rows = append(rows, m.title(paneTree, "Arguments "+m.label(m.sel)+" sends, resolved (a: its result)", w))
+		switch {
+		case m.tree != nil:
+			rows = append(rows, m.tree.view(m.st)...)
+		case m.treeErr != "":
+			for _, l := range strings.Split(ansi.Wrap("✗ "+m.treeErr, max(w-4, 10), " "), "\n") {
+				rows = append(rows, m.st.err.Render("  "+l))
+			}
+		default:
+			rows = append(rows, m.st.dim.Render("  resolving…"))
 		}
 		return rows
 	}
@@ -233,7 +293,7 @@ func (m *model) rightView() []string {
 
 // pathLine is the tree cursor's path in reference form, with search counts.
 func (m *model) pathLine() string {
-	if m.mode == modeSearch || m.mode == modeTrace {
+	if m.mode == modeSearch || m.mode == modeTrace || m.mode == modeGoto {
 		return m.input.View()
 	}
 	if m.tree.empty() {
@@ -261,12 +321,19 @@ func (m *model) messageLine() string {
 		return m.st.hint.Render("enter search · esc cancel · lower case matches any case")
 	case modeTrace:
 		return m.st.hint.Render("enter write · esc cancel")
+	case modeGoto:
+		return m.st.hint.Render(m.gotoHint())
 	}
 	if m.msg != "" {
+		style, text := m.st.msg, ansi.Wrap(m.msg, m.w, " ")
 		if m.msgErr {
-			return m.st.errMsg.Render("✗ " + m.msg)
+			style, text = m.st.errMsg, m.wrapMsg()
 		}
-		return m.st.msg.Render(m.msg)
+		lines := strings.Split(text, "\n")
+		for k, l := range lines {
+			lines[k] = style.Render(l)
+		}
+		return strings.Join(lines, "\n")
 	}
 	return m.st.hint.Render("n next · c continue · b break · tab pane · / search · y copy · ? help · q quit")
 }

@@ -89,7 +89,9 @@ func TestVersionOfGoInstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	zw := zip.NewWriter(zf)
-	for _, name := range strings.Split(strings.TrimSpace(string(files)), "\n") {
+	names := strings.Split(strings.TrimSpace(string(files)), "\n")
+	slices.Sort(names)
+	for _, name := range slices.Compact(names) { // a file in a merge conflict is listed once per stage
 		data, err := os.ReadFile(filepath.Join("../..", name))
 		if os.IsNotExist(err) {
 			continue // deleted in the working tree
@@ -131,6 +133,10 @@ func TestFlagCompletion(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "mcp.json")
 	os.WriteFile(config, []byte(`{"mcpServers": {"memory": {"command": "npx"}, "remote": {"url": "http://127.0.0.1:1/mcp"}}}`), 0o644)
+	trace := filepath.Join(dir, "backup.trace.json")
+	if r := planctl(t, "", "run", "--trace", trace, "samples/backup.json"); r.code != 0 {
+		t.Fatalf("run --trace: exit %d\n%s", r.code, r.stderr)
+	}
 	for _, tc := range []struct {
 		args      []string
 		want      []string // the candidates, in order
@@ -146,6 +152,9 @@ func TestFlagCompletion(t *testing.T) {
 			"backup\tcreate_backup", "check\tvalidate_backup", "migrate\trun_migration", "verify\tverify_migration", "announce\tnotify"}, "4"},
 		{[]string{"debug", "--repl", "samples/migration.json", "--break", "v"}, []string{"verify\tverify_migration"}, "4"},
 		{[]string{"debug", "no/such/plan.json", "--break", ""}, nil, "4"},
+		{[]string{"debug", trace, "--break", ""}, []string{"backup\tcreate_backup", "validate\tvalidate_backup"}, "4"},            // a trace as PLAN
+		{[]string{"debug", "--replay", trace, "--break", "v"}, []string{"validate\tvalidate_backup"}, "4"},                        // the plan it recorded
+		{[]string{"debug", "--replay", trace, "samples/migration.json", "--break", "m"}, []string{"migrate\trun_migration"}, "4"}, // PLAN wins
 		{[]string{"run", "--config", config, "--name", ""}, []string{"memory", "remote"}, "4"},
 		{[]string{"run", "--config", "no/such.json", "--name", ""}, nil, "4"},
 		{[]string{"run", "--catalog", ""}, []string{"json"}, "8"}, // files ending .json
@@ -206,7 +215,7 @@ func TestManPages(t *testing.T) {
 		t.Errorf("man pages:\n got %v\nwant %v", got, want)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "planctl-validate.1"))
-	for _, s := range []string{`.TH "PLANCTL" "1"`, "planctl-validate - Find every problem in a plan", `\fB--ignore\fP`} {
+	for _, s := range []string{`.TH "PLANCTL" "1"`, "planctl-validate - Find every problem in", `\fB--ignore\fP`} {
 		if !strings.Contains(string(page), s) {
 			t.Errorf("planctl-validate.1 lacks %q:\n%s", s, page)
 		}

@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestValidateContract holds `planctl validate` to its command-line
@@ -34,7 +39,19 @@ func TestValidateContract(t *testing.T) {
 		{"an unknown format", "", []string{"validate", "--format", "yaml", "samples/backup.json"}, 2, "", `unknown --format "yaml"`},
 		{"a missing plan file", "", []string{"validate", "no/such/plan.json"}, 3, "", "cannot read the plan"},
 		{"a missing catalog", "", []string{"validate", "--catalog", "nope.json", "samples/backup.json"}, 3, "", "cannot read the catalog"},
-		{"no plan", "", []string{"validate"}, 2, "", "takes one PLAN"},
+		{"no plan", "", []string{"validate"}, 2, "", "takes one or more PLANs"},
+		{"many files, one summary", "", []string{"validate", "samples/backup.json", "samples/missing-key.json"}, 0, "0 errors, 1 warning in 2 files\n", ""},
+		{"a glob, quoted", "", []string{"validate", "samples/invalid-*.json"}, 1, "in 6 files\n", ""},
+		{"a ** glob crosses directories", "", []string{"validate", "--format", "github", "samples/**/backup.json"}, 1, "::error file=samples/catalogs/backup.json,line=1", ""},
+		{"a glob that matches nothing", "", []string{"validate", "samples/*.yaml"}, 3, "", "samples/*.yaml: no file matches this pattern"},
+		{"a missing file among good ones", "", []string{"validate", "samples/backup.json", "nope.json"}, 3, "0 errors, 0 warnings\n", "nope.json"},
+		{"--stdin-filename", `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`, []string{"validate", "--stdin-filename", "plans/a.json", "-"}, 1, `plans/a.json:1:22: error: tool "echoo"`, ""},
+		{"a plan file's $schema is an editor hint", `{"$schema": "./plan.schema.json", "steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}]}`, []string{"validate", "-"}, 0, "0 errors, 0 warnings\n", ""},
+		{"a file named twice is one file", "", []string{"validate", "samples/backup.json", "./samples/backup.json"}, 0, "0 errors, 0 warnings\n", ""},
+		{"a glob that does not parse", "", []string{"validate", "samples/[.json"}, 3, "", "samples/[.json: not a valid glob"},
+		{"standard input twice", "[]", []string{"validate", "-", "-"}, 2, "", "at most once"},
+		{"a --root that is not a directory", "", []string{"validate", "--root", "README.md", "samples/backup.json"}, 2, "", "--root README.md: not a directory"},
+		{"a category with a slash", "", []string{"validate", "--category", "a/b", "samples/backup.json"}, 2, "", "holds no '/'"},
 		{"UNUSED_OUTPUT is off by default", "", []string{"validate", "samples/migration.json"}, 0, "0 errors, 0 warnings\n", ""},
 		{"--unused-output turns it on", "", []string{"validate", "--unused-output", "samples/migration.json"}, 0,
 			`samples/migration.json:4:12: info: no later step references the output of step "check" (read-only tool "validate_backup"): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference [UNUSED_OUTPUT]`, ""},
@@ -92,6 +109,63 @@ func TestValidateMachineFormats(t *testing.T) {
 	}
 }
 
+// TestValidateSARIFForCI: the SARIF log of a CI job: URIs relative to
+// --root (by default the git top level, here the repository), standard
+// input under its --stdin-filename, the category, and a log even when the
+// job cannot do its work.
+func TestValidateSARIFForCI(t *testing.T) {
+	type artifact struct{ URI, URIBaseID string }
+	type sarif struct {
+		Runs []struct {
+			AutomationDetails  struct{ ID string }
+			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Invocations        []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct{ Message struct{ Text string } }
+			}
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct{ ArtifactLocation artifact }
+				}
+			}
+		}
+	}
+	read := func(r result) sarif {
+		t.Helper()
+		var l sarif
+		if err := json.Unmarshal([]byte(r.stdout), &l); err != nil || len(l.Runs) != 1 {
+			t.Fatalf("not a one-run SARIF log (exit %d): %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+		}
+		return l
+	}
+	plan := `[{"id": "a", "tool": "echoo", "args": {"value": 1}}]`
+	l := read(planctl(t, plan, "validate", "--format", "sarif", "--category", "plans", "--stdin-filename", "plans/a.json", "-", "samples/invalid-steps.json"))
+	run := l.Runs[0]
+	if run.AutomationDetails.ID != "plans/" || !run.Invocations[0].ExecutionSuccessful {
+		t.Errorf("run: %+v", run)
+	}
+	uris := map[artifact]bool{}
+	for _, r := range run.Results {
+		uris[r.Locations[0].PhysicalLocation.ArtifactLocation] = true
+	}
+	if !uris[artifact{"plans/a.json", "SRCROOT"}] || !uris[artifact{"samples/invalid-steps.json", "SRCROOT"}] || len(uris) != 2 {
+		t.Errorf("artifact locations: %v", uris)
+	}
+	l = read(planctl(t, "", "validate", "--format", "sarif", "--root", "samples", "samples/backup.json", "samples/invalid-steps.json"))
+	if u := l.Runs[0].OriginalURIBaseIDs["SRCROOT"].URI; !strings.HasSuffix(u, "/samples/") {
+		t.Errorf("--root samples: SRCROOT is %s", u)
+	}
+	if a := l.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation; a.URI != "invalid-steps.json" {
+		t.Errorf("--root samples: %+v", a)
+	}
+	r := planctl(t, "", "validate", "--format", "sarif", "--config", "nope.json", "--name", "x", "samples/backup.json")
+	l = read(r)
+	if inv := l.Runs[0].Invocations[0]; r.code != 3 || inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 ||
+		!strings.Contains(r.stderr, inv.ToolExecutionNotifications[0].Message.Text) {
+		t.Errorf("a fatal error: exit %d, %+v\nstderr: %s", r.code, inv, r.stderr)
+	}
+}
+
 // TestPreflightRefusesWithFirstError: run refuses a plan with any error,
 // before any tool runs, with the first error's message, and prints every
 // diagnostic on stderr; --no-preflight gives Concierge's own answer.
@@ -112,6 +186,30 @@ func TestPreflightRefusesWithFirstError(t *testing.T) {
 	r = planctl(t, "", "run", "--compact", "samples/missing-key.json")
 	if !strings.Contains(r.stdout, `"status":"partial"`) {
 		t.Errorf("a plan with warnings only must run:\n%s", r.stdout)
+	}
+}
+
+// TestSchemaHintInRunAndDebug: run and debug take a plan file with a
+// "$schema" (an editor's hint) and run its steps.
+func TestSchemaHintInRunAndDebug(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plan.json")
+	os.WriteFile(file, []byte(`{"$schema": "./plan.schema.json", "steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}]}`), 0o644)
+	if r := planctl(t, "", "run", "--compact", file); r.code != 0 || r.stdout != `{"status":"completed","steps":{"a":{"status":"ok","result":{"value":1}}}}`+"\n" {
+		t.Errorf("run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := planctl(t, "", "debug", "--repl", "-x", "continue", "-x", "diag", file); r.code != 0 || strings.Contains(r.stdout, "UNKNOWN_PLAN_KEY") || !strings.Contains(r.stdout, "completed") {
+		t.Errorf("debug: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestValidateGitHubFromASubdirectory: GitHub reads an annotation's file
+// relative to the repository's root, wherever validate ran.
+func TestValidateGitHubFromASubdirectory(t *testing.T) {
+	cmd := exec.Command(binary, "validate", "--format", "github", "invalid-steps.json")
+	cmd.Dir = "../../samples"
+	_, stdout, _ := clitest.Run(t, cmd)
+	if !strings.HasPrefix(stdout, "::error file=samples/invalid-steps.json,line=3,") {
+		t.Errorf("from samples/:\n%s", stdout)
 	}
 }
 

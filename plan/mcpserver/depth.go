@@ -60,6 +60,8 @@ type depthGuard struct {
 	r   *bufio.Reader
 	out io.Writer // the countingWriter mcp-go writes to
 	buf []byte
+	// wire, when set, sees each line first (Concierge's wire, wire.go).
+	wire func([]byte) ([]byte, []byte)
 }
 
 func (g *depthGuard) Read(p []byte) (int, error) {
@@ -68,8 +70,12 @@ func (g *depthGuard) Read(p []byte) (int, error) {
 		if len(line) > 0 {
 			if tooDeep(line, MaxRequestDepth) {
 				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
-			} else {
+			} else if g.wire == nil {
 				g.buf = line
+			} else if pass, reply := g.wire(line); reply != nil {
+				g.out.Write(reply)
+			} else {
+				g.buf = pass
 			}
 		}
 		if err != nil && len(g.buf) == 0 {

@@ -3,9 +3,9 @@ package mcpserver_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/mockserver"
@@ -14,7 +14,8 @@ import (
 
 // The package comment's use: execute_plan served over stdio by mcp-go.
 // Here a pipe stands for the client: it initializes, calls execute_plan,
-// reads the answer (the line with id 2), and closes its end.
+// reads the answer (the message with id 2: its text is what the model
+// reads), and closes its end.
 func ExampleNew() {
 	s := mcpserver.New(mcpserver.Options{Catalog: mockserver.Demo()})
 	inR, inW := io.Pipe()
@@ -30,8 +31,16 @@ func ExampleNew() {
 `)
 	sc := bufio.NewScanner(outR)
 	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), `{"jsonrpc":"2.0","id":2,`) {
-			fmt.Println(sc.Text())
+		var answer struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct{ Text string } `json:"content"`
+				IsError bool                    `json:"isError"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(sc.Bytes(), &answer) == nil && answer.ID == 2 {
+			fmt.Println("isError:", answer.Result.IsError)
+			fmt.Println(answer.Result.Content[0].Text)
 			break
 		}
 	}
@@ -39,6 +48,20 @@ func ExampleNew() {
 	go io.Copy(io.Discard, outR)
 	fmt.Println(<-done)
 	// Output:
-	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"status\":\"completed\",\"steps\":{\"b\":{\"status\":\"ok\",\"result\":{\"backup_id\":\"bk-prod\",\"database\":\"prod\",\"size_bytes\":12345678901234567890,\"created_at\":\"2026-12-01T03:00:00Z\"}}}}"}],"structuredContent":{"status":"completed","steps":{"b":{"status":"ok","result":{"backup_id":"bk-prod","database":"prod","size_bytes":12345678901234567890,"created_at":"2026-12-01T03:00:00Z"}}}}}}
+	// isError: false
+	// {
+	//   "status": "completed",
+	//   "steps": {
+	//     "b": {
+	//       "status": "ok",
+	//       "result": {
+	//         "backup_id": "bk-prod",
+	//         "database": "prod",
+	//         "size_bytes": 12345678901234567890,
+	//         "created_at": "2026-12-01T03:00:00Z"
+	//       }
+	//     }
+	//   }
+	// }
 	// <nil>
 }

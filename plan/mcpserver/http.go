@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,8 +13,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -29,8 +32,13 @@ type HTTPOptions struct {
 	// replica behind a load balancer can answer any request.
 	Stateless bool
 	// AllowOrigins are the browser origins accepted besides loopback ones
-	// (scheme://host[:port], or "*" for any).
+	// (scheme://host[:port], or "*" for any). CORS preflights from them
+	// are answered.
 	AllowOrigins []string
+	// AllowHosts, when set, are the only Host names (no port) a request
+	// may carry, besides loopback ones; "*" accepts any. Set it when
+	// serving beyond loopback: it is the DNS rebinding check there.
+	AllowHosts []string
 	// AuthToken, when set, is required as "Authorization: Bearer <token>".
 	AuthToken string
 	// MaxBody bounds a request body in bytes; 0: DefaultMaxBody.
@@ -38,10 +46,19 @@ type HTTPOptions struct {
 	// MaxInFlight bounds the requests served at once; one more is
 	// refused with 503 and Retry-After. 0: DefaultMaxInFlight.
 	MaxInFlight int
+	// MaxSessions bounds the live sessions of stateful HTTP; an
+	// initialize past it is refused with 503. 0: DefaultMaxSessions.
+	MaxSessions int
 	// SessionIdleTimeout ends a session no request has used for this long,
 	// so that clients that vanish without ending their session (DELETE)
 	// leave nothing behind; 0: sessions live until ended.
 	SessionIdleTimeout time.Duration
+	// BodyTimeout bounds the reading of a request body; 0: DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// WriteTimeout bounds each write of an answer: a client that reads
+	// nothing for this long is dropped, and what its answer held is freed.
+	// 0: DefaultWriteTimeout.
+	WriteTimeout time.Duration
 }
 
 // DefaultMaxInFlight bounds the HTTP requests served at once: past it a
@@ -49,19 +66,39 @@ type HTTPOptions struct {
 // holds its body, its run and perhaps an upstream call) without bound.
 const DefaultMaxInFlight = 256
 
+// DefaultMaxSessions bounds live sessions: each holds about 10 KB of
+// mcp-go's state plus the client's metadata (at most MaxInitializeBody).
+const DefaultMaxSessions = 1000
+
+// MaxInitializeBody bounds an initialize request: the clientInfo and
+// capabilities it carries are kept for the session's life.
+const MaxInitializeBody = 32 << 10
+
+// DefaultBodyTimeout bounds the reading of a request body. The body is
+// read before the request takes one of --max-inflight's slots, so slow
+// senders hold only their own connection, and not for longer than this.
+const DefaultBodyTimeout = 30 * time.Second
+
+// DefaultWriteTimeout bounds each write of an answer to a client.
+const DefaultWriteTimeout = 30 * time.Second
+
 // DefaultSessionIdleTimeout is how long serve keeps an unused session.
 const DefaultSessionIdleTimeout = time.Hour
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
-// checks: Origin (403), bearer token (401), body size (413). DNS rebinding
-// protection (a loopback connection with a foreign Host: 403) is mcp-go's.
-// Shutdown ends its sessions and the http.Server it is given.
+// checks: Origin (403), Host (403), bearer token (401), body size (413),
+// session ids (400, 404), sessions and requests at once (503). DNS
+// rebinding protection on loopback is also mcp-go's. Shutdown ends its
+// sessions and the http.Server it is given.
 type HTTP struct {
 	opts       HTTPOptions
 	log        *slog.Logger
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
+	wireIn     func([]byte) ([]byte, []byte) // Concierge's wire (wire.go)
+	ids        *sessionIDs
+	initMu     sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
 }
 
 // NewHTTP builds the HTTP transport of s, to be served by srv (its Handler
@@ -73,7 +110,16 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
 	}
-	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight)}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
+	}
+	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), wireIn: s.wireIn}
 	if opts.AuthToken != "" {
 		h.tokenSum = sha256.Sum256([]byte(opts.AuthToken))
 	}
@@ -87,10 +133,26 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 		// stream reads first, and progress could leave the call's stream.
 		server.WithDisableStreaming(true),
 	}
+	if len(opts.AllowOrigins) > 0 {
+		// mcp-go answers the preflight; the guard lets only allowed
+		// origins reach it.
+		sopts = append(sopts, server.WithStreamableHTTPCORS(
+			server.WithCORSAllowedOrigins(opts.AllowOrigins...),
+			server.WithCORSAllowedHeaders("Content-Type", "Authorization", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID", "Accept"),
+			server.WithCORSExposedHeaders("Mcp-Session-Id", "WWW-Authenticate"),
+			server.WithCORSMaxAge(600)))
+	}
+	if len(opts.AllowHosts) > 0 {
+		// The guard checks Host against the names given, loopback or
+		// not: a proxy on this machine passes the public name along.
+		sopts = append(sopts, server.WithDisableLocalhostProtection(true))
+	}
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
 	} else {
-		sopts = append(sopts, server.WithSessionIdManager(&sessionIDs{}))
+		h.ids = &sessionIDs{live: map[string]bool{}}
+		s.onInitialized(h.ids.confirm)
+		sopts = append(sopts, server.WithSessionIdManager(h.ids))
 		if opts.SessionIdleTimeout > 0 {
 			sopts = append(sopts, server.WithSessionIdleTTL(opts.SessionIdleTimeout))
 		}
@@ -105,12 +167,40 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 // Streamable is mcp-go's handler, for Shutdown.
 func (h *HTTP) Streamable() *server.StreamableHTTPServer { return h.streamable }
 
-// guard applies the Origin, token, concurrency and size checks before mcp-go sees the
-// request.
+// Sessions is the number of live sessions (0 when stateless).
+func (h *HTTP) Sessions() int {
+	if h.ids == nil {
+		return 0
+	}
+	return h.ids.count()
+}
+
+// message is what the guard reads of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Meta *mcp.Meta `json:"_meta"`
+	} `json:"params"`
+}
+
+// guard applies the Origin, Host, token, size, session and concurrency
+// checks before mcp-go sees the request. The body is read before a slot
+// of --max-inflight is taken, within BodyTimeout.
 func (h *HTTP) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !h.originAllowed(o) {
-			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", o, o), http.StatusForbidden)
+		origin := r.Header.Get("Origin")
+		if origin != "" && !h.originAllowed(origin) {
+			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin), http.StatusForbidden)
+			return
+		}
+		if !h.hostAllowed(r.Host) {
+			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host), http.StatusForbidden)
+			return
+		}
+		if r.Method == http.MethodOptions && origin != "" && len(h.opts.AllowOrigins) > 0 {
+			// A CORS preflight carries no credentials: mcp-go answers it.
+			next.ServeHTTP(w, r)
 			return
 		}
 		if h.opts.AuthToken != "" && !h.authorized(r) {
@@ -118,22 +208,21 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			http.Error(w, "Unauthorized: send the token given to planctl serve as 'Authorization: Bearer <token>'", http.StatusUnauthorized)
 			return
 		}
-		select {
-		case h.inFlight <- struct{}{}:
-			defer func() { <-h.inFlight }()
-		default:
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests are being served already (--max-inflight); retry in a moment", h.opts.MaxInFlight), http.StatusServiceUnavailable)
-			return
-		}
+		var msg message
+		var body []byte
 		if r.Body != nil && r.Method == http.MethodPost {
 			if r.ContentLength > h.opts.MaxBody {
 				tooLarge(w, h.opts.MaxBody)
 				return
 			}
-			body, err := io.ReadAll(io.LimitReader(r.Body, h.opts.MaxBody+1))
+			rc := http.NewResponseController(w)
+			rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+			var err error
+			body, err = io.ReadAll(io.LimitReader(r.Body, h.opts.MaxBody+1))
+			rc.SetReadDeadline(time.Time{})
 			if err != nil {
-				http.Error(w, "cannot read the request body: "+err.Error(), http.StatusBadRequest)
+				w.Header().Set("Connection", "close")
+				http.Error(w, fmt.Sprintf("cannot read the request body (it must arrive within %s): %v", h.opts.BodyTimeout, err), http.StatusBadRequest)
 				return
 			}
 			if int64(len(body)) > h.opts.MaxBody {
@@ -146,10 +235,125 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				w.Write(parseErrorLine(depthMessage))
 				return
 			}
+			pass, reply := h.wireIn(body)
+			if reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(reply)
+				return
+			}
+			body = pass
+			r.ContentLength = int64(len(body))
+			json.Unmarshal(body, &msg) // a batch or bad JSON leaves msg empty: mcp-go answers it
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		next.ServeHTTP(w, r)
+		if !h.sessionChecks(w, r, &msg, body) {
+			return
+		}
+		select {
+		case h.inFlight <- struct{}{}:
+			defer func() { <-h.inFlight }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests are being served already (--max-inflight); retry in a moment", h.opts.MaxInFlight), http.StatusServiceUnavailable)
+			return
+		}
+		if h.ids != nil && msg.Method == string(mcp.MethodInitialize) && !h.modern(r, &msg) {
+			h.initialize(next, w, r)
+			return
+		}
+		next.ServeHTTP(wireOutWriter{w}, r) // isError explicit, as Concierge (wire.go)
 	})
+}
+
+// modern reports whether a request is of protocol 2026-07-28 or later,
+// which has no sessions, as mcp-go decides it.
+func (h *HTTP) modern(r *http.Request, msg *message) bool {
+	return mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.Params.Meta.ProtocolVersion())
+}
+
+// sessionChecks answers what mcp-go would let through or answer wrongly:
+// a session id the server did not issue, whatever the protocol version
+// (404); a missing one (400); an initialize past --max-sessions (503) or
+// too large to keep (400); a cancellation that is not tied to a session
+// (dropped: with no session, a request id is all it could name, and any
+// client could stop another's plan).
+func (h *HTTP) sessionChecks(w http.ResponseWriter, r *http.Request, msg *message, body []byte) bool {
+	sid := r.Header.Get(server.HeaderKeySessionID)
+	modern := h.modern(r, msg)
+	if msg.Method == string(mcp.MethodNotificationCancelled) && (h.ids == nil || modern || sid == "") {
+		h.log.Info("cancellation ignored", "reason", "not tied to a session: close the connection to cancel a request")
+		w.WriteHeader(http.StatusAccepted)
+		return false
+	}
+	if h.ids == nil {
+		return true
+	}
+	if sid != "" && !h.ids.valid(sid) {
+		http.Error(w, "Not Found: unknown or ended session (Mcp-Session-Id): initialize a new one", http.StatusNotFound)
+		return false
+	}
+	isInit := msg.Method == string(mcp.MethodInitialize)
+	switch {
+	case r.Method == http.MethodDelete && sid == "":
+		http.Error(w, "Bad Request: DELETE ends a session: send its Mcp-Session-Id", http.StatusBadRequest)
+		return false
+	case r.Method == http.MethodPost && !modern && !isInit && sid == "" && msg.Method != "":
+		http.Error(w, "Bad Request: missing Mcp-Session-Id: send the id initialize gave, or initialize first", http.StatusBadRequest)
+		return false
+	case isInit && !modern && len(body) > MaxInitializeBody:
+		http.Error(w, fmt.Sprintf("Bad Request: the initialize request is %d bytes, over the %d this server keeps for a session's client metadata (clientInfo, capabilities)", len(body), MaxInitializeBody), http.StatusBadRequest)
+		return false
+	}
+	return true
+}
+
+// initialize serves an initialize request, one at a time: past
+// --max-sessions it is refused, and a session whose initialize failed is
+// ended at once.
+func (h *HTTP) initialize(next http.Handler, w http.ResponseWriter, r *http.Request) {
+	h.initMu.Lock()
+	defer h.initMu.Unlock()
+	if n := h.ids.count(); n >= h.opts.MaxSessions {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open already (--max-sessions); end unused ones with DELETE, or retry when idle ones expire (--session-idle-timeout)", n), http.StatusServiceUnavailable)
+		return
+	}
+	next.ServeHTTP(w, r)
+	for _, id := range h.ids.unconfirmed() {
+		// mcp-go keeps state for it too: end it as a DELETE would.
+		del, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodDelete, Endpoint, nil)
+		del.Host = r.Host // past mcp-go's DNS rebinding check, as the request was
+		del.Header.Set(server.HeaderKeySessionID, id)
+		h.streamable.ServeHTTP(discardWriter{}, del)
+		h.log.Info("session ended", "reason", "initialize failed")
+	}
+}
+
+// discardWriter is an http.ResponseWriter that keeps nothing.
+type discardWriter struct{}
+
+func (discardWriter) Header() http.Header         { return http.Header{} }
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (discardWriter) WriteHeader(int)             {}
+
+// hostAllowed checks Host against AllowHosts, when set.
+func (h *HTTP) hostAllowed(hostport string) bool {
+	if len(h.opts.AllowHosts) == 0 {
+		return true
+	}
+	host := hostport
+	if hh, _, err := net.SplitHostPort(hostport); err == nil {
+		host = hh
+	}
+	if IsLoopbackHost(host) {
+		return true
+	}
+	for _, a := range h.opts.AllowHosts {
+		if a == "*" || strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
 }
 
 func tooLarge(w http.ResponseWriter, limit int64) {
@@ -200,6 +404,16 @@ type statusWriter struct {
 	status  int
 	bytes   int64
 	barrier *progressBarrier
+	timeout time.Duration // each write's deadline from now
+}
+
+// writePiece is how much of an answer one write deadline covers.
+const writePiece = 256 << 10
+
+// deadline gives the next write WriteTimeout: a client that stops reading
+// is dropped instead of holding its answer in memory.
+func (w *statusWriter) deadline() {
+	http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -213,7 +427,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	n, err := w.ResponseWriter.Write(b)
+	// In pieces, each with its own deadline: a slow reader that keeps
+	// reading gets a large answer whole; one that stops is dropped.
+	n := 0
+	var err error
+	for len(b[n:]) > 0 && err == nil {
+		piece := b[n:min(len(b), n+writePiece)]
+		w.deadline()
+		var m int
+		m, err = w.ResponseWriter.Write(piece)
+		n += m
+	}
 	w.bytes += int64(n)
 	if bytes.Contains(b, progressMark) {
 		w.barrier.wrote()
@@ -222,6 +446,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 func (w *statusWriter) Flush() {
+	w.deadline()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
@@ -234,8 +459,10 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier()}
+		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier(), timeout: h.opts.WriteTimeout}
+		sw.deadline() // also for what net/http writes after the handler
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), barrierKey{}, sw.barrier)))
+		sw.deadline()
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}

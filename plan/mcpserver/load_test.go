@@ -28,6 +28,7 @@ var (
 	loadClients = flag.Int("load-clients", 200, "concurrent HTTP clients")
 	loadPlans   = flag.Int("load-plans", 50, "plans per client")
 	loadRounds  = flag.Int("load-rounds", 3, "rounds of clients, one after another (the heap after each shows a leak)")
+	loadToken   = flag.String("load-token", "", "with -load-url: the bearer token the server printed (or its PLANCTL_AUTH_TOKEN)")
 	loadURL     = flag.String("load-url", "", "measure the server at this URL (e.g. a planctl serve --http --stateless process) instead of one in this process")
 	loadRaw     = flag.Bool("load-raw", false, "clients POST a prepared tools/call instead of using mcp-go's client: measures the server alone")
 )
@@ -105,7 +106,7 @@ func TestLoad(t *testing.T) {
 						failures.Store(fmt.Sprintf("client %d plan %d: %v", i, j, err), true)
 						continue
 					}
-					if res.IsError || len(res.Content) != 1 || !strings.HasPrefix(res.Content[0].(mcp.TextContent).Text, `{"status":"completed"`) {
+					if res.IsError || len(res.Content) != 1 || !strings.HasPrefix(res.Content[0].(mcp.TextContent).Text, "{\n  \"status\": \"completed\"") {
 						failures.Store(fmt.Sprintf("client %d plan %d: %+v", i, j, res), true)
 						continue
 					}
@@ -180,6 +181,9 @@ func rawClient(t *testing.T, hc *http.Client, url string, m, i int, failures *sy
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("MCP-Protocol-Version", mcp.ProtocolVersion20251125)
+		if *loadToken != "" {
+			req.Header.Set("Authorization", "Bearer "+*loadToken)
+		}
 		resp, err := hc.Do(req)
 		if err != nil {
 			failures.Store(fmt.Sprintf("client %d plan %d: %v", i, j, err), true)

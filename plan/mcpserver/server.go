@@ -40,7 +40,13 @@ type Options struct {
 	PlanTimeout time.Duration // bounds a whole plan; 0: none
 	MaxSteps    int           // 0: DefaultMaxSteps
 	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
-	Logger      *slog.Logger  // nil: discard
+	// ConciergeWire drops planctl's additions to Concierge's wire: no
+	// outputSchema on execute_plan, and a refused plan's {"error": ...}
+	// is not marked isError (wire.go; --concierge-wire).
+	ConciergeWire bool
+	MaxResponse   int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
+	Logger        *slog.Logger  // nil: discard
+	Record        RecordOptions // the flight recorder: a trace of every plan served
 }
 
 // Server is the execute_plan MCP server. It keeps nothing between calls,
@@ -60,12 +66,21 @@ type Server struct {
 	stopNow  context.CancelFunc
 	reqID    atomic.Uint64
 	barrier  *progressBarrier // stdio only
+
+	initialized atomic.Value // func(sessionID string), told of each successful initialize
+	rec         *recorder    // nil unless Options.Record.Dir is set
 }
+
+// onInitialized has f told of every session whose initialize succeeded.
+func (s *Server) onInitialized(f func(string)) { s.initialized.Store(f) }
 
 // New builds the server for opts.Catalog.
 func New(opts Options) *Server {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxResponse == 0 {
+		opts.MaxResponse = plan.DefaultMaxResponse
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -86,6 +101,13 @@ func New(opts Options) *Server {
 	// outcome, never its parameters.
 	hooks.AddOnSuccess(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ any) {
 		s.log.Info("request", "method", string(method), "id", id)
+		if method == mcp.MethodInitialize {
+			if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
+				if f, _ := s.initialized.Load().(func(string)); f != nil {
+					f(sess.SessionID())
+				}
+			}
+		}
 	})
 	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
 		s.log.Info("request", "method", string(method), "id", id, "err", err)
@@ -96,7 +118,18 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
-	s.mcp.AddTool(Tool(opts.Catalog), s.handle)
+	if opts.Record.Dir != "" {
+		if opts.Record.Max <= 0 {
+			opts.Record.Max = DefaultRecordMax
+		}
+		s.opts.Record = opts.Record
+		s.rec = &recorder{opts: opts.Record}
+	}
+	tool := Tool(opts.Catalog)
+	if opts.ConciergeWire {
+		tool.RawOutputSchema = nil
+	}
+	s.mcp.AddTool(tool, s.recorded(s.handle))
 	return s
 }
 
@@ -120,6 +153,7 @@ const OutputSchema = `{"type":"object","properties":{` +
 func Tool(c *plan.Catalog) mcp.Tool {
 	t := mcp.NewToolWithRawSchema(ToolName, Description(c), json.RawMessage(InputSchema))
 	t.RawOutputSchema = json.RawMessage(OutputSchema)
+	t.Title = "Plan Execution" // Concierge's top-level title
 	t.Annotations = mcp.ToolAnnotation{Title: "Plan Execution"}
 	return t
 }
@@ -230,6 +264,10 @@ func planTimeoutMessage(tool string, d time.Duration, during bool) string {
 // handle answers one execute_plan call.
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	id := s.reqID.Add(1)
+	slot, _ := ctx.Value(recordKey{}).(*recordSlot)
+	if slot != nil {
+		slot.call = id
+	}
 	start := time.Now()
 	log := s.log.With("call", id)
 	if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
@@ -237,7 +275,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	if !s.enter() {
 		log.Info("plan refused", "reason", "shutting down")
-		return rejected([]byte(`{"error":"the server is shutting down and takes no new plans: send the plan again to another instance or after it restarts"}`)), nil
+		return s.rejected([]byte(`{"error":"the server is shutting down and takes no new plans: send the plan again to another instance or after it restarts"}`)), nil
 	}
 	defer s.leave()
 
@@ -246,18 +284,21 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		// In process, the arguments arrive decoded.
 		b, err := json.Marshal(req.Params.Arguments)
 		if err != nil {
-			return rejected(plan.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
+			return s.rejected(plan.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
 		}
 		data = b
 	}
 	if len(data) == 0 || string(data) == "null" {
 		data = []byte(`{}`)
 	}
-	p := plan.Load(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
+	p := plan.LoadArguments(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
 
 	if rej, _ := plan.Admit(p, s.catalog, !s.opts.NoPreflight); rej != nil {
 		log.Info("plan refused", "steps", len(p.Steps), "code", rej.Code, "pointer", rej.Pointer, "duration", time.Since(start))
-		return rejected(plan.ErrorResponse(rej.Message)), nil
+		if rej.Raised {
+			return raised(rej.Message), nil
+		}
+		return s.rejected(plan.ErrorResponse(rej.Message)), nil
 	}
 
 	pc := &planCall{timeout: s.opts.PlanTimeout}
@@ -272,7 +313,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
-	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult}
+	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
 			return
@@ -296,9 +337,18 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			barrier.send()
 		}
 	}
+	opts.Redact = s.opts.Record.Redact
 	r := plan.NewRun(p, s.catalog, opts)
+	if slot != nil {
+		slot.run = r
+	}
 	r.Continue(ctx, nil)
 	resp := r.Response()
+	for i := range p.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
+		}
+	}
 	if token != nil && barrier != nil {
 		barrier.wait(ctx)
 	}
@@ -306,21 +356,6 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	// plan started outlives it.
 	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
 	return answer(resp), nil
-}
-
-// answer is a run's response as JSON text and structuredContent.
-func answer(resp []byte) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(resp))},
-		StructuredContent: json.RawMessage(resp),
-	}
-}
-
-// rejected is a refused plan: the same body, marked isError.
-func rejected(resp []byte) *mcp.CallToolResult {
-	r := answer(resp)
-	r.IsError = true
-	return r
 }
 
 func (s *Server) enter() bool {

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -54,6 +55,12 @@ func text(t *testing.T, r *mcp.CallToolResult) string {
 	tc, ok := r.Content[0].(mcp.TextContent)
 	if !ok {
 		t.Fatalf("want text content, got %T", r.Content[0])
+	}
+	// The text is json.dumps(response, indent=2), as Concierge writes it
+	// (wire_test.go checks it exactly): compare the compact form here.
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(tc.Text)) == nil {
+		return b.String()
 	}
 	return tc.Text
 }

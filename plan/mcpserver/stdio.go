@@ -19,7 +19,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	w := &countingWriter{w: out, b: b}
-	return stdio.Listen(ctx, &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w}, w)
+	return stdio.Listen(ctx, &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn}, w)
 }
 
 // progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
@@ -106,8 +106,12 @@ type countingWriter struct {
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.mu.Lock()
-	n, err := c.w.Write(p)
+	_, err := c.w.Write(wireOut(p)) // isError explicit, as Concierge (wire.go)
 	c.mu.Unlock()
+	n := len(p)
+	if err != nil {
+		n = 0
+	}
 	if bytes.Contains(p, progressMark) {
 		c.b.wrote()
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
@@ -24,6 +25,24 @@ type Options struct {
 	Color      bool // ANSI colour in the text format
 	MaxResults int  // show at most this many diagnostics (0: all); the summary counts all
 	Version    string
+
+	// Root is the repository's root, an absolute directory: SARIF artifact
+	// URIs (under SRCROOT) and GitHub's file= are relative to it; "": file
+	// names as given.
+	Root string
+
+	// SARIF only.
+	Category string    // automationDetails.id is "CATEGORY/"; "": "planctl"
+	Failures []string  // fatal problems of the invocation: the log says it did not succeed
+	Start    time.Time // the invocation's start and end; zero: left out
+	End      time.Time
+}
+
+// File is one validated plan and its diagnostics: a report covers any
+// number of files.
+type File struct {
+	Plan  *plan.Plan
+	Diags []plan.Diagnostic
 }
 
 // Summary counts diagnostics by severity.
@@ -65,26 +84,53 @@ func plural(n int, w string) string {
 	return strconv.Itoa(n) + " " + w + "s"
 }
 
+func (s Summary) all() int { return s.Errors + s.Warnings + s.Infos }
+
 // Write renders ds in format (one of Formats).
 func Write(w io.Writer, format string, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
+	return WriteFiles(w, format, []File{{p, ds}}, o)
+}
+
+// WriteFiles renders the diagnostics of many files as one report: the text
+// blocks of every file then one summary, one JSON envelope, one SARIF run.
+func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 	switch format {
 	case "text", "":
-		return Text(w, p, ds, o)
+		return textFiles(w, files, o)
 	case "json":
-		return JSON(w, p, ds, o)
+		return jsonFiles(w, files, o)
 	case "sarif":
-		return SARIF(w, p, ds, o)
+		return sarifFiles(w, files, o)
 	case "github":
-		return GitHub(w, p, ds, o)
+		return githubFiles(w, files, o)
 	}
 	return fmt.Errorf("unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
 }
 
-func shown(ds []plan.Diagnostic, o Options) []plan.Diagnostic {
-	if o.MaxResults > 0 && len(ds) > o.MaxResults {
-		return ds[:o.MaxResults]
+// entry is one diagnostic and the plan it is in.
+type entry struct {
+	p *plan.Plan
+	d plan.Diagnostic
+}
+
+// shown is the diagnostics of files to show (at most o.MaxResults) and the
+// summary of all of them.
+func shown(files []File, o Options) ([]entry, Summary) {
+	var out []entry
+	var total Summary
+	for _, f := range files {
+		s := Count(f.Diags)
+		total.Errors += s.Errors
+		total.Warnings += s.Warnings
+		total.Infos += s.Infos
+		for _, d := range f.Diags {
+			if o.MaxResults > 0 && len(out) >= o.MaxResults {
+				break
+			}
+			out = append(out, entry{f.Plan, d})
+		}
 	}
-	return ds
+	return out, total
 }
 
 const (
@@ -110,6 +156,10 @@ func sevColor(s plan.Severity) string {
 // source line with the offending token underlined, and notes; then a summary
 // line.
 func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
+	return textFiles(w, []File{{p, ds}}, o)
+}
+
+func textFiles(w io.Writer, files []File, o Options) error {
 	var b strings.Builder
 	paint := func(color, s string) string {
 		if !o.Color {
@@ -117,8 +167,9 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 		}
 		return color + s + ansiReset
 	}
-	show := shown(ds, o)
-	for _, d := range show {
+	show, total := shown(files, o)
+	for _, e := range show {
+		p, d := e.p, e.d
 		fmt.Fprintf(&b, "%s: %s: %s %s\n",
 			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos.Line, d.Pos.Column)),
 			paint(sevColor(d.Severity), d.Severity.String()),
@@ -135,10 +186,13 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 			fmt.Fprintf(&b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos.Line))), paint(ansiBold, "note"), noteText(r))
 		}
 	}
-	if len(show) < len(ds) {
-		fmt.Fprintf(&b, "... %d more not shown (--max-results %d)\n", len(ds)-len(show), o.MaxResults)
+	if len(show) < total.all() {
+		fmt.Fprintf(&b, "... %d more not shown (--max-results %d)\n", total.all()-len(show), o.MaxResults)
 	}
-	b.WriteString(Count(ds).String())
+	b.WriteString(total.String())
+	if len(files) > 1 {
+		fmt.Fprintf(&b, " in %d files", len(files))
+	}
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	return err

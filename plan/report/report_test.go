@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
@@ -34,8 +37,16 @@ func TestGoldens(t *testing.T) {
 	for _, format := range report.Formats {
 		t.Run(format, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := report.Write(&b, format, p, ds, report.Options{Version: "test"}); err != nil {
+			o := report.Options{Version: "test"}
+			if format == "sarif" {
+				o.Root, o.Category = rootOf(t, "testdata"), "golden"
+				o.Start, o.End = time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC), time.Date(2026, 12, 3, 10, 0, 1, 0, time.UTC)
+			}
+			if err := report.Write(&b, format, p, ds, o); err != nil {
 				t.Fatal(err)
+			}
+			if format == "sarif" {
+				b = *bytes.NewBuffer(helpMarkdown(t, b.Bytes()))
 			}
 			golden := "testdata/mixed." + format + ".golden"
 			if *update {
@@ -154,6 +165,150 @@ func TestLongLine(t *testing.T) {
 	for _, line := range strings.Split(out.String(), "\n") {
 		if len(line) > 400 {
 			t.Fatalf("a %d-byte line was printed", len(line))
+		}
+	}
+}
+
+// rootOf is the absolute path of dir.
+func rootOf(t *testing.T, dir string) string {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// helpMarkdown checks that each rule's help.markdown is its code's
+// documentation (plan.CodeDoc, the section of plan/DIAGNOSTICS.md), and
+// replaces it with a placeholder in the log: the documentation is
+// generated and reviewed on its own, and a golden that copied it would
+// break with every change of wording there. It also drops the absolute
+// path of SRCROOT, which depends on the checkout.
+func helpMarkdown(t *testing.T, log []byte) []byte {
+	t.Helper()
+	var l struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID   string
+						Help struct{ Text, Markdown string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(log, &l); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range l.Runs[0].Tool.Driver.Rules {
+		doc := plan.CodeDoc(r.ID)
+		if doc == "" || !strings.Contains(r.Help.Markdown, doc) || !strings.Contains(r.Help.Text, report.CodeURL(r.ID)) {
+			t.Errorf("rule %s: help %+v lacks its documentation", r.ID, r.Help)
+		}
+	}
+	out := regexp.MustCompile(`"markdown": ".*"`).ReplaceAll(log, []byte(`"markdown": "(plan.CodeDoc)"`))
+	return bytes.ReplaceAll(out, []byte(`"uri": "file://`+filepath.ToSlash(rootOf(t, "testdata"))+`/"`), []byte(`"uri": "file:///ROOT/"`))
+}
+
+// TestSARIFManyFiles: many files make one run with one set of rules, each
+// result located in its own file relative to the root (or by absolute URI
+// outside it), and the invocation says when something failed.
+func TestSARIFManyFiles(t *testing.T) {
+	a, da := load(t, "testdata/mixed.json")
+	b := plan.Load(filepath.Join(os.TempDir(), "elsewhere.json"), []byte(`[{"id": "x", "tool": "nope", "args": {}}]`), plan.Limits{})
+	db := plan.Validate(b, mockserver.Demo())
+	var out bytes.Buffer
+	o := report.Options{Root: rootOf(t, "."), Failures: []string{"other.json: cannot read the plan"}}
+	if err := report.WriteFiles(&out, "sarif", []report.File{{Plan: a, Diags: da}, {Plan: b, Diags: db}}, o); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			AutomationDetails  struct{ ID string }
+			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Invocations        []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level   string
+					Message struct{ Text string }
+				}
+			}
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("one run: %v\n%s", err, out.String())
+	}
+	run := log.Runs[0]
+	if run.AutomationDetails.ID != "planctl/" || !strings.HasPrefix(run.OriginalURIBaseIDs["SRCROOT"].URI, "file:///") ||
+		!strings.HasSuffix(run.OriginalURIBaseIDs["SRCROOT"].URI, "/plan/report/") {
+		t.Errorf("run: %+v", run)
+	}
+	inv := run.Invocations[0]
+	if inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 || inv.ToolExecutionNotifications[0].Level != "error" {
+		t.Errorf("invocation: %+v", inv)
+	}
+	if len(run.Results) != len(da)+len(db) {
+		t.Fatalf("%d results, want %d", len(run.Results), len(da)+len(db))
+	}
+	first, last := run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation, run.Results[len(run.Results)-1].Locations[0].PhysicalLocation.ArtifactLocation
+	if first.URI != "testdata/mixed.json" || first.URIBaseID != "SRCROOT" {
+		t.Errorf("a file under the root: %+v", first)
+	}
+	if !strings.HasPrefix(last.URI, "file:///") || !strings.HasSuffix(last.URI, "/elsewhere.json") || last.URIBaseID != "" {
+		t.Errorf("a file outside the root: %+v", last)
+	}
+	var text bytes.Buffer
+	report.WriteFiles(&text, "text", []report.File{{Plan: a, Diags: da}, {Plan: b, Diags: db}}, report.Options{})
+	if want := report.Count(append(append([]plan.Diagnostic{}, da...), db...)).String() + " in 2 files\n"; !strings.HasSuffix(text.String(), want) {
+		t.Errorf("text summary: want %q\n%s", want, text.String())
+	}
+}
+
+// TestSARIFFingerprints: a finding keeps its fingerprint when a step is
+// added above it (its line and step index change), and two findings differ.
+func TestSARIFFingerprints(t *testing.T) {
+	prints := func(src string) map[string]string {
+		p := plan.Load("plan.json", []byte(src), plan.Limits{})
+		var b bytes.Buffer
+		report.SARIF(&b, p, plan.Validate(p, mockserver.Demo()), report.Options{})
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					RuleID              string
+					PartialFingerprints map[string]string
+				}
+			}
+		}
+		if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, r := range log.Runs[0].Results {
+			out[r.RuleID] = r.PartialFingerprints[report.FingerprintKey]
+		}
+		return out
+	}
+	before := prints(`[{"id": "a", "tool": "echo", "args": {"value": 1, "bogus": 2}},
+  {"id": "b", "tool": "nope", "args": {}}]`)
+	after := prints(`[{"id": "new", "tool": "echo", "args": {"value": 0}},
+  {"id": "a", "tool": "echo", "args": {"value": 1, "bogus": 2}},
+  {"id": "b", "tool": "nope", "args": {}}]`)
+	if before["UNKNOWN_ARG"] == "" || before["UNKNOWN_TOOL"] == "" || before["UNKNOWN_ARG"] == before["UNKNOWN_TOOL"] {
+		t.Fatalf("fingerprints: %v", before)
+	}
+	for code, fp := range before {
+		if after[code] != fp {
+			t.Errorf("%s: fingerprint %s became %s when a step was added above", code, fp, after[code])
 		}
 	}
 }

@@ -71,7 +71,7 @@ func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 	}
 	if cfg.Label == "" {
 		if cfg.URL != "" {
-			cfg.Label = cfg.URL
+			cfg.Label = plan.RedactURL(cfg.URL)
 		} else {
 			cfg.Label = strings.Join(cfg.Command, " ")
 		}
@@ -137,7 +137,7 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 		}
 		t, err := transport.NewStreamableHTTP(u.cfg.URL, opts...)
 		if err != nil {
-			return nil, fmt.Errorf("upstream URL %s: %w", u.cfg.URL, err)
+			return nil, u.scrub(fmt.Errorf("upstream URL %s: %w", plan.RedactURL(u.cfg.URL), err))
 		}
 		tr = t
 	} else {
@@ -183,12 +183,12 @@ func (u *Upstream) explain(cn *conn, outer, ctx context.Context, what string, er
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return fmt.Errorf("cannot reach the upstream server %s: %w", u.cfg.URL, ue.Err)
+		return u.scrub(fmt.Errorf("cannot reach the upstream server %s: %w", plan.RedactURL(u.cfg.URL), ue.Err))
 	}
 	if u.cfg.URL != "" && strings.Contains(err.Error(), "4xx") {
-		return fmt.Errorf("%s: %s failed: %w (check the URL and --header: Streamable HTTP servers usually answer at /mcp)", u.cfg.Label, what, err)
+		return u.scrub(fmt.Errorf("%s: %s failed: %w (check the URL and --header: Streamable HTTP servers usually answer at /mcp)", u.cfg.Label, what, err))
 	}
-	return fmt.Errorf("%s: %s failed: %w", u.cfg.Label, what, err)
+	return u.scrub(fmt.Errorf("%s: %s failed: %w", u.cfg.Label, what, err))
 }
 
 func (cn *conn) close() {
@@ -368,9 +368,9 @@ func (u *Upstream) fault(cn *conn, err error) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return fmt.Errorf("upstream server %s is unreachable: %w", u.cfg.URL, ue.Err)
+		return u.scrub(fmt.Errorf("upstream server %s is unreachable: %w", plan.RedactURL(u.cfg.URL), ue.Err))
 	}
-	return fmt.Errorf("upstream server %s: %w", u.cfg.URL, err)
+	return u.scrub(fmt.Errorf("upstream server %s: %w", plan.RedactURL(u.cfg.URL), err))
 }
 
 // SetAutoRestart makes a call that finds the server dead start it again
@@ -430,3 +430,25 @@ func (u *Upstream) Close() error {
 	}
 	return nil
 }
+
+// scrub takes the upstream URL's secrets (user info, query values) out of
+// err's text, wherever a library quoted the URL; the error still unwraps
+// to err.
+func (u *Upstream) scrub(err error) error {
+	if err == nil || u.cfg.URL == "" {
+		return err
+	}
+	msg := plan.ScrubURL(err.Error(), u.cfg.URL)
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbed{msg: msg, err: err}
+}
+
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.err }

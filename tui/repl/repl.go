@@ -268,6 +268,9 @@ func (s *Session) onEvent(e plan.Event) {
 	st := s.dbg.Plan().Steps[e.Step]
 	if e.State.Status == plan.StepOK {
 		fmt.Fprintf(s.out, "%s (%s): ok\n", st.Label(), toolText(st))
+		if d := plan.ResultCheck(s.run, e.Step); d != nil {
+			fmt.Fprintf(s.out, "  warning: %s [RESULT_SCHEMA]\n", d.Message)
+		}
 	} else {
 		fmt.Fprintf(s.out, "%s (%s): error: %s\n", st.Label(), toolText(st), e.State.Error)
 	}

@@ -50,27 +50,39 @@ func completeCodes(_ *cobra.Command, _ []string, toComplete string) ([]string, c
 }
 
 // completeSteps offers the step ids of the plan given as the first
-// argument (for --break), each with its tool; nothing when the plan is
-// standard input or cannot be read. Shells pass only the words before the
-// cursor, so the plan must come before --break.
-func completeSteps(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) == 0 || args[0] == "-" {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+// argument (for --break), each with its tool: a plan file, or a trace
+// (debug TRACE, or --replay TRACE with PLAN left out) for the plan it
+// recorded. Nothing when the plan is standard input or cannot be read.
+// Shells pass only the words before the cursor, so the plan must come
+// before --break.
+func completeSteps(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	path, _ := c.Flags().GetString("replay")
+	if len(args) > 0 {
+		path = args[0]
 	}
 	// Only a regular file: reading a pipe or a device could hang the shell.
-	if fi, err := os.Stat(args[0]); err != nil || !fi.Mode().IsRegular() {
+	if fi, err := os.Stat(path); path == "-" || err != nil || !fi.Mode().IsRegular() {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	fh, err := os.Open(args[0])
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+	var p *plan.Plan
+	if len(args) == 0 || isTraceFile(path) {
+		t, err := plan.ReadTrace(path)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		p = t.LoadPlan(plan.Limits{})
+	} else {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer fh.Close()
+		data, err := plan.ReadPlan(fh, plan.DefaultMaxBytes)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		p = plan.Load(path, data, plan.Limits{})
 	}
-	defer fh.Close()
-	data, err := plan.ReadPlan(fh, plan.DefaultMaxBytes)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	p := plan.Load(args[0], data, plan.Limits{})
 	out := make([]string, 0, len(p.Steps))
 	for _, st := range p.Steps {
 		out = append(out, st.Label()+"\t"+toolLabel(st))

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -45,7 +47,9 @@ terminal, without a prompt, so a script is a test:
   planctl debug --repl -x 'break migrate' -x continue -x steps samples/migration.json
 
 With --replay TRACE the tools answer from a recorded run, and PLAN may be left
-out to debug the plan the trace recorded.
+out to debug the plan the trace recorded. A trace given as PLAN (one that
+'planctl serve --record' or 'planctl run --trace' wrote) does both: its plan
+opens, its tools answering as recorded.
 
 Exit code: 0 normally; 1 when a REPL command read from a pipe failed; 2 bad
 command line; 3 fatal.`,
@@ -109,6 +113,21 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		}
 	}
 	lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
+	// A trace given as PLAN (serve --record's, run --trace's) opens the
+	// plan it recorded, its tools answering as recorded unless another
+	// tool source is given.
+	var traced *plan.Trace
+	if len(args) == 1 && isTraceFile(args[0]) {
+		if f.src.catalog == "" && f.src.server == "" && f.src.url == "" && f.src.config == "" && f.src.replay == "" {
+			f.src.replay, args = args[0], nil
+		} else {
+			t, err := plan.ReadTrace(args[0])
+			if err != nil {
+				return fatal(err)
+			}
+			traced, args = t, nil
+		}
+	}
 	f.src.live = true
 	src, err := f.src.open(ctx, s)
 	if err != nil {
@@ -119,9 +138,12 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 
 	var p *plan.Plan
 	tr := replayOf(cat)
-	if len(args) == 0 {
+	switch {
+	case traced != nil:
+		p = traced.LoadPlan(lim)
+	case len(args) == 0:
 		p = tr.LoadPlan(lim)
-	} else {
+	default:
 		if p, err = readPlan(args[0], s, lim); err != nil {
 			return err
 		}
@@ -173,4 +195,20 @@ func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
+}
+
+// isTraceFile reports whether path is a trace planctl wrote: it starts
+// with the "trace" member, as WriteTrace writes it.
+func isTraceFile(path string) bool {
+	if path == "-" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	return strings.HasPrefix(string(head[:n]), `{"trace": "planctl-trace/`)
 }

@@ -53,7 +53,20 @@ func startDebugListener(addr string, s *streams, log *slog.Logger) (stop func(),
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// A loopback address with a foreign Host is DNS rebinding: a web page
+	// reading the profiles through the browser.
+	guarded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if !mcpserver.IsLoopbackHost(host) {
+			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not a loopback name", r.Host), http.StatusForbidden)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+	hs := &http.Server{Handler: guarded, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/debug/"
 	fmt.Fprintf(s.errOut, "planctl: debug endpoints at %s\n", url)
 	log.Info("debug endpoints (expvar, pprof)", "url", url)

@@ -115,15 +115,20 @@ recorded trace (--replay).`,
 		}
 	}
 	// The commands, in the order a user meets them: the two that read a
-	// plan (validate, debug), then run and serve, which execute it, then
-	// the helpers. (Help lists them by name, as cobra sorts them.)
+	// plan (validate, debug), then run and serve, which execute it, and
+	// traces, which lists what serve recorded; then the helpers for a plan
+	// (graph), its tools (tools, schema), editors (lsp) and tests (mock).
+	// (Help lists them by name, as cobra sorts them.)
 	root.AddCommand(
 		newValidateCmd(s),
 		newDebugCmd(s),
 		newRunCmd(s),
 		newServeCmd(s),
+		newTracesCmd(s),
 		newGraphCmd(s),
 		newToolsCmd(s),
+		newSchemaCmd(s),
+		newLSPCmd(s),
 		newMockCmd(s),
 		newManCmd(s), // hidden: for packagers
 	)

@@ -134,12 +134,19 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r.Continue(ctx, nil)
 	}
 	print(r.Response())
+	for i := range p.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", d.Message)
+		}
+	}
 	if f.trace != "" {
 		if err := plan.WriteTrace(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
 		}
 	}
-	if r.Status() != plan.RunCompleted {
+	// A plan of no steps ({"steps": ""} without preflight) is done and
+	// completed, though its run never saw a step finish.
+	if r.Status() == plan.RunPartial || !r.Done() {
 		return failed
 	}
 	return nil

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,14 +29,23 @@ type serveFlags struct {
 	http            string
 	stateless       bool
 	noPreflight     bool
+	conciergeWire   bool
 	stepTimeout     time.Duration
 	planTimeout     time.Duration
 	shutdownTimeout time.Duration
 	allowOrigins    []string
 	authToken       string
+	noAuth          bool
+	allowHosts      []string
+	maxSessions     int
+	record          string
+	recordMax       int
+	redact          []string
 	maxBody         int64
 	maxSteps        int
 	maxResult       int64
+	maxResponse     int64
+	writeTimeout    time.Duration
 	maxInFlight     int
 	logFile         string
 	debugAddr       string
@@ -54,18 +66,25 @@ tools exactly as Concierge renders them.
 
 Transports: standard input/output (the default; nothing but MCP is written to
 stdout), or Streamable HTTP at /mcp with --http ADDR. --http binds 127.0.0.1
-unless ADDR names a host; any other host is served with a warning. Over HTTP
-a foreign Origin gets 403, a missing or wrong --auth-token 401, a body over
---max-body 413, and a request past --max-inflight at once 503. --stateless keeps no session, so replicas can sit behind any
-load balancer.
+unless ADDR names a host; a non-loopback host needs --allow-host and a token.
+Over HTTP a bearer token is required: --auth-token or $PLANCTL_AUTH_TOKEN, or
+one generated and printed to stderr at start with a host config to paste;
+--no-auth serves without one (loopback only). A foreign Origin or Host gets
+403, a missing or wrong token 401, a body over --max-body 413, an unknown
+session 404, a request past --max-inflight or an initialize past
+--max-sessions 503. A plan holding more than --max-response of results and
+arguments fails at the step that crosses it. --stateless keeps no session,
+so replicas can sit behind any load balancer. --record DIR keeps a trace of
+every plan served: list them with 'planctl traces DIR', open one with
+'planctl debug TRACE'.
 
 One log line per request and per step goes to stderr, or to --log FILE; no
 token and no argument value is ever logged. SIGINT or SIGTERM stops taking
 plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 		Example: `  planctl serve
   planctl serve --catalog tools.json --no-preflight
-  planctl serve --http :8080 --auth-token "$TOKEN"
-  planctl serve --http 0.0.0.0:8080 --stateless --allow-origin https://app.example.com`,
+  planctl serve --http :8080
+  PLANCTL_AUTH_TOKEN="$TOKEN" planctl serve --http 0.0.0.0:8080 --allow-host mcp.example.com --stateless`,
 		Args: exactArgs(0, "no arguments (the tool source is given by flags)"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			// The token is taken out of the environment, so that no
@@ -74,8 +93,14 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 			if tok, ok := os.LookupEnv("PLANCTL_AUTH_TOKEN"); ok {
 				os.Unsetenv("PLANCTL_AUTH_TOKEN")
 				if !c.Flags().Changed("auth-token") && f.http != "" {
+					if tok == "" {
+						return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
+					}
 					f.authToken = tok
 				}
+			}
+			if c.Flags().Changed("auth-token") && f.authToken == "" {
+				return usage(errors.New("--auth-token is empty: give a token, leave the flag out to have one generated, or give --no-auth to serve without one"))
 			}
 			return serve(c.Context(), s, f)
 		},
@@ -86,16 +111,26 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port, or :port for 127.0.0.1), endpoint /mcp")
 	fl.BoolVar(&f.stateless, "stateless", false, "HTTP without sessions: any replica can answer any request")
 	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
+	fl.BoolVar(&f.conciergeWire, "concierge-wire", false, "drop planctl's additions to Concierge's wire: no outputSchema, a refused plan not marked isError")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.DurationVar(&f.planTimeout, "plan-timeout", 5*time.Minute, "bound a whole plan (0: no bound)")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, let running plans finish this long before cancelling them")
 	fl.StringArrayVar(&f.allowOrigins, "allow-origin", nil, "accept browser requests from `ORIGIN` (scheme://host[:port], repeatable; loopback origins are always accepted)")
-	fl.StringVar(&f.authToken, "auth-token", "", "require 'Authorization: Bearer `TOKEN`' over HTTP (default $PLANCTL_AUTH_TOKEN)")
+	fl.StringVar(&f.authToken, "auth-token", "", "require 'Authorization: Bearer `TOKEN`' over HTTP (default $PLANCTL_AUTH_TOKEN, else one generated and printed at start)")
+	fl.BoolVar(&f.noAuth, "no-auth", false, "over HTTP, require no token: any local program or web page that reaches the port can run plans (loopback only)")
+	fl.StringArrayVar(&f.allowHosts, "allow-host", nil, "answer requests whose Host is `NAME` (repeatable; '*' any); required to bind a non-loopback address")
+	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, refuse an initialize past this many live sessions (503)")
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
 	fl.IntVar(&f.maxInFlight, "max-inflight", mcpserver.DefaultMaxInFlight, "over HTTP, refuse requests past this many at once (503)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan hold more than this many `BYTES` of results and resolved arguments, summed (0: no bound)")
+	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
+	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
+	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")
+	fl.StringArrayVar(&f.redact, "redact", nil, "with --record, replace the value of every member named `KEY` with \"[redacted]\" in the traces (repeatable)")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
+	c.MarkFlagDirname("record")
 	c.MarkFlagFilename("log")
 	fl.DurationVar(&f.sessionIdle, "session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "over HTTP, end a session unused this long (0: never), so clients that vanish leave nothing behind")
 	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
@@ -115,12 +150,33 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	if f.maxInFlight <= 0 {
 		return usage(errors.New("--max-inflight must be positive: it is how many HTTP requests are served at once"))
 	}
-	if f.http == "" && (f.stateless || f.authToken != "" || len(f.allowOrigins) > 0) {
-		return usage(errors.New("--stateless, --auth-token and --allow-origin are for --http ADDR"))
+	if f.http == "" && (f.stateless || f.authToken != "" || f.noAuth || len(f.allowOrigins) > 0 || len(f.allowHosts) > 0) {
+		return usage(errors.New("--stateless, --auth-token, --no-auth, --allow-origin and --allow-host are for --http ADDR"))
 	}
+	if f.noAuth && f.authToken != "" {
+		return usage(errors.New("choose one: --no-auth or a token (--auth-token, PLANCTL_AUTH_TOKEN)"))
+	}
+	if f.record == "" && len(f.redact) > 0 {
+		return usage(errors.New("--redact applies to recorded traces: add --record DIR"))
+	}
+	if f.record != "" {
+		if f.recordMax <= 0 {
+			return usage(errors.New("--record-max must be positive: it is how many traces --record keeps"))
+		}
+		if err := checkRecordDir(f.record); err != nil {
+			return fatal(err)
+		}
+	}
+	if f.maxSessions <= 0 {
+		return usage(errors.New("--max-sessions must be positive: it is how many sessions may be open at once"))
+	}
+	pipes := newPipeWatch()
+	defer pipes.stop()
+	s = &streams{in: s.in, out: pipes.wrap(s.out), errOut: pipes.wrap(s.errOut)}
 	var logOut io.Writer = s.errOut
 	if f.logFile != "" {
-		fh, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		// 0600: the log names sessions, tools and clients' addresses.
+		fh, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return fatal(fmt.Errorf("cannot open the log: %w", err))
 		}
@@ -147,20 +203,35 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 
 	srv := mcpserver.New(mcpserver.Options{
-		Catalog:     src.catalog,
-		Version:     Version,
-		NoPreflight: f.noPreflight,
-		StepTimeout: f.stepTimeout,
-		MaxResult:   maxResultOption(f.maxResult),
-		PlanTimeout: f.planTimeout,
-		MaxSteps:    f.maxSteps,
-		Logger:      log,
+		Catalog:       src.catalog,
+		Version:       Version,
+		NoPreflight:   f.noPreflight,
+		ConciergeWire: f.conciergeWire,
+		StepTimeout:   f.stepTimeout,
+		MaxResult:     maxResultOption(f.maxResult),
+		MaxResponse:   maxResultOption(f.maxResponse),
+		PlanTimeout:   f.planTimeout,
+		MaxSteps:      f.maxSteps,
+		Logger:        log,
+		Record:        mcpserver.RecordOptions{Dir: f.record, Max: f.recordMax, Redact: f.redact},
 	})
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 
+	// A closed stdout or stderr stops the server as a signal does.
+	go func() {
+		select {
+		case <-pipes.gone:
+			log.Warn("stdout or stderr is a closed pipe: stopping")
+			select {
+			case sigs <- syscall.SIGPIPE:
+			default: // a signal is already stopping the server
+			}
+		case <-ctx.Done():
+		}
+	}()
 	if f.http != "" {
 		return serveHTTP(ctx, s, f, srv, log, sigs)
 	}
@@ -202,7 +273,7 @@ func serveStdio(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.S
 }
 
 func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Server, log *slog.Logger, sigs chan os.Signal) error {
-	addr, explicit, err := listenAddr(f.http)
+	addr, _, err := listenAddr(f.http)
 	if err != nil {
 		return usage(err)
 	}
@@ -211,8 +282,20 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		return fatal(fmt.Errorf("cannot listen on %s: %w", addr, err))
 	}
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	if explicit && !mcpserver.IsLoopbackHost(host) {
-		log.Warn("serving on a non-loopback address: anyone who can reach it can run plans; use --auth-token and a TLS proxy", "addr", ln.Addr().String(), "auth", f.authToken != "")
+	loopback := mcpserver.IsLoopbackHost(host)
+	if !loopback {
+		if f.noAuth {
+			ln.Close()
+			return usage(fmt.Errorf("--no-auth on a non-loopback address (%s): anyone who reaches it could run plans; give a token (PLANCTL_AUTH_TOKEN) or bind 127.0.0.1", ln.Addr()))
+		}
+		if len(f.allowHosts) == 0 {
+			ln.Close()
+			return usage(fmt.Errorf("serving on a non-loopback address (%s) needs --allow-host NAME, the host name clients use (repeatable; '*' accepts any Host): it is what stops DNS rebinding there", ln.Addr()))
+		}
+	}
+	generated := false
+	if f.authToken == "" && !f.noAuth {
+		f.authToken, generated = newToken(), true
 	}
 	// An idle keep-alive connection is closed after two minutes: a client
 	// that holds connections open without using them cannot pile them up.
@@ -220,12 +303,31 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	h := srv.NewHTTP(hs, mcpserver.HTTPOptions{
 		Stateless:          f.stateless,
 		AllowOrigins:       f.allowOrigins,
+		AllowHosts:         f.allowHosts,
 		AuthToken:          f.authToken,
 		MaxBody:            f.maxBody,
 		MaxInFlight:        f.maxInFlight,
+		MaxSessions:        f.maxSessions,
 		SessionIdleTimeout: f.sessionIdle,
+		WriteTimeout:       f.writeTimeout,
 	})
 	url := "http://" + ln.Addr().String() + mcpserver.Endpoint
+	if !loopback {
+		warn(s, f, log, "serving on a non-loopback address: put a TLS proxy in front (planctl speaks plain HTTP, and the token travels in every request)", "addr", ln.Addr().String())
+	}
+	switch {
+	case f.noAuth:
+		warn(s, f, log, "--no-auth: no token is required; any program on this machine, and any web page a browser here opens that gets past the Origin check, can run plans through this server")
+	case generated:
+		type entry struct {
+			Type    string            `json:"type"`
+			URL     string            `json:"url"`
+			Headers map[string]string `json:"headers"`
+		}
+		cfg, _ := json.Marshal(map[string]map[string]entry{"mcpServers": {"planctl": {
+			Type: "http", URL: url, Headers: map[string]string{"Authorization": "Bearer " + f.authToken}}}})
+		fmt.Fprintf(s.errOut, "planctl: no --auth-token given: clients must send this token, generated for this run (set PLANCTL_AUTH_TOKEN to keep one across runs):\n  Authorization: Bearer %s\nplanctl: host config (an .mcp.json; the MCP Inspector 2.x takes it with --config FILE --server planctl):\n  %s\n", f.authToken, cfg)
+	}
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)
 	log.Info("serving execute_plan over HTTP", "url", url, "stateless", f.stateless, "auth", f.authToken != "",
 		"tools", len(srv.Catalog().Tools), "source", srv.Catalog().Source)
@@ -238,15 +340,14 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	case <-ctx.Done():
 	case <-sigs:
 	}
-	// Stop accepting, finish or cancel the running plans, then close.
-	sctx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
-	defer cancel()
-	go h.Streamable().Shutdown(sctx) // ends sessions and stops accepting
+	// Finish or cancel the running plans while still listening: a new
+	// request is answered (a new plan with "shutting down, send it again")
+	// rather than refused at the socket. Then end the sessions, stop
+	// accepting, and give the answers a moment to be written.
 	drain(srv, f, log)
-	// Every plan has answered: give the answers a moment to be written.
 	wctx, wcancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer wcancel()
-	hs.Shutdown(wctx)
+	h.Streamable().Shutdown(wctx)
 	hs.Close()
 	<-done
 	log.Info("stopped")
@@ -271,4 +372,36 @@ func listenAddr(flag string) (addr string, explicit bool, err error) {
 		return net.JoinHostPort("127.0.0.1", port), false, nil
 	}
 	return net.JoinHostPort(host, port), true, nil
+}
+
+// newToken is a bearer token of 192 random bits.
+func newToken() string {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// warn tells the operator on stderr, whatever --log says, and the log too
+// when it is a file.
+func warn(s *streams, f *serveFlags, log *slog.Logger, msg string, args ...any) {
+	fmt.Fprintf(s.errOut, "planctl: warning: %s\n", msg)
+	if f.logFile != "" {
+		log.Warn(msg, args...)
+	}
+}
+
+// checkRecordDir makes --record's directory (0700: traces hold plans and
+// results) and checks that a trace can be written there, before serving.
+func checkRecordDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("--record %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".planctl-check-*")
+	if err != nil {
+		return fmt.Errorf("--record %s: cannot write traces there: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

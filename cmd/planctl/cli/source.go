@@ -145,11 +145,20 @@ func (f *sourceFlags) openOnly(ctx context.Context, s *streams, clear func(*sour
 
 // readPlan loads a plan from a path, or standard input for "-".
 func readPlan(path string, s *streams, lim plan.Limits) (*plan.Plan, error) {
+	return readPlanAs(path, "", s, lim)
+}
+
+// readPlanAs is readPlan with the name standard input goes by ("" for
+// "<stdin>").
+func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan, error) {
 	var data []byte
 	var err error
 	name := path
 	if path == "-" {
 		name = "<stdin>"
+		if stdinName != "" {
+			name = stdinName
+		}
 		data, err = plan.ReadPlan(s.in, lim.MaxBytes)
 	} else {
 		var fh *os.File
@@ -162,5 +171,7 @@ func readPlan(path string, s *streams, lim plan.Limits) (*plan.Plan, error) {
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
-	return plan.Load(name, data, lim), nil
+	p := plan.Load(name, data, lim)
+	p.AcceptSchemaHint()
+	return p, nil
 }

@@ -2,10 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
+	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/planctl/planctl/tui"
@@ -21,30 +26,45 @@ type validateFlags struct {
 	maxResults int
 	maxSteps   int
 	maxBytes   int64
+	root       string
+	stdinName  string
+	category   string
 }
 
 func newValidateCmd(s *streams) *cobra.Command {
 	f := &validateFlags{}
 	c := &cobra.Command{
-		Use:         "validate PLAN [tool source]",
+		Use:         "validate PLAN... [tool source]",
 		Annotations: map[string]string{annotBatch: "true"},
-		Short:       "Find every problem in a plan before anything runs",
-		Long: `Check a plan against the tools' schemas without running anything, and report every
+		Short:       "Find every problem in plans before anything runs",
+		Long: `Check plans against the tools' schemas without running anything, and report every
 problem at once: each with its severity, a stable code, a message that says how to fix
 it, and its line:column in the file. The codes are documented in plan/DIAGNOSTICS.md.
 
-Formats: text (default; the source line with the offending token underlined), json,
-sarif (2.1.0, for code scanning) and github (workflow commands that annotate the lines).
+PLAN is a path, - for standard input, or a glob ('plans/**/*.json', quoted so that
+planctl expands it: ** crosses directories). Every file goes into one report.
 
-Exit code: 0 no error (no warning either, with --strict), 1 the plan has errors,
-2 bad command line, 3 fatal (the plan or the catalog unreadable).`,
+Formats: text (default; the source line with the offending token underlined), json,
+sarif (2.1.0, for code scanning: one run, URIs relative to --root) and github
+(workflow commands that annotate the lines).
+
+Exit code: 0 no error (no warning either, with --strict), 1 a plan has errors,
+2 bad command line, 3 fatal (a plan or the catalog unreadable, a glob that matches
+nothing); with --format sarif a fatal error still writes a log that says so.`,
 		Example: `  planctl validate samples/weather.json
   planctl validate --format json plan.json --catalog tools.json
   planctl validate --strict --ignore REF_UNCHECKED --format github plan.json
-  planctl validate --unused-output plan.json`,
-		Args: exactArgs(1, "one PLAN (a path, or - for standard input)"),
+  planctl validate --unused-output plan.json
+  planctl validate --format sarif 'plans/**/*.json' > planctl.sarif
+  cat plan.json | planctl validate --stdin-filename plans/plan.json -`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return exactArgs(1, "one or more PLANs (paths, globs, or - for standard input)")(c, args)
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
-			return validatePlan(c.Context(), s, f, args[0])
+			return validatePlans(c.Context(), s, f, args)
 		},
 	}
 	f.src.register(c)
@@ -58,13 +78,18 @@ Exit code: 0 no error (no warning either, with --strict), 1 the plan has errors,
 	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
+	fl.StringVar(&f.root, "root", "", "SARIF artifact URIs are relative to this `DIR` (default: the git top level, else the current directory)")
+	fl.StringVar(&f.stdinName, "stdin-filename", "", "the file `NAME` a plan read from standard input goes by in the report")
+	fl.StringVar(&f.category, "category", "planctl", "SARIF automationDetails category: give each separate upload its own `NAME`")
+	c.MarkFlagDirname("root")
 	return c
 }
 
-func validatePlan(ctx context.Context, s *streams, f *validateFlags, path string) error {
+func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	start := time.Now()
 	okFormat := false
 	for _, n := range report.Formats {
 		okFormat = okFormat || n == f.format
@@ -74,6 +99,9 @@ func validatePlan(ctx context.Context, s *streams, f *validateFlags, path string
 	}
 	if f.maxResults < 0 {
 		return usage(fmt.Errorf("--max-results must be 0 (all) or more, got %d", f.maxResults))
+	}
+	if strings.Contains(f.category, "/") {
+		return usage(fmt.Errorf("--category %q: a category holds no '/'", f.category))
 	}
 	ignore := map[string]bool{}
 	for _, list := range f.ignore {
@@ -88,33 +116,152 @@ func validatePlan(ctx context.Context, s *streams, f *validateFlags, path string
 			ignore[code] = true
 		}
 	}
-	p, err := readPlan(path, s, plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes})
-	if err != nil {
-		return err
+	stdins := 0
+	for _, a := range args {
+		if a == "-" {
+			stdins++
+		}
 	}
+	if stdins > 1 {
+		return usage(errors.New("standard input (-) can be read once: give - at most once"))
+	}
+	root, err := reportRoot(f.root)
+	if err != nil {
+		return usage(err)
+	}
+	opts := report.Options{MaxResults: f.maxResults, Version: Version, Root: root, Category: f.category, Start: start,
+		Color: f.format == "text" && tui.IsTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
+
+	// From here on every failure is reported in the output too, so that a
+	// CI job that uploads the SARIF log sees why there are no results.
+	var failures []error
+	fail := func(err error) { failures = append(failures, err) }
+	paths := expandPlans(args, fail)
+	var files []report.File
 	src, err := f.src.open(ctx, s)
 	if err != nil {
-		return err
-	}
-	defer src.Close()
-	ds := plan.ValidateWith(p, src.catalog, plan.ValidateOptions{UnusedOutput: f.unused})
-	if len(ignore) > 0 {
-		kept := ds[:0]
-		for _, d := range ds {
-			if !ignore[d.Code] {
-				kept = append(kept, d)
+		fail(err)
+	} else {
+		defer src.Close()
+		lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
+		for _, path := range paths {
+			p, err := readPlanAs(path, f.stdinName, s, lim)
+			if err != nil {
+				fail(fmt.Errorf("%s: %w", path, errors.Unwrap(err)))
+				continue
 			}
+			ds := plan.ValidateWith(p, src.catalog, plan.ValidateOptions{UnusedOutput: f.unused})
+			if len(ignore) > 0 {
+				kept := ds[:0]
+				for _, d := range ds {
+					if !ignore[d.Code] {
+						kept = append(kept, d)
+					}
+				}
+				ds = kept
+			}
+			files = append(files, report.File{Plan: p, Diags: ds})
 		}
-		ds = kept
 	}
-	opts := report.Options{MaxResults: f.maxResults, Version: Version,
-		Color: f.format == "text" && tui.IsTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
-	if err := report.Write(s.out, f.format, p, ds, opts); err != nil {
-		return fatal(fmt.Errorf("cannot write the report: %w", err))
+	for _, e := range failures {
+		opts.Failures = append(opts.Failures, e.Error())
 	}
-	sum := report.Count(ds)
+	opts.End = time.Now()
+	// A SARIF log is written even when nothing could be validated: it says
+	// why (the invocation failed). The other formats report files only.
+	if len(files) > 0 || f.format == "sarif" {
+		if err := report.WriteFiles(s.out, f.format, files, opts); err != nil {
+			return fatal(fmt.Errorf("cannot write the report: %w", err))
+		}
+	}
+	if len(failures) > 0 {
+		var code *exitError
+		if len(failures) == 1 && errors.As(failures[0], &code) {
+			return failures[0]
+		}
+		return fatal(errors.Join(failures...))
+	}
+	var sum report.Summary
+	for _, fl := range files {
+		c := report.Count(fl.Diags)
+		sum.Errors += c.Errors
+		sum.Warnings += c.Warnings
+	}
 	if sum.Errors > 0 || (f.strict && sum.Warnings > 0) {
 		return failed
 	}
 	return nil
+}
+
+// expandPlans turns the PLAN arguments into paths: a glob (one that is not
+// itself an existing file) becomes its matches, sorted; a glob that matches
+// nothing is a failure, since a CI job that validates nothing should say so.
+// A file named twice is validated once.
+func expandPlans(args []string, fail func(error)) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		key := p
+		if p != "-" {
+			key = filepath.Clean(p)
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	for _, a := range args {
+		if a == "-" || !strings.ContainsAny(a, "*?[{") {
+			add(a)
+			continue
+		}
+		if _, err := os.Stat(a); err == nil {
+			add(a)
+			continue
+		}
+		matches, err := doublestar.FilepathGlob(a, doublestar.WithFilesOnly())
+		if err != nil {
+			fail(fatal(fmt.Errorf("%s: not a valid glob: %w", a, err)))
+			continue
+		}
+		if len(matches) == 0 {
+			fail(fatal(fmt.Errorf("%s: no file matches this pattern", a)))
+			continue
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			add(m)
+		}
+	}
+	return out
+}
+
+// reportRoot is the absolute directory SARIF URIs are relative to: dir,
+// else the top of the git work tree around the current directory, else the
+// current directory.
+func reportRoot(dir string) (string, error) {
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("--root %s: %w", dir, err)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("--root %s: not a directory", dir)
+		}
+		return abs, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("cannot find the current directory (give --root): %w", err)
+	}
+	for d := cwd; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return cwd, nil
+		}
+		d = up
+	}
 }

@@ -261,11 +261,15 @@ type httpServe struct {
 	client  *http.Client
 }
 
+// faultToken is the bearer token of the served processes: serve requires one.
+const faultToken = "tok-faulttest"
+
 var urlLine = regexp.MustCompile(`serving execute_plan at (http://\S+)`)
 
 func startHTTP(t *testing.T, args ...string) *httpServe {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "PLANCTL_AUTH_TOKEN="+faultToken)
 	s := &httpServe{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1),
 		client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}}
 	cmd.Stderr = s.stderr
@@ -292,6 +296,7 @@ func (s *httpServe) request(body io.Reader) *http.Request {
 	req, _ := http.NewRequest(http.MethodPost, s.url, body)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+faultToken)
 	if s.session != "" {
 		req.Header.Set("Mcp-Session-Id", s.session)
 	}

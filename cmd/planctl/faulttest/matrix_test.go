@@ -394,7 +394,7 @@ func disconnect(t *testing.T, d string) {
 			t.Fatal(err)
 		}
 		body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_plan","arguments":` + slowPlan + `,"_meta":{"progressToken":"p1"}}}`
-		fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+		fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer "+faultToken+"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
 			strings.TrimPrefix(strings.TrimSuffix(s.url, "/mcp"), "http://"), s.session, len(body), body)
 		// The progress of step first arrives on the call's stream: the
 		// plan is in step x. Then the client goes away.
@@ -523,7 +523,7 @@ func flood(t *testing.T, d string) {
 	const n = 10000
 	host := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 	call := toolCall(goodPlan)
-	req := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", host, len(call), call)
+	req := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", host, faultToken, len(call), call)
 	conns := make([]net.Conn, 0, n)
 	defer func() {
 		for _, c := range conns {

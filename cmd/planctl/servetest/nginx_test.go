@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -29,8 +30,10 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 		}
 	}
 	catalog := absPath(t, "testdata/slow.json")
-	a := startHTTP(t, nil, "--stateless", "--catalog", catalog)
-	b := startHTTP(t, nil, "--stateless", "--catalog", catalog)
+	// Replicas share one token, as behind a load balancer they must.
+	token := []string{"PLANCTL_AUTH_TOKEN=tok-replicas"}
+	a := startHTTP(t, token, "--stateless", "--catalog", catalog)
+	b := startHTTP(t, token, "--stateless", "--catalog", catalog)
 	host := func(u string) string { return strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/mcp") }
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -80,7 +83,8 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 	}
 
 	url := "http://" + listen + "/mcp"
-	c := httpClient(t, url)
+	bearer := map[string]string{"Authorization": "Bearer tok-replicas"}
+	c := httpClient(t, url, transport.WithHTTPHeaders(bearer))
 	notes := make(chan struct{}, 64)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
@@ -109,6 +113,7 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 	// plans, progress, and a cancellation that reaches a replica through
 	// the proxy.
 	needNode(t)
+	t.Setenv("MCP_TOKEN", "tok-replicas")
 	if out := runNode(t, nodeDir, "client.mjs", "http", url); !strings.HasSuffix(out, "PASS\n") {
 		t.Error(out)
 	}

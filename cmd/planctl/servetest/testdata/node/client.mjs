@@ -4,6 +4,9 @@
 //   node client.mjs http URL            (a --stateless server)
 //   node client.mjs http-stateful URL   (a server with sessions)
 //
+// Over HTTP the bearer token is taken from $MCP_TOKEN (planctl serve
+// prints the one it generates).
+//
 // The server must serve the catalog cmd/planctl/servetest/testdata/slow.json.
 // Prints one line per check; exits non-zero at the first failure.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,7 +21,9 @@ const [mode, target, ...rest] = process.argv.slice(2);
 const progressExact = mode !== "http-stateful";
 const transport = mode === "stdio"
   ? new StdioClientTransport({ command: target, args: rest, stderr: "ignore" })
-  : new StreamableHTTPClientTransport(new URL(target));
+  : new StreamableHTTPClientTransport(new URL(target), process.env.MCP_TOKEN
+    ? { requestInit: { headers: { Authorization: `Bearer ${process.env.MCP_TOKEN}` } } }
+    : undefined);
 
 function check(ok, what, detail) {
   if (!ok) {

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/lsp"
+	"github.com/spf13/cobra"
+)
+
+func newLSPCmd(s *streams) *cobra.Command {
+	var stdio bool
+	c := &cobra.Command{
+		Use:   "lsp",
+		Short: "Be a Language Server for plan files (stdio)",
+		Long: `Speak the Language Server Protocol on standard input and output, for editors:
+every diagnostic of 'planctl validate' as the plan is typed (with its code, a link to
+its documentation and exact ranges), quick fixes for the did-you-means and the fixes
+the validator knows, completion of tool names, argument names, earlier step ids and
+reference paths, hover with tool signatures as Concierge renders them and with what
+a reference reads, go to definition from a reference to its step, references from a
+step to the steps that read it, and the steps as document symbols.
+
+The tools come from the client's initializationOptions (the keys catalog, server,
+url, header, config, name, replay, sharable, meaning what the flags of the same names
+mean), else from a .planctl.json with those keys at the workspace root, else the
+embedded demo catalog. Relative paths are relative to the workspace root.`,
+		Example: `  planctl lsp
+  echo '{"catalog": "tools.json"}' > .planctl.json   # the workspace's tools`,
+		Args: exactArgs(0, "no arguments (the tool source comes from the client or .planctl.json)"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			srv := lsp.NewServer(lsp.Options{Open: openLSPSource(s), Version: Version, Log: s.errOut})
+			err := srv.Serve(stdioStream{s.in, s.out})
+			if errors.Is(err, lsp.ErrNoShutdown) {
+				// The protocol's exit code for an exit without shutdown.
+				return &exitError{code: ExitFailed, err: err}
+			}
+			return err
+		},
+	}
+	c.Flags().BoolVar(&stdio, "stdio", true, "speak on standard input and output (the only transport; accepted because editors pass it)")
+	return c
+}
+
+// openLSPSource opens a tool source the language server was given with
+// the command line's own loader (sourceFlags.open): the same catalogs,
+// servers and traces, with the same errors.
+func openLSPSource(s *streams) func(ctx context.Context, src lsp.Source) (*plan.Catalog, func() error, error) {
+	return func(ctx context.Context, src lsp.Source) (*plan.Catalog, func() error, error) {
+		f := &sourceFlags{catalog: src.Catalog, server: src.Server, url: src.URL, headers: src.Headers,
+			config: src.Config, name: src.Name, replay: src.Replay, sharable: src.Sharable}
+		// The server's own output is the protocol: an upstream server's
+		// stderr and planctl's notes go to stderr only.
+		ts, err := f.open(ctx, &streams{in: eofReader{}, out: s.errOut, errOut: s.errOut})
+		if err != nil {
+			return nil, nil, err
+		}
+		return ts.catalog, ts.Close, nil
+	}
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// stdioStream joins standard input and output into the stream the server
+// reads and writes.
+type stdioStream struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdioStream) Close() error { return nil }

@@ -1,0 +1,65 @@
+package editortest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLSPWithVSCodeClient drives `planctl lsp` with Microsoft's LSP client
+// stack (vscode-languageserver-protocol 3.18.5, testdata/node/lsp.mjs) over
+// the child's stdio, on real plan files: diagnostics with codes, links,
+// exact UTF-16 ranges and related information, on open and on change;
+// quick fixes; completion of tools, arguments, step ids and paths (also in
+// a half-typed plan); hover; definition; references; document symbols; and
+// the tool source from initializationOptions, from .planctl.json, or the
+// demo catalog.
+func TestLSPWithVSCodeClient(t *testing.T) {
+	needNodePackage(t, "vscode-languageserver-protocol")
+	samples := absPath(t, filepath.Join(root, "samples"))
+	for _, mode := range []string{"demo", "init", "file"} {
+		t.Run(mode, func(t *testing.T) {
+			ws := t.TempDir()
+			astral, err := os.ReadFile("testdata/lsp/astral.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(ws, "astral.json"), astral, 0o644)
+			if mode == "file" {
+				os.WriteFile(filepath.Join(ws, ".planctl.json"), []byte(`{"catalog": "tools/backup.json"}`), 0o644)
+				os.Mkdir(filepath.Join(ws, "tools"), 0o755)
+				cat, _ := os.ReadFile(filepath.Join(samples, "catalogs", "backup.json"))
+				os.WriteFile(filepath.Join(ws, "tools", "backup.json"), cat, 0o644)
+			}
+			cmd := exec.Command(needNodePackage(t, "vscode-languageserver-protocol"), "lsp.mjs", binary, ws, mode, samples)
+			cmd.Dir = nodeDir
+			out, err := cmd.CombinedOutput()
+			text := string(out)
+			if err != nil || !strings.HasSuffix(text, "PASS\n") || strings.Contains(text, "FAIL ") {
+				t.Fatalf("lsp.mjs %s: %v\n%s", mode, err, text)
+			}
+			if n := strings.Count(text, "\nok ") + 1; mode == "demo" && n < 25 {
+				t.Errorf("only %d checks ran:\n%s", n, text)
+			}
+		})
+	}
+}
+
+// TestLSPCommandLine: the protocol's exit codes (1 when the client goes
+// away without shutdown), and the command line's own errors.
+func TestLSPCommandLine(t *testing.T) {
+	cmd := exec.Command(binary, "lsp")
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "without a shutdown request") {
+		t.Errorf("stdin closed at once: %v\n%s", err, out)
+	}
+	if code, _, stderr := planctl(t, root, "lsp", "extra"); code != 2 || !strings.Contains(stderr, "takes no arguments") {
+		t.Errorf("an argument: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := planctl(t, root, "schema", "--catalog", "no/such.json"); code != 3 || !strings.Contains(stderr, "cannot read the catalog") {
+		t.Errorf("schema of a missing catalog: exit %d\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,80 @@
+// Package editortest drives planctl with editor and CI tools nobody here
+// wrote: Microsoft's SARIF validator with GitHub's rules on the SARIF of
+// every sample, ajv on the JSON Schema of `planctl schema`, and an LSP
+// client (vscode-languageserver-protocol) on `planctl lsp`. The node
+// packages are installed by .ci/install.sh from testdata/node.
+package editortest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
+)
+
+var binary string
+
+// TestMain builds the real binary once.
+func TestMain(m *testing.M) {
+	dir := clitest.Build("planctl=..")
+	binary = filepath.Join(dir, "planctl")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// root is the repository, where samples/ lives.
+const root = "../../.."
+
+// nodeDir holds the node packages, installed by .ci/install.sh
+// (npm ci --prefix cmd/planctl/editortest/testdata/node).
+const nodeDir = "testdata/node"
+
+// needNodePackage skips when node or the package is missing, except under
+// CI, where a missing tool is a failure.
+func needNodePackage(t *testing.T, pkg string) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(nodeDir, "node_modules", pkg))
+	if err == nil && modErr == nil {
+		return node
+	}
+	msg := "node or the package " + pkg + " is missing: run bash .ci/install.sh (npm ci --prefix cmd/planctl/editortest/testdata/node)"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+func absPath(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// runNode runs a script of testdata/node and returns its output.
+func runNode(t *testing.T, pkg string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(needNodePackage(t, pkg), args...)
+	cmd.Dir = nodeDir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// planctl runs the binary in dir and returns its exit code and output.
+func planctl(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	return clitest.Run(t, cmd)
+}

@@ -1,0 +1,124 @@
+package editortest
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// multitool is Microsoft's SARIF validator, called directly: its npm shim
+// passes arguments through a shell, where --rule-kind "Sarif;Gh" breaks.
+func multitool(t *testing.T) string {
+	t.Helper()
+	needNodePackage(t, "@microsoft/sarif-multitool-linux")
+	return absPath(t, filepath.Join(nodeDir, "node_modules", "@microsoft", "sarif-multitool-linux", "Sarif.Multitool"))
+}
+
+// sarifValidate runs `Sarif.Multitool validate --rule-kind "Sarif;Gh"` on a
+// log and returns the problems it found (its lines that name a rule).
+func sarifValidate(t *testing.T, tool, log string) []string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "validation.sarif")
+	cmd := exec.Command(tool, "validate", "--rule-kind", "Sarif;Gh", "--output", out, log)
+	// .NET's invariant globalization mode: the validator needs no libicu.
+	cmd.Env = append(os.Environ(), "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")
+	text, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("Sarif.Multitool validate: %v\n%s", err, text)
+	}
+	if !strings.Contains(string(text), "Analysis completed successfully") {
+		t.Fatalf("Sarif.Multitool did not complete:\n%s", text)
+	}
+	var problems []string
+	finding := regexp.MustCompile(`: (error|warning) [A-Z]+[0-9]+: `)
+	for _, line := range strings.Split(string(text), "\n") {
+		if finding.MatchString(line) {
+			problems = append(problems, line)
+		}
+	}
+	return problems
+}
+
+// TestSARIFPassesGitHubRules: the SARIF log of every sample validated in one
+// run, and the log of a run that failed, pass Microsoft's validator with
+// the SARIF and GitHub rule sets without an error or a warning.
+func TestSARIFPassesGitHubRules(t *testing.T) {
+	tool := multitool(t)
+	dir := t.TempDir()
+	code, stdout, stderr := planctl(t, root, "validate", "--format", "sarif", "samples/*.json")
+	if code != 1 {
+		t.Fatalf("validate of the samples: exit %d\n%s", code, stderr)
+	}
+	var log struct {
+		Runs []struct {
+			AutomationDetails struct{ ID string }
+			Invocations       []struct{ ExecutionSuccessful bool }
+			Results           []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+					}
+				}
+				PartialFingerprints map[string]string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("not one run: %v", err)
+	}
+	samples, _ := filepath.Glob(filepath.Join(root, "samples", "*.json"))
+	files := map[string]bool{}
+	for _, r := range log.Runs[0].Results {
+		loc := r.Locations[0].PhysicalLocation.ArtifactLocation
+		if loc.URIBaseID != "SRCROOT" || !strings.HasPrefix(loc.URI, "samples/") {
+			t.Errorf("artifact %+v: want a URI relative to SRCROOT", loc)
+		}
+		files[loc.URI] = true
+		if len(r.PartialFingerprints) == 0 {
+			t.Error("a result without partialFingerprints")
+		}
+	}
+	if len(files) < 6 || len(samples) < 10 {
+		t.Errorf("results in %d files of %d samples", len(files), len(samples))
+	}
+	all := filepath.Join(dir, "samples.sarif")
+	os.WriteFile(all, []byte(stdout), 0o644)
+	for _, p := range sarifValidate(t, tool, all) {
+		t.Errorf("samples.sarif: %s", p)
+	}
+
+	code, stdout, _ = planctl(t, root, "validate", "--format", "sarif", "--catalog", "no/such/catalog.json", "samples/*.json")
+	if code != 3 || !strings.Contains(stdout, `"executionSuccessful": false`) || !strings.Contains(stdout, "cannot read the catalog") {
+		t.Fatalf("a fatal error: exit %d\n%s", code, stdout)
+	}
+	failedLog := filepath.Join(dir, "failed.sarif")
+	os.WriteFile(failedLog, []byte(stdout), 0o644)
+	for _, p := range sarifValidate(t, tool, failedLog) {
+		t.Errorf("failed.sarif: %s", p)
+	}
+}
+
+// TestSARIFValidatorFindsProblems: the validator does fail a log that
+// breaks GitHub's rules (a rule without help), so a clean result above
+// means something.
+func TestSARIFValidatorFindsProblems(t *testing.T) {
+	tool := multitool(t)
+	_, stdout, _ := planctl(t, root, "validate", "--format", "sarif", "samples/invalid-steps.json")
+	var log map[string]any
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	rules := log["runs"].([]any)[0].(map[string]any)["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any)
+	delete(rules[0].(map[string]any), "help")
+	b, _ := json.Marshal(log)
+	bad := filepath.Join(t.TempDir(), "bad.sarif")
+	os.WriteFile(bad, b, 0o644)
+	problems := sarifValidate(t, tool, bad)
+	if len(problems) != 1 || !strings.Contains(problems[0], "GH2012") {
+		t.Errorf("want one GH2012 (a rule without help), got %q", problems)
+	}
+}

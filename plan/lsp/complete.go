@@ -1,0 +1,307 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// Completion reads the text before the cursor with a tolerant scan rather
+// than the parsed tree: while a plan is being typed it is rarely valid JSON
+// (`"tool": "cr` has no closing quote), and only what comes before the
+// cursor decides what may be typed there.
+
+// scanFrame is an object or array open at the cursor.
+type scanFrame struct {
+	obj     bool
+	key     string // object: the current member's key
+	haveKey bool   // object: the cursor is past the key's colon, in its value
+	keys    map[string]bool
+	strs    map[string]string // object: the string members seen
+	index   int               // array: the current element
+	elems   []string          // array: the scalar elements seen, as str() makes them
+	done    []map[string]string
+}
+
+// scan is the state at the cursor.
+type scan struct {
+	stack    []*scanFrame
+	inString bool
+	strStart int // offset of the opening quote, when inString
+	pendKey  bool
+}
+
+func scanTo(text []byte, off int) scan {
+	var sc scan
+	top := func() *scanFrame {
+		if len(sc.stack) == 0 {
+			return nil
+		}
+		return sc.stack[len(sc.stack)-1]
+	}
+	i := 0
+	for i < off {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '{' || c == '[':
+			if len(sc.stack) >= plan.MaxDepth {
+				return scan{} // deeper than any plan that parses: nothing to complete
+			}
+			f := &scanFrame{obj: c == '{'}
+			if f.obj {
+				f.keys, f.strs = map[string]bool{}, map[string]string{}
+			}
+			sc.stack = append(sc.stack, f)
+			sc.pendKey = false
+			i++
+		case c == '}' || c == ']':
+			if t := top(); t != nil {
+				sc.stack = sc.stack[:len(sc.stack)-1]
+				if p := top(); p != nil && !p.obj && t.obj {
+					p.done = append(p.done, t.strs)
+				}
+			}
+			i++
+		case c == ',':
+			if t := top(); t != nil {
+				if t.obj {
+					t.haveKey, t.key = false, ""
+				} else {
+					t.index++
+				}
+			}
+			sc.pendKey = false
+			i++
+		case c == ':':
+			if t := top(); t != nil && t.obj {
+				t.haveKey = true
+			}
+			i++
+		case c == '"':
+			j := i + 1
+			for j < off && text[j] != '"' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= off {
+				sc.inString, sc.strStart = true, i
+				return sc
+			}
+			var s string
+			if json.Unmarshal(text[i:j+1], &s) != nil {
+				s = string(text[i+1 : j])
+			}
+			if t := top(); t != nil {
+				switch {
+				case t.obj && !t.haveKey:
+					t.key, t.keys[s] = s, true
+				case t.obj:
+					t.strs[t.key] = s
+				default:
+					t.elems = append(t.elems[:min(t.index, len(t.elems))], s)
+				}
+			}
+			i = j + 1
+		default:
+			j := i
+			for j < off && !strings.ContainsRune(" \t\r\n,:{}[]\"", rune(text[j])) {
+				j++
+			}
+			if t := top(); t != nil && !t.obj && j < off {
+				t.elems = append(t.elems[:min(t.index, len(t.elems))], string(text[i:j]))
+			}
+			if j == i {
+				j++
+			}
+			i = j
+		}
+	}
+	return sc
+}
+
+// path is the keys and indexes from the root to the cursor's position, and
+// whether that position is a key (of the innermost object) rather than a
+// value.
+func (sc scan) path() (path []string, atKey bool) {
+	for n, f := range sc.stack {
+		last := n == len(sc.stack)-1
+		switch {
+		case f.obj && f.haveKey:
+			path = append(path, f.key)
+		case f.obj:
+			if !last {
+				return nil, false // cannot happen: a container opens only as a value
+			}
+			atKey = true
+		default:
+			path = append(path, strconv.Itoa(f.index))
+		}
+	}
+	return path, atKey
+}
+
+// step finds, on the path, the steps array, the object of the step the
+// cursor is in (nil when the cursor is between steps), the step's index,
+// and the path below the step.
+func (sc scan) step(path []string) (steps, step *scanFrame, index int, rest []string, ok bool) {
+	depth := 0
+	switch {
+	case len(path) >= 2 && path[0] == "params" && path[1] == "arguments":
+		depth = 2
+	case len(path) >= 1 && path[0] == "arguments":
+		depth = 1
+	}
+	if len(path) > depth && path[depth] == "steps" {
+		depth++
+	}
+	if depth >= len(path) || depth >= len(sc.stack) || sc.stack[depth].obj {
+		return nil, nil, 0, nil, false
+	}
+	i, err := strconv.Atoi(path[depth])
+	if err != nil {
+		return nil, nil, 0, nil, false
+	}
+	if depth+1 < len(sc.stack) && sc.stack[depth+1].obj {
+		step = sc.stack[depth+1]
+	}
+	return sc.stack[depth], step, i, path[depth+1:], true
+}
+
+func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) (any, error) {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	off, err := d.offset(params.Position)
+	if err != nil {
+		return nil, err
+	}
+	items := s.complete(d, off)
+	return protocol.CompletionList{IsIncomplete: false, Items: items}, nil
+}
+
+func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
+	sc := scanTo(d.text, off)
+	path, atKey := sc.path()
+	steps, stepFrame, index, rest, ok := sc.step(path)
+	items := []protocol.CompletionItem{}
+	if !ok {
+		return items
+	}
+	cat := s.catalog()
+	// What is known of the steps before the cursor's: their ids and tools.
+	type earlier struct{ id, tool string }
+	var before []earlier
+	for j, m := range steps.done {
+		if j < index && m["id"] != "" {
+			before = append(before, earlier{m["id"], m["tool"]})
+		}
+	}
+	toolName := ""
+	if stepFrame != nil {
+		toolName = stepFrame.strs["tool"]
+	}
+	if toolName == "" && d.analysed == d.version && d.plan != nil && index < len(d.plan.Steps) {
+		toolName = d.plan.Steps[index].ToolName()
+	}
+	pos := d.positioner()
+	replace := func(label string) protocol.TextEdit {
+		if sc.inString {
+			return protocol.TextEdit{Range: pos.rng(sc.strStart+1, off), NewText: label}
+		}
+		return protocol.TextEdit{Range: pos.rng(off, off), NewText: quote(label)}
+	}
+	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
+		k := kind
+		it := protocol.CompletionItem{Label: label, Kind: &k, TextEdit: replace(label)}
+		if detail != "" {
+			it.Detail = &detail
+		}
+		if doc != "" {
+			it.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: doc}
+		}
+		items = append(items, it)
+	}
+	top := sc.stack[len(sc.stack)-1]
+	switch {
+	case !atKey && len(rest) == 1 && rest[0] == "tool":
+		for _, t := range cat.Tools {
+			var sig strings.Builder
+			plan.RenderConciergeTool(&sig, t)
+			first, _, _ := strings.Cut(sig.String(), "\n")
+			add(t.Name, protocol.CompletionItemKindFunction, strings.TrimSpace(first), "```text\n"+sig.String()+"\n```")
+		}
+	case atKey && len(rest) == 0:
+		for _, k := range []string{"id", "tool", "args"} {
+			if !top.keys[k] {
+				add(k, protocol.CompletionItemKindProperty, "step key", "")
+			}
+		}
+	case atKey && len(rest) == 1 && rest[0] == "args":
+		t := cat.Tool(toolName)
+		if t == nil {
+			return items
+		}
+		for _, prm := range t.Params() {
+			if top.keys[prm.Name] && !sc.inString {
+				continue
+			}
+			var md strings.Builder
+			paramDoc(&md, t, prm)
+			detail := prm.Type
+			if prm.Required {
+				detail += ", required"
+			}
+			if prm.Sharable {
+				detail += ", sharable"
+			}
+			add(prm.Name, protocol.CompletionItemKindProperty, detail, md.String())
+		}
+	case atKey && len(rest) == 3 && rest[0] == "args" && rest[2] == plan.RefKey:
+		for j := len(before) - 1; j >= 0; j-- { // the nearest step first
+			b := before[j]
+			doc := ""
+			if t := cat.Tool(b.tool); t != nil {
+				out, _ := t.OutputAt(nil)
+				doc = fmt.Sprintf("the output of `%s`: `%s`", t.Name, out.Type)
+			}
+			add(b.id, protocol.CompletionItemKindReference, "step "+b.id+": "+b.tool, doc)
+			sortText := fmt.Sprintf("%06d", len(before)-1-j)
+			items[len(items)-1].SortText = &sortText
+		}
+	case !atKey && len(rest) == 5 && rest[0] == "args" && rest[2] == plan.RefKey && !top.obj:
+		tool := ""
+		for _, b := range before {
+			if b.id == rest[3] {
+				tool = b.tool
+			}
+		}
+		t := cat.Tool(tool)
+		if t == nil {
+			return items
+		}
+		out, ok := t.OutputAt(top.elems[:min(top.index, len(top.elems))])
+		if !ok {
+			return items
+		}
+		for _, k := range out.Keys {
+			detail := k.Type
+			if !k.Required {
+				detail += " (optional)"
+			}
+			add(k.Name, protocol.CompletionItemKindField, detail, k.Description)
+		}
+	}
+	return items
+}

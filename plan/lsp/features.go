@@ -1,0 +1,542 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/report"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+var severities = map[plan.Severity]protocol.DiagnosticSeverity{
+	plan.SeverityError:   protocol.DiagnosticSeverityError,
+	plan.SeverityWarning: protocol.DiagnosticSeverityWarning,
+	plan.SeverityInfo:    protocol.DiagnosticSeverityInformation,
+}
+
+// diagnostics is the publishDiagnostics notification of d's current text.
+func (s *Server) diagnostics(d *document) protocol.PublishDiagnosticsParams {
+	p, ds, version := d.analyse(s)
+	pos, rel := d.positioner(), d.positioner()
+	out := make([]protocol.Diagnostic, 0, len(ds))
+	for _, x := range ds {
+		out = append(out, toLSP(d, p, pos, rel, x))
+	}
+	v := protocol.UInteger(version)
+	return protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: out}
+}
+
+var source = "planctl"
+
+func toLSP(d *document, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) protocol.Diagnostic {
+	sev := severities[x.Severity]
+	out := protocol.Diagnostic{
+		Range:           pos.rng(x.Start, x.End),
+		Severity:        &sev,
+		Code:            &protocol.IntegerOrString{Value: x.Code},
+		CodeDescription: &protocol.CodeDescription{HRef: report.CodeURL(x.Code)},
+		Source:          &source,
+		Message:         x.Message,
+	}
+	if x.Suggestion != "" {
+		out.Data = map[string]string{"suggestion": x.Suggestion}
+	}
+	for _, r := range x.Related {
+		start := d.offsetOf(r.Pos)
+		end := start
+		if p.Root != nil {
+			if v, _, _ := plan.Find(p.Root, r.Pointer); v != nil && v.Start == start {
+				end = v.End
+			}
+		}
+		out.RelatedInformation = append(out.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: d.uri, Range: rel.rng(start, end)}, Message: r.Message})
+	}
+	return out
+}
+
+// offsetOf maps a validator position (1-based line, column in code points)
+// to a byte offset.
+func (d *document) offsetOf(p plan.Position) int {
+	if p.Line < 1 || p.Line > len(d.lines) {
+		return len(d.text)
+	}
+	i := d.lines[p.Line-1]
+	for n := p.Column - 1; n > 0 && i < len(d.text) && d.text[i] != '\n'; n-- {
+		_, w := utf8.DecodeRune(d.text[i:])
+		i += w
+	}
+	return i
+}
+
+// edit replaces text[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// fix is one quick fix: a title and its edits.
+type fix struct {
+	title     string
+	edits     []edit
+	preferred bool
+}
+
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// fixes are the edits that fix a diagnostic, where the validator knows one:
+// its did-you-mean, a missing "args", FastMCP's "result" wrapper in a
+// path, keys beside output_by_reference, a misspelt output_by_reference,
+// and a string that reads like a reference.
+func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
+	src := p.Src.Bytes
+	if p.Root == nil {
+		return nil
+	}
+	v, ks, ke := plan.Find(p.Root, x.Pointer)
+	parent := x.Pointer
+	if i := strings.LastIndexByte(parent, '/'); i >= 0 {
+		parent = parent[:i]
+	}
+	onKey := ks >= 0 && ks == x.Start
+	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (v != nil && v.Kind == plan.String && v.Start == x.Start))
+	var out []fix
+	if x.Suggestion != "" {
+		switch {
+		case isString:
+			out = append(out, fix{title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], quote(x.Suggestion)),
+				edits: []edit{{x.Start, x.End, quote(x.Suggestion)}}, preferred: true})
+		case ks >= 0:
+			out = append(out, fix{title: fmt.Sprintf("Rename %s to %s", src[ks:ke], quote(x.Suggestion)),
+				edits: []edit{{ks, ke, quote(x.Suggestion)}}, preferred: true})
+		}
+	}
+	switch x.Code {
+	case "MISSING_ARGS":
+		if x.StepIndex >= 0 && x.StepIndex < len(p.Steps) {
+			if n := p.Steps[x.StepIndex].Node; n.Kind == plan.Object {
+				text := `"args": {}`
+				if len(n.Members) > 0 {
+					text = `, "args": {}`
+				}
+				out = append(out, fix{title: `Add "args": {}`, edits: []edit{{n.End - 1, n.End - 1, text}}, preferred: true})
+			}
+		}
+	case "REF_WRAPPED_RESULT":
+		if path, _, _ := plan.Find(p.Root, parent); path != nil && path.Kind == plan.Array && len(path.Elems) > 0 && path.Elems[0].Start == x.Start {
+			end := path.Elems[0].End
+			if len(path.Elems) > 1 {
+				end = path.Elems[1].Start
+			}
+			out = append(out, fix{title: `Remove "result" from the path (references walk the raw value)`, edits: []edit{{x.Start, end, ""}}, preferred: true})
+		}
+	case "REF_EXTRA_KEYS":
+		if obj, _, _ := plan.Find(p.Root, parent); obj != nil && obj.Kind == plan.Object {
+			for j, m := range obj.Members {
+				if m.KeyStart != x.Start {
+					continue
+				}
+				start, end := m.KeyStart, m.Value.End
+				if j > 0 {
+					start = obj.Members[j-1].Value.End
+				} else if len(obj.Members) > 1 {
+					end = obj.Members[1].KeyStart
+				}
+				out = append(out, fix{title: fmt.Sprintf("Remove %s (Concierge ignores it)", src[m.KeyStart:m.KeyEnd]), edits: []edit{{start, end, ""}}})
+			}
+		}
+	case "REF_LOOKALIKE":
+		switch {
+		case onKey && isString:
+			out = append(out, fix{title: `Spell the key "output_by_reference"`, edits: []edit{{x.Start, x.End, `"` + plan.RefKey + `"`}}, preferred: true})
+		case isString:
+			// The message ends with the reference to write instead.
+			if i := strings.LastIndex(x.Message, "write {"); i >= 0 {
+				ref := x.Message[i+len("write "):]
+				if r, err := plan.ParseJSON([]byte(ref)); err == nil && plan.IsRef(r) {
+					out = append(out, fix{title: "Write it as a reference: " + ref, edits: []edit{{x.Start, x.End, ref}}, preferred: true})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) (any, error) {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ds, _ := d.analyse(s)
+	from, err1 := d.offset(params.Range.Start)
+	to, err2 := d.offset(params.Range.End)
+	if err1 != nil || err2 != nil {
+		return []protocol.CodeAction{}, nil
+	}
+	out := []protocol.CodeAction{}
+	quick := protocol.CodeActionKindQuickFix
+	for _, x := range ds {
+		if x.End < from || x.Start > to {
+			continue
+		}
+		fs := fixes(p, x)
+		if len(fs) == 0 {
+			continue
+		}
+		diag := toLSP(d, p, d.positioner(), d.positioner(), x)
+		for _, f := range fs {
+			pos := d.positioner()
+			var edits []protocol.TextEdit
+			for _, e := range f.edits {
+				edits = append(edits, protocol.TextEdit{Range: pos.rng(e.start, e.end), NewText: e.text})
+			}
+			preferred := f.preferred
+			out = append(out, protocol.CodeAction{Title: f.title, Kind: &quick, Diagnostics: []protocol.Diagnostic{diag},
+				IsPreferred: &preferred, Edit: &protocol.WorkspaceEdit{Changes: map[string][]protocol.TextEdit{d.uri: edits}}})
+		}
+	}
+	return out, nil
+}
+
+// frame is one level of the path from the root of a plan's tree to an
+// offset: the value there, and how it was reached.
+type frame struct {
+	v     *plan.Value
+	key   string       // the member key that led here (in an object)
+	index int          // the element index that led here (in an array); -1 otherwise
+	mem   *plan.Member // the member that led here
+	onKey bool         // the offset is on the member's key, not in its value
+}
+
+// locate returns the frames from the root to the innermost value (or key)
+// at off.
+func locate(root *plan.Value, off int) []frame {
+	if root == nil || off < root.Start || off > root.End {
+		return nil
+	}
+	out := []frame{{v: root, index: -1}}
+	for v := root; ; {
+		var next *frame
+		switch v.Kind {
+		case plan.Object:
+			for i := range v.Members {
+				m := &v.Members[i]
+				if off >= m.KeyStart && off <= m.KeyEnd {
+					next = &frame{v: m.Value, key: m.Key, index: -1, mem: m, onKey: true}
+					break
+				}
+				if off >= m.Value.Start && off <= m.Value.End {
+					next = &frame{v: m.Value, key: m.Key, index: -1, mem: m}
+					break
+				}
+			}
+		case plan.Array:
+			i := sort.Search(len(v.Elems), func(i int) bool { return v.Elems[i].End >= off })
+			if i < len(v.Elems) && off >= v.Elems[i].Start {
+				next = &frame{v: v.Elems[i], index: i}
+			}
+		}
+		if next == nil {
+			return out
+		}
+		out = append(out, *next)
+		if next.onKey {
+			return out
+		}
+		v = next.v
+	}
+}
+
+// stepContext is where an offset sits in a plan: which step, and the
+// frames below the step's object.
+type stepContext struct {
+	step *plan.Step
+	rest []frame
+}
+
+func inStep(p *plan.Plan, frames []frame) (stepContext, bool) {
+	steps, _, _ := plan.Find(p.Root, p.StepsPtr)
+	for i, f := range frames {
+		if f.v == steps && i+1 < len(frames) {
+			n := frames[i+1]
+			if n.index >= 0 && n.index < len(p.Steps) {
+				return stepContext{step: p.Steps[n.index], rest: frames[i+2:]}, true
+			}
+		}
+	}
+	return stepContext{}, false
+}
+
+// refAt is the reference an offset sits in, when it does: the argument's
+// reference and the frames inside its value.
+func refAt(sc stepContext) (plan.ArgRef, []frame, bool) {
+	if len(sc.rest) < 2 || sc.rest[0].key != "args" || sc.rest[0].onKey || sc.rest[1].onKey {
+		return plan.ArgRef{}, nil, false
+	}
+	for _, r := range sc.step.Refs() {
+		if r.Value == sc.rest[1].v {
+			return r, sc.rest[2:], true
+		}
+	}
+	return plan.ArgRef{}, nil, false
+}
+
+// target is the step a reference in step s reads: the last step before s
+// with that id, or nil.
+func target(p *plan.Plan, s *plan.Step, id string) *plan.Step {
+	for j := s.Index - 1; j >= 0; j-- {
+		if t := p.Steps[j]; t.ID != nil && t.ID.Kind == plan.String && t.ID.Str == id {
+			return t
+		}
+	}
+	return nil
+}
+
+func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, _, _ := d.analyse(s)
+	off, err := d.offset(params.Position)
+	if err != nil || p.Root == nil {
+		return nil, nil
+	}
+	sc, ok := inStep(p, locate(p.Root, off))
+	if !ok || len(sc.rest) == 0 {
+		return nil, nil
+	}
+	cat := s.catalog()
+	tool := cat.Tool(sc.step.ToolName())
+	var md strings.Builder
+	var start, end int // the span the hover is about
+	switch f := sc.rest[0]; {
+	case f.key == "tool" && !f.onKey && f.v.Kind == plan.String:
+		if tool == nil {
+			return nil, nil
+		}
+		var sig strings.Builder
+		plan.RenderConciergeTool(&sig, tool)
+		fmt.Fprintf(&md, "```text\n%s\n```\n", sig.String())
+		start, end = f.v.Start, f.v.End
+	case f.key == "args" && len(sc.rest) >= 2:
+		if r, inner, isRef := refAt(sc); isRef {
+			hoverRef(&md, p, cat, sc.step, tool, r)
+			start, end = r.Value.Start, r.Value.End
+			if n := len(inner); n > 0 && inner[n-1].onKey {
+				start, end = inner[n-1].mem.KeyStart, inner[n-1].mem.KeyEnd
+			} else if n > 0 {
+				start, end = inner[n-1].v.Start, inner[n-1].v.End
+			}
+		} else if a := sc.rest[1]; a.onKey && tool != nil {
+			for _, prm := range tool.Params() {
+				if prm.Name == a.key {
+					paramDoc(&md, tool, prm)
+				}
+			}
+			start, end = a.mem.KeyStart, a.mem.KeyEnd
+		}
+	case f.key == "id" && !f.onKey:
+		fmt.Fprintf(&md, "step %d `%s`", sc.step.Index, sc.step.Label())
+		if tool != nil {
+			fmt.Fprintf(&md, " calls `%s`", tool.Name)
+		}
+		switch n := len(readers(p, sc.step)); n {
+		case 0:
+			md.WriteString("; no later step reads its output")
+		case 1:
+			md.WriteString("; 1 later step reads its output")
+		default:
+			fmt.Fprintf(&md, "; %d later steps read its output", n)
+		}
+		start, end = f.v.Start, f.v.End
+	}
+	if md.Len() == 0 {
+		return nil, nil
+	}
+	rng := d.positioner().rng(start, end)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md.String()}, Range: &rng}, nil
+}
+
+func paramDoc(md *strings.Builder, tool *plan.Tool, prm plan.ParamInfo) {
+	fmt.Fprintf(md, "`%s: %s` (parameter of `%s`", prm.Name, prm.Type, tool.Name)
+	if prm.Required {
+		md.WriteString(", required")
+	}
+	if prm.Sharable {
+		md.WriteString(", sharable: may take a reference")
+	} else {
+		md.WriteString(", not sharable: literal values only")
+	}
+	md.WriteString(")")
+	if prm.Description != "" {
+		md.WriteString("\n\n" + prm.Description)
+	}
+	md.WriteString("\n")
+}
+
+func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step, tool *plan.Tool, r plan.ArgRef) {
+	if r.Err != "" {
+		fmt.Fprintf(md, "malformed reference: %s\n", r.Err)
+		return
+	}
+	t := target(p, s, r.Step)
+	if t == nil {
+		fmt.Fprintf(md, "reads step `%s`, which is not defined before this step\n", r.Step)
+	} else {
+		line := p.Src.Position(t.Node.Start).Line
+		fmt.Fprintf(md, "reads step `%s` (step %d, line %d", r.Step, t.Index, line)
+		tt := cat.Tool(t.ToolName())
+		if tt != nil {
+			fmt.Fprintf(md, ", tool `%s`", tt.Name)
+		}
+		md.WriteString(")")
+		path, _ := json.Marshal(r.Path)
+		switch out, ok := tt.OutputAt(r.Path); {
+		case tt == nil:
+			md.WriteString("\n\n")
+		case ok:
+			fmt.Fprintf(md, "\n\n`%s` → `%s`\n\n", path, out.Type)
+		case len(tt.OutputSchema) == 0:
+			fmt.Fprintf(md, "\n\n`%s` → unknown: `%s` has no outputSchema\n\n", path, tt.Name)
+		default:
+			fmt.Fprintf(md, "\n\n`%s` → not in the outputSchema of `%s`\n\n", path, tt.Name)
+		}
+	}
+	switch {
+	case tool == nil:
+	case tool.IsSharable(r.Param):
+		fmt.Fprintf(md, "parameter `%s` of `%s` is sharable: it may take a reference\n", r.Param, tool.Name)
+	default:
+		fmt.Fprintf(md, "parameter `%s` of `%s` is **not sharable**: Concierge refuses a reference here\n", r.Param, tool.Name)
+	}
+}
+
+// readers are the references of later steps that read step t.
+func readers(p *plan.Plan, t *plan.Step) []plan.ArgRef {
+	if t.ID == nil || t.ID.Kind != plan.String {
+		return nil
+	}
+	var out []plan.ArgRef
+	for _, s := range p.Steps[t.Index+1:] {
+		for _, r := range s.Refs() {
+			if r.Err == "" && r.Step == t.ID.Str && target(p, s, r.Step) == t {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// stepAt is the step a definition or references request is about: the
+// step a reference reads, or the step whose id the offset is on.
+func stepAt(p *plan.Plan, off int) (*plan.Step, bool) {
+	sc, ok := inStep(p, locate(p.Root, off))
+	if !ok || len(sc.rest) == 0 {
+		return nil, false
+	}
+	if r, _, isRef := refAt(sc); isRef && r.Err == "" {
+		t := target(p, sc.step, r.Step)
+		return t, t != nil
+	}
+	if f := sc.rest[0]; f.key == "id" {
+		return sc.step, true
+	}
+	return nil, false
+}
+
+func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) (any, error) {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, _, _ := d.analyse(s)
+	off, err := d.offset(params.Position)
+	if err != nil || p.Root == nil {
+		return nil, nil
+	}
+	sc, ok := inStep(p, locate(p.Root, off))
+	if !ok {
+		return nil, nil
+	}
+	r, _, isRef := refAt(sc)
+	if !isRef || r.Err != "" {
+		return nil, nil
+	}
+	t := target(p, sc.step, r.Step)
+	if t == nil {
+		return nil, nil
+	}
+	return protocol.Location{URI: d.uri, Range: d.positioner().rng(t.ID.Start, t.ID.End)}, nil
+}
+
+func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, _, _ := d.analyse(s)
+	off, err := d.offset(params.Position)
+	if err != nil || p.Root == nil {
+		return nil, nil
+	}
+	t, ok := stepAt(p, off)
+	if !ok {
+		return nil, nil
+	}
+	out := []protocol.Location{}
+	pos := d.positioner()
+	if params.Context.IncludeDeclaration && t.ID != nil {
+		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(t.ID.Start, t.ID.End)})
+	}
+	for _, r := range readers(p, t) {
+		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(r.StepKey.KeyStart, r.StepKey.KeyEnd)})
+	}
+	return out, nil
+}
+
+func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, _, _ := d.analyse(s)
+	out := make([]protocol.DocumentSymbol, 0, len(p.Steps))
+	pos := d.positioner()
+	for _, st := range p.Steps {
+		sel := st.Node
+		if st.ID != nil {
+			sel = st.ID
+		}
+		rng := pos.rng(st.Node.Start, st.Node.End)
+		selRng := pos.rng(sel.Start, sel.End)
+		sym := protocol.DocumentSymbol{Name: st.Label(), Kind: protocol.SymbolKindFunction, Range: rng, SelectionRange: selRng}
+		if name := st.ToolName(); name != "" {
+			sym.Detail = &name
+		}
+		out = append(out, sym)
+	}
+	return out, nil
+}

@@ -1,0 +1,249 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// testCatalog is the demo catalog plus plan/testdata/catalog.json, as the
+// validator's own tests use.
+func testCatalog(t testing.TB) *plan.Catalog {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra, err := mockserver.Load("catalog.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := append(append([]*plan.Tool(nil), mockserver.Demo().Tools...), extra.Tools...)
+	for _, tl := range tools {
+		if strings.HasPrefix(tl.Name, "upstream_") {
+			tl.SharableAll = true
+		}
+	}
+	c, err := plan.NewCatalog("test", tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func testServer(cat *plan.Catalog) *Server {
+	s := NewServer(Options{Open: func(context.Context, Source) (*plan.Catalog, func() error, error) { return cat, nil, nil }})
+	s.open(Source{})
+	return s
+}
+
+func applyEdits(text []byte, edits []edit) []byte {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	for _, e := range edits {
+		text = append(append(append([]byte{}, text[:e.start]...), e.text...), text[e.end:]...)
+	}
+	return text
+}
+
+// TestFixesFixTheirDiagnostic: on every validator test case and sample,
+// each quick fix, applied, leaves valid JSON and one diagnostic of its code
+// fewer; and the fixes cover the did-you-means and the other codes the
+// server knows a fix for.
+func TestFixesFixTheirDiagnostic(t *testing.T) {
+	cat := testCatalog(t)
+	files, _ := filepath.Glob("../testdata/err/*.json")
+	samples, _ := filepath.Glob("../../samples/*.json")
+	covered := map[string]bool{}
+	for _, f := range append(files, samples...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := plan.Load(f, src, plan.Limits{})
+		ds := plan.Validate(p, cat)
+		count := func(ds []plan.Diagnostic, code string) (n int) {
+			for _, d := range ds {
+				if d.Code == code {
+					n++
+				}
+			}
+			return n
+		}
+		for _, d := range ds {
+			for _, fx := range fixes(p, d) {
+				covered[d.Code] = true
+				fixed := applyEdits(append([]byte{}, src...), append([]edit{}, fx.edits...))
+				q := plan.Load(f, fixed, plan.Limits{})
+				if q.Root == nil {
+					t.Errorf("%s: %q on %s breaks the JSON:\n%s", f, fx.title, d.Code, fixed)
+					continue
+				}
+				if after := plan.Validate(q, cat); count(after, d.Code) >= count(ds, d.Code) {
+					t.Errorf("%s: %q leaves every %s:\n%s", f, fx.title, d.Code, fixed)
+				}
+			}
+			if d.Suggestion != "" && len(fixes(p, d)) == 0 {
+				t.Errorf("%s: %s suggests %q but has no quick fix", f, d.Code, d.Suggestion)
+			}
+		}
+	}
+	for _, code := range []string{"UNKNOWN_TOOL", "UNKNOWN_STEP_KEY", "UNKNOWN_ARG", "UNKNOWN_PLAN_KEY", "REF_UNDEFINED_STEP",
+		"REF_UNKNOWN_PROPERTY", "MISSING_ARGS", "REF_WRAPPED_RESULT", "REF_EXTRA_KEYS", "REF_LOOKALIKE"} {
+		if !covered[code] {
+			t.Errorf("no test case exercised a quick fix of %s", code)
+		}
+	}
+}
+
+// TestPositions: byte offsets and LSP positions (UTF-16 code units) map
+// both ways on text with two-byte, three-byte and four-byte (surrogate
+// pair) characters and CRLF line ends, against utf16.Encode.
+func TestPositions(t *testing.T) {
+	text := "{\"a\": \"é€😀x\",\r\n \"😀😀\": 1,\n\"z\": [\"\U0001F30D\"]}\n"
+	d := newDocument("file:///x.json", 1, text)
+	pos := d.positioner()
+	line, lineStart := 0, 0
+	for off := 0; off <= len(text); off++ {
+		if off > 0 && text[off-1] == '\n' {
+			line, lineStart = line+1, off
+		}
+		if off < len(text) && text[off]&0xC0 == 0x80 {
+			continue // inside a character
+		}
+		want := protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(len(utf16.Encode([]rune(text[lineStart:off]))))}
+		if got := pos.pos(off); got != want {
+			t.Fatalf("offset %d: %+v, want %+v", off, got, want)
+		}
+		if off > 0 && off < len(text) && text[off] == '\n' && text[off-1] == '\r' {
+			continue // between CR and LF: not a position of the line's text
+		}
+		if back, err := d.offset(want); err != nil || back != off {
+			t.Fatalf("position %+v: offset %d (%v), want %d", want, back, err, off)
+		}
+	}
+	// Past the end of a line is its end; past the last line is an error.
+	if off, _ := d.offset(protocol.Position{Line: 0, Character: 999}); off != strings.Index(text, "\r") {
+		t.Errorf("past the end of line 0: %d", off)
+	}
+	if _, err := d.offset(protocol.Position{Line: 9, Character: 0}); err == nil {
+		t.Error("line 9 of a 4-line text must be an error")
+	}
+	// Inside a surrogate pair: the position before the character.
+	if off, _ := d.offset(protocol.Position{Line: 1, Character: 3}); off != strings.Index(text, "😀😀") {
+		t.Errorf("inside a surrogate pair: %d", off)
+	}
+}
+
+// TestIncrementalChanges: range changes build the same text as whole ones.
+func TestIncrementalChanges(t *testing.T) {
+	d := newDocument("file:///x.json", 1, "[\n  {\"id\": \"😀\"}\n]\n")
+	r := func(l1, c1, l2, c2 int) *protocol.Range {
+		return &protocol.Range{Start: protocol.Position{Line: protocol.UInteger(l1), Character: protocol.UInteger(c1)},
+			End: protocol.Position{Line: protocol.UInteger(l2), Character: protocol.UInteger(c2)}}
+	}
+	for _, c := range []protocol.TextDocumentContentChangeEvent{
+		{Range: r(1, 10, 1, 12), Text: "é"},          // replace the emoji (two code units)
+		{Range: r(1, 12, 1, 12), Text: ", \"x\": 1"}, // insert before the closing brace
+		{Range: r(0, 1, 1, 2), Text: ""},             // join the first two lines
+	} {
+		if err := d.apply(2, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := string(d.text), "[{\"id\": \"é\", \"x\": 1}\n]\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(7, 0, 7, 1), Text: "x"}); err == nil {
+		t.Error("a change past the end must be an error")
+	}
+	if err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(0, 3, 0, 1), Text: "x"}); err == nil {
+		t.Error("a range that ends before it starts must be an error")
+	}
+}
+
+// TestScan: the tolerant scan finds the path to the cursor in text that
+// is cut off at the cursor, in each accepted form of a plan.
+func TestScan(t *testing.T) {
+	for _, tc := range []struct {
+		text  string // | marks the cursor
+		path  string
+		atKey bool
+		in    bool
+	}{
+		{`{"steps": [{"id": "a", "tool": "cr|`, "steps/0/tool", false, true},
+		{`{"steps": [{"id": "a", "tool": |`, "steps/0/tool", false, false},
+		{`[{"id": "a"}, {"id": "b", "args": {"x": 1, "|`, "1/args", true, true},
+		{`[{"id": "a"}, {"id": "b", "args": {"x": 1, |`, "1/args", true, false},
+		{`{"name": "execute_plan", "arguments": {"steps": [{"args": {"v": {"output_by_reference": {"a": ["b", "c|`, "arguments/steps/0/args/v/output_by_reference/a/1", false, true},
+		{`{"params": {"arguments": {"steps": [{"args": {"v": {"output_by_reference": {"|`, "params/arguments/steps/0/args/v/output_by_reference", true, true},
+		{`[{"id": "a\"b", "tool": "x", "args": {"s": "{[,:"}}, {|`, "1", true, false},
+	} {
+		off := strings.Index(tc.text, "|")
+		text := strings.Replace(tc.text, "|", "", 1)
+		sc := scanTo([]byte(text), off)
+		path, atKey := sc.path()
+		if strings.Join(path, "/") != tc.path || atKey != tc.atKey || sc.inString != tc.in {
+			t.Errorf("%s: path %q atKey %v in string %v", tc.text, strings.Join(path, "/"), atKey, sc.inString)
+		}
+	}
+}
+
+// TestCompletionInForms: completion works in each form a plan file may take.
+func TestCompletionInForms(t *testing.T) {
+	s := testServer(mockserver.Demo())
+	for _, text := range []string{
+		`[{"id": "a", "tool": "create_backup", "args": {"database": "x"}}, {"id": "b", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"a": ["|`,
+		`{"name": "execute_plan", "arguments": {"steps": [{"id": "a", "tool": "create_backup", "args": {"database": "x"}}, {"id": "b", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"a": ["|`,
+		`{"$schema": "x", "steps": [{"id": "a", "tool": "create_backup", "args": {"database": "x"}}, {"id": "b", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"a": [|`,
+	} {
+		off := strings.Index(text, "|")
+		d := newDocument("file:///x.json", 1, strings.Replace(text, "|", "", 1))
+		var labels []string
+		for _, it := range s.complete(d, off) {
+			labels = append(labels, it.Label)
+		}
+		sort.Strings(labels)
+		if strings.Join(labels, ",") != "backup_id,created_at,database,size_bytes" {
+			t.Errorf("%s: %v", text, labels)
+		}
+	}
+}
+
+// BenchmarkChange10000 is the latency of a change to a 10,000-step plan:
+// the edit applied, the plan parsed and validated, and the
+// publishDiagnostics notification built (UTF-16 ranges included).
+//
+//	go test ./plan/lsp -run XXX -bench Change -benchtime 20x
+func BenchmarkChange10000(b *testing.B) {
+	src := plantest.Chain(10_000)
+	s := testServer(mockserver.Demo())
+	d := newDocument("file:///chain.json", 1, string(src))
+	at := strings.Index(string(src), plantest.StepID(5000)+`": ["value"]`)
+	pos := d.positioner().pos(at)
+	// A reference that is wrong every other change: one diagnostic comes
+	// and goes.
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		text := "x"
+		if i%2 == 1 {
+			text = "s"
+		}
+		d.mu.Lock()
+		d.apply(int32(i+2), protocol.TextDocumentContentChangeEvent{
+			Range: &protocol.Range{Start: pos, End: protocol.Position{Line: pos.Line, Character: pos.Character + 1}}, Text: text})
+		params := s.diagnostics(d)
+		d.mu.Unlock()
+		if want := i % 2; (len(params.Diagnostics) > 0) != (want == 0) {
+			b.Fatalf("change %d: %d diagnostics", i, len(params.Diagnostics))
+		}
+	}
+}

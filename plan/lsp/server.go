@@ -1,0 +1,337 @@
+// Package lsp is planctl's Language Server for plan files: a thin layer over
+// the plan engine (plan.Load, plan.Validate, the catalog) that speaks the
+// Language Server Protocol through tliron/glsp. It publishes every
+// diagnostic of the validator with exact UTF-16 ranges, offers the
+// validator's fixes as quick fixes, completes tool names, argument names,
+// step ids and reference paths, shows tool signatures as Concierge renders
+// them on hover, and goes from a reference to the step it reads and back.
+//
+//	s := lsp.NewServer(lsp.Options{Open: openToolSource})
+//	err := s.Serve(stdio) // until the client sends exit or closes the stream
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"sync"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Open opens a tool source: the command line's own loader, so that the
+	// server reads catalogs, MCP servers and traces exactly as validate
+	// does. An empty Source is the embedded demo catalog. close releases
+	// the source (stops an upstream server); it may be nil.
+	Open func(ctx context.Context, src Source) (cat *plan.Catalog, close func() error, err error)
+	// Version is planctl's version, told to the client.
+	Version string
+	// Log receives the transport's own complaints (a notification that
+	// failed); nil drops them.
+	Log io.Writer
+}
+
+// Server is a Language Server for plan files. One Server serves one
+// client connection.
+type Server struct {
+	opts    Options
+	handler protocol.Handler
+
+	mu       sync.Mutex
+	docs     map[string]*document
+	cat      *plan.Catalog
+	closeCat func() error
+	notify   glsp.NotifyFunc
+	dirty    map[*document]bool
+	shutDown bool // the client asked for shutdown
+	wake     chan struct{}
+	done     chan struct{}
+}
+
+// NewServer makes a server; Serve runs it.
+func NewServer(opts Options) *Server {
+	s := &Server{opts: opts, docs: map[string]*document{}, dirty: map[*document]bool{},
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s.handler = protocol.Handler{
+		Initialize:                     s.initialize,
+		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:                       s.shutdown,
+		Exit:                           func(*glsp.Context) error { return nil },
+		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:            s.didOpen,
+		TextDocumentDidChange:          s.didChange,
+		TextDocumentDidClose:           s.didClose,
+		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentCompletion:         s.completion,
+		TextDocumentHover:              s.hover,
+		TextDocumentDefinition:         s.definition,
+		TextDocumentReferences:         s.references,
+		TextDocumentDocumentSymbol:     s.documentSymbol,
+		TextDocumentCodeAction:         s.codeAction,
+		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+		WorkspaceDidChangeConfiguration: func(*glsp.Context, *protocol.DidChangeConfigurationParams) error {
+			return nil
+		},
+	}
+	return s
+}
+
+// Serve answers the client on stream until it sends exit or closes the
+// stream, then releases the tool source. Messages are framed and decoded
+// by sourcegraph/jsonrpc2 (the transport glsp's own server uses; its
+// exported runner is bound to the process's stdin and stdout, which tests
+// and the CLI's injected streams cannot use) and handled by glsp's
+// protocol.Handler.
+func (s *Server) Serve(stream io.ReadWriteCloser) error {
+	go s.publisher()
+	var opts []jsonrpc2.ConnOpt
+	if s.opts.Log != nil {
+		opts = append(opts, jsonrpc2.SetLogger(log.New(s.opts.Log, "planctl lsp: ", 0)))
+	}
+	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(s.handle), opts...)
+	<-conn.DisconnectNotify()
+	close(s.done)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	if s.closeCat != nil {
+		err = s.closeCat()
+		s.closeCat = nil
+	}
+	if !s.shutDown {
+		return errors.Join(ErrNoShutdown, err)
+	}
+	return err
+}
+
+// ErrNoShutdown is Serve's error when the connection ended without a
+// shutdown request: the client exited or went away. The protocol asks the
+// server to exit with code 1 then.
+var ErrNoShutdown = errors.New("the client ended the connection without a shutdown request")
+
+// handle passes one message to glsp's handler and maps its outcome to
+// JSON-RPC errors, as glsp's own server does.
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	gctx := &glsp.Context{
+		Method: req.Method,
+		Notify: func(method string, params any) {
+			if err := conn.Notify(ctx, method, params); err != nil && s.opts.Log != nil {
+				fmt.Fprintf(s.opts.Log, "planctl lsp: %s: %v\n", method, err)
+			}
+		},
+		Call: func(method string, params, result any) {
+			if err := conn.Call(ctx, method, params, result); err != nil && s.opts.Log != nil {
+				fmt.Fprintf(s.opts.Log, "planctl lsp: %s: %v\n", method, err)
+			}
+		},
+	}
+	if req.Params != nil {
+		gctx.Params = *req.Params
+	}
+	if req.Method == "exit" {
+		s.handler.Handle(gctx)
+		return nil, conn.Close()
+	}
+	r, validMethod, validParams, err := s.handler.Handle(gctx)
+	switch {
+	case !validMethod:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
+	case !validParams:
+		msg := "invalid params"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+	case err != nil:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
+	}
+	return r, nil
+}
+
+func (s *Server) catalog() *plan.Catalog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cat
+}
+
+func (s *Server) initialize(ctx *glsp.Context, params *protocol.InitializeParams) (any, error) {
+	root := ""
+	switch {
+	case len(params.WorkspaceFolders) > 0:
+		root = uriPath(params.WorkspaceFolders[0].URI)
+	case params.RootURI != nil:
+		root = uriPath(*params.RootURI)
+	case params.RootPath != nil:
+		root = *params.RootPath
+	}
+	var initOpts json.RawMessage
+	if params.InitializationOptions != nil {
+		initOpts, _ = json.Marshal(params.InitializationOptions)
+	}
+	s.mu.Lock()
+	s.notify = ctx.Notify
+	s.mu.Unlock()
+	src, where, err := findSource(initOpts, root)
+	if err == nil {
+		if err = s.open(src); err != nil && where != "" {
+			err = fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	if err != nil {
+		// The editor still gets a working server, and is told why its
+		// tools are missing.
+		fallback := s.open(Source{})
+		ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeError,
+			Message: "planctl lsp: cannot open the tool source (" + err.Error() + "); checking plans against the embedded demo catalog instead"})
+		if fallback != nil {
+			return nil, fmt.Errorf("cannot open the embedded demo catalog: %w", fallback)
+		}
+	}
+	sync := protocol.TextDocumentSyncKindIncremental
+	yes := true
+	version := s.opts.Version
+	return protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync},
+			CompletionProvider: &protocol.CompletionOptions{
+				TriggerCharacters: []string{`"`, ":", ",", "[", "{"},
+			},
+			HoverProvider:          true,
+			DefinitionProvider:     true,
+			ReferencesProvider:     true,
+			DocumentSymbolProvider: true,
+			CodeActionProvider: protocol.CodeActionOptions{
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
+			},
+		},
+		ServerInfo: &protocol.InitializeResultServerInfo{Name: "planctl", Version: &version},
+	}, nil
+}
+
+// open opens a tool source and makes it the server's catalog.
+func (s *Server) open(src Source) error {
+	if s.opts.Open == nil {
+		return errors.New("no way to open tool sources")
+	}
+	cat, closeFn, err := s.opts.Open(context.Background(), src)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closeCat != nil {
+		s.closeCat()
+	}
+	s.cat, s.closeCat = cat, closeFn
+	return nil
+}
+
+func (s *Server) shutdown(*glsp.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shutDown = true
+	if s.closeCat != nil {
+		err := s.closeCat()
+		s.closeCat = nil
+		return err
+	}
+	return nil
+}
+
+func (s *Server) doc(uri string) (*document, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[uri]
+	if d == nil {
+		return nil, fmt.Errorf("%s is not open: send textDocument/didOpen first", uri)
+	}
+	return d, nil
+}
+
+func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentParams) error {
+	d := newDocument(params.TextDocument.URI, params.TextDocument.Version, params.TextDocument.Text)
+	s.mu.Lock()
+	s.docs[d.uri] = d
+	s.mu.Unlock()
+	s.schedule(d)
+	return nil
+}
+
+func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocumentParams) error {
+	d, err := s.doc(params.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	for _, c := range params.ContentChanges {
+		if err = d.apply(params.TextDocument.Version, c); err != nil {
+			break
+		}
+	}
+	d.mu.Unlock()
+	s.schedule(d)
+	return err
+}
+
+func (s *Server) didClose(ctx *glsp.Context, params *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	d := s.docs[params.TextDocument.URI]
+	delete(s.docs, params.TextDocument.URI)
+	delete(s.dirty, d)
+	s.mu.Unlock()
+	// The problems of a closed file are no longer the editor's to show.
+	ctx.Notify(string(protocol.ServerTextDocumentPublishDiagnostics),
+		protocol.PublishDiagnosticsParams{URI: params.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	return nil
+}
+
+// schedule marks d for diagnostics. The publisher validates the latest
+// text of each marked document once, however many changes came meanwhile:
+// a burst of keystrokes on a long plan costs one validation, not one each.
+func (s *Server) schedule(d *document) {
+	s.mu.Lock()
+	s.dirty[d] = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Server) publisher() {
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.wake:
+		}
+		s.mu.Lock()
+		var docs []*document
+		for d := range s.dirty {
+			docs = append(docs, d)
+		}
+		clear(s.dirty)
+		notify := s.notify
+		s.mu.Unlock()
+		for _, d := range docs {
+			d.mu.Lock()
+			params := s.diagnostics(d)
+			d.mu.Unlock()
+			s.mu.Lock()
+			open := s.docs[d.uri] == d
+			s.mu.Unlock()
+			if notify != nil && open {
+				notify(string(protocol.ServerTextDocumentPublishDiagnostics), params)
+			}
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/plan"
+)
+
+// Concierge's MCP wire, where it differs from what mcp-go does on
+// its own. Concierge is a Python MCP server: its SDK parses a request with
+// Python's json, so a number beyond a double or a NaN/Infinity literal is a
+// value (null, by the time the backend sees it), not a refused request;
+// it answers an unknown tool name with an isError result, and arguments
+// that are an array (or any other non-object) with JSON-RPC -32602. mcp-go refuses the first with
+// -32600/-32700 and the second with -32602, and would take an array as
+// arguments, so the transports offer each request line to wireIn before
+// mcp-go reads it.
+
+// wireIn looks at one JSON-RPC message before mcp-go does. It returns the
+// message to pass on (line itself, or with every number beyond a double
+// and NaN/Infinity replaced by null), or a reply to send instead of
+// passing anything on.
+func (s *Server) wireIn(line []byte) (pass, reply []byte) {
+	if !bytes.Contains(line, []byte(`tools/call`)) {
+		return line, nil // only a tool call carries a plan
+	}
+	root, err := plan.ParseJSON(bytes.TrimSpace(line))
+	if err != nil || root.Kind != plan.Object {
+		return line, nil // mcp-go answers what does not parse
+	}
+	if m := root.Get("method"); m == nil || m.Kind != plan.String || m.Str != "tools/call" {
+		return line, nil
+	}
+	id := root.Get("id")
+	if params := root.Get("params"); id != nil && params != nil && params.Kind == plan.Object {
+		trimmed := bytes.TrimSpace(line)
+		rawID := id.Raw(trimmed)
+		if name := params.Get("name"); name != nil && name.Kind == plan.String && name.Str != ToolName {
+			return nil, wireResult(rawID, unknownToolResult(name.Str))
+		}
+		// The SDK validates arguments as dict[str, Any] | None: an array,
+		// a string, a number or a bool is invalid params.
+		if args := params.Get("arguments"); args != nil && args.Kind != plan.Object && args.Kind != plan.Null {
+			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters")
+		}
+	}
+	return nullNonFinite(bytes.TrimSpace(line), root, line), nil
+}
+
+// nullNonFinite returns src with every value that was written as a number
+// beyond a double or as NaN/Infinity replaced by null, as Concierge's stack
+// receives it; orig when there is none.
+func nullNonFinite(src []byte, root *plan.Value, orig []byte) []byte {
+	var spans [][2]int
+	var walk func(v *plan.Value)
+	walk = func(v *plan.Value) {
+		switch {
+		case plan.IsNonFinite(v):
+			spans = append(spans, [2]int{v.Start, v.End})
+		case v.Kind == plan.Array:
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		case v.Kind == plan.Object:
+			for _, m := range v.Members {
+				walk(m.Value)
+			}
+		}
+	}
+	walk(root)
+	if len(spans) == 0 {
+		return orig
+	}
+	out := make([]byte, 0, len(src))
+	at := 0
+	for _, sp := range spans {
+		out = append(out, src[at:sp[0]]...)
+		out = append(out, "null"...)
+		at = sp[1]
+	}
+	out = append(out, src[at:]...)
+	return append(out, '\n')
+}
+
+// unknownToolResult is Concierge's answer to a call of a tool it does not
+// list: an isError result, not a protocol error.
+func unknownToolResult(name string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Unknown tool: " + name)}, IsError: true}
+}
+
+func wireResult(id []byte, res *mcp.CallToolResult) []byte {
+	body, _ := json.Marshal(res)
+	return wireLine(id, "result", body)
+}
+
+func wireError(id []byte, code int, msg string) []byte {
+	body, _ := json.Marshal(map[string]any{"code": code, "message": msg})
+	return wireLine(id, "error", body)
+}
+
+func wireLine(id []byte, key string, body []byte) []byte {
+	out := []byte(`{"jsonrpc":"2.0","id":`)
+	out = append(out, id...)
+	out = append(out, `,"`+key+`":`...)
+	out = append(out, body...)
+	return append(out, "}\n"...)
+}
+
+// wireOut makes isError explicit in a tools/call result, as Concierge's
+// server writes it ("isError": false): mcp-go leaves a false isError out.
+// Any other message passes unchanged. A tools/call result is the only
+// result with a top-level "content" array.
+func wireOut(line []byte) []byte {
+	i := bytes.Index(line, []byte(`"result":{`))
+	if i < 0 || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
+		return line
+	}
+	root, err := plan.ParseJSON(bytes.TrimSpace(line))
+	if err != nil || root.Kind != plan.Object {
+		return line
+	}
+	res := root.Get("result")
+	if res == nil || res.Kind != plan.Object || res.Get("content") == nil || res.Get("isError") != nil {
+		return line
+	}
+	at := res.Start + 1 // just inside the result's "{"
+	out := make([]byte, 0, len(line)+17)
+	out = append(out, line[:at]...)
+	out = append(out, `"isError":false`...)
+	if len(res.Members) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, line[at:]...)
+}
+
+// The answers of execute_plan. Concierge writes its response as the text
+// json.dumps(response, indent=2) (every non-ASCII character escaped) and as
+// structuredContent; it raises (a TypeError, a malformed reference) with an
+// isError result whose text is the bare message.
+
+// answer is a run's response as Concierge's text and structuredContent.
+func answer(resp []byte) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(string(plan.PyDumpsIndent(resp)))},
+		StructuredContent: json.RawMessage(resp),
+	}
+}
+
+// rejected is a refused plan: {"error": ...}, which planctl marks isError
+// and Concierge (ConciergeWire) does not.
+func (s *Server) rejected(resp []byte) *mcp.CallToolResult {
+	r := answer(resp)
+	r.IsError = !s.opts.ConciergeWire
+	return r
+}
+
+// raised is what Concierge answers when its execute_plan raises: the bare
+// message, isError, no structuredContent.
+func raised(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(msg)}, IsError: true}
+}
+
+// wireOutWriter applies wireOut to every message mcp-go writes over HTTP:
+// a JSON body, or one server-sent event, per Write.
+type wireOutWriter struct{ http.ResponseWriter }
+
+func (w wireOutWriter) Write(p []byte) (int, error) {
+	if _, err := w.ResponseWriter.Write(wireOutHTTP(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush passes on to the connection, for server-sent events.
+func (w wireOutWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (w wireOutWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// sseData is how mcp-go writes one event.
+var sseData = []byte("event: message\ndata: ")
+
+func wireOutHTTP(p []byte) []byte {
+	if bytes.HasPrefix(p, sseData) {
+		body := p[len(sseData):]
+		end := bytes.IndexByte(body, '\n')
+		if end < 0 {
+			return p
+		}
+		out := append([]byte(nil), sseData...)
+		out = append(out, wireOut(body[:end])...)
+		return append(out, body[end:]...)
+	}
+	if len(p) > 0 && p[0] == '{' {
+		return wireOut(p)
+	}
+	return p
+}

@@ -1,0 +1,226 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Value checks: where Concierge's Python will not receive the number the
+// plan wrote (pyvalue.go says why). They are warnings: the plan runs, with
+// the value Python makes of the literal.
+
+// valueChecks walks the whole plan document for numbers a double cannot
+// hold (NUMBER_RANGE), NaN/Infinity literals (NUMBER_RANGE) and floats with
+// more digits than a double keeps (FLOAT_PRECISION).
+func (v *validator) valueChecks() {
+	if v.p.Root == nil {
+		return
+	}
+	v.walkValues(v.p.Root, "")
+}
+
+func (v *validator) walkValues(n *Value, ptr string) {
+	switch n.Kind {
+	case Array:
+		for i, e := range n.Elems {
+			if e.Kind >= Array || e.Kind == Number || IsNonFinite(e) {
+				v.walkValues(e, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	case Object:
+		for _, m := range n.Members {
+			if m.Value.Kind >= Array || m.Value.Kind == Number || IsNonFinite(m.Value) {
+				v.walkValues(m.Value, ptr+"/"+EscapePointer(m.Key))
+			}
+		}
+	case Null:
+		if n.Str == "" {
+			return
+		}
+		var msg string
+		if n.Str[0] == 'N' || strings.HasSuffix(n.Str, "Infinity") {
+			msg = fmt.Sprintf("%s is not JSON: Python's json reads it, and Concierge receives null here; write null, a number or a string", n.Str)
+		} else {
+			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str)
+		}
+		v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr), msg)
+	case Number:
+		if isIntLiteral(n.Str) {
+			return
+		}
+		f, _ := strconv.ParseFloat(n.Str, 64)
+		if f == 0 && !zeroLiteral(n.Str) {
+			v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr),
+				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, PyFloatRepr(f)))
+			return
+		}
+		if significantDigits(n.Str) <= 15 {
+			return // every decimal of 15 digits survives a double
+		}
+		repr := PyFloatRepr(f)
+		a, ok1 := new(big.Rat).SetString(n.Str)
+		b, ok2 := new(big.Rat).SetString(repr)
+		if ok1 && ok2 && a.Cmp(b) != 0 {
+			fix := "write it as a string to keep every digit"
+			if math.Trunc(f) == f && math.Abs(f) < 1e300 {
+				fix = "write it as an integer (no point or exponent: Python keeps integers exact) or as a string"
+			}
+			v.add(SeverityWarning, "FLOAT_PRECISION", ptr, n.Start, n.End, v.stepAt(ptr),
+				fmt.Sprintf("the number %s has more digits than a double holds: Concierge receives %s here; %s", n.Str, repr, fix))
+		}
+	}
+}
+
+// stepAt is the step a pointer lies in, or nil.
+func (v *validator) stepAt(ptr string) *Step {
+	rest, ok := strings.CutPrefix(ptr, v.p.StepsPtr+"/")
+	if !ok {
+		return nil
+	}
+	idx, _, _ := strings.Cut(rest, "/")
+	i, err := strconv.Atoi(idx)
+	if err != nil || i < 0 || i >= len(v.p.Steps) {
+		return nil
+	}
+	return v.p.Steps[i]
+}
+
+// zeroLiteral reports whether a number literal's digits are all zero.
+func zeroLiteral(lit string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(lit), "e")
+	return strings.Trim(mant, "-+0.") == ""
+}
+
+// significantDigits counts the digits of a number literal's mantissa from
+// its first non-zero digit.
+func significantDigits(lit string) int {
+	mant, _, _ := strings.Cut(strings.ToLower(lit), "e")
+	mant = strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(mant, "-"), ".", ""), "0")
+	return len(mant)
+}
+
+// fastmcpChecks says where a FastMCP tool's pydantic model will convert a
+// literal argument (ARG_COERCED), and withdraws the ARG_TYPE error of a
+// value it converts: the tool accepts it (fastmcp.go).
+func (v *validator) fastmcpChecks() {
+	if v.c == nil {
+		return
+	}
+	coerced := map[string]bool{}
+	for _, s := range v.p.Steps {
+		t := v.c.Tool(s.ToolName())
+		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != Object {
+			continue
+		}
+		schema, err := ParseJSON(t.InputSchema)
+		if err != nil {
+			continue
+		}
+		props := schema.Get("properties")
+		for _, m := range pyMembers(s.Args) {
+			ps := props.Get(m.Key)
+			if ps == nil || IsRef(m.Value) {
+				continue
+			}
+			c := &pyConverter{}
+			c.value(nil, ps, m.Value, []string{m.Key})
+			if len(c.errs) > 0 {
+				continue // not converted: the validator's ARG_TYPE stands
+			}
+			for _, co := range c.coerced {
+				ptr := s.Ptr + "/args"
+				for _, k := range co.Loc {
+					ptr += "/" + EscapePointer(k)
+				}
+				coerced[ptr] = true
+				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start, co.From.End, s,
+					fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
+						t.Name, co.From.Raw(v.src), co.To, co.To))
+			}
+		}
+	}
+	if len(coerced) == 0 {
+		return
+	}
+	kept := v.ds[:0]
+	for _, d := range v.ds {
+		if d.Code == "ARG_TYPE" && coerced[d.Pointer] {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	v.ds = kept
+}
+
+// requiredShape warns, once per tool a plan calls, when its inputSchema
+// gives "required" as something other than an array: Concierge reads it
+// through Python's set(), so a string makes each of its characters a
+// required parameter in the tool list a model reads, and an object its keys
+// (describe.go); JSON Schema itself has no such form.
+func (v *validator) requiredShape() {
+	if v.c == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, s := range v.p.Steps {
+		t := v.c.Tool(s.ToolName())
+		if t == nil || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		schema, err := ParseJSON(t.InputSchema)
+		if err != nil || schema.Kind != Object {
+			continue
+		}
+		req := schema.Get("required")
+		if req == nil || req.Kind == Array {
+			continue
+		}
+		names := make([]string, 0, 4)
+		for n := range pySet(req) {
+			names = append(names, strconv.Quote(n))
+		}
+		sort.Strings(names)
+		ptr := s.Ptr + "/tool"
+		v.add(SeverityWarning, "REQUIRED_SHAPE", ptr, s.Tool.Start, s.Tool.End, s,
+			fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
+				t.Name, req.Kind, orNone(names)))
+	}
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "no parameter"
+	}
+	return strings.Join(names, ", ")
+}
+
+// laxConverts reports whether pydantic's lax mode can turn every value of
+// kinds got into one of kinds want, for some values at least: a string of
+// digits into an integer, a bool into a number, "yes" into a boolean. A
+// FastMCP tool then runs where a raw tool would get the wrong type.
+func laxConverts(want, got kindSet) bool {
+	scalars := kBool | kInt | kNum | kStr
+	if got&^scalars != 0 {
+		return false
+	}
+	switch {
+	case want&(kInt|kNum) != 0:
+		return true
+	case want&kBool != 0:
+		return got&^(kInt|kNum|kStr) == 0
+	}
+	return false
+}
+
+// refCoerced is ARG_COERCED for a reference into a FastMCP tool whose
+// value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
+func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *Value, want, got kindSet, at string) {
+	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start, path.End, s,
+		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
+			t.Name, got, at, want, param))
+}

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The ? screen. Its lines come from the key map, in sections, and flow
+// down as many columns as fit the width; when they do not all fit the
+// height, the flow scrolls by line (j/k) or by screen (pgdn/pgup), so the
+// help reads the same on an 80x15 terminal as on a large one.
+
+// helpLines is the help text, one line each.
+func (m *model) helpLines() []string {
+	var lines []string
+	for _, g := range m.keys.helpGroups() {
+		lines = append(lines, m.st.title.Render(g.title))
+		for _, k := range g.keys {
+			h := k.Help()
+			lines = append(lines, fmt.Sprintf("  %-12s %s", h.Key, h.Desc))
+		}
+	}
+	return append(lines, m.st.title.Render("Copy (y, then)"),
+		"  y value · p path as a JSON array",
+		"  r output_by_reference object",
+		m.st.title.Render("Marks"),
+		"  ▶ next  ✓ ok  ✗ error  - not reached",
+		"  ● breakpoint",
+		"  E1 W2 I1 diagnostics: errors,",
+		"    warnings, infos",
+		"  ← the selected step reads it",
+		"  → it reads the selected step",
+		m.st.title.Render("Paths"),
+		`  step.key["a.b"][0]: key "a.b",`,
+		`    index 0; key "0" is ["0"]`)
+}
+
+// helpLayout is how the help is flowed: cols columns of colW cells and
+// rows rows; scroll is true when the lines do not all fit at once.
+func (m *model) helpLayout(lines []string) (cols, colW, rows int, scroll bool) {
+	colW = 0
+	for _, l := range lines {
+		colW = max(colW, ansi.StringWidth(l)+2)
+	}
+	colW = min(colW, m.w)
+	cols = max(m.w/max(colW, 1), 1)
+	rows = max(m.h-1, 1)
+	if cols*rows >= len(lines) {
+		// it fits: use no more columns than needed
+		cols = (len(lines) + rows - 1) / rows
+		return cols, max(m.w/cols, 1), rows, false
+	}
+	return cols, max(m.w/cols, 1), max(m.h-2, 1), true
+}
+
+// helpKey scrolls the help; any other key closes it.
+func (m *model) helpKey(k tea.KeyMsg) (closed bool) {
+	lines := m.helpLines()
+	cols, _, rows, scroll := m.helpLayout(lines)
+	page := cols * rows
+	last := max(len(lines)-page, 0)
+	ks := m.keys
+	switch {
+	case !scroll:
+		return true
+	case key.Matches(k, ks.Down):
+		m.helpTop++
+	case key.Matches(k, ks.Up):
+		m.helpTop--
+	case key.Matches(k, ks.PageDown):
+		m.helpTop += page
+	case key.Matches(k, ks.PageUp):
+		m.helpTop -= page
+	case key.Matches(k, ks.Top):
+		m.helpTop = 0
+	case key.Matches(k, ks.Bottom):
+		m.helpTop = last
+	default:
+		return true
+	}
+	m.helpTop = min(max(m.helpTop, 0), last)
+	return false
+}
+
+func (m *model) helpView() string {
+	lines := m.helpLines()
+	cols, cw, rows, scroll := m.helpLayout(lines)
+	page := cols * rows
+	top := min(max(m.helpTop, 0), max(len(lines)-page, 0))
+	hint := "  (any key closes)"
+	if scroll {
+		hint = "  (j/k, pgdn/pgup scroll · any other key closes)"
+	}
+	var b strings.Builder
+	b.WriteString(ansi.Truncate(m.st.title.Render("planctl debug: keys")+m.st.dim.Render(hint), m.w, "…"))
+	for r := 0; r < rows; r++ {
+		b.WriteByte('\n')
+		var row strings.Builder
+		for c := 0; c < cols; c++ {
+			k := top + c*rows + r
+			if k >= len(lines) {
+				break
+			}
+			if c > 0 {
+				row.WriteString(pad("", cw*c-ansi.StringWidth(row.String())))
+			}
+			row.WriteString(ansi.Truncate(lines[k], cw-1, "…"))
+		}
+		b.WriteString(strings.TrimRight(row.String(), " "))
+	}
+	if scroll {
+		b.WriteByte('\n')
+		end := min(top+page, len(lines))
+		more := "↓ more below"
+		if end == len(lines) {
+			more = "end"
+		}
+		b.WriteString(ansi.Truncate(m.st.dim.Render(fmt.Sprintf("lines %d-%d of %d · %s", top+1, end, len(lines), more)), m.w, "…"))
+	}
+	return b.String()
+}

@@ -1,0 +1,37 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/planctl/planctl/mockserver"
+)
+
+// TestResultSchemaOnTheStep: once a step's result breaks its tool's
+// outputSchema, the step carries a RESULT_SCHEMA warning, shown beside it.
+func TestResultSchemaOnTheStep(t *testing.T) {
+	cat, err := mockserver.Load("c.json", []byte(`{"tools": [{"name": "get", "inputSchema": {"type": "object"},
+   "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "result": {"id": 5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTest(t, `[{"id":"a","tool":"get","args":{}}]`, cat)
+	has := func() bool {
+		for _, d := range tm.diags[0] {
+			if d.Code == "RESULT_SCHEMA" && strings.Contains(d.Message, `at "/id": got number, want string`) {
+				return true
+			}
+		}
+		return false
+	}
+	if has() {
+		t.Fatal("a warning before the step ran")
+	}
+	tm.press("n")
+	if !has() {
+		t.Fatalf("no RESULT_SCHEMA on the step after it ran: %+v", tm.diags[0])
+	}
+	if !strings.Contains(tm.View(), "RESULT_SCHEMA") && !strings.Contains(tm.View(), "does not match the outputSchema") {
+		t.Errorf("the view does not show it:\n%s", tm.View())
+	}
+}
