@@ -267,3 +267,28 @@ func TestUsageHint(t *testing.T) {
 		}
 	}
 }
+
+// A catalog or server config that never ends (a device given by mistake)
+// is refused after a bound, with a clear error, instead of being read
+// until memory runs out; completion of --name gives nothing for it.
+func TestEndlessInputsAreBounded(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--catalog", "/dev/zero", "samples/backup.json"}, "planctl: the catalog /dev/zero is larger than 64 MiB: is it a catalog?\n"},
+		{[]string{"mock", "--catalog", "/dev/zero"}, "planctl: the catalog /dev/zero is larger than 64 MiB: is it a catalog?\n"},
+		{[]string{"run", "--config", "/dev/zero", "samples/backup.json"}, "planctl: /dev/zero is larger than 16 MiB: not an mcpServers file\n"},
+	} {
+		r := planctl(t, "", tc.args...)
+		if r.code != 3 || r.stderr != tc.want {
+			t.Errorf("%v: exit %d, stderr %q; want exit 3, %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	if r := planctl(t, "", "__complete", "run", "--config", "/dev/zero", "--name", ""); r.code != 0 || r.stdout != ":4\n" {
+		t.Errorf("completing --name of /dev/zero: exit %d, %q", r.code, r.stdout)
+	}
+}

@@ -60,9 +60,20 @@ func ServerNames(path string) ([]string, error) {
 // readServers reads an mcpServers file: its entries by name, and the names
 // sorted.
 func readServers(path string) (map[string]json.RawMessage, []string, error) {
-	data, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
+	}
+	defer fh.Close()
+	// An mcpServers file is a few KiB; a bound keeps a wrong path
+	// (/dev/zero, a disk image) from being read without end.
+	const maxConfig = 16 << 20
+	data, err := io.ReadAll(io.LimitReader(fh, maxConfig+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
+	}
+	if len(data) > maxConfig {
+		return nil, nil, fmt.Errorf("%s is larger than %d MiB: not an mcpServers file", path, maxConfig>>20)
 	}
 	var file struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`

@@ -94,7 +94,8 @@ func completeSteps(c *cobra.Command, args []string, toComplete string) ([]string
 // before --name.
 func completeServerNames(c *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	path, _ := c.Flags().GetString("config")
-	if path == "" {
+	// Only a regular file: reading a pipe or a device could hang the shell.
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	names, err := upstream.ServerNames(path)

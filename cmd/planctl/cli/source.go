@@ -101,12 +101,21 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 	}
 }
 
-// loadCatalog reads a mock catalog file (--catalog); its errors are fatal
+// loadCatalog reads a mock catalog file (--catalog), or a pipe
+// (--catalog <(...)), up to plan.DefaultMaxBytes; its errors are fatal
 // (exit 3).
 func loadCatalog(path string) (*plan.Catalog, error) {
-	data, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
+	}
+	defer fh.Close()
+	data, err := plan.ReadPlan(fh, plan.DefaultMaxBytes)
+	if err != nil {
+		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
+	}
+	if len(data) > plan.DefaultMaxBytes {
+		return nil, fatal(fmt.Errorf("the catalog %s is larger than %d MiB: is it a catalog?", path, plan.DefaultMaxBytes>>20))
 	}
 	c, err := mockserver.Load(path, data)
 	if err != nil {
