@@ -169,7 +169,10 @@ func decodeToolSchema(raw json.RawMessage) (map[string]any, error) {
 // copy is read as 2020-12, so the forms of older drafts that 2020-12 no
 // longer allows are translated: an array "items" (a tuple) becomes
 // "prefixItems" and "additionalItems" "items"; draft 4's boolean
-// exclusiveMinimum/exclusiveMaximum take the bound's number.
+// exclusiveMinimum/exclusiveMaximum take the bound's number. A "required"
+// that is not an array (Concierge reads a string or an object through
+// Python's set(); the validator warns REQUIRED_SHAPE) is left out: no
+// 2020-12 validator would compile it.
 func rewriteRefs(v any, base string) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -205,6 +208,20 @@ func rewriteRefs(v any, base string) any {
 			switch k {
 			case "$schema", "$id":
 				continue
+			case "required":
+				if _, ok := e.([]any); !ok {
+					continue
+				}
+			case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+				// a map of names to schemas: the names are data, the values schemas
+				if m, ok := e.(map[string]any); ok {
+					named := make(map[string]any, len(m))
+					for name, sub := range m {
+						named[name] = rewriteRefs(sub, base)
+					}
+					out[k] = named
+					continue
+				}
 			case "$ref", "$dynamicRef":
 				if s, ok := e.(string); ok && strings.HasPrefix(s, "#") {
 					if s == "#" || strings.HasPrefix(s, "#/") {

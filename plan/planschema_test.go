@@ -104,6 +104,13 @@ func TestPlanSchemaAgreesWithValidator(t *testing.T) {
 			var must, maybe []plan.Diagnostic
 			for _, d := range plan.Validate(p, set.cat) {
 				switch {
+				// NaN, Infinity and 1e400 are no JSON a schema validator
+				// reads; Concierge sees them as null. A FastMCP tool
+				// converts what its schema's type does not admit: the
+				// schema states the declared types, only the validator
+				// knows the conversion.
+				case d.Code == "NUMBER_RANGE" || d.Code == "ARG_COERCED":
+					maybe = append(maybe, d)
 				case d.Severity != plan.SeverityError:
 				case schemaCodes[d.Code]:
 					must = append(must, d)

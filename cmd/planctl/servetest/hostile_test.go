@@ -216,7 +216,7 @@ func TestCancellationScopedToCaller(t *testing.T) {
 			t.Errorf("cancellation: %d", code)
 		}
 	}
-	if got := <-answer; !strings.Contains(got, `\"status\":\"completed\"`) {
+	if got := <-answer; !strings.Contains(got, `"structuredContent":{"status":"completed"`) {
 		t.Errorf("another client's cancellation stopped the plan: %s", got)
 	}
 }
@@ -252,7 +252,7 @@ func TestCancellationScopedToSession(t *testing.T) {
 		return <-answer
 	}
 	// medium-plan's second step takes 200ms: cancelled, it would say so.
-	if got := run("testdata/medium-plan.json", 7, other); !strings.Contains(got, `\"status\":\"completed\"`) {
+	if got := run("testdata/medium-plan.json", 7, other); !strings.Contains(got, `"structuredContent":{"status":"completed"`) {
 		t.Errorf("another session's cancellation stopped the plan: %s", got)
 	}
 	// slow-plan's second step waits an hour: only a cancellation ends it.
