@@ -11,7 +11,7 @@ type Code struct {
 
 // Codes is the catalogue of every diagnostic the validator can give, grouped
 // by what they check (the document, a step's shape, its arguments, its
-// references, their paths); plan/DIAGNOSTICS.md is generated from it, in
+// references, their paths); docs/diagnostics.md is generated from it, in
 // this order. The SARIF renderer lists it as the rules.
 var Codes = []Code{
 	{"JSON_SYNTAX", SeverityError, "document", "the file is not valid JSON"},

@@ -8,7 +8,7 @@ import (
 
 // Validate checks a plan against a catalog before anything runs and returns
 // every problem found, sorted by position, without duplicates. The codes are
-// the catalogue in Codes (documented in plan/DIAGNOSTICS.md); every
+// the catalogue in Codes (documented in docs/diagnostics.md); every
 // diagnostic has a JSON Pointer and a line:column.
 //
 // Steps are walked in order with a growing, typed scope: a step's references
