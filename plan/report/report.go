@@ -7,6 +7,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -110,7 +111,7 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 // entry is one diagnostic and the plan it is in.
 type entry struct {
 	p *plan.Plan
-	d plan.Diagnostic
+	d *plan.Diagnostic // into the File's Diags (a copy each was most of a large report's memory)
 }
 
 // shown is the diagnostics of files to show (at most o.MaxResults) and the
@@ -123,11 +124,11 @@ func shown(files []File, o Options) ([]entry, Summary) {
 		total.Errors += s.Errors
 		total.Warnings += s.Warnings
 		total.Infos += s.Infos
-		for _, d := range f.Diags {
+		for i := range f.Diags {
 			if o.MaxResults > 0 && len(out) >= o.MaxResults {
 				break
 			}
-			out = append(out, entry{f.Plan, d})
+			out = append(out, entry{f.Plan, &f.Diags[i]})
 		}
 	}
 	return out, total
@@ -160,7 +161,9 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 }
 
 func textFiles(w io.Writer, files []File, o Options) error {
-	var b strings.Builder
+	// Written as it is made, not built whole first: a report of 20,000
+	// diagnostics was 80 MB of string before its first byte went out.
+	b := bufio.NewWriterSize(w, 64<<10)
 	paint := func(color, s string) string {
 		if !o.Color {
 			return s
@@ -170,32 +173,31 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	show, total := shown(files, o)
 	for _, e := range show {
 		p, d := e.p, e.d
-		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+		fmt.Fprintf(b, "%s: %s: %s %s\n",
 			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos.Line, d.Pos.Column)),
 			paint(sevColor(d.Severity), d.Severity.String()),
 			d.Message, paint(ansiBold, "["+d.Code+"]"))
-		if text, col, n, ok := sourceWindow(p.Src, d); ok {
+		if text, col, n, ok := sourceWindow(p.Src, *d); ok {
 			gutter := strconv.Itoa(d.Pos.Line)
 			pad := strings.Repeat(" ", len(gutter))
-			fmt.Fprintf(&b, "%s %s\n", pad, paint(ansiBlue, "|"))
-			fmt.Fprintf(&b, "%s %s %s\n", paint(ansiBlue, gutter), paint(ansiBlue, "|"), strings.TrimRight(text, " \t"))
-			fmt.Fprintf(&b, "%s %s %s%s\n", pad, paint(ansiBlue, "|"), indentLike(text, col),
+			fmt.Fprintf(b, "%s %s\n", pad, paint(ansiBlue, "|"))
+			fmt.Fprintf(b, "%s %s %s\n", paint(ansiBlue, gutter), paint(ansiBlue, "|"), strings.TrimRight(text, " \t"))
+			fmt.Fprintf(b, "%s %s %s%s\n", pad, paint(ansiBlue, "|"), indentLike(text, col),
 				paint(sevColor(d.Severity), "^"+strings.Repeat("~", n-1)))
 		}
 		for _, r := range d.Related {
-			fmt.Fprintf(&b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos.Line))), paint(ansiBold, "note"), noteText(r))
+			fmt.Fprintf(b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos.Line))), paint(ansiBold, "note"), noteText(r))
 		}
 	}
 	if len(show) < total.all() {
-		fmt.Fprintf(&b, "... %d more not shown (--max-results %d)\n", total.all()-len(show), o.MaxResults)
+		fmt.Fprintf(b, "... %d more not shown (--max-results %d)\n", total.all()-len(show), o.MaxResults)
 	}
 	b.WriteString(total.String())
 	if len(files) > 1 {
-		fmt.Fprintf(&b, " in %d files", len(files))
+		fmt.Fprintf(b, " in %d files", len(files))
 	}
 	b.WriteByte('\n')
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // noteText places a related location into its message: "step "x" is

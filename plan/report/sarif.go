@@ -214,7 +214,7 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 					Region: sarifRegion{StartLine: r.Pos.Line, StartColumn: r.Pos.Column}},
 				Message: &sarifText{Text: r.Message}})
 		}
-		key := fingerprint(loc.URI, e.p, d)
+		key := fingerprint(loc.URI, e.p, *d)
 		seen[key]++
 		res.PartialFingerprints = map[string]string{FingerprintKey: key + ":" + strconv.Itoa(seen[key])}
 		run.Results = append(run.Results, res)
