@@ -36,6 +36,9 @@ type Tool struct {
 	// The compiled outputSchema, for result checks (result.go).
 	outputOnce     sync.Once
 	outputCompiled *jsonschema.Schema
+	outShallowOnce sync.Once
+	outShallow     map[string]bool // result members the outputSchema checks only the kind of (shallowParams)
+	outShallowOK   bool
 	// The decoded schemas, likewise made once and only read after.
 	docsOnce      sync.Once
 	inDoc, outDoc any

@@ -46,6 +46,60 @@ func compileSchema(raw json.RawMessage, url string) *jsonschema.Schema {
 	return sch
 }
 
+// decodeResult decodes a result for the outputSchema's validator, each
+// top-level member only as deep as the schema looks (shallowParams): an
+// empty object stands for a large one under {"type": "object"} or {}.
+// Decoding every result whole was a third of running a plan of large
+// results. result is valid JSON (results are checked when they arrive).
+func (t *Tool) decodeResult(result []byte) (any, error) {
+	t.outShallowOnce.Do(func() {
+		// (Not in compiledOutput's Once: outputDoc calls compiledOutput.)
+		if doc, err := t.outputDoc(); err == nil {
+			if m, ok := doc.(map[string]any); ok {
+				if _, wrapped := wrappedResult(m); !wrapped {
+					t.outShallow, t.outShallowOK = shallowParams(doc)
+				}
+			}
+		}
+	})
+	b := trimSpace(result)
+	if !t.outShallowOK || firstByte(b) != '{' {
+		return decodeSchema(result)
+	}
+	out := map[string]any{}
+	i := skipSpaceAt(b, 1)
+	for i < len(b) && b[i] == '"' {
+		ks := i
+		i = skipString(b, i)
+		key, err := decodeString(b[ks:i])
+		if err != nil {
+			return decodeSchema(result)
+		}
+		i = skipSpaceAt(b, i)
+		i = skipSpaceAt(b, i+1) // ':'
+		end := skipValue(b, i)
+		if sh, named := t.outShallow[key]; (sh || !named) && (b[i] == '{' || b[i] == '[') {
+			out[key] = emptyLike(b[i])
+		} else if out[key], err = decodeSchema(b[i:end]); err != nil {
+			return decodeSchema(result)
+		}
+		i = skipSpaceAt(b, end)
+		if i >= len(b) || b[i] != ',' {
+			break
+		}
+		i = skipSpaceAt(b, i+1)
+	}
+	return out, nil
+}
+
+// emptyLike is an empty object for '{', an empty array for '['.
+func emptyLike(c byte) any {
+	if c == '{' {
+		return map[string]any{}
+	}
+	return []any{}
+}
+
 // ResultCheck checks step i's result, when it has one, against its tool's
 // outputSchema, and returns the RESULT_SCHEMA warning, or nil.
 func ResultCheck(r *Run, i int) *Diagnostic {
@@ -78,7 +132,7 @@ func CheckResult(t *Tool, result []byte) string {
 	if sch == nil {
 		return ""
 	}
-	v, err := decodeSchema(result)
+	v, err := t.decodeResult(result)
 	if err != nil {
 		return ""
 	}

@@ -591,6 +591,7 @@ func shallowParams(doc any) (map[string]bool, bool) {
 	for name, ps := range props {
 		m, ok := ps.(map[string]any)
 		if !ok {
+			out[name] = false // a boolean schema: listed, and left to jsonschema
 			continue
 		}
 		shallow := true
