@@ -1,0 +1,270 @@
+// Package query answers questions about results with gjson paths
+// (github.com/tidwall/gjson): `backup.size_bytes`,
+// `forecast.#(high_c>20)#.date`, `items.#.name|@reverse`.
+//
+// It is for the questions a person asks (the REPL's query, display and
+// break STEP if EXPR, the TUI's query line, run --query, the debug
+// adapter's evaluate and conditional breakpoints), never for references:
+// a plan's output_by_reference paths are walked key by key by package plan,
+// with Concierge's meaning. One meaning everywhere:
+//
+//   - The root is the run so far as one JSON object, each finished step's
+//     id mapped to its result ({"backup": {...}, "forecast": [...]}); see
+//     plan.Run.QueryRoot.
+//   - Values come back as their raw JSON text, so numbers stay exactly as
+//     the tool wrote them (12345678901234567890 is never a float).
+//   - A query that matches nothing is an error saying which part of it
+//     matched nothing (see NoMatch).
+//   - A condition holds when its value exists and is truthy (see Truthy).
+//
+// A key that gjson would read as syntax (`a.b`, `*`, `#`, `@this`, `x|y`)
+// is written with a backslash before each such character; Path does that
+// for a path of literal keys.
+package query
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// ErrEmptyKey is Key's and Path's error for the empty key, which has no
+// gjson form: a query for it would read something else.
+var ErrEmptyKey = errors.New(`the empty key "" has no query form (gjson cannot name it; a query for it would read something else)`)
+
+// Key is the query form of one literal object key: each character gjson
+// reads as syntax (. * ? # @ | ! \ and the like) gets a backslash, so
+// Key("a.b") is `a\.b` and reads the key "a.b", not a then b.
+func Key(k string) (string, error) {
+	if k == "" {
+		return "", ErrEmptyKey
+	}
+	return gjson.Escape(k), nil
+}
+
+// Index is the query form of an array index.
+func Index(i int) string { return strconv.Itoa(i) }
+
+// Path joins literal keys into a query (each one escaped with Key). An
+// array index is written as its decimal digits ("0", "12"). It fails on
+// an empty key, naming its position.
+func Path(keys ...string) (string, error) {
+	var b strings.Builder
+	for n, k := range keys {
+		q, err := Key(k)
+		if err != nil {
+			return "", fmt.Errorf("path element %d: %w", n+1, err)
+		}
+		if n > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(q)
+	}
+	return b.String(), nil
+}
+
+// NoMatch is the error of a query that matched nothing. Matched is the
+// longest leading part of the query that matched a value (empty when
+// even its first part matched nothing), Missing the part after it that
+// matched nothing in that value.
+type NoMatch struct {
+	Query   string
+	Matched string
+	Missing string
+	// Value is a short description of what Matched holds ("an object with
+	// keys a, b, c"), for the message.
+	Value string
+}
+
+func (e *NoMatch) Error() string {
+	if e.Matched == "" {
+		return fmt.Sprintf("nothing matched %q: %q matched nothing in %s", e.Query, e.Missing, e.Value)
+	}
+	return fmt.Sprintf("nothing matched %q: %q is %s, and %q matched nothing in it", e.Query, e.Matched, e.Value, e.Missing)
+}
+
+// Eval evaluates the gjson query q over root (a JSON document, usually
+// the run's QueryRoot) and returns the value's raw JSON text, numbers as
+// written. A query that matches nothing returns a *NoMatch; an empty
+// query returns an error that says what to write.
+func Eval(root []byte, q string) ([]byte, error) {
+	if strings.TrimSpace(q) == "" {
+		return nil, errors.New("the query is empty: write a gjson path, e.g. STEP.key, STEP.items.#, or STEP.items.#.name (see help query)")
+	}
+	r := gjson.GetBytes(root, q)
+	if r.Exists() {
+		return []byte(r.Raw), nil
+	}
+	return nil, explain(root, q)
+}
+
+// Truthy reports whether raw JSON counts as true for a condition: it
+// exists and is not false, null, a zero number (0, -0, 0.0, 0e9), the
+// empty string, the empty array or the empty object. Everything else
+// (true, any other number or string, a non-empty array or object) is
+// truthy.
+func Truthy(raw []byte) bool {
+	r := gjson.ParseBytes(raw)
+	switch r.Type {
+	case gjson.Null:
+		return false
+	case gjson.False:
+		return false
+	case gjson.True:
+		return true
+	case gjson.Number:
+		return !zeroNumber(strings.TrimSpace(r.Raw))
+	case gjson.String:
+		return r.Str != ""
+	}
+	if r.IsArray() || r.IsObject() {
+		empty := true
+		r.ForEach(func(_, _ gjson.Result) bool { empty = false; return false })
+		return !empty
+	}
+	return false
+}
+
+// Condition evaluates q over root as a condition: true when the value
+// exists and is truthy. A query that matches nothing is false, not an
+// error (a breakpoint on `step.error` stops only once there is one).
+func Condition(root []byte, q string) (bool, error) {
+	v, err := Eval(root, q)
+	var nm *NoMatch
+	if errors.As(err, &nm) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return Truthy(v), nil
+}
+
+// zeroNumber reports whether the JSON number n is zero, from its text
+// (so 1e-400, which a float64 rounds to 0, is not zero).
+func zeroNumber(n string) bool {
+	n = strings.TrimPrefix(n, "-")
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		n = n[:i]
+	}
+	return strings.Trim(n, "0.") == ""
+}
+
+// Split cuts a query into its parts at the separators ('.' and '|')
+// outside escapes, brackets, parentheses and quoted strings. Each part
+// keeps the separator before it, so joining the parts gives q back.
+func Split(q string) []string {
+	var parts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case depth > 0 && c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+		case depth == 0 && (c == '.' || c == '|') && i > start:
+			parts = append(parts, q[start:i])
+			start = i
+		}
+	}
+	return append(parts, q[start:])
+}
+
+// explain finds the longest leading part of q that matches.
+func explain(root []byte, q string) *NoMatch {
+	parts := Split(q)
+	for n := len(parts) - 1; n > 0; n-- {
+		prefix := strings.Join(parts[:n], "")
+		if r := gjson.GetBytes(root, prefix); r.Exists() {
+			return &NoMatch{Query: q, Matched: prefix, Missing: strings.TrimLeft(parts[n], ".|"), Value: Describe(r)}
+		}
+	}
+	return &NoMatch{Query: q, Missing: parts[0], Value: "the results so far (" + keysOf(gjson.ParseBytes(root), "no step has a result yet") + ")"}
+}
+
+// Describe says in a few words what a value is: "an object with keys a,
+// b", "an array of 3", "the string \"x\"", "the number 4".
+func Describe(r gjson.Result) string {
+	switch {
+	case r.IsObject():
+		return "an object with " + keysOf(r, "no keys")
+	case r.IsArray():
+		n := 0
+		r.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		return fmt.Sprintf("an array of %d", n)
+	case r.Type == gjson.String:
+		s := r.Str
+		if len(s) > 40 {
+			s = s[:37] + "..."
+		}
+		return "the string " + strconv.Quote(s)
+	case r.Type == gjson.Number:
+		return "the number " + r.Raw
+	}
+	return r.Raw
+}
+
+// keysOf lists the first keys of an object, for messages.
+func keysOf(r gjson.Result, none string) string {
+	var ks []string
+	more := 0
+	r.ForEach(func(k, _ gjson.Result) bool {
+		if len(ks) < 8 {
+			ks = append(ks, k.Str)
+		} else {
+			more++
+		}
+		return true
+	})
+	if len(ks) == 0 {
+		return none
+	}
+	s := "keys " + strings.Join(ks, ", ")
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// maxIndexes bounds the indexes Keys lists for one array.
+const maxIndexes = 100
+
+// Keys lists the keys (of an object) or "#" and the first indexes (of an array) of the
+// value at the query q over root, for completion; q == "" lists the
+// root's. Nothing when q matches nothing or a scalar.
+func Keys(root []byte, q string) []string {
+	r := gjson.ParseBytes(root)
+	if q != "" {
+		r = gjson.GetBytes(root, q)
+	}
+	var out []string
+	switch {
+	case r.IsObject():
+		r.ForEach(func(k, _ gjson.Result) bool { out = append(out, k.Str); return true })
+	case r.IsArray():
+		// "#" (the count, or each element: #.key), then the first indexes.
+		out = append(out, "#")
+		n := 0
+		r.ForEach(func(_, _ gjson.Result) bool {
+			out = append(out, strconv.Itoa(n))
+			n++
+			return n < maxIndexes
+		})
+	}
+	return out
+}
