@@ -241,13 +241,15 @@ func keysOf(r gjson.Result, none string) string {
 	return s
 }
 
-// maxIndexes bounds the indexes Keys lists for one array.
+// maxIndexes bounds the indexes Next lists for one array.
 const maxIndexes = 100
 
-// Keys lists the keys (of an object) or "#" and the first indexes (of an array) of the
-// value at the query q over root, for completion; q == "" lists the
-// root's. Nothing when q matches nothing or a scalar.
-func Keys(root []byte, q string) []string {
+// Next lists the parts a query may go on with after q, over root, in
+// query form, for completion: an object's keys (escaped with Key; the
+// empty key, which has none, left out), or for an array "#" (its count,
+// or each element: #.key) and its first indexes. q == "" lists the
+// root's keys: the step ids. Nothing when q matches nothing or a scalar.
+func Next(root []byte, q string) []string {
 	r := gjson.ParseBytes(root)
 	if q != "" {
 		r = gjson.GetBytes(root, q)
@@ -255,9 +257,13 @@ func Keys(root []byte, q string) []string {
 	var out []string
 	switch {
 	case r.IsObject():
-		r.ForEach(func(k, _ gjson.Result) bool { out = append(out, k.Str); return true })
+		r.ForEach(func(k, _ gjson.Result) bool {
+			if e, err := Key(k.Str); err == nil {
+				out = append(out, e)
+			}
+			return true
+		})
 	case r.IsArray():
-		// "#" (the count, or each element: #.key), then the first indexes.
 		out = append(out, "#")
 		n := 0
 		r.ForEach(func(_, _ gjson.Result) bool {

@@ -170,14 +170,17 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-func TestKeys(t *testing.T) {
-	if got := strings.Join(query.Keys([]byte(root), ""), ","); got != "backup,forecast,items,odd,big" {
+func TestNext(t *testing.T) {
+	if got := strings.Join(query.Next([]byte(root), ""), ","); got != "backup,forecast,items,odd,big" {
 		t.Errorf("root keys %s", got)
 	}
-	if got := strings.Join(query.Keys([]byte(root), "items"), ","); got != "#,0,1,2" {
+	if got := strings.Join(query.Next([]byte(root), "items"), ","); got != "#,0,1,2" {
 		t.Errorf("array keys %s", got)
 	}
-	if got := query.Keys([]byte(root), "backup.id"); got != nil {
+	if got := strings.Join(query.Next([]byte(root), "odd"), " "); got != `a\.b \* \# \@this x\|y \? \\ \!true 0 a b é a x` {
+		t.Errorf("awkward keys %s", got)
+	}
+	if got := query.Next([]byte(root), "backup.id"); got != nil {
 		t.Errorf("scalar keys %q", got)
 	}
 }
