@@ -12,34 +12,13 @@ import (
 func (r *Run) QueryRoot() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	latest := make(map[string]int, len(r.steps))
-	size := 2
-	for i, st := range r.steps {
-		if st.Status == StepOK && i < len(r.Plan.Steps) {
-			latest[r.Plan.Steps[i].Label()] = i
-			size += len(st.Result) + 32
+	steps := r.Plan.Steps
+	return queryRoot(len(r.steps), func(i int) (string, []byte) {
+		if r.steps[i].Status != StepOK || i >= len(steps) {
+			return "", nil
 		}
-	}
-	buf := make([]byte, 0, size)
-	buf = append(buf, '{')
-	n := 0
-	for i, st := range r.steps {
-		if st.Status != StepOK || i >= len(r.Plan.Steps) {
-			continue
-		}
-		label := r.Plan.Steps[i].Label()
-		if latest[label] != i {
-			continue
-		}
-		if n > 0 {
-			buf = append(buf, ',')
-		}
-		n++
-		buf = AppendJSONString(buf, label)
-		buf = append(buf, ':')
-		buf = append(buf, st.Result...)
-	}
-	return append(buf, '}')
+		return steps[i].Label(), r.steps[i].Result
+	})
 }
 
 // Query evaluates a gjson query over the run so far (see QueryRoot and
@@ -47,4 +26,54 @@ func (r *Run) QueryRoot() []byte {
 // which part of the query matched nothing.
 func (r *Run) Query(expr string) ([]byte, error) {
 	return query.Eval(r.QueryRoot(), expr)
+}
+
+// QueryRoot is the recorded run as one JSON object for queries, like
+// Run.QueryRoot: each step that ended ok, by id (its label in the
+// recorded plan), mapped to its recorded result.
+func (t *Trace) QueryRoot() []byte {
+	var steps []*Step
+	if p := t.LoadPlan(Limits{MaxSteps: len(t.Steps) + 1, MaxBytes: int64(len(t.Plan.Source())) + 1}); len(p.Steps) == len(t.Steps) {
+		steps = p.Steps
+	}
+	return queryRoot(len(t.Steps), func(i int) (string, []byte) {
+		st := t.Steps[i]
+		if st.Status != StepOK.String() || len(st.Result) == 0 {
+			return "", nil
+		}
+		if steps != nil {
+			return steps[i].Label(), st.Result
+		}
+		return st.ID, st.Result
+	})
+}
+
+// queryRoot writes {label: result} for the n steps that step reports
+// with a result, the latest result of a repeated label in its place.
+func queryRoot(n int, step func(i int) (label string, result []byte)) []byte {
+	latest := make(map[string]int, n)
+	size := 2
+	for i := range n {
+		if l, res := step(i); res != nil {
+			latest[l] = i
+			size += len(l) + len(res) + 8
+		}
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, '{')
+	first := true
+	for i := range n {
+		l, res := step(i)
+		if res == nil || latest[l] != i {
+			continue
+		}
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		buf = AppendJSONString(buf, l)
+		buf = append(buf, ':')
+		buf = append(buf, res...)
+	}
+	return append(buf, '}')
 }
