@@ -212,6 +212,9 @@ func (d *Debugger) SetBreakIf(i int, expr string) error {
 	if i < 0 || i >= len(d.Plan().Steps) {
 		return fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(d.Plan().Steps))
 	}
+	if _, err := query.Eval([]byte("{}"), expr); err != nil && !errors.As(err, new(*query.NoMatch)) {
+		return err // too long
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.breaks[i] = true

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"fmt"
+
 	"github.com/planctl/planctl/plan/query"
 )
 
@@ -30,8 +32,15 @@ func (r *Run) Query(expr string) ([]byte, error) {
 
 // QueryRoot is the recorded run as one JSON object for queries, like
 // Run.QueryRoot: each step that ended ok, by id (its label in the
-// recorded plan), mapped to its recorded result.
-func (t *Trace) QueryRoot() []byte {
+// recorded plan), mapped to its recorded result. A recorded result nested
+// deeper than a run's results may be (MaxDepth: an edited trace) is an
+// error, as some queries (@pretty) would take memory by the square of it.
+func (t *Trace) QueryRoot() ([]byte, error) {
+	for _, st := range t.Steps {
+		if d := jsonDepth(st.Result); d > MaxDepth {
+			return nil, fmt.Errorf("%s: the result of step %q nests %d levels deep, more than the %d a run's results may: it cannot come from a run", t.Path, st.ID, d, MaxDepth)
+		}
+	}
 	var steps []*Step
 	if p := t.LoadPlan(Limits{MaxSteps: len(t.Steps) + 1, MaxBytes: int64(len(t.Plan.Source())) + 1}); len(p.Steps) == len(t.Steps) {
 		steps = p.Steps
@@ -45,7 +54,7 @@ func (t *Trace) QueryRoot() []byte {
 			return steps[i].Label(), st.Result
 		}
 		return st.ID, st.Result
-	})
+	}), nil
 }
 
 // queryRoot writes {label: result} for the n steps that step reports

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -81,10 +82,25 @@ type NoMatch struct {
 
 func (e *NoMatch) Error() string {
 	if e.Matched == "" {
-		return fmt.Sprintf("nothing matched %q: %q matched nothing in %s", e.Query, e.Missing, e.Value)
+		return fmt.Sprintf("nothing matched %q: %q matched nothing in %s", clip(e.Query), clip(e.Missing), e.Value)
 	}
-	return fmt.Sprintf("nothing matched %q: %q is %s, and %q matched nothing in it", e.Query, e.Matched, e.Value, e.Missing)
+	return fmt.Sprintf("nothing matched %q: %q is %s, and %q matched nothing in it", clip(e.Query), clip(e.Matched), e.Value, clip(e.Missing))
 }
+
+// clip shortens a long query for a message.
+func clip(s string) string {
+	if len(s) <= 120 {
+		return s
+	}
+	cut := 100
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// MaxLen bounds a query's length.
+const MaxLen = 64 << 10
 
 // Eval evaluates the gjson query q over root (a JSON document, usually
 // the run's QueryRoot) and returns the value's raw JSON text, numbers as
@@ -93,6 +109,9 @@ func (e *NoMatch) Error() string {
 func Eval(root []byte, q string) ([]byte, error) {
 	if strings.TrimSpace(q) == "" {
 		return nil, errors.New("the query is empty: write a gjson path, e.g. STEP.key, STEP.items.#, or STEP.items.#.name (see help query)")
+	}
+	if len(q) > MaxLen {
+		return nil, fmt.Errorf("the query is %d bytes long, more than the %d a query may be: ask a shorter question", len(q), MaxLen)
 	}
 	r := gjson.GetBytes(root, q)
 	if r.Exists() {
@@ -185,16 +204,29 @@ func Split(q string) []string {
 	return append(parts, q[start:])
 }
 
-// explain finds the longest leading part of q that matches.
+// explain finds where q stops matching: a leading part of it that
+// matches, and the part after it that does not. It searches by halves (a
+// handful of evaluations, however long q is), keeping "the first k parts
+// match" true at lo and false at hi, so the answer is always a true
+// boundary even where gjson's matching is not monotone.
 func explain(root []byte, q string) *NoMatch {
 	parts := Split(q)
-	for n := len(parts) - 1; n > 0; n-- {
-		prefix := strings.Join(parts[:n], "")
-		if r := gjson.GetBytes(root, prefix); r.Exists() {
-			return &NoMatch{Query: q, Matched: prefix, Missing: strings.TrimLeft(parts[n], ".|"), Value: Describe(r)}
+	prefix := func(k int) string { return strings.Join(parts[:k], "") }
+	lo, hi := 0, len(parts) // parts[:0] (the root) matches; parts[:len] (q) does not
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if gjson.GetBytes(root, prefix(mid)).Exists() {
+			lo = mid
+		} else {
+			hi = mid
 		}
 	}
-	return &NoMatch{Query: q, Missing: parts[0], Value: "the results so far (" + keysOf(gjson.ParseBytes(root), "no step has a result yet") + ")"}
+	missing := strings.TrimLeft(parts[lo], ".|")
+	if lo == 0 {
+		return &NoMatch{Query: q, Missing: missing, Value: "the results so far (" + keysOf(gjson.ParseBytes(root), "no step has a result yet") + ")"}
+	}
+	m := prefix(lo)
+	return &NoMatch{Query: q, Matched: m, Missing: missing, Value: Describe(gjson.GetBytes(root, m))}
 }
 
 // Describe says in a few words what a value is: "an object with keys a,
@@ -210,7 +242,11 @@ func Describe(r gjson.Result) string {
 	case r.Type == gjson.String:
 		s := r.Str
 		if len(s) > 40 {
-			s = s[:37] + "..."
+			cut := 37
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			s = s[:cut] + "..."
 		}
 		return "the string " + strconv.Quote(s)
 	case r.Type == gjson.Number:

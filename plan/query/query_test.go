@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -182,5 +183,38 @@ func TestNext(t *testing.T) {
 	}
 	if got := query.Next([]byte(root), "backup.id"); got != nil {
 		t.Errorf("scalar keys %q", got)
+	}
+}
+
+// Hostile queries: syntax soup, long and deep queries, over deep data.
+// Each returns a value or an error; none panics. A query of many parts
+// is explained with a handful of evaluations (by halves), not one per part.
+func TestHostileQueries(t *testing.T) {
+	deep := strings.Repeat("[", 1000) + strings.Repeat("]", 1000)
+	doc := []byte(`{"a":` + deep + `,"b":{"c":[1,2,{"d":"x"}]}}`)
+	for _, q := range []string{"a|@pretty", "a|@flatten", "..a", "@valid", "a|@tostr", "#", "@", "|", ".", "\\", "#(", "a.#(b==", `b.c.#(d=="x`, "{", "[", "!", "b.c.#(d%\"*\")",
+		strings.Repeat("{", 10000) + "a", strings.Repeat("#(", 10000), "b" + strings.Repeat("|@this", 5000) + ".nope", strings.Repeat("a.", 30000) + "a"} {
+		v, err := query.Eval(doc, q)
+		if err == nil && v == nil {
+			t.Errorf("%.40q: no value and no error", q)
+		}
+	}
+	if _, err := query.Eval(doc, strings.Repeat("a", query.MaxLen+1)); err == nil || !strings.Contains(err.Error(), "more than the 65536") {
+		t.Errorf("an over-long query: %v", err)
+	}
+	_, err := query.Eval(doc, "b"+strings.Repeat("|@this", 5000)+".nope")
+	var nm *query.NoMatch
+	if !errors.As(err, &nm) || nm.Missing != "nope" || len(err.Error()) > 400 {
+		t.Errorf("a long query that fails at its end: %.400v", err)
+	}
+	toks := []string{"b", "c", "d", ".", "|", "#", "(", ")", "[", "]", "{", "}", "@", "reverse", "this", "!", "==", "%", `"`, `\`, "*", "?", ",", ":", "0", "1", ">", "..", "~", "true"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var b strings.Builder
+		for j := r.IntN(12); j >= 0; j-- {
+			b.WriteString(toks[r.IntN(len(toks))])
+		}
+		query.Eval(doc, b.String())
+		query.Condition(doc, b.String())
 	}
 }

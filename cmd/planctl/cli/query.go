@@ -44,7 +44,11 @@ line, 3 an unreadable trace.`,
 			if err != nil {
 				return fatal(err)
 			}
-			v, err := querypkg.Eval(t.QueryRoot(), args[1])
+			root, err := t.QueryRoot()
+			if err != nil {
+				return fatal(err)
+			}
+			v, err := querypkg.Eval(root, args[1])
 			if err != nil {
 				return &exitError{code: ExitFailed, err: err}
 			}
