@@ -99,6 +99,20 @@ func clip(s string) string {
 	return s[:cut] + "..."
 }
 
+// Check says whether q can be asked at all: it is not blank and not
+// longer than MaxLen. (gjson has no syntax errors: a malformed query
+// matches nothing, and Eval says where.) Drivers check a condition or a
+// watch with it when it is set, before any result exists.
+func Check(q string) error {
+	if strings.TrimSpace(q) == "" {
+		return errors.New("the query is empty: write a gjson path, e.g. STEP.key, STEP.items.#, or STEP.items.#.name")
+	}
+	if len(q) > MaxLen {
+		return fmt.Errorf("the query is %d bytes long, more than the %d a query may be: ask a shorter question", len(q), MaxLen)
+	}
+	return nil
+}
+
 // MaxLen bounds a query's length.
 const MaxLen = 64 << 10
 
@@ -107,11 +121,8 @@ const MaxLen = 64 << 10
 // written. A query that matches nothing returns a *NoMatch; an empty
 // query returns an error that says what to write.
 func Eval(root []byte, q string) ([]byte, error) {
-	if strings.TrimSpace(q) == "" {
-		return nil, errors.New("the query is empty: write a gjson path, e.g. STEP.key, STEP.items.#, or STEP.items.#.name (see help query)")
-	}
-	if len(q) > MaxLen {
-		return nil, fmt.Errorf("the query is %d bytes long, more than the %d a query may be: ask a shorter question", len(q), MaxLen)
+	if err := Check(q); err != nil {
+		return nil, err
 	}
 	r := gjson.GetBytes(root, q)
 	if r.Exists() {
