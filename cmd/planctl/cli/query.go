@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newQueryCmd) }
-
 func newQueryCmd(s *streams) *cobra.Command {
 	var compact bool
 	c := &cobra.Command{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -26,8 +27,6 @@ type runFlags struct {
 	maxResult   int64
 	query       string
 }
-
-func init() { register(newRunCmd) }
 
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{}
@@ -59,6 +58,7 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.StringVar(&f.trace, "trace", "", "record the run to `FILE`, to open later with debug --replay")
+	c.MarkFlagFilename("trace", "json")
 	fl.StringArrayVar(&f.redact, "redact", nil, "in the --trace file, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.BoolVar(&f.compact, "compact", false, "print the response on one line")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
@@ -71,9 +71,6 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 // speculate lets a run on immediate tools go on beside preflight (off in
 // the test that compares both ways).
 var speculate = true
-
-// traceWriter, when set, records a run to a file (see trace.go).
-var traceWriter func(path string, r *plan.Run) error
 
 func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if ctx == nil {
@@ -107,7 +104,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		fmt.Fprintln(s.out)
 	}
 	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
-	if isTerminal(s.errOut) {
+	if tui.IsTerminal(s.errOut) {
 		opts.OnEvent = progressPrinter(s, p)
 	}
 	var r *plan.Run
@@ -122,7 +119,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		spec = make(chan *plan.Run, 1)
 		go func() {
 			r := plan.NewRun(p, cat, opts)
-			r.Continue(sctx, nil)
+			r.RunToEnd(sctx)
 			spec <- r
 		}()
 	}
@@ -146,7 +143,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	}
 	if r == nil {
 		r = plan.NewRun(p, cat, opts)
-		r.Continue(ctx, nil)
+		r.RunToEnd(ctx)
 	}
 	if f.query != "" {
 		v, err := r.Query(f.query)
@@ -164,10 +161,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 	}
 	if f.trace != "" {
-		if traceWriter == nil {
-			return fatal(fmt.Errorf("--trace is not available in this build"))
-		}
-		if err := traceWriter(f.trace, r); err != nil {
+		if err := plan.WriteTrace(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
 		}
 	}
@@ -206,5 +200,5 @@ func progressPrinter(s *streams, p *plan.Plan) func(plan.Event) {
 // writeDiagnosticsBrief shows the diagnostics that refused a plan on
 // stderr, in validate's text format.
 func writeDiagnosticsBrief(s *streams, p *plan.Plan, ds []plan.Diagnostic) {
-	report.Text(s.errOut, p, ds, report.Options{Color: isTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
+	report.Text(s.errOut, p, ds, report.Options{Color: tui.IsTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
 }
