@@ -62,12 +62,19 @@ type depthGuard struct {
 	buf []byte
 	// wire, when set, sees each line first (Concierge's wire, wire.go).
 	wire func([]byte) ([]byte, []byte)
+	// asked, when set, counts each request read; atEOF, when set, runs
+	// before the end of input is passed on (stdio: wait for the answers).
+	asked func(line []byte)
+	atEOF func()
 }
 
 func (g *depthGuard) Read(p []byte) (int, error) {
 	for len(g.buf) == 0 {
 		line, err := g.r.ReadBytes('\n')
 		if len(line) > 0 {
+			if g.asked != nil && !tooDeep(line, MaxRequestDepth) {
+				g.asked(line)
+			}
 			if tooDeep(line, MaxRequestDepth) {
 				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
 			} else if g.wire == nil {
@@ -79,6 +86,10 @@ func (g *depthGuard) Read(p []byte) (int, error) {
 			}
 		}
 		if err != nil && len(g.buf) == 0 {
+			if err == io.EOF && g.atEOF != nil {
+				g.atEOF()
+				g.atEOF = nil
+			}
 			return 0, err
 		}
 		if err != nil {
