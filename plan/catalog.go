@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sort"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Tool is one tool a plan can call, whatever its source: a mock catalog, an
@@ -207,12 +209,12 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 // reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
 // property on its own: one odd value never drops the others' marks.
 func XSharable(schema json.RawMessage) []string {
-	root, err := ParseJSON(schema)
-	if err != nil || root.Kind != Object {
+	root, err := jsontext.Parse(schema)
+	if err != nil || root.Kind != jsontext.Object {
 		return nil
 	}
 	props := root.Get("properties")
-	if props == nil || props.Kind != Object {
+	if props == nil || props.Kind != jsontext.Object {
 		return nil
 	}
 	var out []string
@@ -228,12 +230,12 @@ func XSharable(schema json.RawMessage) []string {
 // ParamNames are the names of the tool's input properties, in the order
 // its inputSchema lists them (none when it lists none).
 func (t *Tool) ParamNames() []string {
-	schema, err := ParseJSON(t.InputSchema)
-	if err != nil || schema.Kind != Object {
+	schema, err := jsontext.Parse(t.InputSchema)
+	if err != nil || schema.Kind != jsontext.Object {
 		return nil
 	}
 	props := schema.Get("properties")
-	if props == nil || props.Kind != Object {
+	if props == nil || props.Kind != jsontext.Object {
 		return nil
 	}
 	var out []string

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Rejection is a whole plan refused before any step runs, with Concierge's
@@ -53,7 +55,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	}
 	seen := make(map[string]bool, len(p.Steps))
 	for _, s := range p.Steps {
-		if s.Node.Kind != Object {
+		if s.Node.Kind != jsontext.Object {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", PyTypeName(s.Node)),
 				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 		}
@@ -73,7 +75,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 				return &Rejection{Message: "unhashable type: '" + PyTypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 			}
 		}
-		if s.Tool == nil || s.Tool.Kind != String || c.Tool(s.Tool.Str) == nil {
+		if s.Tool == nil || s.Tool.Kind != jsontext.String || c.Tool(s.Tool.Str) == nil {
 			name := "None"
 			if s.Tool != nil {
 				name = PyStr(s.Tool)
@@ -88,7 +90,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	}
 	clear(seen)
 	for _, s := range p.Steps {
-		if s.Args != nil && s.Args.Kind != Object {
+		if s.Args != nil && s.Args.Kind != jsontext.Object {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", PyTypeName(s.Args)),
 				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 		}
@@ -132,22 +134,22 @@ func shapeException(p *Plan) (string, string) {
 	if p.Form == FormSteps {
 		return "", ""
 	}
-	if p.Body == nil || p.Body.Kind != Object {
+	if p.Body == nil || p.Body.Kind != jsontext.Object {
 		return "", "" // the form itself is wrong: Load reported why
 	}
 	for _, m := range pyMembers(p.Body) {
 		if m.Key != "steps" {
 			return ExecutePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
-				p.BodyPtr + "/" + EscapePointer(m.Key)
+				p.BodyPtr + "/" + jsontext.EscapePointer(m.Key)
 		}
 	}
 	steps := p.Body.Get("steps")
 	switch {
 	case steps == nil:
 		return ExecutePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
-	case steps.Kind == Array, iteratesNothing(steps):
+	case steps.Kind == jsontext.Array, iteratesNothing(steps):
 		return "", ""
-	case steps.Kind == Object || steps.Kind == String:
+	case steps.Kind == jsontext.Object || steps.Kind == jsontext.String:
 		// Iterating a dict yields its keys, a str its characters: both str.
 		return "'str' object has no attribute 'get'", p.StepsPtr
 	default:
@@ -158,25 +160,25 @@ func shapeException(p *Plan) (string, string) {
 // iteratesNothing reports whether Python's for loop over steps runs no
 // iteration without failing: an empty str or dict (an empty list too, but
 // that is a list).
-func iteratesNothing(steps *Value) bool {
-	return steps != nil && ((steps.Kind == String && steps.Str == "") || (steps.Kind == Object && len(steps.Members) == 0))
+func iteratesNothing(steps *jsontext.Value) bool {
+	return steps != nil && ((steps.Kind == jsontext.String && steps.Str == "") || (steps.Kind == jsontext.Object && len(steps.Members) == 0))
 }
 
 // pyTruthy is Python's bool() of a decoded JSON value; absent is None.
-func pyTruthy(v *Value) bool {
+func pyTruthy(v *jsontext.Value) bool {
 	if v == nil {
 		return false
 	}
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		return false
-	case Bool:
+	case jsontext.Bool:
 		return v.Bool
-	case String:
+	case jsontext.String:
 		return v.Str != ""
-	case Array:
+	case jsontext.Array:
 		return len(v.Elems) > 0
-	case Object:
+	case jsontext.Object:
 		return len(v.Members) > 0
 	default:
 		f, err := strconv.ParseFloat(v.Str, 64)
@@ -187,21 +189,21 @@ func pyTruthy(v *Value) bool {
 // pyHashKey gives values that Python considers equal (1, 1.0, true) the same
 // key, so duplicate ids are found as a Python set finds them. Lists and dicts
 // are unhashable.
-func pyHashKey(v *Value) (string, bool) {
+func pyHashKey(v *jsontext.Value) (string, bool) {
 	if v == nil {
 		return "None", true
 	}
 	switch v.Kind {
-	case String:
+	case jsontext.String:
 		return "s:" + v.Str, true
-	case Null:
+	case jsontext.Null:
 		return "None", true
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			return "n:1", true
 		}
 		return "n:0", true
-	case Number:
+	case jsontext.Number:
 		if isIntLiteral(v.Str) {
 			bi, ok := new(big.Int).SetString(v.Str, 10)
 			if ok {

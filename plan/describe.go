@@ -2,6 +2,8 @@ package plan
 
 import (
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -25,9 +27,9 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	b.WriteString("  ")
 	b.WriteString(t.Name)
 	b.WriteByte('(')
-	if schema, err := ParseJSON(t.InputSchema); err == nil && schema.Kind == Object {
+	if schema, err := jsontext.Parse(t.InputSchema); err == nil && schema.Kind == jsontext.Object {
 		required := pySet(schema.Get("required"))
-		if props := schema.Get("properties"); props != nil && props.Kind == Object {
+		if props := schema.Get("properties"); props != nil && props.Kind == jsontext.Object {
 			for i, m := range pyMembers(props) {
 				if i > 0 {
 					b.WriteString(", ")
@@ -53,7 +55,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 		b.WriteString("    ")
 		b.WriteString(t.Description)
 	}
-	if out, err := ParseJSON(t.OutputSchema); err == nil && pyTruthy(out) {
+	if out, err := jsontext.Parse(t.OutputSchema); err == nil && pyTruthy(out) {
 		b.WriteString("\n    returns: ")
 		b.WriteString(PyJSONDumps(out))
 	}
@@ -62,23 +64,23 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 // pySet is the set of strings Python's set(v) holds, as Concierge builds its
 // required names: a list's string elements, a str's characters, a dict's
 // keys. Anything else gives the empty set.
-func pySet(v *Value) map[string]bool {
+func pySet(v *jsontext.Value) map[string]bool {
 	set := map[string]bool{}
 	if v == nil {
 		return set
 	}
 	switch v.Kind {
-	case Array:
+	case jsontext.Array:
 		for _, e := range v.Elems {
-			if e.Kind == String {
+			if e.Kind == jsontext.String {
 				set[e.Str] = true
 			}
 		}
-	case String:
+	case jsontext.String:
 		for _, r := range v.Str {
 			set[string(r)] = true
 		}
-	case Object:
+	case jsontext.Object:
 		for _, m := range v.Members {
 			set[m.Key] = true
 		}
@@ -88,27 +90,27 @@ func pySet(v *Value) map[string]bool {
 
 // PyJSONDumps renders v as Python's json.dumps(v, separators=(',', ':'))
 // does: ASCII only, floats as Python prints them, keys in their order.
-func PyJSONDumps(v *Value) string {
+func PyJSONDumps(v *jsontext.Value) string {
 	var b strings.Builder
 	pyDumps(&b, v)
 	return b.String()
 }
 
-func pyDumps(b *strings.Builder, v *Value) {
+func pyDumps(b *strings.Builder, v *jsontext.Value) {
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		b.WriteString("null")
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			b.WriteString("true")
 		} else {
 			b.WriteString("false")
 		}
-	case Number:
+	case jsontext.Number:
 		b.WriteString(pyNumberJSON(v.Str))
-	case String:
+	case jsontext.String:
 		pyDumpsString(b, v.Str)
-	case Array:
+	case jsontext.Array:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -117,7 +119,7 @@ func pyDumps(b *strings.Builder, v *Value) {
 			pyDumps(b, e)
 		}
 		b.WriteByte(']')
-	case Object:
+	case jsontext.Object:
 		b.WriteByte('{')
 		for i, m := range pyMembers(v) {
 			if i > 0 {

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // FastMCP tools. Real Concierge servers wrap tools written with FastMCP:
@@ -46,7 +48,7 @@ const PydanticVersion = "2.13"
 // what (compact JSON).
 type Coercion struct {
 	Loc  []string
-	From *Value
+	From *jsontext.Value
 	To   string
 }
 
@@ -55,12 +57,12 @@ type Coercion struct {
 // JSON, and the conversions made; or, when validation fails, FastMCP's
 // error text.
 func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coerced []Coercion, errText string) {
-	av, err := ParseJSON(args)
-	if err != nil || av.Kind != Object {
+	av, err := jsontext.Parse(args)
+	if err != nil || av.Kind != jsontext.Object {
 		return args, nil, ""
 	}
-	sv, err := ParseJSON(inputSchema)
-	if err != nil || sv.Kind != Object {
+	sv, err := jsontext.Parse(inputSchema)
+	if err != nil || sv.Kind != jsontext.Object {
 		return AppendPyJSON(nil, av), nil, ""
 	}
 	c := &pyConverter{}
@@ -75,7 +77,7 @@ type pydanticError struct {
 	loc   []string
 	typ   string
 	msg   string
-	input *Value
+	input *jsontext.Value
 }
 
 type pyConverter struct {
@@ -83,7 +85,7 @@ type pyConverter struct {
 	coerced []Coercion
 }
 
-func (c *pyConverter) fail(loc []string, typ, msg string, in *Value) {
+func (c *pyConverter) fail(loc []string, typ, msg string, in *jsontext.Value) {
 	c.errs = append(c.errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
 }
 
@@ -128,24 +130,24 @@ func truncateRepr(s string) string {
 }
 
 // schemaTypes reads a schema's JSON types and whether null is allowed.
-func schemaTypes(s *Value) (types []string, nullable bool) {
-	if s == nil || s.Kind != Object {
+func schemaTypes(s *jsontext.Value) (types []string, nullable bool) {
+	if s == nil || s.Kind != jsontext.Object {
 		return nil, false
 	}
 	if t := s.Get("type"); t != nil {
 		switch t.Kind {
-		case String:
+		case jsontext.String:
 			types = []string{t.Str}
-		case Array:
+		case jsontext.Array:
 			for _, e := range t.Elems {
-				if e.Kind == String {
+				if e.Kind == jsontext.String {
 					types = append(types, e.Str)
 				}
 			}
 		}
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil && u.Kind == Array {
+		if u := s.Get(key); u != nil && u.Kind == jsontext.Array {
 			for _, br := range u.Elems {
 				bt, bn := schemaTypes(br)
 				nullable = nullable || bn
@@ -166,9 +168,9 @@ func schemaTypes(s *Value) (types []string, nullable bool) {
 
 // fastmcpBranch is the schema a non-null value converts by: s itself, or its
 // first non-null anyOf/oneOf branch.
-func fastmcpBranch(s *Value) *Value {
+func fastmcpBranch(s *jsontext.Value) *jsontext.Value {
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil && u.Kind == Array {
+		if u := s.Get(key); u != nil && u.Kind == jsontext.Array {
 			for _, br := range u.Elems {
 				if ts, _ := schemaTypes(br); len(ts) > 0 {
 					return br
@@ -180,12 +182,12 @@ func fastmcpBranch(s *Value) *Value {
 }
 
 // value appends v converted by schema s.
-func (c *pyConverter) value(dst []byte, s *Value, v *Value, loc []string) []byte {
+func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string) []byte {
 	types, nullable := schemaTypes(s)
 	if len(types) == 0 && !nullable {
 		return AppendPyJSON(dst, v) // any: unchanged
 	}
-	if v.Kind == Null && nullable {
+	if v.Kind == jsontext.Null && nullable {
 		return append(dst, "null"...)
 	}
 	if len(types) == 0 {
@@ -222,12 +224,12 @@ func (c *pyConverter) value(dst []byte, s *Value, v *Value, loc []string) []byte
 
 // object converts the declared properties of v; top-level drops the
 // undeclared ones and reports missing required ones.
-func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top bool) []byte {
+func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string, top bool) []byte {
 	props := s.Get("properties")
 	required := pySet(s.Get("required"))
 	dst = append(dst, '{')
 	n := 0
-	if props != nil && props.Kind == Object {
+	if props != nil && props.Kind == jsontext.Object {
 		for _, p := range pyMembers(props) {
 			a := v.Get(p.Key)
 			if a == nil {
@@ -240,12 +242,12 @@ func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top b
 				dst = append(dst, ',')
 			}
 			n++
-			dst = AppendJSONString(dst, p.Key)
+			dst = jsontext.AppendJSONString(dst, p.Key)
 			dst = append(dst, ':')
 			dst = c.value(dst, p.Value, a, append(loc, p.Key))
 		}
 	}
-	if !top || props == nil || props.Kind != Object {
+	if !top || props == nil || props.Kind != jsontext.Object {
 		for _, m := range pyMembers(v) {
 			if props != nil && props.Get(m.Key) != nil {
 				continue
@@ -254,7 +256,7 @@ func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top b
 				dst = append(dst, ',')
 			}
 			n++
-			dst = AppendJSONString(dst, m.Key)
+			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
 			dst = AppendPyJSON(dst, m.Value)
 		}
@@ -264,11 +266,11 @@ func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top b
 
 // scalar converts v to JSON type typ: the converted JSON for scalars ("" to
 // keep v as it is), and whether v is acceptable at all.
-func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) {
+func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (string, bool) {
 	switch typ {
 	case "integer":
 		switch v.Kind {
-		case Number:
+		case jsontext.Number:
 			if isIntLiteral(v.Str) {
 				return pyNumberJSON(v.Str), true
 			}
@@ -284,12 +286,12 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 			bf := new(big.Float).SetFloat64(f)
 			bi, _ := bf.Int(nil)
 			return bi.String(), true
-		case Bool:
+		case jsontext.Bool:
 			if v.Bool {
 				return "1", true
 			}
 			return "0", true
-		case String:
+		case jsontext.String:
 			if n, ok := pydanticIntString(v.Str); ok {
 				return n, true
 			}
@@ -299,19 +301,19 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 		c.fail(loc, "int_type", "Input should be a valid integer", v)
 	case "number":
 		switch v.Kind {
-		case Number:
+		case jsontext.Number:
 			if isIntLiteral(v.Str) {
 				f, _ := new(big.Float).SetString(v.Str)
 				ff, _ := f.Float64()
 				return PyFloatRepr(ff), true
 			}
 			return pyNumberJSON(v.Str), true
-		case Bool:
+		case jsontext.Bool:
 			if v.Bool {
 				return "1.0", true
 			}
 			return "0.0", true
-		case String:
+		case jsontext.String:
 			t, ok := pyUnderscores(strings.TrimSpace(v.Str))
 			f, err := strconv.ParseFloat(t, 64)
 			if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
@@ -326,9 +328,9 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 		c.fail(loc, "float_type", "Input should be a valid number", v)
 	case "boolean":
 		switch v.Kind {
-		case Bool:
+		case jsontext.Bool:
 			return "", true
-		case Number:
+		case jsontext.Number:
 			f, _ := strconv.ParseFloat(v.Str, 64)
 			switch f {
 			case 0:
@@ -342,7 +344,7 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 				c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 			}
 			return "", false
-		case String:
+		case jsontext.String:
 			switch strings.ToLower(strings.TrimSpace(v.Str)) {
 			case "true", "1", "yes", "on", "t", "y":
 				return "true", true
@@ -354,17 +356,17 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 		}
 		c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 	case "string":
-		if v.Kind == String {
+		if v.Kind == jsontext.String {
 			return "", true
 		}
 		c.fail(loc, "string_type", "Input should be a valid string", v)
 	case "array":
-		if v.Kind == Array {
+		if v.Kind == jsontext.Array {
 			return "", true
 		}
 		c.fail(loc, "list_type", "Input should be a valid list", v)
 	case "object":
-		if v.Kind == Object {
+		if v.Kind == jsontext.Object {
 			return "", true
 		}
 		c.fail(loc, "dict_type", "Input should be a valid dictionary", v)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Concierge is written in Python and its messages interpolate Python values:
@@ -14,20 +16,20 @@ import (
 // Concierge's, byte for byte.
 
 // PyTypeName is Python's name for the type json.loads gives a value.
-func PyTypeName(v *Value) string {
+func PyTypeName(v *jsontext.Value) string {
 	switch v.Kind {
-	case String:
+	case jsontext.String:
 		return "str"
-	case Number:
+	case jsontext.Number:
 		if isIntLiteral(v.Str) {
 			return "int"
 		}
 		return "float"
-	case Bool:
+	case jsontext.Bool:
 		return "bool"
-	case Null:
+	case jsontext.Null:
 		return "NoneType"
-	case Array:
+	case jsontext.Array:
 		return "list"
 	default:
 		return "dict"
@@ -61,8 +63,8 @@ func isIntLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
 
 // PyStr renders v as Python's str() renders the decoded value: a string as
 // itself, anything else as its repr.
-func PyStr(v *Value) string {
-	if v.Kind == String {
+func PyStr(v *jsontext.Value) string {
+	if v.Kind == jsontext.String {
 		return v.Str
 	}
 	var b strings.Builder
@@ -71,27 +73,27 @@ func PyStr(v *Value) string {
 }
 
 // PyRepr renders v as Python's repr() renders the decoded value.
-func PyRepr(v *Value) string {
+func PyRepr(v *jsontext.Value) string {
 	var b strings.Builder
 	pyRepr(&b, v)
 	return b.String()
 }
 
-func pyRepr(b *strings.Builder, v *Value) {
+func pyRepr(b *strings.Builder, v *jsontext.Value) {
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		b.WriteString("None")
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			b.WriteString("True")
 		} else {
 			b.WriteString("False")
 		}
-	case Number:
+	case jsontext.Number:
 		b.WriteString(pyNumber(v.Str))
-	case String:
+	case jsontext.String:
 		b.WriteString(PyReprString(v.Str))
-	case Array:
+	case jsontext.Array:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -100,7 +102,7 @@ func pyRepr(b *strings.Builder, v *Value) {
 			pyRepr(b, e)
 		}
 		b.WriteByte(']')
-	case Object:
+	case jsontext.Object:
 		b.WriteByte('{')
 		for i, m := range pyMembers(v) {
 			if i > 0 {
@@ -116,12 +118,12 @@ func pyRepr(b *strings.Builder, v *Value) {
 
 // pyMembers returns an object's members as a Python dict holds them after
 // json.loads: a repeated key keeps its first position and its last value.
-func pyMembers(v *Value) []Member {
-	if !hasDuplicateKeys(v) {
+func pyMembers(v *jsontext.Value) []jsontext.Member {
+	if !jsontext.HasDuplicateKeys(v) {
 		return v.Members
 	}
 	pos := make(map[string]int, len(v.Members))
-	out := make([]Member, 0, len(v.Members))
+	out := make([]jsontext.Member, 0, len(v.Members))
 	for _, m := range v.Members {
 		if i, ok := pos[m.Key]; ok {
 			out[i].Value = m.Value
@@ -131,30 +133,6 @@ func pyMembers(v *Value) []Member {
 		out = append(out, m)
 	}
 	return out
-}
-
-func hasDuplicateKeys(v *Value) bool {
-	if len(v.Members) < 2 {
-		return false
-	}
-	if len(v.Members) <= 8 {
-		for i := 1; i < len(v.Members); i++ {
-			for j := 0; j < i; j++ {
-				if v.Members[i].Key == v.Members[j].Key {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	seen := make(map[string]struct{}, len(v.Members))
-	for _, m := range v.Members {
-		if _, ok := seen[m.Key]; ok {
-			return true
-		}
-		seen[m.Key] = struct{}{}
-	}
-	return false
 }
 
 // pyNumber renders a JSON number literal as Python prints the int or float

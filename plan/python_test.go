@@ -3,6 +3,8 @@ package plan
 import (
 	"math"
 	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 func TestPyFloatRepr(t *testing.T) {
@@ -51,7 +53,7 @@ func TestPyStrOfValues(t *testing.T) {
 		`[]`:                                            `[]`,
 		`{}`:                                            `{}`,
 	} {
-		v, err := ParseJSON([]byte(src))
+		v, err := jsontext.Parse([]byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Values as Python sees them (SPEC 2).
@@ -15,7 +17,7 @@ import (
 // and every tool result comes back through the same parse. planctl applies
 // the same normalisation where the values enter:
 //
-//   - parsing (ParseJSON): a number a double cannot hold (1e400, -1e400) and
+//   - parsing (jsontext.Parse): a number a double cannot hold (1e400, -1e400) and
 //     the NaN/Infinity literals Python's json accepts become null, keeping
 //     their literal for the validator (NUMBER_RANGE); so {"id": 1e400} is a
 //     step without an id, exactly as on Concierge. Floats keep their literal
@@ -32,35 +34,6 @@ import (
 // Strings are left as UTF-8 in planctl's own output; the MCP wire text
 // (PyDumpsIndent) escapes every character outside printable ASCII, as
 // json.dumps(ensure_ascii=True) does.
-
-// beyondDouble reports whether a JSON number literal is a float that
-// overflows a double. Integer literals never do: Python's ints are exact.
-func beyondDouble(lit string) bool {
-	exp := strings.IndexAny(lit, "eE")
-	if exp < 0 && (len(lit) < 300 || strings.IndexByte(lit, '.') < 0) {
-		return false // no exponent and short: at most 1e300; or an int
-	}
-	f, _ := strconv.ParseFloat(lit, 64)
-	return math.IsInf(f, 0)
-}
-
-// nonFinite parses NaN, Infinity or -Infinity, which Python's json.loads
-// accepts, into a null that keeps its literal.
-func (p *parser) nonFinite() (*Value, error) {
-	for _, word := range [...]string{"NaN", "Infinity", "-Infinity"} {
-		if len(p.src)-p.i >= len(word) && string(p.src[p.i:p.i+len(word)]) == word {
-			v := p.node()
-			*v = Value{Kind: Null, Start: p.i, End: p.i + len(word), Str: p.text(p.i, p.i+len(word))}
-			p.i += len(word)
-			return v, nil
-		}
-	}
-	return nil, p.errorf("unexpected %s: expected a JSON value (strings need double quotes)", p.describe())
-}
-
-// IsNonFinite reports whether v was written as a number a double cannot
-// hold, or as NaN/Infinity: Concierge receives null there.
-func IsNonFinite(v *Value) bool { return v != nil && v.Kind == Null && v.Str != "" }
 
 // pyNumberJSON writes a number literal as json.dumps writes the value
 // json.loads makes of it: an int exactly ("-0" is 0), a float as repr.
@@ -136,23 +109,23 @@ func reprLiteral(lit string) bool {
 // json.loads: floats as repr writes them, numbers beyond a double and
 // NaN/Infinity as null, a repeated key once (first place, last value).
 // Strings are escaped as JSON requires and otherwise kept as UTF-8.
-func AppendPyJSON(dst []byte, v *Value) []byte {
+func AppendPyJSON(dst []byte, v *jsontext.Value) []byte {
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		return append(dst, "null"...)
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			return append(dst, "true"...)
 		}
 		return append(dst, "false"...)
-	case Number:
+	case jsontext.Number:
 		if (isIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
 			return append(dst, v.Str...)
 		}
 		return append(dst, pyNumberJSON(v.Str)...)
-	case String:
-		return AppendJSONString(dst, v.Str)
-	case Array:
+	case jsontext.String:
+		return jsontext.AppendJSONString(dst, v.Str)
+	case jsontext.Array:
 		dst = append(dst, '[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -167,7 +140,7 @@ func AppendPyJSON(dst []byte, v *Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSONString(dst, m.Key)
+			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
 			dst = AppendPyJSON(dst, m.Value)
 		}
@@ -183,7 +156,7 @@ func PyValues(raw []byte) []byte {
 	if pyClean(raw) {
 		return raw // the common case, found without building a tree
 	}
-	v, dups, err := parseJSON(raw)
+	v, dups, err := jsontext.ParseWithDuplicates(raw)
 	if err != nil {
 		return raw
 	}
@@ -195,19 +168,19 @@ func PyValues(raw []byte) []byte {
 
 // pyChanges reports whether some number under v is written differently by
 // Python, or is beyond a double.
-func pyChanges(v *Value) bool {
+func pyChanges(v *jsontext.Value) bool {
 	switch v.Kind {
-	case Number:
+	case jsontext.Number:
 		return numberChanges(v.Str)
-	case Null:
+	case jsontext.Null:
 		return v.Str != ""
-	case Array:
+	case jsontext.Array:
 		for _, e := range v.Elems {
 			if pyChanges(e) {
 				return true
 			}
 		}
-	case Object:
+	case jsontext.Object:
 		for _, m := range v.Members {
 			if pyChanges(m.Value) {
 				return true
@@ -224,7 +197,7 @@ func pyChanges(v *Value) bool {
 // Concierge server's execute_plan result. Text that does not parse is
 // returned unchanged.
 func PyDumpsIndent(raw []byte) []byte {
-	v, err := ParseJSON(raw)
+	v, err := jsontext.Parse(raw)
 	if err != nil {
 		return raw
 	}
@@ -234,7 +207,7 @@ func PyDumpsIndent(raw []byte) []byte {
 	return []byte(b.String())
 }
 
-func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
+func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
 	newline := func(d int) {
 		b.WriteByte('\n')
 		for range d {
@@ -242,7 +215,7 @@ func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
 		}
 	}
 	switch v.Kind {
-	case Array:
+	case jsontext.Array:
 		if len(v.Elems) == 0 {
 			b.WriteString("[]")
 			return
@@ -257,7 +230,7 @@ func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
 		}
 		newline(depth)
 		b.WriteByte(']')
-	case Object:
+	case jsontext.Object:
 		ms := pyMembers(v)
 		if len(ms) == 0 {
 			b.WriteString("{}")
@@ -334,8 +307,8 @@ func pyClean(b []byte) bool {
 	for i := 0; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
-			end := skipString(b, i)
-			j := skipSpaceAt(b, end)
+			end := jsontext.SkipString(b, i)
+			j := jsontext.SkipSpace(b, end)
 			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
 				key := b[i+1 : end-1]
 				for _, k := range key {
@@ -371,7 +344,7 @@ func pyClean(b []byte) bool {
 			starts = starts[:len(starts)-1]
 			i++
 		case c == '-' || (c >= '0' && c <= '9'):
-			end := skipValue(b, i)
+			end := jsontext.SkipValue(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
 				return false // -Infinity, or not a number
 			}

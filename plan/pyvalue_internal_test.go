@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // TestReprLiteral: the fast path (reprLiteral) agrees with the exact one
@@ -66,7 +68,7 @@ func TestPyClean(t *testing.T) {
 			t.Errorf("%s is clean but PyValues changes it", tc.raw)
 		}
 		if !tc.clean {
-			v, dups, err := parseJSON([]byte(tc.raw))
+			v, dups, err := jsontext.ParseWithDuplicates([]byte(tc.raw))
 			if err == nil && len(dups) == 0 && !pyChanges(v) && tc.raw != `{"a\u0062":1,"ab":2}` {
 				t.Errorf("%s: pyClean says not clean, the exact check says clean", tc.raw)
 			}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"net/url"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Redacted is the JSON string that replaces a redacted value in a trace.
@@ -63,15 +65,15 @@ func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 	}
 	lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
 	body := bytes.TrimSpace(raw)
-	v, err := ParseJSON(body)
+	v, err := jsontext.Parse(body)
 	if err != nil {
 		return []byte(redactNotJSON)
 	}
 	var spans [][2]int
-	var walk func(v *Value)
-	walk = func(v *Value) {
+	var walk func(v *jsontext.Value)
+	walk = func(v *jsontext.Value) {
 		switch v.Kind {
-		case Object:
+		case jsontext.Object:
 			for _, m := range v.Members {
 				if keepRefs && IsRef(m.Value) {
 					continue
@@ -82,7 +84,7 @@ func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 					walk(m.Value)
 				}
 			}
-		case Array:
+		case jsontext.Array:
 			for _, e := range v.Elems {
 				walk(e)
 			}

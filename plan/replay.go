@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
@@ -44,7 +46,7 @@ func NewReplay(t *Trace) *Replay {
 }
 
 func replayKey(tool string, args []byte) string {
-	return tool + "\x00" + string(AppendCompact(nil, bytes.TrimSpace(args)))
+	return tool + "\x00" + string(jsontext.AppendCompact(nil, bytes.TrimSpace(args)))
 }
 
 // Call answers from the trace. When the same call was recorded more than
@@ -68,7 +70,7 @@ func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (
 			why = fmt.Sprintf("it never called tool %q", tool)
 		}
 		return ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
-			rp.Trace.Path, tool, AppendCompact(nil, args), why)}
+			rp.Trace.Path, tool, jsontext.AppendCompact(nil, args), why)}
 	}
 	s := rec[n%len(rec)]
 	if s.Status == "error" {

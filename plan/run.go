@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // StepStatus is where a step is in a run.
@@ -164,7 +166,7 @@ func (r *Run) reset(from int) {
 	r.results = make(map[string]int, from)
 	for i := 0; i < from; i++ {
 		if r.steps[i].Status == StepOK {
-			if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
+			if id := r.Plan.Steps[i].ID; id != nil && id.Kind == jsontext.String {
 				r.results[id.Str] = i
 			}
 		}
@@ -266,7 +268,7 @@ func (r *Run) SetPlan(p *Plan, edited int) error {
 
 // ArgsOf returns the arguments step i runs with and the source bytes they
 // point into.
-func (r *Run) ArgsOf(i int) (*Value, []byte) {
+func (r *Run) ArgsOf(i int) (*jsontext.Value, []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.Plan.Steps[i].Args, r.Plan.Src.Bytes
@@ -302,7 +304,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	r.steps[i] = st
 	if st.Status == StepOK {
-		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
+		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == jsontext.String {
 			r.results[id.Str] = i
 		}
 		r.cursor = i + 1
@@ -392,8 +394,8 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
 	}
-	if d := jsonDepth(res.Value); d > MaxDepth {
-		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, MaxDepth))
+	if d := jsonDepth(res.Value); d > jsontext.MaxDepth {
+		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
 	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)
@@ -472,7 +474,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	if args == nil {
 		return json.RawMessage("{}"), nil
 	}
-	if args.Kind != Object {
+	if args.Kind != jsontext.Object {
 		return nil, fmt.Errorf("'%s' object has no attribute 'items'", PyTypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
@@ -486,7 +488,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
-		buf = AppendJSONString(buf, m.Key)
+		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
 			buf = AppendPyJSON(buf, m.Value) // Python's value: pyvalue.go
@@ -535,60 +537,4 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 			r.Plan.Steps[i].IDText(), ref.Step)
 	}
 	return Walk(result, ref.Step, ref.Path)
-}
-
-// AppendCompact appends valid JSON without insignificant whitespace, in one
-// pass and without re-encoding: numbers and strings keep their exact text.
-func AppendCompact(dst, raw []byte) []byte {
-	inString := false
-	start := 0
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case ' ', '\t', '\n', '\r':
-			dst = append(dst, raw[start:i]...)
-			start = i + 1
-		}
-	}
-	return append(dst, raw[start:]...)
-}
-
-// AppendJSONString appends s as a JSON string, escaping only what JSON
-// requires (no HTML escaping: the output is data, not a web page).
-func AppendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // This file is the validator's view of JSON Schema as a type system: what a
@@ -313,7 +315,7 @@ func resolveRef(root any, ref string) any {
 		return nil
 	}
 	cur := root
-	for _, tok := range SplitPointer(ref[1:]) {
+	for _, tok := range jsontext.SplitPointer(ref[1:]) {
 		switch c := cur.(type) {
 		case map[string]any:
 			cur = c[tok]

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // TraceFormat names the trace format and its version; a trace carries it in
@@ -104,26 +106,26 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 	rd := NewRedactor(r.opts.Redact)
 	b := dst
 	b = append(b, `{"trace": `...)
-	b = AppendJSONString(b, TraceFormat)
+	b = jsontext.AppendJSONString(b, TraceFormat)
 	b = append(b, ",\n \"written\": "...)
-	b = AppendJSONString(b, now.UTC().Format(time.RFC3339Nano))
+	b = jsontext.AppendJSONString(b, now.UTC().Format(time.RFC3339Nano))
 	b = append(b, ",\n \"status\": "...)
-	b = AppendJSONString(b, r.Status().String())
+	b = jsontext.AppendJSONString(b, r.Status().String())
 	b = append(b, ",\n \"plan\": {\"name\": "...)
-	b = AppendJSONString(b, p.Src.Name)
+	b = jsontext.AppendJSONString(b, p.Src.Name)
 	if p.Root != nil {
 		b = append(b, `, "json": `...)
 		b = append(b, rd.Plan(bytes.TrimSpace(p.Src.Bytes))...)
 	} else {
 		b = append(b, `, "text": `...)
 		if rd.Active() {
-			b = AppendJSONString(b, "[redacted: not JSON]")
+			b = jsontext.AppendJSONString(b, "[redacted: not JSON]")
 		} else {
-			b = AppendJSONString(b, string(p.Src.Bytes))
+			b = jsontext.AppendJSONString(b, string(p.Src.Bytes))
 		}
 	}
 	b = append(b, "},\n \"catalog\": {\"source\": "...)
-	b = AppendJSONString(b, r.Catalog.Source)
+	b = jsontext.AppendJSONString(b, r.Catalog.Source)
 	b = append(b, `, "tools": [`...)
 	for i, t := range r.Catalog.Tools {
 		if i > 0 {
@@ -145,15 +147,15 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 
 func appendTool(b []byte, t *Tool) []byte {
 	b = append(b, `{"name": `...)
-	b = AppendJSONString(b, t.Name)
+	b = jsontext.AppendJSONString(b, t.Name)
 	if t.Description != "" {
 		b = append(b, `, "description": `...)
-		b = AppendJSONString(b, t.Description)
+		b = jsontext.AppendJSONString(b, t.Description)
 	}
 	raw := func(key string, v json.RawMessage) {
 		if len(bytes.TrimSpace(v)) > 0 {
 			b = append(b, ", \""+key+"\": "...)
-			b = AppendCompact(b, bytes.TrimSpace(v))
+			b = jsontext.AppendCompact(b, bytes.TrimSpace(v))
 		}
 	}
 	raw("inputSchema", t.InputSchema)
@@ -171,7 +173,7 @@ func appendTool(b []byte, t *Tool) []byte {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = AppendJSONString(b, k)
+		b = jsontext.AppendJSONString(b, k)
 	}
 	b = append(b, ']')
 	if t.SharableAll {
@@ -186,22 +188,22 @@ func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 	b = append(b, `{"index": `...)
 	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `, "id": `...)
-	b = AppendJSONString(b, s.IDText())
+	b = jsontext.AppendJSONString(b, s.IDText())
 	b = append(b, `, "tool": `...)
-	b = AppendJSONString(b, s.ToolName())
+	b = jsontext.AppendJSONString(b, s.ToolName())
 	status := st.Status
 	if status == StepRunning {
 		status = StepPending // a step still running has no outcome to record
 	}
 	b = append(b, `, "status": `...)
-	b = AppendJSONString(b, status.String())
+	b = jsontext.AppendJSONString(b, status.String())
 	if status != StepPending {
 		b = append(b, `, "called": `...)
 		b = strconv.AppendBool(b, st.Args != nil)
 	}
 	if args, src := r.ArgsOf(i); args != nil {
 		b = append(b, `, "args": `...)
-		b = AppendCompact(b, rd.Plan(args.Raw(src)))
+		b = jsontext.AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
 	if status == StepPending {
 		return append(b, '}')
@@ -212,13 +214,13 @@ func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 	}
 	if status == StepOK {
 		b = append(b, `, "result": `...)
-		b = AppendCompact(b, rd.JSON(st.Result))
+		b = jsontext.AppendCompact(b, rd.JSON(st.Result))
 	} else {
 		b = append(b, `, "error": `...)
-		b = AppendJSONString(b, st.Error)
+		b = jsontext.AppendJSONString(b, st.Error)
 	}
 	b = append(b, `, "started": `...)
-	b = AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
+	b = jsontext.AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
 	b = append(b, `, "duration_ms": `...)
 	b = strconv.AppendFloat(b, float64(st.Duration.Microseconds())/1000, 'f', -1, 64)
 	return append(b, '}')
@@ -338,7 +340,7 @@ func (t *Trace) LoadPlan(lim Limits) *Plan {
 // SamePlan reports whether p is the plan the trace was recorded from
 // (ignoring whitespace outside strings).
 func (t *Trace) SamePlan(p *Plan) bool {
-	a := AppendCompact(nil, bytes.TrimSpace(t.Plan.Source()))
-	b := AppendCompact(nil, bytes.TrimSpace(p.Src.Bytes))
+	a := jsontext.AppendCompact(nil, bytes.TrimSpace(t.Plan.Source()))
+	b := jsontext.AppendCompact(nil, bytes.TrimSpace(p.Src.Bytes))
 	return bytes.Equal(a, b)
 }

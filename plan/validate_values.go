@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Value checks: where Concierge's Python will not receive the number the
@@ -23,21 +25,21 @@ func (v *validator) valueChecks() {
 	v.walkValues(v.p.Root, "")
 }
 
-func (v *validator) walkValues(n *Value, ptr string) {
+func (v *validator) walkValues(n *jsontext.Value, ptr string) {
 	switch n.Kind {
-	case Array:
+	case jsontext.Array:
 		for i, e := range n.Elems {
-			if e.Kind >= Array || e.Kind == Number || IsNonFinite(e) {
+			if e.Kind >= jsontext.Array || e.Kind == jsontext.Number || jsontext.IsNonFinite(e) {
 				v.walkValues(e, ptr+"/"+strconv.Itoa(i))
 			}
 		}
-	case Object:
+	case jsontext.Object:
 		for _, m := range n.Members {
-			if m.Value.Kind >= Array || m.Value.Kind == Number || IsNonFinite(m.Value) {
-				v.walkValues(m.Value, ptr+"/"+EscapePointer(m.Key))
+			if m.Value.Kind >= jsontext.Array || m.Value.Kind == jsontext.Number || jsontext.IsNonFinite(m.Value) {
+				v.walkValues(m.Value, ptr+"/"+jsontext.EscapePointer(m.Key))
 			}
 		}
-	case Null:
+	case jsontext.Null:
 		if n.Str == "" {
 			return
 		}
@@ -48,7 +50,7 @@ func (v *validator) walkValues(n *Value, ptr string) {
 			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str)
 		}
 		v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr), msg)
-	case Number:
+	case jsontext.Number:
 		if isIntLiteral(n.Str) {
 			return
 		}
@@ -113,10 +115,10 @@ func (v *validator) fastmcpChecks() {
 	coerced := map[string]bool{}
 	for _, s := range v.p.Steps {
 		t := v.c.Tool(s.ToolName())
-		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != Object {
+		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != jsontext.Object {
 			continue
 		}
-		schema, err := ParseJSON(t.InputSchema)
+		schema, err := jsontext.Parse(t.InputSchema)
 		if err != nil {
 			continue
 		}
@@ -134,7 +136,7 @@ func (v *validator) fastmcpChecks() {
 			for _, co := range c.coerced {
 				ptr := s.Ptr + "/args"
 				for _, k := range co.Loc {
-					ptr += "/" + EscapePointer(k)
+					ptr += "/" + jsontext.EscapePointer(k)
 				}
 				coerced[ptr] = true
 				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start, co.From.End, s,
@@ -172,12 +174,12 @@ func (v *validator) requiredShape() {
 			continue
 		}
 		seen[t.Name] = true
-		schema, err := ParseJSON(t.InputSchema)
-		if err != nil || schema.Kind != Object {
+		schema, err := jsontext.Parse(t.InputSchema)
+		if err != nil || schema.Kind != jsontext.Object {
 			continue
 		}
 		req := schema.Get("required")
-		if req == nil || req.Kind == Array {
+		if req == nil || req.Kind == jsontext.Array {
 			continue
 		}
 		names := make([]string, 0, 4)
@@ -219,7 +221,7 @@ func laxConverts(want, got kindSet) bool {
 
 // refCoerced is ARG_COERCED for a reference into a FastMCP tool whose
 // value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
-func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *Value, want, got kindSet, at string) {
+func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *jsontext.Value, want, got kindSet, at string) {
 	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start, path.End, s,
 		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
 			t.Name, got, at, want, param))

@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Options configure a REPL session.
@@ -305,7 +306,7 @@ func (s *Session) where() {
 }
 
 func (s *Session) writeJSON(raw []byte) {
-	s.out.Write(plan.Indent(raw))
+	s.out.Write(jsontext.Indent(raw))
 	s.out.WriteByte('\n')
 }
 
@@ -342,7 +343,7 @@ func (s *Session) args(i int) error {
 	if v == nil {
 		b = append(b, "{}"...)
 	} else {
-		b = plan.AppendCompact(b, v.Raw(src))
+		b = jsontext.AppendCompact(b, v.Raw(src))
 	}
 	st := s.run.Step(i)
 	var resolved []byte
@@ -359,7 +360,7 @@ func (s *Session) args(i int) error {
 	}
 	if why != "" {
 		b = append(b, `,"unresolved":`...)
-		b = plan.AppendJSONString(b, why)
+		b = jsontext.AppendJSONString(b, why)
 	} else {
 		b = append(b, `,"resolved":`...)
 		b = append(b, resolved...)
@@ -467,7 +468,7 @@ func (s *Session) argNames(word string) []string {
 			out = append(out, n)
 		}
 	}
-	if a := p.Steps[i].Args; a != nil && a.Kind == plan.Object {
+	if a := p.Steps[i].Args; a != nil && a.Kind == jsontext.Object {
 		for _, m := range a.Members {
 			add(m.Key)
 		}

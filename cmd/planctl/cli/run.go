@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/spf13/cobra"
 )
@@ -95,7 +96,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		if f.compact {
 			s.out.Write(resp)
 		} else {
-			plan.WriteIndent(s.out, resp)
+			jsontext.WriteIndent(s.out, resp)
 		}
 		fmt.Fprintln(s.out)
 	}
