@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -461,19 +460,6 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	d.plan, d.diags = np, ds
 	d.mu.Unlock()
 	return stepDiagnostics(ds, i), nil
-}
-
-// DefaultTracePath is the file a debugger writes a trace to when none is
-// named: the plan's base name with ".trace.json", in the current folder
-// ("planctl.trace.json" for a plan from standard input).
-func DefaultTracePath(planName string) string {
-	base := filepath.Base(planName)
-	if planName == "" || planName == "-" || strings.HasPrefix(planName, "<") || base == "." || base == string(filepath.Separator) {
-		return "planctl.trace.json"
-	}
-	base = strings.TrimSuffix(base, ".json")
-	base = strings.TrimSuffix(base, ".trace")
-	return base + ".trace.json"
 }
 
 // Admit decides whether a plan may run, as run and serve do before any

@@ -90,8 +90,8 @@ type RunOptions struct {
 	// result fails its step (a plan's results are kept in memory and sent
 	// back whole). Zero means DefaultMaxResult; negative, no bound.
 	MaxResult int64
-	// Redact names object keys whose values WriteTrace replaces with
-	// "[redacted]" (see Redactor); the run itself is not changed.
+	// Redact names object keys whose values trace.Write replaces with
+	// "[redacted]" (see trace.Redactor); the run itself is not changed.
 	Redact []string
 	// MaxResponse bounds what a run holds in bytes: the results and
 	// resolved arguments of all its steps, summed. The step that would
@@ -107,6 +107,14 @@ type RunOptions struct {
 	// serve keep the step error Concierge would show.
 	HaltAtTraceEnd bool
 }
+
+// ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
+// call it has no answer for: a replayed trace (package trace) that never
+// recorded it, as when the trace was written mid-run. A debugger's run
+// halts there instead of failing the step (RunOptions.HaltAtTraceEnd); an
+// error that also has a NoAnswerReason() string method adds its reason to
+// Halted.
+var ErrNoAnswer = errors.New("the trace has no more answers")
 
 // DefaultMaxResult is the largest tool result a run keeps by default: as
 // large as the largest plan planctl reads, so that a 50 MB result can still
@@ -140,6 +148,9 @@ func NewRun(p *Plan, c *Catalog, opts RunOptions) *Run {
 	r.reset(0)
 	return r
 }
+
+// Options returns the options the run was made with.
+func (r *Run) Options() RunOptions { return r.opts }
 
 func (r *Run) emit(e Event) {
 	if r.opts.OnEvent != nil {
@@ -377,9 +388,9 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.HaltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		st.halt = ErrNoAnswer.Error()
-		var na *noAnswerError
+		var na interface{ NoAnswerReason() string }
 		if errors.As(err, &na) {
-			st.halt += ": " + na.why
+			st.halt += ": " + na.NoAnswerReason()
 		}
 		return st
 	case err != nil:

@@ -21,6 +21,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // Options configure a REPL session.
@@ -74,7 +75,7 @@ func NewSession(o Options) *Session {
 		o.Err = o.Out
 	}
 	if o.TracePath == "" {
-		o.TracePath = plan.DefaultTracePath(o.Plan.Src.Name)
+		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
 	}
 	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions

@@ -4,17 +4,18 @@ import (
 	"context"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // Traces: run --trace writes them, --replay answers tool calls from them.
 func init() {
-	traceWriter = plan.WriteTrace
+	traceWriter = trace.Write
 	openReplay = func(_ context.Context, path string) (*toolSource, error) {
-		t, err := plan.ReadTrace(path)
+		t, err := trace.Read(path)
 		if err != nil {
 			return nil, fatal(err)
 		}
-		c, err := plan.NewReplay(t).Catalog()
+		c, err := trace.NewReplay(t).Catalog()
 		if err != nil {
 			return nil, fatal(err)
 		}
@@ -23,8 +24,8 @@ func init() {
 }
 
 // replayOf returns the trace behind a catalog opened with --replay, or nil.
-func replayOf(c *plan.Catalog) *plan.Trace {
-	if rp, ok := c.Caller.(*plan.Replay); ok {
+func replayOf(c *plan.Catalog) *trace.Trace {
+	if rp, ok := c.Caller.(*trace.Replay); ok {
 		return rp.Trace
 	}
 	return nil

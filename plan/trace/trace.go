@@ -1,4 +1,27 @@
-package plan
+// Package trace records a run of a plan to a file and replays it: Write
+// and Append record a *plan.Run (plan, catalog, each step's arguments and
+// result; secrets redacted with RunOptions.Redact), Read and Parse read a
+// trace back and refuse a damaged one with a message that says so, and a
+// Replay answers the recorded calls as a plan.Caller, so a run can be
+// stepped again without the tools.
+//
+// It stands apart from the engine: plan knows nothing of files or traces
+// (only ErrNoAnswer, which a replay gives past its recording).
+//
+//	if err := trace.Write("backup.trace.json", run); err != nil {
+//		return err
+//	}
+//	tr, err := trace.Read("backup.trace.json")
+//	if err != nil {
+//		return err
+//	}
+//	cat, err := trace.NewReplay(tr).Catalog()
+//	if err != nil {
+//		return err
+//	}
+//	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+//	again.Continue(ctx, nil) // the same results, from the trace
+package trace
 
 import (
 	"bytes"
@@ -9,14 +32,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
-// TraceFormat names the trace format and its version; a trace carries it in
-// its "trace" field and ReadTrace refuses any other.
-const TraceFormat = "planctl-trace/1"
+// Format names the trace format and its version; a trace carries it in
+// its "trace" field and Read refuses any other.
+const Format = "planctl-trace/1"
 
 // A trace is one JSON object, laid out to be read by people and diffed:
 //
@@ -56,15 +81,15 @@ type Served struct {
 	Refused string `json:"refused,omitempty"` // why the plan was refused before it ran, if it was
 }
 
-// WriteTrace records run r to path atomically: the file is written beside
+// Write records run r to path atomically: the file is written beside
 // path under a temporary name and renamed over it, so a crash never leaves
 // half a trace. The file is readable by its owner only (mode 0600): tool
 // results may hold secrets.
-func WriteTrace(path string, r *Run) error { return WriteServedTrace(path, r, nil) }
+func Write(path string, r *plan.Run) error { return WriteServed(path, r, nil) }
 
-// WriteServedTrace is WriteTrace with how the plan was served.
-func WriteServedTrace(path string, r *Run, sv *Served) error {
-	data := AppendTrace(nil, r, time.Now())
+// WriteServed is Write with how the plan was served.
+func WriteServed(path string, r *plan.Run, sv *Served) error {
+	data := Append(nil, r, time.Now())
 	if sv != nil {
 		data = appendServed(data, sv)
 	}
@@ -100,13 +125,13 @@ func appendServed(data []byte, sv *Served) []byte {
 	return append(data, "}\n"...)
 }
 
-// AppendTrace appends the trace of r, written at time now, to dst.
-func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
+// Append appends the trace of r, written at time now, to dst.
+func Append(dst []byte, r *plan.Run, now time.Time) []byte {
 	p := r.Plan
-	rd := NewRedactor(r.opts.Redact)
+	rd := NewRedactor(r.Options().Redact)
 	b := dst
 	b = append(b, `{"trace": `...)
-	b = jsontext.AppendJSONString(b, TraceFormat)
+	b = jsontext.AppendJSONString(b, Format)
 	b = append(b, ",\n \"written\": "...)
 	b = jsontext.AppendJSONString(b, now.UTC().Format(time.RFC3339Nano))
 	b = append(b, ",\n \"status\": "...)
@@ -140,12 +165,12 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = r.appendTraceStep(b, i, rd)
+		b = appendTraceStep(b, r, i, rd)
 	}
 	return append(b, "]}\n"...)
 }
 
-func appendTool(b []byte, t *Tool) []byte {
+func appendTool(b []byte, t *plan.Tool) []byte {
 	b = append(b, `{"name": `...)
 	b = jsontext.AppendJSONString(b, t.Name)
 	if t.Description != "" {
@@ -182,7 +207,7 @@ func appendTool(b []byte, t *Tool) []byte {
 	return append(b, '}')
 }
 
-func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
+func appendTraceStep(b []byte, r *plan.Run, i int, rd Redactor) []byte {
 	s := r.Plan.Steps[i]
 	st := r.Step(i)
 	b = append(b, `{"index": `...)
@@ -192,12 +217,12 @@ func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 	b = append(b, `, "tool": `...)
 	b = jsontext.AppendJSONString(b, s.ToolName())
 	status := st.Status
-	if status == StepRunning {
-		status = StepPending // a step still running has no outcome to record
+	if status == plan.StepRunning {
+		status = plan.StepPending // a step still running has no outcome to record
 	}
 	b = append(b, `, "status": `...)
 	b = jsontext.AppendJSONString(b, status.String())
-	if status != StepPending {
+	if status != plan.StepPending {
 		b = append(b, `, "called": `...)
 		b = strconv.AppendBool(b, st.Args != nil)
 	}
@@ -205,14 +230,14 @@ func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 		b = append(b, `, "args": `...)
 		b = jsontext.AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
-	if status == StepPending {
+	if status == plan.StepPending {
 		return append(b, '}')
 	}
 	if st.Args != nil {
 		b = append(b, `, "resolved_args": `...)
 		b = append(b, rd.JSON(st.Args)...)
 	}
-	if status == StepOK {
+	if status == plan.StepOK {
 		b = append(b, `, "result": `...)
 		b = jsontext.AppendCompact(b, rd.JSON(st.Result))
 	} else {
@@ -226,39 +251,39 @@ func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
 	return append(b, '}')
 }
 
-// Trace is a recorded run, as ReadTrace reads it back. Values are kept as
+// Trace is a recorded run, as Read reads it back. Values are kept as
 // raw JSON, so numbers keep their exact text.
 type Trace struct {
 	Path    string
-	Format  string    `json:"trace"`
-	Written string    `json:"written"`
-	Status  string    `json:"status"`
-	Plan    TracePlan `json:"plan"`
+	Format  string `json:"trace"`
+	Written string `json:"written"`
+	Status  string `json:"status"`
+	Plan    Plan   `json:"plan"`
 	Catalog struct {
-		Source string      `json:"source"`
-		Tools  []TraceTool `json:"tools"`
+		Source string `json:"source"`
+		Tools  []Tool `json:"tools"`
 	} `json:"catalog"`
-	Steps  []TraceStep `json:"steps"`
-	Served *Served     `json:"served,omitempty"` // set by serve --record
+	Steps  []Step  `json:"steps"`
+	Served *Served `json:"served,omitempty"` // set by serve --record
 }
 
-// TracePlan is the plan a trace was recorded from.
-type TracePlan struct {
+// Plan is the plan a trace was recorded from.
+type Plan struct {
 	Name string          `json:"name"`
 	JSON json.RawMessage `json:"json,omitempty"`
 	Text *string         `json:"text,omitempty"`
 }
 
 // Source is the plan's text as it was loaded.
-func (p TracePlan) Source() []byte {
+func (p Plan) Source() []byte {
 	if p.Text != nil {
 		return []byte(*p.Text)
 	}
 	return p.JSON
 }
 
-// TraceTool is one tool of a trace's catalog.
-type TraceTool struct {
+// Tool is one tool of a trace's catalog.
+type Tool struct {
 	Name         string          `json:"name"`
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
@@ -268,8 +293,8 @@ type TraceTool struct {
 	SharableAll  bool            `json:"sharableAll"`
 }
 
-// TraceStep is one step of a trace.
-type TraceStep struct {
+// Step is one step of a trace.
+type Step struct {
 	Index        int             `json:"index"`
 	ID           string          `json:"id"`
 	Tool         string          `json:"tool"`
@@ -283,18 +308,18 @@ type TraceStep struct {
 	DurationMS   float64         `json:"duration_ms"`
 }
 
-// ReadTrace reads and checks a trace file. A file cut short, not JSON, of
+// Read reads and checks a trace file. A file cut short, not JSON, of
 // another format, or inconsistent is refused with a message that says so.
-func ReadTrace(path string) (*Trace, error) {
+func Read(path string) (*Trace, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)
 	}
-	return ParseTrace(path, data)
+	return Parse(path, data)
 }
 
-// ParseTrace reads a trace from data; path names it in messages.
-func ParseTrace(path string, data []byte) (*Trace, error) {
+// Parse reads a trace from data; path names it in messages.
+func Parse(path string, data []byte) (*Trace, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("the trace %s is empty: record a run with 'planctl run --trace FILE' or the debugger's trace command", path)
 	}
@@ -311,11 +336,11 @@ func ParseTrace(path string, data []byte) (*Trace, error) {
 	if err := json.Unmarshal(data, t); err != nil {
 		return nil, fmt.Errorf("the trace %s does not have the shape of a planctl trace (%v): give a file written by 'planctl run --trace' or the debugger", path, err)
 	}
-	if t.Format != TraceFormat {
+	if t.Format != Format {
 		if t.Format == "" {
-			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %q field): give a file written by 'planctl run --trace' or the debugger", path, TraceFormat)
+			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %q field): give a file written by 'planctl run --trace' or the debugger", path, Format)
 		}
-		return nil, fmt.Errorf("the trace %s has format %q; this planctl reads %q: record the run again with this version", path, t.Format, TraceFormat)
+		return nil, fmt.Errorf("the trace %s has format %q; this planctl reads %q: record the run again with this version", path, t.Format, Format)
 	}
 	if t.Plan.Source() == nil {
 		return nil, fmt.Errorf("the trace %s holds no plan: it is incomplete; record the run again", path)
@@ -333,14 +358,27 @@ func ParseTrace(path string, data []byte) (*Trace, error) {
 }
 
 // LoadPlan parses the plan the trace was recorded from.
-func (t *Trace) LoadPlan(lim Limits) *Plan {
-	return Load(t.Plan.Name, t.Plan.Source(), lim)
+func (t *Trace) LoadPlan(lim plan.Limits) *plan.Plan {
+	return plan.Load(t.Plan.Name, t.Plan.Source(), lim)
 }
 
 // SamePlan reports whether p is the plan the trace was recorded from
 // (ignoring whitespace outside strings).
-func (t *Trace) SamePlan(p *Plan) bool {
+func (t *Trace) SamePlan(p *plan.Plan) bool {
 	a := jsontext.AppendCompact(nil, bytes.TrimSpace(t.Plan.Source()))
 	b := jsontext.AppendCompact(nil, bytes.TrimSpace(p.Src.Bytes))
 	return bytes.Equal(a, b)
+}
+
+// DefaultPath is the file a debugger writes a trace to when none is
+// named: the plan's base name with ".trace.json", in the current folder
+// ("planctl.trace.json" for a plan from standard input).
+func DefaultPath(planName string) string {
+	base := filepath.Base(planName)
+	if planName == "" || planName == "-" || strings.HasPrefix(planName, "<") || base == "." || base == string(filepath.Separator) {
+		return "planctl.trace.json"
+	}
+	base = strings.TrimSuffix(base, ".json")
+	base = strings.TrimSuffix(base, ".trace")
+	return base + ".trace.json"
 }
