@@ -5,6 +5,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // A catalog, or one tool of it, may say "runtime": "fastmcp": its tools then
@@ -36,7 +37,7 @@ func runtimeOf(v *jsontext.Value) (string, error) {
 			return plan.RuntimeFastMCP, nil
 		}
 	}
-	return "", fmt.Errorf("\"runtime\" must be \"fastmcp\" (arguments converted by pydantic, as a FastMCP tool) or \"raw\" (as sent), not %s", plan.PyRepr(v))
+	return "", fmt.Errorf("\"runtime\" must be \"fastmcp\" (arguments converted by pydantic, as a FastMCP tool) or \"raw\" (as sent), not %s", pyvalue.Repr(v))
 }
 
 // setRuntime applies the tool's own runtime, or the catalog's.

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -218,7 +219,7 @@ func XSharable(schema json.RawMessage) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range pyMembers(props) {
+	for _, m := range pyvalue.Members(props) {
 		if pyTruthy(m.Value.Get("x-sharable")) {
 			out = append(out, m.Key)
 		}
@@ -239,7 +240,7 @@ func (t *Tool) ParamNames() []string {
 		return nil
 	}
 	var out []string
-	for _, m := range pyMembers(props) {
+	for _, m := range pyvalue.Members(props) {
 		out = append(out, m.Key)
 	}
 	return out

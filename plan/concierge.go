@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Rejection is a whole plan refused before any step runs, with Concierge's
@@ -56,7 +57,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	seen := make(map[string]bool, len(p.Steps))
 	for _, s := range p.Steps {
 		if s.Node.Kind != jsontext.Object {
-			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", PyTypeName(s.Node)),
+			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
 				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 		}
 		if !pyTruthy(s.ID) {
@@ -64,21 +65,21 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 		}
 		key, ok := pyHashKey(s.ID)
 		if !ok {
-			return &Rejection{Message: "unhashable type: '" + PyTypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
+			return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
 		}
 		if seen[key] {
-			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", PyStr(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
 		}
 		seen[key] = true
 		if s.Tool != nil {
 			if _, ok := pyHashKey(s.Tool); !ok {
-				return &Rejection{Message: "unhashable type: '" + PyTypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
+				return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 			}
 		}
 		if s.Tool == nil || s.Tool.Kind != jsontext.String || c.Tool(s.Tool.Str) == nil {
 			name := "None"
 			if s.Tool != nil {
-				name = PyStr(s.Tool)
+				name = pyvalue.Str(s.Tool)
 			}
 			code := "UNKNOWN_TOOL"
 			if s.Tool == nil {
@@ -91,7 +92,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	clear(seen)
 	for _, s := range p.Steps {
 		if s.Args != nil && s.Args.Kind != jsontext.Object {
-			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", PyTypeName(s.Args)),
+			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args)),
 				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 		}
 		sid, _ := pyHashKey(s.ID)
@@ -105,7 +106,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 			}
 			rk := "s:" + r.Step
 			if rk == sid {
-				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", PyStr(s.ID)),
+				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID)),
 					Code: "REF_SELF", StepIndex: s.Index, Pointer: r.Ptr}
 			}
 			if !seen[rk] {
@@ -116,7 +117,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 						break
 					}
 				}
-				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", PyStr(s.ID), r.Step),
+				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID), r.Step),
 					Code: code, StepIndex: s.Index, Pointer: r.Ptr}
 			}
 		}
@@ -137,7 +138,7 @@ func shapeException(p *Plan) (string, string) {
 	if p.Body == nil || p.Body.Kind != jsontext.Object {
 		return "", "" // the form itself is wrong: Load reported why
 	}
-	for _, m := range pyMembers(p.Body) {
+	for _, m := range pyvalue.Members(p.Body) {
 		if m.Key != "steps" {
 			return ExecutePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
 				p.BodyPtr + "/" + jsontext.EscapePointer(m.Key)
@@ -153,7 +154,7 @@ func shapeException(p *Plan) (string, string) {
 		// Iterating a dict yields its keys, a str its characters: both str.
 		return "'str' object has no attribute 'get'", p.StepsPtr
 	default:
-		return fmt.Sprintf("'%s' object is not iterable", PyTypeName(steps)), p.StepsPtr
+		return fmt.Sprintf("'%s' object is not iterable", pyvalue.TypeName(steps)), p.StepsPtr
 	}
 }
 
@@ -204,7 +205,7 @@ func pyHashKey(v *jsontext.Value) (string, bool) {
 		}
 		return "n:0", true
 	case jsontext.Number:
-		if isIntLiteral(v.Str) {
+		if pyvalue.IsIntLiteral(v.Str) {
 			bi, ok := new(big.Int).SetString(v.Str, 10)
 			if ok {
 				return "n:" + bi.String(), true
@@ -216,7 +217,7 @@ func pyHashKey(v *jsontext.Value) (string, bool) {
 			bi, _ := bf.Int(nil)
 			return "n:" + bi.String(), true
 		}
-		return "f:" + PyFloatRepr(f), true
+		return "f:" + pyvalue.FloatRepr(f), true
 	default:
 		return "", false
 	}

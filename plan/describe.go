@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -30,7 +31,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	if schema, err := jsontext.Parse(t.InputSchema); err == nil && schema.Kind == jsontext.Object {
 		required := pySet(schema.Get("required"))
 		if props := schema.Get("properties"); props != nil && props.Kind == jsontext.Object {
-			for i, m := range pyMembers(props) {
+			for i, m := range pyvalue.Members(props) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
@@ -40,7 +41,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 				}
 				b.WriteString(": ")
 				if typ := m.Value.Get("type"); typ != nil {
-					b.WriteString(PyStr(typ))
+					b.WriteString(pyvalue.Str(typ))
 				} else {
 					b.WriteString("any")
 				}
@@ -57,7 +58,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	}
 	if out, err := jsontext.Parse(t.OutputSchema); err == nil && pyTruthy(out) {
 		b.WriteString("\n    returns: ")
-		b.WriteString(PyJSONDumps(out))
+		b.WriteString(pyvalue.JSONDumps(out))
 	}
 }
 
@@ -86,49 +87,4 @@ func pySet(v *jsontext.Value) map[string]bool {
 		}
 	}
 	return set
-}
-
-// PyJSONDumps renders v as Python's json.dumps(v, separators=(',', ':'))
-// does: ASCII only, floats as Python prints them, keys in their order.
-func PyJSONDumps(v *jsontext.Value) string {
-	var b strings.Builder
-	pyDumps(&b, v)
-	return b.String()
-}
-
-func pyDumps(b *strings.Builder, v *jsontext.Value) {
-	switch v.Kind {
-	case jsontext.Null:
-		b.WriteString("null")
-	case jsontext.Bool:
-		if v.Bool {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-	case jsontext.Number:
-		b.WriteString(pyNumberJSON(v.Str))
-	case jsontext.String:
-		pyDumpsString(b, v.Str)
-	case jsontext.Array:
-		b.WriteByte('[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			pyDumps(b, e)
-		}
-		b.WriteByte(']')
-	case jsontext.Object:
-		b.WriteByte('{')
-		for i, m := range pyMembers(v) {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			pyDumpsString(b, m.Key)
-			b.WriteByte(':')
-			pyDumps(b, m.Value)
-		}
-		b.WriteByte('}')
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // FastMCP tools. Real Concierge servers wrap tools written with FastMCP:
@@ -63,7 +64,7 @@ func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coer
 	}
 	sv, err := jsontext.Parse(inputSchema)
 	if err != nil || sv.Kind != jsontext.Object {
-		return AppendPyJSON(nil, av), nil, ""
+		return pyvalue.AppendJSON(nil, av), nil, ""
 	}
 	c := &pyConverter{}
 	out = c.object(nil, sv, av, nil, true)
@@ -108,9 +109,9 @@ func (c *pyConverter) report(tool string) string {
 		b.WriteString(" [type=")
 		b.WriteString(e.typ)
 		b.WriteString(", input_value=")
-		b.WriteString(truncateRepr(PyRepr(e.input)))
+		b.WriteString(truncateRepr(pyvalue.Repr(e.input)))
 		b.WriteString(", input_type=")
-		b.WriteString(PyTypeName(e.input))
+		b.WriteString(pyvalue.TypeName(e.input))
 		b.WriteString("]\n    For further information visit https://errors.pydantic.dev/")
 		b.WriteString(PydanticVersion)
 		b.WriteString("/v/")
@@ -185,7 +186,7 @@ func fastmcpBranch(s *jsontext.Value) *jsontext.Value {
 func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string) []byte {
 	types, nullable := schemaTypes(s)
 	if len(types) == 0 && !nullable {
-		return AppendPyJSON(dst, v) // any: unchanged
+		return pyvalue.AppendJSON(dst, v) // any: unchanged
 	}
 	if v.Kind == jsontext.Null && nullable {
 		return append(dst, "null"...)
@@ -214,12 +215,12 @@ func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, lo
 		return c.object(dst, s, v, loc, false)
 	}
 	if out != "" {
-		if out != string(AppendPyJSON(nil, v)) {
+		if out != string(pyvalue.AppendJSON(nil, v)) {
 			c.coerced = append(c.coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
 		}
 		return append(dst, out...)
 	}
-	return AppendPyJSON(dst, v)
+	return pyvalue.AppendJSON(dst, v)
 }
 
 // object converts the declared properties of v; top-level drops the
@@ -230,7 +231,7 @@ func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, l
 	dst = append(dst, '{')
 	n := 0
 	if props != nil && props.Kind == jsontext.Object {
-		for _, p := range pyMembers(props) {
+		for _, p := range pyvalue.Members(props) {
 			a := v.Get(p.Key)
 			if a == nil {
 				if required[p.Key] {
@@ -248,7 +249,7 @@ func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, l
 		}
 	}
 	if !top || props == nil || props.Kind != jsontext.Object {
-		for _, m := range pyMembers(v) {
+		for _, m := range pyvalue.Members(v) {
 			if props != nil && props.Get(m.Key) != nil {
 				continue
 			}
@@ -258,7 +259,7 @@ func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, l
 			n++
 			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = AppendPyJSON(dst, m.Value)
+			dst = pyvalue.AppendJSON(dst, m.Value)
 		}
 	}
 	return append(dst, '}')
@@ -271,8 +272,8 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 	case "integer":
 		switch v.Kind {
 		case jsontext.Number:
-			if isIntLiteral(v.Str) {
-				return pyNumberJSON(v.Str), true
+			if pyvalue.IsIntLiteral(v.Str) {
+				return pyvalue.NumberJSON(v.Str), true
 			}
 			f, _ := strconv.ParseFloat(v.Str, 64)
 			if f != math.Trunc(f) {
@@ -302,12 +303,12 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 	case "number":
 		switch v.Kind {
 		case jsontext.Number:
-			if isIntLiteral(v.Str) {
+			if pyvalue.IsIntLiteral(v.Str) {
 				f, _ := new(big.Float).SetString(v.Str)
 				ff, _ := f.Float64()
-				return PyFloatRepr(ff), true
+				return pyvalue.FloatRepr(ff), true
 			}
-			return pyNumberJSON(v.Str), true
+			return pyvalue.NumberJSON(v.Str), true
 		case jsontext.Bool:
 			if v.Bool {
 				return "1.0", true
@@ -320,7 +321,7 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 				if math.IsInf(f, 0) || math.IsNaN(f) {
 					return "null", true // the tool gets inf or nan; JSON carries null
 				}
-				return PyFloatRepr(f), true
+				return pyvalue.FloatRepr(f), true
 			}
 			c.fail(loc, "float_parsing", "Input should be a valid number, unable to parse string as a number", v)
 			return "", false
@@ -338,7 +339,7 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 			case 1:
 				return "true", true
 			}
-			if isIntLiteral(v.Str) {
+			if pyvalue.IsIntLiteral(v.Str) {
 				c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
 			} else {
 				c.fail(loc, "bool_type", "Input should be a valid boolean", v)

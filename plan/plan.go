@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Form is the shape a plan arrived in.
@@ -112,7 +113,7 @@ func (s *Step) IDText() string {
 	if s.ID == nil {
 		return ""
 	}
-	return PyStr(s.ID)
+	return pyvalue.Str(s.ID)
 }
 
 // ToolName is the tool name when it is a string, else "".

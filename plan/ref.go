@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // RefKey is the key that makes an argument value a reference.
@@ -35,22 +36,22 @@ func IsRef(v *jsontext.Value) bool {
 func ParseRef(v *jsontext.Value) *Ref {
 	r := &Ref{Value: v, Payload: v.Get(RefKey)}
 	pl := r.Payload
-	members := pyMembers(pl)
+	members := pyvalue.Members(pl)
 	if pl.Kind != jsontext.Object || len(members) != 1 {
-		r.Err = "output_by_reference must be an object with exactly one key (the step id), got: " + PyStr(pl)
+		r.Err = "output_by_reference must be an object with exactly one key (the step id), got: " + pyvalue.Str(pl)
 		return r
 	}
 	m := &members[0]
 	r.StepKey = m
 	r.Step = m.Key
 	if m.Value.Kind != jsontext.Array {
-		r.Err = fmt.Sprintf("output_by_reference path for step '%s' must be an array, got: %s", m.Key, PyTypeName(m.Value))
+		r.Err = fmt.Sprintf("output_by_reference path for step '%s' must be an array, got: %s", m.Key, pyvalue.TypeName(m.Value))
 		return r
 	}
 	r.PathNode = m.Value
 	r.Path = make([]string, len(m.Value.Elems))
 	for i, e := range m.Value.Elems {
-		r.Path[i] = PyStr(e)
+		r.Path[i] = pyvalue.Str(e)
 	}
 	return r
 }
@@ -85,7 +86,7 @@ func parseRefs(s *Step) []ArgRef {
 		return nil
 	}
 	var out []ArgRef
-	for _, m := range pyMembers(s.Args) {
+	for _, m := range pyvalue.Members(s.Args) {
 		if IsRef(m.Value) {
 			out = append(out, ArgRef{Param: m.Key, Ptr: s.ArgPtr(m.Key), Ref: ParseRef(m.Value)})
 		}
@@ -108,11 +109,11 @@ func Walk(result []byte, step string, path []string) ([]byte, error) {
 		switch firstByte(cur) {
 		case '[':
 			elems, _ := jsontext.RawElems(cur)
-			i, msg := pyIndex(key, len(elems))
+			i, msg := pyvalue.Index(key, len(elems))
 			if msg != "" {
 				quoted := make([]string, len(path))
 				for j, k := range path {
-					quoted[j] = PyReprString(k)
+					quoted[j] = pyvalue.ReprString(k)
 				}
 				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference [%s, %s]: %s",
 					step, strings.Join(quoted, ", "), msg)}
@@ -126,7 +127,7 @@ func Walk(result []byte, step string, path []string) ([]byte, error) {
 			cur = v
 		default:
 			return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference: cannot traverse into %s at key '%s' in step '%s'",
-				pyTypeNameRaw(cur), key, step)}
+				pyvalue.TypeNameRaw(cur), key, step)}
 		}
 	}
 	return cur, nil

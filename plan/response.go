@@ -1,6 +1,9 @@
 package plan
 
-import "github.com/planctl/planctl/plan/jsontext"
+import (
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
+)
 
 // Response renders the run as Concierge answers execute_plan: the steps that
 // ran, in plan order, each ok with its result or in error with its text, the
@@ -64,7 +67,7 @@ func responseKey(id *jsontext.Value) string {
 	case jsontext.Null:
 		return "null"
 	default:
-		return PyStr(id)
+		return pyvalue.Str(id)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // StepStatus is where a step is in a run.
@@ -359,7 +360,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if tool == nil {
 		name := "None"
 		if step.Tool != nil {
-			name = PyStr(step.Tool)
+			name = pyvalue.Str(step.Tool)
 		}
 		return fail(unknownToolMessage(name, r.Catalog))
 	}
@@ -413,7 +414,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	st.Status, st.Result = StepOK, PyValues(res.Value) // as Python reads it: pyvalue.go
+	st.Status, st.Result = StepOK, pyvalue.Values(res.Value) // as Python reads it: pyvalue.go
 	return st
 }
 
@@ -486,7 +487,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		return json.RawMessage("{}"), nil
 	}
 	if args.Kind != jsontext.Object {
-		return nil, fmt.Errorf("'%s' object has no attribute 'items'", PyTypeName(args))
+		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
 	var refs []ArgRef // parsed once per step, unless the arguments were edited
@@ -495,14 +496,14 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	}
 	buf := make([]byte, 0, args.End-args.Start+16)
 	buf = append(buf, '{')
-	for n, m := range pyMembers(args) {
+	for n, m := range pyvalue.Members(args) {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
 		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
-			buf = AppendPyJSON(buf, m.Value) // Python's value: pyvalue.go
+			buf = pyvalue.AppendJSON(buf, m.Value) // Python's value: pyvalue.go
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {

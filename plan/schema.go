@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // This file is the validator's view of JSON Schema as a type system: what a
@@ -621,7 +622,7 @@ func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe stri
 	if container == kArr {
 		n, ok := parseIndex(key)
 		if !ok {
-			if _, msg := pyIndex(key, 1); strings.HasPrefix(msg, "invalid literal") {
+			if _, msg := pyvalue.Index(key, 1); strings.HasPrefix(msg, "invalid literal") {
 				return nil, &walkFailure{code: "REF_INDEX_NOT_INTEGER", sev: SeverityError}, nil, ""
 			}
 			return nil, nil, nil, maybe
@@ -685,7 +686,7 @@ func conjOrNil(nodes []any) any {
 // fit an int.
 func parseIndex(key string) (int, bool) {
 	const big = 1 << 40
-	i, msg := pyIndex(key, big)
+	i, msg := pyvalue.Index(key, big)
 	if msg != "" {
 		return 0, false
 	}

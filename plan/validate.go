@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Validate checks a plan against a catalog before anything runs and returns
@@ -247,7 +248,7 @@ func (v *validator) shape(s *Step) stepIDs {
 		}
 	case id.Kind != jsontext.String:
 		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr, id.Start, id.End, s,
-			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind, strings.ReplaceAll(PyStr(id), `"`, `\"`)))
+			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind, strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
 		out.id, out.hasID = id.Str, true
 		if j, dup := v.first[id.Str]; dup && j < s.Index {
@@ -348,7 +349,7 @@ func (v *validator) step(s *Step) {
 	if args == s.Args {
 		parsed = s.Refs()
 	}
-	for _, m := range pyMembers(args) {
+	for _, m := range pyvalue.Members(args) {
 		ptr := ids.argPtr + "/" + jsontext.EscapePointer(m.Key)
 		if IsRef(m.Value) {
 			refs[m.Key] = true

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -195,7 +196,7 @@ var printer = message.NewPrinter(language.English)
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
 func (v *validator) arguments(s *Step, ti *toolInfo, args *jsontext.Value, ids stepIDs, refs map[string]bool) {
-	members := pyMembers(args)
+	members := pyvalue.Members(args)
 	given := make(map[string]bool, len(members))
 	for _, m := range members {
 		given[m.Key] = true

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // reference checks one top-level reference argument of step s: its form, the
@@ -206,7 +207,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 // goodPathElement reports whether a path element is a string or an integer,
 // the only elements Concierge does not turn into surprising strings.
 func goodPathElement(e *jsontext.Value) bool {
-	return e.Kind == jsontext.String || (e.Kind == jsontext.Number && isIntLiteral(e.Str))
+	return e.Kind == jsontext.String || (e.Kind == jsontext.Number && pyvalue.IsIntLiteral(e.Str))
 }
 
 // badPathElement reports path element i of reference r.

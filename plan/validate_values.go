@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Value checks: where Concierge's Python will not receive the number the
@@ -51,19 +52,19 @@ func (v *validator) walkValues(n *jsontext.Value, ptr string) {
 		}
 		v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr), msg)
 	case jsontext.Number:
-		if isIntLiteral(n.Str) {
+		if pyvalue.IsIntLiteral(n.Str) {
 			return
 		}
 		f, _ := strconv.ParseFloat(n.Str, 64)
 		if f == 0 && !zeroLiteral(n.Str) {
 			v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr),
-				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, PyFloatRepr(f)))
+				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, pyvalue.FloatRepr(f)))
 			return
 		}
 		if significantDigits(n.Str) <= 15 {
 			return // every decimal of 15 digits survives a double
 		}
-		repr := PyFloatRepr(f)
+		repr := pyvalue.FloatRepr(f)
 		a, ok1 := new(big.Rat).SetString(n.Str)
 		b, ok2 := new(big.Rat).SetString(repr)
 		if ok1 && ok2 && a.Cmp(b) != 0 {
@@ -123,7 +124,7 @@ func (v *validator) fastmcpChecks() {
 			continue
 		}
 		props := schema.Get("properties")
-		for _, m := range pyMembers(s.Args) {
+		for _, m := range pyvalue.Members(s.Args) {
 			ps := props.Get(m.Key)
 			if ps == nil || IsRef(m.Value) {
 				continue

@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Concierge's MCP wire (SPEC 7), where it differs from what mcp-go does on
@@ -145,7 +145,7 @@ func wireOut(line []byte) []byte {
 // answer is a run's response as Concierge's text and structuredContent.
 func answer(resp []byte) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(plan.PyDumpsIndent(resp)))},
+		Content:           []mcp.Content{mcp.NewTextContent(string(pyvalue.DumpsIndent(resp)))},
 		StructuredContent: json.RawMessage(resp),
 	}
 }

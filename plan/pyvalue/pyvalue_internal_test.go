@@ -1,4 +1,4 @@
-package plan
+package pyvalue
 
 import (
 	"math/rand/v2"
@@ -9,7 +9,7 @@ import (
 )
 
 // TestReprLiteral: the fast path (reprLiteral) agrees with the exact one
-// (pyNumberJSON: parse, then Python's repr) on every literal it accepts, and
+// (NumberJSON: parse, then Python's repr) on every literal it accepts, and
 // accepts the usual ones.
 func TestReprLiteral(t *testing.T) {
 	lits := []string{"0.0", "-0.0", "1.5", "299998.5", "0.0001", "0.00001", "1234567890123456.0", "12345678901234567.0",
@@ -29,7 +29,7 @@ func TestReprLiteral(t *testing.T) {
 	for _, lit := range lits {
 		if reprLiteral(lit) {
 			accepted++
-			if want := pyNumberJSON(lit); want != lit {
+			if want := NumberJSON(lit); want != lit {
 				t.Errorf("%s: the fast path keeps it, but Python writes %s", lit, want)
 			}
 		}
@@ -64,8 +64,8 @@ func TestPyClean(t *testing.T) {
 		if got := pyClean([]byte(tc.raw)); got != tc.clean {
 			t.Errorf("pyClean(%s) = %v, want %v", tc.raw, got, tc.clean)
 		}
-		if tc.clean && string(PyValues([]byte(tc.raw))) != tc.raw {
-			t.Errorf("%s is clean but PyValues changes it", tc.raw)
+		if tc.clean && string(Values([]byte(tc.raw))) != tc.raw {
+			t.Errorf("%s is clean but Values changes it", tc.raw)
 		}
 		if !tc.clean {
 			v, dups, err := jsontext.ParseWithDuplicates([]byte(tc.raw))

@@ -1,4 +1,4 @@
-package plan
+package pyvalue
 
 import (
 	"math"
@@ -21,24 +21,24 @@ import (
 //     the NaN/Infinity literals Python's json accepts become null, keeping
 //     their literal for the validator (NUMBER_RANGE); so {"id": 1e400} is a
 //     step without an id, exactly as on Concierge. Floats keep their literal
-//     in the tree and are rendered by PyFloatRepr wherever a value is written
+//     in the tree and are rendered by FloatRepr wherever a value is written
 //     (1E5 is 100000.0, 2.50 is 2.5, 1e-400 is 0.0); integers stay exact.
-//     A repeated key is read last-wins everywhere (Value.Get, pyMembers).
-//   - arguments a tool receives (ResolveArgs via AppendPyJSON): written from
+//     A repeated key is read last-wins everywhere (Value.Get, Members).
+//   - arguments a tool receives (ResolveArgs via AppendJSON): written from
 //     the tree as json.dumps would write the decoded value, so a repeated key
 //     inside a value reaches the tool (and mock "cases") once, with its last
 //     value.
-//   - tool results (PyValues, when a step's result arrives): the same
+//   - tool results (Values, when a step's result arrives): the same
 //     rewrite, only when something would change.
 //
 // Strings are left as UTF-8 in planctl's own output; the MCP wire text
-// (PyDumpsIndent) escapes every character outside printable ASCII, as
+// (DumpsIndent) escapes every character outside printable ASCII, as
 // json.dumps(ensure_ascii=True) does.
 
-// pyNumberJSON writes a number literal as json.dumps writes the value
+// NumberJSON writes a number literal as json.dumps writes the value
 // json.loads makes of it: an int exactly ("-0" is 0), a float as repr.
-func pyNumberJSON(lit string) string {
-	if isIntLiteral(lit) {
+func NumberJSON(lit string) string {
+	if IsIntLiteral(lit) {
 		if lit == "-0" {
 			return "0"
 		}
@@ -48,18 +48,18 @@ func pyNumberJSON(lit string) string {
 	if err != nil && math.IsInf(f, 0) {
 		return "null"
 	}
-	return PyFloatRepr(f)
+	return FloatRepr(f)
 }
 
 // numberChanges reports whether Python would write lit differently.
 func numberChanges(lit string) bool {
-	if isIntLiteral(lit) {
+	if IsIntLiteral(lit) {
 		return lit == "-0"
 	}
 	if reprLiteral(lit) {
 		return false
 	}
-	return pyNumberJSON(lit) != lit
+	return NumberJSON(lit) != lit
 }
 
 // reprLiteral reports, cheaply, whether a float literal is already written
@@ -105,11 +105,11 @@ func reprLiteral(lit string) bool {
 	return sig <= 15
 }
 
-// AppendPyJSON appends v as compact JSON of the value Python holds after
+// AppendJSON appends v as compact JSON of the value Python holds after
 // json.loads: floats as repr writes them, numbers beyond a double and
 // NaN/Infinity as null, a repeated key once (first place, last value).
 // Strings are escaped as JSON requires and otherwise kept as UTF-8.
-func AppendPyJSON(dst []byte, v *jsontext.Value) []byte {
+func AppendJSON(dst []byte, v *jsontext.Value) []byte {
 	switch v.Kind {
 	case jsontext.Null:
 		return append(dst, "null"...)
@@ -119,10 +119,10 @@ func AppendPyJSON(dst []byte, v *jsontext.Value) []byte {
 		}
 		return append(dst, "false"...)
 	case jsontext.Number:
-		if (isIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
+		if (IsIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
 			return append(dst, v.Str...)
 		}
-		return append(dst, pyNumberJSON(v.Str)...)
+		return append(dst, NumberJSON(v.Str)...)
 	case jsontext.String:
 		return jsontext.AppendJSONString(dst, v.Str)
 	case jsontext.Array:
@@ -131,28 +131,28 @@ func AppendPyJSON(dst []byte, v *jsontext.Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendPyJSON(dst, e)
+			dst = AppendJSON(dst, e)
 		}
 		return append(dst, ']')
 	default:
 		dst = append(dst, '{')
-		for i, m := range pyMembers(v) {
+		for i, m := range Members(v) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = AppendPyJSON(dst, m.Value)
+			dst = AppendJSON(dst, m.Value)
 		}
 		return append(dst, '}')
 	}
 }
 
-// PyValues returns raw JSON as the value Python reads from it: raw itself
+// Values returns raw JSON as the value Python reads from it: raw itself
 // when json.loads + json.dumps would change no value (its whitespace and
-// string escapes are kept), else the value rewritten by AppendPyJSON. Text
+// string escapes are kept), else the value rewritten by AppendJSON. Text
 // that does not parse is returned unchanged.
-func PyValues(raw []byte) []byte {
+func Values(raw []byte) []byte {
 	if pyClean(raw) {
 		return raw // the common case, found without building a tree
 	}
@@ -163,7 +163,7 @@ func PyValues(raw []byte) []byte {
 	if len(dups) == 0 && !pyChanges(v) {
 		return raw
 	}
-	return AppendPyJSON(make([]byte, 0, len(raw)), v)
+	return AppendJSON(make([]byte, 0, len(raw)), v)
 }
 
 // pyChanges reports whether some number under v is written differently by
@@ -190,13 +190,13 @@ func pyChanges(v *jsontext.Value) bool {
 	return false
 }
 
-// PyDumpsIndent renders raw JSON as Python's json.dumps(value, indent=2)
+// DumpsIndent renders raw JSON as Python's json.dumps(value, indent=2)
 // writes the decoded value: two-space indentation, ", " never at a line end,
 // ": " after keys, every character outside printable ASCII escaped as \uXXXX
 // (surrogate pairs beyond the BMP), floats as repr. This is the text of a
 // Concierge server's execute_plan result. Text that does not parse is
 // returned unchanged.
-func PyDumpsIndent(raw []byte) []byte {
+func DumpsIndent(raw []byte) []byte {
 	v, err := jsontext.Parse(raw)
 	if err != nil {
 		return raw
@@ -231,7 +231,7 @@ func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
 		newline(depth)
 		b.WriteByte(']')
 	case jsontext.Object:
-		ms := pyMembers(v)
+		ms := Members(v)
 		if len(ms) == 0 {
 			b.WriteString("{}")
 			return
@@ -242,7 +242,7 @@ func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
 				b.WriteByte(',')
 			}
 			newline(depth + 1)
-			pyDumpsString(b, m.Key)
+			DumpsString(b, m.Key)
 			b.WriteString(": ")
 			pyDumpsIndent(b, m.Value, depth+1)
 		}
@@ -253,10 +253,10 @@ func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
 	}
 }
 
-// pyDumpsString writes s as json.dumps(ensure_ascii=True) does: the escapes
+// DumpsString writes s as json.dumps(ensure_ascii=True) does: the escapes
 // \" \\ \n \r \t \b \f, and \uXXXX for every other character outside
 // printable ASCII (control characters, DEL, and all non-ASCII).
-func pyDumpsString(b *strings.Builder, s string) {
+func DumpsString(b *strings.Builder, s string) {
 	const hex = "0123456789abcdef"
 	u4 := func(r rune) {
 		b.WriteString(`\u`)
@@ -299,7 +299,7 @@ func pyDumpsString(b *strings.Builder, s string) {
 // already what Python would write of its value: no number it writes
 // differently, no NaN/Infinity, no object repeating a key. False means
 // "not sure" too (an escaped key, an object of many keys, text that is not
-// JSON): PyValues then takes the exact path.
+// JSON): Values then takes the exact path.
 func pyClean(b []byte) bool {
 	const maxKeys = 32
 	var keys [][]byte // the keys of the open objects, innermost last

@@ -1,4 +1,4 @@
-package plan
+package pyvalue
 
 import (
 	"math"
@@ -15,13 +15,13 @@ import (
 // These helpers reproduce those renderings so planctl's messages are
 // Concierge's, byte for byte.
 
-// PyTypeName is Python's name for the type json.loads gives a value.
-func PyTypeName(v *jsontext.Value) string {
+// TypeName is Python's name for the type json.loads gives a value.
+func TypeName(v *jsontext.Value) string {
 	switch v.Kind {
 	case jsontext.String:
 		return "str"
 	case jsontext.Number:
-		if isIntLiteral(v.Str) {
+		if IsIntLiteral(v.Str) {
 			return "int"
 		}
 		return "float"
@@ -36,8 +36,8 @@ func PyTypeName(v *jsontext.Value) string {
 	}
 }
 
-// pyTypeNameRaw is PyTypeName for a raw JSON value, judged by its first byte.
-func pyTypeNameRaw(raw []byte) string {
+// TypeNameRaw is TypeName for a raw JSON value, judged by its first byte.
+func TypeNameRaw(raw []byte) string {
 	if len(raw) == 0 {
 		return "NoneType"
 	}
@@ -53,17 +53,17 @@ func pyTypeNameRaw(raw []byte) string {
 	case 'n':
 		return "NoneType"
 	}
-	if isIntLiteral(string(raw)) {
+	if IsIntLiteral(string(raw)) {
 		return "int"
 	}
 	return "float"
 }
 
-func isIntLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
+func IsIntLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
 
-// PyStr renders v as Python's str() renders the decoded value: a string as
+// Str renders v as Python's str() renders the decoded value: a string as
 // itself, anything else as its repr.
-func PyStr(v *jsontext.Value) string {
+func Str(v *jsontext.Value) string {
 	if v.Kind == jsontext.String {
 		return v.Str
 	}
@@ -72,8 +72,8 @@ func PyStr(v *jsontext.Value) string {
 	return b.String()
 }
 
-// PyRepr renders v as Python's repr() renders the decoded value.
-func PyRepr(v *jsontext.Value) string {
+// Repr renders v as Python's repr() renders the decoded value.
+func Repr(v *jsontext.Value) string {
 	var b strings.Builder
 	pyRepr(&b, v)
 	return b.String()
@@ -92,7 +92,7 @@ func pyRepr(b *strings.Builder, v *jsontext.Value) {
 	case jsontext.Number:
 		b.WriteString(pyNumber(v.Str))
 	case jsontext.String:
-		b.WriteString(PyReprString(v.Str))
+		b.WriteString(ReprString(v.Str))
 	case jsontext.Array:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
@@ -104,11 +104,11 @@ func pyRepr(b *strings.Builder, v *jsontext.Value) {
 		b.WriteByte(']')
 	case jsontext.Object:
 		b.WriteByte('{')
-		for i, m := range pyMembers(v) {
+		for i, m := range Members(v) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(PyReprString(m.Key))
+			b.WriteString(ReprString(m.Key))
 			b.WriteString(": ")
 			pyRepr(b, m.Value)
 		}
@@ -116,9 +116,9 @@ func pyRepr(b *strings.Builder, v *jsontext.Value) {
 	}
 }
 
-// pyMembers returns an object's members as a Python dict holds them after
+// Members returns an object's members as a Python dict holds them after
 // json.loads: a repeated key keeps its first position and its last value.
-func pyMembers(v *jsontext.Value) []jsontext.Member {
+func Members(v *jsontext.Value) []jsontext.Member {
 	if !jsontext.HasDuplicateKeys(v) {
 		return v.Members
 	}
@@ -138,7 +138,7 @@ func pyMembers(v *jsontext.Value) []jsontext.Member {
 // pyNumber renders a JSON number literal as Python prints the int or float
 // json.loads makes of it.
 func pyNumber(lit string) string {
-	if isIntLiteral(lit) {
+	if IsIntLiteral(lit) {
 		if lit == "-0" {
 			return "0"
 		}
@@ -148,13 +148,13 @@ func pyNumber(lit string) string {
 	if err != nil && !math.IsInf(f, 0) {
 		return lit
 	}
-	return PyFloatRepr(f)
+	return FloatRepr(f)
 }
 
-// PyFloatRepr renders f as Python's repr(float) does: the shortest digits
+// FloatRepr renders f as Python's repr(float) does: the shortest digits
 // that round-trip, fixed notation for exponents from -4 to 15, and at least
 // one digit after the point.
-func PyFloatRepr(f float64) string {
+func FloatRepr(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
 		return "inf"
@@ -202,8 +202,8 @@ func PyFloatRepr(f float64) string {
 	return out
 }
 
-// PyReprString renders s as Python's repr(str) does.
-func PyReprString(s string) string {
+// ReprString renders s as Python's repr(str) does.
+func ReprString(s string) string {
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -261,10 +261,10 @@ func leftPad(s string, n int) string {
 // pyIntMaxStrDigits is CPython's default limit on int() of a long string.
 const pyIntMaxStrDigits = 4300
 
-// pyIndex parses an array index as Python's int(s) would, then indexes a
+// Index parses an array index as Python's int(s) would, then indexes a
 // list of length n as obj[int(s)] would. It returns the index, or the text
 // of the ValueError or IndexError Python would raise.
-func pyIndex(s string, n int) (int, string) {
+func Index(s string, n int) (int, string) {
 	t := strings.TrimFunc(s, unicode.IsSpace)
 	neg := false
 	if t != "" && (t[0] == '+' || t[0] == '-') {
@@ -272,7 +272,7 @@ func pyIndex(s string, n int) (int, string) {
 		t = t[1:]
 	}
 	// Python formats this message with %.200R: the repr cut at 200 characters.
-	invalid := "invalid literal for int() with base 10: " + cutRunes(PyReprString(s), 200)
+	invalid := "invalid literal for int() with base 10: " + cutRunes(ReprString(s), 200)
 	if t == "" {
 		return 0, invalid
 	}
