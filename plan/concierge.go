@@ -25,9 +25,9 @@ type Rejection struct {
 	Raised bool
 }
 
-// ExecutePlanQualname is how Python names Concierge's execute_plan in a
+// executePlanQualname is how Python names Concierge's execute_plan in a
 // TypeError: a function defined inside PlanBackend.serve_tools.
-const ExecutePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
+const executePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
 
 // ConciergeCheck applies the checks a Concierge Plan server makes before it
 // runs anything, in its order: first every step's id, duplicate id and tool,
@@ -140,14 +140,14 @@ func shapeException(p *Plan) (string, string) {
 	}
 	for _, m := range pyvalue.Members(p.Body) {
 		if m.Key != "steps" {
-			return ExecutePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
+			return executePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
 				p.BodyPtr + "/" + jsontext.EscapePointer(m.Key)
 		}
 	}
 	steps := p.Body.Get("steps")
 	switch {
 	case steps == nil:
-		return ExecutePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
+		return executePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
 	case steps.Kind == jsontext.Array, iteratesNothing(steps):
 		return "", ""
 	case steps.Kind == jsontext.Object || steps.Kind == jsontext.String:

@@ -471,7 +471,7 @@ func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, []Diagnostic) {
 	if !preflight {
 		return ConciergeCheck(p, c), nil
 	}
-	first, ds := Preflight(p, c)
+	first, ds := validateFirst(p, c)
 	if first == nil {
 		return nil, ds
 	}

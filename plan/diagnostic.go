@@ -61,8 +61,8 @@ func HasErrors(ds []Diagnostic) bool {
 	return false
 }
 
-// FirstError returns the first error in ds (in the order given), or nil.
-func FirstError(ds []Diagnostic) *Diagnostic {
+// firstError returns the first error in ds (in the order given), or nil.
+func firstError(ds []Diagnostic) *Diagnostic {
 	for i := range ds {
 		if ds[i].Severity == SeverityError {
 			return &ds[i]

@@ -42,8 +42,8 @@ import (
 // "runtime": "fastmcp").
 const RuntimeFastMCP = "fastmcp"
 
-// PydanticVersion is the version named in the errors' documentation links.
-const PydanticVersion = "2.13"
+// pydanticVersion is the version named in the errors' documentation links.
+const pydanticVersion = "2.13"
 
 // Coercion is one argument value pydantic converts: where, from what, to
 // what (compact JSON).
@@ -113,7 +113,7 @@ func (c *pyConverter) report(tool string) string {
 		b.WriteString(", input_type=")
 		b.WriteString(pyvalue.TypeName(e.input))
 		b.WriteString("]\n    For further information visit https://errors.pydantic.dev/")
-		b.WriteString(PydanticVersion)
+		b.WriteString(pydanticVersion)
 		b.WriteString("/v/")
 		b.WriteString(e.typ)
 	}

@@ -60,13 +60,13 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	return SortDiagnostics(v.ds)
 }
 
-// Preflight is the check `run` and `serve` make before a plan runs: it
+// validateFirst is the check `run` and `serve` make before a plan runs: it
 // validates the plan and returns the first error (in position order), or
 // nil when the plan may run, with every diagnostic for the driver to show.
 // Warnings never stop a run.
-func Preflight(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
+func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
 	ds = Validate(p, c)
-	return FirstError(ds), ds
+	return firstError(ds), ds
 }
 
 type validator struct {
