@@ -29,14 +29,14 @@ type Tool struct {
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
 	// Runtime is RuntimeFastMCP for a tool written with FastMCP, whose
-	// arguments pydantic converts before it runs (fastmcp.go); "" otherwise.
+	// arguments pydantic converts before it runs (concierge_fastmcp.go); "" otherwise.
 	Runtime string
 
 	// The compiled inputSchema, made once and shared by every validation
 	// (a server validates each plan against the same tools).
 	inputOnce     sync.Once
 	inputCompiled *jsonschema.Schema
-	// The compiled outputSchema, for result checks (result.go).
+	// The compiled outputSchema, for result checks (validate_result.go).
 	outputOnce     sync.Once
 	outputCompiled *jsonschema.Schema
 	// The decoded schemas, likewise made once and only read after.

@@ -414,7 +414,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	st.Status, st.Result = StepOK, pyvalue.Values(res.Value) // as Python reads it: pyvalue.go
+	st.Status, st.Result = StepOK, pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
 	return st
 }
 
@@ -503,7 +503,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
-			buf = pyvalue.AppendJSON(buf, m.Value) // Python's value: pyvalue.go
+			buf = pyvalue.AppendJSON(buf, m.Value) // Python's value: plan/pyvalue
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {

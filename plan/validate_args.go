@@ -568,7 +568,7 @@ func (t *Tool) decodeDocs() {
 		t.inDoc, t.inErr = decodeSchema(t.InputSchema)
 		t.outDoc, t.outErr = decodeSchema(t.OutputSchema)
 		// Refs the walker cannot follow ($anchor, $id), as the schema
-		// library resolved them (result.go).
+		// library resolved them (validate_result.go).
 		t.inDoc = resolveRefsCompiled(t.inDoc, t.compiledInput())
 		t.outDoc = resolveRefsCompiled(t.outDoc, t.compiledOutput())
 	})

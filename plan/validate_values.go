@@ -13,7 +13,7 @@ import (
 )
 
 // Value checks: where Concierge's Python will not receive the number the
-// plan wrote (pyvalue.go says why). They are warnings: the plan runs, with
+// plan wrote (plan/pyvalue says why). They are warnings: the plan runs, with
 // the value Python makes of the literal.
 
 // valueChecks walks the whole plan document for numbers a double cannot
@@ -108,7 +108,7 @@ func significantDigits(lit string) int {
 
 // fastmcpChecks says where a FastMCP tool's pydantic model will convert a
 // literal argument (ARG_COERCED), and withdraws the ARG_TYPE error of a
-// value it converts: the tool accepts it (fastmcp.go).
+// value it converts: the tool accepts it (concierge_fastmcp.go).
 func (v *validator) fastmcpChecks() {
 	if v.c == nil {
 		return
@@ -163,7 +163,7 @@ func (v *validator) fastmcpChecks() {
 // gives "required" as something other than an array: Concierge reads it
 // through Python's set(), so a string makes each of its characters a
 // required parameter in the tool list a model reads, and an object its keys
-// (describe.go); JSON Schema itself has no such form.
+// (concierge_describe.go); JSON Schema itself has no such form.
 func (v *validator) requiredShape() {
 	if v.c == nil {
 		return

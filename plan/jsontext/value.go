@@ -36,7 +36,7 @@ type Value struct {
 	// Str is the decoded text of a String and the literal of a Number. A
 	// Null with a non-empty Str was written as a number a double cannot
 	// hold (1e400) or as NaN/Infinity: Python's side of Concierge sees
-	// None there, and so does planctl (see pyvalue.go); Str keeps the
+	// None there, and so does planctl (see plan/pyvalue); Str keeps the
 	// literal for the validator's NUMBER_RANGE warning.
 	Str     string
 	Bool    bool
@@ -263,7 +263,7 @@ func (p *parser) number() (*Value, error) {
 	v := p.node()
 	*v = Value{Kind: Number, Start: start, End: p.i, Str: p.text(start, p.i)}
 	if beyondDouble(v.Str) {
-		v.Kind = Null // what Concierge's stack makes of it (pyvalue.go)
+		v.Kind = Null // what Concierge's stack makes of it (plan/pyvalue)
 	}
 	return v, nil
 }
