@@ -5,6 +5,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // Edits splice the document, whatever form it came in and however its
@@ -25,11 +26,25 @@ func TestEditOddDocs(t *testing.T) {
 		if a == nil || string(a.Get("value").Raw(p.Src.Bytes)) != `"é\u00e9"` {
 			t.Errorf("%q: edited to %s", src, p.Src.Bytes)
 		}
-		// The tool receives the value as Python reads it (SPEC 2): the
+		// The tool receives the value as Python reads it (pyvalue.go): the
 		// escape decoded, the same string.
 		_, st, _ := d.Next(t.Context())
 		if string(st.Result) != `{"value":"éé"}` {
 			t.Errorf("%q: result %s %s", src, st.Result, st.Error)
+		}
+	}
+}
+
+// BenchmarkEdit: one set on a step of a 50,000-step chain re-parses and
+// re-validates the whole edited plan (the price of "every edit is
+// validated like the plan").
+func BenchmarkEdit(b *testing.B) {
+	p := plan.Load("chain.json", plantest.Chain(50_000), plan.Limits{})
+	d := plan.NewDebugger(p, mockserver.Demo(), plan.DebugOptions{})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := d.SetArg(25_000, "value", []byte(`{"output_by_reference": {"step-024999": []}}`)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -3,9 +3,18 @@
 // resolves output_by_reference values on raw JSON bytes, and runs plans one
 // step at a time exactly as a Concierge Plan server would.
 //
-// A run, driven to the end:
+// Three vocabularies the engine uses stand apart, each in a leaf package:
+// JSON text with positions (plan/jsontext: the parsed Value every Step
+// holds), Python's view of values (plan/pyvalue: Concierge's messages and
+// the arguments a tool receives) and recorded runs (plan/trace: traces and
+// replay, built on Run). Files group the engine's own parts: validate_*.go
+// (the validator), concierge_*.go (Concierge's own checks, messages and
+// FastMCP conversions), run*.go, catalog*.go.
 //
-//	p, _ := plan.Load("plan.json", src, plan.Limits{})
+// A run, driven to the end (Load never fails: a plan's problems are in
+// p.Problems and in the response):
+//
+//	p := plan.Load("plan.json", src, plan.Limits{})
 //	r := plan.NewRun(p, catalog, plan.RunOptions{})
 //	r.Continue(ctx, nil)
 //	os.Stdout.Write(r.Response())
@@ -26,7 +35,8 @@ import (
 // Form is the shape a plan arrived in.
 type Form int
 
-// The accepted input forms (SPEC 1), detected automatically.
+// The accepted input forms, detected automatically: the plan object, a
+// bare array of steps, MCP tools/call params, a JSON-RPC tools/call request.
 const (
 	FormPlan     Form = iota // {"steps": [...]}
 	FormSteps                // [...]

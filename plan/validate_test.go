@@ -210,7 +210,7 @@ func TestTenMistakes(t *testing.T) {
 }
 
 // TestCodesDocumented: the catalogue in codes.go and the one in
-// plan/DIAGNOSTICS.md list the same codes (the docs are generated).
+// docs/diagnostics.md list the same codes (the docs are generated).
 func TestCodesSorted(t *testing.T) {
 	ids := map[string]bool{}
 	for _, c := range plan.Codes {
@@ -225,6 +225,6 @@ func TestCodesSorted(t *testing.T) {
 	}
 	sort.Strings(keys)
 	if len(keys) != 46 {
-		t.Errorf("the catalogue of VALIDATION.md has 45 codes and REQUIRED_SHAPE (issue 18), codes.go has %d", len(keys))
+		t.Errorf("the catalogue has 45 codes and REQUIRED_SHAPE (issue 18), codes.go has %d", len(keys))
 	}
 }

@@ -18,7 +18,7 @@ var binary string
 func TestMain(m *testing.M) {
 	dir := clitest.Build("planctl=.")
 	binary = filepath.Join(dir, "planctl")
-	// README examples start planctl itself as an upstream (--server 'planctl mock').
+	// The examples of the README and docs/ start planctl itself as an upstream (--server 'planctl mock').
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -107,7 +107,7 @@ func TestToolsContract(t *testing.T) {
 	want := "  validate_backup(backup_id: string [sharable])\n    Validate the integrity of a backup.\n" +
 		`    returns: {"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}` + "\n\n"
 	if r.code != 0 || !strings.Contains(r.stdout, want) {
-		t.Errorf("tools --format concierge lacks the SPEC's example:\n%s", r.stdout)
+		t.Errorf("tools --format concierge lacks the documented example:\n%s", r.stdout)
 	}
 	r = planctl(t, "", "tools")
 	if r.code != 0 || !strings.Contains(r.stdout, "notify            channel: string, message: string [sharable]") {

@@ -13,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -30,8 +31,6 @@ type validateFlags struct {
 	category   string
 }
 
-func init() { register(newValidateCmd) }
-
 func newValidateCmd(s *streams) *cobra.Command {
 	f := &validateFlags{}
 	c := &cobra.Command{
@@ -40,7 +39,7 @@ func newValidateCmd(s *streams) *cobra.Command {
 		Short:       "Find every problem in plans before anything runs",
 		Long: `Check plans against the tools' schemas without running anything, and report every
 problem at once: each with its severity, a stable code, a message that says how to fix
-it, and its line:column in the file. The codes are documented in plan/DIAGNOSTICS.md.
+it, and its line:column in the file. The codes are documented in docs/diagnostics.md.
 
 PLAN is a path, - for standard input, or a glob ('plans/**/*.json', quoted so that
 planctl expands it: ** crosses directories). Every file goes into one report.
@@ -73,6 +72,8 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: "+strings.Join(report.Formats, ", "))
 	fl.BoolVar(&f.strict, "strict", false, "warnings fail too (exit 1)")
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "drop diagnostics with this `CODE` (repeatable, or comma-separated)")
+	c.RegisterFlagCompletionFunc("format", completeWords(report.Formats...))
+	c.RegisterFlagCompletionFunc("ignore", completeCodes)
 	fl.BoolVar(&f.unused, "unused-output", false, "also note read-only steps whose output no later step references (UNUSED_OUTPUT; off by default, since every step's result reaches the model in the response)")
 	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
@@ -80,6 +81,7 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	fl.StringVar(&f.root, "root", "", "SARIF artifact URIs are relative to this `DIR` (default: the git top level, else the current directory)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "", "the file `NAME` a plan read from standard input goes by in the report")
 	fl.StringVar(&f.category, "category", "planctl", "SARIF automationDetails category: give each separate upload its own `NAME`")
+	c.MarkFlagDirname("root")
 	return c
 }
 
@@ -109,7 +111,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 				continue
 			}
 			if _, ok := plan.LookupCode(code); !ok {
-				return usage(fmt.Errorf("--ignore %s: no such code; the codes are listed in plan/DIAGNOSTICS.md", code))
+				return usage(fmt.Errorf("--ignore %s: no such code; the codes are listed in docs/diagnostics.md", code))
 			}
 			ignore[code] = true
 		}
@@ -128,7 +130,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 		return usage(err)
 	}
 	opts := report.Options{MaxResults: f.maxResults, Version: Version, Root: root, Category: f.category, Start: start,
-		Color: f.format == "text" && isTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
+		Color: f.format == "text" && tui.IsTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
 
 	// From here on every failure is reported in the output too, so that a
 	// CI job that uploads the SARIF log sees why there are no results.
