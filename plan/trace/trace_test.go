@@ -177,3 +177,27 @@ func TestDefaultPath(t *testing.T) {
 		}
 	}
 }
+
+// With HaltAtTraceEnd, a call the replay has no answer for halts the run
+// before the step, and Halted gives the replay's reason (read by the engine
+// through errors.Is(plan.ErrNoAnswer) and a NoAnswerReason method).
+func TestReplayHaltsWithReason(t *testing.T) {
+	tr, err := trace.Parse("t.json", trace.Append(nil, runSample(t, "backup.json"), time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := trace.NewReplay(tr).Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, why := range map[string]string{
+		`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`: `it recorded 1 other call(s) of "create_backup", with other arguments`,
+		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:                 `it never called tool "notify"`,
+	} {
+		run := plan.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.RunOptions{HaltAtTraceEnd: true})
+		run.Continue(context.Background(), nil)
+		if want := plan.ErrNoAnswer.Error() + ": " + why; run.Halted() != want || run.Step(0).Status != plan.StepPending {
+			t.Errorf("%s: halted %q, step %+v; want %q", src, run.Halted(), run.Step(0), want)
+		}
+	}
+}
