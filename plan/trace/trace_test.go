@@ -192,7 +192,7 @@ func TestReplayHaltsWithReason(t *testing.T) {
 	}
 	for src, why := range map[string]string{
 		`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`: `it recorded 1 other call(s) of "create_backup", with other arguments`,
-		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:                 `it never called tool "notify"`,
+		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:               `it never called tool "notify"`,
 	} {
 		run := plan.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.RunOptions{HaltAtTraceEnd: true})
 		run.Continue(context.Background(), nil)
