@@ -8,7 +8,7 @@ import (
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
-// plan may nest 1000 levels (plan.ParseJSON says so precisely); the
+// plan may nest 1000 levels (jsontext.Parse says so precisely); the
 // JSON-RPC envelope adds a few. Past this the request is refused before
 // mcp-go decodes it: encoding/json would refuse it past 10,000 levels with
 // a bare "not valid json", and recursion that deep costs stack and time.

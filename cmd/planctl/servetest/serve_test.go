@@ -26,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 var binary string
@@ -251,7 +252,7 @@ func TestServedAnswersAreRunAnswers(t *testing.T) {
 				// Concierge raised: the bare message, where run shows {"error": ...}.
 				got = string(plan.ErrorResponse(got))
 			}
-			if string(plan.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
+			if string(jsontext.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
 				t.Errorf("%s: served answer differs from planctl run's:\n%s", name, got)
 			}
 			sc, _ := json.Marshal(res.StructuredContent)
