@@ -60,7 +60,7 @@ func parseDoc(src []byte) (*doc, error) {
 // flatten lays the Values out in document order. Each frame of the stack
 // is an open container and how many of its children are laid out.
 func flatten(src []byte, root *plan.Value) *doc {
-	d := &doc{src: src, nodes: make([]node, 0, estimateNodes(src))}
+	d := &doc{src: src, nodes: make([]node, 0, countValues(root))}
 	type frame struct {
 		v    *plan.Value
 		self int32
@@ -108,25 +108,26 @@ func flatten(src []byte, root *plan.Value) *doc {
 			stack = append(stack, frame{v: v, self: self})
 		}
 	}
-	if cap(d.nodes) > len(d.nodes)*3/2+64 {
-		d.nodes = append([]node(nil), d.nodes...)
-	}
 	return d
 }
 
-// estimateNodes guesses the node count from the separators, so the node
-// slice is allocated once for typical results.
-func estimateNodes(src []byte) int {
-	if len(src) < 4096 {
-		return 16
-	}
+// countValues counts the values in a tree, so the nodes are allocated
+// once, at their size.
+func countValues(root *plan.Value) int {
 	n := 0
-	for _, c := range src[:4096] {
-		if c == ',' || c == '[' || c == '{' {
-			n++
+	stack := []*plan.Value{root}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		for _, e := range v.Elems {
+			stack = append(stack, e)
+		}
+		for k := range v.Members {
+			stack = append(stack, v.Members[k].Value)
 		}
 	}
-	return n*(len(src)/4096)*11/10 + 16
+	return n
 }
 
 // raw returns the bytes of node i.
