@@ -120,9 +120,7 @@ func countValues(root *plan.Value) int {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n++
-		for _, e := range v.Elems {
-			stack = append(stack, e)
-		}
+		stack = append(stack, v.Elems...)
 		for k := range v.Members {
 			stack = append(stack, v.Members[k].Value)
 		}
