@@ -30,6 +30,16 @@ import (
 // They share one *common (common.go): size, styles, keys and the run. A
 // component never changes the focus or the mode: the root handles the keys
 // that do, before it hands the rest to the focused pane.
+//
+// To add one (a query line, say): a file with its type, embedding *common,
+// and newX, SetSize, Update, View; a field here, built in newModel and
+// sized in Update's WindowSizeMsg (or in layout, view.go, when it takes
+// rows from the panes, and drawn in View there); if it takes the keys, a
+// mode, a binding in keys.go (the ? screen lists it), a case in key that
+// opens it and one in key's mode switch that hands it the keys; if it
+// works in the background, a named message in msgs.go that carries the
+// generation (or the key of what it is about) so a stale answer is
+// dropped, and a case in Update that hands it over.
 
 // pane is which pane has the keys.
 type pane int
