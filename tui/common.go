@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // common is what every component shares, as soft-serve's common.Common: the
@@ -81,7 +82,7 @@ func (c *common) rightWidth() int { return max(c.w-c.leftWidth()-1, 10) }
 // with that id, or -1.
 func (c *common) sourceOf(i int, id string) int {
 	for j := i - 1; j >= 0; j-- {
-		if s := c.p.Steps[j].ID; s != nil && s.Kind == plan.String && s.Str == id {
+		if s := c.p.Steps[j].ID; s != nil && s.Kind == jsontext.String && s.Str == id {
 			return j
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // doc is a JSON document indexed for the result tree: one node per value,
@@ -27,17 +27,17 @@ type node struct {
 	idx      int32 // position among its siblings
 	nkids    int32
 	depth    uint16
-	kind     plan.Kind
+	kind     jsontext.Kind
 }
 
 // maxTreeDepth bounds nesting: the engine's own bound (a result nested
 // deeper fails its step in the engine, so it never reaches the tree).
-const maxTreeDepth = plan.MaxDepth
+const maxTreeDepth = jsontext.MaxDepth
 
-func (n *node) container() bool { return n.kind == plan.Object || n.kind == plan.Array }
+func (n *node) container() bool { return n.kind == jsontext.Object || n.kind == jsontext.Array }
 
 // parseDoc indexes src, which must be one JSON value. The engine's parser
-// (plan.ParseJSON) reads it, so the tree accepts exactly what the engine
+// (jsontext.Parse) reads it, so the tree accepts exactly what the engine
 // does; its tree of Values is then laid out flat, in pre-order, without
 // recursion, and dropped: the flat nodes are what O(1) folding and drawing
 // only the rows on screen need (tree.go), at 36 bytes a value.
@@ -45,10 +45,10 @@ func parseDoc(src []byte) (*doc, error) {
 	if len(src) > 1<<31-1 {
 		return nil, errors.New("the result is larger than 2 GiB: write a trace and inspect it with other tools")
 	}
-	root, err := plan.ParseJSON(src)
+	root, err := jsontext.Parse(src)
 	if err != nil {
 		off := 0
-		var se *plan.SyntaxError
+		var se *jsontext.SyntaxError
 		if errors.As(err, &se) {
 			off = se.Offset
 		}
@@ -59,26 +59,26 @@ func parseDoc(src []byte) (*doc, error) {
 
 // flatten lays the Values out in document order. Each frame of the stack
 // is an open container and how many of its children are laid out.
-func flatten(src []byte, root *plan.Value) *doc {
+func flatten(src []byte, root *jsontext.Value) *doc {
 	d := &doc{src: src, nodes: make([]node, 0, countValues(root))}
 	type frame struct {
-		v    *plan.Value
+		v    *jsontext.Value
 		self int32
 		kid  int
 	}
-	add := func(v *plan.Value, parent int32, idx int, ks, ke int) int32 {
+	add := func(v *jsontext.Value, parent int32, idx int, ks, ke int) int32 {
 		n := node{keyStart: int32(ks), keyEnd: int32(ke), start: int32(v.Start), end: int32(v.End),
 			parent: parent, idx: int32(idx), kind: v.Kind}
-		if v.Kind == plan.Null && v.Str != "" {
-			n.kind = plan.Number // 1e400, NaN: drawn as the number written
+		if v.Kind == jsontext.Null && v.Str != "" {
+			n.kind = jsontext.Number // 1e400, NaN: drawn as the number written
 		}
 		if parent >= 0 {
 			n.depth = d.nodes[parent].depth + 1
 		}
 		switch v.Kind {
-		case plan.Array:
+		case jsontext.Array:
 			n.nkids = int32(len(v.Elems))
-		case plan.Object:
+		case jsontext.Object:
 			n.nkids = int32(len(v.Members))
 		}
 		self := int32(len(d.nodes))
@@ -94,9 +94,9 @@ func flatten(src []byte, root *plan.Value) *doc {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		var v *plan.Value
+		var v *jsontext.Value
 		ks, ke := -1, -1
-		if f.v.Kind == plan.Array {
+		if f.v.Kind == jsontext.Array {
 			v = f.v.Elems[f.kid]
 		} else {
 			m := &f.v.Members[f.kid]
@@ -104,7 +104,7 @@ func flatten(src []byte, root *plan.Value) *doc {
 		}
 		self := add(v, f.self, f.kid, ks, ke)
 		f.kid++
-		if v.Kind == plan.Array || v.Kind == plan.Object {
+		if v.Kind == jsontext.Array || v.Kind == jsontext.Object {
 			stack = append(stack, frame{v: v, self: self})
 		}
 	}
@@ -113,9 +113,9 @@ func flatten(src []byte, root *plan.Value) *doc {
 
 // countValues counts the values in a tree, so the nodes are allocated
 // once, at their size.
-func countValues(root *plan.Value) int {
+func countValues(root *jsontext.Value) int {
 	n := 0
-	stack := []*plan.Value{root}
+	stack := []*jsontext.Value{root}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -137,7 +137,7 @@ func (d *doc) key(i int) string {
 	if n.keyStart < 0 {
 		return ""
 	}
-	s, err := plan.RawString(d.src[n.keyStart:n.keyEnd])
+	s, err := jsontext.RawString(d.src[n.keyStart:n.keyEnd])
 	if err != nil {
 		return string(d.src[n.keyStart+1 : n.keyEnd-1])
 	}
@@ -156,7 +156,7 @@ func (d *doc) path(i int) []pathElem {
 	var rev []pathElem
 	for j := i; j > 0 && d.nodes[j].parent >= 0; j = int(d.nodes[j].parent) {
 		n := &d.nodes[j]
-		if d.nodes[n.parent].kind == plan.Array {
+		if d.nodes[n.parent].kind == jsontext.Array {
 			rev = append(rev, pathElem{index: int(n.idx), isIdx: true})
 		} else {
 			rev = append(rev, pathElem{key: d.key(j)})
@@ -179,7 +179,7 @@ func (d *doc) find(path []pathElem) int {
 		if !n.container() || n.nkids == 0 {
 			return -1
 		}
-		if e.isIdx != (n.kind == plan.Array) {
+		if e.isIdx != (n.kind == jsontext.Array) {
 			return -1
 		}
 		found := -1

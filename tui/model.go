@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // The debugger is a root model and its components, in the style of
@@ -340,7 +341,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
-			path = plan.DefaultTracePath(m.p.Src.Name)
+			path = trace.DefaultPath(m.p.Src.Name)
 		}
 		m.openPrompt(modeTrace, tracePrompt, path)
 		return nil
@@ -457,7 +458,7 @@ func (m *model) writeTrace(path string) tea.Cmd {
 		return m.note("no trace written")
 	}
 	r := m.run
-	return func() tea.Msg { return traceMsg{path: path, err: plan.WriteTrace(path, r)} }
+	return func() tea.Msg { return traceMsg{path: path, err: trace.Write(path, r)} }
 }
 
 func (m *model) tick() tea.Cmd {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // stepModel is the step pane, over the result tree: what the selected step
@@ -186,7 +187,7 @@ func (s *stepModel) stepLines(width int) []string {
 	switch {
 	case args == nil:
 		add(2, st.dim.Render("(none)"))
-	case args.Kind != plan.Object:
+	case args.Kind != jsontext.Object:
 		line(2, showJSON(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
 	case len(args.Members) == 0:
 		add(2, st.dim.Render("(none)"))
@@ -194,7 +195,7 @@ func (s *stepModel) stepLines(width int) []string {
 		for _, mem := range args.Members {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
-				line(2, name+": "+showJSON(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
+				line(2, name+": "+showJSON(clip(jsontext.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
 				continue
 			}
 			ref := plan.ParseRef(mem.Value)
@@ -306,7 +307,7 @@ func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) stri
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}
-	return "= " + st.str.Render(showJSON(clip(plan.AppendCompact(nil, v), width*3)))
+	return "= " + st.str.Render(showJSON(clip(jsontext.AppendCompact(nil, v), width*3)))
 }
 
 // clip cuts raw bytes long before they could matter on screen.
@@ -351,7 +352,7 @@ func fmtDur(d time.Duration) string {
 }
 
 // edited reports whether step i's arguments differ from the plan as loaded.
-func (m *stepModel) edited(i int, args *plan.Value, src []byte) bool {
+func (m *stepModel) edited(i int, args *jsontext.Value, src []byte) bool {
 	orig := m.o.Plan
 	if orig == m.p || i >= len(orig.Steps) {
 		return false

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -280,8 +281,8 @@ func TestPathsAndReferences(t *testing.T) {
 	}
 }
 
-func mustValue(t *testing.T, s string) *plan.Value {
-	v, err := plan.ParseJSON([]byte(s))
+func mustValue(t *testing.T, s string) *jsontext.Value {
+	v, err := jsontext.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,10 +355,10 @@ func FuzzParseDoc(f *testing.F) {
 func fuzzParseDoc(t *testing.T, b []byte) {
 	d, err := parseDoc(b)
 	// the tree reads with the engine's parser: it accepts what the engine
-	// accepts (JSON as Python reads it, UTF-8, nested at most plan.MaxDepth)
-	_, perr := plan.ParseJSON(b)
+	// accepts (JSON as Python reads it, UTF-8, nested at most jsontext.MaxDepth)
+	_, perr := jsontext.Parse(b)
 	if (err == nil) != (perr == nil) {
-		t.Fatalf("%q: err %v, plan.ParseJSON %v", b, err, perr)
+		t.Fatalf("%q: err %v, jsontext.Parse %v", b, err, perr)
 	}
 	if err == nil && !json.Valid(b) && !bytes.ContainsAny(b, "NI") {
 		t.Fatalf("%q: accepted, but not JSON", b)
