@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/planctl/planctl/plan/jsontext"
 	"io"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
