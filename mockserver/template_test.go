@@ -3,7 +3,7 @@ package mockserver
 import (
 	"testing"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // {{args.X}} takes a gjson query where a plain dotted path finds nothing;
@@ -25,7 +25,7 @@ func TestTemplateQueries(t *testing.T) {
 		`"{{args.items.9}}"`:               `null`,
 		`"n={{args.items.#}} first={{args.rows.0.name}} big={{args.rows.0.n}}"`: `"n=3 first=a big=12345678901234567890"`,
 	} {
-		v, err := plan.ParseJSON([]byte(tmpl))
+		v, err := jsontext.Parse([]byte(tmpl))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func TestTemplateQueries(t *testing.T) {
 	}
 	// A repeated key reads as the plain walk always read it (the last, as
 	// json.loads keeps it), not as gjson would (the first).
-	v, _ := plan.ParseJSON([]byte(`"{{args.dup}}"`))
+	v, _ := jsontext.Parse([]byte(`"{{args.dup}}"`))
 	if got := string(Render(v, []byte(`"{{args.dup}}"`), []byte(args))); got != "2" {
 		t.Errorf("dup rendered %s, want 2", got)
 	}

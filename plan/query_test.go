@@ -2,8 +2,6 @@ package plan_test
 
 import (
 	"errors"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
@@ -101,28 +99,5 @@ func TestConditionalBreak(t *testing.T) {
 	d.SetBreakIf(3, "c")
 	if d.ClearBreaks() != 1 || d.BreakCondition(3) != "" {
 		t.Error("ClearBreaks kept a condition")
-	}
-}
-
-// A trace's results answer queries as the run's did; a hand-edited
-// trace nested past MaxDepth is refused, not evaluated.
-func TestTraceQueryRoot(t *testing.T) {
-	d := plan.NewDebugger(queryPlan("true"), mockserver.Demo(), plan.DebugOptions{})
-	d.Continue(t.Context())
-	path := filepath.Join(t.TempDir(), "t.json")
-	if err := plan.WriteTrace(path, d.Run()); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := plan.ReadTrace(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := tr.QueryRoot()
-	if err != nil || string(root) != string(d.Run().QueryRoot()) {
-		t.Errorf("trace root %s, %v\nrun root %s", root, err, d.Run().QueryRoot())
-	}
-	tr.Steps[0].Result = []byte(strings.Repeat("[", plan.MaxDepth+1) + strings.Repeat("]", plan.MaxDepth+1))
-	if _, err := tr.QueryRoot(); err == nil || !strings.Contains(err.Error(), "nests 1001 levels deep") {
-		t.Errorf("a too-deep recorded result: %v", err)
 	}
 }

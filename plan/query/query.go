@@ -29,6 +29,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/tidwall/gjson"
 )
 
@@ -320,4 +321,37 @@ func Next(root []byte, q string) []string {
 		})
 	}
 	return out
+}
+
+// Root writes the query root: a JSON object of the n entries that entry
+// reports with a result (raw JSON, written as it is: numbers exact), each
+// under its key, in order; a key that repeats keeps its latest result, in
+// its place. entry returns a nil result for an entry to leave out (a
+// failed or unrun step). See plan.Run.QueryRoot and trace.Trace.QueryRoot.
+func Root(n int, entry func(i int) (key string, result []byte)) []byte {
+	latest := make(map[string]int, n)
+	size := 2
+	for i := range n {
+		if k, res := entry(i); res != nil {
+			latest[k] = i
+			size += len(k) + len(res) + 8
+		}
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, '{')
+	first := true
+	for i := range n {
+		k, res := entry(i)
+		if res == nil || latest[k] != i {
+			continue
+		}
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		buf = jsontext.AppendJSONString(buf, k)
+		buf = append(buf, ':')
+		buf = append(buf, res...)
+	}
+	return append(buf, '}')
 }

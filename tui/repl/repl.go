@@ -20,7 +20,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 )
 
@@ -84,7 +86,7 @@ func NewSession(o Options) *Session {
 		o.Err = o.Out
 	}
 	if o.TracePath == "" {
-		o.TracePath = plan.DefaultTracePath(o.Plan.Src.Name)
+		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
 	}
 	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions
@@ -320,7 +322,7 @@ func (s *Session) showDisplay(d display) {
 		fmt.Fprintf(s.out, "%d: %s: %v\n", d.n, d.expr, err)
 		return
 	}
-	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, d.expr, plan.AppendCompact(nil, v))
+	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, d.expr, jsontext.AppendCompact(nil, v))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
@@ -341,7 +343,7 @@ func (s *Session) where() {
 }
 
 func (s *Session) writeJSON(raw []byte) {
-	s.out.Write(plan.Indent(raw))
+	s.out.Write(jsontext.Indent(raw))
 	s.out.WriteByte('\n')
 }
 
@@ -378,7 +380,7 @@ func (s *Session) args(i int) error {
 	if v == nil {
 		b = append(b, "{}"...)
 	} else {
-		b = plan.AppendCompact(b, v.Raw(src))
+		b = jsontext.AppendCompact(b, v.Raw(src))
 	}
 	st := s.run.Step(i)
 	var resolved []byte
@@ -395,7 +397,7 @@ func (s *Session) args(i int) error {
 	}
 	if why != "" {
 		b = append(b, `,"unresolved":`...)
-		b = plan.AppendJSONString(b, why)
+		b = jsontext.AppendJSONString(b, why)
 	} else {
 		b = append(b, `,"resolved":`...)
 		b = append(b, resolved...)
@@ -506,7 +508,7 @@ func (s *Session) argNames(word string) []string {
 			out = append(out, n)
 		}
 	}
-	if a := p.Steps[i].Args; a != nil && a.Kind == plan.Object {
+	if a := p.Steps[i].Args; a != nil && a.Kind == jsontext.Object {
 		for _, m := range a.Members {
 			add(m.Key)
 		}

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	querypkg "github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +39,7 @@ line, 3 an unreadable trace.`,
 			if strings.TrimSpace(args[1]) == "" {
 				return usage(errors.New("the query is blank: give a gjson query, e.g. backup.size_bytes"))
 			}
-			t, err := plan.ReadTrace(args[0])
+			t, err := trace.Read(args[0])
 			if err != nil {
 				return fatal(err)
 			}
@@ -51,9 +52,9 @@ line, 3 an unreadable trace.`,
 				return &exitError{code: ExitFailed, err: err}
 			}
 			if compact {
-				s.out.Write(plan.AppendCompact(nil, v))
+				s.out.Write(jsontext.AppendCompact(nil, v))
 			} else {
-				s.out.Write(plan.Indent(v))
+				s.out.Write(jsontext.Indent(v))
 			}
 			fmt.Fprintln(s.out)
 			return nil

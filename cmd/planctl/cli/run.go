@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
@@ -99,7 +101,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		if f.compact {
 			s.out.Write(resp)
 		} else {
-			plan.WriteIndent(s.out, resp)
+			jsontext.WriteIndent(s.out, resp)
 		}
 		fmt.Fprintln(s.out)
 	}
@@ -161,7 +163,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 	}
 	if f.trace != "" {
-		if err := plan.WriteTrace(f.trace, r); err != nil {
+		if err := trace.Write(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
 		}
 	}
