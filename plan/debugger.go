@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
 )
 
 // Debugger is what every interactive driver of a run shares (the TUI, the
@@ -29,6 +31,7 @@ type Debugger struct {
 	plan   *Plan
 	diags  []Diagnostic
 	breaks map[int]bool
+	conds  map[int]string // step index -> condition of its breakpoint
 }
 
 // DebugOptions configure a Debugger.
@@ -57,7 +60,7 @@ func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
 		o.Validate = Validate
 	}
 	o.Run.HaltAtTraceEnd = true
-	d := &Debugger{opts: o, plan: p, breaks: map[int]bool{}, ids: make(map[string]int, len(p.Steps))}
+	d := &Debugger{opts: o, plan: p, breaks: map[int]bool{}, conds: map[int]string{}, ids: make(map[string]int, len(p.Steps))}
 	d.run = NewRun(p, c, o.Run)
 	d.diags = o.Diagnostics
 	if d.diags == nil && c != nil {
@@ -171,8 +174,60 @@ func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
 // Continue runs until a breakpoint, a failure, a halt, ctx's end or the
 // end of the plan. See Run.Continue.
 func (d *Debugger) Continue(ctx context.Context) {
-	d.run.Continue(ctx, d.IsBreak)
+	d.run.Continue(ctx, d.Stops)
 	d.goLive()
+}
+
+// Stops reports whether Continue stops before step i with the results so
+// far: i has a breakpoint, and its condition, if any, holds (its query's
+// value exists and is truthy, see query.Truthy).
+func (d *Debugger) Stops(i int) bool {
+	d.mu.Lock()
+	on, cond := d.breaks[i], d.conds[i]
+	d.mu.Unlock()
+	if !on {
+		return false
+	}
+	if cond == "" {
+		return true
+	}
+	ok, err := query.Condition(d.run.QueryRoot(), cond)
+	return ok || err != nil // a condition that cannot be evaluated stops, so it is seen
+}
+
+// Query evaluates a gjson query over the run so far (see Run.QueryRoot
+// and package plan/query): the value's raw JSON, exact, or a
+// *query.NoMatch that names the part of the query that matched nothing.
+func (d *Debugger) Query(expr string) ([]byte, error) { return d.run.Query(expr) }
+
+// SetBreakIf sets a conditional breakpoint before step i: Continue stops
+// there only when the query expr, evaluated over the results before step
+// i, has a value that is truthy (see query.Truthy). An empty expr is an
+// error; SetBreak(i, true) makes it unconditional again, SetBreak(i,
+// false) removes it.
+func (d *Debugger) SetBreakIf(i int, expr string) error {
+	if strings.TrimSpace(expr) == "" {
+		return errors.New("the condition is empty: write a query, e.g. prev.count or prev.items.#(state==\"failed\")")
+	}
+	if err := query.Check(expr); err != nil {
+		return err
+	}
+	if i < 0 || i >= len(d.Plan().Steps) {
+		return fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(d.Plan().Steps))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.breaks[i] = true
+	d.conds[i] = expr
+	return nil
+}
+
+// BreakCondition is the condition of the breakpoint before step i ("" for
+// none, or an unconditional breakpoint).
+func (d *Debugger) BreakCondition(i int) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.conds[i]
 }
 
 // goLive hands the run to the live tools once a replayed trace ran out.
@@ -246,11 +301,13 @@ func (d *Debugger) IsBreak(i int) bool {
 }
 
 // SetBreak sets (on) or clears a breakpoint before step i and reports
-// whether it was set before.
+// whether it was set before. Either way the breakpoint's condition, if it
+// had one, is gone (SetBreakIf sets one).
 func (d *Debugger) SetBreak(i int, on bool) (was bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	was = d.breaks[i]
+	delete(d.conds, i)
 	if on {
 		d.breaks[i] = true
 	} else {
@@ -265,6 +322,7 @@ func (d *Debugger) ClearBreaks() int {
 	defer d.mu.Unlock()
 	n := len(d.breaks)
 	clear(d.breaks)
+	clear(d.conds)
 	return n
 }
 
@@ -282,11 +340,11 @@ func (d *Debugger) EditableStep() (int, error) {
 // returns the diagnostics of step i in the edited plan. Step i must not
 // have run ok (rerun it first); references in args resolve as usual.
 func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
-	v, err := ParseJSON(args)
+	v, err := jsontext.Parse(args)
 	if err != nil {
 		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
 	}
-	if v.Kind != Object {
+	if v.Kind != jsontext.Object {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind)
 	}
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
@@ -302,16 +360,16 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
 // plan: an unknown name is UNKNOWN_ARG with its did-you-mean, not a silent
 // new argument.
 func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error) {
-	v, err := ParseJSON(value)
+	v, err := jsontext.Parse(value)
 	if err != nil {
 		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
 	}
 	text := string(value[v.Start:v.End])
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
 		if s.Args == nil {
-			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(AppendJSONString(nil, name))+": "+text+"}"), nil
+			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
 		}
-		if s.Args.Kind != Object {
+		if s.Args.Kind != jsontext.Object {
 			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind)
 		}
 		var out []splice
@@ -331,11 +389,11 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error
 // the diagnostics of step i in the edited plan.
 func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
-		if s.Args == nil || s.Args.Kind != Object {
+		if s.Args == nil || s.Args.Kind != jsontext.Object {
 			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
 		}
 		ms := s.Args.Members
-		var kept []Member
+		var kept []jsontext.Member
 		for _, m := range ms {
 			if m.Key != name {
 				kept = append(kept, m)
@@ -376,7 +434,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 			if k > 0 {
 				b = append(b, ", "...)
 			}
-			b = AppendJSONString(b, m.Key)
+			b = jsontext.AppendJSONString(b, m.Key)
 			b = append(b, ": "...)
 			b = append(b, m.Value.Raw(p.Src.Bytes)...)
 		}
@@ -391,9 +449,9 @@ type splice struct {
 }
 
 // insertMember adds "key": text as the last member of the object obj.
-func insertMember(src []byte, obj *Value, key, text string) []splice {
+func insertMember(src []byte, obj *jsontext.Value, key, text string) []splice {
 	at := obj.End - 1 // the closing brace
-	member := string(AppendJSONString(nil, key)) + ": " + text
+	member := string(jsontext.AppendJSONString(nil, key)) + ": " + text
 	if len(obj.Members) > 0 {
 		at = obj.Members[len(obj.Members)-1].Value.End
 		member = ", " + member
@@ -412,7 +470,7 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	if i < d.run.Cursor() {
 		return nil, fmt.Errorf("%s has already run: rerun %s first to change its arguments", s.Label(), s.Label())
 	}
-	if s.Node == nil || s.Node.Kind != Object {
+	if s.Node == nil || s.Node.Kind != jsontext.Object {
 		return nil, fmt.Errorf("%s is not a JSON object, so it has no arguments to edit", s.Label())
 	}
 	sp, err := mk(p, s)
@@ -461,19 +519,6 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	return stepDiagnostics(ds, i), nil
 }
 
-// DefaultTracePath is the file a debugger writes a trace to when none is
-// named: the plan's base name with ".trace.json", in the current folder
-// ("planctl.trace.json" for a plan from standard input).
-func DefaultTracePath(planName string) string {
-	base := filepath.Base(planName)
-	if planName == "" || planName == "-" || strings.HasPrefix(planName, "<") || base == "." || base == string(filepath.Separator) {
-		return "planctl.trace.json"
-	}
-	base = strings.TrimSuffix(base, ".json")
-	base = strings.TrimSuffix(base, ".trace")
-	return base + ".trace.json"
-}
-
 // Admit decides whether a plan may run, as run and serve do before any
 // tool is called: with preflight, planctl's validator refuses a plan with
 // any error (the first in position order); without, Concierge's own
@@ -483,7 +528,7 @@ func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, []Diagnostic) {
 	if !preflight {
 		return ConciergeCheck(p, c), nil
 	}
-	first, ds := Preflight(p, c)
+	first, ds := validateFirst(p, c)
 	if first == nil {
 		return nil, ds
 	}

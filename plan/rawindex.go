@@ -1,6 +1,10 @@
 package plan
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
 
 // A rawIndex lets many references read one result without scanning it
 // again each time. Walk finds a key or an element by scanning its container
@@ -40,13 +44,13 @@ func (x *rawIndex) elems(b []byte) []span {
 		return s
 	}
 	var out []span
-	i := skipSpaceAt(b, 1)
+	i := jsontext.SkipSpace(b, 1)
 	if i < len(b) && b[i] != ']' {
 		for i < len(b) {
-			i = skipSpaceAt(b, i)
-			end := skipValue(b, i)
+			i = jsontext.SkipSpace(b, i)
+			end := jsontext.SkipValue(b, i)
 			out = append(out, span{int32(o + i), int32(o + end)})
-			i = skipSpaceAt(b, end)
+			i = jsontext.SkipSpace(b, end)
 			if i >= len(b) || b[i] != ',' {
 				break
 			}
@@ -68,26 +72,26 @@ func (x *rawIndex) members(b []byte) map[string]span {
 		return m
 	}
 	m := map[string]span{}
-	i := skipSpaceAt(b, 1)
+	i := jsontext.SkipSpace(b, 1)
 	for i < len(b) && b[i] == '"' {
 		ks := i
-		i = skipString(b, i)
+		i = jsontext.SkipString(b, i)
 		key := string(b[ks+1 : i-1])
 		for _, c := range b[ks:i] {
 			if c == '\\' {
-				key, _ = decodeString(b[ks:i])
+				key, _ = jsontext.RawString(b[ks:i])
 				break
 			}
 		}
-		i = skipSpaceAt(b, i)
-		i = skipSpaceAt(b, i+1) // ':'
-		end := skipValue(b, i)
+		i = jsontext.SkipSpace(b, i)
+		i = jsontext.SkipSpace(b, i+1) // ':'
+		end := jsontext.SkipValue(b, i)
 		m[key] = span{int32(o + i), int32(o + end)}
-		i = skipSpaceAt(b, end)
+		i = jsontext.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ',' {
 			break
 		}
-		i = skipSpaceAt(b, i+1)
+		i = jsontext.SkipSpace(b, i+1)
 	}
 	if x.object == nil {
 		x.object = map[int]map[string]span{}

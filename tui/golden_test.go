@@ -57,7 +57,7 @@ func finish(t *testing.T, tm *teatest.TestModel) {
 	t.Helper()
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
-	fm.msg = "" // a message's timeout races the quit
+	fm.status.msg = "" // a message's timeout races the quit
 	out := durations.ReplaceAllString(fm.View(), "T")
 	golden.RequireEqual(t, []byte(out+"\n"))
 }
@@ -117,9 +117,24 @@ func TestGoldenSlowStep80x24(t *testing.T) {
 	}
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
 	defer fm.cancel()
-	fm.msg = ""
+	fm.status.msg = ""
 	out := spinner.ReplaceAllString(durations.ReplaceAllString(fm.View(), "T"), "*")
 	golden.RequireEqual(t, []byte(out+"\n"))
 }
 
 var spinner = regexp.MustCompile("[" + strings.Join(spinFrames, "") + "]")
+
+// A query on the results: its value as a tree in the result pane, and a
+// watch line.
+func TestGoldenQuery80x24(t *testing.T) {
+	tm := startGolden(t, "migration.json", 80, 24)
+	send(tm, "W")
+	tm.Type("backup.size_bytes")
+	send(tm, "enter", "c")
+	waitScreen(t, tm, "5/5 ok")
+	send(tm, ".")
+	tm.Type("migrate.applied.#(version==\"042\")")
+	send(tm, "enter")
+	waitScreen(t, tm, "Query migrate")
+	finish(t, tm)
+}

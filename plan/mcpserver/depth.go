@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
-// plan may nest 1000 levels (plan.ParseJSON says so precisely); the
+// plan may nest 1000 levels (jsontext.Parse says so precisely); the
 // JSON-RPC envelope adds a few. Past this the request is refused before
 // mcp-go decodes it: encoding/json would refuse it past 10,000 levels with
 // a bare "not valid json", and recursion that deep costs stack and time.
@@ -18,35 +20,8 @@ const MaxRequestDepth = 1100
 var depthMessage = fmt.Sprintf("Parse error: the request nests arrays and objects more than %d levels deep; a plan may nest at most 1000: flatten its values", MaxRequestDepth)
 
 // tooDeep reports whether the JSON text b nests arrays and objects more
-// than max levels deep. It scans the bytes once and validates nothing else.
-func tooDeep(b []byte, max int) bool {
-	depth := 0
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-			if depth > max {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
-}
+// than max levels deep.
+func tooDeep(b []byte, max int) bool { return jsontext.Depth(b) > max }
 
 // parseErrorLine is the JSON-RPC answer to a request that was not read.
 func parseErrorLine(msg string) []byte {
@@ -62,12 +37,19 @@ type depthGuard struct {
 	buf []byte
 	// wire, when set, sees each line first (Concierge's wire, wire.go).
 	wire func([]byte) ([]byte, []byte)
+	// asked, when set, counts each request read; atEOF, when set, runs
+	// before the end of input is passed on (stdio: wait for the answers).
+	asked func(line []byte)
+	atEOF func()
 }
 
 func (g *depthGuard) Read(p []byte) (int, error) {
 	for len(g.buf) == 0 {
 		line, err := g.r.ReadBytes('\n')
 		if len(line) > 0 {
+			if g.asked != nil && !tooDeep(line, MaxRequestDepth) {
+				g.asked(line)
+			}
 			if tooDeep(line, MaxRequestDepth) {
 				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
 			} else if g.wire == nil {
@@ -79,6 +61,10 @@ func (g *depthGuard) Read(p []byte) (int, error) {
 			}
 		}
 		if err != nil && len(g.buf) == 0 {
+			if err == io.EOF && g.atEOF != nil {
+				g.atEOF()
+				g.atEOF = nil
+			}
 			return 0, err
 		}
 		if err != nil {

@@ -1,0 +1,194 @@
+package jsontext
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Position is a 1-based line and column in a source file. Columns count
+// Unicode code points, as editors do.
+type Position struct {
+	Line   int
+	Column int
+}
+
+// Source is a file's bytes with an index of its line starts, so that any
+// byte offset maps to a line and column in O(log lines).
+type Source struct {
+	Name  string
+	Bytes []byte
+	once  sync.Once
+	lines []int // offset of the first byte of each line, built on first use
+
+	cpOnce      sync.Once
+	checkpoints []int // code points before every checkpointEvery-th byte, built on first use
+}
+
+// NewSource wraps src for position look-ups.
+func NewSource(name string, src []byte) *Source {
+	return &Source{Name: name, Bytes: src}
+}
+
+func (s *Source) index() []int {
+	s.once.Do(func() {
+		s.lines = make([]int, 1, bytes.Count(s.Bytes, []byte{'\n'})+1)
+		for i, c := range s.Bytes {
+			if c == '\n' {
+				s.lines = append(s.lines, i+1)
+			}
+		}
+	})
+	return s.lines
+}
+
+// Position maps a byte offset to its line and column.
+func (s *Source) Position(offset int) Position {
+	if offset > len(s.Bytes) {
+		offset = len(s.Bytes)
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	lines := s.index()
+	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
+	start := lines[line]
+	if offset-start < checkpointEvery {
+		return Position{Line: line + 1, Column: utf8.RuneCount(s.Bytes[start:offset]) + 1}
+	}
+	// A long line (a minified plan): count code points from checkpoints, so
+	// that many positions on one line do not each count the line again.
+	return Position{Line: line + 1, Column: s.runesBefore(offset) - s.runesBefore(start) + 1}
+}
+
+// checkpointEvery is the spacing of the code point checkpoints.
+const checkpointEvery = 4096
+
+// runesBefore counts the code points of s.Bytes[:offset] (as UTF-8 lead
+// bytes, which adds up across checkpoints), in O(checkpointEvery).
+func (s *Source) runesBefore(offset int) int {
+	s.cpOnce.Do(func() {
+		s.checkpoints = make([]int, len(s.Bytes)/checkpointEvery+1)
+		n := 0
+		for k := range s.checkpoints {
+			s.checkpoints[k] = n
+			for _, c := range s.Bytes[k*checkpointEvery : min(len(s.Bytes), (k+1)*checkpointEvery)] {
+				if c&0xC0 != 0x80 {
+					n++
+				}
+			}
+		}
+	})
+	k := offset / checkpointEvery
+	n := s.checkpoints[k]
+	for _, c := range s.Bytes[k*checkpointEvery : offset] {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// Line returns the text of a 1-based line without its line ending.
+func (s *Source) Line(n int) string {
+	lines := s.index()
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	start := lines[n-1]
+	end := len(s.Bytes)
+	if n < len(lines) {
+		end = lines[n] - 1
+	}
+	return strings.TrimSuffix(string(s.Bytes[start:end]), "\r")
+}
+
+// LineBounds returns the byte offsets where 1-based line n starts and ends
+// (before its line ending), or -1, -1 when there is no such line.
+func (s *Source) LineBounds(n int) (start, end int) {
+	lines := s.index()
+	if n < 1 || n > len(lines) {
+		return -1, -1
+	}
+	start, end = lines[n-1], len(s.Bytes)
+	if n < len(lines) {
+		end = lines[n] - 1
+	}
+	if end > start && s.Bytes[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
+
+// Pointer builds a JSON Pointer (RFC 6901) from path tokens.
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(EscapePointer(t))
+	}
+	return b.String()
+}
+
+// EscapePointer escapes one JSON Pointer token.
+func EscapePointer(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+}
+
+// SplitPointer returns the unescaped tokens of a JSON Pointer.
+func SplitPointer(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, p := range parts {
+		if strings.Contains(p, "~") {
+			parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		}
+	}
+	return parts
+}
+
+// Find returns the value a JSON Pointer names below root, and whether the
+// pointer ends on an object key (isKey), in which case start and end span
+// the key rather than the value. A pointer that runs off the tree returns the
+// deepest value reached.
+func Find(root *Value, ptr string) (v *Value, keyStart, keyEnd int) {
+	v = root
+	keyStart, keyEnd = -1, -1
+	for _, tok := range SplitPointer(ptr) {
+		keyStart, keyEnd = -1, -1
+		switch {
+		case v == nil:
+			return nil, -1, -1
+		case v.Kind == Object:
+			var next *Value
+			for i := len(v.Members) - 1; i >= 0; i-- {
+				if v.Members[i].Key == tok {
+					next = v.Members[i].Value
+					keyStart, keyEnd = v.Members[i].KeyStart, v.Members[i].KeyEnd
+					break
+				}
+			}
+			if next == nil {
+				return v, -1, -1
+			}
+			v = next
+		case v.Kind == Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Elems) {
+				return v, -1, -1
+			}
+			v = v.Elems[i]
+		default:
+			return v, -1, -1
+		}
+	}
+	return v, keyStart, keyEnd
+}

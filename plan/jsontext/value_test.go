@@ -1,0 +1,147 @@
+package jsontext
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestParseJSONKeepsLiteralsAndOffsets(t *testing.T) {
+	src := []byte(`{"a": 12345678901234567890, "b": [1.50, "x\u00e9\ud83d\ude80"], "c": {"d": null}}`)
+	v, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Get("a").Str; got != "12345678901234567890" {
+		t.Errorf("number literal %q", got)
+	}
+	b := v.Get("b")
+	if got := string(b.Elems[0].Raw(src)); got != "1.50" {
+		t.Errorf("raw %q", got)
+	}
+	if got := b.Elems[1].Str; got != "xé🚀" {
+		t.Errorf("decoded string %q", got)
+	}
+	if got := string(v.Get("c").Raw(src)); got != `{"d": null}` {
+		t.Errorf("object span %q", got)
+	}
+}
+
+func TestParseJSONErrors(t *testing.T) {
+	for _, tc := range []struct {
+		src, msg string
+		offset   int
+	}{
+		{`{"a": 1,}`, "trailing comma", 8},
+		{`{"a" 1}`, "expected ':'", 5},
+		{`[1, 2`, "not closed", 5},
+		{`{'a': 1}`, "double quotes", 1},
+		{`{"a": tru}`, "expected a JSON value", 6},
+		{`{"a": 01}`, "leading zeros", 7},
+		{"{\"a\": \"x\x01\"}", "control character", 8},
+		{"{\"a\": \"\xff\"}", "invalid UTF-8", 7},
+		{`{"a": "\q"}`, "invalid escape", 7},
+		{`{} {}`, "after the JSON value", 3},
+		{``, "end of input", 0},
+		{`{"a": "unterminated`, "unterminated string", 6},
+	} {
+		_, err := Parse([]byte(tc.src))
+		se, ok := err.(*SyntaxError)
+		if !ok {
+			t.Errorf("%q: error %v, want a SyntaxError", tc.src, err)
+			continue
+		}
+		if !strings.Contains(se.Msg, tc.msg) || se.Offset != tc.offset {
+			t.Errorf("%q: %q at %d, want %q at %d", tc.src, se.Msg, se.Offset, tc.msg, tc.offset)
+		}
+	}
+}
+
+func TestParseJSONAgreesWithEncodingJSON(t *testing.T) {
+	for _, src := range []string{
+		`{"a":[1,2,{"b":null}],"c":"\u0041\n\t\"","d":-0.5e-3,"e":true,"f":false}`,
+		`[]`, `{}`, `"\ud800"`, `[[[[]]]]`, `{"":""}`, `-0`, `1E+2`,
+	} {
+		v, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var want, got any
+		if err := json.Unmarshal([]byte(src), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(toJSON(v), &got); err != nil {
+			t.Fatalf("%s: re-encoded tree is not JSON: %v", src, err)
+		}
+		a, _ := json.Marshal(want)
+		b, _ := json.Marshal(got)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: tree %s, encoding/json %s", src, b, a)
+		}
+	}
+}
+
+// toJSON re-encodes a tree, for comparisons.
+func toJSON(v *Value) []byte {
+	switch v.Kind {
+	case Null:
+		return []byte("null")
+	case Bool:
+		if v.Bool {
+			return []byte("true")
+		}
+		return []byte("false")
+	case Number:
+		return []byte(v.Str)
+	case String:
+		return AppendJSONString(nil, v.Str)
+	case Array:
+		b := []byte{'['}
+		for i, e := range v.Elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, toJSON(e)...)
+		}
+		return append(b, ']')
+	default:
+		b := []byte{'{'}
+		for i, m := range v.Members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONString(b, m.Key)
+			b = append(b, ':')
+			b = append(b, toJSON(m.Value)...)
+		}
+		return append(b, '}')
+	}
+}
+
+func TestPositionsCountCodePoints(t *testing.T) {
+	s := NewSource("x", []byte("ab\n\"é🚀\": 1\r\nz"))
+	for off, want := range map[int]Position{0: {1, 1}, 2: {1, 3}, 3: {2, 1}, 10: {2, 4}, 16: {3, 1}} {
+		if got := s.Position(off); got != want {
+			t.Errorf("offset %d: %v, want %v", off, got, want)
+		}
+	}
+	if got := s.Line(2); got != `"é🚀": 1` {
+		t.Errorf("line 2 = %q", got)
+	}
+}
+
+func TestIndentMatchesEncodingJSON(t *testing.T) {
+	for _, src := range []string{
+		`{"status":"completed","steps":{"a":{"status":"ok","result":{"x":[1,2,{}],"y":[],"s":"a,b:{c}[d]\"e\\"}}}}`,
+		`[ 1 , { "a" : [ ] } , "x" ]`, `{}`, `[]`, `"s"`, `12345678901234567890`, `{"a":{"b":{"c":[[]]}}}`,
+	} {
+		var want bytes.Buffer
+		if err := json.Indent(&want, []byte(src), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := Indent([]byte(src)); string(got) != want.String() {
+			t.Errorf("Indent(%s):\n%s\nwant:\n%s", src, got, want.String())
+		}
+	}
+}

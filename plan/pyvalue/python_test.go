@@ -1,0 +1,90 @@
+package pyvalue
+
+import (
+	"math"
+	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+func TestPyFloatRepr(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{1, "1.0"}, {0.1, "0.1"}, {0, "0.0"}, {math.Copysign(0, -1), "-0.0"}, {1e16, "1e+16"}, {1e15, "1000000000000000.0"},
+		{123456789012345680, "1.2345678901234568e+17"}, {0.0001, "0.0001"}, {0.00001, "1e-05"}, {1.5e-7, "1.5e-07"},
+		{41.8781, "41.8781"}, {math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {2.5e300, "2.5e+300"},
+	} {
+		if got := FloatRepr(tc.f); got != tc.want {
+			t.Errorf("FloatRepr(%v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestPyReprString(t *testing.T) {
+	for in, want := range map[string]string{
+		"abc":          `'abc'`,
+		"it's":         `"it's"`,
+		`say "hi"`:     `'say "hi"'`,
+		`it's "x"`:     `'it\'s "x"'`,
+		"a\\b":         `'a\\b'`,
+		"tab\tnl\n":    `'tab\tnl\n'`,
+		"\x00\x1f\x7f": `'\x00\x1f\x7f'`,
+		"é☀🚀":          `'é☀🚀'`,
+		"\u00a0":       `'\xa0'`,
+		"\u200b":       `'\u200b'`,
+		"":             `''`,
+	} {
+		if got := ReprString(in); got != want {
+			t.Errorf("ReprString(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestPyStrOfValues(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"a": [1, 2.50, true, null], "b": {"c": "d"}}`: `{'a': [1, 2.5, True, None], 'b': {'c': 'd'}}`,
+		`{"a": 1, "a": 2, "b": 3}`:                      `{'a': 2, 'b': 3}`,
+		`"plain"`:                                       `plain`,
+		`1e400`:                                         `None`,
+		`-0`:                                            `0`,
+		`12345678901234567890`:                          `12345678901234567890`,
+		`[]`:                                            `[]`,
+		`{}`:                                            `{}`,
+	} {
+		v, err := jsontext.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Str(v); got != want {
+			t.Errorf("Str(%s) = %s, want %s", src, got, want)
+		}
+	}
+}
+
+func TestPyIndex(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want int
+		err  string
+	}{
+		{"0", 3, 0, ""}, {"-1", 3, 2, ""}, {"+2", 3, 2, ""}, {"02", 3, 2, ""}, {" 1\n", 3, 1, ""}, {"1_0", 11, 10, ""},
+		{"-3", 3, 0, ""}, {"-4", 3, 0, "list index out of range"}, {"3", 3, 0, "list index out of range"},
+		{"", 3, 0, "invalid literal for int() with base 10: ''"},
+		{"1.0", 3, 0, "invalid literal for int() with base 10: '1.0'"},
+		{"_1", 3, 0, "invalid literal for int() with base 10: '_1'"},
+		{"1__0", 3, 0, "invalid literal for int() with base 10: '1__0'"},
+		{"1_", 3, 0, "invalid literal for int() with base 10: '1_'"},
+		{"0x1", 3, 0, "invalid literal for int() with base 10: '0x1'"},
+		{"- 1", 3, 0, "invalid literal for int() with base 10: '- 1'"},
+		{"١", 3, 1, ""}, // ARABIC-INDIC DIGIT ONE: Python's int() accepts it
+		{"99999999999999999999", 3, 0, "cannot fit 'int' into an index-sized integer"},
+	} {
+		got, err := Index(tc.s, tc.n)
+		if got != tc.want || err != tc.err {
+			t.Errorf("Index(%q, %d) = %d, %q; want %d, %q", tc.s, tc.n, got, err, tc.want, tc.err)
+		}
+	}
+}

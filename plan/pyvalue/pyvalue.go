@@ -1,0 +1,373 @@
+package pyvalue
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// Values as Python sees them.
+//
+// Concierge never sees the text of a plan: the MCP SDK parses the JSON-RPC
+// request (Python's json) before execute_plan runs, so every id, tool name,
+// path element and argument the backend touches is already a Python value,
+// and every tool result comes back through the same parse. planctl applies
+// the same normalisation where the values enter:
+//
+//   - parsing (jsontext.Parse): a number a double cannot hold (1e400, -1e400) and
+//     the NaN/Infinity literals Python's json accepts become null, keeping
+//     their literal for the validator (NUMBER_RANGE); so {"id": 1e400} is a
+//     step without an id, exactly as on Concierge. Floats keep their literal
+//     in the tree and are rendered by FloatRepr wherever a value is written
+//     (1E5 is 100000.0, 2.50 is 2.5, 1e-400 is 0.0); integers stay exact.
+//     A repeated key is read last-wins everywhere (Value.Get, Members).
+//   - arguments a tool receives (ResolveArgs via AppendJSON): written from
+//     the tree as json.dumps would write the decoded value, so a repeated key
+//     inside a value reaches the tool (and mock "cases") once, with its last
+//     value.
+//   - tool results (Values, when a step's result arrives): the same
+//     rewrite, only when something would change.
+//
+// Strings are left as UTF-8 in planctl's own output; the MCP wire text
+// (DumpsIndent) escapes every character outside printable ASCII, as
+// json.dumps(ensure_ascii=True) does.
+
+// NumberJSON writes a number literal as json.dumps writes the value
+// json.loads makes of it: an int exactly ("-0" is 0), a float as repr.
+func NumberJSON(lit string) string {
+	if IsIntLiteral(lit) {
+		if lit == "-0" {
+			return "0"
+		}
+		return lit
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil && math.IsInf(f, 0) {
+		return "null"
+	}
+	return FloatRepr(f)
+}
+
+// numberChanges reports whether Python would write lit differently.
+func numberChanges(lit string) bool {
+	if IsIntLiteral(lit) {
+		return lit == "-0"
+	}
+	if reprLiteral(lit) {
+		return false
+	}
+	return NumberJSON(lit) != lit
+}
+
+// reprLiteral reports, cheaply, whether a float literal is already written
+// as Python's repr writes its value: fixed notation, no exponent, at most 15
+// significant digits (every such decimal survives a double, and no shorter
+// one names the same double), no trailing zero but a lone ".0", and a value
+// between 1e-4 and 1e16 (or zero), where repr uses fixed notation. Most
+// floats in results look like this; the rest take the exact path.
+func reprLiteral(lit string) bool {
+	s := lit
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	dot := strings.IndexByte(s, '.')
+	if dot <= 0 || dot > 16 || dot == len(s)-1 {
+		return false
+	}
+	intPart, frac := s[:dot], s[dot+1:]
+	if len(intPart) > 1 && intPart[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && i != dot {
+			return false // an exponent
+		}
+	}
+	if len(frac) > 1 && frac[len(frac)-1] == '0' {
+		return false
+	}
+	sig := len(intPart) + len(frac)
+	if intPart == "0" {
+		z := len(frac) - len(strings.TrimLeft(frac, "0"))
+		if z == len(frac) {
+			return true // 0.0
+		}
+		if z > 3 {
+			return false // below 1e-4: repr is scientific
+		}
+		sig = len(frac) - z
+	} else if frac == "0" {
+		sig = len(strings.TrimRight(intPart, "0"))
+	}
+	return sig <= 15
+}
+
+// AppendJSON appends v as compact JSON of the value Python holds after
+// json.loads: floats as repr writes them, numbers beyond a double and
+// NaN/Infinity as null, a repeated key once (first place, last value).
+// Strings are escaped as JSON requires and otherwise kept as UTF-8.
+func AppendJSON(dst []byte, v *jsontext.Value) []byte {
+	switch v.Kind {
+	case jsontext.Null:
+		return append(dst, "null"...)
+	case jsontext.Bool:
+		if v.Bool {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case jsontext.Number:
+		if (IsIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
+			return append(dst, v.Str...)
+		}
+		return append(dst, NumberJSON(v.Str)...)
+	case jsontext.String:
+		return jsontext.AppendJSONString(dst, v.Str)
+	case jsontext.Array:
+		dst = append(dst, '[')
+		for i, e := range v.Elems {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSON(dst, e)
+		}
+		return append(dst, ']')
+	default:
+		dst = append(dst, '{')
+		for i, m := range Members(v) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsontext.AppendJSONString(dst, m.Key)
+			dst = append(dst, ':')
+			dst = AppendJSON(dst, m.Value)
+		}
+		return append(dst, '}')
+	}
+}
+
+// Values returns raw JSON as the value Python reads from it: raw itself
+// when json.loads + json.dumps would change no value (its whitespace and
+// string escapes are kept), else the value rewritten by AppendJSON. Text
+// that does not parse is returned unchanged.
+func Values(raw []byte) []byte {
+	if pyClean(raw) {
+		return raw // the common case, found without building a tree
+	}
+	v, dups, err := jsontext.ParseWithDuplicates(raw)
+	if err != nil {
+		return raw
+	}
+	if len(dups) == 0 && !pyChanges(v) {
+		return raw
+	}
+	return AppendJSON(make([]byte, 0, len(raw)), v)
+}
+
+// pyChanges reports whether some number under v is written differently by
+// Python, or is beyond a double.
+func pyChanges(v *jsontext.Value) bool {
+	switch v.Kind {
+	case jsontext.Number:
+		return numberChanges(v.Str)
+	case jsontext.Null:
+		return v.Str != ""
+	case jsontext.Array:
+		for _, e := range v.Elems {
+			if pyChanges(e) {
+				return true
+			}
+		}
+	case jsontext.Object:
+		for _, m := range v.Members {
+			if pyChanges(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DumpsIndent renders raw JSON as Python's json.dumps(value, indent=2)
+// writes the decoded value: two-space indentation, ", " never at a line end,
+// ": " after keys, every character outside printable ASCII escaped as \uXXXX
+// (surrogate pairs beyond the BMP), floats as repr. This is the text of a
+// Concierge server's execute_plan result. Text that does not parse is
+// returned unchanged.
+func DumpsIndent(raw []byte) []byte {
+	v, err := jsontext.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	var b strings.Builder
+	b.Grow(len(raw) + len(raw)/2)
+	pyDumpsIndent(&b, v, 0)
+	return []byte(b.String())
+}
+
+func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
+	newline := func(d int) {
+		b.WriteByte('\n')
+		for range d {
+			b.WriteString("  ")
+		}
+	}
+	switch v.Kind {
+	case jsontext.Array:
+		if len(v.Elems) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range v.Elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(depth + 1)
+			pyDumpsIndent(b, e, depth+1)
+		}
+		newline(depth)
+		b.WriteByte(']')
+	case jsontext.Object:
+		ms := Members(v)
+		if len(ms) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, m := range ms {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(depth + 1)
+			DumpsString(b, m.Key)
+			b.WriteString(": ")
+			pyDumpsIndent(b, m.Value, depth+1)
+		}
+		newline(depth)
+		b.WriteByte('}')
+	default:
+		pyDumps(b, v)
+	}
+}
+
+// DumpsString writes s as json.dumps(ensure_ascii=True) does: the escapes
+// \" \\ \n \r \t \b \f, and \uXXXX for every other character outside
+// printable ASCII (control characters, DEL, and all non-ASCII).
+func DumpsString(b *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	u4 := func(r rune) {
+		b.WriteString(`\u`)
+		b.WriteByte(hex[r>>12&15])
+		b.WriteByte(hex[r>>8&15])
+		b.WriteByte(hex[r>>4&15])
+		b.WriteByte(hex[r&15])
+	}
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r >= 0x10000:
+			r1, r2 := utf16.EncodeRune(r)
+			u4(r1)
+			u4(r2)
+		default:
+			u4(r)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// pyClean reports, in one pass that builds nothing, whether raw JSON is
+// already what Python would write of its value: no number it writes
+// differently, no NaN/Infinity, no object repeating a key. False means
+// "not sure" too (an escaped key, an object of many keys, text that is not
+// JSON): Values then takes the exact path.
+func pyClean(b []byte) bool {
+	const maxKeys = 32
+	var keys [][]byte // the keys of the open objects, innermost last
+	var starts []int  // per open container: where its keys start in keys; -1 for an array
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case c == '"':
+			end := jsontext.SkipString(b, i)
+			j := jsontext.SkipSpace(b, end)
+			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
+				key := b[i+1 : end-1]
+				for _, k := range key {
+					if k == '\\' {
+						return false
+					}
+				}
+				own := keys[starts[len(starts)-1]:]
+				if len(own) >= maxKeys {
+					return false
+				}
+				for _, k := range own {
+					if string(k) == string(key) {
+						return false
+					}
+				}
+				keys = append(keys, key)
+			}
+			i = end
+		case c == '{':
+			starts = append(starts, len(keys))
+			i++
+		case c == '[':
+			starts = append(starts, -1)
+			i++
+		case c == '}' || c == ']':
+			if len(starts) == 0 {
+				return false
+			}
+			if s := starts[len(starts)-1]; s >= 0 {
+				keys = keys[:s]
+			}
+			starts = starts[:len(starts)-1]
+			i++
+		case c == '-' || (c >= '0' && c <= '9'):
+			end := jsontext.SkipValue(b, i)
+			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
+				return false // -Infinity, or not a number
+			}
+			integer := true
+			for _, d := range b[i:end] {
+				if d == '.' || d == 'e' || d == 'E' {
+					integer = false
+					break
+				}
+			}
+			if integer {
+				if end-i == 2 && c == '-' && b[i+1] == '0' {
+					return false // -0 is 0
+				}
+			} else if numberChanges(string(b[i:end])) {
+				return false
+			}
+			i = end
+		case c == 'N' || c == 'I':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
+}

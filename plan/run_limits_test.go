@@ -1,0 +1,108 @@
+package plan_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// echoCatalog has "big", which returns a string of n bytes, "echo", which
+// returns its "value" argument, and "deep", which returns d nested arrays.
+func echoCatalog(t *testing.T, n, d int) *plan.Catalog {
+	t.Helper()
+	tools := []*plan.Tool{{Name: "big", SharableAll: true}, {Name: "echo", SharableAll: true}, {Name: "deep", SharableAll: true}}
+	cat, err := plan.NewCatalog("test", tools, plan.CallerFunc(func(_ context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+		switch tool {
+		case "big":
+			return plan.ToolResult{Value: json.RawMessage(`"` + strings.Repeat("x", n) + `"`)}, nil
+		case "deep":
+			return plan.ToolResult{Value: json.RawMessage(strings.Repeat("[", d) + strings.Repeat("]", d))}, nil
+		}
+		var a struct{ Value json.RawMessage }
+		json.Unmarshal(args, &a)
+		return plan.ToolResult{Value: a.Value}, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// The amplification plan: one large result echoed step after step by
+// reference. MaxResponse stops the step that would cross it, names the
+// limit, and keeps the results before it; a step naming the result many
+// times is stopped while its arguments are built.
+func TestMaxResponse(t *testing.T) {
+	cat := echoCatalog(t, 1000, 0)
+	var b strings.Builder
+	b.WriteString(`[{"id":"s0","tool":"big","args":{}}`)
+	for i := 1; i < 100; i++ {
+		fmt.Fprintf(&b, `,{"id":"s%d","tool":"echo","args":{"value":{"output_by_reference":{"s%d":[]}}}}`, i, i-1)
+	}
+	b.WriteString("]")
+	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
+	r := plan.NewRun(p, cat, plan.RunOptions{MaxResponse: 10_000})
+	r.Continue(context.Background(), nil)
+	if r.Status() != plan.RunPartial {
+		t.Fatalf("status %s, want partial", r.Status())
+	}
+	last := r.Cursor()
+	st := r.Step(last)
+	if st.Status != plan.StepError || !strings.Contains(st.Error, "(--max-response)") || !strings.Contains(st.Error, "10000 bytes") {
+		t.Fatalf("step %d: %+v", last, st)
+	}
+	if last < 3 {
+		t.Errorf("stopped at step %d: the steps that fit should have run", last)
+	}
+	for i := 0; i < last; i++ {
+		if r.Step(i).Status != plan.StepOK {
+			t.Errorf("step %d lost its result: %+v", i, r.Step(i))
+		}
+	}
+	if !json.Valid(r.Response()) {
+		t.Errorf("response: %s", r.Response())
+	}
+
+	// One step that names a 1000-byte result 50 times.
+	var a strings.Builder
+	a.WriteString(`[{"id":"s0","tool":"big","args":{}},{"id":"s1","tool":"echo","args":{"value":1`)
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&a, `,"k%d":{"output_by_reference":{"s0":[]}}`, i)
+	}
+	a.WriteString(`}}]`)
+	r = plan.NewRun(plan.Load("p.json", []byte(a.String()), plan.Limits{}), cat, plan.RunOptions{MaxResponse: 10_000})
+	r.Continue(context.Background(), nil)
+	if st := r.Step(1); st.Status != plan.StepError || !strings.Contains(st.Error, "with its resolved arguments") {
+		t.Errorf("step s1: %+v", st)
+	}
+
+	// No bound by default: the engine's other drivers keep their behaviour.
+	r = plan.NewRun(p, cat, plan.RunOptions{})
+	r.Continue(context.Background(), nil)
+	if r.Status() != plan.RunCompleted {
+		t.Errorf("unbounded: %s", r.Status())
+	}
+}
+
+// A result may nest as deep as a plan's values (jsontext.MaxDepth), no deeper.
+func TestResultDepth(t *testing.T) {
+	for _, c := range []struct {
+		depth int
+		ok    bool
+	}{{jsontext.MaxDepth, true}, {jsontext.MaxDepth + 1, false}} {
+		r := plan.NewRun(plan.Load("p.json", []byte(`[{"id":"d","tool":"deep","args":{}}]`), plan.Limits{}), echoCatalog(t, 0, c.depth), plan.RunOptions{})
+		r.Continue(context.Background(), nil)
+		st := r.Step(0)
+		if (st.Status == plan.StepOK) != c.ok {
+			t.Errorf("depth %d: %+v", c.depth, st.Error)
+		}
+		if !c.ok && !strings.Contains(st.Error, fmt.Sprintf("nested %d levels deep", c.depth)) {
+			t.Errorf("depth %d: %s", c.depth, st.Error)
+		}
+	}
+}

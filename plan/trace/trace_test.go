@@ -1,0 +1,203 @@
+package trace_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/trace"
+)
+
+func runSample(t *testing.T, name string) *plan.Run {
+	t.Helper()
+	src, err := os.ReadFile("../../samples/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := plan.NewRun(plan.Load("samples/"+name, src, plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
+	r.Continue(context.Background(), nil)
+	return r
+}
+
+// A trace written from a run and replayed gives the same response, with
+// no tools: for every sample, completed and partial.
+func TestTraceRoundTrip(t *testing.T) {
+	for _, name := range []string{"backup.json", "migration.json", "tool-error.json", "arrays.json", "big-numbers.json", "missing-key.json", "not-sharable.json"} {
+		t.Run(name, func(t *testing.T) {
+			r := runSample(t, name)
+			path := filepath.Join(t.TempDir(), "run.trace.json")
+			if err := trace.Write(path, r); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(path)
+			if !json.Valid(data) {
+				t.Fatalf("the trace is not JSON:\n%s", data)
+			}
+			tr, err := trace.Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Steps) != len(r.Plan.Steps) || tr.Status != r.Status().String() {
+				t.Fatalf("trace has %d steps, status %s", len(tr.Steps), tr.Status)
+			}
+			if !tr.SamePlan(r.Plan) {
+				t.Errorf("the trace's plan differs from the run's")
+			}
+			rp := trace.NewReplay(tr)
+			cat, err := rp.Catalog()
+			if err != nil {
+				t.Fatal(err)
+			}
+			again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+			again.Continue(context.Background(), nil)
+			if got, want := string(again.Response()), string(r.Response()); got != want {
+				t.Errorf("replayed response:\n%s\nrecorded:\n%s", got, want)
+			}
+			// No temporary file is left beside the trace.
+			if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+				t.Errorf("files beside the trace: %v", ents)
+			}
+		})
+	}
+}
+
+// Each step is one line, with literal and resolved arguments.
+func TestTraceLayout(t *testing.T) {
+	r := runSample(t, "tool-error.json")
+	path := filepath.Join(t.TempDir(), "t.json")
+	if err := trace.Write(path, r); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	var stepLines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, `  {"index": `) {
+			stepLines = append(stepLines, l)
+		}
+	}
+	if len(stepLines) != len(r.Plan.Steps) {
+		t.Fatalf("want one line per step, got %d:\n%s", len(stepLines), data)
+	}
+	for _, want := range []string{`"status": "error", "called": true`, `"error": "disk full"`, `"resolved_args": {`, `"started": "`, `"duration_ms": `} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("trace lacks %s:\n%s", want, data)
+		}
+	}
+}
+
+func TestReplayRefusesUnrecordedCalls(t *testing.T) {
+	r := runSample(t, "backup.json")
+	path := filepath.Join(t.TempDir(), "t.json")
+	if err := trace.Write(path, r); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _ := trace.NewReplay(tr).Catalog()
+	other := plan.Load("other.json", []byte(`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`), plan.Limits{})
+	run := plan.NewRun(other, cat, plan.RunOptions{})
+	run.Continue(context.Background(), nil)
+	st := run.Step(0)
+	if st.Status != plan.StepError || !strings.Contains(st.Error, `has no answer for tool "create_backup" with arguments {"database":"staging"}`) {
+		t.Errorf("an unrecorded call: %+v", st)
+	}
+	if tr.SamePlan(other) {
+		t.Error("SamePlan of another plan")
+	}
+}
+
+func TestReadTraceRefusesBadFiles(t *testing.T) {
+	r := runSample(t, "backup.json")
+	good := trace.Append(nil, r, r.Step(0).Started)
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"truncated", string(good[:len(good)/2]), "is truncated"},
+		{"empty", "", "is empty"},
+		{"not JSON", "hello", "is not valid JSON"},
+		{"another format", `{"trace": "x/9", "plan": {"json": []}, "steps": []}`, `has format "x/9"`},
+		{"not a trace", `{"steps": []}`, "is not a planctl trace"},
+		{"a wrong shape", `{"trace": "planctl-trace/1", "steps": 3}`, "does not have the shape"},
+		{"steps out of order", `{"trace": "planctl-trace/1", "plan": {"json": []}, "steps": [{"index": 1}]}`, "lists step 1 at position 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := trace.Parse("t.json", []byte(tc.data))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzParseTrace: any bytes are a trace or a clear refusal, never a panic;
+// a trace that parses replays without panicking.
+func FuzzParseTrace(f *testing.F) {
+	src, _ := os.ReadFile("../../samples/tool-error.json")
+	r := plan.NewRun(plan.Load("t.json", src, plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
+	r.Continue(context.Background(), nil)
+	good := trace.Append(nil, r, time.Unix(0, 0))
+	f.Add(good)
+	f.Add(good[:len(good)/3])
+	f.Add([]byte(`{"trace": "planctl-trace/1", "plan": {"text": "["}, "steps": [{"index": 0, "status": "ok", "called": true, "result": 1}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plantest.Bounded(t, len(data), func() { fuzzParseTrace(t, data) })
+	})
+}
+
+func fuzzParseTrace(t *testing.T, data []byte) {
+	tr, err := trace.Parse("f.json", data)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "the trace f.json ") {
+			t.Fatalf("a refusal that does not name the trace: %v", err)
+		}
+		return
+	}
+	cat, err := trace.NewReplay(tr).Catalog()
+	if err != nil {
+		return
+	}
+	run := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+	run.Continue(context.Background(), nil)
+	_ = run.Response()
+}
+
+func TestDefaultPath(t *testing.T) {
+	for name, want := range map[string]string{"samples/migration.json": "migration.trace.json", "-": "planctl.trace.json", "x.trace.json": "x.trace.json", "plan": "plan.trace.json"} {
+		if got := trace.DefaultPath(name); got != want {
+			t.Errorf("DefaultPath(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// With HaltAtTraceEnd, a call the replay has no answer for halts the run
+// before the step, and Halted gives the replay's reason (read by the engine
+// through errors.Is(plan.ErrNoAnswer) and a NoAnswerReason method).
+func TestReplayHaltsWithReason(t *testing.T) {
+	tr, err := trace.Parse("t.json", trace.Append(nil, runSample(t, "backup.json"), time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := trace.NewReplay(tr).Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, why := range map[string]string{
+		`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`: `it recorded 1 other call(s) of "create_backup", with other arguments`,
+		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:               `it never called tool "notify"`,
+	} {
+		run := plan.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.RunOptions{HaltAtTraceEnd: true})
+		run.Continue(context.Background(), nil)
+		if want := plan.ErrNoAnswer.Error() + ": " + why; run.Halted() != want || run.Step(0).Status != plan.StepPending {
+			t.Errorf("%s: halted %q, step %+v; want %q", src, run.Halted(), run.Step(0), want)
+		}
+	}
+}
