@@ -20,6 +20,8 @@ trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/planctl" ./cmd/planctl
 go build -o "$dir/gen" ./plan/plantest/genchain
 "$dir/gen" -catalog > "$dir/catalog.json"
+# The wide and fan-in plans pass planctl's default 64 MiB bound at 100k steps.
+max=$((4 << 30))
 
 # median of the numbers on stdin
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -42,8 +44,8 @@ for s in "${shapes[@]}"; do
     rm -f "$dir"/py "$dir"/validate "$dir"/run
     for ((i = 0; i < runs; i++)); do
       measure py python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/plan.json"
-      measure validate "$dir/planctl" validate --catalog "$dir/catalog.json" "$dir/plan.json"
-      measure run "$dir/planctl" run --catalog "$dir/catalog.json" "$dir/plan.json"
+      measure validate "$dir/planctl" validate --max-bytes "$max" --catalog "$dir/catalog.json" "$dir/plan.json"
+      measure run "$dir/planctl" run --max-bytes "$max" --catalog "$dir/catalog.json" "$dir/plan.json"
     done
     size=$(awk -v b="$(stat -c %s "$dir/plan.json")" 'BEGIN {printf "%.1f", b/1e6}')
     pt=$(col py 1) pm=$(col py 2)
