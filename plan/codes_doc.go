@@ -1,17 +1,16 @@
 package plan
 
 import (
-	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/planctl/planctl/docs"
 )
 
-// diagnosticsDoc is DIAGNOSTICS.md, which diagnostics_doc_test.go generates
-// from Codes and the test case of each code: the help a SARIF rule or an
-// editor shows is the same text as the documentation.
-//
-//go:embed DIAGNOSTICS.md
-var diagnosticsDoc string
+// diagnosticsDoc is docs/diagnostics.md, which diagnostics_doc_test.go
+// generates from Codes and the test case of each code: the help a SARIF
+// rule or an editor shows is the same text as the documentation.
+var diagnosticsDoc = docs.Diagnostics
 
 var (
 	codeDocsOnce sync.Once

@@ -9,7 +9,7 @@ import (
 	"github.com/planctl/planctl/plan"
 )
 
-// TestDiagnosticsDoc: plan/DIAGNOSTICS.md is generated from the catalogue
+// TestDiagnosticsDoc: docs/diagnostics.md is generated from the catalogue
 // in codes.go and the testdata/err case of each code (its input and the
 // output it gives), so the documentation cannot drift from the validator.
 // Regenerate with: go test ./plan -run TestDiagnosticsDoc -update
@@ -49,10 +49,10 @@ embedded demo catalog plus ` + "`plan/testdata/catalog.json`" + `) and shows the
 	}
 	got := b.String()
 	if *update {
-		os.WriteFile("DIAGNOSTICS.md", []byte(got), 0o644)
+		os.WriteFile("../docs/diagnostics.md", []byte(got), 0o644)
 	}
-	want, err := os.ReadFile("DIAGNOSTICS.md")
+	want, err := os.ReadFile("../docs/diagnostics.md")
 	if err != nil || string(want) != got {
-		t.Errorf("plan/DIAGNOSTICS.md is out of date: go test ./plan -run TestDiagnosticsDoc -update, and review")
+		t.Errorf("docs/diagnostics.md is out of date: go test ./plan -run TestDiagnosticsDoc -update, and review")
 	}
 }

@@ -209,7 +209,7 @@ func TestTenMistakes(t *testing.T) {
 }
 
 // TestCodesDocumented: the catalogue in codes.go and the one in
-// plan/DIAGNOSTICS.md list the same codes (the docs are generated).
+// docs/diagnostics.md list the same codes (the docs are generated).
 func TestCodesSorted(t *testing.T) {
 	ids := map[string]bool{}
 	for _, c := range plan.Codes {

@@ -13,7 +13,7 @@ import (
 	"github.com/planctl/planctl/plan"
 )
 
-// Benchmarks for the README's debug section:
+// Benchmarks for docs/performance.md (the debugger's figures):
 //
 //	go test ./tui -run '^$' -bench . -benchmem
 //

@@ -18,7 +18,7 @@ var binary string
 func TestMain(m *testing.M) {
 	dir := clitest.Build("planctl=.")
 	binary = filepath.Join(dir, "planctl")
-	// README examples start planctl itself as an upstream (--server 'planctl mock').
+	// The examples of the README and docs/ start planctl itself as an upstream (--server 'planctl mock').
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	code := m.Run()
 	os.RemoveAll(dir)

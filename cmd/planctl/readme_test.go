@@ -3,27 +3,44 @@ package main
 import (
 	"bufio"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
 // readmeExample is one "$ planctl ..." line of a console block in README.md
-// and the standard output printed below it.
+// or a page of docs/, and the standard output printed below it.
 type readmeExample struct {
+	file string
 	line int
 	args []string
 	want string
 }
 
-// readmeExamples collects every console block of README.md whose commands
-// run planctl. A block right after a "<!-- not tested: reason -->" line is
-// skipped (for output that depends on time, terminals or other machines).
+// readmeExamples collects every console block of README.md and docs/*.md
+// whose commands run planctl. A block right after a "<!-- not tested:
+// reason -->" line is skipped (for output that depends on time, terminals
+// or other machines).
 func readmeExamples(t *testing.T) []readmeExample {
-	f, err := os.Open("../../README.md")
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []readmeExample
+	for _, page := range append([]string{"../../README.md"}, pages...) {
+		out = append(out, pageExamples(t, page)...)
+	}
+	return out
+}
+
+func pageExamples(t *testing.T, page string) []readmeExample {
+	f, err := os.Open(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	name := strings.TrimPrefix(page, "../../")
 	var out []readmeExample
 	var cur *readmeExample
 	in, skip, prev := false, false, ""
@@ -45,7 +62,7 @@ func readmeExamples(t *testing.T) []readmeExample {
 			}
 			cur = nil
 			if args := splitArgs(strings.TrimPrefix(line, "$ ")); len(args) > 0 && args[0] == "planctl" {
-				cur = &readmeExample{line: n, args: args[1:]}
+				cur = &readmeExample{file: name, line: n, args: args[1:]}
 			}
 		case in && cur != nil:
 			cur.want += line + "\n"
@@ -97,9 +114,34 @@ func TestReadmeExamples(t *testing.T) {
 		t.Run(strings.Join(ex.args, " "), func(t *testing.T) {
 			r := planctl(t, "", ex.args...)
 			if r.stdout != ex.want {
-				t.Errorf("README.md:%d: planctl %s printed:\n%s\nthe README shows:\n%s\nstderr: %s",
-					ex.line, strings.Join(ex.args, " "), r.stdout, ex.want, r.stderr)
+				t.Errorf("%s:%d: planctl %s printed:\n%s\nthe page shows:\n%s\nstderr: %s",
+					ex.file, ex.line, strings.Join(ex.args, " "), r.stdout, ex.want, r.stderr)
 			}
 		})
+	}
+}
+
+// The README stays a front page (at most 12 KB); the rest lives in docs/.
+// Every relative link in it and in docs/ names a file that exists.
+func TestDocsLinks(t *testing.T) {
+	if fi, err := os.Stat("../../README.md"); err != nil || fi.Size() > 12<<10 {
+		t.Errorf("README.md is %d bytes: keep it under 12 KB and move the rest into docs/ (%v)", fi.Size(), err)
+	}
+	pages, _ := filepath.Glob("../../docs/*.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, page := range append([]string{"../../README.md"}, pages...) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
+			target, _, _ := strings.Cut(m[1], "#")
+			if target == "" || strings.Contains(target, "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", strings.TrimPrefix(page, "../../"), m[1])
+			}
+		}
 	}
 }

@@ -48,7 +48,7 @@ const loadPlan = `{"steps":[
 //	go test ./plan/mcpserver -run TestLoad -load -v
 func TestLoad(t *testing.T) {
 	if !*load {
-		t.Skip("a measurement, not a test: run with -load (see README, serve)")
+		t.Skip("a measurement, not a test: run with -load (see docs/serve.md and docs/performance.md)")
 	}
 	s := mcpserver.New(mcpserver.Options{Catalog: mockserver.Demo()})
 	hs := &http.Server{}

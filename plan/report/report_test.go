@@ -180,7 +180,7 @@ func rootOf(t *testing.T, dir string) string {
 }
 
 // helpMarkdown checks that each rule's help.markdown is its code's
-// documentation (plan.CodeDoc, the section of plan/DIAGNOSTICS.md), and
+// documentation (plan.CodeDoc, the section of docs/diagnostics.md), and
 // replaces it with a placeholder in the log: the documentation is
 // generated and reviewed on its own, and a golden that copied it would
 // break with every change of wording there. It also drops the absolute

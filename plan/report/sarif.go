@@ -113,7 +113,7 @@ type sarifRegion struct {
 }
 
 // DocsURL is where the catalogue of codes is documented.
-const DocsURL = "https://github.com/planctl/planctl/blob/main/plan/DIAGNOSTICS.md"
+const DocsURL = "https://github.com/planctl/planctl/blob/main/docs/diagnostics.md"
 
 // CodeURL is the documentation of one code: its section of DocsURL.
 func CodeURL(code string) string { return DocsURL + "#" + strings.ToLower(code) }

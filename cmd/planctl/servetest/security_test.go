@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// The README's security section, held: a --server child inherits planctl's
+// docs/security.md, held: a --server child inherits planctl's
 // environment but not PLANCTL_AUTH_TOKEN; the token is required; and the
 // log holds neither the token nor any argument value.
 func TestSecurityClaims(t *testing.T) {

@@ -1,5 +1,5 @@
 // Command genchain writes plantest.Chain(N) to standard output: the N-step
-// echo reference chain that the benchmarks in the README run.
+// echo reference chain that the benchmarks of docs/performance.md run.
 //
 //	go run ./plan/plantest/genchain 50000 > chain.json
 package main

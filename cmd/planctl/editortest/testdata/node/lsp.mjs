@@ -127,7 +127,7 @@ if (mode !== "demo") {
   check("diagnostics: every validator diagnostic, at its line:column", sameAsValidate(file, text, diags), diags);
   check("diagnostics: exact range", undef && same(undef.range.start, pos(text, '"lcos"')) && same(undef.range.end, pos(text, '"lcos"', 6)), undef);
   check("diagnostics: severity, source, codeDescription", undef.severity === 1 && undef.source === "planctl" &&
-    undef.codeDescription.href.endsWith("DIAGNOSTICS.md#ref_undefined_step"), undef);
+    undef.codeDescription.href.endsWith("diagnostics.md#ref_undefined_step"), undef);
   const rel = undef.relatedInformation?.[0];
   check("diagnostics: related information", rel && rel.location.uri === uri && same(rel.location.range.start, pos(text, '"locs"', 0, 0)) &&
     same(rel.location.range.end, pos(text, '"locs"', 6, 0)) && rel.message.includes("defined here"), rel);
