@@ -189,15 +189,6 @@ func (b *breakpoints) idsAt(step int) []int {
 	return out
 }
 
-// resetHits starts counting again (restart).
-func (b *breakpoints) resetHits() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, lb := range b.list {
-		lb.hits = 0
-	}
-}
-
 func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 	if err := s.needLaunch(); err != nil {
 		s.send(errorResponse(q.Seq, q.Command, err.Error()))

@@ -291,6 +291,8 @@ func (s *Server) handle(req godap.RequestMessage, data []byte) error {
 		s.pause(r)
 	case *godap.RestartRequest:
 		s.restart(r)
+	case *godap.RestartFrameRequest:
+		s.restartFrame(q)
 	case *godap.TerminateRequest:
 		already := s.end()
 		s.send(&godap.TerminateResponse{Response: response(r.Seq, r.Command)})
@@ -332,6 +334,7 @@ func (s *Server) initialize(q *godap.InitializeRequest, data []byte) {
 		SupportsEvaluateForHovers:         true,
 		SupportsSetVariable:               true,
 		SupportsRestartRequest:            true,
+		SupportsRestartFrame:              true,
 		SupportsExceptionInfoRequest:      true,
 		SupportsTerminateRequest:          true,
 		SupportTerminateDebuggee:          true,
@@ -520,7 +523,11 @@ func (s *Server) afterRun(how string, paused bool) {
 		s.send(&godap.ExitedEvent{Event: event("exited"), Body: godap.ExitedEventBody{ExitCode: 0}})
 		s.terminated()
 	case paused:
-		s.stop(stopInfo{reason: "pause", text: "paused: " + run.Step(c).Error})
+		text := "paused before " + p.Steps[c].Label()
+		if e := run.Step(c).Error; e != "" {
+			text = "paused: " + e
+		}
+		s.stop(stopInfo{reason: "pause", text: text})
 	case run.Failed():
 		msg := run.Step(c).Error
 		s.mu.Lock()
@@ -622,7 +629,6 @@ func (s *Server) restart(r *godap.Request) {
 	s.ended = false
 	s.vars.reset()
 	s.mu.Unlock()
-	s.bps.resetHits()
 	if err != nil {
 		s.output("console", err.Error()+"\n")
 	}
@@ -630,15 +636,44 @@ func (s *Server) restart(r *godap.Request) {
 	s.start()
 }
 
-// onEvent writes the step log as output events.
-func (s *Server) onEvent(e plan.Event) {
-	if e.Kind != plan.EventStepFinished {
+// restartFrame reruns a finished step: the results before it are kept
+// and it is next again (plan.Debugger.Rerun).
+func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
+	if s.busy(&q.Request) {
 		return
 	}
+	i, err := s.frameStep(q.Arguments.FrameId)
+	if err == nil {
+		var note string
+		if _, note, err = s.dbg.Rerun(i); err == nil && note != "" {
+			s.output("console", note+"\n")
+		}
+	}
+	if err != nil {
+		s.send(errorResponse(q.Seq, q.Command, err.Error()))
+		return
+	}
+	s.mu.Lock()
+	s.vars.reset()
+	s.mu.Unlock()
+	s.send(&godap.RestartFrameResponse{Response: response(q.Seq, q.Command)})
+	s.stop(stopInfo{reason: "restart"})
+}
+
+// onEvent writes the step log as output events.
+func (s *Server) onEvent(e plan.Event) {
 	st := s.dbg.Run().Plan.Steps[e.Step]
 	tool := st.ToolName()
 	if tool == "" {
 		tool = "(no tool)"
+	}
+	switch e.Kind {
+	case plan.EventStepStarted:
+		s.output("stdout", fmt.Sprintf("%s (%s): calling the tool\n", st.Label(), tool))
+		return
+	case plan.EventStepFinished:
+	default:
+		return
 	}
 	if e.State.Status == plan.StepOK {
 		s.output("stdout", fmt.Sprintf("%s (%s): ok\n", st.Label(), tool))
