@@ -5,6 +5,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // Edits splice the document, whatever form it came in and however its
@@ -30,6 +31,20 @@ func TestEditOddDocs(t *testing.T) {
 		_, st, _ := d.Next(t.Context())
 		if string(st.Result) != `{"value":"éé"}` {
 			t.Errorf("%q: result %s %s", src, st.Result, st.Error)
+		}
+	}
+}
+
+// BenchmarkEdit: one set on a step of a 50,000-step chain re-parses and
+// re-validates the whole edited plan (the price of "every edit is
+// validated like the plan").
+func BenchmarkEdit(b *testing.B) {
+	p := plan.Load("chain.json", plantest.Chain(50_000), plan.Limits{})
+	d := plan.NewDebugger(p, mockserver.Demo(), plan.DebugOptions{})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := d.SetArg(25_000, "value", []byte(`{"output_by_reference": {"step-024999": []}}`)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
