@@ -260,6 +260,11 @@ func (s *Server) handle(req godap.RequestMessage, data []byte) error {
 			fail(err)
 			return nil
 		}
+		if s.configed {
+			fail(errors.New("configurationDone came twice: the run has started already"))
+			return nil
+		}
+		s.configed = true
 		s.send(&godap.ConfigurationDoneResponse{Response: response(r.Seq, r.Command)})
 		s.start()
 	case *godap.ThreadsRequest:
@@ -410,7 +415,6 @@ func (s *Server) threadName() string {
 // start begins the run after configurationDone: a stop at the entry, a
 // stop for preflight's rejection, or a continue.
 func (s *Server) start() {
-	s.configed = true
 	p := s.dbg.Plan()
 	if len(p.Steps) == 0 {
 		s.output("console", "the plan has no steps to run: see the diagnostics above\n")
