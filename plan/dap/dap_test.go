@@ -403,3 +403,83 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("setVariable on a finished step's result: %+v", r.GetResponse())
 	}
 }
+
+// TestOddPlansAndClients: a plan that does not parse ends the session
+// after its diagnostics; a client counting lines from 0 gets lines from 0;
+// actions while a step runs are refused, not queued.
+func TestOddPlansAndClients(t *testing.T) {
+	broken := writePlan(t, `{"steps": [ {"id": "a", "tool": `)
+	c := start(t, nil)
+	c.ok("initialize", map[string]any{"adapterID": "planctl"})
+	c.ok("launch", map[string]any{"program": broken})
+	_, seen := c.until(isEvent("initialized"))
+	if len(seen) == 0 || !strings.Contains(seen[len(seen)-1].(*godap.OutputEvent).Body.Output, "JSON_SYNTAX") {
+		t.Errorf("no JSON_SYNTAX output before initialized: %+v", seen)
+	}
+	c.ok("configurationDone", nil)
+	c.until(isEvent("terminated"))
+	r, _ := c.call("next", map[string]any{"threadId": 1})
+	if r.GetResponse().Success || !strings.Contains(r.GetResponse().Message, "ended") {
+		t.Errorf("next after the end: %+v", r.GetResponse())
+	}
+
+	program := writePlan(t, backupPlan)
+	c = start(t, nil)
+	c.ok("initialize", map[string]any{"adapterID": "planctl", "linesStartAt1": false, "columnsStartAt1": false})
+	c.ok("launch", map[string]any{"program": program, "stopOnEntry": true})
+	c.until(isEvent("initialized"))
+	bp := c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 3}}}).(*godap.SetBreakpointsResponse)
+	if b := bp.Body.Breakpoints[0]; !b.Verified || b.Line != 2 {
+		t.Errorf("0-based line 3 (validate's args) should move to 0-based 2: %+v", b)
+	}
+	other := c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": "/elsewhere/plan.json"}, "breakpoints": []map[string]any{{"line": 1}}}).(*godap.SetBreakpointsResponse)
+	if b := other.Body.Breakpoints[0]; b.Verified || !strings.Contains(b.Message, "not the plan being debugged") {
+		t.Errorf("a breakpoint in another file: %+v", b)
+	}
+	c.ok("configurationDone", nil)
+	c.stopped()
+	st := c.ok("stackTrace", map[string]any{"threadId": 1}).(*godap.StackTraceResponse)
+	if f := st.Body.StackFrames[0]; f.Line != 1 || f.Column != 2 {
+		t.Errorf("0-based frame position: %d:%d, want 1:2", f.Line, f.Column)
+	}
+	r, _ = c.call("configurationDone", nil)
+	if r.GetResponse().Success {
+		t.Errorf("a second configurationDone was accepted")
+	}
+}
+
+// TestBusy: while a tool runs, next, continue and setVariable are
+// refused with what to do; the frames can still be read.
+func TestBusy(t *testing.T) {
+	cat, err := mockserver.Load("slow.json", []byte(`{"tools": [{"name": "slow", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}, "result": {"ok": true}, "delay": "1h"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := writePlan(t, `{"steps": [{"id": "wait", "tool": "slow", "args": {"n": 1}}]}`)
+	c := start(t, cat)
+	c.launch(program, true, []string{"step-failed"})
+	c.stopped()
+	sc := c.ok("scopes", map[string]any{"frameId": 1}).(*godap.ScopesResponse)
+	c.ok("next", map[string]any{"threadId": 1})
+	c.until(func(m godap.Message) bool {
+		o, ok := m.(*godap.OutputEvent)
+		return ok && strings.HasSuffix(o.Body.Output, "calling the tool\n")
+	})
+	for _, cmd := range []string{"next", "continue", "stepIn"} {
+		r, _ := c.call(cmd, map[string]any{"threadId": 1})
+		if r.GetResponse().Success || !strings.Contains(r.GetResponse().Message, "pause") {
+			t.Errorf("%s while running: %+v", cmd, r.GetResponse())
+		}
+	}
+	r, _ := c.call("setVariable", map[string]any{"variablesReference": sc.Body.Scopes[0].VariablesReference, "name": "n", "value": "2"})
+	if r.GetResponse().Success {
+		t.Errorf("setVariable while running was accepted")
+	}
+	c.ok("stackTrace", map[string]any{"threadId": 1})
+	c.ok("terminate", nil)
+	c.until(isEvent("terminated"))
+	c.ok("disconnect", nil)
+	if err := <-c.done; err != nil {
+		t.Fatal(err)
+	}
+}
