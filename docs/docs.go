@@ -1,7 +1,9 @@
 // Package docs holds planctl's documentation pages. It is Go only so that
 // the engine can embed the generated diagnostics catalogue (go:embed cannot
 // reach a parent folder): the help that SARIF rules and editors show is the
-// page itself, not a copy of it.
+// page itself, not a copy of it (plan.CodeDoc reads it by section).
+//
+//	title, _, _ := strings.Cut(docs.Diagnostics, "\n")
 package docs
 
 import _ "embed"

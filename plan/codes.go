@@ -9,8 +9,10 @@ type Code struct {
 	Summary  string // one line: what the check finds
 }
 
-// Codes is the catalogue of every diagnostic the validator can give, in the
-// order of VALIDATION.md. The SARIF renderer lists it as the rules.
+// Codes is the catalogue of every diagnostic the validator can give, grouped
+// by what they check (the document, a step's shape, its arguments, its
+// references, their paths); docs/diagnostics.md is generated from it, in
+// this order. The SARIF renderer lists it as the rules.
 var Codes = []Code{
 	{"JSON_SYNTAX", SeverityError, "document", "the file is not valid JSON"},
 	{"DUPLICATE_KEY", SeverityError, "document", "an object repeats a key; parsers disagree on which value wins"},

@@ -18,7 +18,7 @@ type Rejection struct {
 	// Raised marks a rejection Concierge's Python raises rather than
 	// answers (a TypeError, an AttributeError, a malformed reference): its
 	// MCP server then gives an isError result with the bare message, not
-	// {"error": ...} (SPEC 7).
+	// {"error": ...} (see plan/mcpserver/wire.go).
 	Raised bool
 }
 

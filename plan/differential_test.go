@@ -10,7 +10,8 @@ import (
 )
 
 // The differential test of issue 18: plans generated per class from a seed,
-// each with the answer Concierge gives worked out from SPEC 2's rules by a
+// each with the answer Concierge gives worked out from its execution and
+// value rules (README.md, "Exactly Concierge") by a
 // small oracle of the class, independent of the engine's code (the oracle
 // builds each expected value from the same parts it builds the plan from,
 // and never calls planctl). Every plan runs as Concierge runs it

@@ -26,8 +26,9 @@ func runConcierge(t *testing.T, src string) string {
 	return string(r.Response())
 }
 
-// The expected responses below were worked out by hand from SPEC section 2
-// and the demo catalog's templates (mockserver/demo.json).
+// The expected responses below were worked out by hand from Concierge's
+// execution rules (README.md, "Exactly Concierge, and where planctl
+// differs") and the demo catalog's templates (mockserver/demo.json).
 var conciergeCases = []struct {
 	name, plan, want string
 }{

@@ -3,6 +3,7 @@ package plan_test
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
@@ -35,4 +36,14 @@ func ExampleConciergeCheck() {
 	p := plan.Load("plan.json", []byte(`[{"id": "a", "tool": "echo", "args": {"value": {"output_by_reference": {"b": []}}}}]`), plan.Limits{})
 	fmt.Println(plan.ConciergeCheck(p, mockserver.Demo()).Message)
 	// Output: Step 'a' references step 'b' which either does not exist or comes later in the plan
+}
+
+// The package comment's use: a run driven to the end, and its response.
+func Example() {
+	src := []byte(`[{"id": "hi", "tool": "echo", "args": {"value": {"n": 12345678901234567890}}}]`)
+	p := plan.Load("plan.json", src, plan.Limits{})
+	r := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
+	r.Continue(context.Background(), nil)
+	os.Stdout.Write(r.Response())
+	// Output: {"status":"completed","steps":{"hi":{"status":"ok","result":{"value":{"n":12345678901234567890}}}}}
 }

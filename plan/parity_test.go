@@ -10,7 +10,7 @@ import (
 	"github.com/planctl/planctl/plan"
 )
 
-// TestParityWholePlan is the parity table of SPEC 2: every whole-plan
+// TestParityWholePlan is the parity table of Concierge's checks: every whole-plan
 // rejection Concierge makes before running, with its verbatim message, is
 // reported by the validator as an error with the mapped code, so preflight
 // refuses the plan too.

@@ -3,9 +3,10 @@
 // resolves output_by_reference values on raw JSON bytes, and runs plans one
 // step at a time exactly as a Concierge Plan server would.
 //
-// A run, driven to the end:
+// A run, driven to the end (Load never fails: a plan's problems are in
+// p.Problems and in the response):
 //
-//	p, _ := plan.Load("plan.json", src, plan.Limits{})
+//	p := plan.Load("plan.json", src, plan.Limits{})
 //	r := plan.NewRun(p, catalog, plan.RunOptions{})
 //	r.Continue(ctx, nil)
 //	os.Stdout.Write(r.Response())
@@ -23,7 +24,8 @@ import (
 // Form is the shape a plan arrived in.
 type Form int
 
-// The accepted input forms (SPEC 1), detected automatically.
+// The accepted input forms, detected automatically: the plan object, a
+// bare array of steps, MCP tools/call params, a JSON-RPC tools/call request.
 const (
 	FormPlan     Form = iota // {"steps": [...]}
 	FormSteps                // [...]

@@ -13,7 +13,7 @@ const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 
 // PlanSchema returns a JSON Schema (2020-12) for plan files against c, so
 // that an editor without planctl's language server still checks a plan as
-// it is typed: the four accepted forms (SPEC 1), the step keys, tool names
+// it is typed: the four accepted forms (see Form), the step keys, tool names
 // as an enum, each tool's arguments by its inputSchema, and references only
 // on sharable parameters. A plan object may carry a "$schema" key
 // (Plan.AcceptSchemaHint).

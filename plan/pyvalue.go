@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 )
 
-// Values as Python sees them (SPEC 2).
+// Values as Python sees them.
 //
 // Concierge never sees the text of a plan: the MCP SDK parses the JSON-RPC
 // request (Python's json) before execute_plan runs, so every id, tool name,

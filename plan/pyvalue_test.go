@@ -8,7 +8,7 @@ import (
 )
 
 // The expected values below are what Python's json.loads then json.dumps
-// gives, worked out by hand from the rules in SPEC 2 (and checked once
+// gives, worked out by hand from the rules in pyvalue.go (and checked once
 // against CPython 3).
 
 func TestPyValues(t *testing.T) {
@@ -49,7 +49,7 @@ func TestPyDumpsIndent(t *testing.T) {
 	}
 }
 
-// TestPythonValuesInRuns: every class of SPEC 2's value rules, through a
+// TestPythonValuesInRuns: every class of the value rules (pyvalue.go), through a
 // whole Concierge run (no preflight) on the demo catalog's echo tool.
 func TestPythonValuesInRuns(t *testing.T) {
 	const qual = "PlanBackend.serve_tools.<locals>.execute_plan()"

@@ -493,6 +493,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
+			//lint:ignore ST1005 Concierge's own message, word for word: clients match on it.
 			return nil, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
 		var ref *Ref

@@ -8,8 +8,8 @@ import (
 
 // Validate checks a plan against a catalog before anything runs and returns
 // every problem found, sorted by position, without duplicates. The codes are
-// the catalogue in Codes (and VALIDATION.md); every diagnostic has a JSON
-// Pointer and a line:column.
+// the catalogue in Codes (documented in docs/diagnostics.md); every
+// diagnostic has a JSON Pointer and a line:column.
 //
 // Steps are walked in order with a growing, typed scope: a step's references
 // are checked against the steps before it, its literal arguments against its

@@ -44,7 +44,10 @@ type Options struct {
 // ErrNotTerminal is returned by Run when In or Screen is not a terminal.
 var ErrNotTerminal = errors.New("the debugger needs a terminal on standard input and standard error: use --repl, or planctl run")
 
-// IsTerminal reports whether f is a terminal (an *os.File on a tty).
+// IsTerminal reports whether f is a terminal: an *os.File on a tty, asked
+// with an ioctl. It is planctl's one terminal check. A character device is
+// not enough: /dev/null is one, and a run with its stderr there printed its
+// progress to nowhere, step by step.
 func IsTerminal(f any) bool {
 	file, ok := f.(*os.File)
 	return ok && term.IsTerminal(file.Fd())

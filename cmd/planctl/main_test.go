@@ -107,7 +107,7 @@ func TestToolsContract(t *testing.T) {
 	want := "  validate_backup(backup_id: string [sharable])\n    Validate the integrity of a backup.\n" +
 		`    returns: {"type":"object","properties":{"status":{"type":"string"}},"required":["status"]}` + "\n\n"
 	if r.code != 0 || !strings.Contains(r.stdout, want) {
-		t.Errorf("tools --format concierge lacks the SPEC's example:\n%s", r.stdout)
+		t.Errorf("tools --format concierge lacks the documented example:\n%s", r.stdout)
 	}
 	r = planctl(t, "", "tools")
 	if r.code != 0 || !strings.Contains(r.stdout, "notify            channel: string, message: string [sharable]") {

@@ -214,7 +214,7 @@ func TestValidateGitHubFromASubdirectory(t *testing.T) {
 }
 
 // TestDocumentedPlanIsClean: the Plan backend's documented plan (backup, then
-// validate, SPEC 1) with a notify step after it gives no diagnostic of any
+// validate) with a notify step after it gives no diagnostic of any
 // severity on the embedded demo catalog, in every format, even with --strict.
 func TestDocumentedPlanIsClean(t *testing.T) {
 	const plan = "samples/backup-notify.json"

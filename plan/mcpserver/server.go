@@ -42,7 +42,7 @@ type Options struct {
 	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
 	// ConciergeWire drops planctl's additions to Concierge's wire: no
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
-	// is not marked isError (SPEC 7; --concierge-wire).
+	// is not marked isError (wire.go; --concierge-wire).
 	ConciergeWire bool
 	MaxResponse   int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard

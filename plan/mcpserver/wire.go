@@ -9,7 +9,7 @@ import (
 	"github.com/planctl/planctl/plan"
 )
 
-// Concierge's MCP wire (SPEC 7), where it differs from what mcp-go does on
+// Concierge's MCP wire, where it differs from what mcp-go does on
 // its own. Concierge is a Python MCP server: its SDK parses a request with
 // Python's json, so a number beyond a double or a NaN/Infinity literal is a
 // value (null, by the time the backend sees it), not a refused request;

@@ -40,8 +40,9 @@ type jsonEnvelope struct {
 	Truncated   bool       `json:"truncated,omitempty"`
 }
 
-// JSON renders the envelope of VALIDATION.md: result (OK when there is no
-// error, else FAIL), the diagnostics, and the summary of all of them.
+// JSON renders the envelope validate --format json prints: result (OK when
+// there is no error, else FAIL), the diagnostics, and the summary of all of
+// them.
 func JSON(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 	return jsonFiles(w, []File{{p, ds}}, o)
 }

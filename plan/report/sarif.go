@@ -226,7 +226,7 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 // can tell a fixed alert from a moved one: the file, the code, and where in
 // the plan it is, by step id rather than by line or step index, so that
 // adding a step above does not make every finding below look new. The
-// message is left out: its wording may improve (VALIDATION.md).
+// message is left out: its wording may improve, its code and place do not.
 func fingerprint(uri string, p *plan.Plan, d plan.Diagnostic) string {
 	where := "ptr:" + d.Pointer
 	if d.StepID != "" && d.StepIndex >= 0 && d.StepIndex < len(p.Steps) {

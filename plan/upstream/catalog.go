@@ -144,7 +144,7 @@ func object(raw json.RawMessage) json.RawMessage {
 	return b.Bytes()
 }
 
-// MapResult maps a raw tools/call result to a plan value (SPEC 3): isError
+// MapResult maps a raw tools/call result to a plan value: isError
 // gives a step error with the result's text; else structuredContent when
 // present; else a single text block that parses as JSON gives that JSON;
 // else a single text block gives the string; else the content array.

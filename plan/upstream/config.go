@@ -50,6 +50,53 @@ type serverEntry struct {
 	Type    string            `json:"type"`
 }
 
+// ServerNames lists, sorted, the servers of an mcpServers file (the names
+// --name takes).
+func ServerNames(path string) ([]string, error) {
+	_, names, err := readServers(path)
+	return names, err
+}
+
+// readServers reads an mcpServers file: its entries by name, and the names
+// sorted.
+func readServers(path string) (map[string]json.RawMessage, []string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
+	}
+	defer fh.Close()
+	// An mcpServers file is a few KiB; a bound keeps a wrong path
+	// (/dev/zero, a disk image) from being read without end.
+	const maxConfig = 16 << 20
+	data, err := io.ReadAll(io.LimitReader(fh, maxConfig+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
+	}
+	if len(data) > maxConfig {
+		return nil, nil, fmt.Errorf("%s is larger than %d MiB: not an mcpServers file", path, maxConfig>>20)
+	}
+	var file struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		Servers    map[string]json.RawMessage `json:"servers"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, nil, fmt.Errorf("%s: not an mcpServers file ({\"mcpServers\": {\"NAME\": {...}}}): %w", path, err)
+	}
+	servers := file.MCPServers
+	if servers == nil {
+		servers = file.Servers
+	}
+	if len(servers) == 0 {
+		return nil, nil, fmt.Errorf("%s: no servers: the file needs {\"mcpServers\": {\"NAME\": {\"command\": ...} or {\"url\": ...}}}", path)
+	}
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return servers, names, nil
+}
+
 // LoadConfig reads the server called name from an mcpServers file:
 //
 //	{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"MEMORY_FILE_PATH": "/tmp/m.json"}},
@@ -58,29 +105,10 @@ type serverEntry struct {
 // VS Code's "servers" key is read too. An empty name picks the only server
 // of a file that has one.
 func LoadConfig(path, name string) (Config, error) {
-	data, err := os.ReadFile(path)
+	servers, names, err := readServers(path)
 	if err != nil {
-		return Config{}, fmt.Errorf("cannot read the server config: %w", err)
+		return Config{}, err
 	}
-	var file struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		Servers    map[string]json.RawMessage `json:"servers"`
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		return Config{}, fmt.Errorf("%s: not an mcpServers file ({\"mcpServers\": {\"NAME\": {...}}}): %w", path, err)
-	}
-	servers := file.MCPServers
-	if servers == nil {
-		servers = file.Servers
-	}
-	if len(servers) == 0 {
-		return Config{}, fmt.Errorf("%s: no servers: the file needs {\"mcpServers\": {\"NAME\": {\"command\": ...} or {\"url\": ...}}}", path)
-	}
-	names := make([]string, 0, len(servers))
-	for n := range servers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	if name == "" {
 		if len(names) > 1 {
 			return Config{}, fmt.Errorf("%s holds %d servers: choose one with --name (%s)", path, len(names), strings.Join(names, ", "))

@@ -2,13 +2,16 @@
 // reaches the server with mcp-go's client (stdio, Streamable HTTP, or an
 // mcpServers file entry), reads its catalog from tools/list with the schemas
 // exactly as sent, and calls its tools, mapping each result to a plan value
-// as SPEC section 3 says. A Concierge Plan server (one that lists only
+// (MapResult). A Concierge Plan server (one that lists only
 // execute_plan) is unwrapped: its catalog is recovered from the
 // description and each step runs as a one-step plan.
 //
-//	u, err := upstream.Open(ctx, upstream.Config{Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"}})
+//	u, err := upstream.Open(ctx, upstream.Config{URL: "http://127.0.0.1:8765/mcp"})
 //	defer u.Close()
 //	r := plan.NewRun(p, u.Catalog(), plan.RunOptions{StepTimeout: time.Minute})
+//
+// (Config{Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"}}
+// starts a server over stdio instead.)
 package upstream
 
 import (

@@ -11,8 +11,6 @@ import (
 	"github.com/chzyer/readline"
 )
 
-func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
-
 // lineEditor reads lines from a terminal with github.com/chzyer/readline:
 // a shell's editing keys, history (up/down, ctrl+r to search it, kept
 // between sessions in HistoryPath), and tab completion of the last word.

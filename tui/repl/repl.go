@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/tui"
 )
 
 // Options configure a REPL session.
@@ -90,7 +91,7 @@ func (s *Session) Run() *plan.Run { return s.run }
 func Run(ctx context.Context, o Options) error {
 	s := NewSession(o)
 	var read func(prompt string) (string, error)
-	if f, ok := o.In.(*os.File); ok && o.Interactive && isTerminal(f) {
+	if f, ok := o.In.(*os.File); ok && o.Interactive && tui.IsTerminal(f) {
 		ed, err := newLineEditor(f, s.errOut, s.Complete)
 		if err != nil {
 			return fmt.Errorf("cannot read commands from the terminal: %w", err)

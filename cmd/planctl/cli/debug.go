@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/tui"
 	"github.com/planctl/planctl/tui/repl"
@@ -28,8 +27,6 @@ type debugFlags struct {
 	maxBytes    int64
 	maxResult   int64
 }
-
-func init() { register(newDebugCmd) }
 
 func newDebugCmd(s *streams) *cobra.Command {
 	f := &debugFlags{}
@@ -74,9 +71,11 @@ command line; 3 fatal.`,
 	fl.BoolVar(&f.repl, "repl", false, "a line-oriented debugger instead of the full screen")
 	fl.StringArrayVarP(&f.commands, "command", "x", nil, "with --repl: run REPL command `CMD` first, then read standard input (repeatable)")
 	fl.StringArrayVar(&f.breaks, "break", nil, "stop before step `ID` (#N for the step at index N; repeatable)")
+	c.RegisterFlagCompletionFunc("break", completeSteps)
 	fl.BoolVar(&f.print, "print", false, "on exit, print the last value copied in the debugger to stdout")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.StringVar(&f.trace, "trace", "", "the default `FILE` the debugger writes a trace to (default: the plan's name with .trace.json, in the current folder)")
+	c.MarkFlagFilename("trace", "json")
 	fl.StringArrayVar(&f.redact, "redact", nil, "in trace files the debugger writes, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
@@ -89,19 +88,19 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if len(f.commands) > 0 && !f.repl {
 		return usage(errors.New("--command runs REPL commands: add --repl"))
 	}
-	if f.repl && len(args) == 1 && args[0] == "-" && len(f.commands) == 0 && !isTTY(s.in) {
+	if f.repl && len(args) == 1 && args[0] == "-" && len(f.commands) == 0 && !tui.IsTerminal(s.in) {
 		return usage(errors.New("the plan comes from standard input, so the REPL's commands cannot: give them with -x CMD, or the plan as a file"))
 	}
 	if !f.repl {
 		// Refuse before anything is opened: no tool server started for nothing.
 		var not []string
-		if !isTTY(s.in) {
+		if !tui.IsTerminal(s.in) {
 			not = append(not, "standard input")
 		}
-		if !isTTY(s.errOut) {
+		if !tui.IsTerminal(s.errOut) {
 			not = append(not, "standard error (where the screen is drawn)")
 		}
-		if !f.print && !isTTY(s.out) {
+		if !f.print && !tui.IsTerminal(s.out) {
 			not = append(not, "standard output")
 		}
 		if len(not) > 0 {
@@ -165,7 +164,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
-			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: isTTY(s.in), Commands: f.commands,
+			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: tui.IsTerminal(s.in), Commands: f.commands,
 		})
 		switch {
 		case errors.Is(err, repl.ErrCommandFailed):
@@ -196,13 +195,6 @@ func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
-}
-
-// isTTY reports whether f is a terminal (not merely a character device
-// such as /dev/null, which isTerminal accepts).
-func isTTY(f any) bool {
-	file, ok := f.(*os.File)
-	return ok && term.IsTerminal(file.Fd())
 }
 
 // isTraceFile reports whether path is a trace planctl wrote: it starts

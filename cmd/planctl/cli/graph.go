@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newGraphCmd) }
-
 func newGraphCmd(s *streams) *cobra.Command {
 	var src sourceFlags
 	var format string
@@ -69,6 +67,7 @@ the run failed to resolve is drawn dashed and marked "failed".`,
 	}
 	src.register(c)
 	c.Flags().StringVar(&format, "format", "mermaid", "output `FORMAT`: mermaid or dot")
+	c.RegisterFlagCompletionFunc("format", completeWords("mermaid", "dot"))
 	c.Flags().IntVar(&maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	return c
 }

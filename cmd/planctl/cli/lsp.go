@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newLSPCmd) }
-
 func newLSPCmd(s *streams) *cobra.Command {
 	var stdio bool
 	c := &cobra.Command{

@@ -17,8 +17,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newMockCmd) }
-
 func newMockCmd(s *streams) *cobra.Command {
 	var catalog, addr string
 	c := &cobra.Command{
@@ -39,12 +37,9 @@ Over stdio by default; --http ADDR serves Streamable HTTP at http://ADDR/mcp
 		RunE: func(c *cobra.Command, _ []string) error {
 			cat := mockserver.Demo()
 			if catalog != "" {
-				data, err := os.ReadFile(catalog)
-				if err != nil {
-					return fatal(fmt.Errorf("cannot read the catalog: %w", err))
-				}
-				if cat, err = mockserver.Load(catalog, data); err != nil {
-					return fatal(err)
+				var err error
+				if cat, err = loadCatalog(catalog); err != nil {
+					return err
 				}
 			}
 			srv := mockserver.NewMCPServer(cat, Version)
@@ -65,6 +60,7 @@ Over stdio by default; --http ADDR serves Streamable HTTP at http://ADDR/mcp
 		},
 	}
 	c.Flags().StringVar(&catalog, "catalog", "", "mock catalog `FILE` (default: the embedded demo catalog)")
+	c.MarkFlagFilename("catalog", "json")
 	c.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on `ADDR` (endpoint /mcp) instead of stdio")
 	return c
 }

@@ -12,14 +12,10 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
-// Version is planctl's version, set at build time with -ldflags.
-var Version = "0.1.0-dev"
-
-// The exit codes of every command (SPEC 4).
+// The exit codes of every command (README.md, "Exit codes").
 const (
 	ExitOK     = 0 // success
 	ExitFailed = 1 // the plan has errors, or the run ended partial or was rejected
@@ -30,7 +26,8 @@ const (
 // exitError carries an exit code up to Main.
 type exitError struct {
 	code int
-	err  error // nil: nothing more to print
+	err  error  // nil: nothing more to print
+	hint string // a line Main prints after err, such as where to read the usage
 }
 
 func (e *exitError) Error() string {
@@ -48,6 +45,11 @@ func fatal(err error) error { return &exitError{code: ExitFatal, err: err} }
 // usage wraps err as exit code 2.
 func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
 
+// usageSeeHelp wraps err as exit code 2, pointing at c's help.
+func usageSeeHelp(c *cobra.Command, err error) error {
+	return &exitError{code: ExitUsage, err: err, hint: fmt.Sprintf("Run '%s --help' for usage.", c.CommandPath())}
+}
+
 // failed ends a command with exit 1 and no further message.
 var failed = &exitError{code: ExitFailed}
 
@@ -57,11 +59,6 @@ type streams struct {
 	out    io.Writer
 	errOut io.Writer
 }
-
-// isTerminal reports whether f is a terminal: a tty, asked with an ioctl.
-// (A character device is not enough: /dev/null is one, and a run with its
-// stderr there would print its progress to nowhere, step by step.)
-func isTerminal(f any) bool { return tui.IsTerminal(f) }
 
 // Main runs planctl with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -79,6 +76,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			fmt.Fprintf(stderr, "planctl: %v\n", ee.err)
+		}
+		if ee.hint != "" {
+			fmt.Fprintln(stderr, ee.hint)
 		}
 		return ee.code
 	}
@@ -99,12 +99,12 @@ Concierge would, and can itself be the MCP server.
 Tools come from the embedded demo catalog (the default), a mock catalog
 (--catalog), a real MCP server (--server, --url, --config/--name) or a
 recorded trace (--replay).`,
-		Version:       Version,
+		Version:       versionLine(buildInfo()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usage(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
+		return usageSeeHelp(c, err)
 	})
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
 		switch {
@@ -114,12 +114,29 @@ recorded trace (--replay).`,
 			serverGC()
 		}
 	}
-	root.AddCommand(commands(s)...)
+	// The commands, in the order a user meets them: the two that read a
+	// plan (validate, debug), then run and serve, which execute it, and
+	// traces, which lists what serve recorded; then the helpers for a plan
+	// (graph), its tools (tools, schema), editors (lsp) and tests (mock).
+	// (Help lists them by name, as cobra sorts them.)
+	root.AddCommand(
+		newValidateCmd(s),
+		newDebugCmd(s),
+		newRunCmd(s),
+		newServeCmd(s),
+		newTracesCmd(s),
+		newGraphCmd(s),
+		newToolsCmd(s),
+		newSchemaCmd(s),
+		newLSPCmd(s),
+		newMockCmd(s),
+		newManCmd(s), // hidden: for packagers
+	)
 	return root
 }
 
 // annotBatch marks a command that reads its input, works and exits (run,
-// validate): it trades memory for speed in the garbage collector.
+// validate, graph): it trades memory for speed in the garbage collector.
 const annotBatch = "planctl/batch"
 
 // annotServer marks a long-running server (serve, mock): small live heap,
@@ -141,26 +158,13 @@ func serverGC() {
 // batchGC lets the heap grow to four times the live data between
 // collections instead of two (GOGC=300), unless GOGC is set. On the
 // 50,000-step chain this takes a quarter off the run's time and leaves its
-// peak memory where it was (the response is the peak); long-running
-// commands (debug, serve) keep Go's default.
+// peak memory where it was (the response is the peak). The servers (serve,
+// mock) take serverGC instead; every other command (debug, tools) keeps
+// Go's default.
 func batchGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(300)
 	}
-}
-
-// registry of subcommand constructors; each command file adds itself in
-// an init function so that commands can be written side by side.
-var registry []func(*streams) *cobra.Command
-
-func register(f func(*streams) *cobra.Command) { registry = append(registry, f) }
-
-func commands(s *streams) []*cobra.Command {
-	out := make([]*cobra.Command, 0, len(registry))
-	for _, f := range registry {
-		out = append(out, f(s))
-	}
-	return out
 }
 
 // exactArgs is cobra.ExactArgs with planctl's exit code and a hint.
@@ -171,8 +175,7 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 			if len(args) > 0 {
 				got = strings.Join(args, " ")
 			}
-			return usage(fmt.Errorf("%s takes %s; got: %s\nRun '%s --help' for usage.",
-				c.CommandPath(), what, got, c.CommandPath()))
+			return usageSeeHelp(c, fmt.Errorf("%s takes %s; got: %s", c.CommandPath(), what, got))
 		}
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/tui"
 )
 
 // TestSpeculativeRunMatches runs every sample, and a long chain, with the
@@ -50,7 +51,7 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if isTerminal(f) {
-		t.Fatal("isTerminal(/dev/null) = true")
+	if tui.IsTerminal(f) {
+		t.Fatal("tui.IsTerminal(/dev/null) = true")
 	}
 }

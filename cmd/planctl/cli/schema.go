@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newSchemaCmd) }
-
 func newSchemaCmd(s *streams) *cobra.Command {
 	var src sourceFlags
 	c := &cobra.Command{

@@ -52,8 +52,6 @@ type serveFlags struct {
 	sessionIdle     time.Duration
 }
 
-func init() { register(newServeCmd) }
-
 func newServeCmd(s *streams) *cobra.Command {
 	f := &serveFlags{}
 	c := &cobra.Command{
@@ -132,6 +130,8 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")
 	fl.StringArrayVar(&f.redact, "redact", nil, "with --record, replace the value of every member named `KEY` with \"[redacted]\" in the traces (repeatable)")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
+	c.MarkFlagDirname("record")
+	c.MarkFlagFilename("log")
 	fl.DurationVar(&f.sessionIdle, "session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "over HTTP, end a session unused this long (0: never), so clients that vanish leave nothing behind")
 	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
 	return c

@@ -39,6 +39,11 @@ func (f *sourceFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.replay, "replay", "", "answer every tool call from a recorded `TRACE`")
 	fl.StringArrayVar(&f.sharable, "sharable", nil, "for MCP servers: only parameters matching `tool.param` (globs) may take references (repeatable)")
 	fl.StringVar(&f.serverLog, "server-log", "", "write the --server process's stderr to `FILE`")
+	c.MarkFlagFilename("catalog", "json")
+	c.MarkFlagFilename("config", "json")
+	c.MarkFlagFilename("replay", "json")
+	c.MarkFlagFilename("server-log")
+	c.RegisterFlagCompletionFunc("name", completeServerNames)
 }
 
 // toolSource is an opened tool source: the catalog and how to release it.
@@ -55,13 +60,6 @@ func (t *toolSource) Close() error {
 	}
 	return t.close()
 }
-
-// openers for sources other than mock catalogs; filled in by the files
-// that implement them (upstream MCP servers, trace replay).
-var (
-	openUpstream func(ctx context.Context, f *sourceFlags, s *streams) (*toolSource, error)
-	openReplay   func(ctx context.Context, path string) (*toolSource, error)
-)
 
 // open resolves the flags to a catalog. Errors are fatal (exit 3), except
 // contradictory flags (exit 2).
@@ -89,28 +87,41 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 	}
 	switch {
 	case f.catalog != "":
-		data, err := os.ReadFile(f.catalog)
+		c, err := loadCatalog(f.catalog)
 		if err != nil {
-			return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
-		}
-		c, err := mockserver.Load(f.catalog, data)
-		if err != nil {
-			return nil, fatal(err)
+			return nil, err
 		}
 		return &toolSource{catalog: c}, nil
 	case f.replay != "":
-		if openReplay == nil {
-			return nil, fatal(errors.New("--replay is not available in this build"))
-		}
-		return openReplay(ctx, f.replay)
+		return openReplay(f.replay)
 	case f.server != "" || f.url != "" || f.config != "":
-		if openUpstream == nil {
-			return nil, fatal(errors.New("MCP server sources are not available in this build"))
-		}
-		return openUpstream(ctx, f, s)
+		return openMCPServer(ctx, f, s)
 	default:
 		return &toolSource{catalog: mockserver.Demo()}, nil
 	}
+}
+
+// loadCatalog reads a mock catalog file (--catalog), or a pipe
+// (--catalog <(...)), up to plan.DefaultMaxBytes; its errors are fatal
+// (exit 3).
+func loadCatalog(path string) (*plan.Catalog, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
+	}
+	defer fh.Close()
+	data, err := plan.ReadPlan(fh, plan.DefaultMaxBytes)
+	if err != nil {
+		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
+	}
+	if len(data) > plan.DefaultMaxBytes {
+		return nil, fatal(fmt.Errorf("the catalog %s is larger than %d MiB: is it a catalog?", path, plan.DefaultMaxBytes>>20))
+	}
+	c, err := mockserver.Load(path, data)
+	if err != nil {
+		return nil, fatal(err)
+	}
+	return c, nil
 }
 
 // openReplayThenLive opens the trace and the other source given beside it.

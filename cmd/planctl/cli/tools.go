@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newToolsCmd) }
-
 func newToolsCmd(s *streams) *cobra.Command {
 	var src sourceFlags
 	var format string
@@ -50,6 +48,7 @@ func newToolsCmd(s *streams) *cobra.Command {
 	}
 	src.register(c)
 	c.Flags().StringVar(&format, "format", "table", "output `FORMAT`: table, json or concierge")
+	c.RegisterFlagCompletionFunc("format", completeWords("table", "json", "concierge"))
 	return c
 }
 

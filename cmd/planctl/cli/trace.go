@@ -1,25 +1,19 @@
 package cli
 
-import (
-	"context"
+import "github.com/planctl/planctl/plan"
 
-	"github.com/planctl/planctl/plan"
-)
-
-// Traces: run --trace writes them, --replay answers tool calls from them.
-func init() {
-	traceWriter = plan.WriteTrace
-	openReplay = func(_ context.Context, path string) (*toolSource, error) {
-		t, err := plan.ReadTrace(path)
-		if err != nil {
-			return nil, fatal(err)
-		}
-		c, err := plan.NewReplay(t).Catalog()
-		if err != nil {
-			return nil, fatal(err)
-		}
-		return &toolSource{catalog: c}, nil
+// openReplay opens a trace recorded by run --trace as a tool source
+// (--replay): each step's tool answers what it answered in the recording.
+func openReplay(path string) (*toolSource, error) {
+	t, err := plan.ReadTrace(path)
+	if err != nil {
+		return nil, fatal(err)
 	}
+	c, err := plan.NewReplay(t).Catalog()
+	if err != nil {
+		return nil, fatal(err)
+	}
+	return &toolSource{catalog: c}, nil
 }
 
 // replayOf returns the trace behind a catalog opened with --replay, or nil.

@@ -13,8 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newTracesCmd) }
-
 func newTracesCmd(s *streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "traces DIR",
@@ -26,6 +24,9 @@ and where it failed. Open one with 'planctl debug TRACE'.`,
   planctl traces traces/
   planctl debug --repl traces/plan-20261203T110628.123456Z-000007.json`,
 		Args: exactArgs(1, "one DIR"),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveFilterDirs
+		},
 		RunE: func(c *cobra.Command, args []string) error { return listTraces(s, args[0]) },
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/planctl/planctl/plan/upstream"
 )
 
-func init() { openUpstream = openMCPServer }
-
 // openMCPServer opens --server, --url or --config/--name as a tool source.
 // The catalog's Caller is the *upstream.Upstream: a driver that wants to
 // restart a crashed server type-asserts it to interface{ Reconnect(ctx) error }.

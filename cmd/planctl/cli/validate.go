@@ -13,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -29,8 +30,6 @@ type validateFlags struct {
 	stdinName  string
 	category   string
 }
-
-func init() { register(newValidateCmd) }
 
 func newValidateCmd(s *streams) *cobra.Command {
 	f := &validateFlags{}
@@ -73,6 +72,8 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: "+strings.Join(report.Formats, ", "))
 	fl.BoolVar(&f.strict, "strict", false, "warnings fail too (exit 1)")
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "drop diagnostics with this `CODE` (repeatable, or comma-separated)")
+	c.RegisterFlagCompletionFunc("format", completeWords(report.Formats...))
+	c.RegisterFlagCompletionFunc("ignore", completeCodes)
 	fl.BoolVar(&f.unused, "unused-output", false, "also note read-only steps whose output no later step references (UNUSED_OUTPUT; off by default, since every step's result reaches the model in the response)")
 	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
@@ -80,6 +81,7 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	fl.StringVar(&f.root, "root", "", "SARIF artifact URIs are relative to this `DIR` (default: the git top level, else the current directory)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "", "the file `NAME` a plan read from standard input goes by in the report")
 	fl.StringVar(&f.category, "category", "planctl", "SARIF automationDetails category: give each separate upload its own `NAME`")
+	c.MarkFlagDirname("root")
 	return c
 }
 
@@ -128,7 +130,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 		return usage(err)
 	}
 	opts := report.Options{MaxResults: f.maxResults, Version: Version, Root: root, Category: f.category, Start: start,
-		Color: f.format == "text" && isTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
+		Color: f.format == "text" && tui.IsTerminal(s.out) && os.Getenv("NO_COLOR") == ""}
 
 	// From here on every failure is reported in the output too, so that a
 	// CI job that uploads the SARIF log sees why there are no results.

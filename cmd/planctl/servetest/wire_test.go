@@ -93,7 +93,8 @@ func callLine(args string) string {
 	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":` + args + `}}`
 }
 
-// TestConciergeWire: SPEC 7's rows, through a real stdio process, with
+// TestConciergeWire: Concierge's MCP wire (plan/mcpserver/wire.go), row by
+// row, through a real stdio process, with
 // planctl's additions (default) and without them (--concierge-wire).
 func TestConciergeWire(t *testing.T) {
 	const completedText = "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": {\n          \"s\": \"caf\\u00e9 \\ud83d\\ude80\",\n          \"f\": 2.5,\n          \"n\": null,\n          \"e\": []\n        }\n      }\n    }\n  }\n}"

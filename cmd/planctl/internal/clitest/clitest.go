@@ -1,6 +1,9 @@
 // Package clitest builds planctl (and the test programs beside it) once per
 // test package and runs them as a user would: real processes, exit codes,
 // standard output and error.
+//
+//	dir := clitest.Build("planctl=..") // in TestMain
+//	code, stdout, stderr := clitest.Run(t, exec.Command(filepath.Join(dir, "planctl"), "validate", "plan.json"))
 package clitest
 
 import (
