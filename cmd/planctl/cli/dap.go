@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newDAPCmd) }
-
 func newDAPCmd(s *streams) *cobra.Command {
 	var listen string
 	c := &cobra.Command{

@@ -140,3 +140,37 @@ func TestListen(t *testing.T) {
 	c.event("terminated")
 	c.call("disconnect", nil)
 }
+
+// TestUpstreamServer: the tools of an MCP server (planctl mock, started
+// over stdio as --server starts it); restart reconnects; disconnect stops
+// the server with the adapter.
+func TestUpstreamServer(t *testing.T) {
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	sample, _ := filepath.Abs("../../../samples/backup.json")
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", map[string]any{"program": sample, "server": binary + " mock", "stopOnEntry": true})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	c.event("stopped")
+	c.call("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	c.call("restart", nil)
+	if s := c.event("stopped").(*godap.StoppedEvent); s.Body.Reason != "entry" {
+		t.Fatalf("after restart: %+v", s.Body)
+	}
+	c.call("next", map[string]any{"threadId": 1})
+	if s := c.event("stopped").(*godap.StoppedEvent); s.Body.Reason != "step" {
+		t.Fatalf("next after restart: %+v", s.Body)
+	}
+	c.call("disconnect", map[string]any{"terminateDebuggee": true})
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("planctl dap after disconnect: %v", err)
+	}
+}
