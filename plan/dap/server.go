@@ -532,6 +532,10 @@ func (s *Server) afterRun(how string, paused bool) {
 			text = "paused: " + e
 		}
 		s.stop(stopInfo{reason: "pause", text: text})
+	// Halted before Failed: a halted retry of a failed step leaves it failed.
+	case s.dbg.Halted() != "":
+		s.output("console", "halted before "+p.Steps[c].Label()+": "+s.dbg.Halted()+"\n")
+		s.stop(stopInfo{reason: "pause", text: s.dbg.Halted()})
 	case run.Failed():
 		msg := run.Step(c).Error
 		s.mu.Lock()
@@ -548,9 +552,6 @@ func (s *Server) afterRun(how string, paused bool) {
 			s.send(&godap.ExitedEvent{Event: event("exited"), Body: godap.ExitedEventBody{ExitCode: 1}})
 			s.terminated()
 		}
-	case s.dbg.Halted() != "":
-		s.output("console", "halted before "+p.Steps[c].Label()+": "+s.dbg.Halted()+"\n")
-		s.stop(stopInfo{reason: "pause", text: s.dbg.Halted()})
 	case how == "continue":
 		s.stop(stopInfo{reason: "breakpoint"})
 	default:

@@ -108,6 +108,14 @@ func TestTraceAsProgram(t *testing.T) {
 	if s.Body.Reason != "exception" || s.Body.Text != "disk full" {
 		t.Errorf("the recorded failure: %+v", s.Body)
 	}
+	// An edited call the trace never answered halts the run before it.
+	sc := c.call("scopes", map[string]any{"frameId": 2}).(*godap.ScopesResponse)
+	c.call("setVariable", map[string]any{"variablesReference": sc.Body.Scopes[0].VariablesReference, "name": "database", "value": `"staging"`})
+	c.call("next", map[string]any{"threadId": 1})
+	s = c.event("stopped").(*godap.StoppedEvent)
+	if s.Body.Reason != "pause" || !strings.Contains(s.Body.Text, "give a tool source beside --replay") {
+		t.Errorf("the end of the trace's answers: %+v", s.Body)
+	}
 	c.call("disconnect", nil)
 }
 
