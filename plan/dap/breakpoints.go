@@ -2,8 +2,7 @@ package dap
 
 import (
 	"fmt"
-	"sort"
-	"strconv"
+		"strconv"
 	"strings"
 	"sync"
 
@@ -68,49 +67,57 @@ func stepLine(p *plan.Plan, i int) (line, col int) {
 }
 
 // set replaces the breakpoints with those of a setBreakpoints request
-// (lines 1-based) and returns the steps that now have one.
-func (b *breakpoints) set(req []godap.SourceBreakpoint, lineBase func(int) int, conditions func(string) error) ([]godap.Breakpoint, []int) {
+// (lines 1-based) and returns the steps that now have one, each with its
+// condition ("" for none). A step takes one condition: a second
+// breakpoint on it with another condition is unverified.
+func (b *breakpoints) set(req []godap.SourceBreakpoint, lineBase func(int) int, conditions func(string) error) ([]godap.Breakpoint, map[int]string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.list = nil
-	steps := map[int]bool{}
+	steps := map[int]string{}
 	var out []godap.Breakpoint
 	for _, sb := range req {
 		b.nextID++
 		lb := &lineBreak{id: b.nextID, step: -1, line: lineBase(sb.Line)}
-		switch i := stepAt(b.plan, lb.line); {
+		i := stepAt(b.plan, lb.line)
+		cond := strings.TrimSpace(sb.Condition)
+		switch {
 		case i < 0:
 			lb.message = fmt.Sprintf("line %d is not inside a step: a breakpoint goes on a line of a step's object, and stops before that step runs", lb.line)
 		case sb.LogMessage != "":
 			lb.message = "planctl has no log points: remove the log message to stop at this step"
 		default:
-			lb.step, lb.verified = i, true
 			lb.line, _ = stepLine(b.plan, i)
-			if sb.Condition != "" {
-				if err := conditions(sb.Condition); err != nil {
-					lb.step, lb.verified, lb.message = -1, false, err.Error()
+			if cond != "" {
+				if err := conditions(cond); err != nil {
+					lb.message = err.Error()
+					break
+				}
+				if had, ok := steps[i]; ok && had != cond {
+					lb.message = fmt.Sprintf("another breakpoint on this step has the condition %q: a step takes one condition (or none)", had)
+					if had == "" {
+						lb.message = "another breakpoint on this step stops there always: remove it to make this condition count"
+					}
 					break
 				}
 			}
 			if sb.HitCondition != "" {
 				op, n, err := parseHitCondition(sb.HitCondition)
 				if err != nil {
-					lb.step, lb.verified, lb.message = -1, false, err.Error()
+					lb.message = err.Error()
 					break
 				}
 				lb.hitOp, lb.hitN = op, n
 			}
-			steps[i] = true
+			lb.step, lb.verified = i, true
+			if had, ok := steps[i]; !ok || had != "" {
+				steps[i] = cond
+			}
 		}
 		b.list = append(b.list, lb)
 		out = append(out, godap.Breakpoint{Id: lb.id, Verified: lb.verified, Message: lb.message, Line: lb.line})
 	}
-	var on []int
-	for i := range steps {
-		on = append(on, i)
-	}
-	sort.Ints(on)
-	return out, on
+	return out, steps
 }
 
 // parseHitCondition reads a hit condition: N (stop on the Nth time the
@@ -220,8 +227,12 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 	}
 	bps, steps := s.bps.set(req, toLine, s.checkCondition)
 	s.dbg.ClearBreaks()
-	for _, i := range steps {
-		s.dbg.SetBreak(i, true)
+	for i, cond := range steps {
+		if cond == "" {
+			s.dbg.SetBreak(i, true)
+		} else if err := s.setBreakIf(i, cond); err != nil {
+			s.output("console", err.Error()+"\n")
+		}
 	}
 	src := s.source(nil)
 	for k := range bps {
@@ -243,6 +254,10 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 func (s *Server) checkCondition(string) error {
 	return errNoQueries
 }
+
+// setBreakIf sets a conditional breakpoint (never called while
+// checkCondition refuses every condition).
+func (s *Server) setBreakIf(int, string) error { return errNoQueries }
 
 var errNoQueries = fmt.Errorf("conditions need planctl's query engine, which this build does not have yet: remove the condition (a hit count works)")
 
