@@ -2,7 +2,7 @@ package dap
 
 import (
 	"fmt"
-		"strconv"
+	"strconv"
 	"strings"
 	"sync"
 
