@@ -227,6 +227,9 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 	}
 	bps, steps := s.bps.set(req, toLine, s.checkCondition)
 	s.dbg.ClearBreaks()
+	if s.launch.NoDebug {
+		steps = nil
+	}
 	for i, cond := range steps {
 		if cond == "" {
 			s.dbg.SetBreak(i, true)

@@ -483,3 +483,32 @@ func TestBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNoDebugAndCwd: "Run Without Debugging" runs to the end past
+// breakpoints and failures; a relative program is found in cwd.
+func TestNoDebugAndCwd(t *testing.T) {
+	program := writePlan(t, `{"steps": [
+  {"id": "backup", "tool": "create_backup", "args": {"database": "broken"}}
+]}`)
+	c := start(t, nil)
+	c.ok("initialize", map[string]any{"adapterID": "planctl"})
+	c.ok("launch", map[string]any{"program": "plan.json", "cwd": filepath.Dir(program), "noDebug": true, "stopOnEntry": true})
+	c.until(isEvent("initialized"))
+	c.ok("setBreakpoints", map[string]any{"source": map[string]any{"path": program}, "breakpoints": []map[string]any{{"line": 2}}})
+	c.ok("configurationDone", nil)
+	m, seen := c.until(func(m godap.Message) bool { return isEvent("exited")(m) || isEvent("stopped")(m) })
+	e, ok := m.(*godap.ExitedEvent)
+	if !ok || e.Body.ExitCode != 1 {
+		t.Fatalf("noDebug: %+v", m)
+	}
+	var partial bool
+	for _, m := range seen {
+		if o, ok := m.(*godap.OutputEvent); ok && strings.Contains(o.Body.Output, `"status": "partial"`) {
+			partial = true
+		}
+	}
+	if !partial {
+		t.Errorf("no partial response in the output")
+	}
+	c.until(isEvent("terminated"))
+}

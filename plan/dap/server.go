@@ -29,16 +29,21 @@ import (
 // Launch is what a launch request asks for: the plan and the tool source,
 // with the meaning the command line gives the flags of the same names.
 type Launch struct {
-	Program     string        `json:"program"`  // the plan file, or a trace
-	Catalog     string        `json:"catalog"`  // --catalog
-	Server      string        `json:"server"`   // --server
-	URL         string        `json:"url"`      // --url
-	Headers     []string      `json:"headers"`  // --header
-	Config      string        `json:"config"`   // --config
-	Name        string        `json:"name"`     // --name (the server in Config)
-	Replay      string        `json:"replay"`   // --replay
-	Sharable    []string      `json:"sharable"` // --sharable
-	StopOnEntry bool          `json:"stopOnEntry"`
+	Program     string   `json:"program"`  // the plan file, or a trace
+	Catalog     string   `json:"catalog"`  // --catalog
+	Server      string   `json:"server"`   // --server
+	URL         string   `json:"url"`      // --url
+	Headers     []string `json:"headers"`  // --header
+	Header      []string `json:"header"`   // the same, named as planctl lsp's options name it
+	Config      string   `json:"config"`   // --config
+	Name        string   `json:"name"`     // --name (the server in Config)
+	Replay      string   `json:"replay"`   // --replay
+	Sharable    []string `json:"sharable"` // --sharable
+	StopOnEntry bool     `json:"stopOnEntry"`
+	NoDebug     bool     `json:"noDebug"` // run to the end: no breakpoints, no stops
+	// Cwd is the folder relative paths (program, catalog, config,
+	// replay) are relative to; default: planctl's own.
+	Cwd         string        `json:"cwd"`
 	StepTimeout string        `json:"stepTimeout"` // a Go duration; default 60s
 	stepTimeout time.Duration // parsed
 }
@@ -366,6 +371,14 @@ func (s *Server) launchPlan(q *godap.LaunchRequest) error {
 			return fmt.Errorf("the launch arguments are not what planctl expects (%v): give \"program\" (the plan file) and optionally catalog, server, url, headers, config, name, replay, sharable, stopOnEntry, stepTimeout", err)
 		}
 	}
+	l.Headers = append(l.Headers, l.Header...)
+	if l.Cwd != "" {
+		for _, p := range []*string{&l.Program, &l.Catalog, &l.Config, &l.Replay} {
+			if *p != "" && !filepath.IsAbs(*p) {
+				*p = filepath.Join(l.Cwd, *p)
+			}
+		}
+	}
 	if l.Program == "" && l.Replay == "" {
 		return errors.New("the launch arguments have no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")
 	}
@@ -419,6 +432,15 @@ func (s *Server) start() {
 	if len(p.Steps) == 0 {
 		s.output("console", "the plan has no steps to run: see the diagnostics above\n")
 		s.terminated()
+		return
+	}
+	if s.launch.NoDebug {
+		// Run Without Debugging: the run to the end, its log and response.
+		s.dbg.ClearBreaks()
+		s.mu.Lock()
+		s.failStop, s.preStop = false, false
+		s.mu.Unlock()
+		s.drive(func(ctx context.Context) { s.dbg.Continue(ctx) }, "continue")
 		return
 	}
 	s.mu.Lock()
