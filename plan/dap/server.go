@@ -345,6 +345,7 @@ func (s *Server) initialize(q *godap.InitializeRequest, data []byte) {
 		SupportsSetVariable:               true,
 		SupportsRestartRequest:            true,
 		SupportsRestartFrame:              true,
+		SupportsDelayedStackTraceLoading:  true,
 		SupportsExceptionInfoRequest:      true,
 		SupportsTerminateRequest:          true,
 		SupportTerminateDebuggee:          true,
