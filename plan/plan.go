@@ -8,7 +8,7 @@
 //
 //	p := plan.Load("plan.json", src, plan.Limits{})
 //	r := plan.NewRun(p, catalog, plan.RunOptions{})
-//	r.Continue(ctx, nil)
+//	r.RunToEnd(ctx)
 //	os.Stdout.Write(r.Response())
 package plan
 

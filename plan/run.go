@@ -334,6 +334,17 @@ func (r *Run) Continue(ctx context.Context, stop func(step int) bool) {
 	}
 }
 
+// RunToEnd runs the plan to its end for a driver that answers as
+// Concierge does (run, serve): like Continue(ctx, nil), but when ctx ends
+// between two steps the next step fails as cancelled, so the run ends
+// completed or partial, never "running" (unless the tools halted it).
+func (r *Run) RunToEnd(ctx context.Context) {
+	r.Continue(ctx, nil)
+	if ctx.Err() != nil && !r.Done() && !r.Failed() && r.Halted() == "" {
+		r.Next(ctx)
+	}
+}
+
 // execute resolves and calls step i. It takes no lock while the tool runs.
 func (r *Run) execute(ctx context.Context, i int) StepState {
 	st := StepState{Status: StepRunning, Started: time.Now()}
@@ -359,6 +370,10 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max))
 	}
 	st.Args = args
+	if ctx.Err() != nil {
+		// A run cancelled between two steps calls no further tool.
+		return fail(fmt.Sprintf("step %q was cancelled before tool %q was called", step.Label(), tool.Name))
+	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
 	cctx, cancel := ctx, context.CancelFunc(func() {})

@@ -293,3 +293,20 @@ func TestDebuggerRunsIntoWhatConciergeRefuses(t *testing.T) {
 		t.Errorf("unknown tool at run time: %q", st.Error)
 	}
 }
+
+// A run that is cancelled between two steps calls no further tool; run and
+// serve (RunToEnd) then answer partial, with the next step cancelled, never
+// "running".
+func TestCancelledBetweenSteps(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := newRun(t, threeSteps, plan.RunOptions{OnEvent: func(e plan.Event) {
+		if e.Kind == plan.EventStepFinished && e.Step == 0 {
+			cancel()
+		}
+	}})
+	r.RunToEnd(ctx)
+	want := `{"status":"partial","steps":{"a":{"status":"ok","result":{"value":1}},"b":{"status":"error","error":"step \"b\" was cancelled before tool \"echo\" was called"}}}`
+	if got := string(r.Response()); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

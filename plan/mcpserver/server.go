@@ -342,7 +342,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if slot != nil {
 		slot.run = r
 	}
-	r.Continue(ctx, nil)
+	r.RunToEnd(ctx)
 	resp := r.Response()
 	for i := range p.Steps {
 		if d := plan.ResultCheck(r, i); d != nil {

@@ -112,7 +112,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		spec = make(chan *plan.Run, 1)
 		go func() {
 			r := plan.NewRun(p, cat, opts)
-			r.Continue(sctx, nil)
+			r.RunToEnd(sctx)
 			spec <- r
 		}()
 	}
@@ -131,7 +131,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	}
 	if r == nil {
 		r = plan.NewRun(p, cat, opts)
-		r.Continue(ctx, nil)
+		r.RunToEnd(ctx)
 	}
 	print(r.Response())
 	for i := range p.Steps {

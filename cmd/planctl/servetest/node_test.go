@@ -126,7 +126,9 @@ func TestInspectorCLI(t *testing.T) {
 			}
 			call := inspect(t, append(target, "--method", "tools/call", "--tool-name", "execute_plan",
 				"--tool-arg", `steps=[{"id":"e","tool":"echo","args":{"value":42}}]`)...)
-			if !strings.Contains(call, `"text": "{\"status\":\"completed\",\"steps\":{\"e\":{\"status\":\"ok\",\"result\":{\"value\":42}}}}"`) {
+			// The text is Concierge's json.dumps(indent=2); structuredContent the same value.
+			if !strings.Contains(call, `"text": "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"e\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": 42\n`) ||
+				!strings.Contains(call, `"structuredContent": {`) || !strings.Contains(call, `"isError": false`) {
 				t.Errorf("tools/call:\n%s", call)
 			}
 		})
