@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -511,4 +512,44 @@ func TestNoDebugAndCwd(t *testing.T) {
 		t.Errorf("no partial response in the output")
 	}
 	c.until(isEvent("terminated"))
+}
+
+// TestLargeResult: an array is paged (start, count), a long value's
+// preview is cut short, and deep values expand without parsing again.
+func TestLargeResult(t *testing.T) {
+	var items []string
+	for i := range 300 {
+		items = append(items, fmt.Sprintf(`{"n": %d, "big": 1234567890123456789%d}`, i, i%10))
+	}
+	cat, err := mockserver.Load("big.json", []byte(`{"tools": [{"name": "list", "inputSchema": {"type": "object"}, "result": {"items": [`+strings.Join(items, ",")+`]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := writePlan(t, `{"steps": [{"id": "l", "tool": "list", "args": {}}, {"id": "m", "tool": "list", "args": {}}]}`)
+	c := start(t, cat)
+	c.launch(program, false, []string{"step-failed"}, godap.SourceBreakpoint{Line: 1})
+	// Line 1 holds both steps: the breakpoint goes on the first, where the
+	// run stops before anything runs.
+	if s := c.stopped(); s.Body.Reason != "breakpoint" {
+		t.Fatalf("a breakpoint on the first step: %+v", s.Body)
+	}
+	c = start(t, cat)
+	c.launch(program, true, []string{"step-failed"})
+	c.stopped()
+	c.ok("next", map[string]any{"threadId": 1})
+	c.stopped()
+	sc := c.ok("scopes", map[string]any{"frameId": 1}).(*godap.ScopesResponse)
+	res := c.ok("variables", map[string]any{"variablesReference": sc.Body.Scopes[1].VariablesReference}).(*godap.VariablesResponse)
+	it := res.Body.Variables[0]
+	if it.Name != "items" || it.IndexedVariables != 300 || !strings.HasSuffix(it.Value, "…") || len(it.Value) > 130 {
+		t.Fatalf("items: %+v", it)
+	}
+	page := c.ok("variables", map[string]any{"variablesReference": it.VariablesReference, "start": 250, "count": 10}).(*godap.VariablesResponse)
+	if len(page.Body.Variables) != 10 || page.Body.Variables[0].Name != "250" {
+		t.Fatalf("page: %+v", page.Body.Variables)
+	}
+	el := c.ok("variables", map[string]any{"variablesReference": page.Body.Variables[3].VariablesReference}).(*godap.VariablesResponse)
+	if v := el.Body.Variables[1]; v.Name != "big" || v.Value != "12345678901234567893" || v.EvaluateName != `{"output_by_reference": {"l": ["items", 253, "big"]}}` {
+		t.Fatalf("element 253: %+v", el.Body.Variables)
+	}
 }

@@ -457,6 +457,12 @@ func (s *Server) start() {
 		s.stop(stopInfo{reason: "entry"})
 		return
 	}
+	// Continue never stops at the step it starts on: a breakpoint on the
+	// first step is checked here, as the run's first stop.
+	if s.dbg.IsBreak(0) && s.bps.hit(0) {
+		s.stop(stopInfo{reason: "breakpoint"})
+		return
+	}
 	s.drive(func(ctx context.Context) { s.dbg.Continue(ctx) }, "continue")
 }
 

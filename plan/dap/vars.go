@@ -25,7 +25,11 @@ const (
 type varNode struct {
 	kind varKind
 	step int    // kindArgs, kindResult
-	raw  []byte // kindJSON
+	raw  []byte // kindJSON: the value's text
+	// src and val, once parsed: the value's node in src (its children are
+	// nodes of the same tree, so expanding them parses nothing again).
+	src []byte
+	val *plan.Value
 	// ref is the reference that reads this value ("" when none does):
 	// the step id and the path elements as JSON texts.
 	refStep string
@@ -232,14 +236,28 @@ func (s *Server) argVariables(i int) []godap.Variable {
 	return out
 }
 
+// parsed returns n's node, parsing its text the first time.
+func (n varNode) parsed() (varNode, error) {
+	if n.val != nil {
+		return n, nil
+	}
+	v, err := plan.ParseJSON(n.raw)
+	if err != nil {
+		return n, err
+	}
+	n.src, n.val = n.raw, v
+	return n, nil
+}
+
 // variable shows one JSON value: scalars as their exact text, objects and
 // arrays as a short preview with a handle to expand them.
 func (s *Server) variable(name string, n varNode) godap.Variable {
-	v, err := plan.ParseJSON(n.raw)
+	n, err := n.parsed()
 	if err != nil {
 		return godap.Variable{Name: name, Value: string(n.raw)}
 	}
-	out := godap.Variable{Name: name, Type: v.Kind.String(), Value: preview(n.raw, v)}
+	v := n.val
+	out := godap.Variable{Name: name, Type: v.Kind.String(), Value: preview(v.Raw(n.src), v)}
 	if n.hasRef {
 		out.EvaluateName = refObject(n.refStep, n.refPath)
 	}
@@ -261,12 +279,13 @@ func (s *Server) variable(name string, n varNode) godap.Variable {
 // children are the members or elements of a JSON value (start and count
 // page an array). A scalar is one variable named scalar.
 func (s *Server) children(n varNode, scalar string, start, count int) []godap.Variable {
-	v, err := plan.ParseJSON(n.raw)
+	n, err := n.parsed()
 	if err != nil {
 		return []godap.Variable{{Name: scalar, Value: string(n.raw)}}
 	}
+	v := n.val
 	child := func(name, elem string, c *plan.Value) godap.Variable {
-		cn := varNode{raw: c.Raw(n.raw), refStep: n.refStep, hasRef: n.hasRef}
+		cn := varNode{src: n.src, val: c, refStep: n.refStep, hasRef: n.hasRef}
 		if n.hasRef {
 			cn.refPath = append(append([]string(nil), n.refPath...), elem)
 		}
@@ -294,12 +313,19 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 }
 
 // preview is how a value reads in one line: a scalar's exact text, a
-// container's compact JSON, cut short.
+// container's compact JSON, cut short (compacting only as much of a
+// large value as the preview shows).
 func preview(raw []byte, v *plan.Value) string {
 	const most = 120
 	switch v.Kind {
 	case plan.Object, plan.Array:
-		b := plan.AppendCompact(nil, raw)
+		var b []byte
+		for n := 4 * most; ; n *= 2 {
+			b = plan.AppendCompact(b[:0], raw[:min(n, len(raw))])
+			if len(b) > most || n >= len(raw) {
+				break
+			}
+		}
 		if len(b) > most {
 			cut := most
 			for cut > 0 && b[cut]&0xC0 == 0x80 {
