@@ -11,7 +11,7 @@ targets=(
   ./plan:FuzzRun
   ./plan:FuzzWalk
   ./plan:FuzzValidate
-  ./plan:FuzzParseTrace
+  ./plan/trace:FuzzParseTrace
   ./tui/repl:FuzzParse
   ./mockserver:FuzzRender
   ./mockserver:FuzzCatalog

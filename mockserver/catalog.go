@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 //go:embed demo.json
@@ -46,15 +47,15 @@ type MockTool struct {
 }
 
 type reply struct {
-	result *plan.Value // template; nil: {}
-	err    *plan.Value // template string; nil: no error
+	result *jsontext.Value // template; nil: {}
+	err    *jsontext.Value // template string; nil: no error
 	delay  time.Duration
 	panic  string // non-empty: the call panics with this message (fault tests)
 	src    []byte
 }
 
 type mockCase struct {
-	when *plan.Value
+	when *jsontext.Value
 	reply
 }
 
@@ -73,19 +74,19 @@ func Load(name string, data []byte) (*plan.Catalog, error) {
 }
 
 func parse(name string, data []byte) (*Mock, []*plan.Tool, error) {
-	root, err := plan.ParseJSON(data)
+	root, err := jsontext.Parse(data)
 	if err != nil {
-		pos := plan.NewSource(name, data).Position(offsetOf(err))
+		pos := jsontext.NewSource(name, data).Position(offsetOf(err))
 		return nil, nil, fmt.Errorf("%s:%d:%d: the catalog is not valid JSON: %w", name, pos.Line, pos.Column, err)
 	}
 	list := root
-	if root.Kind == plan.Object {
+	if root.Kind == jsontext.Object {
 		list = root.Get("tools")
 		if list == nil {
 			return nil, nil, fmt.Errorf("%s: a catalog is {\"tools\": [...]}: the \"tools\" key is missing", name)
 		}
 	}
-	if list.Kind != plan.Array {
+	if list.Kind != jsontext.Array {
 		return nil, nil, fmt.Errorf("%s: \"tools\" must be an array of tools, not a JSON %s", name, list.Kind)
 	}
 	runtime, err := parseRuntime(root)
@@ -112,7 +113,7 @@ func parse(name string, data []byte) (*Mock, []*plan.Tool, error) {
 }
 
 func offsetOf(err error) int {
-	if se, ok := err.(*plan.SyntaxError); ok {
+	if se, ok := err.(*jsontext.SyntaxError); ok {
 		return se.Offset
 	}
 	return 0
@@ -121,12 +122,12 @@ func offsetOf(err error) int {
 var toolKeys = map[string]bool{"name": true, "description": true, "inputSchema": true, "outputSchema": true,
 	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true, "panic": true, "runtime": true}
 
-func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
-	if v.Kind != plan.Object {
+func parseTool(src []byte, v *jsontext.Value) (*MockTool, error) {
+	if v.Kind != jsontext.Object {
 		return nil, fmt.Errorf("a tool must be an object, not a JSON %s", v.Kind)
 	}
 	name := v.Get("name")
-	if name == nil || name.Kind != plan.String || name.Str == "" {
+	if name == nil || name.Kind != jsontext.String || name.Str == "" {
 		return nil, fmt.Errorf("\"name\" is missing or not a non-empty string")
 	}
 	t := &MockTool{Tool: plan.Tool{Name: name.Str, Sharable: map[string]bool{}}}
@@ -137,7 +138,7 @@ func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 		}
 	}
 	if d := v.Get("description"); d != nil {
-		if d.Kind != plan.String {
+		if d.Kind != jsontext.String {
 			return nil, wrap(fmt.Errorf("\"description\" must be a string"))
 		}
 		t.Description = d.Str
@@ -147,7 +148,7 @@ func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 		dst *json.RawMessage
 	}{{"inputSchema", &t.InputSchema}, {"outputSchema", &t.OutputSchema}, {"annotations", &t.Annotations}} {
 		if s := v.Get(f.key); s != nil {
-			if s.Kind != plan.Object {
+			if s.Kind != jsontext.Object {
 				return nil, wrap(fmt.Errorf("%q must be an object, not a JSON %s", f.key, s.Kind))
 			}
 			*f.dst = compact(s.Raw(src))
@@ -157,11 +158,11 @@ func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 		t.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
 	if sh := v.Get("sharable"); sh != nil {
-		if sh.Kind != plan.Array {
+		if sh.Kind != jsontext.Array {
 			return nil, wrap(fmt.Errorf("\"sharable\" must be an array of parameter names"))
 		}
 		for _, e := range sh.Elems {
-			if e.Kind != plan.String {
+			if e.Kind != jsontext.String {
 				return nil, wrap(fmt.Errorf("\"sharable\" must hold parameter names (strings)"))
 			}
 			t.Sharable[e.Str] = true
@@ -175,15 +176,15 @@ func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 		return nil, wrap(err)
 	}
 	if cs := v.Get("cases"); cs != nil {
-		if cs.Kind != plan.Array {
+		if cs.Kind != jsontext.Array {
 			return nil, wrap(fmt.Errorf("\"cases\" must be an array"))
 		}
 		for j, c := range cs.Elems {
-			if c.Kind != plan.Object {
+			if c.Kind != jsontext.Object {
 				return nil, wrap(fmt.Errorf("case %d must be an object", j))
 			}
 			when := c.Get("when")
-			if when == nil || when.Kind != plan.Object {
+			if when == nil || when.Kind != jsontext.Object {
 				return nil, wrap(fmt.Errorf("case %d: \"when\" must be an object of argument values", j))
 			}
 			rp, err := parseReply(src, c)
@@ -196,13 +197,13 @@ func parseTool(src []byte, v *plan.Value) (*MockTool, error) {
 	return t, nil
 }
 
-func parseReply(src []byte, v *plan.Value) (reply, error) {
+func parseReply(src []byte, v *jsontext.Value) (reply, error) {
 	r := reply{result: v.Get("result"), err: v.Get("error"), src: src}
-	if r.err != nil && r.err.Kind != plan.String {
+	if r.err != nil && r.err.Kind != jsontext.String {
 		return r, fmt.Errorf("\"error\" must be a string (the text the call fails with)")
 	}
 	if d := v.Get("delay"); d != nil {
-		if d.Kind != plan.String {
+		if d.Kind != jsontext.String {
 			return r, fmt.Errorf("\"delay\" must be a Go duration string such as \"250ms\"")
 		}
 		dur, err := time.ParseDuration(d.Str)
@@ -212,7 +213,7 @@ func parseReply(src []byte, v *plan.Value) (reply, error) {
 		r.delay = dur
 	}
 	if p := v.Get("panic"); p != nil {
-		if p.Kind != plan.String || p.Str == "" {
+		if p.Kind != jsontext.String || p.Str == "" {
 			return r, fmt.Errorf("\"panic\" must be a non-empty string (the message the call panics with)")
 		}
 		r.panic = p.Str
@@ -270,7 +271,7 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	}
 	r := t.reply
 	if len(t.Cases) > 0 {
-		argv, err := plan.ParseJSON(args)
+		argv, err := jsontext.Parse(args)
 		if err != nil {
 			return plan.ToolResult{}, fmt.Errorf("the arguments of %q are not valid JSON: %w", name, err)
 		}

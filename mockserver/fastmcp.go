@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // A catalog, or one tool of it, may say "runtime": "fastmcp": its tools then
@@ -16,18 +18,18 @@ import (
 // plain MCP tool that gets its arguments as sent.
 
 // parseRuntime reads the catalog-wide runtime.
-func parseRuntime(root *plan.Value) (string, error) {
-	if root.Kind != plan.Object {
+func parseRuntime(root *jsontext.Value) (string, error) {
+	if root.Kind != jsontext.Object {
 		return "", nil
 	}
 	return runtimeOf(root.Get("runtime"))
 }
 
-func runtimeOf(v *plan.Value) (string, error) {
+func runtimeOf(v *jsontext.Value) (string, error) {
 	if v == nil {
 		return "", nil
 	}
-	if v.Kind == plan.String {
+	if v.Kind == jsontext.String {
 		switch v.Str {
 		case "raw":
 			return "", nil
@@ -35,11 +37,11 @@ func runtimeOf(v *plan.Value) (string, error) {
 			return plan.RuntimeFastMCP, nil
 		}
 	}
-	return "", fmt.Errorf("\"runtime\" must be \"fastmcp\" (arguments converted by pydantic, as a FastMCP tool) or \"raw\" (as sent), not %s", plan.PyRepr(v))
+	return "", fmt.Errorf("\"runtime\" must be \"fastmcp\" (arguments converted by pydantic, as a FastMCP tool) or \"raw\" (as sent), not %s", pyvalue.Repr(v))
 }
 
 // setRuntime applies the tool's own runtime, or the catalog's.
-func (t *MockTool) setRuntime(v *plan.Value, catalog string) error {
+func (t *MockTool) setRuntime(v *jsontext.Value, catalog string) error {
 	t.Runtime = catalog
 	if r := v.Get("runtime"); r != nil {
 		rt, err := runtimeOf(r)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -25,7 +26,7 @@ func FuzzRender(f *testing.F) {
 	for _, src := range plantest.Files("../samples/*.json") {
 		p := plan.Load("s.json", src, plan.Limits{})
 		for _, s := range p.Steps {
-			if s.Args != nil && s.Args.Kind == plan.Object {
+			if s.Args != nil && s.Args.Kind == jsontext.Object {
 				argSets = append(argSets, s.Args.Raw(src))
 			}
 		}
@@ -42,7 +43,7 @@ func FuzzRender(f *testing.F) {
 
 // templatesOf returns the raw "result" templates of a catalog file.
 func templatesOf(cat []byte) [][]byte {
-	root, err := plan.ParseJSON(cat)
+	root, err := jsontext.Parse(cat)
 	if err != nil || root.Get("tools") == nil {
 		return nil
 	}
@@ -56,11 +57,11 @@ func templatesOf(cat []byte) [][]byte {
 }
 
 func fuzzRender(t *testing.T, tmpl, args []byte) {
-	tv, err := plan.ParseJSON(tmpl)
+	tv, err := jsontext.Parse(tmpl)
 	if err != nil || !json.Valid(args) {
 		return
 	}
-	if av, err := plan.ParseJSON(args); err != nil || av.Kind != plan.Object {
+	if av, err := jsontext.Parse(args); err != nil || av.Kind != jsontext.Object {
 		return
 	}
 	out := Render(tv, tmpl, args)

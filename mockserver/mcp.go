@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // NewMCPServer serves a catalog as an ordinary MCP server (planctl mock):
@@ -64,7 +65,7 @@ func ToolResult(res plan.ToolResult) *mcp.CallToolResult {
 		return mcp.NewToolResultError(res.Error)
 	}
 	out := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(res.Value))}}
-	if v, err := plan.ParseJSON(res.Value); err == nil && v.Kind == plan.Object {
+	if v, err := jsontext.Parse(res.Value); err == nil && v.Kind == jsontext.Object {
 		out.RawStructuredContent = res.Value
 	}
 	return out
@@ -77,17 +78,17 @@ func markSharable(t *plan.Tool) json.RawMessage {
 	if len(src) == 0 {
 		return json.RawMessage(`{"type":"object"}`)
 	}
-	root, err := plan.ParseJSON(src)
-	if err != nil || root.Kind != plan.Object {
+	root, err := jsontext.Parse(src)
+	if err != nil || root.Kind != jsontext.Object {
 		return src
 	}
 	props := root.Get("properties")
-	if props == nil || props.Kind != plan.Object {
+	if props == nil || props.Kind != jsontext.Object {
 		return src
 	}
 	var at []int // offsets just after the '{' of each property to mark
 	for _, m := range props.Members {
-		if !t.IsSharable(m.Key) || t.SharableAll || m.Value.Kind != plan.Object || m.Value.Get("x-sharable") != nil {
+		if !t.IsSharable(m.Key) || t.SharableAll || m.Value.Kind != jsontext.Object || m.Value.Get("x-sharable") != nil {
 			continue
 		}
 		at = append(at, m.Value.Start+1)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Render fills a result template with the call's arguments and returns the
@@ -14,24 +14,24 @@ import (
 // inside a longer string becomes the argument as text. X may be a dotted
 // path into an argument; {{args}} is the whole arguments object. Numbers
 // pass through as written. args must be a valid JSON object.
-func Render(tmpl *plan.Value, src []byte, args []byte) []byte {
+func Render(tmpl *jsontext.Value, src []byte, args []byte) []byte {
 	return render(make([]byte, 0, 2*(tmpl.End-tmpl.Start)), tmpl, src, args)
 }
 
-func render(dst []byte, t *plan.Value, src []byte, args []byte) []byte {
+func render(dst []byte, t *jsontext.Value, src []byte, args []byte) []byte {
 	switch t.Kind {
-	case plan.Object:
+	case jsontext.Object:
 		dst = append(dst, '{')
 		for i, m := range t.Members {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = plan.AppendJSONString(dst, m.Key)
+			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
 			dst = render(dst, m.Value, src, args)
 		}
 		return append(dst, '}')
-	case plan.Array:
+	case jsontext.Array:
 		dst = append(dst, '[')
 		for i, e := range t.Elems {
 			if i > 0 {
@@ -40,18 +40,18 @@ func render(dst []byte, t *plan.Value, src []byte, args []byte) []byte {
 			dst = render(dst, e, src, args)
 		}
 		return append(dst, ']')
-	case plan.String:
+	case jsontext.String:
 		if path, ok := wholePlaceholder(t.Str); ok {
 			v, ok := lookup(args, path)
 			if !ok {
 				return append(dst, "null"...)
 			}
-			return plan.AppendCompact(dst, v)
+			return jsontext.AppendCompact(dst, v)
 		}
 		if !strings.Contains(t.Str, "{{") {
 			return append(dst, t.Raw(src)...)
 		}
-		return plan.AppendJSONString(dst, renderText(t.Str, args))
+		return jsontext.AppendJSONString(dst, renderText(t.Str, args))
 	default:
 		return append(dst, t.Raw(src)...)
 	}
@@ -100,10 +100,10 @@ func renderText(s string, args []byte) string {
 		}
 		b.WriteString(s[:i])
 		if v, ok := lookup(args, path); ok {
-			if str, err := plan.RawString(v); err == nil {
+			if str, err := jsontext.RawString(v); err == nil {
 				b.WriteString(str)
 			} else {
-				b.Write(plan.AppendCompact(nil, v))
+				b.Write(jsontext.AppendCompact(nil, v))
 			}
 		}
 		s = s[i+j+2:]
@@ -119,11 +119,11 @@ func lookup(args []byte, path string) ([]byte, bool) {
 		return v, true
 	}
 	for k := range strings.SplitSeq(path, ".") {
-		if m, ok := plan.RawMember(v, k); ok {
+		if m, ok := jsontext.RawMember(v, k); ok {
 			v = m
 			continue
 		}
-		elems, ok := plan.RawElems(v)
+		elems, ok := jsontext.RawElems(v)
 		i, err := strconv.Atoi(k)
 		if !ok || err != nil || i < 0 || i >= len(elems) {
 			return nil, false
@@ -135,8 +135,8 @@ func lookup(args []byte, path string) ([]byte, bool) {
 
 // contains reports whether every key of when is an argument with an equal
 // value (numbers compared by value: 1 equals 1.0).
-func contains(args, when *plan.Value) bool {
-	if args.Kind != plan.Object {
+func contains(args, when *jsontext.Value) bool {
+	if args.Kind != jsontext.Object {
 		return false
 	}
 	for _, m := range when.Members {
@@ -148,18 +148,18 @@ func contains(args, when *plan.Value) bool {
 	return true
 }
 
-func equal(a, b *plan.Value) bool {
+func equal(a, b *jsontext.Value) bool {
 	if a.Kind != b.Kind {
 		return false
 	}
 	switch a.Kind {
-	case plan.Null:
+	case jsontext.Null:
 		return true
-	case plan.Bool:
+	case jsontext.Bool:
 		return a.Bool == b.Bool
-	case plan.String:
+	case jsontext.String:
 		return a.Str == b.Str
-	case plan.Number:
+	case jsontext.Number:
 		if a.Str == b.Str {
 			return true
 		}
@@ -172,7 +172,7 @@ func equal(a, b *plan.Value) bool {
 		x, ok1 := new(big.Rat).SetString(a.Str)
 		y, ok2 := new(big.Rat).SetString(b.Str)
 		return ok1 && ok2 && x.Cmp(y) == 0
-	case plan.Array:
+	case jsontext.Array:
 		if len(a.Elems) != len(b.Elems) {
 			return false
 		}

@@ -6,8 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sort"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Tool is one tool a plan can call, whatever its source: a mock catalog, an
@@ -26,14 +29,14 @@ type Tool struct {
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
 	// Runtime is RuntimeFastMCP for a tool written with FastMCP, whose
-	// arguments pydantic converts before it runs (fastmcp.go); "" otherwise.
+	// arguments pydantic converts before it runs (concierge_fastmcp.go); "" otherwise.
 	Runtime string
 
 	// The compiled inputSchema, made once and shared by every validation
 	// (a server validates each plan against the same tools).
 	inputOnce     sync.Once
 	inputCompiled *jsonschema.Schema
-	// The compiled outputSchema, for result checks (result.go).
+	// The compiled outputSchema, for result checks (validate_result.go).
 	outputOnce     sync.Once
 	outputCompiled *jsonschema.Schema
 	// The decoded schemas, likewise made once and only read after.
@@ -208,16 +211,16 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 // reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
 // property on its own: one odd value never drops the others' marks.
 func XSharable(schema json.RawMessage) []string {
-	root, err := ParseJSON(schema)
-	if err != nil || root.Kind != Object {
+	root, err := jsontext.Parse(schema)
+	if err != nil || root.Kind != jsontext.Object {
 		return nil
 	}
 	props := root.Get("properties")
-	if props == nil || props.Kind != Object {
+	if props == nil || props.Kind != jsontext.Object {
 		return nil
 	}
 	var out []string
-	for _, m := range pyMembers(props) {
+	for _, m := range pyvalue.Members(props) {
 		if pyTruthy(m.Value.Get("x-sharable")) {
 			out = append(out, m.Key)
 		}
@@ -229,16 +232,16 @@ func XSharable(schema json.RawMessage) []string {
 // ParamNames are the names of the tool's input properties, in the order
 // its inputSchema lists them (none when it lists none).
 func (t *Tool) ParamNames() []string {
-	schema, err := ParseJSON(t.InputSchema)
-	if err != nil || schema.Kind != Object {
+	schema, err := jsontext.Parse(t.InputSchema)
+	if err != nil || schema.Kind != jsontext.Object {
 		return nil
 	}
 	props := schema.Get("properties")
-	if props == nil || props.Kind != Object {
+	if props == nil || props.Kind != jsontext.Object {
 		return nil
 	}
 	var out []string
-	for _, m := range pyMembers(props) {
+	for _, m := range pyvalue.Members(props) {
 		out = append(out, m.Key)
 	}
 	return out

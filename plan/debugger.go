@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Debugger is what every interactive driver of a run shares (the TUI, the
@@ -295,11 +296,11 @@ func (d *Debugger) EditableStep() (int, error) {
 // returns the diagnostics of step i in the edited plan. Step i must not
 // have run ok (rerun it first); references in args resolve as usual.
 func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
-	v, err := ParseJSON(args)
+	v, err := jsontext.Parse(args)
 	if err != nil {
 		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
 	}
-	if v.Kind != Object {
+	if v.Kind != jsontext.Object {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind)
 	}
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
@@ -315,16 +316,16 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
 // plan: an unknown name is UNKNOWN_ARG with its did-you-mean, not a silent
 // new argument.
 func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error) {
-	v, err := ParseJSON(value)
+	v, err := jsontext.Parse(value)
 	if err != nil {
 		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
 	}
 	text := string(value[v.Start:v.End])
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
 		if s.Args == nil {
-			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(AppendJSONString(nil, name))+": "+text+"}"), nil
+			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
 		}
-		if s.Args.Kind != Object {
+		if s.Args.Kind != jsontext.Object {
 			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind)
 		}
 		var out []splice
@@ -344,11 +345,11 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error
 // the diagnostics of step i in the edited plan.
 func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
-		if s.Args == nil || s.Args.Kind != Object {
+		if s.Args == nil || s.Args.Kind != jsontext.Object {
 			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
 		}
 		ms := s.Args.Members
-		var kept []Member
+		var kept []jsontext.Member
 		for _, m := range ms {
 			if m.Key != name {
 				kept = append(kept, m)
@@ -389,7 +390,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 			if k > 0 {
 				b = append(b, ", "...)
 			}
-			b = AppendJSONString(b, m.Key)
+			b = jsontext.AppendJSONString(b, m.Key)
 			b = append(b, ": "...)
 			b = append(b, m.Value.Raw(p.Src.Bytes)...)
 		}
@@ -404,9 +405,9 @@ type splice struct {
 }
 
 // insertMember adds "key": text as the last member of the object obj.
-func insertMember(src []byte, obj *Value, key, text string) []splice {
+func insertMember(src []byte, obj *jsontext.Value, key, text string) []splice {
 	at := obj.End - 1 // the closing brace
-	member := string(AppendJSONString(nil, key)) + ": " + text
+	member := string(jsontext.AppendJSONString(nil, key)) + ": " + text
 	if len(obj.Members) > 0 {
 		at = obj.Members[len(obj.Members)-1].Value.End
 		member = ", " + member
@@ -425,7 +426,7 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	if i < d.run.Cursor() {
 		return nil, fmt.Errorf("%s has already run: rerun %s first to change its arguments", s.Label(), s.Label())
 	}
-	if s.Node == nil || s.Node.Kind != Object {
+	if s.Node == nil || s.Node.Kind != jsontext.Object {
 		return nil, fmt.Errorf("%s is not a JSON object, so it has no arguments to edit", s.Label())
 	}
 	sp, err := mk(p, s)
@@ -474,19 +475,6 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	return stepDiagnostics(ds, i), nil
 }
 
-// DefaultTracePath is the file a debugger writes a trace to when none is
-// named: the plan's base name with ".trace.json", in the current folder
-// ("planctl.trace.json" for a plan from standard input).
-func DefaultTracePath(planName string) string {
-	base := filepath.Base(planName)
-	if planName == "" || planName == "-" || strings.HasPrefix(planName, "<") || base == "." || base == string(filepath.Separator) {
-		return "planctl.trace.json"
-	}
-	base = strings.TrimSuffix(base, ".json")
-	base = strings.TrimSuffix(base, ".trace")
-	return base + ".trace.json"
-}
-
 // Admit decides whether a plan may run, as run and serve do before any
 // tool is called: with preflight, planctl's validator refuses a plan with
 // any error (the first in position order); without, Concierge's own
@@ -496,7 +484,7 @@ func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, []Diagnostic) {
 	if !preflight {
 		return ConciergeCheck(p, c), nil
 	}
-	first, ds := Preflight(p, c)
+	first, ds := validateFirst(p, c)
 	if first == nil {
 		return nil, ds
 	}

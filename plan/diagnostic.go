@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 	"sort"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Severity ranks a diagnostic.
@@ -29,8 +31,8 @@ type Diagnostic struct {
 	Pointer    string // JSON Pointer of the offending value, from the file's root
 	Start      int    // byte offset of the offending token; -1 when unknown
 	End        int
-	Pos        Position
-	EndPos     Position
+	Pos        jsontext.Position
+	EndPos     jsontext.Position
 	StepIndex  int    // -1 when the problem is not in a step
 	StepID     string // the step's id, when it has one
 	Suggestion string // did-you-mean, when there is one
@@ -40,7 +42,7 @@ type Diagnostic struct {
 // Related is a second location that explains a diagnostic.
 type Related struct {
 	Pointer string
-	Pos     Position
+	Pos     jsontext.Position
 	Message string
 }
 
@@ -59,8 +61,8 @@ func HasErrors(ds []Diagnostic) bool {
 	return false
 }
 
-// FirstError returns the first error in ds (in the order given), or nil.
-func FirstError(ds []Diagnostic) *Diagnostic {
+// firstError returns the first error in ds (in the order given), or nil.
+func firstError(ds []Diagnostic) *Diagnostic {
 	for i := range ds {
 		if ds[i].Severity == SeverityError {
 			return &ds[i]

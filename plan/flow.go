@@ -1,5 +1,7 @@
 package plan
 
+import "github.com/planctl/planctl/plan/jsontext"
+
 // Flow is the data flow of a plan: which earlier steps each step reads
 // through references, and which later steps read it. Indexes are step
 // indexes; each list is in step order without repeats. A reference to an
@@ -38,7 +40,7 @@ func Links(p *Plan) []Link {
 					if first == nil {
 						first = make(map[string]int, len(p.Steps))
 						for i := len(p.Steps) - 1; i >= 0; i-- {
-							if id := p.Steps[i].ID; id != nil && id.Kind == String {
+							if id := p.Steps[i].ID; id != nil && id.Kind == jsontext.String {
 								first[id.Str] = i
 							}
 						}
@@ -50,7 +52,7 @@ func Links(p *Plan) []Link {
 			}
 			out = append(out, l)
 		}
-		if s.ID != nil && s.ID.Kind == String {
+		if s.ID != nil && s.ID.Kind == jsontext.String {
 			defined[s.ID.Str] = s.Index
 		}
 	}

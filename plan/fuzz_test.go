@@ -11,6 +11,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -36,9 +37,9 @@ func FuzzParseJSON(f *testing.F) {
 	seedSamples(f)
 	f.Add([]byte(`{"a":"\ud800\udc00","b":[1e999,-0]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		var v *plan.Value
+		var v *jsontext.Value
 		var err error
-		plantest.Bounded(t, len(src), func() { v, err = plan.ParseJSON(src) })
+		plantest.Bounded(t, len(src), func() { v, err = jsontext.Parse(src) })
 		valid := json.Valid(src)
 		if err == nil {
 			// Python's json (and so planctl) also reads NaN and Infinity.
@@ -51,7 +52,7 @@ func FuzzParseJSON(f *testing.F) {
 			}
 			return
 		}
-		se, ok := err.(*plan.SyntaxError)
+		se, ok := err.(*jsontext.SyntaxError)
 		if !ok || se.Offset < 0 || se.Offset > len(src) {
 			t.Fatalf("error %v is not a SyntaxError within the input", err)
 		}
@@ -143,7 +144,7 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, s := range p.Steps {
-			if n, _, _ := plan.Find(p.Root, s.Ptr); n != s.Node {
+			if n, _, _ := jsontext.Find(p.Root, s.Ptr); n != s.Node {
 				t.Fatalf("step %d: pointer %q does not find its node", s.Index, s.Ptr)
 			}
 			_ = s.Label()
@@ -207,7 +208,7 @@ func fuzzResolve(t *testing.T, src, result []byte) {
 				t.Fatalf("step %d: %s resolved in the arguments but not alone: %v", i, ar.Param, err)
 			}
 			want, err := plan.Walk(result, ar.Step, ar.Path)
-			if err != nil || string(plan.AppendCompact(nil, got)) != string(plan.AppendCompact(nil, want)) {
+			if err != nil || string(jsontext.AppendCompact(nil, got)) != string(jsontext.AppendCompact(nil, want)) {
 				t.Fatalf("step %d: %s resolved to %s, Walk finds %s (%v)", i, ar.Param, got, want, err)
 			}
 		}

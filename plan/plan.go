@@ -3,6 +3,14 @@
 // resolves output_by_reference values on raw JSON bytes, and runs plans one
 // step at a time exactly as a Concierge Plan server would.
 //
+// Three vocabularies the engine uses stand apart, each in a leaf package:
+// JSON text with positions (plan/jsontext: the parsed Value every Step
+// holds), Python's view of values (plan/pyvalue: Concierge's messages and
+// the arguments a tool receives) and recorded runs (plan/trace: traces and
+// replay, built on Run). Files group the engine's own parts: validate_*.go
+// (the validator), concierge_*.go (Concierge's own checks, messages and
+// FastMCP conversions), run*.go, catalog*.go.
+//
 // A run, driven to the end (Load never fails: a plan's problems are in
 // p.Problems and in the response):
 //
@@ -19,6 +27,9 @@ import (
 	"io/fs"
 	"strconv"
 	"sync"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Form is the shape a plan arrived in.
@@ -65,17 +76,17 @@ func (l Limits) withDefaults() Limits {
 // parse still loads, with no steps and a JSON_SYNTAX problem, so that the
 // debugger can open it and show why.
 type Plan struct {
-	Src      *Source
-	Root     *Value // the whole document; nil when it did not parse
+	Src      *jsontext.Source
+	Root     *jsontext.Value // the whole document; nil when it did not parse
 	Form     Form
-	Body     *Value // the plan object ({"steps": ...}); nil for FormSteps
-	BodyPtr  string // pointer of Body
-	StepsPtr string // pointer of the steps array
+	Body     *jsontext.Value // the plan object ({"steps": ...}); nil for FormSteps
+	BodyPtr  string          // pointer of Body
+	StepsPtr string          // pointer of the steps array
 	Steps    []*Step
 	Problems []Diagnostic
 	// SchemaHint is the "$schema" key of a plan file (AcceptSchemaHint):
 	// an editor's hint, not part of the plan; nil when there is none.
-	SchemaHint *Value
+	SchemaHint *jsontext.Value
 }
 
 // AcceptSchemaHint lets a plan file carry a top-level "$schema" (the JSON
@@ -86,7 +97,7 @@ type Plan struct {
 // Concierge's execute_plan(steps) raises on it.
 func (p *Plan) AcceptSchemaHint() {
 	if p.Form == FormPlan && p.BodyPtr == "" && p.Body != nil {
-		if v := p.Body.Get("$schema"); v != nil && v.Kind == String {
+		if v := p.Body.Get("$schema"); v != nil && v.Kind == jsontext.String {
 			p.SchemaHint = v
 		}
 	}
@@ -97,10 +108,10 @@ func (p *Plan) AcceptSchemaHint() {
 type Step struct {
 	Index int
 	Ptr   string
-	Node  *Value
-	ID    *Value
-	Tool  *Value
-	Args  *Value
+	Node  *jsontext.Value
+	ID    *jsontext.Value
+	Tool  *jsontext.Value
+	Args  *jsontext.Value
 
 	refsOnce sync.Once
 	refs     []ArgRef
@@ -112,12 +123,12 @@ func (s *Step) IDText() string {
 	if s.ID == nil {
 		return ""
 	}
-	return PyStr(s.ID)
+	return pyvalue.Str(s.ID)
 }
 
 // ToolName is the tool name when it is a string, else "".
 func (s *Step) ToolName() string {
-	if s.Tool == nil || s.Tool.Kind != String {
+	if s.Tool == nil || s.Tool.Kind != jsontext.String {
 		return ""
 	}
 	return s.Tool.Str
@@ -125,14 +136,14 @@ func (s *Step) ToolName() string {
 
 // Label names the step for people: its id, or "#N" when it has none.
 func (s *Step) Label() string {
-	if s.ID != nil && s.ID.Kind == String && s.ID.Str != "" {
+	if s.ID != nil && s.ID.Kind == jsontext.String && s.ID.Str != "" {
 		return s.ID.Str
 	}
 	return "#" + strconv.Itoa(s.Index)
 }
 
 // ArgPtr is the pointer of argument name of this step.
-func (s *Step) ArgPtr(name string) string { return s.Ptr + "/args/" + EscapePointer(name) }
+func (s *Step) ArgPtr(name string) string { return s.Ptr + "/args/" + jsontext.EscapePointer(name) }
 
 // ReadPlan reads a plan from r, but no more than one byte past limit: Load
 // then reports the plan as too large (PLAN_LIMITS) without the rest of it
@@ -162,16 +173,16 @@ func LoadArguments(name string, src []byte, lim Limits) *Plan { return load(name
 
 func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	lim = lim.withDefaults()
-	p := &Plan{Src: NewSource(name, src)}
+	p := &Plan{Src: jsontext.NewSource(name, src)}
 	if int64(len(src)) > lim.MaxBytes {
 		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,
 			fmt.Sprintf("the plan is larger than the limit of %d bytes: split it into smaller plans or raise --max-bytes", lim.MaxBytes))
 		return p
 	}
-	root, dups, err := parseJSON(src)
+	root, dups, err := jsontext.ParseWithDuplicates(src)
 	if err != nil {
 		off := 0
-		if se, ok := err.(*SyntaxError); ok {
+		if se, ok := err.(*jsontext.SyntaxError); ok {
 			off = se.Offset
 		}
 		p.problem(SeverityError, "JSON_SYNTAX", "", off, off+1, "the plan is not valid JSON: "+err.Error())
@@ -185,8 +196,8 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	if p.StepsPtr == "" && p.Form != FormSteps {
 		return p
 	}
-	steps, _, _ := Find(root, p.StepsPtr)
-	if steps.Kind != Array {
+	steps, _, _ := jsontext.Find(root, p.StepsPtr)
+	if steps.Kind != jsontext.Array {
 		// unwrap reported it
 		return p
 	}
@@ -198,7 +209,7 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	p.Steps = make([]*Step, len(steps.Elems))
 	for i, n := range steps.Elems {
 		s := &Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
-		if n.Kind == Object {
+		if n.Kind == jsontext.Object {
 			s.ID = n.Get("id")
 			s.Tool = n.Get("tool")
 			s.Args = n.Get("args")
@@ -209,13 +220,13 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 }
 
 // unwrap detects the input form and finds the steps array.
-func (p *Plan) unwrap(root *Value, asArgs bool) {
+func (p *Plan) unwrap(root *jsontext.Value, asArgs bool) {
 	switch {
-	case root.Kind == Array:
+	case root.Kind == jsontext.Array:
 		p.Form = FormSteps
 		p.StepsPtr = ""
 		return
-	case root.Kind != Object:
+	case root.Kind != jsontext.Object:
 		p.problem(SeverityError, "PLAN_SHAPE", "", root.Start, root.End,
 			fmt.Sprintf("the plan is a JSON %s: write an object {\"steps\": [...]} or an array of steps", root.Kind))
 		return
@@ -226,13 +237,13 @@ func (p *Plan) unwrap(root *Value, asArgs bool) {
 		p.Form = FormPlan
 	case root.Get("jsonrpc") != nil || root.Get("method") != nil:
 		p.Form = FormRequest
-		if m := root.Get("method"); m == nil || m.Kind != String || m.Str != "tools/call" {
+		if m := root.Get("method"); m == nil || m.Kind != jsontext.String || m.Str != "tools/call" {
 			p.problem(SeverityError, "PLAN_SHAPE", "/method", root.Start, root.Start+1,
 				"this JSON-RPC request is not a tools/call: a plan file holds a plan, an array of steps, or a tools/call request for execute_plan")
 			return
 		}
 		params := root.Get("params")
-		if params == nil || params.Kind != Object {
+		if params == nil || params.Kind != jsontext.Object {
 			p.problem(SeverityError, "PLAN_SHAPE", "/params", root.Start, root.Start+1,
 				"this tools/call request has no \"params\" object: add {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}")
 			return
@@ -260,7 +271,7 @@ func (p *Plan) unwrap(root *Value, asArgs bool) {
 		return
 	}
 	p.StepsPtr = ptr + "/steps"
-	if steps.Kind != Array {
+	if steps.Kind != jsontext.Array {
 		p.problem(SeverityError, "PLAN_SHAPE", p.StepsPtr, steps.Start, steps.End,
 			fmt.Sprintf("\"steps\" is a JSON %s: it must be an array of steps", steps.Kind))
 	}
@@ -268,14 +279,14 @@ func (p *Plan) unwrap(root *Value, asArgs bool) {
 
 // toolCall checks the params of a tools/call and reports whether they hold
 // arguments to unwrap.
-func (p *Plan) toolCall(params *Value, ptr string) bool {
-	if name := params.Get("name"); name != nil && (name.Kind != String || name.Str != "execute_plan") {
+func (p *Plan) toolCall(params *jsontext.Value, ptr string) bool {
+	if name := params.Get("name"); name != nil && (name.Kind != jsontext.String || name.Str != "execute_plan") {
 		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/name", name.Start, name.End,
 			fmt.Sprintf("this tools/call names tool %s: planctl reads calls of \"execute_plan\"", string(name.Raw(p.Src.Bytes))))
 		return false
 	}
 	args := params.Get("arguments")
-	if args == nil || args.Kind != Object {
+	if args == nil || args.Kind != jsontext.Object {
 		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/arguments", params.Start, params.Start+1,
 			"this tools/call has no \"arguments\" object: the plan goes in \"arguments\": {\"steps\": [...]}")
 		return false
@@ -285,8 +296,8 @@ func (p *Plan) toolCall(params *Value, ptr string) bool {
 
 // findDuplicateKeys reports the repeated keys of the objects in dups, which
 // the parser found; the walk only builds the pointers of those objects.
-func (p *Plan) findDuplicateKeys(v *Value, ptr string, dups []*Value) {
-	contains := func(v *Value) bool {
+func (p *Plan) findDuplicateKeys(v *jsontext.Value, ptr string, dups []*jsontext.Value) {
+	contains := func(v *jsontext.Value) bool {
 		for _, d := range dups {
 			if d.Start >= v.Start && d.End <= v.End {
 				return true
@@ -295,14 +306,14 @@ func (p *Plan) findDuplicateKeys(v *Value, ptr string, dups []*Value) {
 		return false
 	}
 	switch v.Kind {
-	case Array:
+	case jsontext.Array:
 		for i, e := range v.Elems {
-			if (e.Kind == Array || e.Kind == Object) && contains(e) {
+			if (e.Kind == jsontext.Array || e.Kind == jsontext.Object) && contains(e) {
 				p.findDuplicateKeys(e, ptr+"/"+strconv.Itoa(i), dups)
 			}
 		}
-	case Object:
-		if hasDuplicateKeys(v) {
+	case jsontext.Object:
+		if jsontext.HasDuplicateKeys(v) {
 			first := map[string]int{}
 			for i, m := range v.Members {
 				j, seen := first[m.Key]
@@ -311,15 +322,15 @@ func (p *Plan) findDuplicateKeys(v *Value, ptr string, dups []*Value) {
 					continue
 				}
 				orig := p.Src.Position(v.Members[j].KeyStart)
-				d := p.problem(SeverityError, "DUPLICATE_KEY", ptr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd,
+				d := p.problem(SeverityError, "DUPLICATE_KEY", ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd,
 					fmt.Sprintf("key %q appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", m.Key))
-				d.Related = append(d.Related, Related{Pointer: ptr + "/" + EscapePointer(m.Key), Pos: orig,
+				d.Related = append(d.Related, Related{Pointer: ptr + "/" + jsontext.EscapePointer(m.Key), Pos: orig,
 					Message: fmt.Sprintf("%q is first defined here", m.Key)})
 			}
 		}
 		for _, m := range v.Members {
-			if (m.Value.Kind == Array || m.Value.Kind == Object) && contains(m.Value) {
-				p.findDuplicateKeys(m.Value, ptr+"/"+EscapePointer(m.Key), dups)
+			if (m.Value.Kind == jsontext.Array || m.Value.Kind == jsontext.Object) && contains(m.Value) {
+				p.findDuplicateKeys(m.Value, ptr+"/"+jsontext.EscapePointer(m.Key), dups)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -55,7 +56,7 @@ func compilePlanSchema(t *testing.T, c *plan.Catalog) *jsonschema.Schema {
 // leaves collects the instance locations of the innermost schema errors.
 func leaves(e *jsonschema.ValidationError, out *[]string) {
 	if len(e.Causes) == 0 {
-		*out = append(*out, plan.Pointer(e.InstanceLocation...))
+		*out = append(*out, jsontext.Pointer(e.InstanceLocation...))
 	}
 	for _, c := range e.Causes {
 		leaves(c, out)
@@ -64,7 +65,7 @@ func leaves(e *jsonschema.ValidationError, out *[]string) {
 
 // related: one pointer is a prefix of the other, token by token.
 func related(a, b string) bool {
-	ta, tb := plan.SplitPointer(a), plan.SplitPointer(b)
+	ta, tb := jsontext.SplitPointer(a), jsontext.SplitPointer(b)
 	if len(ta) > len(tb) {
 		ta, tb = tb, ta
 	}

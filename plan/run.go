@@ -9,6 +9,9 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // StepStatus is where a step is in a run.
@@ -88,8 +91,8 @@ type RunOptions struct {
 	// result fails its step (a plan's results are kept in memory and sent
 	// back whole). Zero means DefaultMaxResult; negative, no bound.
 	MaxResult int64
-	// Redact names object keys whose values WriteTrace replaces with
-	// "[redacted]" (see Redactor); the run itself is not changed.
+	// Redact names object keys whose values trace.Write replaces with
+	// "[redacted]" (see trace.Redactor); the run itself is not changed.
 	Redact []string
 	// MaxResponse bounds what a run holds in bytes: the results and
 	// resolved arguments of all its steps, summed. The step that would
@@ -105,6 +108,14 @@ type RunOptions struct {
 	// serve keep the step error Concierge would show.
 	HaltAtTraceEnd bool
 }
+
+// ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
+// call it has no answer for: a replayed trace (package trace) that never
+// recorded it, as when the trace was written mid-run. A debugger's run
+// halts there instead of failing the step (RunOptions.HaltAtTraceEnd); an
+// error that also has a NoAnswerReason() string method adds its reason to
+// Halted.
+var ErrNoAnswer = errors.New("the trace has no more answers")
 
 // DefaultMaxResult is the largest tool result a run keeps by default: as
 // large as the largest plan planctl reads, so that a 50 MB result can still
@@ -139,6 +150,9 @@ func NewRun(p *Plan, c *Catalog, opts RunOptions) *Run {
 	return r
 }
 
+// Options returns the options the run was made with.
+func (r *Run) Options() RunOptions { return r.opts }
+
 func (r *Run) emit(e Event) {
 	if r.opts.OnEvent != nil {
 		r.opts.OnEvent(e)
@@ -164,7 +178,7 @@ func (r *Run) reset(from int) {
 	r.results = make(map[string]int, from)
 	for i := 0; i < from; i++ {
 		if r.steps[i].Status == StepOK {
-			if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
+			if id := r.Plan.Steps[i].ID; id != nil && id.Kind == jsontext.String {
 				r.results[id.Str] = i
 			}
 		}
@@ -266,7 +280,7 @@ func (r *Run) SetPlan(p *Plan, edited int) error {
 
 // ArgsOf returns the arguments step i runs with and the source bytes they
 // point into.
-func (r *Run) ArgsOf(i int) (*Value, []byte) {
+func (r *Run) ArgsOf(i int) (*jsontext.Value, []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.Plan.Steps[i].Args, r.Plan.Src.Bytes
@@ -302,7 +316,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	r.steps[i] = st
 	if st.Status == StepOK {
-		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == String {
+		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == jsontext.String {
 			r.results[id.Str] = i
 		}
 		r.cursor = i + 1
@@ -357,7 +371,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if tool == nil {
 		name := "None"
 		if step.Tool != nil {
-			name = PyStr(step.Tool)
+			name = pyvalue.Str(step.Tool)
 		}
 		return fail(unknownToolMessage(name, r.Catalog))
 	}
@@ -390,9 +404,9 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.HaltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		st.halt = ErrNoAnswer.Error()
-		var na *noAnswerError
+		var na interface{ NoAnswerReason() string }
 		if errors.As(err, &na) {
-			st.halt += ": " + na.why
+			st.halt += ": " + na.NoAnswerReason()
 		}
 		return st
 	case err != nil:
@@ -407,15 +421,15 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
 	}
-	if d := jsonDepth(res.Value); d > MaxDepth {
-		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, MaxDepth))
+	if d := jsonDepth(res.Value); d > jsontext.MaxDepth {
+		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
 	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	st.Status, st.Result = StepOK, PyValues(res.Value) // as Python reads it: pyvalue.go
+	st.Status, st.Result = StepOK, pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
 	return st
 }
 
@@ -487,8 +501,8 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	if args == nil {
 		return json.RawMessage("{}"), nil
 	}
-	if args.Kind != Object {
-		return nil, fmt.Errorf("'%s' object has no attribute 'items'", PyTypeName(args))
+	if args.Kind != jsontext.Object {
+		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
 	var refs []ArgRef // parsed once per step, unless the arguments were edited
@@ -497,14 +511,14 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	}
 	buf := make([]byte, 0, args.End-args.Start+16)
 	buf = append(buf, '{')
-	for n, m := range pyMembers(args) {
+	for n, m := range pyvalue.Members(args) {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
-		buf = AppendJSONString(buf, m.Key)
+		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !IsRef(m.Value) {
-			buf = AppendPyJSON(buf, m.Value) // Python's value: pyvalue.go
+			buf = pyvalue.AppendJSON(buf, m.Value) // Python's value: plan/pyvalue
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
@@ -551,60 +565,4 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 			r.Plan.Steps[i].IDText(), ref.Step)
 	}
 	return Walk(result, ref.Step, ref.Path)
-}
-
-// AppendCompact appends valid JSON without insignificant whitespace, in one
-// pass and without re-encoding: numbers and strings keep their exact text.
-func AppendCompact(dst, raw []byte) []byte {
-	inString := false
-	start := 0
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case ' ', '\t', '\n', '\r':
-			dst = append(dst, raw[start:i]...)
-			start = i + 1
-		}
-	}
-	return append(dst, raw[start:]...)
-}
-
-// AppendJSONString appends s as a JSON string, escaping only what JSON
-// requires (no HTML escaping: the output is data, not a web page).
-func AppendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

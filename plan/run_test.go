@@ -225,7 +225,7 @@ func TestEditShapes(t *testing.T) {
 	}
 }
 
-func TestFindStepAndTracePath(t *testing.T) {
+func TestFindStep(t *testing.T) {
 	d := newDebugger(t, threeSteps, plan.RunOptions{})
 	for arg, want := range map[string]int{"a": 0, "c": 2, "#1": 1} {
 		if i, err := d.FindStep(arg); err != nil || i != want {
@@ -235,11 +235,6 @@ func TestFindStepAndTracePath(t *testing.T) {
 	for arg, want := range map[string]string{"#3": "steps #0 to #2", "bb": `did you mean "b"?`, "zzzzzz": `the steps are "a", "b", "c"`} {
 		if _, err := d.FindStep(arg); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("FindStep(%q): %v, want %q", arg, err, want)
-		}
-	}
-	for name, want := range map[string]string{"samples/migration.json": "migration.trace.json", "-": "planctl.trace.json", "x.trace.json": "x.trace.json", "plan": "plan.trace.json"} {
-		if got := plan.DefaultTracePath(name); got != want {
-			t.Errorf("DefaultTracePath(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Validate checks a plan against a catalog before anything runs and returns
@@ -43,8 +46,8 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	v.src = p.Src.Bytes
 	v.planKeys()
 	v.valueChecks() // validate_values.go
-	steps, _, _ := Find(p.Root, p.StepsPtr)
-	if steps == nil || steps.Kind != Array || len(p.Steps) != len(steps.Elems) {
+	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
+	if steps == nil || steps.Kind != jsontext.Array || len(p.Steps) != len(steps.Elems) {
 		return SortDiagnostics(v.ds)
 	}
 	if len(p.Steps) == 0 {
@@ -57,13 +60,13 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	return SortDiagnostics(v.ds)
 }
 
-// Preflight is the check `run` and `serve` make before a plan runs: it
+// validateFirst is the check `run` and `serve` make before a plan runs: it
 // validates the plan and returns the first error (in position order), or
 // nil when the plan may run, with every diagnostic for the driver to show.
 // Warnings never stop a run.
-func Preflight(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
+func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
 	ds = Validate(p, c)
-	return FirstError(ds), ds
+	return firstError(ds), ds
 }
 
 type validator struct {
@@ -108,10 +111,10 @@ func schemaWork(p *Plan, c *Catalog) int {
 type stepIDs struct {
 	id     string
 	hasID  bool
-	idNode *Value
+	idNode *jsontext.Value
 	idPtr  string
-	tool   *Value
-	args   *Value
+	tool   *jsontext.Value
+	args   *jsontext.Value
 	argPtr string
 }
 
@@ -133,7 +136,7 @@ func (v *validator) relate(d *Diagnostic, ptr string, offset int, msg string) {
 // planKeys reports keys of the plan object other than "steps".
 func (v *validator) planKeys() {
 	body := v.p.Body
-	if body == nil || body.Kind != Object {
+	if body == nil || body.Kind != jsontext.Object {
 		return
 	}
 	for _, m := range body.Members {
@@ -145,7 +148,7 @@ func (v *validator) planKeys() {
 		if sug != "" {
 			msg = fmt.Sprintf("the plan has a key %q instead of \"steps\": rename it.%s", m.Key, didYouMean(sug))
 		}
-		d := v.add(SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
+		d := v.add(SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
 		d.Suggestion = sug
 	}
 }
@@ -175,7 +178,7 @@ func (v *validator) run() {
 		}
 	}
 	for _, s := range p.Steps {
-		if s.Node.Kind == Object {
+		if s.Node.Kind == jsontext.Object {
 			v.step(s)
 		}
 		if id := v.ids[s.Index]; id.hasID {
@@ -195,7 +198,7 @@ func (v *validator) run() {
 // the rest of the walk takes as its id, tool and args.
 func (v *validator) shape(s *Step) stepIDs {
 	out := stepIDs{idNode: s.ID, idPtr: s.Ptr + "/id", tool: s.Tool, args: s.Args, argPtr: s.Ptr + "/args"}
-	if s.Node.Kind != Object {
+	if s.Node.Kind != jsontext.Object {
 		v.add(SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start, s.Node.End, s,
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind))
 		return out
@@ -217,7 +220,7 @@ func (v *validator) shape(s *Step) stepIDs {
 			msg = fmt.Sprintf("step %q has a key %q, which is not a step key: rename it to %q", s.Label(), m.Key, sug)
 			if !aliased[sug] {
 				aliased[sug] = true
-				ptr := s.Ptr + "/" + EscapePointer(m.Key)
+				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 				switch sug {
 				case "id":
 					out.idNode, out.idPtr = m.Value, ptr
@@ -228,7 +231,7 @@ func (v *validator) shape(s *Step) stepIDs {
 				}
 			}
 		}
-		d := v.add(SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+		d := v.add(SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
 		d.Suggestion = sug
 	}
 	startOf := s.Node.Start
@@ -243,9 +246,9 @@ func (v *validator) shape(s *Step) stepIDs {
 			}
 			v.add(SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
 		}
-	case id.Kind != String:
+	case id.Kind != jsontext.String:
 		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr, id.Start, id.End, s,
-			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind, strings.ReplaceAll(PyStr(id), `"`, `\"`)))
+			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind, strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
 		out.id, out.hasID = id.Str, true
 		if j, dup := v.first[id.Str]; dup && j < s.Index {
@@ -262,7 +265,7 @@ func (v *validator) shape(s *Step) stepIDs {
 		v.add(SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
 	}
-	if out.args != nil && out.args.Kind != Object {
+	if out.args != nil && out.args.Kind != jsontext.Object {
 		v.add(SeverityError, "ARGS_SHAPE", out.argPtr, out.args.Start, out.args.End, s,
 			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind))
 	}
@@ -300,7 +303,7 @@ func (v *validator) step(s *Step) {
 	ids := v.ids[s.Index]
 	var info *toolInfo
 	if t := ids.tool; t != nil {
-		if t.Kind == String && v.c.Tool(t.Str) != nil {
+		if t.Kind == jsontext.String && v.c.Tool(t.Str) != nil {
 			info = v.info(v.c.Tool(t.Str))
 		} else {
 			ptr := s.Ptr + "/tool"
@@ -308,13 +311,13 @@ func (v *validator) step(s *Step) {
 				ptr = ""
 				for _, m := range s.Node.Members {
 					if m.Value == t {
-						ptr = s.Ptr + "/" + EscapePointer(m.Key)
+						ptr = s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 					}
 				}
 			}
 			sug := ""
 			msg := ""
-			if t.Kind == String {
+			if t.Kind == jsontext.String {
 				sug = suggest(t.Str, v.c.Names())
 				if sug != "" {
 					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str, didYouMean(sug))
@@ -330,7 +333,7 @@ func (v *validator) step(s *Step) {
 	}
 	v.infos[s.Index] = info
 	args := ids.args
-	if args == nil || args.Kind != Object {
+	if args == nil || args.Kind != jsontext.Object {
 		if args == nil {
 			if info != nil && len(info.required) > 0 {
 				v.missingArgs(s, info, nil, ids)
@@ -346,8 +349,8 @@ func (v *validator) step(s *Step) {
 	if args == s.Args {
 		parsed = s.Refs()
 	}
-	for _, m := range pyMembers(args) {
-		ptr := ids.argPtr + "/" + EscapePointer(m.Key)
+	for _, m := range pyvalue.Members(args) {
+		ptr := ids.argPtr + "/" + jsontext.EscapePointer(m.Key)
 		if IsRef(m.Value) {
 			refs[m.Key] = true
 			var ref *Ref
@@ -383,7 +386,7 @@ func (v *validator) unused() {
 }
 
 // pathText renders the first n elements of a path as written.
-func (v *validator) pathText(path *Value, n int) string {
+func (v *validator) pathText(path *jsontext.Value, n int) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, e := range path.Elems[:n] {

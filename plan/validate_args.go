@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -193,8 +195,8 @@ var printer = message.NewPrinter(language.English)
 
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
-func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, refs map[string]bool) {
-	members := pyMembers(args)
+func (v *validator) arguments(s *Step, ti *toolInfo, args *jsontext.Value, ids stepIDs, refs map[string]bool) {
+	members := pyvalue.Members(args)
 	given := make(map[string]bool, len(members))
 	for _, m := range members {
 		given[m.Key] = true
@@ -232,7 +234,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 			if !ti.closed && sev == SeverityWarning {
 				msg += " (the inputSchema allows other names, so the tool may ignore it)"
 			}
-			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr+"/"+EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
 			d.Suggestion = sug
 		}
 	}
@@ -278,7 +280,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 		}
 	}
 	inst := make(map[string]any, len(members))
-	lits := map[string]*Value{}
+	lits := map[string]*jsontext.Value{}
 	for _, m := range members {
 		if !refs[m.Key] {
 			inst[m.Key] = toAny(m.Value)
@@ -307,9 +309,9 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *Value, ids stepIDs, r
 
 // jsonStrings warns about JSON text in a string, where the parameter also
 // takes an object or array.
-func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []Member, refs, failed map[string]bool) {
+func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed map[string]bool) {
 	for _, m := range members {
-		if refs[m.Key] || failed[m.Key] || m.Value.Kind != String {
+		if refs[m.Key] || failed[m.Key] || m.Value.Kind != jsontext.String {
 			continue
 		}
 		k := jsonTextKind(m.Value.Str)
@@ -323,7 +325,7 @@ func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []Me
 		if want == kStr || (want != kAll && want&k == 0) {
 			continue
 		}
-		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+EscapePointer(m.Key), m.Value.Start, m.Value.End, s,
+		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.Value.Start, m.Value.End, s,
 			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
 	}
 }
@@ -369,7 +371,7 @@ func jsonTextKind(s string) kindSet {
 	if len(t) < 2 || !((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) {
 		return 0
 	}
-	if _, err := ParseJSON([]byte(t)); err != nil {
+	if _, err := jsontext.Parse([]byte(t)); err != nil {
 		return 0
 	}
 	if t[0] == '{' {
@@ -395,7 +397,7 @@ func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationE
 }
 
 // argError turns one schema error into a diagnostic on its argument.
-func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]*Value, refs, failed map[string]bool) {
+func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]*jsontext.Value, refs, failed map[string]bool) {
 	loc := l.InstanceLocation
 	if len(loc) == 0 {
 		switch l.ErrorKind.(type) {
@@ -417,13 +419,13 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 	failed[param] = true
 	top := lits[param]
 	val := top
-	ptr := ids.argPtr + "/" + EscapePointer(param)
+	ptr := ids.argPtr + "/" + jsontext.EscapePointer(param)
 	for _, tok := range loc[1:] {
-		ptr += "/" + EscapePointer(tok)
+		ptr += "/" + jsontext.EscapePointer(tok)
 	}
-	inner := Pointer(loc[1:]...)
+	inner := jsontext.Pointer(loc[1:]...)
 	if val != nil && inner != "" {
-		if x, _, _ := Find(val, inner); x != nil {
+		if x, _, _ := jsontext.Find(val, inner); x != nil {
 			val = x
 		}
 	}
@@ -445,7 +447,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 	}
 	if t, ok := l.ErrorKind.(*kind.Type); ok && len(t.Want) > 0 {
 		want := strings.Join(t.Want, " or ")
-		if inner == "" && top.Kind == String && !contains2(t.Want, "string") {
+		if inner == "" && top.Kind == jsontext.String && !contains2(t.Want, "string") {
 			if k := jsonTextKind(top.Str); k != 0 && (contains2(t.Want, k.String())) {
 				v.add(SeverityError, "ARG_JSON_STRING", ptr, val.Start, val.End, s,
 					fmt.Sprintf("%s is a string holding JSON %s text, but the inputSchema wants %s: write the %s itself, without the quotes", where, k, want, k))
@@ -471,7 +473,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		fmt.Sprintf("%s does not fit the inputSchema: %s; change the value to fit", where, l.ErrorKind.LocalizedString(printer)))
 }
 
-func ptr0(argPtr, param string) string { return argPtr + "/" + EscapePointer(param) + "/" }
+func ptr0(argPtr, param string) string { return argPtr + "/" + jsontext.EscapePointer(param) + "/" }
 
 func firstCause(l *jsonschema.ValidationError) string {
 	var ls []*jsonschema.ValidationError
@@ -495,17 +497,17 @@ func article(word string) string {
 // numbers as json.Number so that big integers stay exact (and numbers past
 // 10^±400 as Python's float() makes them: tameNumber). A repeated key
 // keeps its last value, as json.loads does.
-func toAny(v *Value) any {
+func toAny(v *jsontext.Value) any {
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		return nil
-	case Bool:
+	case jsontext.Bool:
 		return v.Bool
-	case Number:
+	case jsontext.Number:
 		return json.Number(tameNumber(v.Str))
-	case String:
+	case jsontext.String:
 		return v.Str
-	case Array:
+	case jsontext.Array:
 		out := make([]any, len(v.Elems))
 		for i, e := range v.Elems {
 			out[i] = toAny(e)
@@ -521,7 +523,7 @@ func toAny(v *Value) any {
 }
 
 // missingArgs reports the required arguments of a step that has no args.
-func (v *validator) missingArgs(s *Step, ti *toolInfo, _ *Value, ids stepIDs) {
+func (v *validator) missingArgs(s *Step, ti *toolInfo, _ *jsontext.Value, ids stepIDs) {
 	for _, r := range ti.required {
 		v.add(SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start, s.Node.Start+1, s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"args\": {\"%s\": ...}", s.Label(), ti.tool.Name, r, r))
@@ -566,7 +568,7 @@ func (t *Tool) decodeDocs() {
 		t.inDoc, t.inErr = decodeSchema(t.InputSchema)
 		t.outDoc, t.outErr = decodeSchema(t.OutputSchema)
 		// Refs the walker cannot follow ($anchor, $id), as the schema
-		// library resolved them (result.go).
+		// library resolved them (validate_result.go).
 		t.inDoc = resolveRefsCompiled(t.inDoc, t.compiledInput())
 		t.outDoc = resolveRefsCompiled(t.outDoc, t.compiledOutput())
 	})

@@ -4,17 +4,20 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // reference checks one top-level reference argument of step s: its form, the
 // parameter it sits on, its target step, and its path against the target
 // tool's outputSchema; then the type it reaches against the parameter.
-func (v *validator) reference(s *Step, info *toolInfo, m Member, ptr string, r *Ref) {
+func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, ptr string, r *Ref) {
 	for _, x := range m.Value.Members {
 		if x.Key == RefKey {
 			continue
 		}
-		v.add(SeverityError, "REF_EXTRA_KEYS", ptr+"/"+EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
+		v.add(SeverityError, "REF_EXTRA_KEYS", ptr+"/"+jsontext.EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
 			fmt.Sprintf("key %q beside output_by_reference in argument %q is ignored (Concierge reads only output_by_reference): remove it", x.Key, m.Key))
 	}
 	refPtr := ptr + "/" + RefKey
@@ -42,14 +45,14 @@ func (v *validator) reference(s *Step, info *toolInfo, m Member, ptr string, r *
 		}
 		pv := r.StepKey.Value
 		fix := `["key", 0]`
-		if pv.Kind == String {
+		if pv.Kind == jsontext.String {
 			fix = "[" + string(pv.Raw(v.src)) + "]"
 		}
-		v.add(SeverityError, "REF_PATH_TYPE", refPtr+"/"+EscapePointer(r.Step), pv.Start, pv.End, s,
+		v.add(SeverityError, "REF_PATH_TYPE", refPtr+"/"+jsontext.EscapePointer(r.Step), pv.Start, pv.End, s,
 			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind, fix))
 		return
 	}
-	keyPtr := refPtr + "/" + EscapePointer(r.Step)
+	keyPtr := refPtr + "/" + jsontext.EscapePointer(r.Step)
 	ks, ke := r.StepKey.KeyStart, r.StepKey.KeyEnd
 	own := v.ids[s.Index]
 	if own.hasID && r.Step == own.id {
@@ -103,7 +106,7 @@ func (v *validator) scopeNames() []string {
 }
 
 // walkPath follows a reference's path on the output type of step j.
-func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr string, j int) {
+func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref, keyPtr string, j int) {
 	target := v.infos[j]
 	path := r.PathNode
 	elemPtr := func(i int) string { return keyPtr + "/" + strconv.Itoa(i) }
@@ -203,8 +206,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m Member, r *Ref, keyPtr s
 
 // goodPathElement reports whether a path element is a string or an integer,
 // the only elements Concierge does not turn into surprising strings.
-func goodPathElement(e *Value) bool {
-	return e.Kind == String || (e.Kind == Number && isIntLiteral(e.Str))
+func goodPathElement(e *jsontext.Value) bool {
+	return e.Kind == jsontext.String || (e.Kind == jsontext.Number && pyvalue.IsIntLiteral(e.Str))
 }
 
 // badPathElement reports path element i of reference r.
@@ -214,7 +217,7 @@ func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
 }
 
-func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key, where string) string {
+func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *jsontext.Value, key, where string) string {
 	raw := string(e.Raw(v.src))
 	switch f.code {
 	case "REF_UNKNOWN_PROPERTY":
@@ -243,7 +246,7 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *Value, key,
 // references nested inside a literal (passed on unchanged), misspelt
 // output_by_reference keys, and template strings such as "$locs.lat".
 // It returns the index of the first diagnostic it gave, or -1.
-func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool) int {
+func (v *validator) lookalikes(s *Step, val *jsontext.Value, ptr, param string, top bool) int {
 	first := -1
 	note := func(i int) {
 		if first < 0 {
@@ -251,7 +254,7 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 		}
 	}
 	switch val.Kind {
-	case Object:
+	case jsontext.Object:
 		if !top && IsRef(val) {
 			v.mention(s, val.Get(RefKey))
 			for i := len(val.Members) - 1; i >= 0; i-- {
@@ -265,7 +268,7 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 			return first
 		}
 		for _, mm := range val.Members {
-			kp := ptr + "/" + EscapePointer(mm.Key)
+			kp := ptr + "/" + jsontext.EscapePointer(mm.Key)
 			if looksLikeRefKey(mm.Key) {
 				v.add(SeverityWarning, "REF_LOOKALIKE", kp, mm.KeyStart, mm.KeyEnd, s,
 					fmt.Sprintf("key %q looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", mm.Key))
@@ -276,13 +279,13 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 				note(i)
 			}
 		}
-	case Array:
+	case jsontext.Array:
 		for i, e := range val.Elems {
 			if j := v.lookalikes(s, e, ptr+"/"+strconv.Itoa(i), param, false); j >= 0 {
 				note(j)
 			}
 		}
-	case String:
+	case jsontext.String:
 		if step, path, ok := v.refString(val.Str); ok {
 			v.markRead(s, step)
 			v.add(SeverityWarning, "REF_LOOKALIKE", ptr, val.Start, val.End, s,
@@ -296,8 +299,8 @@ func (v *validator) lookalikes(s *Step, val *Value, ptr, param string, top bool)
 // mention marks the steps a reference payload names as read, whatever its
 // form, so that a malformed reference to a step does not also make the step
 // look unused.
-func (v *validator) mention(s *Step, payload *Value) {
-	if payload == nil || payload.Kind != Object {
+func (v *validator) mention(s *Step, payload *jsontext.Value) {
+	if payload == nil || payload.Kind != jsontext.Object {
 		return
 	}
 	for _, m := range payload.Members {
@@ -402,7 +405,7 @@ type uncheckedRefs struct {
 	n       int // how many
 	step    *Step
 	ptr     string
-	path    *Value
+	path    *jsontext.Value
 	target  string // the step the first one reads
 	related []Related
 }
@@ -410,7 +413,7 @@ type uncheckedRefs struct {
 // uncheckedRef counts a reference whose path cannot be checked because the
 // tool of the step it reads has no outputSchema; reportUnchecked reports
 // them, once per tool.
-func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr string, path *Value) {
+func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr string, path *jsontext.Value) {
 	if v.unchecked == nil {
 		v.unchecked = map[*toolInfo]*uncheckedRefs{}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
 )
 
@@ -165,7 +166,7 @@ func checkDiagnostics(t testing.TB, p *plan.Plan, ds []plan.Diagnostic) {
 			t.Errorf("%s: bad span %d-%d", d.Code, d.Start, d.End)
 		}
 		if p.Root != nil && d.Pointer != "" {
-			if v, _, _ := plan.Find(p.Root, d.Pointer); v == nil {
+			if v, _, _ := jsontext.Find(p.Root, d.Pointer); v == nil {
 				t.Errorf("%s: pointer %q does not resolve", d.Code, d.Pointer)
 			}
 		}

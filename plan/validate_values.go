@@ -7,10 +7,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Value checks: where Concierge's Python will not receive the number the
-// plan wrote (pyvalue.go says why). They are warnings: the plan runs, with
+// plan wrote (plan/pyvalue says why). They are warnings: the plan runs, with
 // the value Python makes of the literal.
 
 // valueChecks walks the whole plan document for numbers a double cannot
@@ -23,21 +26,21 @@ func (v *validator) valueChecks() {
 	v.walkValues(v.p.Root, "")
 }
 
-func (v *validator) walkValues(n *Value, ptr string) {
+func (v *validator) walkValues(n *jsontext.Value, ptr string) {
 	switch n.Kind {
-	case Array:
+	case jsontext.Array:
 		for i, e := range n.Elems {
-			if e.Kind >= Array || e.Kind == Number || IsNonFinite(e) {
+			if e.Kind >= jsontext.Array || e.Kind == jsontext.Number || jsontext.IsNonFinite(e) {
 				v.walkValues(e, ptr+"/"+strconv.Itoa(i))
 			}
 		}
-	case Object:
+	case jsontext.Object:
 		for _, m := range n.Members {
-			if m.Value.Kind >= Array || m.Value.Kind == Number || IsNonFinite(m.Value) {
-				v.walkValues(m.Value, ptr+"/"+EscapePointer(m.Key))
+			if m.Value.Kind >= jsontext.Array || m.Value.Kind == jsontext.Number || jsontext.IsNonFinite(m.Value) {
+				v.walkValues(m.Value, ptr+"/"+jsontext.EscapePointer(m.Key))
 			}
 		}
-	case Null:
+	case jsontext.Null:
 		if n.Str == "" {
 			return
 		}
@@ -48,20 +51,20 @@ func (v *validator) walkValues(n *Value, ptr string) {
 			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str)
 		}
 		v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr), msg)
-	case Number:
-		if isIntLiteral(n.Str) {
+	case jsontext.Number:
+		if pyvalue.IsIntLiteral(n.Str) {
 			return
 		}
 		f, _ := strconv.ParseFloat(n.Str, 64)
 		if f == 0 && !zeroLiteral(n.Str) {
 			v.add(SeverityWarning, "NUMBER_RANGE", ptr, n.Start, n.End, v.stepAt(ptr),
-				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, PyFloatRepr(f)))
+				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, pyvalue.FloatRepr(f)))
 			return
 		}
 		if significantDigits(n.Str) <= 15 {
 			return // every decimal of 15 digits survives a double
 		}
-		repr := PyFloatRepr(f)
+		repr := pyvalue.FloatRepr(f)
 		a, ok1 := new(big.Rat).SetString(n.Str)
 		b, ok2 := new(big.Rat).SetString(repr)
 		if ok1 && ok2 && a.Cmp(b) != 0 {
@@ -105,7 +108,7 @@ func significantDigits(lit string) int {
 
 // fastmcpChecks says where a FastMCP tool's pydantic model will convert a
 // literal argument (ARG_COERCED), and withdraws the ARG_TYPE error of a
-// value it converts: the tool accepts it (fastmcp.go).
+// value it converts: the tool accepts it (concierge_fastmcp.go).
 func (v *validator) fastmcpChecks() {
 	if v.c == nil {
 		return
@@ -113,15 +116,15 @@ func (v *validator) fastmcpChecks() {
 	coerced := map[string]bool{}
 	for _, s := range v.p.Steps {
 		t := v.c.Tool(s.ToolName())
-		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != Object {
+		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != jsontext.Object {
 			continue
 		}
-		schema, err := ParseJSON(t.InputSchema)
+		schema, err := jsontext.Parse(t.InputSchema)
 		if err != nil {
 			continue
 		}
 		props := schema.Get("properties")
-		for _, m := range pyMembers(s.Args) {
+		for _, m := range pyvalue.Members(s.Args) {
 			ps := props.Get(m.Key)
 			if ps == nil || IsRef(m.Value) {
 				continue
@@ -134,7 +137,7 @@ func (v *validator) fastmcpChecks() {
 			for _, co := range c.coerced {
 				ptr := s.Ptr + "/args"
 				for _, k := range co.Loc {
-					ptr += "/" + EscapePointer(k)
+					ptr += "/" + jsontext.EscapePointer(k)
 				}
 				coerced[ptr] = true
 				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start, co.From.End, s,
@@ -160,7 +163,7 @@ func (v *validator) fastmcpChecks() {
 // gives "required" as something other than an array: Concierge reads it
 // through Python's set(), so a string makes each of its characters a
 // required parameter in the tool list a model reads, and an object its keys
-// (describe.go); JSON Schema itself has no such form.
+// (concierge_describe.go); JSON Schema itself has no such form.
 func (v *validator) requiredShape() {
 	if v.c == nil {
 		return
@@ -172,12 +175,12 @@ func (v *validator) requiredShape() {
 			continue
 		}
 		seen[t.Name] = true
-		schema, err := ParseJSON(t.InputSchema)
-		if err != nil || schema.Kind != Object {
+		schema, err := jsontext.Parse(t.InputSchema)
+		if err != nil || schema.Kind != jsontext.Object {
 			continue
 		}
 		req := schema.Get("required")
-		if req == nil || req.Kind == Array {
+		if req == nil || req.Kind == jsontext.Array {
 			continue
 		}
 		names := make([]string, 0, 4)
@@ -219,7 +222,7 @@ func laxConverts(want, got kindSet) bool {
 
 // refCoerced is ARG_COERCED for a reference into a FastMCP tool whose
 // value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
-func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *Value, want, got kindSet, at string) {
+func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *jsontext.Value, want, got kindSet, at string) {
 	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start, path.End, s,
 		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
 			t.Name, got, at, want, param))

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // After a step fails, the run stops at it: i edits the failed step, and n
@@ -96,12 +97,12 @@ func TestResponseMidRunSaysRunning(t *testing.T) {
 func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 	rec := newTest(t, sample(t, "backup.json"), nil)
 	rec.press("n")
-	trace, err := plan.ParseTrace("t.json", plan.AppendTrace(nil, rec.run, time.Now()))
+	tr, err := trace.Parse("t.json", trace.Append(nil, rec.run, time.Now()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, live := range []*plan.Catalog{nil, mockserver.Demo()} {
-		cat, err := plan.NewReplay(trace).Catalog()
+		cat, err := trace.NewReplay(tr).Catalog()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,9 +131,9 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 func TestDefaultTracePathIsTheREPLs(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("w")
-	wantView(t, tm, "write trace to: "+plan.DefaultTracePath("plan.json"))
-	if plan.DefaultTracePath("plan.json") != "plan.trace.json" {
-		t.Fatal(plan.DefaultTracePath("plan.json"))
+	wantView(t, tm, "write trace to: "+trace.DefaultPath("plan.json"))
+	if trace.DefaultPath("plan.json") != "plan.trace.json" {
+		t.Fatal(trace.DefaultPath("plan.json"))
 	}
 	tm.press("esc")
 }

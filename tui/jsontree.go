@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // doc is a JSON document indexed for the result tree: one node per value,
@@ -27,13 +27,13 @@ type node struct {
 	idx      int32 // position among its siblings
 	nkids    int32
 	depth    uint16
-	kind     plan.Kind
+	kind     jsontext.Kind
 }
 
 // maxTreeDepth bounds nesting; deeper documents are refused, not recursed.
 const maxTreeDepth = 10000
 
-func (n *node) container() bool { return n.kind == plan.Object || n.kind == plan.Array }
+func (n *node) container() bool { return n.kind == jsontext.Object || n.kind == jsontext.Array }
 
 // parseDoc indexes src, which must be one JSON value. It never recurses.
 func parseDoc(src []byte) (*doc, error) {
@@ -117,9 +117,9 @@ func (p *docParser) parse() error {
 			if len(p.stack) >= maxTreeDepth {
 				return p.errorf("nested deeper than %d levels", maxTreeDepth)
 			}
-			n.kind = plan.Object
+			n.kind = jsontext.Object
 			if c == '[' {
-				n.kind = plan.Array
+				n.kind = jsontext.Array
 			}
 			p.d.nodes = append(p.d.nodes, n)
 			p.stack = append(p.stack, self)
@@ -131,7 +131,7 @@ func (p *docParser) parse() error {
 				}
 				goto after
 			}
-			if n.kind == plan.Object {
+			if n.kind == jsontext.Object {
 				if err := p.key(&keyStart, &keyEnd); err != nil {
 					return err
 				}
@@ -140,27 +140,27 @@ func (p *docParser) parse() error {
 			}
 			continue
 		case c == '"':
-			n.kind = plan.String
+			n.kind = jsontext.String
 			if err := p.str(); err != nil {
 				return err
 			}
 		case c == '-' || (c >= '0' && c <= '9'):
-			n.kind = plan.Number
+			n.kind = jsontext.Number
 			if err := p.num(); err != nil {
 				return err
 			}
 		case c == 't':
-			n.kind = plan.Bool
+			n.kind = jsontext.Bool
 			if err := p.word("true"); err != nil {
 				return err
 			}
 		case c == 'f':
-			n.kind = plan.Bool
+			n.kind = jsontext.Bool
 			if err := p.word("false"); err != nil {
 				return err
 			}
 		case c == 'n':
-			n.kind = plan.Null
+			n.kind = jsontext.Null
 			if err := p.word("null"); err != nil {
 				return err
 			}
@@ -187,7 +187,7 @@ func (p *docParser) parse() error {
 			switch p.src[p.i] {
 			case ',':
 				p.i++
-				if top.kind == plan.Object {
+				if top.kind == jsontext.Object {
 					p.ws()
 					if err := p.key(&keyStart, &keyEnd); err != nil {
 						return err
@@ -213,7 +213,7 @@ func (p *docParser) close() error {
 	top := p.stack[len(p.stack)-1]
 	n := &p.d.nodes[top]
 	want := byte('}')
-	if n.kind == plan.Array {
+	if n.kind == jsontext.Array {
 		want = ']'
 	}
 	if p.src[p.i] != want {
@@ -358,7 +358,7 @@ func (d *doc) key(i int) string {
 	if n.keyStart < 0 {
 		return ""
 	}
-	s, err := plan.RawString(d.src[n.keyStart:n.keyEnd])
+	s, err := jsontext.RawString(d.src[n.keyStart:n.keyEnd])
 	if err != nil {
 		return string(d.src[n.keyStart+1 : n.keyEnd-1])
 	}
@@ -377,7 +377,7 @@ func (d *doc) path(i int) []pathElem {
 	var rev []pathElem
 	for j := i; j > 0 && d.nodes[j].parent >= 0; j = int(d.nodes[j].parent) {
 		n := &d.nodes[j]
-		if d.nodes[n.parent].kind == plan.Array {
+		if d.nodes[n.parent].kind == jsontext.Array {
 			rev = append(rev, pathElem{index: int(n.idx), isIdx: true})
 		} else {
 			rev = append(rev, pathElem{key: d.key(j)})
@@ -400,7 +400,7 @@ func (d *doc) find(path []pathElem) int {
 		if !n.container() || n.nkids == 0 {
 			return -1
 		}
-		if e.isIdx != (n.kind == plan.Array) {
+		if e.isIdx != (n.kind == jsontext.Array) {
 			return -1
 		}
 		found := -1

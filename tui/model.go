@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // pane is which pane has the keys.
@@ -418,7 +419,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
-			path = plan.DefaultTracePath(m.p.Src.Name)
+			path = trace.DefaultPath(m.p.Src.Name)
 		}
 		m.prompt(modeTrace, "write trace to: ", path)
 		return nil
@@ -497,7 +498,7 @@ func (m *model) writeTrace(path string) tea.Cmd {
 		return m.note("no trace written")
 	}
 	r := m.run
-	return func() tea.Msg { return traceMsg{path: path, err: plan.WriteTrace(path, r)} }
+	return func() tea.Msg { return traceMsg{path: path, err: trace.Write(path, r)} }
 }
 
 func (m *model) tick() tea.Cmd {

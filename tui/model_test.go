@@ -388,7 +388,7 @@ func TestWriteTraceKey(t *testing.T) {
 	tm.press("ctrl+u")
 	tm.typeText(path)
 	tm.press("enter")
-	// plan.WriteTrace answers either way; the debugger reports it
+	// trace.Write answers either way; the debugger reports it
 	v := tm.View()
 	if !strings.Contains(v, "trace written to "+path) && !strings.Contains(v, "cannot write the trace") {
 		t.Fatalf("no report of the trace:\n%s", v)

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Seeing what a step does: in the step pane, j/k move between the step's
@@ -78,7 +79,7 @@ func (m *model) moveRef(dir int) bool {
 // with that id, or -1.
 func (m *model) sourceOf(i int, id string) int {
 	for j := i - 1; j >= 0; j-- {
-		if s := m.p.Steps[j].ID; s != nil && s.Kind == plan.String && s.Str == id {
+		if s := m.p.Steps[j].ID; s != nil && s.Kind == jsontext.String && s.Str == id {
 			return j
 		}
 	}

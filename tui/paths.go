@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Paths and strings as the debugger shows them. A path reads
@@ -40,7 +41,7 @@ func appendKey(b []byte, k string) []byte {
 		return append(append(b, '.'), k...)
 	}
 	b = append(b, '[')
-	return append(plan.AppendJSONString(b, k), ']')
+	return append(jsontext.AppendJSONString(b, k), ']')
 }
 
 // refPath writes a path from its root (a step id, or "response").
@@ -49,7 +50,7 @@ func refPath(root string, path []pathElem) string {
 	if isName(root) {
 		b = append(b, root...)
 	} else {
-		b = plan.AppendJSONString(b, root)
+		b = jsontext.AppendJSONString(b, root)
 	}
 	return string(b) + pathSuffix(path)
 }
@@ -78,7 +79,7 @@ func pathArray(path []pathElem) string {
 		if e.isIdx {
 			b = strconv.AppendInt(b, int64(e.index), 10)
 		} else {
-			b = plan.AppendJSONString(b, e.key)
+			b = jsontext.AppendJSONString(b, e.key)
 		}
 	}
 	return string(append(b, ']'))
@@ -87,7 +88,7 @@ func pathArray(path []pathElem) string {
 // refObject is the reference that reads path in step's result.
 func refObject(step string, path []pathElem) string {
 	b := []byte(`{"output_by_reference": {`)
-	b = plan.AppendJSONString(b, step)
+	b = jsontext.AppendJSONString(b, step)
 	b = append(b, ": "...)
 	b = append(b, pathArray(path)...)
 	return string(append(b, "}}"...))
@@ -101,17 +102,17 @@ func refText(r *plan.Ref, src []byte) string {
 	if isName(r.Step) {
 		b = append(b, r.Step...)
 	} else {
-		b = plan.AppendJSONString(b, r.Step)
+		b = jsontext.AppendJSONString(b, r.Step)
 	}
 	if r.PathNode == nil {
 		return string(b)
 	}
 	for _, e := range r.PathNode.Elems {
-		if e.Kind == plan.String {
+		if e.Kind == jsontext.String {
 			b = appendKey(b, e.Str)
 			continue
 		}
-		b = append(append(append(b, '['), decodeEscapes(plan.AppendCompact(nil, e.Raw(src)))...), ']')
+		b = append(append(append(b, '['), decodeEscapes(jsontext.AppendCompact(nil, e.Raw(src)))...), ']')
 	}
 	return string(b)
 }

@@ -3,7 +3,7 @@ package tui
 import "github.com/planctl/planctl/plan"
 
 // refreshResultDiags puts each step's RESULT_SCHEMA warning (a result that
-// does not match its tool's outputSchema; plan/result.go) beside the step's
+// does not match its tool's outputSchema; plan/validate_result.go) beside the step's
 // other diagnostics, and drops those of steps whose result is gone (restart,
 // rerun). The response is never changed by it.
 func (m *model) refreshResultDiags() {

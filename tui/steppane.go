@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // stepLines builds the step pane for step i: what the step is and where it
@@ -52,7 +53,7 @@ func (m *model) stepLines(width int) []string {
 	switch {
 	case args == nil:
 		add(2, st.dim.Render("(none)"))
-	case args.Kind != plan.Object:
+	case args.Kind != jsontext.Object:
 		line(2, showJSON(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
 	case len(args.Members) == 0:
 		add(2, st.dim.Render("(none)"))
@@ -60,7 +61,7 @@ func (m *model) stepLines(width int) []string {
 		for _, mem := range args.Members {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
-				line(2, name+": "+showJSON(clip(plan.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
+				line(2, name+": "+showJSON(clip(jsontext.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
 				continue
 			}
 			ref := plan.ParseRef(mem.Value)
@@ -172,7 +173,7 @@ func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}
-	return "= " + st.str.Render(showJSON(clip(plan.AppendCompact(nil, v), width*3)))
+	return "= " + st.str.Render(showJSON(clip(jsontext.AppendCompact(nil, v), width*3)))
 }
 
 // clip cuts raw bytes long before they could matter on screen.
@@ -235,7 +236,7 @@ func fmtDur(d time.Duration) string {
 }
 
 // edited reports whether step i's arguments differ from the plan as loaded.
-func (m *model) edited(i int, args *plan.Value, src []byte) bool {
+func (m *model) edited(i int, args *jsontext.Value, src []byte) bool {
 	orig := m.o.Plan
 	if orig == m.p || i >= len(orig.Steps) {
 		return false

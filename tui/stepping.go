@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Stepping: every action is the Debugger's (plan.Debugger), called in a
@@ -164,7 +165,7 @@ func (m *model) edit() tea.Cmd {
 	args, src := m.run.ArgsOf(i)
 	text := "{}"
 	if args != nil {
-		text = string(plan.Indent(args.Raw(src)))
+		text = string(jsontext.Indent(args.Raw(src)))
 	}
 	m.editAt, m.edErr = i, ""
 	m.mode = modeEdit
@@ -181,9 +182,9 @@ func (m *model) applyEdit() tea.Cmd {
 	text := []byte(m.editor.Value())
 	ds, err := m.dbg.SetArgs(m.editAt, text)
 	if err != nil {
-		var se *plan.SyntaxError
+		var se *jsontext.SyntaxError
 		if errors.As(err, &se) {
-			pos := plan.NewSource("", text).Position(se.Offset)
+			pos := jsontext.NewSource("", text).Position(se.Offset)
 			m.edErr = fmt.Sprintf("line %d, column %d: %v", pos.Line, pos.Column, err)
 		} else {
 			m.edErr = err.Error()

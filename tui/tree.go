@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // defaultLevel is how deep a new result tree is opened.
@@ -460,7 +460,7 @@ func (t *tree) row(i int, st *styles) string {
 	prefix := b.String()
 	var label string
 	if n.parent >= 0 {
-		if t.d.nodes[n.parent].kind == plan.Array {
+		if t.d.nodes[n.parent].kind == jsontext.Array {
 			label = st.index.Render(strconv.Itoa(int(n.idx))) + st.index.Render(": ")
 		} else {
 			label = st.key.Render(displayKey(t.d.key(i))) + ": "
@@ -483,9 +483,9 @@ func (t *tree) row(i int, st *styles) string {
 func (t *tree) valueText(i int, st *styles, room int) string {
 	n := &t.d.nodes[i]
 	switch n.kind {
-	case plan.Object, plan.Array:
+	case jsontext.Object, jsontext.Array:
 		open, close, unit := "{", "}", "key"
-		if n.kind == plan.Array {
+		if n.kind == jsontext.Array {
 			open, close, unit = "[", "]", "item"
 		}
 		if n.nkids == 0 {
@@ -499,7 +499,7 @@ func (t *tree) valueText(i int, st *styles, room int) string {
 			return st.punct.Render(open) + " " + count
 		}
 		return st.punct.Render(open+"…"+close) + " " + count
-	case plan.String:
+	case jsontext.String:
 		raw := t.d.raw(i)
 		if room < 4 {
 			room = 4
@@ -513,7 +513,7 @@ func (t *tree) valueText(i int, st *styles, room int) string {
 			s = ansi.Truncate(s, room-1, "") + "…"
 		}
 		return st.str.Render(s)
-	case plan.Number:
+	case jsontext.Number:
 		return st.num.Render(string(t.d.raw(i)))
 	default:
 		return st.lit.Render(string(t.d.raw(i)))
@@ -562,10 +562,10 @@ func (t *tree) fullValue() string {
 	if len(raw) > limit {
 		return fmt.Sprintf("(%d bytes: too large to show here; y copies it, w writes a trace)", len(raw))
 	}
-	if t.d.nodes[t.cursor].kind == plan.String {
-		if s, err := plan.RawString(raw); err == nil {
+	if t.d.nodes[t.cursor].kind == jsontext.String {
+		if s, err := jsontext.RawString(raw); err == nil {
 			return s
 		}
 	}
-	return string(plan.Indent(raw))
+	return string(jsontext.Indent(raw))
 }

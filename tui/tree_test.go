@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -279,8 +280,8 @@ func TestPathsAndReferences(t *testing.T) {
 	}
 }
 
-func mustValue(t *testing.T, s string) *plan.Value {
-	v, err := plan.ParseJSON([]byte(s))
+func mustValue(t *testing.T, s string) *jsontext.Value {
+	v, err := jsontext.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}

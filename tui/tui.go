@@ -32,7 +32,7 @@ type Options struct {
 	Breakpoints []int             // step indexes to stop before
 	// Validate checks the plan and every edit of it (nil: plan.Validate).
 	Validate  func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
-	TracePath string        // default file for the write-trace key (empty: plan.DefaultTracePath)
+	TracePath string        // default file for the write-trace key (empty: trace.DefaultPath)
 	Limits    plan.Limits   // the plan's limits, for edited copies of it
 	Live      *plan.Catalog // with a replayed trace: the tools to go on with where it ends
 	Print     bool          // print the last copied value to Out on exit

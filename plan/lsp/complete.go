@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -51,7 +52,7 @@ func scanTo(text []byte, off int) scan {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		case c == '{' || c == '[':
-			if len(sc.stack) >= plan.MaxDepth {
+			if len(sc.stack) >= jsontext.MaxDepth {
 				return scan{} // deeper than any plan that parses: nothing to complete
 			}
 			f := &scanFrame{obj: c == '{'}

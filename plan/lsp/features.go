@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -51,7 +52,7 @@ func toLSP(d *document, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) p
 		start := d.offsetOf(r.Pos)
 		end := start
 		if p.Root != nil {
-			if v, _, _ := plan.Find(p.Root, r.Pointer); v != nil && v.Start == start {
+			if v, _, _ := jsontext.Find(p.Root, r.Pointer); v != nil && v.Start == start {
 				end = v.End
 			}
 		}
@@ -63,7 +64,7 @@ func toLSP(d *document, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) p
 
 // offsetOf maps a validator position (1-based line, column in code points)
 // to a byte offset.
-func (d *document) offsetOf(p plan.Position) int {
+func (d *document) offsetOf(p jsontext.Position) int {
 	if p.Line < 1 || p.Line > len(d.lines) {
 		return len(d.text)
 	}
@@ -105,13 +106,13 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 	if p.Root == nil {
 		return nil
 	}
-	v, ks, ke := plan.Find(p.Root, x.Pointer)
+	v, ks, ke := jsontext.Find(p.Root, x.Pointer)
 	parent := x.Pointer
 	if i := strings.LastIndexByte(parent, '/'); i >= 0 {
 		parent = parent[:i]
 	}
 	onKey := ks >= 0 && ks == x.Start
-	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (v != nil && v.Kind == plan.String && v.Start == x.Start))
+	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (v != nil && v.Kind == jsontext.String && v.Start == x.Start))
 	var out []fix
 	if x.Suggestion != "" {
 		switch {
@@ -126,7 +127,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 	switch x.Code {
 	case "MISSING_ARGS":
 		if x.StepIndex >= 0 && x.StepIndex < len(p.Steps) {
-			if n := p.Steps[x.StepIndex].Node; n.Kind == plan.Object {
+			if n := p.Steps[x.StepIndex].Node; n.Kind == jsontext.Object {
 				text := `"args": {}`
 				if len(n.Members) > 0 {
 					text = `, "args": {}`
@@ -135,7 +136,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 			}
 		}
 	case "REF_WRAPPED_RESULT":
-		if path, _, _ := plan.Find(p.Root, parent); path != nil && path.Kind == plan.Array && len(path.Elems) > 0 && path.Elems[0].Start == x.Start {
+		if path, _, _ := jsontext.Find(p.Root, parent); path != nil && path.Kind == jsontext.Array && len(path.Elems) > 0 && path.Elems[0].Start == x.Start {
 			end := path.Elems[0].End
 			if len(path.Elems) > 1 {
 				end = path.Elems[1].Start
@@ -143,7 +144,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 			out = append(out, fix{title: `Remove "result" from the path (references walk the raw value)`, edits: []edit{{x.Start, end, ""}}, preferred: true})
 		}
 	case "REF_EXTRA_KEYS":
-		if obj, _, _ := plan.Find(p.Root, parent); obj != nil && obj.Kind == plan.Object {
+		if obj, _, _ := jsontext.Find(p.Root, parent); obj != nil && obj.Kind == jsontext.Object {
 			for j, m := range obj.Members {
 				if m.KeyStart != x.Start {
 					continue
@@ -165,7 +166,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 			// The message ends with the reference to write instead.
 			if i := strings.LastIndex(x.Message, "write {"); i >= 0 {
 				ref := x.Message[i+len("write "):]
-				if r, err := plan.ParseJSON([]byte(ref)); err == nil && plan.IsRef(r) {
+				if r, err := jsontext.Parse([]byte(ref)); err == nil && plan.IsRef(r) {
 					out = append(out, fix{title: "Write it as a reference: " + ref, edits: []edit{{x.Start, x.End, ref}}, preferred: true})
 				}
 			}
@@ -215,16 +216,16 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 // frame is one level of the path from the root of a plan's tree to an
 // offset: the value there, and how it was reached.
 type frame struct {
-	v     *plan.Value
-	key   string       // the member key that led here (in an object)
-	index int          // the element index that led here (in an array); -1 otherwise
-	mem   *plan.Member // the member that led here
-	onKey bool         // the offset is on the member's key, not in its value
+	v     *jsontext.Value
+	key   string           // the member key that led here (in an object)
+	index int              // the element index that led here (in an array); -1 otherwise
+	mem   *jsontext.Member // the member that led here
+	onKey bool             // the offset is on the member's key, not in its value
 }
 
 // locate returns the frames from the root to the innermost value (or key)
 // at off.
-func locate(root *plan.Value, off int) []frame {
+func locate(root *jsontext.Value, off int) []frame {
 	if root == nil || off < root.Start || off > root.End {
 		return nil
 	}
@@ -232,7 +233,7 @@ func locate(root *plan.Value, off int) []frame {
 	for v := root; ; {
 		var next *frame
 		switch v.Kind {
-		case plan.Object:
+		case jsontext.Object:
 			for i := range v.Members {
 				m := &v.Members[i]
 				if off >= m.KeyStart && off <= m.KeyEnd {
@@ -244,7 +245,7 @@ func locate(root *plan.Value, off int) []frame {
 					break
 				}
 			}
-		case plan.Array:
+		case jsontext.Array:
 			i := sort.Search(len(v.Elems), func(i int) bool { return v.Elems[i].End >= off })
 			if i < len(v.Elems) && off >= v.Elems[i].Start {
 				next = &frame{v: v.Elems[i], index: i}
@@ -269,7 +270,7 @@ type stepContext struct {
 }
 
 func inStep(p *plan.Plan, frames []frame) (stepContext, bool) {
-	steps, _, _ := plan.Find(p.Root, p.StepsPtr)
+	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
 	for i, f := range frames {
 		if f.v == steps && i+1 < len(frames) {
 			n := frames[i+1]
@@ -299,7 +300,7 @@ func refAt(sc stepContext) (plan.ArgRef, []frame, bool) {
 // with that id, or nil.
 func target(p *plan.Plan, s *plan.Step, id string) *plan.Step {
 	for j := s.Index - 1; j >= 0; j-- {
-		if t := p.Steps[j]; t.ID != nil && t.ID.Kind == plan.String && t.ID.Str == id {
+		if t := p.Steps[j]; t.ID != nil && t.ID.Kind == jsontext.String && t.ID.Str == id {
 			return t
 		}
 	}
@@ -327,7 +328,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	var md strings.Builder
 	var start, end int // the span the hover is about
 	switch f := sc.rest[0]; {
-	case f.key == "tool" && !f.onKey && f.v.Kind == plan.String:
+	case f.key == "tool" && !f.onKey && f.v.Kind == jsontext.String:
 		if tool == nil {
 			return nil, nil
 		}
@@ -430,7 +431,7 @@ func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step
 
 // readers are the references of later steps that read step t.
 func readers(p *plan.Plan, t *plan.Step) []plan.ArgRef {
-	if t.ID == nil || t.ID.Kind != plan.String {
+	if t.ID == nil || t.ID.Kind != jsontext.String {
 		return nil
 	}
 	var out []plan.ArgRef

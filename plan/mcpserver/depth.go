@@ -8,7 +8,7 @@ import (
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
-// plan may nest 1000 levels (plan.ParseJSON says so precisely); the
+// plan may nest 1000 levels (jsontext.Parse says so precisely); the
 // JSON-RPC envelope adds a few. Past this the request is refused before
 // mcp-go decodes it: encoding/json would refuse it past 10,000 levels with
 // a bare "not valid json", and recursion that deep costs stack and time.
@@ -62,12 +62,19 @@ type depthGuard struct {
 	buf []byte
 	// wire, when set, sees each line first (Concierge's wire, wire.go).
 	wire func([]byte) ([]byte, []byte)
+	// asked, when set, counts each request read; atEOF, when set, runs
+	// before the end of input is passed on (stdio: wait for the answers).
+	asked func(line []byte)
+	atEOF func()
 }
 
 func (g *depthGuard) Read(p []byte) (int, error) {
 	for len(g.buf) == 0 {
 		line, err := g.r.ReadBytes('\n')
 		if len(line) > 0 {
+			if g.asked != nil && !tooDeep(line, MaxRequestDepth) {
+				g.asked(line)
+			}
 			if tooDeep(line, MaxRequestDepth) {
 				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
 			} else if g.wire == nil {
@@ -79,6 +86,10 @@ func (g *depthGuard) Read(p []byte) (int, error) {
 			}
 		}
 		if err != nil && len(g.buf) == 0 {
+			if err == io.EOF && g.atEOF != nil {
+				g.atEOF()
+				g.atEOF = nil
+			}
 			return 0, err
 		}
 		if err != nil {

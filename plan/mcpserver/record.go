@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // DefaultRecordMax bounds the traces serve --record keeps.
@@ -61,7 +62,7 @@ func (s *Server) recorded(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 }
 
 func (rc *recorder) write(ctx context.Context, s *Server, req mcp.CallToolRequest, slot *recordSlot, res *mcp.CallToolResult) {
-	sv := &plan.Served{Call: slot.call}
+	sv := &trace.Served{Call: slot.call}
 	if sess := server.ClientSessionFromContext(ctx); sess != nil {
 		sv.Session = sess.SessionID()
 	}
@@ -84,7 +85,7 @@ func (rc *recorder) write(ctx context.Context, s *Server, req mcp.CallToolReques
 		}
 	}
 	name := fmt.Sprintf("%s%s-%06d.json", TracePrefix, time.Now().UTC().Format("20060102T150405.000000Z"), sv.Call)
-	if err := plan.WriteServedTrace(filepath.Join(rc.opts.Dir, name), r, sv); err != nil {
+	if err := trace.WriteServed(filepath.Join(rc.opts.Dir, name), r, sv); err != nil {
 		s.log.Warn("trace not recorded", "err", err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"sync"
@@ -18,8 +19,68 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	w := &countingWriter{w: out, b: b}
-	return stdio.Listen(ctx, &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn}, w)
+	t := &answerTracker{changed: make(chan struct{})}
+	w := &countingWriter{w: out, b: b, t: t}
+	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
+		atEOF: func() { t.wait(ctx) }}
+	return stdio.Listen(ctx, g, w)
+}
+
+// answerTracker lets the end of standard input wait for the answers to the
+// requests read before it: `printf '...' | planctl serve` gets every answer
+// (mcp-go cancels the requests in flight when its input ends). The wait is
+// bounded by the plans' own bounds (--plan-timeout) and by ctx (a signal).
+type answerTracker struct {
+	mu       sync.Mutex
+	requests int
+	answers  int
+	changed  chan struct{} // closed and replaced on every answer
+}
+
+// asked counts line when it is a request: an object with an id and a method.
+func (t *answerTracker) asked(line []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return
+	}
+	t.mu.Lock()
+	t.requests++
+	t.mu.Unlock()
+}
+
+// answered counts msg when it is a response to a request (an id, no method).
+func (t *answerTracker) answered(msg []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return
+	}
+	t.mu.Lock()
+	t.answers++
+	close(t.changed)
+	t.changed = make(chan struct{})
+	t.mu.Unlock()
+}
+
+func (t *answerTracker) wait(ctx context.Context) {
+	for {
+		t.mu.Lock()
+		done, ch := t.answers >= t.requests, t.changed
+		t.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
@@ -102,6 +163,7 @@ type countingWriter struct {
 	mu sync.Mutex // one message at a time (mcp-go's writes and the depth guard's)
 	w  io.Writer
 	b  *progressBarrier
+	t  *answerTracker // nil over HTTP
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
@@ -114,6 +176,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	}
 	if bytes.Contains(p, progressMark) {
 		c.b.wrote()
+	} else if c.t != nil && err == nil {
+		c.t.answered(p)
 	}
 	return n, err
 }

@@ -6,7 +6,8 @@ import (
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Concierge's MCP wire, where it differs from what mcp-go does on
@@ -27,23 +28,23 @@ func (s *Server) wireIn(line []byte) (pass, reply []byte) {
 	if !bytes.Contains(line, []byte(`tools/call`)) {
 		return line, nil // only a tool call carries a plan
 	}
-	root, err := plan.ParseJSON(bytes.TrimSpace(line))
-	if err != nil || root.Kind != plan.Object {
+	root, err := jsontext.Parse(bytes.TrimSpace(line))
+	if err != nil || root.Kind != jsontext.Object {
 		return line, nil // mcp-go answers what does not parse
 	}
-	if m := root.Get("method"); m == nil || m.Kind != plan.String || m.Str != "tools/call" {
+	if m := root.Get("method"); m == nil || m.Kind != jsontext.String || m.Str != "tools/call" {
 		return line, nil
 	}
 	id := root.Get("id")
-	if params := root.Get("params"); id != nil && params != nil && params.Kind == plan.Object {
+	if params := root.Get("params"); id != nil && params != nil && params.Kind == jsontext.Object {
 		trimmed := bytes.TrimSpace(line)
 		rawID := id.Raw(trimmed)
-		if name := params.Get("name"); name != nil && name.Kind == plan.String && name.Str != ToolName {
+		if name := params.Get("name"); name != nil && name.Kind == jsontext.String && name.Str != ToolName {
 			return nil, wireResult(rawID, unknownToolResult(name.Str))
 		}
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
-		if args := params.Get("arguments"); args != nil && args.Kind != plan.Object && args.Kind != plan.Null {
+		if args := params.Get("arguments"); args != nil && args.Kind != jsontext.Object && args.Kind != jsontext.Null {
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters")
 		}
 	}
@@ -53,18 +54,18 @@ func (s *Server) wireIn(line []byte) (pass, reply []byte) {
 // nullNonFinite returns src with every value that was written as a number
 // beyond a double or as NaN/Infinity replaced by null, as Concierge's stack
 // receives it; orig when there is none.
-func nullNonFinite(src []byte, root *plan.Value, orig []byte) []byte {
+func nullNonFinite(src []byte, root *jsontext.Value, orig []byte) []byte {
 	var spans [][2]int
-	var walk func(v *plan.Value)
-	walk = func(v *plan.Value) {
+	var walk func(v *jsontext.Value)
+	walk = func(v *jsontext.Value) {
 		switch {
-		case plan.IsNonFinite(v):
+		case jsontext.IsNonFinite(v):
 			spans = append(spans, [2]int{v.Start, v.End})
-		case v.Kind == plan.Array:
+		case v.Kind == jsontext.Array:
 			for _, e := range v.Elems {
 				walk(e)
 			}
-		case v.Kind == plan.Object:
+		case v.Kind == jsontext.Object:
 			for _, m := range v.Members {
 				walk(m.Value)
 			}
@@ -118,12 +119,12 @@ func wireOut(line []byte) []byte {
 	if i < 0 || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
 		return line
 	}
-	root, err := plan.ParseJSON(bytes.TrimSpace(line))
-	if err != nil || root.Kind != plan.Object {
+	root, err := jsontext.Parse(bytes.TrimSpace(line))
+	if err != nil || root.Kind != jsontext.Object {
 		return line
 	}
 	res := root.Get("result")
-	if res == nil || res.Kind != plan.Object || res.Get("content") == nil || res.Get("isError") != nil {
+	if res == nil || res.Kind != jsontext.Object || res.Get("content") == nil || res.Get("isError") != nil {
 		return line
 	}
 	at := res.Start + 1 // just inside the result's "{"
@@ -144,7 +145,7 @@ func wireOut(line []byte) []byte {
 // answer is a run's response as Concierge's text and structuredContent.
 func answer(resp []byte) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(plan.PyDumpsIndent(resp)))},
+		Content:           []mcp.Content{mcp.NewTextContent(string(pyvalue.DumpsIndent(resp)))},
 		StructuredContent: json.RawMessage(resp),
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Formats are the names Write accepts.
@@ -218,7 +219,7 @@ const (
 // when the line is long, as in a minified plan, so that a report never
 // copies or prints the whole line per diagnostic), the 1-based column of the
 // diagnostic in that text, and how many code points to underline.
-func sourceWindow(src *plan.Source, d plan.Diagnostic) (text string, col, n int, ok bool) {
+func sourceWindow(src *jsontext.Source, d plan.Diagnostic) (text string, col, n int, ok bool) {
 	start, end := src.LineBounds(d.Pos.Line)
 	if start < 0 || len(src.Bytes) == 0 {
 		return "", 0, 0, false

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // buildCatalog turns the raw tools of tools/list into catalog tools, with
@@ -112,12 +113,12 @@ func checkPattern(pat string) error {
 
 // properties lists an input schema's property names in schema order.
 func properties(schema json.RawMessage) []string {
-	v, err := plan.ParseJSON(schema)
-	if err != nil || v.Kind != plan.Object {
+	v, err := jsontext.Parse(schema)
+	if err != nil || v.Kind != jsontext.Object {
 		return nil
 	}
 	props := v.Get("properties")
-	if props == nil || props.Kind != plan.Object {
+	if props == nil || props.Kind != jsontext.Object {
 		return nil
 	}
 	out := make([]string, 0, len(props.Members))

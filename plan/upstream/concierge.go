@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // signature matches a tool's signature line in a Concierge execute_plan
@@ -46,7 +47,7 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 		if n := len(body); n > 1 && strings.HasPrefix(body[n-1], "    returns: ") {
 			schema := strings.TrimPrefix(body[n-1], "    returns: ")
 			// Only what RenderConcierge would print back: a non-empty object.
-			if v, err := plan.ParseJSON([]byte(schema)); err == nil && v.Kind == plan.Object && len(v.Members) > 0 {
+			if v, err := jsontext.Parse([]byte(schema)); err == nil && v.Kind == jsontext.Object && len(v.Members) > 0 {
 				cur.OutputSchema = compact([]byte(schema))
 				body = body[:n-1]
 			}

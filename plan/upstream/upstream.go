@@ -71,7 +71,7 @@ func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 	}
 	if cfg.Label == "" {
 		if cfg.URL != "" {
-			cfg.Label = plan.RedactURL(cfg.URL)
+			cfg.Label = redactURL(cfg.URL)
 		} else {
 			cfg.Label = strings.Join(cfg.Command, " ")
 		}
@@ -137,7 +137,7 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 		}
 		t, err := transport.NewStreamableHTTP(u.cfg.URL, opts...)
 		if err != nil {
-			return nil, u.scrub(fmt.Errorf("upstream URL %s: %w", plan.RedactURL(u.cfg.URL), err))
+			return nil, u.scrub(fmt.Errorf("upstream URL %s: %w", redactURL(u.cfg.URL), err))
 		}
 		tr = t
 	} else {
@@ -183,7 +183,7 @@ func (u *Upstream) explain(cn *conn, outer, ctx context.Context, what string, er
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return u.scrub(fmt.Errorf("cannot reach the upstream server %s: %w", plan.RedactURL(u.cfg.URL), ue.Err))
+		return u.scrub(fmt.Errorf("cannot reach the upstream server %s: %w", redactURL(u.cfg.URL), ue.Err))
 	}
 	if u.cfg.URL != "" && strings.Contains(err.Error(), "4xx") {
 		return u.scrub(fmt.Errorf("%s: %s failed: %w (check the URL and --header: Streamable HTTP servers usually answer at /mcp)", u.cfg.Label, what, err))
@@ -368,9 +368,9 @@ func (u *Upstream) fault(cn *conn, err error) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return u.scrub(fmt.Errorf("upstream server %s is unreachable: %w", plan.RedactURL(u.cfg.URL), ue.Err))
+		return u.scrub(fmt.Errorf("upstream server %s is unreachable: %w", redactURL(u.cfg.URL), ue.Err))
 	}
-	return u.scrub(fmt.Errorf("upstream server %s: %w", plan.RedactURL(u.cfg.URL), err))
+	return u.scrub(fmt.Errorf("upstream server %s: %w", redactURL(u.cfg.URL), err))
 }
 
 // SetAutoRestart makes a call that finds the server dead start it again
@@ -438,7 +438,7 @@ func (u *Upstream) scrub(err error) error {
 	if err == nil || u.cfg.URL == "" {
 		return err
 	}
-	msg := plan.ScrubURL(err.Error(), u.cfg.URL)
+	msg := scrubURL(err.Error(), u.cfg.URL)
 	if msg == err.Error() {
 		return err
 	}

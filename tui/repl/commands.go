@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 // commandSpec is one command: how it parses, its help, and its handler.
@@ -165,7 +166,7 @@ func init() {
 				if len(c.Args) == 1 {
 					path = c.Args[0]
 				}
-				if err := plan.WriteTrace(path, s.run); err != nil {
+				if err := trace.Write(path, s.run); err != nil {
 					return err
 				}
 				fmt.Fprintf(s.out, "trace written to %s\n", path)

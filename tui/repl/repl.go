@@ -20,6 +20,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 )
 
@@ -74,7 +76,7 @@ func NewSession(o Options) *Session {
 		o.Err = o.Out
 	}
 	if o.TracePath == "" {
-		o.TracePath = plan.DefaultTracePath(o.Plan.Src.Name)
+		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
 	}
 	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions
@@ -306,7 +308,7 @@ func (s *Session) where() {
 }
 
 func (s *Session) writeJSON(raw []byte) {
-	s.out.Write(plan.Indent(raw))
+	s.out.Write(jsontext.Indent(raw))
 	s.out.WriteByte('\n')
 }
 
@@ -343,7 +345,7 @@ func (s *Session) args(i int) error {
 	if v == nil {
 		b = append(b, "{}"...)
 	} else {
-		b = plan.AppendCompact(b, v.Raw(src))
+		b = jsontext.AppendCompact(b, v.Raw(src))
 	}
 	st := s.run.Step(i)
 	var resolved []byte
@@ -360,7 +362,7 @@ func (s *Session) args(i int) error {
 	}
 	if why != "" {
 		b = append(b, `,"unresolved":`...)
-		b = plan.AppendJSONString(b, why)
+		b = jsontext.AppendJSONString(b, why)
 	} else {
 		b = append(b, `,"resolved":`...)
 		b = append(b, resolved...)
@@ -468,7 +470,7 @@ func (s *Session) argNames(word string) []string {
 			out = append(out, n)
 		}
 	}
-	if a := p.Steps[i].Args; a != nil && a.Kind == plan.Object {
+	if a := p.Steps[i].Args; a != nil && a.Kind == jsontext.Object {
 		for _, m := range a.Members {
 			add(m.Key)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 const migration = `[
@@ -118,7 +119,7 @@ func TestSessionTrace(t *testing.T) {
 	if got[1] != "trace written to "+path+"\n" {
 		t.Fatalf("trace: %q", got[1])
 	}
-	tr, err := plan.ReadTrace(path)
+	tr, err := trace.Read(path)
 	if err != nil || tr.Steps[0].Status != "ok" || tr.Steps[1].Status != "pending" {
 		t.Fatalf("%v %+v", err, tr)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
 )
@@ -66,7 +67,7 @@ func completeSteps(c *cobra.Command, args []string, toComplete string) ([]string
 	}
 	var p *plan.Plan
 	if len(args) == 0 || isTraceFile(path) {
-		t, err := plan.ReadTrace(path)
+		t, err := trace.Read(path)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 	"github.com/planctl/planctl/tui/repl"
 	"github.com/spf13/cobra"
@@ -116,12 +117,12 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	// A trace given as PLAN (serve --record's, run --trace's) opens the
 	// plan it recorded, its tools answering as recorded unless another
 	// tool source is given.
-	var traced *plan.Trace
+	var traced *trace.Trace
 	if len(args) == 1 && isTraceFile(args[0]) {
 		if f.src.catalog == "" && f.src.server == "" && f.src.url == "" && f.src.config == "" && f.src.replay == "" {
 			f.src.replay, args = args[0], nil
 		} else {
-			t, err := plan.ReadTrace(args[0])
+			t, err := trace.Read(args[0])
 			if err != nil {
 				return fatal(err)
 			}
@@ -158,7 +159,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	}
 	diags := plan.Validate(p, cat)
 	if f.trace == "" {
-		f.trace = plan.DefaultTracePath(p.Src.Name)
+		f.trace = trace.DefaultPath(p.Src.Name)
 	}
 	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
@@ -198,7 +199,7 @@ func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 }
 
 // isTraceFile reports whether path is a trace planctl wrote: it starts
-// with the "trace" member, as WriteTrace writes it.
+// with the "trace" member, as trace.Write writes it.
 func isTraceFile(path string) bool {
 	if path == "-" {
 		return false

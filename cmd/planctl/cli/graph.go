@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -98,7 +99,7 @@ type graphEdge struct {
 //
 // With a trace of a run of this plan, nodes carry the recorded status, and
 // a reference the run failed to resolve is marked failed.
-func buildGraph(p *plan.Plan, ds []plan.Diagnostic, tr *plan.Trace) *graph {
+func buildGraph(p *plan.Plan, ds []plan.Diagnostic, tr *trace.Trace) *graph {
 	g := &graph{}
 	node := func(i int) string { return "s" + strconv.Itoa(i) }
 	for i, st := range p.Steps {

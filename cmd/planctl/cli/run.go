@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
@@ -92,7 +94,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		if f.compact {
 			s.out.Write(resp)
 		} else {
-			plan.WriteIndent(s.out, resp)
+			jsontext.WriteIndent(s.out, resp)
 		}
 		fmt.Fprintln(s.out)
 	}
@@ -140,7 +142,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 	}
 	if f.trace != "" {
-		if err := plan.WriteTrace(f.trace, r); err != nil {
+		if err := trace.Write(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
 		}
 	}

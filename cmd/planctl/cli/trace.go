@@ -1,15 +1,18 @@
 package cli
 
-import "github.com/planctl/planctl/plan"
+import (
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
+)
 
 // openReplay opens a trace recorded by run --trace as a tool source
 // (--replay): each step's tool answers what it answered in the recording.
 func openReplay(path string) (*toolSource, error) {
-	t, err := plan.ReadTrace(path)
+	t, err := trace.Read(path)
 	if err != nil {
 		return nil, fatal(err)
 	}
-	c, err := plan.NewReplay(t).Catalog()
+	c, err := trace.NewReplay(t).Catalog()
 	if err != nil {
 		return nil, fatal(err)
 	}
@@ -17,8 +20,8 @@ func openReplay(path string) (*toolSource, error) {
 }
 
 // replayOf returns the trace behind a catalog opened with --replay, or nil.
-func replayOf(c *plan.Catalog) *plan.Trace {
-	if rp, ok := c.Caller.(*plan.Replay); ok {
+func replayOf(c *plan.Catalog) *trace.Trace {
+	if rp, ok := c.Caller.(*trace.Replay); ok {
 		return rp.Trace
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -50,7 +50,7 @@ func listTraces(s *streams, dir string) error {
 		if !isTraceFile(path) {
 			continue
 		}
-		t, err := plan.ReadTrace(path)
+		t, err := trace.Read(path)
 		if err != nil {
 			info, _ := e.Info()
 			at := info.ModTime()
@@ -78,7 +78,7 @@ func listTraces(s *streams, dir string) error {
 	return w.Flush()
 }
 
-func traceSummary(t *plan.Trace, path string) traceRow {
+func traceSummary(t *trace.Trace, path string) traceRow {
 	r := traceRow{written: t.Written, session: "-", status: t.Status, failure: "-", file: path}
 	if at, err := time.Parse(time.RFC3339Nano, t.Written); err == nil {
 		r.at, r.written = at, at.UTC().Format(shownTime)

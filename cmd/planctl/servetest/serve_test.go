@@ -26,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 var binary string
@@ -251,7 +252,7 @@ func TestServedAnswersAreRunAnswers(t *testing.T) {
 				// Concierge raised: the bare message, where run shows {"error": ...}.
 				got = string(plan.ErrorResponse(got))
 			}
-			if string(plan.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
+			if string(jsontext.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
 				t.Errorf("%s: served answer differs from planctl run's:\n%s", name, got)
 			}
 			sc, _ := json.Marshal(res.StructuredContent)
@@ -650,5 +651,28 @@ func TestLogFile(t *testing.T) {
 	}
 	if !strings.Contains(string(log), "msg=request method=initialize") || strings.Contains(string(log), "secret-value") {
 		t.Errorf("log:\n%s", log)
+	}
+}
+
+// Requests piped in, input closed at once: every request is still answered
+// (a plan that takes a while included) before serve exits, as a shell user
+// trying `printf '...' | planctl serve` expects.
+func TestStdinClosedStillAnswered(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"r","tool":"generate_report","args":{"database":"x"}}]}}}`,
+	}, "\n") + "\n"
+	cmd := exec.Command(binary, "serve")
+	cmd.Dir = "../../.."
+	cmd.Stdin = strings.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := lines[len(lines)-1]
+	if len(lines) != 2 || !strings.HasPrefix(last, `{"jsonrpc":"2.0","id":2,"result":`) || !strings.Contains(last, `"structuredContent":{"status":"completed"`) {
+		t.Errorf("answers:\n%s", out)
 	}
 }

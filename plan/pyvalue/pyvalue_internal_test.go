@@ -1,13 +1,15 @@
-package plan
+package pyvalue
 
 import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // TestReprLiteral: the fast path (reprLiteral) agrees with the exact one
-// (pyNumberJSON: parse, then Python's repr) on every literal it accepts, and
+// (NumberJSON: parse, then Python's repr) on every literal it accepts, and
 // accepts the usual ones.
 func TestReprLiteral(t *testing.T) {
 	lits := []string{"0.0", "-0.0", "1.5", "299998.5", "0.0001", "0.00001", "1234567890123456.0", "12345678901234567.0",
@@ -27,7 +29,7 @@ func TestReprLiteral(t *testing.T) {
 	for _, lit := range lits {
 		if reprLiteral(lit) {
 			accepted++
-			if want := pyNumberJSON(lit); want != lit {
+			if want := NumberJSON(lit); want != lit {
 				t.Errorf("%s: the fast path keeps it, but Python writes %s", lit, want)
 			}
 		}
@@ -62,11 +64,11 @@ func TestPyClean(t *testing.T) {
 		if got := pyClean([]byte(tc.raw)); got != tc.clean {
 			t.Errorf("pyClean(%s) = %v, want %v", tc.raw, got, tc.clean)
 		}
-		if tc.clean && string(PyValues([]byte(tc.raw))) != tc.raw {
-			t.Errorf("%s is clean but PyValues changes it", tc.raw)
+		if tc.clean && string(Values([]byte(tc.raw))) != tc.raw {
+			t.Errorf("%s is clean but Values changes it", tc.raw)
 		}
 		if !tc.clean {
-			v, dups, err := parseJSON([]byte(tc.raw))
+			v, dups, err := jsontext.ParseWithDuplicates([]byte(tc.raw))
 			if err == nil && len(dups) == 0 && !pyChanges(v) && tc.raw != `{"a\u0062":1,"ab":2}` {
 				t.Errorf("%s: pyClean says not clean, the exact check says clean", tc.raw)
 			}

@@ -6,6 +6,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Rejection is a whole plan refused before any step runs, with Concierge's
@@ -22,9 +25,9 @@ type Rejection struct {
 	Raised bool
 }
 
-// ExecutePlanQualname is how Python names Concierge's execute_plan in a
+// executePlanQualname is how Python names Concierge's execute_plan in a
 // TypeError: a function defined inside PlanBackend.serve_tools.
-const ExecutePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
+const executePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
 
 // ConciergeCheck applies the checks a Concierge Plan server makes before it
 // runs anything, in its order: first every step's id, duplicate id and tool,
@@ -53,8 +56,8 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	}
 	seen := make(map[string]bool, len(p.Steps))
 	for _, s := range p.Steps {
-		if s.Node.Kind != Object {
-			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", PyTypeName(s.Node)),
+		if s.Node.Kind != jsontext.Object {
+			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
 				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 		}
 		if !pyTruthy(s.ID) {
@@ -62,21 +65,21 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 		}
 		key, ok := pyHashKey(s.ID)
 		if !ok {
-			return &Rejection{Message: "unhashable type: '" + PyTypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
+			return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
 		}
 		if seen[key] {
-			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", PyStr(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
 		}
 		seen[key] = true
 		if s.Tool != nil {
 			if _, ok := pyHashKey(s.Tool); !ok {
-				return &Rejection{Message: "unhashable type: '" + PyTypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
+				return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 			}
 		}
-		if s.Tool == nil || s.Tool.Kind != String || c.Tool(s.Tool.Str) == nil {
+		if s.Tool == nil || s.Tool.Kind != jsontext.String || c.Tool(s.Tool.Str) == nil {
 			name := "None"
 			if s.Tool != nil {
-				name = PyStr(s.Tool)
+				name = pyvalue.Str(s.Tool)
 			}
 			code := "UNKNOWN_TOOL"
 			if s.Tool == nil {
@@ -88,8 +91,8 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	}
 	clear(seen)
 	for _, s := range p.Steps {
-		if s.Args != nil && s.Args.Kind != Object {
-			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", PyTypeName(s.Args)),
+		if s.Args != nil && s.Args.Kind != jsontext.Object {
+			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args)),
 				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 		}
 		sid, _ := pyHashKey(s.ID)
@@ -103,7 +106,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 			}
 			rk := "s:" + r.Step
 			if rk == sid {
-				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", PyStr(s.ID)),
+				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID)),
 					Code: "REF_SELF", StepIndex: s.Index, Pointer: r.Ptr}
 			}
 			if !seen[rk] {
@@ -114,7 +117,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 						break
 					}
 				}
-				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", PyStr(s.ID), r.Step),
+				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID), r.Step),
 					Code: code, StepIndex: s.Index, Pointer: r.Ptr}
 			}
 		}
@@ -132,51 +135,51 @@ func shapeException(p *Plan) (string, string) {
 	if p.Form == FormSteps {
 		return "", ""
 	}
-	if p.Body == nil || p.Body.Kind != Object {
+	if p.Body == nil || p.Body.Kind != jsontext.Object {
 		return "", "" // the form itself is wrong: Load reported why
 	}
-	for _, m := range pyMembers(p.Body) {
+	for _, m := range pyvalue.Members(p.Body) {
 		if m.Key != "steps" {
-			return ExecutePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
-				p.BodyPtr + "/" + EscapePointer(m.Key)
+			return executePlanQualname + " got an unexpected keyword argument '" + m.Key + "'",
+				p.BodyPtr + "/" + jsontext.EscapePointer(m.Key)
 		}
 	}
 	steps := p.Body.Get("steps")
 	switch {
 	case steps == nil:
-		return ExecutePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
-	case steps.Kind == Array, iteratesNothing(steps):
+		return executePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
+	case steps.Kind == jsontext.Array, iteratesNothing(steps):
 		return "", ""
-	case steps.Kind == Object || steps.Kind == String:
+	case steps.Kind == jsontext.Object || steps.Kind == jsontext.String:
 		// Iterating a dict yields its keys, a str its characters: both str.
 		return "'str' object has no attribute 'get'", p.StepsPtr
 	default:
-		return fmt.Sprintf("'%s' object is not iterable", PyTypeName(steps)), p.StepsPtr
+		return fmt.Sprintf("'%s' object is not iterable", pyvalue.TypeName(steps)), p.StepsPtr
 	}
 }
 
 // iteratesNothing reports whether Python's for loop over steps runs no
 // iteration without failing: an empty str or dict (an empty list too, but
 // that is a list).
-func iteratesNothing(steps *Value) bool {
-	return steps != nil && ((steps.Kind == String && steps.Str == "") || (steps.Kind == Object && len(steps.Members) == 0))
+func iteratesNothing(steps *jsontext.Value) bool {
+	return steps != nil && ((steps.Kind == jsontext.String && steps.Str == "") || (steps.Kind == jsontext.Object && len(steps.Members) == 0))
 }
 
 // pyTruthy is Python's bool() of a decoded JSON value; absent is None.
-func pyTruthy(v *Value) bool {
+func pyTruthy(v *jsontext.Value) bool {
 	if v == nil {
 		return false
 	}
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		return false
-	case Bool:
+	case jsontext.Bool:
 		return v.Bool
-	case String:
+	case jsontext.String:
 		return v.Str != ""
-	case Array:
+	case jsontext.Array:
 		return len(v.Elems) > 0
-	case Object:
+	case jsontext.Object:
 		return len(v.Members) > 0
 	default:
 		f, err := strconv.ParseFloat(v.Str, 64)
@@ -187,22 +190,22 @@ func pyTruthy(v *Value) bool {
 // pyHashKey gives values that Python considers equal (1, 1.0, true) the same
 // key, so duplicate ids are found as a Python set finds them. Lists and dicts
 // are unhashable.
-func pyHashKey(v *Value) (string, bool) {
+func pyHashKey(v *jsontext.Value) (string, bool) {
 	if v == nil {
 		return "None", true
 	}
 	switch v.Kind {
-	case String:
+	case jsontext.String:
 		return "s:" + v.Str, true
-	case Null:
+	case jsontext.Null:
 		return "None", true
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			return "n:1", true
 		}
 		return "n:0", true
-	case Number:
-		if isIntLiteral(v.Str) {
+	case jsontext.Number:
+		if pyvalue.IsIntLiteral(v.Str) {
 			bi, ok := new(big.Int).SetString(v.Str, 10)
 			if ok {
 				return "n:" + bi.String(), true
@@ -214,7 +217,7 @@ func pyHashKey(v *Value) (string, bool) {
 			bi, _ := bf.Int(nil)
 			return "n:" + bi.String(), true
 		}
-		return "f:" + PyFloatRepr(f), true
+		return "f:" + pyvalue.FloatRepr(f), true
 	default:
 		return "", false
 	}

@@ -1,19 +1,15 @@
-package plan
+package trace
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
-)
 
-// ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
-// call it has no answer for: a replayed trace that never recorded it, as
-// when the trace was written mid-run. A debugger's run halts there instead
-// of failing the step (RunOptions.HaltAtTraceEnd).
-var ErrNoAnswer = errors.New("the trace has no more answers")
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+)
 
 // Replay answers tool calls from a recorded trace: a call of a tool with
 // the resolved arguments a recorded step called it with gets that step's
@@ -24,14 +20,14 @@ type Replay struct {
 	Trace *Trace
 
 	mu    sync.Mutex
-	calls map[string][]TraceStep // tool + "\x00" + compact args -> recorded answers
-	seen  map[string]int         // how many times each key was asked
-	tools map[string]int         // tool -> recorded calls of it
+	calls map[string][]Step // tool + "\x00" + compact args -> recorded answers
+	seen  map[string]int    // how many times each key was asked
+	tools map[string]int    // tool -> recorded calls of it
 }
 
 // NewReplay indexes the called steps of t.
 func NewReplay(t *Trace) *Replay {
-	rp := &Replay{Trace: t, calls: map[string][]TraceStep{}, seen: map[string]int{}, tools: map[string]int{}}
+	rp := &Replay{Trace: t, calls: map[string][]Step{}, seen: map[string]int{}, tools: map[string]int{}}
 	for _, s := range t.Steps {
 		if !s.Called || s.Status == "pending" {
 			continue
@@ -44,14 +40,14 @@ func NewReplay(t *Trace) *Replay {
 }
 
 func replayKey(tool string, args []byte) string {
-	return tool + "\x00" + string(AppendCompact(nil, bytes.TrimSpace(args)))
+	return tool + "\x00" + string(jsontext.AppendCompact(nil, bytes.TrimSpace(args)))
 }
 
 // Call answers from the trace. When the same call was recorded more than
 // once, the answers come back in recorded order, then again from the first.
-func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (ToolResult, error) {
+func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
 	if err := ctx.Err(); err != nil {
-		return ToolResult{}, err
+		return plan.ToolResult{}, err
 	}
 	k := replayKey(tool, args)
 	rp.mu.Lock()
@@ -67,21 +63,21 @@ func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (
 		if others == 0 {
 			why = fmt.Sprintf("it never called tool %q", tool)
 		}
-		return ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
-			rp.Trace.Path, tool, AppendCompact(nil, args), why)}
+		return plan.ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
+			rp.Trace.Path, tool, jsontext.AppendCompact(nil, args), why)}
 	}
 	s := rec[n%len(rec)]
 	if s.Status == "error" {
-		return ToolResult{IsError: true, Error: *s.Error}, nil
+		return plan.ToolResult{IsError: true, Error: *s.Error}, nil
 	}
-	return ToolResult{Value: append(json.RawMessage(nil), s.Result...)}, nil
+	return plan.ToolResult{Value: append(json.RawMessage(nil), s.Result...)}, nil
 }
 
 // Catalog is the trace's catalog, answering from the trace.
-func (rp *Replay) Catalog() (*Catalog, error) {
-	tools := make([]*Tool, 0, len(rp.Trace.Catalog.Tools))
+func (rp *Replay) Catalog() (*plan.Catalog, error) {
+	tools := make([]*plan.Tool, 0, len(rp.Trace.Catalog.Tools))
 	for _, tt := range rp.Trace.Catalog.Tools {
-		t := &Tool{Name: tt.Name, Description: tt.Description, InputSchema: nonEmpty(tt.InputSchema),
+		t := &plan.Tool{Name: tt.Name, Description: tt.Description, InputSchema: nonEmpty(tt.InputSchema),
 			OutputSchema: nonEmpty(tt.OutputSchema), Annotations: nonEmpty(tt.Annotations),
 			Sharable: map[string]bool{}, SharableAll: tt.SharableAll}
 		for _, p := range tt.Sharable {
@@ -93,17 +89,20 @@ func (rp *Replay) Catalog() (*Catalog, error) {
 	if rp.Trace.Catalog.Source != "" {
 		src += " (recorded from " + rp.Trace.Catalog.Source + ")"
 	}
-	c, err := NewCatalog(src, tools, rp)
+	c, err := plan.NewCatalog(src, tools, rp)
 	if err != nil {
 		return nil, fmt.Errorf("the trace %s has a damaged catalog: %w", rp.Trace.Path, err)
 	}
 	return c, nil
 }
 
+// noAnswerError is plan.ErrNoAnswer for one call, with why the trace has no
+// answer (NoAnswerReason, which a halted run shows).
 type noAnswerError struct{ tool, why, msg string }
 
-func (e *noAnswerError) Error() string        { return e.msg }
-func (e *noAnswerError) Is(target error) bool { return target == ErrNoAnswer }
+func (e *noAnswerError) Error() string          { return e.msg }
+func (e *noAnswerError) Is(target error) bool   { return target == plan.ErrNoAnswer }
+func (e *noAnswerError) NoAnswerReason() string { return e.why }
 
 func nonEmpty(m json.RawMessage) json.RawMessage {
 	if len(m) == 0 || string(m) == "null" {

@@ -58,7 +58,7 @@ func ResultCheck(r *Run, i int) *Diagnostic {
 	if t == nil {
 		return nil
 	}
-	msg := CheckResult(t, st.Result)
+	msg := checkResult(t, st.Result)
 	if msg == "" {
 		return nil
 	}
@@ -69,11 +69,11 @@ func ResultCheck(r *Run, i int) *Diagnostic {
 	return &d
 }
 
-// CheckResult validates a tool's result against its outputSchema and
+// checkResult validates a tool's result against its outputSchema and
 // returns what is wrong, in one line, or "" when it matches (or the tool
 // has no usable outputSchema). A FastMCP wrapper schema also accepts the
 // bare value it wraps.
-func CheckResult(t *Tool, result []byte) string {
+func checkResult(t *Tool, result []byte) string {
 	sch := t.compiledOutput()
 	if sch == nil {
 		return ""

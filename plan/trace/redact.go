@@ -1,9 +1,11 @@
-package plan
+package trace
 
 import (
 	"bytes"
-	"net/url"
 	"strings"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Redacted is the JSON string that replaces a redacted value in a trace.
@@ -63,17 +65,17 @@ func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 	}
 	lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
 	body := bytes.TrimSpace(raw)
-	v, err := ParseJSON(body)
+	v, err := jsontext.Parse(body)
 	if err != nil {
 		return []byte(redactNotJSON)
 	}
 	var spans [][2]int
-	var walk func(v *Value)
-	walk = func(v *Value) {
+	var walk func(v *jsontext.Value)
+	walk = func(v *jsontext.Value) {
 		switch v.Kind {
-		case Object:
+		case jsontext.Object:
 			for _, m := range v.Members {
-				if keepRefs && IsRef(m.Value) {
+				if keepRefs && plan.IsRef(m.Value) {
 					continue
 				}
 				if r.match(m.Key) {
@@ -82,7 +84,7 @@ func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 					walk(m.Value)
 				}
 			}
-		case Array:
+		case jsontext.Array:
 			for _, e := range v.Elems {
 				walk(e)
 			}
@@ -102,52 +104,4 @@ func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 	}
 	out = append(out, body[at:]...)
 	return append(out, raw[lead+len(body):]...)
-}
-
-// RedactURL is raw with its secrets out, for every message, log line and
-// answer that shows a URL: user info becomes "redacted" and every query
-// value "redacted" (an API key often rides there); scheme, host, path and
-// query keys stay, so the URL is still recognisable. A URL that does not
-// parse is shown as "[redacted URL]".
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "[redacted URL]"
-	}
-	if u.User != nil {
-		u.User = url.User("redacted")
-	}
-	if u.RawQuery != "" {
-		q, err := url.ParseQuery(u.RawQuery)
-		if err != nil {
-			u.RawQuery = "redacted"
-		} else {
-			for k := range q {
-				q[k] = []string{"redacted"}
-			}
-			u.RawQuery = q.Encode()
-		}
-	}
-	u.Fragment, u.RawFragment = "", ""
-	return u.String()
-}
-
-// ScrubURL replaces raw in msg, as written or as Go's libraries print it
-// (net/url's Redacted form, re-encoded), with RedactURL(raw): errors from
-// HTTP libraries quote the URL they were given.
-func ScrubURL(msg, raw string) string {
-	if raw == "" {
-		return msg
-	}
-	shown := RedactURL(raw)
-	forms := []string{raw}
-	if u, err := url.Parse(raw); err == nil {
-		forms = append(forms, u.String(), u.Redacted())
-	}
-	for _, f := range forms {
-		if f != "" {
-			msg = strings.ReplaceAll(msg, f, shown)
-		}
-	}
-	return msg
 }

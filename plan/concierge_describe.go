@@ -2,6 +2,9 @@ package plan
 
 import (
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -25,10 +28,10 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	b.WriteString("  ")
 	b.WriteString(t.Name)
 	b.WriteByte('(')
-	if schema, err := ParseJSON(t.InputSchema); err == nil && schema.Kind == Object {
+	if schema, err := jsontext.Parse(t.InputSchema); err == nil && schema.Kind == jsontext.Object {
 		required := pySet(schema.Get("required"))
-		if props := schema.Get("properties"); props != nil && props.Kind == Object {
-			for i, m := range pyMembers(props) {
+		if props := schema.Get("properties"); props != nil && props.Kind == jsontext.Object {
+			for i, m := range pyvalue.Members(props) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
@@ -38,7 +41,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 				}
 				b.WriteString(": ")
 				if typ := m.Value.Get("type"); typ != nil {
-					b.WriteString(PyStr(typ))
+					b.WriteString(pyvalue.Str(typ))
 				} else {
 					b.WriteString("any")
 				}
@@ -53,80 +56,35 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 		b.WriteString("    ")
 		b.WriteString(t.Description)
 	}
-	if out, err := ParseJSON(t.OutputSchema); err == nil && pyTruthy(out) {
+	if out, err := jsontext.Parse(t.OutputSchema); err == nil && pyTruthy(out) {
 		b.WriteString("\n    returns: ")
-		b.WriteString(PyJSONDumps(out))
+		b.WriteString(pyvalue.JSONDumps(out))
 	}
 }
 
 // pySet is the set of strings Python's set(v) holds, as Concierge builds its
 // required names: a list's string elements, a str's characters, a dict's
 // keys. Anything else gives the empty set.
-func pySet(v *Value) map[string]bool {
+func pySet(v *jsontext.Value) map[string]bool {
 	set := map[string]bool{}
 	if v == nil {
 		return set
 	}
 	switch v.Kind {
-	case Array:
+	case jsontext.Array:
 		for _, e := range v.Elems {
-			if e.Kind == String {
+			if e.Kind == jsontext.String {
 				set[e.Str] = true
 			}
 		}
-	case String:
+	case jsontext.String:
 		for _, r := range v.Str {
 			set[string(r)] = true
 		}
-	case Object:
+	case jsontext.Object:
 		for _, m := range v.Members {
 			set[m.Key] = true
 		}
 	}
 	return set
-}
-
-// PyJSONDumps renders v as Python's json.dumps(v, separators=(',', ':'))
-// does: ASCII only, floats as Python prints them, keys in their order.
-func PyJSONDumps(v *Value) string {
-	var b strings.Builder
-	pyDumps(&b, v)
-	return b.String()
-}
-
-func pyDumps(b *strings.Builder, v *Value) {
-	switch v.Kind {
-	case Null:
-		b.WriteString("null")
-	case Bool:
-		if v.Bool {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-	case Number:
-		b.WriteString(pyNumberJSON(v.Str))
-	case String:
-		pyDumpsString(b, v.Str)
-	case Array:
-		b.WriteByte('[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			pyDumps(b, e)
-		}
-		b.WriteByte(']')
-	case Object:
-		b.WriteByte('{')
-		for i, m := range pyMembers(v) {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			pyDumpsString(b, m.Key)
-			b.WriteByte(':')
-			pyDumps(b, m.Value)
-		}
-		b.WriteByte('}')
-	}
 }

@@ -1,8 +1,10 @@
-package plan
+package pyvalue
 
 import (
 	"math"
 	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 func TestPyFloatRepr(t *testing.T) {
@@ -14,8 +16,8 @@ func TestPyFloatRepr(t *testing.T) {
 		{123456789012345680, "1.2345678901234568e+17"}, {0.0001, "0.0001"}, {0.00001, "1e-05"}, {1.5e-7, "1.5e-07"},
 		{41.8781, "41.8781"}, {math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {2.5e300, "2.5e+300"},
 	} {
-		if got := PyFloatRepr(tc.f); got != tc.want {
-			t.Errorf("PyFloatRepr(%v) = %q, want %q", tc.f, got, tc.want)
+		if got := FloatRepr(tc.f); got != tc.want {
+			t.Errorf("FloatRepr(%v) = %q, want %q", tc.f, got, tc.want)
 		}
 	}
 }
@@ -34,8 +36,8 @@ func TestPyReprString(t *testing.T) {
 		"\u200b":       `'\u200b'`,
 		"":             `''`,
 	} {
-		if got := PyReprString(in); got != want {
-			t.Errorf("PyReprString(%q) = %s, want %s", in, got, want)
+		if got := ReprString(in); got != want {
+			t.Errorf("ReprString(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
@@ -51,12 +53,12 @@ func TestPyStrOfValues(t *testing.T) {
 		`[]`:                                            `[]`,
 		`{}`:                                            `{}`,
 	} {
-		v, err := ParseJSON([]byte(src))
+		v, err := jsontext.Parse([]byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := PyStr(v); got != want {
-			t.Errorf("PyStr(%s) = %s, want %s", src, got, want)
+		if got := Str(v); got != want {
+			t.Errorf("Str(%s) = %s, want %s", src, got, want)
 		}
 	}
 }
@@ -80,9 +82,9 @@ func TestPyIndex(t *testing.T) {
 		{"١", 3, 1, ""}, // ARABIC-INDIC DIGIT ONE: Python's int() accepts it
 		{"99999999999999999999", 3, 0, "cannot fit 'int' into an index-sized integer"},
 	} {
-		got, err := pyIndex(tc.s, tc.n)
+		got, err := Index(tc.s, tc.n)
 		if got != tc.want || err != tc.err {
-			t.Errorf("pyIndex(%q, %d) = %d, %q; want %d, %q", tc.s, tc.n, got, err, tc.want, tc.err)
+			t.Errorf("Index(%q, %d) = %d, %q; want %d, %q", tc.s, tc.n, got, err, tc.want, tc.err)
 		}
 	}
 }

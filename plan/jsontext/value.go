@@ -1,4 +1,4 @@
-package plan
+package jsontext
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type Value struct {
 	// Str is the decoded text of a String and the literal of a Number. A
 	// Null with a non-empty Str was written as a number a double cannot
 	// hold (1e400) or as NaN/Infinity: Python's side of Concierge sees
-	// None there, and so does planctl (see pyvalue.go); Str keeps the
+	// None there, and so does planctl (see plan/pyvalue); Str keeps the
 	// literal for the validator's NUMBER_RANGE warning.
 	Str     string
 	Bool    bool
@@ -84,20 +84,20 @@ func (e *SyntaxError) Error() string { return e.Msg }
 // Concierge either.
 const MaxDepth = 1000
 
-// ParseJSON parses one JSON document into a tree of Values. It rejects
+// Parse parses one JSON document into a tree of Values. It rejects
 // invalid UTF-8, nesting past MaxDepth and trailing data. It is planctl's own
 // parser rather than encoding/json because it must keep byte offsets and
 // number literals, and keep duplicate keys visible, in one fast pass.
 //
 // Strings and number literals in the tree share src's memory: src must not
 // be modified while the tree is in use.
-func ParseJSON(src []byte) (*Value, error) {
-	v, _, err := parseJSON(src)
+func Parse(src []byte) (*Value, error) {
+	v, _, err := ParseWithDuplicates(src)
 	return v, err
 }
 
-// parseJSON also returns the objects that repeat a key.
-func parseJSON(src []byte) (*Value, []*Value, error) {
+// ParseWithDuplicates is Parse that also returns the objects that repeat a key.
+func ParseWithDuplicates(src []byte) (*Value, []*Value, error) {
 	p := parser{src: src}
 	p.skipSpace()
 	v, err := p.value(0)
@@ -122,7 +122,7 @@ type parser struct {
 }
 
 // text returns src[start:end] as a string that shares the source's memory:
-// a plan's strings and number literals cost no copy. ParseJSON documents
+// a plan's strings and number literals cost no copy. Parse documents
 // that its input must not change while the tree is in use.
 func (p *parser) text(start, end int) string {
 	if start == end {
@@ -263,7 +263,7 @@ func (p *parser) number() (*Value, error) {
 	v := p.node()
 	*v = Value{Kind: Number, Start: start, End: p.i, Str: p.text(start, p.i)}
 	if beyondDouble(v.Str) {
-		v.Kind = Null // what Concierge's stack makes of it (pyvalue.go)
+		v.Kind = Null // what Concierge's stack makes of it (plan/pyvalue)
 	}
 	return v, nil
 }
@@ -474,7 +474,7 @@ func (p *parser) object(depth int) (*Value, error) {
 			v.End = p.i
 			v.Members = append([]Member(nil), p.members[base:]...)
 			p.members = p.members[:base]
-			if hasDuplicateKeys(v) {
+			if HasDuplicateKeys(v) {
 				p.dups = append(p.dups, v)
 			}
 			return v, nil
@@ -482,4 +482,29 @@ func (p *parser) object(depth int) (*Value, error) {
 			return nil, p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
 		}
 	}
+}
+
+// HasDuplicateKeys reports whether object v repeats a key.
+func HasDuplicateKeys(v *Value) bool {
+	if len(v.Members) < 2 {
+		return false
+	}
+	if len(v.Members) <= 8 {
+		for i := 1; i < len(v.Members); i++ {
+			for j := 0; j < i; j++ {
+				if v.Members[i].Key == v.Members[j].Key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(v.Members))
+	for _, m := range v.Members {
+		if _, ok := seen[m.Key]; ok {
+			return true
+		}
+		seen[m.Key] = struct{}{}
+	}
+	return false
 }

@@ -1,10 +1,12 @@
-package plan
+package pyvalue
 
 import (
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Values as Python sees them.
@@ -15,57 +17,28 @@ import (
 // and every tool result comes back through the same parse. planctl applies
 // the same normalisation where the values enter:
 //
-//   - parsing (ParseJSON): a number a double cannot hold (1e400, -1e400) and
+//   - parsing (jsontext.Parse): a number a double cannot hold (1e400, -1e400) and
 //     the NaN/Infinity literals Python's json accepts become null, keeping
 //     their literal for the validator (NUMBER_RANGE); so {"id": 1e400} is a
 //     step without an id, exactly as on Concierge. Floats keep their literal
-//     in the tree and are rendered by PyFloatRepr wherever a value is written
+//     in the tree and are rendered by FloatRepr wherever a value is written
 //     (1E5 is 100000.0, 2.50 is 2.5, 1e-400 is 0.0); integers stay exact.
-//     A repeated key is read last-wins everywhere (Value.Get, pyMembers).
-//   - arguments a tool receives (ResolveArgs via AppendPyJSON): written from
+//     A repeated key is read last-wins everywhere (Value.Get, Members).
+//   - arguments a tool receives (ResolveArgs via AppendJSON): written from
 //     the tree as json.dumps would write the decoded value, so a repeated key
 //     inside a value reaches the tool (and mock "cases") once, with its last
 //     value.
-//   - tool results (PyValues, when a step's result arrives): the same
+//   - tool results (Values, when a step's result arrives): the same
 //     rewrite, only when something would change.
 //
 // Strings are left as UTF-8 in planctl's own output; the MCP wire text
-// (PyDumpsIndent) escapes every character outside printable ASCII, as
+// (DumpsIndent) escapes every character outside printable ASCII, as
 // json.dumps(ensure_ascii=True) does.
 
-// beyondDouble reports whether a JSON number literal is a float that
-// overflows a double. Integer literals never do: Python's ints are exact.
-func beyondDouble(lit string) bool {
-	exp := strings.IndexAny(lit, "eE")
-	if exp < 0 && (len(lit) < 300 || strings.IndexByte(lit, '.') < 0) {
-		return false // no exponent and short: at most 1e300; or an int
-	}
-	f, _ := strconv.ParseFloat(lit, 64)
-	return math.IsInf(f, 0)
-}
-
-// nonFinite parses NaN, Infinity or -Infinity, which Python's json.loads
-// accepts, into a null that keeps its literal.
-func (p *parser) nonFinite() (*Value, error) {
-	for _, word := range [...]string{"NaN", "Infinity", "-Infinity"} {
-		if len(p.src)-p.i >= len(word) && string(p.src[p.i:p.i+len(word)]) == word {
-			v := p.node()
-			*v = Value{Kind: Null, Start: p.i, End: p.i + len(word), Str: p.text(p.i, p.i+len(word))}
-			p.i += len(word)
-			return v, nil
-		}
-	}
-	return nil, p.errorf("unexpected %s: expected a JSON value (strings need double quotes)", p.describe())
-}
-
-// IsNonFinite reports whether v was written as a number a double cannot
-// hold, or as NaN/Infinity: Concierge receives null there.
-func IsNonFinite(v *Value) bool { return v != nil && v.Kind == Null && v.Str != "" }
-
-// pyNumberJSON writes a number literal as json.dumps writes the value
+// NumberJSON writes a number literal as json.dumps writes the value
 // json.loads makes of it: an int exactly ("-0" is 0), a float as repr.
-func pyNumberJSON(lit string) string {
-	if isIntLiteral(lit) {
+func NumberJSON(lit string) string {
+	if IsIntLiteral(lit) {
 		if lit == "-0" {
 			return "0"
 		}
@@ -75,18 +48,18 @@ func pyNumberJSON(lit string) string {
 	if err != nil && math.IsInf(f, 0) {
 		return "null"
 	}
-	return PyFloatRepr(f)
+	return FloatRepr(f)
 }
 
 // numberChanges reports whether Python would write lit differently.
 func numberChanges(lit string) bool {
-	if isIntLiteral(lit) {
+	if IsIntLiteral(lit) {
 		return lit == "-0"
 	}
 	if reprLiteral(lit) {
 		return false
 	}
-	return pyNumberJSON(lit) != lit
+	return NumberJSON(lit) != lit
 }
 
 // reprLiteral reports, cheaply, whether a float literal is already written
@@ -132,82 +105,82 @@ func reprLiteral(lit string) bool {
 	return sig <= 15
 }
 
-// AppendPyJSON appends v as compact JSON of the value Python holds after
+// AppendJSON appends v as compact JSON of the value Python holds after
 // json.loads: floats as repr writes them, numbers beyond a double and
 // NaN/Infinity as null, a repeated key once (first place, last value).
 // Strings are escaped as JSON requires and otherwise kept as UTF-8.
-func AppendPyJSON(dst []byte, v *Value) []byte {
+func AppendJSON(dst []byte, v *jsontext.Value) []byte {
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		return append(dst, "null"...)
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			return append(dst, "true"...)
 		}
 		return append(dst, "false"...)
-	case Number:
-		if (isIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
+	case jsontext.Number:
+		if (IsIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
 			return append(dst, v.Str...)
 		}
-		return append(dst, pyNumberJSON(v.Str)...)
-	case String:
-		return AppendJSONString(dst, v.Str)
-	case Array:
+		return append(dst, NumberJSON(v.Str)...)
+	case jsontext.String:
+		return jsontext.AppendJSONString(dst, v.Str)
+	case jsontext.Array:
 		dst = append(dst, '[')
 		for i, e := range v.Elems {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendPyJSON(dst, e)
+			dst = AppendJSON(dst, e)
 		}
 		return append(dst, ']')
 	default:
 		dst = append(dst, '{')
-		for i, m := range pyMembers(v) {
+		for i, m := range Members(v) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSONString(dst, m.Key)
+			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = AppendPyJSON(dst, m.Value)
+			dst = AppendJSON(dst, m.Value)
 		}
 		return append(dst, '}')
 	}
 }
 
-// PyValues returns raw JSON as the value Python reads from it: raw itself
+// Values returns raw JSON as the value Python reads from it: raw itself
 // when json.loads + json.dumps would change no value (its whitespace and
-// string escapes are kept), else the value rewritten by AppendPyJSON. Text
+// string escapes are kept), else the value rewritten by AppendJSON. Text
 // that does not parse is returned unchanged.
-func PyValues(raw []byte) []byte {
+func Values(raw []byte) []byte {
 	if pyClean(raw) {
 		return raw // the common case, found without building a tree
 	}
-	v, dups, err := parseJSON(raw)
+	v, dups, err := jsontext.ParseWithDuplicates(raw)
 	if err != nil {
 		return raw
 	}
 	if len(dups) == 0 && !pyChanges(v) {
 		return raw
 	}
-	return AppendPyJSON(make([]byte, 0, len(raw)), v)
+	return AppendJSON(make([]byte, 0, len(raw)), v)
 }
 
 // pyChanges reports whether some number under v is written differently by
 // Python, or is beyond a double.
-func pyChanges(v *Value) bool {
+func pyChanges(v *jsontext.Value) bool {
 	switch v.Kind {
-	case Number:
+	case jsontext.Number:
 		return numberChanges(v.Str)
-	case Null:
+	case jsontext.Null:
 		return v.Str != ""
-	case Array:
+	case jsontext.Array:
 		for _, e := range v.Elems {
 			if pyChanges(e) {
 				return true
 			}
 		}
-	case Object:
+	case jsontext.Object:
 		for _, m := range v.Members {
 			if pyChanges(m.Value) {
 				return true
@@ -217,14 +190,14 @@ func pyChanges(v *Value) bool {
 	return false
 }
 
-// PyDumpsIndent renders raw JSON as Python's json.dumps(value, indent=2)
+// DumpsIndent renders raw JSON as Python's json.dumps(value, indent=2)
 // writes the decoded value: two-space indentation, ", " never at a line end,
 // ": " after keys, every character outside printable ASCII escaped as \uXXXX
 // (surrogate pairs beyond the BMP), floats as repr. This is the text of a
 // Concierge server's execute_plan result. Text that does not parse is
 // returned unchanged.
-func PyDumpsIndent(raw []byte) []byte {
-	v, err := ParseJSON(raw)
+func DumpsIndent(raw []byte) []byte {
+	v, err := jsontext.Parse(raw)
 	if err != nil {
 		return raw
 	}
@@ -234,7 +207,7 @@ func PyDumpsIndent(raw []byte) []byte {
 	return []byte(b.String())
 }
 
-func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
+func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
 	newline := func(d int) {
 		b.WriteByte('\n')
 		for range d {
@@ -242,7 +215,7 @@ func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
 		}
 	}
 	switch v.Kind {
-	case Array:
+	case jsontext.Array:
 		if len(v.Elems) == 0 {
 			b.WriteString("[]")
 			return
@@ -257,8 +230,8 @@ func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
 		}
 		newline(depth)
 		b.WriteByte(']')
-	case Object:
-		ms := pyMembers(v)
+	case jsontext.Object:
+		ms := Members(v)
 		if len(ms) == 0 {
 			b.WriteString("{}")
 			return
@@ -269,7 +242,7 @@ func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
 				b.WriteByte(',')
 			}
 			newline(depth + 1)
-			pyDumpsString(b, m.Key)
+			DumpsString(b, m.Key)
 			b.WriteString(": ")
 			pyDumpsIndent(b, m.Value, depth+1)
 		}
@@ -280,10 +253,10 @@ func pyDumpsIndent(b *strings.Builder, v *Value, depth int) {
 	}
 }
 
-// pyDumpsString writes s as json.dumps(ensure_ascii=True) does: the escapes
+// DumpsString writes s as json.dumps(ensure_ascii=True) does: the escapes
 // \" \\ \n \r \t \b \f, and \uXXXX for every other character outside
 // printable ASCII (control characters, DEL, and all non-ASCII).
-func pyDumpsString(b *strings.Builder, s string) {
+func DumpsString(b *strings.Builder, s string) {
 	const hex = "0123456789abcdef"
 	u4 := func(r rune) {
 		b.WriteString(`\u`)
@@ -326,7 +299,7 @@ func pyDumpsString(b *strings.Builder, s string) {
 // already what Python would write of its value: no number it writes
 // differently, no NaN/Infinity, no object repeating a key. False means
 // "not sure" too (an escaped key, an object of many keys, text that is not
-// JSON): PyValues then takes the exact path.
+// JSON): Values then takes the exact path.
 func pyClean(b []byte) bool {
 	const maxKeys = 32
 	var keys [][]byte // the keys of the open objects, innermost last
@@ -334,8 +307,8 @@ func pyClean(b []byte) bool {
 	for i := 0; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
-			end := skipString(b, i)
-			j := skipSpaceAt(b, end)
+			end := jsontext.SkipString(b, i)
+			j := jsontext.SkipSpace(b, end)
 			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
 				key := b[i+1 : end-1]
 				for _, k := range key {
@@ -371,7 +344,7 @@ func pyClean(b []byte) bool {
 			starts = starts[:len(starts)-1]
 			i++
 		case c == '-' || (c >= '0' && c <= '9'):
-			end := skipValue(b, i)
+			end := jsontext.SkipValue(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
 				return false // -Infinity, or not a number
 			}

@@ -5,6 +5,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // This file is the validator's view of JSON Schema as a type system: what a
@@ -313,7 +316,7 @@ func resolveRef(root any, ref string) any {
 		return nil
 	}
 	cur := root
-	for _, tok := range SplitPointer(ref[1:]) {
+	for _, tok := range jsontext.SplitPointer(ref[1:]) {
 		switch c := cur.(type) {
 		case map[string]any:
 			cur = c[tok]
@@ -619,7 +622,7 @@ func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe stri
 	if container == kArr {
 		n, ok := parseIndex(key)
 		if !ok {
-			if _, msg := pyIndex(key, 1); strings.HasPrefix(msg, "invalid literal") {
+			if _, msg := pyvalue.Index(key, 1); strings.HasPrefix(msg, "invalid literal") {
 				return nil, &walkFailure{code: "REF_INDEX_NOT_INTEGER", sev: SeverityError}, nil, ""
 			}
 			return nil, nil, nil, maybe
@@ -683,7 +686,7 @@ func conjOrNil(nodes []any) any {
 // fit an int.
 func parseIndex(key string) (int, bool) {
 	const big = 1 << 40
-	i, msg := pyIndex(key, big)
+	i, msg := pyvalue.Index(key, big)
 	if msg != "" {
 		return 0, false
 	}

@@ -1,4 +1,4 @@
-package plan_test
+package trace_test
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 func runSample(t *testing.T, name string) *plan.Run {
 	t.Helper()
-	src, err := os.ReadFile("../samples/" + name)
+	src, err := os.ReadFile("../../samples/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,14 +33,14 @@ func TestTraceRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := runSample(t, name)
 			path := filepath.Join(t.TempDir(), "run.trace.json")
-			if err := plan.WriteTrace(path, r); err != nil {
+			if err := trace.Write(path, r); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(path)
 			if !json.Valid(data) {
 				t.Fatalf("the trace is not JSON:\n%s", data)
 			}
-			tr, err := plan.ReadTrace(path)
+			tr, err := trace.Read(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +50,7 @@ func TestTraceRoundTrip(t *testing.T) {
 			if !tr.SamePlan(r.Plan) {
 				t.Errorf("the trace's plan differs from the run's")
 			}
-			rp := plan.NewReplay(tr)
+			rp := trace.NewReplay(tr)
 			cat, err := rp.Catalog()
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +72,7 @@ func TestTraceRoundTrip(t *testing.T) {
 func TestTraceLayout(t *testing.T) {
 	r := runSample(t, "tool-error.json")
 	path := filepath.Join(t.TempDir(), "t.json")
-	if err := plan.WriteTrace(path, r); err != nil {
+	if err := trace.Write(path, r); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -94,14 +95,14 @@ func TestTraceLayout(t *testing.T) {
 func TestReplayRefusesUnrecordedCalls(t *testing.T) {
 	r := runSample(t, "backup.json")
 	path := filepath.Join(t.TempDir(), "t.json")
-	if err := plan.WriteTrace(path, r); err != nil {
+	if err := trace.Write(path, r); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := plan.ReadTrace(path)
+	tr, err := trace.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, _ := plan.NewReplay(tr).Catalog()
+	cat, _ := trace.NewReplay(tr).Catalog()
 	other := plan.Load("other.json", []byte(`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`), plan.Limits{})
 	run := plan.NewRun(other, cat, plan.RunOptions{})
 	run.Continue(context.Background(), nil)
@@ -116,7 +117,7 @@ func TestReplayRefusesUnrecordedCalls(t *testing.T) {
 
 func TestReadTraceRefusesBadFiles(t *testing.T) {
 	r := runSample(t, "backup.json")
-	good := plan.AppendTrace(nil, r, r.Step(0).Started)
+	good := trace.Append(nil, r, r.Step(0).Started)
 	for _, tc := range []struct {
 		name, data, want string
 	}{
@@ -129,7 +130,7 @@ func TestReadTraceRefusesBadFiles(t *testing.T) {
 		{"steps out of order", `{"trace": "planctl-trace/1", "plan": {"json": []}, "steps": [{"index": 1}]}`, "lists step 1 at position 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := plan.ParseTrace("t.json", []byte(tc.data))
+			_, err := trace.Parse("t.json", []byte(tc.data))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
@@ -140,10 +141,10 @@ func TestReadTraceRefusesBadFiles(t *testing.T) {
 // FuzzParseTrace: any bytes are a trace or a clear refusal, never a panic;
 // a trace that parses replays without panicking.
 func FuzzParseTrace(f *testing.F) {
-	src, _ := os.ReadFile("../samples/tool-error.json")
+	src, _ := os.ReadFile("../../samples/tool-error.json")
 	r := plan.NewRun(plan.Load("t.json", src, plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
 	r.Continue(context.Background(), nil)
-	good := plan.AppendTrace(nil, r, time.Unix(0, 0))
+	good := trace.Append(nil, r, time.Unix(0, 0))
 	f.Add(good)
 	f.Add(good[:len(good)/3])
 	f.Add([]byte(`{"trace": "planctl-trace/1", "plan": {"text": "["}, "steps": [{"index": 0, "status": "ok", "called": true, "result": 1}]}`))
@@ -153,18 +154,50 @@ func FuzzParseTrace(f *testing.F) {
 }
 
 func fuzzParseTrace(t *testing.T, data []byte) {
-	tr, err := plan.ParseTrace("f.json", data)
+	tr, err := trace.Parse("f.json", data)
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "the trace f.json ") {
 			t.Fatalf("a refusal that does not name the trace: %v", err)
 		}
 		return
 	}
-	cat, err := plan.NewReplay(tr).Catalog()
+	cat, err := trace.NewReplay(tr).Catalog()
 	if err != nil {
 		return
 	}
 	run := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
 	run.Continue(context.Background(), nil)
 	_ = run.Response()
+}
+
+func TestDefaultPath(t *testing.T) {
+	for name, want := range map[string]string{"samples/migration.json": "migration.trace.json", "-": "planctl.trace.json", "x.trace.json": "x.trace.json", "plan": "plan.trace.json"} {
+		if got := trace.DefaultPath(name); got != want {
+			t.Errorf("DefaultPath(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// With HaltAtTraceEnd, a call the replay has no answer for halts the run
+// before the step, and Halted gives the replay's reason (read by the engine
+// through errors.Is(plan.ErrNoAnswer) and a NoAnswerReason method).
+func TestReplayHaltsWithReason(t *testing.T) {
+	tr, err := trace.Parse("t.json", trace.Append(nil, runSample(t, "backup.json"), time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := trace.NewReplay(tr).Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, why := range map[string]string{
+		`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`: `it recorded 1 other call(s) of "create_backup", with other arguments`,
+		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:               `it never called tool "notify"`,
+	} {
+		run := plan.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.RunOptions{HaltAtTraceEnd: true})
+		run.Continue(context.Background(), nil)
+		if want := plan.ErrNoAnswer.Error() + ": " + why; run.Halted() != want || run.Step(0).Status != plan.StepPending {
+			t.Errorf("%s: halted %q, step %+v; want %q", src, run.Halted(), run.Step(0), want)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // echoCatalog has "big", which returns a string of n bytes, "echo", which
@@ -88,12 +89,12 @@ func TestMaxResponse(t *testing.T) {
 	}
 }
 
-// A result may nest as deep as a plan's values (plan.MaxDepth), no deeper.
+// A result may nest as deep as a plan's values (jsontext.MaxDepth), no deeper.
 func TestResultDepth(t *testing.T) {
 	for _, c := range []struct {
 		depth int
 		ok    bool
-	}{{plan.MaxDepth, true}, {plan.MaxDepth + 1, false}} {
+	}{{jsontext.MaxDepth, true}, {jsontext.MaxDepth + 1, false}} {
 		r := plan.NewRun(plan.Load("p.json", []byte(`[{"id":"d","tool":"deep","args":{}}]`), plan.Limits{}), echoCatalog(t, 0, c.depth), plan.RunOptions{})
 		r.Continue(context.Background(), nil)
 		st := r.Step(0)

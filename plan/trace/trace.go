@@ -1,4 +1,27 @@
-package plan
+// Package trace records a run of a plan to a file and replays it: Write
+// and Append record a *plan.Run (plan, catalog, each step's arguments and
+// result; secrets redacted with RunOptions.Redact), Read and Parse read a
+// trace back and refuse a damaged one with a message that says so, and a
+// Replay answers the recorded calls as a plan.Caller, so a run can be
+// stepped again without the tools.
+//
+// It stands apart from the engine: plan knows nothing of files or traces
+// (only ErrNoAnswer, which a replay gives past its recording).
+//
+//	if err := trace.Write("backup.trace.json", run); err != nil {
+//		return err
+//	}
+//	tr, err := trace.Read("backup.trace.json")
+//	if err != nil {
+//		return err
+//	}
+//	cat, err := trace.NewReplay(tr).Catalog()
+//	if err != nil {
+//		return err
+//	}
+//	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+//	again.Continue(ctx, nil) // the same results, from the trace
+package trace
 
 import (
 	"bytes"
@@ -9,12 +32,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
-// TraceFormat names the trace format and its version; a trace carries it in
-// its "trace" field and ReadTrace refuses any other.
-const TraceFormat = "planctl-trace/1"
+// Format names the trace format and its version; a trace carries it in
+// its "trace" field and Read refuses any other.
+const Format = "planctl-trace/1"
 
 // A trace is one JSON object, laid out to be read by people and diffed:
 //
@@ -54,15 +81,15 @@ type Served struct {
 	Refused string `json:"refused,omitempty"` // why the plan was refused before it ran, if it was
 }
 
-// WriteTrace records run r to path atomically: the file is written beside
+// Write records run r to path atomically: the file is written beside
 // path under a temporary name and renamed over it, so a crash never leaves
 // half a trace. The file is readable by its owner only (mode 0600): tool
 // results may hold secrets.
-func WriteTrace(path string, r *Run) error { return WriteServedTrace(path, r, nil) }
+func Write(path string, r *plan.Run) error { return WriteServed(path, r, nil) }
 
-// WriteServedTrace is WriteTrace with how the plan was served.
-func WriteServedTrace(path string, r *Run, sv *Served) error {
-	data := AppendTrace(nil, r, time.Now())
+// WriteServed is Write with how the plan was served.
+func WriteServed(path string, r *plan.Run, sv *Served) error {
+	data := Append(nil, r, time.Now())
 	if sv != nil {
 		data = appendServed(data, sv)
 	}
@@ -98,32 +125,32 @@ func appendServed(data []byte, sv *Served) []byte {
 	return append(data, "}\n"...)
 }
 
-// AppendTrace appends the trace of r, written at time now, to dst.
-func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
+// Append appends the trace of r, written at time now, to dst.
+func Append(dst []byte, r *plan.Run, now time.Time) []byte {
 	p := r.Plan
-	rd := NewRedactor(r.opts.Redact)
+	rd := NewRedactor(r.Options().Redact)
 	b := dst
 	b = append(b, `{"trace": `...)
-	b = AppendJSONString(b, TraceFormat)
+	b = jsontext.AppendJSONString(b, Format)
 	b = append(b, ",\n \"written\": "...)
-	b = AppendJSONString(b, now.UTC().Format(time.RFC3339Nano))
+	b = jsontext.AppendJSONString(b, now.UTC().Format(time.RFC3339Nano))
 	b = append(b, ",\n \"status\": "...)
-	b = AppendJSONString(b, r.Status().String())
+	b = jsontext.AppendJSONString(b, r.Status().String())
 	b = append(b, ",\n \"plan\": {\"name\": "...)
-	b = AppendJSONString(b, p.Src.Name)
+	b = jsontext.AppendJSONString(b, p.Src.Name)
 	if p.Root != nil {
 		b = append(b, `, "json": `...)
 		b = append(b, rd.Plan(bytes.TrimSpace(p.Src.Bytes))...)
 	} else {
 		b = append(b, `, "text": `...)
 		if rd.Active() {
-			b = AppendJSONString(b, "[redacted: not JSON]")
+			b = jsontext.AppendJSONString(b, "[redacted: not JSON]")
 		} else {
-			b = AppendJSONString(b, string(p.Src.Bytes))
+			b = jsontext.AppendJSONString(b, string(p.Src.Bytes))
 		}
 	}
 	b = append(b, "},\n \"catalog\": {\"source\": "...)
-	b = AppendJSONString(b, r.Catalog.Source)
+	b = jsontext.AppendJSONString(b, r.Catalog.Source)
 	b = append(b, `, "tools": [`...)
 	for i, t := range r.Catalog.Tools {
 		if i > 0 {
@@ -138,22 +165,22 @@ func AppendTrace(dst []byte, r *Run, now time.Time) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = r.appendTraceStep(b, i, rd)
+		b = appendTraceStep(b, r, i, rd)
 	}
 	return append(b, "]}\n"...)
 }
 
-func appendTool(b []byte, t *Tool) []byte {
+func appendTool(b []byte, t *plan.Tool) []byte {
 	b = append(b, `{"name": `...)
-	b = AppendJSONString(b, t.Name)
+	b = jsontext.AppendJSONString(b, t.Name)
 	if t.Description != "" {
 		b = append(b, `, "description": `...)
-		b = AppendJSONString(b, t.Description)
+		b = jsontext.AppendJSONString(b, t.Description)
 	}
 	raw := func(key string, v json.RawMessage) {
 		if len(bytes.TrimSpace(v)) > 0 {
 			b = append(b, ", \""+key+"\": "...)
-			b = AppendCompact(b, bytes.TrimSpace(v))
+			b = jsontext.AppendCompact(b, bytes.TrimSpace(v))
 		}
 	}
 	raw("inputSchema", t.InputSchema)
@@ -171,7 +198,7 @@ func appendTool(b []byte, t *Tool) []byte {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = AppendJSONString(b, k)
+		b = jsontext.AppendJSONString(b, k)
 	}
 	b = append(b, ']')
 	if t.SharableAll {
@@ -180,83 +207,83 @@ func appendTool(b []byte, t *Tool) []byte {
 	return append(b, '}')
 }
 
-func (r *Run) appendTraceStep(b []byte, i int, rd Redactor) []byte {
+func appendTraceStep(b []byte, r *plan.Run, i int, rd Redactor) []byte {
 	s := r.Plan.Steps[i]
 	st := r.Step(i)
 	b = append(b, `{"index": `...)
 	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `, "id": `...)
-	b = AppendJSONString(b, s.IDText())
+	b = jsontext.AppendJSONString(b, s.IDText())
 	b = append(b, `, "tool": `...)
-	b = AppendJSONString(b, s.ToolName())
+	b = jsontext.AppendJSONString(b, s.ToolName())
 	status := st.Status
-	if status == StepRunning {
-		status = StepPending // a step still running has no outcome to record
+	if status == plan.StepRunning {
+		status = plan.StepPending // a step still running has no outcome to record
 	}
 	b = append(b, `, "status": `...)
-	b = AppendJSONString(b, status.String())
-	if status != StepPending {
+	b = jsontext.AppendJSONString(b, status.String())
+	if status != plan.StepPending {
 		b = append(b, `, "called": `...)
 		b = strconv.AppendBool(b, st.Args != nil)
 	}
 	if args, src := r.ArgsOf(i); args != nil {
 		b = append(b, `, "args": `...)
-		b = AppendCompact(b, rd.Plan(args.Raw(src)))
+		b = jsontext.AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
-	if status == StepPending {
+	if status == plan.StepPending {
 		return append(b, '}')
 	}
 	if st.Args != nil {
 		b = append(b, `, "resolved_args": `...)
 		b = append(b, rd.JSON(st.Args)...)
 	}
-	if status == StepOK {
+	if status == plan.StepOK {
 		b = append(b, `, "result": `...)
-		b = AppendCompact(b, rd.JSON(st.Result))
+		b = jsontext.AppendCompact(b, rd.JSON(st.Result))
 	} else {
 		b = append(b, `, "error": `...)
-		b = AppendJSONString(b, st.Error)
+		b = jsontext.AppendJSONString(b, st.Error)
 	}
 	b = append(b, `, "started": `...)
-	b = AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
+	b = jsontext.AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
 	b = append(b, `, "duration_ms": `...)
 	b = strconv.AppendFloat(b, float64(st.Duration.Microseconds())/1000, 'f', -1, 64)
 	return append(b, '}')
 }
 
-// Trace is a recorded run, as ReadTrace reads it back. Values are kept as
+// Trace is a recorded run, as Read reads it back. Values are kept as
 // raw JSON, so numbers keep their exact text.
 type Trace struct {
 	Path    string
-	Format  string    `json:"trace"`
-	Written string    `json:"written"`
-	Status  string    `json:"status"`
-	Plan    TracePlan `json:"plan"`
+	Format  string `json:"trace"`
+	Written string `json:"written"`
+	Status  string `json:"status"`
+	Plan    Plan   `json:"plan"`
 	Catalog struct {
-		Source string      `json:"source"`
-		Tools  []TraceTool `json:"tools"`
+		Source string `json:"source"`
+		Tools  []Tool `json:"tools"`
 	} `json:"catalog"`
-	Steps  []TraceStep `json:"steps"`
-	Served *Served     `json:"served,omitempty"` // set by serve --record
+	Steps  []Step  `json:"steps"`
+	Served *Served `json:"served,omitempty"` // set by serve --record
 }
 
-// TracePlan is the plan a trace was recorded from.
-type TracePlan struct {
+// Plan is the plan a trace was recorded from.
+type Plan struct {
 	Name string          `json:"name"`
 	JSON json.RawMessage `json:"json,omitempty"`
 	Text *string         `json:"text,omitempty"`
 }
 
 // Source is the plan's text as it was loaded.
-func (p TracePlan) Source() []byte {
+func (p Plan) Source() []byte {
 	if p.Text != nil {
 		return []byte(*p.Text)
 	}
 	return p.JSON
 }
 
-// TraceTool is one tool of a trace's catalog.
-type TraceTool struct {
+// Tool is one tool of a trace's catalog.
+type Tool struct {
 	Name         string          `json:"name"`
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
@@ -266,8 +293,8 @@ type TraceTool struct {
 	SharableAll  bool            `json:"sharableAll"`
 }
 
-// TraceStep is one step of a trace.
-type TraceStep struct {
+// Step is one step of a trace.
+type Step struct {
 	Index        int             `json:"index"`
 	ID           string          `json:"id"`
 	Tool         string          `json:"tool"`
@@ -281,18 +308,18 @@ type TraceStep struct {
 	DurationMS   float64         `json:"duration_ms"`
 }
 
-// ReadTrace reads and checks a trace file. A file cut short, not JSON, of
+// Read reads and checks a trace file. A file cut short, not JSON, of
 // another format, or inconsistent is refused with a message that says so.
-func ReadTrace(path string) (*Trace, error) {
+func Read(path string) (*Trace, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)
 	}
-	return ParseTrace(path, data)
+	return Parse(path, data)
 }
 
-// ParseTrace reads a trace from data; path names it in messages.
-func ParseTrace(path string, data []byte) (*Trace, error) {
+// Parse reads a trace from data; path names it in messages.
+func Parse(path string, data []byte) (*Trace, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("the trace %s is empty: record a run with 'planctl run --trace FILE' or the debugger's trace command", path)
 	}
@@ -309,11 +336,11 @@ func ParseTrace(path string, data []byte) (*Trace, error) {
 	if err := json.Unmarshal(data, t); err != nil {
 		return nil, fmt.Errorf("the trace %s does not have the shape of a planctl trace (%v): give a file written by 'planctl run --trace' or the debugger", path, err)
 	}
-	if t.Format != TraceFormat {
+	if t.Format != Format {
 		if t.Format == "" {
-			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %q field): give a file written by 'planctl run --trace' or the debugger", path, TraceFormat)
+			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %q field): give a file written by 'planctl run --trace' or the debugger", path, Format)
 		}
-		return nil, fmt.Errorf("the trace %s has format %q; this planctl reads %q: record the run again with this version", path, t.Format, TraceFormat)
+		return nil, fmt.Errorf("the trace %s has format %q; this planctl reads %q: record the run again with this version", path, t.Format, Format)
 	}
 	if t.Plan.Source() == nil {
 		return nil, fmt.Errorf("the trace %s holds no plan: it is incomplete; record the run again", path)
@@ -331,14 +358,27 @@ func ParseTrace(path string, data []byte) (*Trace, error) {
 }
 
 // LoadPlan parses the plan the trace was recorded from.
-func (t *Trace) LoadPlan(lim Limits) *Plan {
-	return Load(t.Plan.Name, t.Plan.Source(), lim)
+func (t *Trace) LoadPlan(lim plan.Limits) *plan.Plan {
+	return plan.Load(t.Plan.Name, t.Plan.Source(), lim)
 }
 
 // SamePlan reports whether p is the plan the trace was recorded from
 // (ignoring whitespace outside strings).
-func (t *Trace) SamePlan(p *Plan) bool {
-	a := AppendCompact(nil, bytes.TrimSpace(t.Plan.Source()))
-	b := AppendCompact(nil, bytes.TrimSpace(p.Src.Bytes))
+func (t *Trace) SamePlan(p *plan.Plan) bool {
+	a := jsontext.AppendCompact(nil, bytes.TrimSpace(t.Plan.Source()))
+	b := jsontext.AppendCompact(nil, bytes.TrimSpace(p.Src.Bytes))
 	return bytes.Equal(a, b)
+}
+
+// DefaultPath is the file a debugger writes a trace to when none is
+// named: the plan's base name with ".trace.json", in the current folder
+// ("planctl.trace.json" for a plan from standard input).
+func DefaultPath(planName string) string {
+	base := filepath.Base(planName)
+	if planName == "" || planName == "-" || strings.HasPrefix(planName, "<") || base == "." || base == string(filepath.Separator) {
+		return "planctl.trace.json"
+	}
+	base = strings.TrimSuffix(base, ".json")
+	base = strings.TrimSuffix(base, ".trace")
+	return base + ".trace.json"
 }

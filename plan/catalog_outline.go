@@ -2,6 +2,8 @@ package plan
 
 import (
 	"sort"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // OutputKey is one key a reference path may take next: a property of the
@@ -144,11 +146,11 @@ func asList(node any) []any {
 // its "properties" object.
 func propertyOrder(raw []byte) map[string]int {
 	out := map[string]int{}
-	root, err := ParseJSON(raw)
+	root, err := jsontext.Parse(raw)
 	if err != nil {
 		return out
 	}
-	if props := root.Get("properties"); props != nil && props.Kind == Object {
+	if props := root.Get("properties"); props != nil && props.Kind == jsontext.Object {
 		for i, m := range props.Members {
 			if _, seen := out[m.Key]; !seen {
 				out[m.Key] = i

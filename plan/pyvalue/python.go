@@ -1,4 +1,4 @@
-package plan
+package pyvalue
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Concierge is written in Python and its messages interpolate Python values:
@@ -13,29 +15,29 @@ import (
 // These helpers reproduce those renderings so planctl's messages are
 // Concierge's, byte for byte.
 
-// PyTypeName is Python's name for the type json.loads gives a value.
-func PyTypeName(v *Value) string {
+// TypeName is Python's name for the type json.loads gives a value.
+func TypeName(v *jsontext.Value) string {
 	switch v.Kind {
-	case String:
+	case jsontext.String:
 		return "str"
-	case Number:
-		if isIntLiteral(v.Str) {
+	case jsontext.Number:
+		if IsIntLiteral(v.Str) {
 			return "int"
 		}
 		return "float"
-	case Bool:
+	case jsontext.Bool:
 		return "bool"
-	case Null:
+	case jsontext.Null:
 		return "NoneType"
-	case Array:
+	case jsontext.Array:
 		return "list"
 	default:
 		return "dict"
 	}
 }
 
-// pyTypeNameRaw is PyTypeName for a raw JSON value, judged by its first byte.
-func pyTypeNameRaw(raw []byte) string {
+// TypeNameRaw is TypeName for a raw JSON value, judged by its first byte.
+func TypeNameRaw(raw []byte) string {
 	if len(raw) == 0 {
 		return "NoneType"
 	}
@@ -51,18 +53,18 @@ func pyTypeNameRaw(raw []byte) string {
 	case 'n':
 		return "NoneType"
 	}
-	if isIntLiteral(string(raw)) {
+	if IsIntLiteral(string(raw)) {
 		return "int"
 	}
 	return "float"
 }
 
-func isIntLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
+func IsIntLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
 
-// PyStr renders v as Python's str() renders the decoded value: a string as
+// Str renders v as Python's str() renders the decoded value: a string as
 // itself, anything else as its repr.
-func PyStr(v *Value) string {
-	if v.Kind == String {
+func Str(v *jsontext.Value) string {
+	if v.Kind == jsontext.String {
 		return v.Str
 	}
 	var b strings.Builder
@@ -70,28 +72,28 @@ func PyStr(v *Value) string {
 	return b.String()
 }
 
-// PyRepr renders v as Python's repr() renders the decoded value.
-func PyRepr(v *Value) string {
+// Repr renders v as Python's repr() renders the decoded value.
+func Repr(v *jsontext.Value) string {
 	var b strings.Builder
 	pyRepr(&b, v)
 	return b.String()
 }
 
-func pyRepr(b *strings.Builder, v *Value) {
+func pyRepr(b *strings.Builder, v *jsontext.Value) {
 	switch v.Kind {
-	case Null:
+	case jsontext.Null:
 		b.WriteString("None")
-	case Bool:
+	case jsontext.Bool:
 		if v.Bool {
 			b.WriteString("True")
 		} else {
 			b.WriteString("False")
 		}
-	case Number:
+	case jsontext.Number:
 		b.WriteString(pyNumber(v.Str))
-	case String:
-		b.WriteString(PyReprString(v.Str))
-	case Array:
+	case jsontext.String:
+		b.WriteString(ReprString(v.Str))
+	case jsontext.Array:
 		b.WriteByte('[')
 		for i, e := range v.Elems {
 			if i > 0 {
@@ -100,13 +102,13 @@ func pyRepr(b *strings.Builder, v *Value) {
 			pyRepr(b, e)
 		}
 		b.WriteByte(']')
-	case Object:
+	case jsontext.Object:
 		b.WriteByte('{')
-		for i, m := range pyMembers(v) {
+		for i, m := range Members(v) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(PyReprString(m.Key))
+			b.WriteString(ReprString(m.Key))
 			b.WriteString(": ")
 			pyRepr(b, m.Value)
 		}
@@ -114,14 +116,14 @@ func pyRepr(b *strings.Builder, v *Value) {
 	}
 }
 
-// pyMembers returns an object's members as a Python dict holds them after
+// Members returns an object's members as a Python dict holds them after
 // json.loads: a repeated key keeps its first position and its last value.
-func pyMembers(v *Value) []Member {
-	if !hasDuplicateKeys(v) {
+func Members(v *jsontext.Value) []jsontext.Member {
+	if !jsontext.HasDuplicateKeys(v) {
 		return v.Members
 	}
 	pos := make(map[string]int, len(v.Members))
-	out := make([]Member, 0, len(v.Members))
+	out := make([]jsontext.Member, 0, len(v.Members))
 	for _, m := range v.Members {
 		if i, ok := pos[m.Key]; ok {
 			out[i].Value = m.Value
@@ -133,34 +135,10 @@ func pyMembers(v *Value) []Member {
 	return out
 }
 
-func hasDuplicateKeys(v *Value) bool {
-	if len(v.Members) < 2 {
-		return false
-	}
-	if len(v.Members) <= 8 {
-		for i := 1; i < len(v.Members); i++ {
-			for j := 0; j < i; j++ {
-				if v.Members[i].Key == v.Members[j].Key {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	seen := make(map[string]struct{}, len(v.Members))
-	for _, m := range v.Members {
-		if _, ok := seen[m.Key]; ok {
-			return true
-		}
-		seen[m.Key] = struct{}{}
-	}
-	return false
-}
-
 // pyNumber renders a JSON number literal as Python prints the int or float
 // json.loads makes of it.
 func pyNumber(lit string) string {
-	if isIntLiteral(lit) {
+	if IsIntLiteral(lit) {
 		if lit == "-0" {
 			return "0"
 		}
@@ -170,13 +148,13 @@ func pyNumber(lit string) string {
 	if err != nil && !math.IsInf(f, 0) {
 		return lit
 	}
-	return PyFloatRepr(f)
+	return FloatRepr(f)
 }
 
-// PyFloatRepr renders f as Python's repr(float) does: the shortest digits
+// FloatRepr renders f as Python's repr(float) does: the shortest digits
 // that round-trip, fixed notation for exponents from -4 to 15, and at least
 // one digit after the point.
-func PyFloatRepr(f float64) string {
+func FloatRepr(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
 		return "inf"
@@ -224,8 +202,8 @@ func PyFloatRepr(f float64) string {
 	return out
 }
 
-// PyReprString renders s as Python's repr(str) does.
-func PyReprString(s string) string {
+// ReprString renders s as Python's repr(str) does.
+func ReprString(s string) string {
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -283,10 +261,10 @@ func leftPad(s string, n int) string {
 // pyIntMaxStrDigits is CPython's default limit on int() of a long string.
 const pyIntMaxStrDigits = 4300
 
-// pyIndex parses an array index as Python's int(s) would, then indexes a
+// Index parses an array index as Python's int(s) would, then indexes a
 // list of length n as obj[int(s)] would. It returns the index, or the text
 // of the ValueError or IndexError Python would raise.
-func pyIndex(s string, n int) (int, string) {
+func Index(s string, n int) (int, string) {
 	t := strings.TrimFunc(s, unicode.IsSpace)
 	neg := false
 	if t != "" && (t[0] == '+' || t[0] == '-') {
@@ -294,7 +272,7 @@ func pyIndex(s string, n int) (int, string) {
 		t = t[1:]
 	}
 	// Python formats this message with %.200R: the repr cut at 200 characters.
-	invalid := "invalid literal for int() with base 10: " + cutRunes(PyReprString(s), 200)
+	invalid := "invalid literal for int() with base 10: " + cutRunes(ReprString(s), 200)
 	if t == "" {
 		return 0, invalid
 	}

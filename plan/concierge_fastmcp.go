@@ -5,6 +5,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // FastMCP tools. Real Concierge servers wrap tools written with FastMCP:
@@ -39,14 +42,14 @@ import (
 // "runtime": "fastmcp").
 const RuntimeFastMCP = "fastmcp"
 
-// PydanticVersion is the version named in the errors' documentation links.
-const PydanticVersion = "2.13"
+// pydanticVersion is the version named in the errors' documentation links.
+const pydanticVersion = "2.13"
 
 // Coercion is one argument value pydantic converts: where, from what, to
 // what (compact JSON).
 type Coercion struct {
 	Loc  []string
-	From *Value
+	From *jsontext.Value
 	To   string
 }
 
@@ -55,13 +58,13 @@ type Coercion struct {
 // JSON, and the conversions made; or, when validation fails, FastMCP's
 // error text.
 func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coerced []Coercion, errText string) {
-	av, err := ParseJSON(args)
-	if err != nil || av.Kind != Object {
+	av, err := jsontext.Parse(args)
+	if err != nil || av.Kind != jsontext.Object {
 		return args, nil, ""
 	}
-	sv, err := ParseJSON(inputSchema)
-	if err != nil || sv.Kind != Object {
-		return AppendPyJSON(nil, av), nil, ""
+	sv, err := jsontext.Parse(inputSchema)
+	if err != nil || sv.Kind != jsontext.Object {
+		return pyvalue.AppendJSON(nil, av), nil, ""
 	}
 	c := &pyConverter{}
 	out = c.object(nil, sv, av, nil, true)
@@ -75,7 +78,7 @@ type pydanticError struct {
 	loc   []string
 	typ   string
 	msg   string
-	input *Value
+	input *jsontext.Value
 }
 
 type pyConverter struct {
@@ -83,7 +86,7 @@ type pyConverter struct {
 	coerced []Coercion
 }
 
-func (c *pyConverter) fail(loc []string, typ, msg string, in *Value) {
+func (c *pyConverter) fail(loc []string, typ, msg string, in *jsontext.Value) {
 	c.errs = append(c.errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
 }
 
@@ -106,11 +109,11 @@ func (c *pyConverter) report(tool string) string {
 		b.WriteString(" [type=")
 		b.WriteString(e.typ)
 		b.WriteString(", input_value=")
-		b.WriteString(truncateRepr(PyRepr(e.input)))
+		b.WriteString(truncateRepr(pyvalue.Repr(e.input)))
 		b.WriteString(", input_type=")
-		b.WriteString(PyTypeName(e.input))
+		b.WriteString(pyvalue.TypeName(e.input))
 		b.WriteString("]\n    For further information visit https://errors.pydantic.dev/")
-		b.WriteString(PydanticVersion)
+		b.WriteString(pydanticVersion)
 		b.WriteString("/v/")
 		b.WriteString(e.typ)
 	}
@@ -128,24 +131,24 @@ func truncateRepr(s string) string {
 }
 
 // schemaTypes reads a schema's JSON types and whether null is allowed.
-func schemaTypes(s *Value) (types []string, nullable bool) {
-	if s == nil || s.Kind != Object {
+func schemaTypes(s *jsontext.Value) (types []string, nullable bool) {
+	if s == nil || s.Kind != jsontext.Object {
 		return nil, false
 	}
 	if t := s.Get("type"); t != nil {
 		switch t.Kind {
-		case String:
+		case jsontext.String:
 			types = []string{t.Str}
-		case Array:
+		case jsontext.Array:
 			for _, e := range t.Elems {
-				if e.Kind == String {
+				if e.Kind == jsontext.String {
 					types = append(types, e.Str)
 				}
 			}
 		}
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil && u.Kind == Array {
+		if u := s.Get(key); u != nil && u.Kind == jsontext.Array {
 			for _, br := range u.Elems {
 				bt, bn := schemaTypes(br)
 				nullable = nullable || bn
@@ -166,9 +169,9 @@ func schemaTypes(s *Value) (types []string, nullable bool) {
 
 // fastmcpBranch is the schema a non-null value converts by: s itself, or its
 // first non-null anyOf/oneOf branch.
-func fastmcpBranch(s *Value) *Value {
+func fastmcpBranch(s *jsontext.Value) *jsontext.Value {
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil && u.Kind == Array {
+		if u := s.Get(key); u != nil && u.Kind == jsontext.Array {
 			for _, br := range u.Elems {
 				if ts, _ := schemaTypes(br); len(ts) > 0 {
 					return br
@@ -180,12 +183,12 @@ func fastmcpBranch(s *Value) *Value {
 }
 
 // value appends v converted by schema s.
-func (c *pyConverter) value(dst []byte, s *Value, v *Value, loc []string) []byte {
+func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string) []byte {
 	types, nullable := schemaTypes(s)
 	if len(types) == 0 && !nullable {
-		return AppendPyJSON(dst, v) // any: unchanged
+		return pyvalue.AppendJSON(dst, v) // any: unchanged
 	}
-	if v.Kind == Null && nullable {
+	if v.Kind == jsontext.Null && nullable {
 		return append(dst, "null"...)
 	}
 	if len(types) == 0 {
@@ -212,23 +215,23 @@ func (c *pyConverter) value(dst []byte, s *Value, v *Value, loc []string) []byte
 		return c.object(dst, s, v, loc, false)
 	}
 	if out != "" {
-		if out != string(AppendPyJSON(nil, v)) {
+		if out != string(pyvalue.AppendJSON(nil, v)) {
 			c.coerced = append(c.coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
 		}
 		return append(dst, out...)
 	}
-	return AppendPyJSON(dst, v)
+	return pyvalue.AppendJSON(dst, v)
 }
 
 // object converts the declared properties of v; top-level drops the
 // undeclared ones and reports missing required ones.
-func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top bool) []byte {
+func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string, top bool) []byte {
 	props := s.Get("properties")
 	required := pySet(s.Get("required"))
 	dst = append(dst, '{')
 	n := 0
-	if props != nil && props.Kind == Object {
-		for _, p := range pyMembers(props) {
+	if props != nil && props.Kind == jsontext.Object {
+		for _, p := range pyvalue.Members(props) {
 			a := v.Get(p.Key)
 			if a == nil {
 				if required[p.Key] {
@@ -240,13 +243,13 @@ func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top b
 				dst = append(dst, ',')
 			}
 			n++
-			dst = AppendJSONString(dst, p.Key)
+			dst = jsontext.AppendJSONString(dst, p.Key)
 			dst = append(dst, ':')
 			dst = c.value(dst, p.Value, a, append(loc, p.Key))
 		}
 	}
-	if !top || props == nil || props.Kind != Object {
-		for _, m := range pyMembers(v) {
+	if !top || props == nil || props.Kind != jsontext.Object {
+		for _, m := range pyvalue.Members(v) {
 			if props != nil && props.Get(m.Key) != nil {
 				continue
 			}
@@ -254,9 +257,9 @@ func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top b
 				dst = append(dst, ',')
 			}
 			n++
-			dst = AppendJSONString(dst, m.Key)
+			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = AppendPyJSON(dst, m.Value)
+			dst = pyvalue.AppendJSON(dst, m.Value)
 		}
 	}
 	return append(dst, '}')
@@ -264,13 +267,13 @@ func (c *pyConverter) object(dst []byte, s *Value, v *Value, loc []string, top b
 
 // scalar converts v to JSON type typ: the converted JSON for scalars ("" to
 // keep v as it is), and whether v is acceptable at all.
-func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) {
+func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (string, bool) {
 	switch typ {
 	case "integer":
 		switch v.Kind {
-		case Number:
-			if isIntLiteral(v.Str) {
-				return pyNumberJSON(v.Str), true
+		case jsontext.Number:
+			if pyvalue.IsIntLiteral(v.Str) {
+				return pyvalue.NumberJSON(v.Str), true
 			}
 			f, _ := strconv.ParseFloat(v.Str, 64)
 			if f != math.Trunc(f) {
@@ -284,12 +287,12 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 			bf := new(big.Float).SetFloat64(f)
 			bi, _ := bf.Int(nil)
 			return bi.String(), true
-		case Bool:
+		case jsontext.Bool:
 			if v.Bool {
 				return "1", true
 			}
 			return "0", true
-		case String:
+		case jsontext.String:
 			if n, ok := pydanticIntString(v.Str); ok {
 				return n, true
 			}
@@ -299,26 +302,26 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 		c.fail(loc, "int_type", "Input should be a valid integer", v)
 	case "number":
 		switch v.Kind {
-		case Number:
-			if isIntLiteral(v.Str) {
+		case jsontext.Number:
+			if pyvalue.IsIntLiteral(v.Str) {
 				f, _ := new(big.Float).SetString(v.Str)
 				ff, _ := f.Float64()
-				return PyFloatRepr(ff), true
+				return pyvalue.FloatRepr(ff), true
 			}
-			return pyNumberJSON(v.Str), true
-		case Bool:
+			return pyvalue.NumberJSON(v.Str), true
+		case jsontext.Bool:
 			if v.Bool {
 				return "1.0", true
 			}
 			return "0.0", true
-		case String:
+		case jsontext.String:
 			t, ok := pyUnderscores(strings.TrimSpace(v.Str))
 			f, err := strconv.ParseFloat(t, 64)
 			if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
 				if math.IsInf(f, 0) || math.IsNaN(f) {
 					return "null", true // the tool gets inf or nan; JSON carries null
 				}
-				return PyFloatRepr(f), true
+				return pyvalue.FloatRepr(f), true
 			}
 			c.fail(loc, "float_parsing", "Input should be a valid number, unable to parse string as a number", v)
 			return "", false
@@ -326,9 +329,9 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 		c.fail(loc, "float_type", "Input should be a valid number", v)
 	case "boolean":
 		switch v.Kind {
-		case Bool:
+		case jsontext.Bool:
 			return "", true
-		case Number:
+		case jsontext.Number:
 			f, _ := strconv.ParseFloat(v.Str, 64)
 			switch f {
 			case 0:
@@ -336,13 +339,13 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 			case 1:
 				return "true", true
 			}
-			if isIntLiteral(v.Str) {
+			if pyvalue.IsIntLiteral(v.Str) {
 				c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
 			} else {
 				c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 			}
 			return "", false
-		case String:
+		case jsontext.String:
 			switch strings.ToLower(strings.TrimSpace(v.Str)) {
 			case "true", "1", "yes", "on", "t", "y":
 				return "true", true
@@ -354,17 +357,17 @@ func (c *pyConverter) scalar(typ string, v *Value, loc []string) (string, bool) 
 		}
 		c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 	case "string":
-		if v.Kind == String {
+		if v.Kind == jsontext.String {
 			return "", true
 		}
 		c.fail(loc, "string_type", "Input should be a valid string", v)
 	case "array":
-		if v.Kind == Array {
+		if v.Kind == jsontext.Array {
 			return "", true
 		}
 		c.fail(loc, "list_type", "Input should be a valid list", v)
 	case "object":
-		if v.Kind == Object {
+		if v.Kind == jsontext.Object {
 			return "", true
 		}
 		c.fail(loc, "dict_type", "Input should be a valid dictionary", v)

@@ -1,4 +1,4 @@
-package plan_test
+package trace_test
 
 import (
 	"bytes"
@@ -6,15 +6,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/trace"
 )
 
 func TestRedactorJSON(t *testing.T) {
-	rd := plan.NewRedactor([]string{"password", "Token"})
+	rd := trace.NewRedactor([]string{"password", "Token"})
 	for _, c := range []struct{ in, want string }{
 		// Layout kept, any depth, arrays, case-insensitive, escaped keys.
 		{`{"user": "ann", "password": "p1"}`, `{"user": "ann", "password": "[redacted]"}`},
@@ -39,7 +39,7 @@ func TestRedactorJSON(t *testing.T) {
 		t.Errorf("JSON(%s) = %s, want %s", ref, got, want)
 	}
 	in := []byte(`{"password": "p5"}`)
-	if got := plan.NewRedactor(nil).JSON(in); !bytes.Equal(got, in) {
+	if got := trace.NewRedactor(nil).JSON(in); !bytes.Equal(got, in) {
 		t.Errorf("a redactor with no keys changed %s to %s", in, got)
 	}
 }
@@ -84,7 +84,7 @@ func TestTraceRedact(t *testing.T) {
 		t.Fatalf("run: %s", plain.Response())
 	}
 	path := filepath.Join(dir, "plain.json")
-	if err := plan.WriteTrace(path, plain); err != nil {
+	if err := trace.Write(path, plain); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -95,7 +95,7 @@ func TestTraceRedact(t *testing.T) {
 	r := plan.NewRun(p, cat, plan.RunOptions{Redact: []string{"password", "token", "API_KEY"}})
 	r.Continue(context.Background(), nil)
 	path = filepath.Join(dir, "redacted.json")
-	if err := plan.WriteTrace(path, r); err != nil {
+	if err := trace.Write(path, r); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(path)
@@ -112,11 +112,11 @@ func TestTraceRedact(t *testing.T) {
 	if !bytes.Contains(r.Response(), []byte("tok-SECRET-3")) {
 		t.Errorf("the run's response lost its values: %s", r.Response())
 	}
-	tr, err := plan.ReadTrace(path)
+	tr, err := trace.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rcat, err := plan.NewReplay(tr).Catalog()
+	rcat, err := trace.NewReplay(tr).Catalog()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,30 +131,8 @@ func TestTraceRedact(t *testing.T) {
 func TestTraceRedactNotJSON(t *testing.T) {
 	p := plan.Load("bad.json", []byte(`{"steps": [{"password": "pw-SECRET"`), plan.Limits{})
 	r := plan.NewRun(p, secretCatalog(t), plan.RunOptions{Redact: []string{"password"}})
-	data := plan.AppendTrace(nil, r, time.Time{})
+	data := trace.Append(nil, r, time.Time{})
 	if bytes.Contains(data, []byte("SECRET")) || !json.Valid(data) {
 		t.Fatalf("trace of a broken plan:\n%s", data)
-	}
-}
-
-func TestRedactURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://user:pass@host:8/mcp?api_key=K&x=1#frag": "http://redacted@host:8/mcp?api_key=redacted&x=redacted",
-		"https://host/mcp": "https://host/mcp",
-		"http://tok@host/": "http://redacted@host/",
-		"http://host/%zz":  "[redacted URL]",
-	} {
-		if got := plan.RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-	raw := "http://u:p-SECRET@h/mcp?k=K-SECRET"
-	for _, msg := range []string{
-		`Post "` + raw + `": dial tcp: refused`,
-		`Post "http://u:xxxxx@h/mcp?k=K-SECRET": refused`,
-	} {
-		if got := plan.ScrubURL(msg, raw); strings.Contains(got, "SECRET") || !strings.Contains(got, "http://redacted@h/mcp?k=redacted") {
-			t.Errorf("ScrubURL(%q) = %q", msg, got)
-		}
 	}
 }

@@ -1,0 +1,80 @@
+package jsontext
+
+import "io"
+
+// Indent pretty-prints valid JSON with two-space indentation, as
+// json.Indent does, in one pass: number literals and strings keep their
+// exact text. The engine's responses are large; this is their hot path.
+func Indent(src []byte) []byte {
+	dst, _ := indent(make([]byte, 0, len(src)+len(src)/2), src, nil)
+	return dst
+}
+
+// WriteIndent writes src indented as Indent does to w, a chunk at a time,
+// so that a large response is never held twice in memory.
+func WriteIndent(w io.Writer, src []byte) error {
+	const chunk = 64 << 10
+	buf := make([]byte, 0, chunk+chunk/4)
+	buf, err := indent(buf, src, func(b []byte) ([]byte, error) {
+		if len(b) < chunk {
+			return b, nil
+		}
+		_, err := w.Write(b)
+		return b[:0], err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(buf)
+	return err
+}
+
+// indent appends the indented src to dst; flush, when given, is offered
+// dst after every value and may empty it.
+func indent(dst, src []byte, flush func([]byte) ([]byte, error)) ([]byte, error) {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			end := SkipString(src, i)
+			dst = append(dst, src[i:end]...)
+			i = end - 1
+		case '{', '[':
+			dst = append(dst, c)
+			j := SkipSpace(src, i+1)
+			if j < len(src) && (src[j] == '}' || src[j] == ']') {
+				dst = append(dst, src[j])
+				i = j
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, ',')
+			newline()
+			if flush != nil {
+				var err error
+				if dst, err = flush(dst); err != nil {
+					return dst, err
+				}
+			}
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst, nil
+}

@@ -1,0 +1,183 @@
+package jsontext
+
+import "fmt"
+
+// The raw walkers below read JSON that is known to be valid (results are
+// checked when they arrive), so they only find boundaries.
+
+func firstByte(b []byte) byte {
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+func trimSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
+	}
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the offset of the first byte at or after i that is not
+// JSON whitespace.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// SkipValue returns the offset just past the value starting at b[i]; b must
+// be valid JSON there.
+func SkipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return SkipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = SkipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// SkipString returns the offset just past the string token starting at b[i].
+func SkipString(b []byte, i int) int {
+	i++
+	for i < len(b) {
+		switch b[i] {
+		case '\\':
+			i += 2
+			continue
+		case '"':
+			return i + 1
+		}
+		i++
+	}
+	return i
+}
+
+func rawElems(b []byte) [][]byte {
+	var out [][]byte
+	i := SkipSpace(b, 1)
+	if i < len(b) && b[i] == ']' {
+		return out
+	}
+	for i < len(b) {
+		i = SkipSpace(b, i)
+		end := SkipValue(b, i)
+		out = append(out, b[i:end])
+		i = SkipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			break
+		}
+		i++
+	}
+	return out
+}
+
+// rawMember finds key in a raw object; a repeated key gives its last value,
+// as json.loads does.
+func rawMember(b []byte, key string) ([]byte, bool) {
+	var found []byte
+	ok := false
+	i := SkipSpace(b, 1)
+	for i < len(b) && b[i] == '"' {
+		ks := i
+		i = SkipString(b, i)
+		match := keyEquals(b[ks:i], key)
+		i = SkipSpace(b, i)
+		i = SkipSpace(b, i+1) // ':'
+		end := SkipValue(b, i)
+		if match {
+			found, ok = b[i:end], true
+		}
+		i = SkipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			break
+		}
+		i = SkipSpace(b, i+1)
+	}
+	return found, ok
+}
+
+// keyEquals compares a raw JSON string token (with quotes) to key.
+func keyEquals(tok []byte, key string) bool {
+	body := tok[1 : len(tok)-1]
+	if len(body) == len(key) && string(body) == key {
+		return true
+	}
+	for _, c := range body {
+		if c == '\\' {
+			s, err := decodeString(tok)
+			return err == nil && s == key
+		}
+	}
+	return false
+}
+
+func decodeString(tok []byte) (string, error) {
+	p := parser{src: tok}
+	return p.string()
+}
+
+// RawMember returns the value of key in a raw JSON object (the last one when
+// the key repeats, as json.loads keeps it), without parsing the rest. raw
+// must be valid JSON.
+func RawMember(raw []byte, key string) ([]byte, bool) {
+	raw = trimSpace(raw)
+	if firstByte(raw) != '{' {
+		return nil, false
+	}
+	return rawMember(raw, key)
+}
+
+// RawElems splits a raw JSON array into its elements. raw must be valid JSON.
+func RawElems(raw []byte) ([][]byte, bool) {
+	raw = trimSpace(raw)
+	if firstByte(raw) != '[' {
+		return nil, false
+	}
+	return rawElems(raw), true
+}
+
+// RawString decodes a raw JSON string token, quotes included.
+func RawString(tok []byte) (string, error) {
+	tok = trimSpace(tok)
+	if firstByte(tok) != '"' {
+		return "", fmt.Errorf("not a JSON string")
+	}
+	return decodeString(tok)
+}
