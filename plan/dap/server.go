@@ -24,6 +24,7 @@ import (
 
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Launch is what a launch request asks for: the plan and the tool source,
@@ -552,7 +553,7 @@ func (s *Server) afterRun(how string, paused bool) {
 	switch {
 	case run.Status() == plan.RunCompleted:
 		s.output("console", "run completed\n")
-		s.output("console", string(plan.Indent(run.Response()))+"\n")
+		s.output("console", string(jsontext.Indent(run.Response()))+"\n")
 		s.send(&godap.ExitedEvent{Event: event("exited"), Body: godap.ExitedEventBody{ExitCode: 0}})
 		s.terminated()
 	case paused:
@@ -577,7 +578,7 @@ func (s *Server) afterRun(how string, paused bool) {
 			s.stop(stopInfo{reason: "step", text: msg})
 		default:
 			s.output("console", fmt.Sprintf("run partial: %s failed: %s\n", p.Steps[c].Label(), msg))
-			s.output("console", string(plan.Indent(run.Response()))+"\n")
+			s.output("console", string(jsontext.Indent(run.Response()))+"\n")
 			s.send(&godap.ExitedEvent{Event: event("exited"), Body: godap.ExitedEventBody{ExitCode: 1}})
 			s.terminated()
 		}

@@ -9,6 +9,7 @@ import (
 
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // A variable handle names what a variables request expands: a scope of a
@@ -29,7 +30,7 @@ type varNode struct {
 	// src and val, once parsed: the value's node in src (its children are
 	// nodes of the same tree, so expanding them parses nothing again).
 	src []byte
-	val *plan.Value
+	val *jsontext.Value
 	// ref is the reference that reads this value ("" when none does):
 	// the step id and the path elements as JSON texts.
 	refStep string
@@ -169,7 +170,7 @@ func (s *Server) variables(q *godap.VariablesRequest) {
 		case plan.StepOK:
 			vs = s.children(varNode{raw: st.Result, refStep: label, hasRef: true}, "result", 0, 0)
 		case plan.StepError:
-			vs = []godap.Variable{{Name: "error", Value: string(plan.AppendJSONString(nil, st.Error)), Type: "string"}}
+			vs = []godap.Variable{{Name: "error", Value: string(jsontext.AppendJSONString(nil, st.Error)), Type: "string"}}
 		default:
 			vs = []godap.Variable{{Name: "status", Value: `"` + st.Status.String() + `"`, Type: "string"}}
 		}
@@ -193,7 +194,7 @@ func (s *Server) argVariables(i int) []godap.Variable {
 	if v == nil {
 		return nil
 	}
-	if v.Kind != plan.Object {
+	if v.Kind != jsontext.Object {
 		return []godap.Variable{s.variable("args", varNode{raw: v.Raw(src)})}
 	}
 	st := run.Step(i)
@@ -209,13 +210,13 @@ func (s *Server) argVariables(i int) []godap.Variable {
 		var err error
 		if st.Status == plan.StepOK || (st.Status == plan.StepRunning && st.Args != nil) {
 			var ok bool
-			if val, ok = plan.RawMember(st.Args, m.Key); !ok {
+			if val, ok = jsontext.RawMember(st.Args, m.Key); !ok {
 				err = errors.New("not among the arguments the tool was called with")
 			}
 		} else {
 			val, err = run.ResolveRef(i, ref)
 		}
-		evalName := string(plan.AppendCompact(nil, raw))
+		evalName := string(jsontext.AppendCompact(nil, raw))
 		if err != nil {
 			out = append(out, godap.Variable{Name: m.Key, Value: "unresolved: " + err.Error(), Type: "reference", EvaluateName: evalName,
 				PresentationHint: &godap.VariablePresentationHint{Attributes: []string{"failedEvaluation"}}})
@@ -241,7 +242,7 @@ func (n varNode) parsed() (varNode, error) {
 	if n.val != nil {
 		return n, nil
 	}
-	v, err := plan.ParseJSON(n.raw)
+	v, err := jsontext.Parse(n.raw)
 	if err != nil {
 		return n, err
 	}
@@ -262,12 +263,12 @@ func (s *Server) variable(name string, n varNode) godap.Variable {
 		out.EvaluateName = refObject(n.refStep, n.refPath)
 	}
 	switch v.Kind {
-	case plan.Object:
+	case jsontext.Object:
 		if len(v.Members) > 0 {
 			out.VariablesReference = s.vars.add(n)
 			out.NamedVariables = len(v.Members)
 		}
-	case plan.Array:
+	case jsontext.Array:
 		if len(v.Elems) > 0 {
 			out.VariablesReference = s.vars.add(n)
 			out.IndexedVariables = len(v.Elems)
@@ -284,7 +285,7 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 		return []godap.Variable{{Name: scalar, Value: string(n.raw)}}
 	}
 	v := n.val
-	child := func(name, elem string, c *plan.Value) godap.Variable {
+	child := func(name, elem string, c *jsontext.Value) godap.Variable {
 		cn := varNode{src: n.src, val: c, refStep: n.refStep, hasRef: n.hasRef}
 		if n.hasRef {
 			cn.refPath = append(append([]string(nil), n.refPath...), elem)
@@ -293,11 +294,11 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 	}
 	var out []godap.Variable
 	switch v.Kind {
-	case plan.Object:
+	case jsontext.Object:
 		for _, m := range v.Members {
-			out = append(out, child(m.Key, string(plan.AppendJSONString(nil, m.Key)), m.Value))
+			out = append(out, child(m.Key, string(jsontext.AppendJSONString(nil, m.Key)), m.Value))
 		}
-	case plan.Array:
+	case jsontext.Array:
 		start = min(max(start, 0), len(v.Elems))
 		end := len(v.Elems)
 		if count > 0 {
@@ -315,13 +316,13 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 // preview is how a value reads in one line: a scalar's exact text, a
 // container's compact JSON, cut short (compacting only as much of a
 // large value as the preview shows).
-func preview(raw []byte, v *plan.Value) string {
+func preview(raw []byte, v *jsontext.Value) string {
 	const most = 120
 	switch v.Kind {
-	case plan.Object, plan.Array:
+	case jsontext.Object, jsontext.Array:
 		var b []byte
 		for n := 4 * most; ; n *= 2 {
-			b = plan.AppendCompact(b[:0], raw[:min(n, len(raw))])
+			b = jsontext.AppendCompact(b[:0], raw[:min(n, len(raw))])
 			if len(b) > most || n >= len(raw) {
 				break
 			}
@@ -335,13 +336,13 @@ func preview(raw []byte, v *plan.Value) string {
 		}
 		return string(b)
 	}
-	return string(plan.AppendCompact(nil, raw))
+	return string(jsontext.AppendCompact(nil, raw))
 }
 
 // refObject is the output_by_reference object that reads a value.
 func refObject(step string, path []string) string {
 	b := []byte(`{"output_by_reference": {`)
-	b = plan.AppendJSONString(b, step)
+	b = jsontext.AppendJSONString(b, step)
 	b = append(b, ": ["...)
 	b = append(b, strings.Join(path, ", ")...)
 	return string(append(b, "]}}"...))
@@ -434,7 +435,7 @@ func (s *Server) lookup(expr string) ([]byte, varNode, error) {
 	var path []string
 	var rawPath []string
 	if strings.HasPrefix(expr, "{") {
-		v, err := plan.ParseJSON([]byte(expr))
+		v, err := jsontext.Parse([]byte(expr))
 		if err != nil || !plan.IsRef(v) {
 			return nil, varNode{}, fmt.Errorf("%s is not a reference: write {\"output_by_reference\": {\"STEP\": [\"key\", ...]}}, or a path STEP.key", expr)
 		}
@@ -460,7 +461,7 @@ func (s *Server) lookup(expr string) ([]byte, varNode, error) {
 			if _, err := strconv.Atoi(e); err == nil {
 				rawPath = append(rawPath, e)
 			} else {
-				rawPath = append(rawPath, string(plan.AppendJSONString(nil, e)))
+				rawPath = append(rawPath, string(jsontext.AppendJSONString(nil, e)))
 			}
 		}
 	}

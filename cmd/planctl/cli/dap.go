@@ -9,6 +9,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
 	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -86,14 +87,14 @@ func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Ope
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
 			config: l.Config, name: l.Name, replay: l.Replay, sharable: l.Sharable, live: true}
-		var traced *plan.Trace
+		var traced *trace.Trace
 		fromTrace := false
 		if l.Program != "" && isTraceFile(l.Program) {
 			fromTrace = true
 			if f.catalog == "" && f.server == "" && f.url == "" && f.config == "" && f.replay == "" {
 				f.replay = l.Program
 			} else {
-				t, err := plan.ReadTrace(l.Program)
+				t, err := trace.Read(l.Program)
 				if err != nil {
 					return nil, err
 				}
