@@ -421,7 +421,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
 	}
-	if d := jsonDepth(res.Value); d > jsontext.MaxDepth {
+	if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
 		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
 	}
 	if !utf8.Valid(res.Value) {

@@ -28,34 +28,3 @@ func overResponse(step, what string, n, max int64) string {
 	return fmt.Sprintf("step %q stopped: with its %s the plan would hold %s, more than the limit of %s on a whole plan's results and arguments (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
 		step, what, byteSize(n), byteSize(max))
 }
-
-// jsonDepth is how deep the JSON text b nests arrays and objects. It scans
-// the bytes once and validates nothing else.
-func jsonDepth(b []byte) int {
-	depth, max := 0, 0
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-			if depth > max {
-				max = depth
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return max
-}

@@ -99,7 +99,7 @@ func bigModel(b *testing.B) *testModel {
 	tm := &testModel{model: m, t: b}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	tm.press("n", "tab", "tab")
-	if m.tree == nil {
+	if m.results.tree == nil {
 		b.Fatal("no tree")
 	}
 	return tm

@@ -27,8 +27,8 @@ func TestFixAndRetryAFailedStep(t *testing.T) {
 	tm.press("v")
 	wantView(t, tm, `status: "partial"`)
 	tm.press("v", "i")
-	if tm.mode != modeEdit || tm.editAt != 1 || !strings.Contains(tm.editor.Value(), `"ok": false`) {
-		t.Fatalf("editor on %d: %q", tm.editAt, tm.editor.Value())
+	if tm.mode != modeEdit || tm.editor.at != 1 || !strings.Contains(tm.editor.Value(), `"ok": false`) {
+		t.Fatalf("editor on %d: %q", tm.editor.at, tm.editor.Value())
 	}
 	tm.editor.SetValue(`{"ok": true}`)
 	tm.press("ctrl+s")

@@ -57,7 +57,7 @@ func finish(t *testing.T, tm *teatest.TestModel) {
 	t.Helper()
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
-	fm.msg = "" // a message's timeout races the quit
+	fm.status.msg = "" // a message's timeout races the quit
 	out := durations.ReplaceAllString(fm.View(), "T")
 	golden.RequireEqual(t, []byte(out+"\n"))
 }
@@ -117,7 +117,7 @@ func TestGoldenSlowStep80x24(t *testing.T) {
 	}
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
 	defer fm.cancel()
-	fm.msg = ""
+	fm.status.msg = ""
 	out := spinner.ReplaceAllString(durations.ReplaceAllString(fm.View(), "T"), "*")
 	golden.RequireEqual(t, []byte(out+"\n"))
 }

@@ -14,8 +14,21 @@ import (
 // height, the flow scrolls by line (j/k) or by screen (pgdn/pgup), so the
 // help reads the same on an 80x15 terminal as on a large one.
 
-// helpLines is the help text, one line each.
-func (m *model) helpLines() []string {
+// helpModel is the ? screen, over the whole screen.
+type helpModel struct {
+	*common
+	top int // first help line on screen
+}
+
+func newHelpModel(c *common) *helpModel { return &helpModel{common: c} }
+
+// SetSize: the screen is the whole terminal (common.w, common.h).
+func (m *helpModel) SetSize(int, int) {}
+
+func (m *helpModel) open() { m.top = 0 }
+
+// lines is the help text, one line each.
+func (m *helpModel) lines() []string {
 	var lines []string
 	for _, g := range m.keys.helpGroups() {
 		lines = append(lines, m.st.title.Render(g.title))
@@ -41,7 +54,7 @@ func (m *model) helpLines() []string {
 
 // helpLayout is how the help is flowed: cols columns of colW cells and
 // rows rows; scroll is true when the lines do not all fit at once.
-func (m *model) helpLayout(lines []string) (cols, colW, rows int, scroll bool) {
+func (m *helpModel) layout(lines []string) (cols, colW, rows int, scroll bool) {
 	colW = 0
 	for _, l := range lines {
 		colW = max(colW, ansi.StringWidth(l)+2)
@@ -57,10 +70,10 @@ func (m *model) helpLayout(lines []string) (cols, colW, rows int, scroll bool) {
 	return cols, max(m.w/cols, 1), max(m.h-2, 1), true
 }
 
-// helpKey scrolls the help; any other key closes it.
-func (m *model) helpKey(k tea.KeyMsg) (closed bool) {
-	lines := m.helpLines()
-	cols, _, rows, scroll := m.helpLayout(lines)
+// Update scrolls the help; any other key closes it.
+func (m *helpModel) Update(k tea.KeyMsg) (closed bool) {
+	lines := m.lines()
+	cols, _, rows, scroll := m.layout(lines)
 	page := cols * rows
 	last := max(len(lines)-page, 0)
 	ks := m.keys
@@ -68,29 +81,29 @@ func (m *model) helpKey(k tea.KeyMsg) (closed bool) {
 	case !scroll:
 		return true
 	case key.Matches(k, ks.Down):
-		m.helpTop++
+		m.top++
 	case key.Matches(k, ks.Up):
-		m.helpTop--
+		m.top--
 	case key.Matches(k, ks.PageDown):
-		m.helpTop += page
+		m.top += page
 	case key.Matches(k, ks.PageUp):
-		m.helpTop -= page
+		m.top -= page
 	case key.Matches(k, ks.Top):
-		m.helpTop = 0
+		m.top = 0
 	case key.Matches(k, ks.Bottom):
-		m.helpTop = last
+		m.top = last
 	default:
 		return true
 	}
-	m.helpTop = min(max(m.helpTop, 0), last)
+	m.top = min(max(m.top, 0), last)
 	return false
 }
 
-func (m *model) helpView() string {
-	lines := m.helpLines()
-	cols, cw, rows, scroll := m.helpLayout(lines)
+func (m *helpModel) View() string {
+	lines := m.lines()
+	cols, cw, rows, scroll := m.layout(lines)
 	page := cols * rows
-	top := min(max(m.helpTop, 0), max(len(lines)-page, 0))
+	top := min(max(m.top, 0), max(len(lines)-page, 0))
 	hint := "  (any key closes)"
 	if scroll {
 		hint = "  (j/k, pgdn/pgup scroll · any other key closes)"

@@ -10,7 +10,7 @@ import (
 // doc is a JSON document indexed for the result tree: one node per value,
 // in document order (pre-order), each pointing into the raw bytes. Nothing
 // is decoded or copied until a row is drawn, so a 50 MB result costs its
-// bytes plus 36 bytes a value.
+// bytes plus 36 bytes a value once read.
 type doc struct {
 	src   []byte
 	nodes []node
@@ -30,323 +30,102 @@ type node struct {
 	kind     jsontext.Kind
 }
 
-// maxTreeDepth bounds nesting; deeper documents are refused, not recursed.
-const maxTreeDepth = 10000
+// maxTreeDepth bounds nesting: the engine's own bound (a result nested
+// deeper fails its step in the engine, so it never reaches the tree).
+const maxTreeDepth = jsontext.MaxDepth
 
 func (n *node) container() bool { return n.kind == jsontext.Object || n.kind == jsontext.Array }
 
-// parseDoc indexes src, which must be one JSON value. It never recurses.
+// parseDoc indexes src, which must be one JSON value. The engine's parser
+// (jsontext.Parse) reads it, so the tree accepts exactly what the engine
+// does; its tree of Values is then laid out flat, in pre-order, without
+// recursion, and dropped: the flat nodes are what O(1) folding and drawing
+// only the rows on screen need (tree.go), at 36 bytes a value.
 func parseDoc(src []byte) (*doc, error) {
 	if len(src) > 1<<31-1 {
 		return nil, errors.New("the result is larger than 2 GiB: write a trace and inspect it with other tools")
 	}
-	d := &doc{src: src, nodes: make([]node, 0, estimateNodes(src))}
-	p := docParser{d: d, src: src}
-	if err := p.parse(); err != nil {
-		return nil, err
-	}
-	if cap(d.nodes) > len(d.nodes)*3/2+64 {
-		d.nodes = append([]node(nil), d.nodes...)
-	}
-	return d, nil
-}
-
-// estimateNodes guesses the node count from the separators, so the node
-// slice is allocated once for typical results.
-func estimateNodes(src []byte) int {
-	if len(src) < 4096 {
-		return 16
-	}
-	n := 0
-	for _, c := range src[:4096] {
-		if c == ',' || c == '[' || c == '{' {
-			n++
+	root, err := jsontext.Parse(src)
+	if err != nil {
+		off := 0
+		var se *jsontext.SyntaxError
+		if errors.As(err, &se) {
+			off = se.Offset
 		}
+		return nil, fmt.Errorf("the result is not valid JSON at byte %d: %w", off, err)
 	}
-	return n*(len(src)/4096)*11/10 + 16
+	return flatten(src, root), nil
 }
 
-type docParser struct {
-	d     *doc
-	src   []byte
-	i     int
-	stack []int32 // open containers
-}
-
-func (p *docParser) errorf(format string, a ...any) error {
-	return fmt.Errorf("the result is not valid JSON at byte %d: %s", p.i, fmt.Sprintf(format, a...))
-}
-
-func (p *docParser) ws() {
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+// flatten lays the Values out in document order. Each frame of the stack
+// is an open container and how many of its children are laid out.
+func flatten(src []byte, root *jsontext.Value) *doc {
+	d := &doc{src: src, nodes: make([]node, 0, countValues(root))}
+	type frame struct {
+		v    *jsontext.Value
+		self int32
+		kid  int
 	}
-}
-
-func (p *docParser) parse() error {
-	p.ws()
-	keyStart, keyEnd := int32(-1), int32(-1)
-	for {
-		// a value is expected here
-		p.ws()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end")
+	add := func(v *jsontext.Value, parent int32, idx int, ks, ke int) int32 {
+		n := node{keyStart: int32(ks), keyEnd: int32(ke), start: int32(v.Start), end: int32(v.End),
+			parent: parent, idx: int32(idx), kind: v.Kind}
+		if v.Kind == jsontext.Null && v.Str != "" {
+			n.kind = jsontext.Number // 1e400, NaN: drawn as the number written
 		}
-		parent := int32(-1)
-		var depth uint16
-		if len(p.stack) > 0 {
-			parent = p.stack[len(p.stack)-1]
-			pn := &p.d.nodes[parent]
-			depth = pn.depth + 1
-			pn.nkids++
-		}
-		idx := int32(0)
 		if parent >= 0 {
-			idx = p.d.nodes[parent].nkids - 1
+			n.depth = d.nodes[parent].depth + 1
 		}
-		self := int32(len(p.d.nodes))
-		n := node{keyStart: keyStart, keyEnd: keyEnd, start: int32(p.i), parent: parent, idx: idx, depth: depth}
-		c := p.src[p.i]
-		switch {
-		case c == '{' || c == '[':
-			if len(p.stack) >= maxTreeDepth {
-				return p.errorf("nested deeper than %d levels", maxTreeDepth)
-			}
-			n.kind = jsontext.Object
-			if c == '[' {
-				n.kind = jsontext.Array
-			}
-			p.d.nodes = append(p.d.nodes, n)
-			p.stack = append(p.stack, self)
-			p.i++
-			p.ws()
-			if p.i < len(p.src) && (p.src[p.i] == '}' || p.src[p.i] == ']') {
-				if err := p.close(); err != nil {
-					return err
-				}
-				goto after
-			}
-			if n.kind == jsontext.Object {
-				if err := p.key(&keyStart, &keyEnd); err != nil {
-					return err
-				}
-			} else {
-				keyStart, keyEnd = -1, -1
-			}
-			continue
-		case c == '"':
-			n.kind = jsontext.String
-			if err := p.str(); err != nil {
-				return err
-			}
-		case c == '-' || (c >= '0' && c <= '9'):
-			n.kind = jsontext.Number
-			if err := p.num(); err != nil {
-				return err
-			}
-		case c == 't':
-			n.kind = jsontext.Bool
-			if err := p.word("true"); err != nil {
-				return err
-			}
-		case c == 'f':
-			n.kind = jsontext.Bool
-			if err := p.word("false"); err != nil {
-				return err
-			}
-		case c == 'n':
-			n.kind = jsontext.Null
-			if err := p.word("null"); err != nil {
-				return err
-			}
-		default:
-			return p.errorf("unexpected %q", c)
+		switch v.Kind {
+		case jsontext.Array:
+			n.nkids = int32(len(v.Elems))
+		case jsontext.Object:
+			n.nkids = int32(len(v.Members))
 		}
-		n.end = int32(p.i)
+		self := int32(len(d.nodes))
 		n.next = self + 1
-		p.d.nodes = append(p.d.nodes, n)
-	after:
-		// after a value: a separator, a closer, or the end
-		for {
-			p.ws()
-			if len(p.stack) == 0 {
-				if p.i != len(p.src) {
-					return p.errorf("unexpected data after the value")
-				}
-				return nil
-			}
-			if p.i >= len(p.src) {
-				return p.errorf("unexpected end")
-			}
-			top := &p.d.nodes[p.stack[len(p.stack)-1]]
-			switch p.src[p.i] {
-			case ',':
-				p.i++
-				if top.kind == jsontext.Object {
-					p.ws()
-					if err := p.key(&keyStart, &keyEnd); err != nil {
-						return err
-					}
-				} else {
-					keyStart, keyEnd = -1, -1
-				}
-			case '}', ']':
-				if err := p.close(); err != nil {
-					return err
-				}
-				continue
-			default:
-				return p.errorf("expected ',' or a closing bracket, found %q", p.src[p.i])
-			}
-			break
-		}
+		d.nodes = append(d.nodes, n)
+		return self
 	}
-}
-
-// close ends the innermost container at p.i.
-func (p *docParser) close() error {
-	top := p.stack[len(p.stack)-1]
-	n := &p.d.nodes[top]
-	want := byte('}')
-	if n.kind == jsontext.Array {
-		want = ']'
-	}
-	if p.src[p.i] != want {
-		return p.errorf("expected %q, found %q", want, p.src[p.i])
-	}
-	p.i++
-	n.end = int32(p.i)
-	n.next = int32(len(p.d.nodes))
-	p.stack = p.stack[:len(p.stack)-1]
-	return nil
-}
-
-func (p *docParser) key(ks, ke *int32) error {
-	if p.i >= len(p.src) || p.src[p.i] != '"' {
-		return p.errorf("expected a key")
-	}
-	*ks = int32(p.i)
-	if err := p.str(); err != nil {
-		return err
-	}
-	*ke = int32(p.i)
-	p.ws()
-	if p.i >= len(p.src) || p.src[p.i] != ':' {
-		return p.errorf("expected ':' after a key")
-	}
-	p.i++
-	return nil
-}
-
-func (p *docParser) str() error {
-	i := p.i + 1
-	for i < len(p.src) {
-		switch c := p.src[i]; {
-		case c == '"':
-			p.i = i + 1
-			return nil
-		case c == '\\':
-			if i+1 >= len(p.src) {
-				i = len(p.src)
-				continue
-			}
-			switch p.src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(p.src) || !isHex4(p.src[i+2:i+6]) {
-					p.i = i
-					return p.errorf("bad \\u escape")
-				}
-				i += 6
-			default:
-				p.i = i
-				return p.errorf("bad escape \\%c", p.src[i+1])
-			}
-		case c < 0x20:
-			p.i = i
-			return p.errorf("control character in a string")
-		default:
-			i++
-		}
-	}
-	p.i = len(p.src)
-	return p.errorf("unterminated string")
-}
-
-func isHex4(b []byte) bool {
-	for _, c := range b {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-func (p *docParser) num() error {
-	start := p.i
-	for p.i < len(p.src) {
-		switch c := p.src[p.i]; {
-		case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
-			p.i++
+	stack := []frame{{v: root, self: add(root, -1, 0, -1, -1)}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.kid == int(d.nodes[f.self].nkids) {
+			d.nodes[f.self].next = int32(len(d.nodes))
+			stack = stack[:len(stack)-1]
 			continue
 		}
-		break
+		var v *jsontext.Value
+		ks, ke := -1, -1
+		if f.v.Kind == jsontext.Array {
+			v = f.v.Elems[f.kid]
+		} else {
+			m := &f.v.Members[f.kid]
+			v, ks, ke = m.Value, m.KeyStart, m.KeyEnd
+		}
+		self := add(v, f.self, f.kid, ks, ke)
+		f.kid++
+		if v.Kind == jsontext.Array || v.Kind == jsontext.Object {
+			stack = append(stack, frame{v: v, self: self})
+		}
 	}
-	tok := p.src[start:p.i]
-	if !validNumber(tok) {
-		return p.errorf("bad number %q", tok)
-	}
-	return nil
+	return d
 }
 
-// validNumber checks the JSON number grammar.
-func validNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		s := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i - s
-	}
-	if i < len(b) && b[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
+// countValues counts the values in a tree, so the nodes are allocated
+// once, at their size.
+func countValues(root *jsontext.Value) int {
+	n := 0
+	stack := []*jsontext.Value{root}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		stack = append(stack, v.Elems...)
+		for k := range v.Members {
+			stack = append(stack, v.Members[k].Value)
 		}
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(b)
-}
-
-func (p *docParser) word(w string) error {
-	if len(p.src)-p.i < len(w) || string(p.src[p.i:p.i+len(w)]) != w {
-		return p.errorf("expected %s", w)
-	}
-	p.i += len(w)
-	return nil
+	return n
 }
 
 // raw returns the bytes of node i.

@@ -2,19 +2,45 @@ package tui
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/trace"
 )
+
+// The debugger is a root model and its components, in the style of
+// soft-serve and glow. The root (this file) owns the focus, the mode, the
+// run (stepping.go, queue.go) and the routing of messages; each component
+// is a type of its own with SetSize, Update and View, in its own file:
+//
+//	steps.go      stepsModel    the steps pane (the selection)
+//	steppane.go   stepModel     the step pane: args, references, diagnostics
+//	results.go    resultsModel  the result pane and its tree (tree.go, jsontree.go)
+//	statusbar.go  statusBar     the header and the message line
+//	prompt.go     promptModel   the search, trace and go-to prompt
+//	editor.go     editorModel   the arguments editor
+//	help.go       helpModel     the ? screen
+//	overlays.go   fullModel     a whole value
+//
+// They share one *common (common.go): size, styles, keys and the run. A
+// component never changes the focus or the mode: the root handles the keys
+// that do, before it hands the rest to the focused pane.
+//
+// To add one (a query line, say): a file with its type, embedding *common,
+// and newX, SetSize, Update, View; a field here, built in newModel and
+// sized in Update's WindowSizeMsg (or in layout, view.go, when it takes
+// rows from the panes, and drawn in View there); if it takes the keys, a
+// mode, a binding in keys.go (the ? screen lists it), a case in key that
+// opens it and one in key's mode switch that hands it the keys; if it
+// works in the background, a named message in msgs.go that carries the
+// generation (or the key of what it is about) so a stale answer is
+// dropped, and a case in Update that hands it over.
 
 // pane is which pane has the keys.
 type pane int
@@ -41,82 +67,27 @@ const (
 	modeGoto
 )
 
-// model is the debugger: the run, the shared look, and the state of each
-// pane. Panes draw from it in steps.go, steppane.go and tree.go.
+// model is the root of the debugger.
 type model struct {
-	o     Options
-	dbg   *plan.Debugger      // the run, the plan as edited, its diagnostics, the breakpoints
-	run   *plan.Run           // dbg's run, to read
-	p     *plan.Plan          // dbg's plan, as of the last edit (see refreshPlan)
-	flow  plan.Flow           // of p
-	diags [][]plan.Diagnostic // of p, per step
-	pdiag []plan.Diagnostic   // of p, about the plan as a whole
-	rej   *plan.Rejection     // Concierge's verdict on p before the run
-	st    *styles
-	keys  keyMap
+	*common
 	ctx   context.Context
-
-	w, h  int
 	focus pane
 	mode  mode
 
-	sel      int    // the selected step
-	marks    []byte // data-flow marks for the selection (see flowMark)
-	marksFor int
-	stepsTop int // first step on screen
+	steps   *stepsModel
+	step    *stepModel
+	results *resultsModel
+	status  *statusBar
+	prompt  *promptModel
+	editor  *editorModel
+	help    *helpModel
+	full    *fullModel
 
-	busy      bool
-	busyWhat  string
-	busySince time.Time
-	following bool     // the selection follows the running step until the user moves it
-	queue     []queued // stepping keys typed while a step runs, to run in order
-	stepNote  string   // what the Debugger said when the command started (a rerun's start)
+	following bool   // the selection follows the running step until the user moves it
+	stepNote  string // what the Debugger said when the command started (a rerun's start)
 	cancel    context.CancelFunc
 	gen       int // bumped by restart: stale answers are dropped
-	frame     int
-
-	docs    map[treeKey]*doc
-	tree    *tree
-	want    treeKey // the result the tree pane should show
-	loading bool
-	treeErr string
-	folds   map[string]*foldState // by step label
-
-	paneLines []string // the step pane's lines, rebuilt on change
-	paneKey   [3]int   // sel, version and width they were built for
-	version   int      // bumped on every change of the run
-	okKey     [2]int   // version and frame okN was counted at
-	okN       int
-	paneTop   int
-	laidFor   int       // the body height the panes were last sized for
-	paneRefs  []paneRef // the reference lines among paneLines
-	refCur    int       // the reference the step pane's cursor is on; -1 none
-	jumpTo    int       // a byte offset in the next result shown, for the cursor; -1 none
-	argsView  bool      // the tree shows the selected step's resolved arguments
-	argsFor   [2]int    // the step and version argsRaw was built for
-	argsRaw   []byte
-	argsErr   string
-
-	gotoMatches []int // steps the go-to prompt lists
-	gotoTab     int   // the match tab last completed to; -1 none
-
-	input  textinput.Model
-	editor textarea.Model
-	edErr  string
-	editAt int
-
-	helpTop int // first help line on screen
-
-	full    []string
-	fullTop int
-
-	msg    string
-	msgErr bool
-	msgSeq int
-
-	whole       bool   // the tree shows the whole response, not the step's result
-	resp        []byte // the response last shown
-	respVersion int
+	laidFor   int // the body height the panes were last sized for
 
 	lastCopy string
 	copied   bool
@@ -130,87 +101,55 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	}
 	ropts := o.RunOptions
 	ropts.OnEvent = nil
+	c := &common{o: o, st: st, keys: newKeyMap(), w: 80, h: 24}
+	c.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
+		Limits: o.Limits, Validate: o.Validate, Live: o.Live})
+	c.run = c.dbg.Run()
+	c.refreshPlan()
 	m := &model{
-		o: o, st: st, keys: newKeyMap(), ctx: ctx,
-		w: 80, h: 24,
-		docs:   map[treeKey]*doc{},
-		folds:  map[string]*foldState{},
+		common: c, ctx: ctx,
+		steps: newStepsModel(c), step: newStepModel(c), results: newResultsModel(c), status: newStatusBar(c),
+		prompt: newPromptModel(c), editor: newEditorModel(c), help: newHelpModel(c), full: newFullModel(c),
 		clip:   o.Screen,
 		timers: true,
-		okN:    -1,
-		refCur: -1,
-		jumpTo: -1,
 	}
-	m.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
-		Limits: o.Limits, Validate: o.Validate, Live: o.Live})
-	m.run = m.dbg.Run()
-	m.refreshPlan()
-	// The text fields draw with the debugger's styles: their defaults use
-	// lipgloss's renderer on stdout, which may be a pipe (--print).
-	m.input = textinput.New()
-	m.input.Cursor.SetMode(cursor.CursorStatic)
-	m.input.Cursor.Style, m.input.Cursor.TextStyle = st.cursor, st.punct
-	m.input.PromptStyle, m.input.TextStyle, m.input.PlaceholderStyle = st.punct, st.punct, st.dim
-	m.editor = textarea.New()
-	m.editor.Cursor.SetMode(cursor.CursorStatic)
-	m.editor.Cursor.Style, m.editor.Cursor.TextStyle = st.cursor, st.punct
-	ta := textarea.Style{Base: st.punct, CursorLine: st.punct, CursorLineNumber: st.dim, EndOfBuffer: st.dim,
-		LineNumber: st.dim, Placeholder: st.dim, Prompt: st.dim, Text: st.punct}
-	m.editor.FocusedStyle, m.editor.BlurredStyle = ta, ta
-	m.editor.ShowLineNumbers = false
-	m.editor.CharLimit = 0
-	m.editor.MaxHeight = 0
+	c.notify = m.say
+	m.setFocus(paneSteps)
 	return m
 }
 
 func (m *model) Init() tea.Cmd { return nil }
 
-// refreshPlan takes the plan, its diagnostics and Concierge's verdict from
-// the Debugger: after an edit they are those of the edited plan.
-func (m *model) refreshPlan() {
-	m.p = m.dbg.Plan()
-	m.flow = plan.DataFlow(m.p)
-	m.marks = nil
-	m.diags = make([][]plan.Diagnostic, len(m.p.Steps))
-	m.pdiag = nil
-	for _, d := range m.dbg.Diagnostics() {
-		if d.StepIndex >= 0 && d.StepIndex < len(m.diags) {
-			m.diags[d.StepIndex] = append(m.diags[d.StepIndex], d)
-		} else {
-			m.pdiag = append(m.pdiag, d)
-		}
-	}
-	m.rej = nil
-	if c := m.dbg.Catalog(); c != nil {
-		m.rej, _ = plan.Admit(m.p, c, false)
-	}
-}
-
-func (m *model) note(format string, a ...any) tea.Cmd {
-	m.msg, m.msgErr = fmt.Sprintf(format, a...), false
-	m.msgSeq++
+// say puts a message on the status bar; it goes after a while.
+func (m *model) say(isErr bool, format string, a ...any) tea.Cmd {
+	seq := m.status.set(isErr, fmt.Sprintf(format, a...))
 	m.layout() // a long message takes rows from the panes
-	seq := m.msgSeq
 	if !m.timers {
 		return nil
 	}
 	return tea.Tick(6*time.Second, func(time.Time) tea.Msg { return clearMsg{seq} })
 }
 
-func (m *model) fail(format string, a ...any) tea.Cmd {
-	m.msgErr = true
-	cmd := m.note(format, a...)
-	m.msgErr = true
-	return cmd
+func (m *model) note(format string, a ...any) tea.Cmd { return m.say(false, format, a...) }
+func (m *model) fail(format string, a ...any) tea.Cmd { return m.say(true, format, a...) }
+
+// setFocus gives the keys to a pane.
+func (m *model) setFocus(p pane) {
+	m.focus = p
+	m.steps.focused, m.step.focused, m.results.focused = p == paneSteps, p == paneStep, p == paneTree
 }
 
+// Update routes a message: sizes to every component, answers of commands
+// to the run (stepping.go) or the result pane, keys by mode and focus.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = max(msg.Width, 20), max(msg.Height, 6)
-		m.editor.SetWidth(max(m.w-2, 10))
-		m.editor.SetHeight(max(m.h-5, 3))
-		m.input.Width = max(m.w-len(m.input.Prompt)-2, 10)
+		m.editor.SetSize(m.w, m.h)
+		m.prompt.SetSize(m.w, m.h)
+		m.status.SetSize(m.w, m.h)
+		m.help.SetSize(m.w, m.h)
+		m.full.SetSize(m.w, m.h)
 		m.layout()
 		return m, nil
 	case tickMsg:
@@ -220,13 +159,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.frame++
 		var show tea.Cmd
 		if c := m.run.Cursor(); m.following && c < len(m.p.Steps) && c != m.sel {
-			m.sel, m.paneTop = c, 0
+			m.sel = c
+			m.step.reset()
 			show = m.showStep()
 		}
 		return m, tea.Batch(show, m.tick())
 	case clearMsg:
-		if msg.seq == m.msgSeq {
-			m.msg = ""
+		if m.status.Update(msg) {
 			m.layout()
 		}
 		return m, nil
@@ -235,17 +174,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case restartedMsg:
 		return m, m.restarted(msg)
 	case treeMsg:
-		return m, m.treeLoaded(msg)
+		had := m.results.tree
+		cmd := m.results.Update(msg)
+		if m.results.tree != had {
+			m.layout()
+		}
+		return m, cmd
 	case searchMsg:
-		if m.tree == nil || msg.key != m.want {
-			return m, nil
-		}
-		m.tree.search = treeSearch{query: msg.query, matches: msg.matches, cur: -1}
-		if len(msg.matches) == 0 {
-			return m, m.fail("no match for %q", msg.query)
-		}
-		m.tree.nextMatch(1)
-		return m, nil
+		return m, m.results.Update(msg)
 	case traceMsg:
 		if msg.err != nil {
 			return m, m.fail("cannot write the trace %s: %v", msg.path, msg.err)
@@ -264,14 +200,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.key(msg)
 	}
-	if m.mode == modeEdit {
-		var cmd tea.Cmd
-		m.editor, cmd = m.editor.Update(msg)
+	switch m.mode {
+	case modeEdit:
+		_, cmd := m.editor.Update(msg)
 		return m, cmd
-	}
-	if m.mode == modeSearch || m.mode == modeTrace || m.mode == modeGoto {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+	case modeSearch, modeTrace, modeGoto:
+		_, cmd := m.prompt.Update(msg)
 		return m, cmd
 	}
 	return m, nil
@@ -281,7 +215,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
-		if !m.helpKey(k) {
+		if !m.help.Update(k) {
 			return nil
 		}
 		m.mode = modeNormal
@@ -289,19 +223,11 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	case modeFull:
-		switch {
-		case key.Matches(k, m.keys.Down):
-			m.fullTop = min(m.fullTop+1, max(len(m.full)-1, 0))
-		case key.Matches(k, m.keys.Up):
-			m.fullTop = max(m.fullTop-1, 0)
-		case key.Matches(k, m.keys.PageDown):
-			m.fullTop = min(m.fullTop+m.bodyHeight()-1, max(len(m.full)-1, 0))
-		case key.Matches(k, m.keys.PageUp):
-			m.fullTop = max(m.fullTop-m.bodyHeight()+1, 0)
-		case key.Matches(k, m.keys.Copy):
-			return m.copy(strings.Join(m.full, "\n"), "the value")
-		default:
-			m.mode, m.full = modeNormal, nil
+		if key.Matches(k, m.keys.Copy) {
+			return m.copy(strings.Join(m.full.lines, "\n"), "the value")
+		}
+		if m.full.Update(k, m.bodyHeight()) {
+			m.mode = modeNormal
 		}
 		return nil
 	case modeQuit:
@@ -316,37 +242,33 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case modeCopy:
 		m.mode = modeNormal
 		return m.copyKey(k.String())
-	case modeGoto:
-		return m.gotoKey(k)
-	case modeSearch, modeTrace:
-		switch k.String() {
-		case "esc", "ctrl+c":
-			m.mode = modeNormal
-			m.input.Blur()
-			return nil
-		case "enter":
-			m.mode = modeNormal
-			m.input.Blur()
-			v := m.input.Value()
-			if m.input.Prompt == searchPrompt {
-				return m.search(v)
-			}
-			return m.writeTrace(v)
+	case modeSearch, modeTrace, modeGoto:
+		res, cmd := m.prompt.Update(k)
+		if res == promptTyping {
+			return cmd
 		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(k)
-		return cmd
+		kind := m.mode
+		m.mode = modeNormal
+		if res == promptCancelled {
+			return nil
+		}
+		switch kind {
+		case modeSearch:
+			return m.results.search(m.prompt.Value())
+		case modeTrace:
+			return m.writeTrace(m.prompt.Value())
+		}
+		return m.gotoStep(strings.TrimSpace(m.prompt.Value()))
 	case modeEdit:
-		switch k.String() {
-		case "esc":
+		res, cmd := m.editor.Update(k)
+		switch res {
+		case editCancelled:
 			m.mode = modeNormal
-			m.editor.Blur()
+			m.editor.close()
 			return m.note("arguments unchanged")
-		case "ctrl+s":
+		case editApplied:
 			return m.applyEdit()
 		}
-		var cmd tea.Cmd
-		m.editor, cmd = m.editor.Update(k)
 		return cmd
 	}
 
@@ -362,21 +284,22 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Quit
 	case key.Matches(k, ks.Help):
-		m.mode, m.helpTop = modeHelp, 0
+		m.mode = modeHelp
+		m.help.open()
 		return nil
 	case key.Matches(k, ks.Focus):
-		m.focus = (m.focus + 1) % paneCount
+		m.setFocus((m.focus + 1) % paneCount)
 		return nil
 	case key.Matches(k, ks.FocusBack):
-		m.focus = (m.focus + paneCount - 1) % paneCount
+		m.setFocus((m.focus + paneCount - 1) % paneCount)
 		return nil
 	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
 		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
 		return m.enqueue(k)
 	case key.Matches(k, ks.Next):
-		return m.step(false)
+		return m.stepRun(false)
 	case key.Matches(k, ks.Continue):
-		return m.step(true)
+		return m.stepRun(true)
 	case key.Matches(k, ks.Break):
 		if len(m.p.Steps) == 0 {
 			return nil
@@ -401,96 +324,133 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Whole):
-		m.whole, m.argsView = !m.whole, false
+		m.results.whole, m.results.argsView = !m.results.whole, false
 		return m.showStep()
 	case key.Matches(k, ks.Args):
 		if len(m.p.Steps) == 0 {
 			return nil
 		}
-		m.argsView, m.whole = !m.argsView, false
+		m.results.argsView, m.results.whole = !m.results.argsView, false
 		return m.showStep()
 	case key.Matches(k, ks.GoTo):
 		if len(m.p.Steps) == 0 {
 			return m.note("the plan has no steps")
 		}
-		m.prompt(modeGoto, gotoPrompt, "")
-		m.filterSteps()
+		m.openPrompt(modeGoto, gotoPrompt, "")
 		return nil
 	case key.Matches(k, ks.Trace):
 		path := m.o.TracePath
 		if path == "" {
 			path = trace.DefaultPath(m.p.Src.Name)
 		}
-		m.prompt(modeTrace, "write trace to: ", path)
+		m.openPrompt(modeTrace, tracePrompt, path)
 		return nil
 	}
 	switch m.focus {
 	case paneSteps:
-		return m.stepsKey(k)
-	case paneStep:
-		return m.stepPaneKey(k)
-	default:
-		return m.treeKey(k)
-	}
-}
-
-const searchPrompt = "/"
-
-func (m *model) prompt(md mode, prompt, value string) {
-	m.mode = md
-	m.input.Prompt = prompt
-	m.input.SetValue(value)
-	m.input.CursorEnd()
-	m.input.Width = max(m.w-len(prompt)-2, 10)
-	m.input.Focus()
-}
-
-func (m *model) label(i int) string { return m.p.Steps[i].Label() }
-
-// busyLabel names what is running: the step a continue has reached, or a
-// restart.
-func (m *model) busyLabel() string {
-	if m.busyWhat != "restart" {
-		if c := m.run.Cursor(); c < len(m.p.Steps) {
-			return m.label(c)
+		if len(m.p.Steps) > 0 && (key.Matches(k, ks.Full) || key.Matches(k, ks.Expand)) {
+			m.setFocus(paneTree)
+			return nil
 		}
+		m.steps.SetSize(m.leftWidth(), m.bodyHeight())
+		if m.steps.Update(k) {
+			m.following = false
+			m.step.reset()
+			return m.showStep()
+		}
+		return nil
+	case paneStep:
+		m.ensurePane() // its references, for the selected step
+		if key.Matches(k, ks.Full) || key.Matches(k, ks.Expand) {
+			if len(m.step.refs) == 0 {
+				return m.note("this step has no reference to follow")
+			}
+			return m.jump(max(m.step.cur, 0))
+		}
+		m.step.Update(k)
+		return nil
 	}
-	return m.busyWhat
+	t := m.results.tree
+	switch {
+	case t.empty():
+		return nil
+	case key.Matches(k, ks.Search):
+		m.openPrompt(modeSearch, searchPrompt, t.search.query)
+		return nil
+	case key.Matches(k, ks.Copy):
+		m.mode = modeCopy
+		return nil
+	case key.Matches(k, ks.Full):
+		m.full.open(t.fullValue(), "")
+		m.mode = modeFull
+		return nil
+	}
+	return m.results.Update(k)
 }
 
-func (m *model) stepsKey(k tea.KeyMsg) tea.Cmd {
-	n := len(m.p.Steps)
-	if n == 0 {
+func (m *model) openPrompt(md mode, prompt, value string) {
+	m.mode = md
+	m.prompt.open(md, prompt, value)
+}
+
+// showStep points the panes at the selected step: the steps pane scrolls
+// to it and the result pane shows its result (or reads it).
+func (m *model) showStep() tea.Cmd {
+	m.steps.SetSize(m.leftWidth(), m.bodyHeight())
+	had := m.results.tree
+	cmd := m.results.show()
+	if t := m.results.tree; t != nil && t != had {
+		m.layout()
+	}
+	return cmd
+}
+
+// selectStep makes step j the selected one.
+func (m *model) selectStep(j int) {
+	if j != m.sel {
+		m.sel, m.following = j, false
+		m.step.reset()
+	}
+}
+
+// cursorPath is the tree cursor's path (results.go).
+func (m *model) cursorPath() string { return m.results.cursorPath() }
+
+// copyKey copies what the key after y names.
+func (m *model) copyKey(s string) tea.Cmd {
+	t := m.results.tree
+	if t.empty() {
 		return nil
 	}
-	old := m.sel
-	ks := m.keys
-	switch {
-	case key.Matches(k, ks.Down):
-		m.sel++
-	case key.Matches(k, ks.Up):
-		m.sel--
-	case key.Matches(k, ks.PageDown):
-		m.sel += m.bodyHeight() - 1
-	case key.Matches(k, ks.PageUp):
-		m.sel -= m.bodyHeight() - 1
-	case key.Matches(k, ks.Top):
-		m.sel = 0
-	case key.Matches(k, ks.Bottom):
-		m.sel = n - 1
-	case key.Matches(k, ks.Full), key.Matches(k, ks.Expand):
-		m.focus = paneTree
-		return nil
-	default:
-		return nil
+	switch s {
+	case "y", "v":
+		return m.copy(string(t.d.raw(t.cursor)), "the value")
+	case "p":
+		_, path, _ := m.results.treeRef()
+		return m.copy(pathArray(path), "the path")
+	case "r":
+		step, path, ok := m.results.treeRef()
+		if !ok {
+			return m.fail("no reference reads this node: it is not inside a step's result")
+		}
+		return m.copy(refObject(step, path), "the reference")
 	}
-	m.sel = min(max(m.sel, 0), n-1)
-	if m.sel != old {
-		m.following = false
-		m.paneTop = 0
-		return m.showStep()
+	return m.note("nothing copied: y then y (value), p (path) or r (reference)")
+}
+
+// copy puts s on the clipboard with OSC 52 and keeps it for --print.
+func (m *model) copy(s, what string) tea.Cmd {
+	m.lastCopy, m.copied = s, true
+	w := m.clip
+	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(s)) + "\a"
+	note := m.note("copied %s (%d bytes)", what, len(s))
+	if w == nil {
+		return note
 	}
-	return nil
+	return tea.Batch(note, func() tea.Msg {
+		io.WriteString(w, seq)
+		return nil
+	})
 }
 
 func (m *model) writeTrace(path string) tea.Cmd {
@@ -507,11 +467,4 @@ func (m *model) tick() tea.Cmd {
 		return nil
 	}
 	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{gen} })
-}
-
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }

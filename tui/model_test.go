@@ -109,19 +109,19 @@ func TestPlanThatDoesNotParse(t *testing.T) {
 func TestRerunKeepsFoldsAndEarlierResults(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("n", "tab", "tab", "h") // close the root of backup's result
-	if tm.tree.open[0] {
+	if tm.results.tree.open[0] {
 		t.Fatal("root still open")
 	}
 	tm.press("ctrl+r")
-	if tm.run.Step(0).Status != plan.StepOK || tm.tree == nil {
+	if tm.run.Step(0).Status != plan.StepOK || tm.results.tree == nil {
 		t.Fatalf("rerun: %+v", tm.run.Step(0))
 	}
-	if tm.tree.open[0] {
+	if tm.results.tree.open[0] {
 		t.Fatal("the fold was not kept across the re-run")
 	}
 	wantView(t, tm, "▸ {…} 4 keys")
 	tm.press("n", "tab", "k") // validate ran; back to backup in the steps pane
-	if tm.tree.open[0] {
+	if tm.results.tree.open[0] {
 		t.Fatal("fold lost when selecting another step and back")
 	}
 	// re-run of the second step keeps the first result
@@ -261,7 +261,7 @@ func TestSearchInModel(t *testing.T) {
 	tm.press("n", "tab", "tab", "/")
 	tm.typeText("ann")
 	tm.press("enter")
-	if got := tm.tree.search.matches; len(got) != 2 {
+	if got := tm.results.tree.search.matches; len(got) != 2 {
 		t.Fatalf("matches %v", got)
 	}
 	wantView(t, tm, "/ann [1/2]", "a.value.users[0].name")
@@ -565,7 +565,7 @@ func TestHelpScrollsOnSmallScreens(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.Update(tea.WindowSizeMsg{Width: 80, Height: 15})
 	tm.press("?")
-	all := tm.helpLines()
+	all := tm.help.lines()
 	seen := map[string]bool{}
 	for n := 0; n < len(all); n++ {
 		v := tm.View()

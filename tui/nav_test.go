@@ -92,8 +92,8 @@ func TestGoToStep(t *testing.T) {
 	tm.typeText("step_299")
 	wantView(t, tm, "tab: step_299 step_2990 step_2991")
 	tm.press("tab", "tab")
-	if tm.input.Value() != "step_2990" {
-		t.Fatalf("completed to %q", tm.input.Value())
+	if tm.prompt.Value() != "step_2990" {
+		t.Fatalf("completed to %q", tm.prompt.Value())
 	}
 	tm.press("enter")
 	if tm.sel != 2990 {

@@ -3,24 +3,57 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// The screens that replace the panes for a while: a whole value and the
-// arguments editor (help is in help.go).
+// fullModel is the whole value of the tree's cursor (enter), over the
+// whole screen, scrolled with j/k and pgdn/pgup; any other key closes it
+// (y, which copies it, is the root's).
+type fullModel struct {
+	*common
+	lines []string
+	top   int
+	path  string // the value's path, for the title
+}
 
-func (m *model) fullView() string {
-	var b strings.Builder
-	path := ""
-	if !m.tree.empty() {
-		path = m.cursorPath()
+func newFullModel(c *common) *fullModel { return &fullModel{common: c} }
+
+// SetSize: the overlay is the whole screen (common.w, common.h).
+func (f *fullModel) SetSize(int, int) {}
+
+func (f *fullModel) open(value, path string) {
+	f.lines, f.top, f.path = strings.Split(value, "\n"), 0, path
+}
+
+// Update scrolls; it reports whether the key closed the overlay.
+func (f *fullModel) Update(k tea.KeyMsg, page int) (closed bool) {
+	ks := f.keys
+	switch {
+	case key.Matches(k, ks.Down):
+		f.top = min(f.top+1, max(len(f.lines)-1, 0))
+	case key.Matches(k, ks.Up):
+		f.top = max(f.top-1, 0)
+	case key.Matches(k, ks.PageDown):
+		f.top = min(f.top+page-1, max(len(f.lines)-1, 0))
+	case key.Matches(k, ks.PageUp):
+		f.top = max(f.top-page+1, 0)
+	default:
+		f.lines = nil
+		return true
 	}
-	b.WriteString(ansi.Truncate(m.st.title.Render("Value of "+path)+m.st.dim.Render("  (j/k scroll · y copy · any other key closes)"), m.w, "…"))
+	return false
+}
+
+func (f *fullModel) View() string {
+	var b strings.Builder
+	b.WriteString(ansi.Truncate(f.st.title.Render("Value of "+f.path)+f.st.dim.Render("  (j/k scroll · y copy · any other key closes)"), f.w, "…"))
 	b.WriteByte('\n')
-	rows := m.h - 1
+	rows := f.h - 1
 	n := 0
-	for i := m.fullTop; i < len(m.full) && n < rows; i++ {
-		for _, l := range strings.Split(ansi.Hardwrap(sanitizeText(m.full[i]), m.w, false), "\n") {
+	for i := f.top; i < len(f.lines) && n < rows; i++ {
+		for _, l := range strings.Split(ansi.Hardwrap(sanitizeText(f.lines[i]), f.w, false), "\n") {
 			if n >= rows {
 				break
 			}
@@ -45,23 +78,4 @@ func sanitizeText(s string) string {
 		}
 		return r
 	}, s)
-}
-
-func (m *model) editView() string {
-	var b strings.Builder
-	b.WriteString(ansi.Truncate(m.st.title.Render("Arguments of "+m.label(m.editAt)+" (JSON)")+m.st.dim.Render("  ctrl+s apply · esc cancel"), m.w, "…"))
-	b.WriteByte('\n')
-	b.WriteString(m.editor.View())
-	b.WriteByte('\n')
-	if m.edErr != "" {
-		// below the editor are three rows: the whole error, wrapped
-		lines := strings.Split(ansi.Wrap("✗ "+m.edErr, m.w, " "), "\n")
-		for k, l := range lines[:min(len(lines), 3)] {
-			if k > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(ansi.Truncate(m.st.errMsg.Render(l), m.w, "…"))
-		}
-	}
-	return b.String()
 }

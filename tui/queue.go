@@ -35,17 +35,17 @@ func (m *model) enqueue(k tea.KeyMsg) tea.Cmd {
 
 // dropQueue empties the queue and returns what it held, as typed.
 func (m *model) dropQueue() string {
-	s := m.queueText(len(m.queue))
+	s := queueText(m.queue, len(m.queue))
 	m.queue = nil
 	return s
 }
 
 // queueText names the first n queued keys, as typed ("n n c").
-func (m *model) queueText(n int) string {
+func queueText(queue []queued, n int) string {
 	var b strings.Builder
-	for i, q := range m.queue {
+	for i, q := range queue {
 		if i == n {
-			b.WriteString(" +" + strconv.Itoa(len(m.queue)-n) + " more")
+			b.WriteString(" +" + strconv.Itoa(len(queue)-n) + " more")
 			break
 		}
 		if i > 0 {
@@ -66,9 +66,9 @@ func (m *model) runQueue() tea.Cmd {
 		ks := m.keys
 		switch {
 		case key.Matches(q.k, ks.Next):
-			cmds = append(cmds, m.step(false))
+			cmds = append(cmds, m.stepRun(false))
 		case key.Matches(q.k, ks.Continue):
-			cmds = append(cmds, m.step(true))
+			cmds = append(cmds, m.stepRun(true))
 		case key.Matches(q.k, ks.Restart):
 			cmds = append(cmds, m.restart())
 		case key.Matches(q.k, ks.Rerun):

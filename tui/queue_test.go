@@ -84,7 +84,7 @@ func TestQueueIsBounded(t *testing.T) {
 		t.Fatalf("queue %d", len(tm.queue))
 	}
 	wantView(t, tm, "keys are already queued: this one is dropped")
-	tm.msg = ""
+	tm.status.msg = ""
 	wantView(t, tm, "queued: n n n n n n +58 more")
 	tm.press("x")
 	tm.drain(func() tea.Msg { return <-done })

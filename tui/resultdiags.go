@@ -6,7 +6,7 @@ import "github.com/planctl/planctl/plan"
 // does not match its tool's outputSchema; plan/validate_result.go) beside the step's
 // other diagnostics, and drops those of steps whose result is gone (restart,
 // rerun). The response is never changed by it.
-func (m *model) refreshResultDiags() {
+func (m *common) refreshResultDiags() {
 	for i := range m.diags {
 		kept := m.diags[i][:0]
 		for _, d := range m.diags[i] {

@@ -1,25 +1,90 @@
 package tui
 
 import (
-	"encoding/base64"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
 )
 
-// The result pane: which tree it shows (a step's result or the whole
-// response), loading it in the background, its keys, copies and searches.
+// resultsModel is the result pane, under the step pane: the tree of the
+// selected step's result, of the whole response (v) or of the arguments
+// the step sends, resolved (a). It parses them in commands (treeMsg),
+// keeps a few parsed ones, keeps each tree's folds by step, and searches
+// in commands (searchMsg). Its keys move and fold the tree; the root opens
+// the prompt, the copy question and the whole value for it.
+type resultsModel struct {
+	*common
+	focused bool
+	width   int
+	height  int // rows, with the title
 
-func (m *model) treeKey(k tea.KeyMsg) tea.Cmd {
-	t := m.tree
+	docs    map[treeKey]*doc
+	tree    *tree
+	want    treeKey // the result the pane should show
+	loading bool
+	treeErr string
+	folds   map[string]*foldState // by step label
+	jumpTo  int                   // a byte offset in the next result shown, for the cursor; -1 none
+
+	whole       bool   // the tree shows the whole response, not the step's result
+	resp        []byte // the response last shown
+	respVersion int
+	argsView    bool   // the tree shows the selected step's resolved arguments
+	argsFor     [2]int // the step and version argsRaw was built for
+	argsRaw     []byte
+	argsErr     string
+}
+
+func newResultsModel(c *common) *resultsModel {
+	return &resultsModel{common: c, docs: map[treeKey]*doc{}, folds: map[string]*foldState{}, jumpTo: -1}
+}
+
+// SetSize sizes the pane and the tree in it.
+func (r *resultsModel) SetSize(w, h int) {
+	r.width, r.height = w, h
+	if r.tree != nil {
+		r.tree.setSize(w, h-1)
+	}
+}
+
+// hasTree reports whether the pane shows a tree or is reading one.
+func (r *resultsModel) hasTree() bool { return r.tree != nil || r.loading }
+
+// forget drops every parsed result (a restart).
+func (r *resultsModel) forget() { clear(r.docs) }
+
+// Update moves and folds the tree, and takes the parsed results and the
+// searches sent back by its commands.
+func (r *resultsModel) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case treeMsg:
+		return r.loaded(msg)
+	case searchMsg:
+		if r.tree == nil || msg.key != r.want {
+			return nil
+		}
+		r.tree.search = treeSearch{query: msg.query, matches: msg.matches, cur: -1}
+		if len(msg.matches) == 0 {
+			return r.notify(true, "no match for %q", msg.query)
+		}
+		r.tree.nextMatch(1)
+		return nil
+	case tea.KeyMsg:
+		return r.key(msg)
+	}
+	return nil
+}
+
+func (r *resultsModel) key(k tea.KeyMsg) tea.Cmd {
+	t := r.tree
 	if t.empty() {
 		return nil
 	}
-	ks := m.keys
+	ks := r.keys
 	switch {
 	case key.Matches(k, ks.Down):
 		t.move(1)
@@ -51,111 +116,64 @@ func (m *model) treeKey(k tea.KeyMsg) tea.Cmd {
 		t.sibling(1)
 	case key.Matches(k, ks.PrevSib):
 		t.sibling(-1)
-	case key.Matches(k, ks.Search):
-		m.prompt(modeSearch, searchPrompt, t.search.query)
-		return nil
 	case key.Matches(k, ks.NextMatch):
 		if len(t.search.matches) == 0 {
-			return m.note("no search: / searches")
+			return r.notify(false, "no search: / searches")
 		}
 		t.nextMatch(1)
 	case key.Matches(k, ks.PrevMatch):
 		if len(t.search.matches) == 0 {
-			return m.note("no search: / searches")
+			return r.notify(false, "no search: / searches")
 		}
 		t.nextMatch(-1)
-	case key.Matches(k, ks.Copy):
-		m.mode = modeCopy
-	case key.Matches(k, ks.Full):
-		m.full = strings.Split(t.fullValue(), "\n")
-		m.fullTop = 0
-		m.mode = modeFull
 	}
 	return nil
 }
 
-// copyKey copies what the key after y names.
-func (m *model) copyKey(s string) tea.Cmd {
-	t := m.tree
-	if t.empty() {
-		return nil
-	}
-	switch s {
-	case "y", "v":
-		return m.copy(string(t.d.raw(t.cursor)), "the value")
-	case "p":
-		_, path, _ := m.treeRef()
-		return m.copy(pathArray(path), "the path")
-	case "r":
-		step, path, ok := m.treeRef()
-		if !ok {
-			return m.fail("no reference reads this node: it is not inside a step's result")
-		}
-		return m.copy(refObject(step, path), "the reference")
-	}
-	return m.note("nothing copied: y then y (value), p (path) or r (reference)")
-}
-
-// copy puts s on the clipboard with OSC 52 and keeps it for --print.
-func (m *model) copy(s, what string) tea.Cmd {
-	m.lastCopy, m.copied = s, true
-	w := m.clip
-	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(s)) + "\a"
-	note := m.note("copied %s (%d bytes)", what, len(s))
-	if w == nil {
-		return note
-	}
-	return tea.Batch(note, func() tea.Msg {
-		io.WriteString(w, seq)
-		return nil
-	})
-}
-
 // search runs a search of the current tree in the background.
-func (m *model) search(q string) tea.Cmd {
-	if m.tree == nil {
+func (r *resultsModel) search(q string) tea.Cmd {
+	if r.tree == nil {
 		return nil
 	}
 	if q == "" {
-		m.tree.search = treeSearch{cur: -1}
+		r.tree.search = treeSearch{cur: -1}
 		return nil
 	}
-	d, k := m.tree.d, m.want
+	d, k := r.tree.d, r.want
 	return func() tea.Msg { return searchMsg{key: k, query: q, matches: runSearch(d, q)} }
 }
 
-// showStep points the tree pane at the selected step's result, parsing it
-// in the background when it is not parsed yet.
-func (m *model) showStep() tea.Cmd {
-	m.scrollSteps()
-	if m.tree != nil {
-		m.tree.fold.cursor = m.tree.d.path(m.tree.cursor)
+// show points the pane at the selected step's result (or the response, or
+// its arguments), parsing it in the background when it is not parsed yet.
+func (r *resultsModel) show() tea.Cmd {
+	if r.tree != nil {
+		r.tree.fold.cursor = r.tree.d.path(r.tree.cursor)
 	}
-	if len(m.p.Steps) == 0 {
-		m.tree, m.want, m.treeErr = nil, treeKey{step: -1}, ""
+	if len(r.p.Steps) == 0 {
+		r.tree, r.want, r.treeErr = nil, treeKey{step: -1}, ""
 		return nil
 	}
-	if m.whole {
-		return m.showResponse()
+	if r.whole {
+		return r.showResponse()
 	}
-	if m.argsView {
-		return m.showArgs()
+	if r.argsView {
+		return r.showArgs()
 	}
-	st := m.run.Step(m.sel)
-	k := keyOf(m.sel, st)
-	if k == m.want && (m.tree != nil || m.loading) {
+	st := r.run.Step(r.sel)
+	k := keyOf(r.sel, st)
+	if k == r.want && (r.tree != nil || r.loading) {
 		return nil
 	}
-	m.want, m.treeErr = k, ""
-	m.tree = nil
+	r.want, r.treeErr = k, ""
+	r.tree = nil
 	if st.Status != plan.StepOK {
 		return nil
 	}
-	if d := m.docs[k]; d != nil {
-		m.setTree(d)
+	if d := r.docs[k]; d != nil {
+		r.setTree(d)
 		return nil
 	}
-	m.loading = true
+	r.loading = true
 	res := st.Result
 	return func() tea.Msg {
 		t0 := time.Now()
@@ -164,51 +182,92 @@ func (m *model) showStep() tea.Cmd {
 	}
 }
 
-// showResponse points the tree pane at the whole Concierge response.
-func (m *model) showResponse() tea.Cmd {
-	if m.resp == nil || m.respVersion != m.version {
-		m.resp, m.respVersion = m.run.Response(), m.version
+// showResponse points the pane at the whole Concierge response.
+func (r *resultsModel) showResponse() tea.Cmd {
+	if r.resp == nil || r.respVersion != r.version {
+		r.resp, r.respVersion = r.run.Response(), r.version
 	}
-	k := treeKey{step: wholeStep, ptr: &m.resp[0], n: len(m.resp)}
-	if k == m.want && (m.tree != nil || m.loading) {
+	k := treeKey{step: wholeStep, ptr: &r.resp[0], n: len(r.resp)}
+	if k == r.want && (r.tree != nil || r.loading) {
 		return nil
 	}
-	m.want, m.treeErr, m.tree = k, "", nil
-	if d := m.docs[k]; d != nil {
-		m.setTree(d)
+	r.want, r.treeErr, r.tree = k, "", nil
+	if d := r.docs[k]; d != nil {
+		r.setTree(d)
 		return nil
 	}
-	m.loading = true
-	res := m.resp
+	r.loading = true
+	res := r.resp
 	return func() tea.Msg {
 		d, err := parseDoc(res)
 		return treeMsg{key: k, doc: d, err: err}
 	}
 }
 
-func (m *model) treeLoaded(msg treeMsg) tea.Cmd {
-	if msg.key != m.want {
+// argsStep is the treeKey step of step i's resolved arguments.
+func argsStep(i int) int { return argsStepBase - i }
+
+const argsStepBase = -3
+
+// showArgs points the pane at the arguments the selected step sends,
+// resolved by the engine (the exact tools/call arguments); they are built
+// again when the run changes.
+func (r *resultsModel) showArgs() tea.Cmd {
+	if r.argsFor != [2]int{r.sel, r.version} || (r.argsRaw == nil && r.argsErr == "") {
+		r.argsFor = [2]int{r.sel, r.version}
+		raw, err := r.run.ResolveArgs(r.sel)
+		r.argsRaw, r.argsErr = raw, ""
+		if err != nil {
+			r.argsRaw, r.argsErr = nil, err.Error()
+		}
+	}
+	if r.argsErr != "" {
+		r.tree, r.want, r.loading = nil, treeKey{step: argsStep(r.sel)}, false
+		r.treeErr = "they cannot be resolved now: " + r.argsErr
+		for _, ref := range r.p.Steps[r.sel].Refs() {
+			if j := r.sourceOf(r.sel, ref.Step); j >= 0 && r.run.Step(j).Status != plan.StepOK {
+				r.treeErr = "they resolve once " + r.label(j) + " has run"
+				break
+			}
+		}
 		return nil
 	}
-	m.loading = false
+	k := treeKey{step: argsStep(r.sel), ptr: &r.argsRaw[0], n: len(r.argsRaw)}
+	if k == r.want && (r.tree != nil || r.loading) {
+		return nil
+	}
+	r.want, r.treeErr, r.tree = k, "", nil
+	r.loading = true
+	raw := r.argsRaw
+	return func() tea.Msg {
+		d, err := parseDoc(raw)
+		return treeMsg{key: k, doc: d, err: err}
+	}
+}
+
+func (r *resultsModel) loaded(msg treeMsg) tea.Cmd {
+	if msg.key != r.want {
+		return nil
+	}
+	r.loading = false
 	if msg.err != nil {
-		m.treeErr = msg.err.Error()
+		r.treeErr = msg.err.Error()
 		return nil
 	}
 	// keep a few parsed results for moving between steps, but not many
 	// big ones: a parsed tree costs 36 bytes a value
 	total := len(msg.doc.nodes)
-	for _, d := range m.docs {
+	for _, d := range r.docs {
 		total += len(d.nodes)
 	}
-	if len(m.docs) >= 8 || total > 4_000_000 {
-		clear(m.docs)
+	if len(r.docs) >= 8 || total > 4_000_000 {
+		clear(r.docs)
 	}
-	m.docs[msg.key] = msg.doc
-	m.setTree(msg.doc)
+	r.docs[msg.key] = msg.doc
+	r.setTree(msg.doc)
 	if len(msg.doc.src) >= 1<<20 {
 		// a big result: say how big, and that it did not take long
-		return m.note("result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
+		return r.notify(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
 	}
 	return nil
 }
@@ -218,13 +277,13 @@ const wholeStep = -2
 
 // treeRef is the step and path in its result of the tree's cursor; ok is
 // false for a node of the whole response outside any step's result.
-func (m *model) treeRef() (step string, path []pathElem, ok bool) {
-	path = m.tree.d.path(m.tree.cursor)
-	if m.want.step <= argsStepBase {
+func (r *resultsModel) treeRef() (step string, path []pathElem, ok bool) {
+	path = r.tree.d.path(r.tree.cursor)
+	if r.want.step <= argsStepBase {
 		return "", path, false
 	}
-	if m.want.step != wholeStep {
-		return m.label(m.want.step), path, true
+	if r.want.step != wholeStep {
+		return r.label(r.want.step), path, true
 	}
 	if len(path) >= 3 && path[0].key == "steps" && !path[1].isIdx && path[2].key == "result" && !path[2].isIdx {
 		return path[1].key, path[3:], true
@@ -234,13 +293,13 @@ func (m *model) treeRef() (step string, path []pathElem, ok bool) {
 
 // cursorPath is the cursor's path in reference form, or from the
 // response's root when no reference reaches it.
-func (m *model) cursorPath() string {
-	step, path, ok := m.treeRef()
+func (r *resultsModel) cursorPath() string {
+	step, path, ok := r.treeRef()
 	switch {
 	case ok:
 		return refPath(step, path)
-	case m.want.step <= argsStepBase:
-		s := "args of " + m.label(argsStepBase-m.want.step)
+	case r.want.step <= argsStepBase:
+		s := "args of " + r.label(argsStepBase-r.want.step)
 		if len(path) > 0 {
 			s += ": " + pathSuffix(path)
 		}
@@ -249,22 +308,91 @@ func (m *model) cursorPath() string {
 	return refPath("response", path)
 }
 
-func (m *model) setTree(d *doc) {
+// setTree shows d with the folds the user left on this step's tree; the
+// root sizes it (model.layout).
+func (r *resultsModel) setTree(d *doc) {
 	var label string
-	switch s := m.want.step; {
+	switch s := r.want.step; {
 	case s == wholeStep:
 		label = "\x00response"
 	case s <= argsStepBase:
-		label = "\x00args\x00" + m.label(argsStepBase-s)
+		label = "\x00args\x00" + r.label(argsStepBase-s)
 	default:
-		label = m.label(s)
+		label = r.label(s)
 	}
-	fs := m.folds[label]
+	fs := r.folds[label]
 	if fs == nil {
 		fs = &foldState{}
-		m.folds[label] = fs
+		r.folds[label] = fs
 	}
-	m.tree = newTree(d, fs)
-	m.applyJump()
-	m.layout()
+	r.tree = newTree(d, fs)
+	r.applyJump()
+}
+
+// applyJump puts a new tree's cursor on the node at the pending offset.
+func (r *resultsModel) applyJump() {
+	off := r.jumpTo
+	r.jumpTo = -1
+	if off < 0 || r.tree == nil {
+		return
+	}
+	t := r.tree
+	i := t.d.nodeAt(off)
+	if i < 0 || int(t.d.nodes[i].start) != off {
+		return
+	}
+	t.reveal(i)
+	t.cursor, t.top = i, 0
+	if t.height > 0 { // a new tree is sized (and scrolled) by layout next
+		t.scroll()
+	}
+}
+
+// View is the pane's rows: its title, then the tree or why there is none.
+func (r *resultsModel) View() []string {
+	w := r.width
+	var rows []string
+	if r.whole {
+		rows = append(rows, r.title(r.focused, "Response (the whole run; v: the step's result)", w))
+		switch {
+		case r.tree != nil:
+			rows = append(rows, r.tree.view(r.st)...)
+		case r.treeErr != "":
+			rows = append(rows, r.st.err.Render("  ✗ "+r.treeErr))
+		default:
+			rows = append(rows, r.st.dim.Render("  reading the response…"))
+		}
+		return rows
+	}
+	if r.argsView {
+		rows = append(rows, r.title(r.focused, "Arguments "+r.label(r.sel)+" sends, resolved (a: its result)", w))
+		switch {
+		case r.tree != nil:
+			rows = append(rows, r.tree.view(r.st)...)
+		case r.treeErr != "":
+			for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(w-4, 10), " "), "\n") {
+				rows = append(rows, r.st.err.Render("  "+l))
+			}
+		default:
+			rows = append(rows, r.st.dim.Render("  resolving…"))
+		}
+		return rows
+	}
+	rows = append(rows, r.title(r.focused, "Result "+r.label(r.sel), w))
+	st := r.run.Step(r.sel)
+	switch {
+	case r.tree != nil:
+		rows = append(rows, r.tree.view(r.st)...)
+	case r.loading:
+		rows = append(rows, r.st.dim.Render("  reading the result…"))
+	case r.treeErr != "":
+		rows = append(rows, r.st.err.Render("  ✗ "+r.treeErr))
+	case st.Status == plan.StepError:
+		rows = append(rows, r.st.dim.Render("  no result: the step failed (its error is above)"))
+	case r.running(r.sel, st):
+		rows = append(rows, r.st.dim.Render("  running…  x cancels"))
+	default:
+		rows = append(rows, r.st.dim.Render("  not run yet: n runs the next step, c continues"))
+	}
+	return rows
 }

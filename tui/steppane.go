@@ -6,16 +6,150 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
+// stepModel is the step pane, over the result tree: what the selected step
+// is and where it stands, its arguments with the references they read, its
+// diagnostics and error, and the plan's. Its lines are built once per
+// change of the selection, the run or the width. With the focus, j and k
+// move between the step's references (the root follows one with enter).
+type stepModel struct {
+	*common
+	focused bool
+	width   int
+	height  int      // rows, with the title
+	lines   []string // rebuilt on change
+	key     [3]int   // sel, version and width they were built for
+	top     int
+	refs    []paneRef // the reference lines among lines
+	cur     int       // the reference the cursor is on; -1 none
+}
+
+// paneRef is a reference argument shown on a line of the step pane.
+type paneRef struct {
+	line  int
+	param string
+	ref   *plan.Ref
+}
+
+func newStepModel(c *common) *stepModel { return &stepModel{common: c, cur: -1} }
+
+// SetSize sizes the pane: the root gives it as many rows as its lines
+// need, up to a share of the screen (model.stepPaneHeight).
+func (s *stepModel) SetSize(w, h int) { s.width, s.height = w, h }
+
+// ensure builds the lines for the selected step when something they show
+// changed; it reports whether it did.
+func (s *stepModel) ensure() bool {
+	frame := 0
+	if s.busy {
+		frame = s.frame
+	}
+	k := [3]int{s.sel, s.version*1000003 + frame, s.rightWidth()}
+	if k == s.key && s.lines != nil {
+		return false
+	}
+	if k[0] != s.key[0] {
+		s.cur = -1 // another step: its references are others
+	}
+	s.key = k
+	s.lines = s.stepLines(s.rightWidth())
+	if s.cur >= len(s.refs) {
+		s.cur = -1
+	}
+	return true
+}
+
+// reset scrolls back to the top (another step is selected).
+func (s *stepModel) reset() { s.top = 0 }
+
+// Update scrolls the pane and moves between references.
+func (s *stepModel) Update(k tea.KeyMsg) {
+	ks := s.keys
+	switch {
+	case key.Matches(k, ks.Down):
+		if !s.moveRef(1) {
+			s.top++
+		}
+	case key.Matches(k, ks.Up):
+		if !s.moveRef(-1) {
+			s.top--
+		}
+	case key.Matches(k, ks.PageDown):
+		s.top += s.height - 1
+	case key.Matches(k, ks.PageUp):
+		s.top -= s.height - 1
+	case key.Matches(k, ks.Top):
+		s.top = 0
+	case key.Matches(k, ks.Bottom):
+		s.top = len(s.lines)
+	}
+	s.top = max(min(s.top, len(s.lines)-s.height+1), 0)
+}
+
+// moveRef moves the cursor to the next (dir 1) or previous (-1)
+// reference, scrolling it into view; false when there is none that way.
+func (s *stepModel) moveRef(dir int) bool {
+	next := s.cur + dir
+	if s.cur < 0 {
+		next = 0
+		if dir < 0 {
+			next = len(s.refs) - 1
+		}
+	}
+	if next < 0 || next >= len(s.refs) {
+		return false
+	}
+	s.cur = next
+	line := s.refs[next].line
+	room := max(s.height-2, 1) // rows for lines, less one for "↓ more"
+	if line < s.top {
+		s.top = line
+	} else if line >= s.top+room {
+		s.top = line - room + 1
+	}
+	return true
+}
+
+// View is the pane's rows: its title and height-1 lines.
+func (s *stepModel) View() []string {
+	w := s.width
+	var rows []string
+	if len(s.p.Steps) == 0 {
+		rows = append(rows, s.title(s.focused, "Plan", w))
+	} else {
+		rows = append(rows, s.title(s.focused, "Step "+s.label(s.sel), w))
+	}
+	sh := s.height
+	top := min(s.top, max(len(s.lines)-1, 0))
+	for r := 0; r < sh-1; r++ {
+		if top+r < len(s.lines) {
+			l := s.lines[top+r]
+			if s.focused && s.cur >= 0 && s.refs[s.cur].line == top+r {
+				l = ">" + strings.TrimPrefix(l, " ")
+			}
+			rows = append(rows, ansi.Truncate(l, w, "…"))
+		} else {
+			rows = append(rows, "")
+		}
+	}
+	if len(s.lines) > top+sh-1 && len(rows) > 1 {
+		rows[len(rows)-1] = s.st.dim.Render(fmt.Sprintf("  ↓ %d more lines (tab, then j)", len(s.lines)-top-sh+1))
+	}
+	return rows
+}
+
 // stepLines builds the step pane for step i: what the step is and where it
 // stands, its arguments (each reference with the value it resolves to, or
 // why it cannot, in Concierge's words), its diagnostics, its error, and
 // where its data comes from and goes. Lines are wrapped to width.
-func (m *model) stepLines(width int) []string {
+func (s *stepModel) stepLines(width int) []string {
+	m := s
 	st := m.st
 	var out []string
 	line := func(indent int, s string) {
@@ -33,15 +167,15 @@ func (m *model) stepLines(width int) []string {
 		m.planLines(add)
 		return out
 	}
-	m.paneRefs = m.paneRefs[:0]
+	s.refs = s.refs[:0]
 	i := m.sel
-	s := m.p.Steps[i]
+	step := m.p.Steps[i]
 	ss := m.run.Step(i)
-	tool := s.ToolName()
-	if tool == "" && s.Tool != nil {
-		tool = string(s.Tool.Raw(m.p.Src.Bytes))
+	tool := step.ToolName()
+	if tool == "" && step.Tool != nil {
+		tool = string(step.Tool.Raw(m.p.Src.Bytes))
 	}
-	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(s.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
+	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(step.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
 
 	args, src := m.run.ArgsOf(i)
 	edited := m.edited(i, args, src)
@@ -70,7 +204,7 @@ func (m *model) stepLines(width int) []string {
 				continue
 			}
 			v := m.refValue(i, mem.Key, ref, width)
-			m.paneRefs = append(m.paneRefs, paneRef{line: len(out), param: mem.Key, ref: ref})
+			s.refs = append(s.refs, paneRef{line: len(out), param: mem.Key, ref: ref})
 			if strings.HasPrefix(v, "=") || ansi.StringWidth(v) < width/2 {
 				line(2, name+" ← "+st.flow.Render(refText(ref, src))+" "+v)
 			} else {
@@ -106,7 +240,7 @@ func (m *model) stepLines(width int) []string {
 }
 
 // planLines adds what concerns the plan as a whole.
-func (m *model) planLines(add func(int, string)) {
+func (m *stepModel) planLines(add func(int, string)) {
 	st := m.st
 	if m.rej != nil {
 		add(0, st.err.Render("✗ rejected")+" Concierge would refuse this plan before running it:")
@@ -134,7 +268,7 @@ func diagLine(st *styles, d plan.Diagnostic) string {
 	return fmt.Sprintf("%s %d:%d %s: %s", mark, d.Pos.Line, d.Pos.Column, d.Code, d.Message)
 }
 
-func (m *model) labels(idx []int) string {
+func (m *stepModel) labels(idx []int) string {
 	var b strings.Builder
 	for k, j := range idx {
 		if k > 0 {
@@ -150,7 +284,7 @@ func (m *model) labels(idx []int) string {
 }
 
 // refValue is what a reference of step i resolves to now, or why not.
-func (m *model) refValue(i int, param string, ref *plan.Ref, width int) string {
+func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) string {
 	st := m.st
 	c := m.dbg.Catalog()
 	if c == nil {
@@ -185,7 +319,7 @@ func clip(b []byte, n int) []byte {
 }
 
 // stepStatusText says where step i stands, in words.
-func (m *model) stepStatusText(i int, ss plan.StepState) string {
+func (m *stepModel) stepStatusText(i int, ss plan.StepState) string {
 	st := m.st
 	switch ss.Status {
 	case plan.StepOK:
@@ -205,24 +339,6 @@ func (m *model) stepStatusText(i int, ss plan.StepState) string {
 	return st.dim.Render("· pending")
 }
 
-// running reports whether step i is running, or is about to in a command
-// that has not called it yet.
-func (m *model) running(i int, ss plan.StepState) bool {
-	return ss.Status == plan.StepRunning || m.busy && ss.Status == plan.StepPending && i == m.run.Cursor()
-}
-
-func (m *model) startedAt(ss plan.StepState) time.Time {
-	if ss.Started.IsZero() {
-		return m.busySince
-	}
-	return ss.Started
-}
-
-// notReached: a step after the failed one, which the run will not reach.
-func (m *model) notReached(i int) bool {
-	return m.run.Status() == plan.RunPartial && i > m.run.Cursor()
-}
-
 func fmtDur(d time.Duration) string {
 	switch {
 	case d < time.Millisecond:
@@ -236,7 +352,7 @@ func fmtDur(d time.Duration) string {
 }
 
 // edited reports whether step i's arguments differ from the plan as loaded.
-func (m *model) edited(i int, args *jsontext.Value, src []byte) bool {
+func (m *stepModel) edited(i int, args *jsontext.Value, src []byte) bool {
 	orig := m.o.Plan
 	if orig == m.p || i >= len(orig.Steps) {
 		return false

@@ -18,7 +18,7 @@ import (
 
 // step runs the next step (n) or continues (c) in a command. After a
 // failure the next step is the failed one: n and c retry it.
-func (m *model) step(cont bool) tea.Cmd {
+func (m *model) stepRun(cont bool) tea.Cmd {
 	if len(m.p.Steps) == 0 {
 		return m.fail("nothing to run: the plan has no steps (see its diagnostics)")
 	}
@@ -30,7 +30,7 @@ func (m *model) step(cont bool) tea.Cmd {
 	m.busy, m.cancel, m.busyWhat, m.busySince = true, cancel, m.label(next), time.Now()
 	m.following = true
 	m.sel = next
-	m.paneTop = 0
+	m.step.reset()
 	m.version++
 	d, r, gen := m.dbg, m.run, m.gen
 	return tea.Batch(m.showStep(), m.tick(), func() tea.Msg {
@@ -114,7 +114,7 @@ func (m *model) rerun(i int) tea.Cmd {
 	}
 	m.stepNote = note
 	m.version++
-	return m.step(false)
+	return m.stepRun(false)
 }
 
 // restart forgets every result; the Debugger reconnects the tools when
@@ -137,8 +137,9 @@ func (m *model) restarted(msg restartedMsg) tea.Cmd {
 	}
 	m.busy, m.cancel = false, nil
 	m.version++
-	clear(m.docs)
-	m.sel, m.paneTop = 0, 0
+	m.results.forget()
+	m.sel = 0
+	m.step.reset()
 	cmd := m.showStep()
 	if msg.err != nil {
 		if d := m.dropQueue(); d != "" {
@@ -167,12 +168,8 @@ func (m *model) edit() tea.Cmd {
 	if args != nil {
 		text = string(jsontext.Indent(args.Raw(src)))
 	}
-	m.editAt, m.edErr = i, ""
 	m.mode = modeEdit
-	m.editor.SetWidth(max(m.w-2, 10))
-	m.editor.SetHeight(max(m.h-5, 3))
-	m.editor.SetValue(text)
-	return m.editor.Focus()
+	return m.editor.open(i, text)
 }
 
 // applyEdit hands the edited arguments to the Debugger, which validates the
@@ -180,24 +177,27 @@ func (m *model) edit() tea.Cmd {
 // JSON keeps the editor open, with where it stops parsing.
 func (m *model) applyEdit() tea.Cmd {
 	text := []byte(m.editor.Value())
-	ds, err := m.dbg.SetArgs(m.editAt, text)
+	at := m.editor.at
+	ds, err := m.dbg.SetArgs(at, text)
 	if err != nil {
 		var se *jsontext.SyntaxError
 		if errors.As(err, &se) {
 			pos := jsontext.NewSource("", text).Position(se.Offset)
-			m.edErr = fmt.Sprintf("line %d, column %d: %v", pos.Line, pos.Column, err)
+			m.editor.err = fmt.Sprintf("line %d, column %d: %v", pos.Line, pos.Column, err)
 		} else {
-			m.edErr = err.Error()
+			m.editor.err = err.Error()
 		}
 		return nil
 	}
 	m.refreshPlan()
+	m.steps.planChanged()
 	m.mode = modeNormal
-	m.editor.Blur()
+	m.editor.close()
 	m.version++
-	m.sel, m.paneTop = m.editAt, 0
+	m.sel = at
+	m.step.reset()
 	cmd := m.showStep()
-	label := m.label(m.editAt)
+	label := m.label(at)
 	switch {
 	case plan.HasErrors(ds):
 		return tea.Batch(cmd, m.fail("arguments of %s changed, with problems (%s): see the step pane; i edits again", label, severityMarks(plainStyles(), ds)))

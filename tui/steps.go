@@ -6,34 +6,99 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
 )
 
-// stepsView is the steps pane: one row per step on screen.
-func (m *model) stepsView() []string {
-	w := m.leftWidth()
-	n := len(m.p.Steps)
-	rows := []string{m.title(paneSteps, fmt.Sprintf("Steps (%d)", n), w)}
-	h := m.bodyHeight() - 1
+// stepsModel is the steps pane on the left: one row per step, the
+// selection (common.sel) and the data-flow marks of the selected step.
+type stepsModel struct {
+	*common
+	focused  bool
+	width    int
+	height   int    // rows, with the title
+	top      int    // first step on screen
+	marks    []byte // data-flow marks for the selection (see flowMark)
+	marksFor int
+}
+
+func newStepsModel(c *common) *stepsModel { return &stepsModel{common: c} }
+
+// SetSize sizes the pane and keeps the selection on screen.
+func (s *stepsModel) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.scroll()
+}
+
+// planChanged forgets what was built from the plan before an edit.
+func (s *stepsModel) planChanged() { s.marks = nil }
+
+// Update moves the selection; it reports whether the selection changed.
+func (s *stepsModel) Update(k tea.KeyMsg) (moved bool) {
+	n := len(s.p.Steps)
 	if n == 0 {
-		return append(rows, m.st.dim.Render(" (none)"))
+		return false
 	}
-	for i := m.stepsTop; i < n && len(rows) <= h; i++ {
-		rows = append(rows, m.stepRow(i, w))
+	old := s.sel
+	ks := s.keys
+	switch {
+	case key.Matches(k, ks.Down):
+		s.sel++
+	case key.Matches(k, ks.Up):
+		s.sel--
+	case key.Matches(k, ks.PageDown):
+		s.sel += s.height - 1
+	case key.Matches(k, ks.PageUp):
+		s.sel -= s.height - 1
+	case key.Matches(k, ks.Top):
+		s.sel = 0
+	case key.Matches(k, ks.Bottom):
+		s.sel = n - 1
+	default:
+		return false
+	}
+	s.sel = min(max(s.sel, 0), n-1)
+	return s.sel != old
+}
+
+// scroll keeps the selected step on screen.
+func (s *stepsModel) scroll() {
+	h := s.height - 1
+	if s.sel < s.top {
+		s.top = s.sel
+	}
+	if s.sel >= s.top+h {
+		s.top = s.sel - h + 1
+	}
+	s.top = max(s.top, 0)
+}
+
+// View is the pane's rows: its title, then one row per step on screen.
+func (s *stepsModel) View() []string {
+	w := s.width
+	n := len(s.p.Steps)
+	rows := []string{s.title(s.focused, fmt.Sprintf("Steps (%d)", n), w)}
+	h := s.height - 1
+	if n == 0 {
+		return append(rows, s.st.dim.Render(" (none)"))
+	}
+	for i := s.top; i < n && len(rows) <= h; i++ {
+		rows = append(rows, s.stepRow(i, w))
 	}
 	return rows
 }
 
 // stepRow: selection, status glyph, breakpoint, data-flow mark, id, tool,
 // and at the end the diagnostic count or the running time.
-func (m *model) stepRow(i, w int) string {
-	st := m.st
-	s := m.p.Steps[i]
-	ss := m.run.Step(i)
+func (s *stepsModel) stepRow(i, w int) string {
+	st := s.st
+	step := s.p.Steps[i]
+	ss := s.run.Step(i)
 	var b strings.Builder
-	if i == m.sel {
+	if i == s.sel {
 		b.WriteString(">")
 	} else {
 		b.WriteString(" ")
@@ -44,22 +109,22 @@ func (m *model) stepRow(i, w int) string {
 		b.WriteString(st.ok.Render("✓"))
 	case ss.Status == plan.StepError:
 		b.WriteString(st.err.Render("✗"))
-	case m.running(i, ss):
-		b.WriteString(st.run.Render(spin(m.frame)))
-		suffix = " " + fmtDur(time.Since(m.startedAt(ss)))
-	case m.notReached(i):
+	case s.running(i, ss):
+		b.WriteString(st.run.Render(spin(s.frame)))
+		suffix = " " + fmtDur(time.Since(s.startedAt(ss)))
+	case s.notReached(i):
 		b.WriteString(st.dim.Render("-"))
-	case i == m.run.Cursor():
+	case i == s.run.Cursor():
 		b.WriteString(st.run.Render("▶"))
 	default:
 		b.WriteString(st.dim.Render("·"))
 	}
-	if m.dbg.IsBreak(i) {
+	if s.dbg.IsBreak(i) {
 		b.WriteString(st.brk.Render("●"))
 	} else {
 		b.WriteString(" ")
 	}
-	switch m.flowMark(i) {
+	switch s.flowMark(i) {
 	case '<':
 		b.WriteString(st.flow.Render("←"))
 	case '>':
@@ -68,15 +133,15 @@ func (m *model) stepRow(i, w int) string {
 		b.WriteString(" ")
 	}
 	b.WriteString(" ")
-	label := s.Label()
-	if i == m.sel {
+	label := step.Label()
+	if i == s.sel {
 		label = st.selected.Render(label)
 	}
 	b.WriteString(label)
 	b.WriteString(" ")
-	b.WriteString(st.dim.Render(s.ToolName()))
-	if len(m.diags[i]) > 0 {
-		suffix += " " + severityMarks(st, m.diags[i])
+	b.WriteString(st.dim.Render(step.ToolName()))
+	if len(s.diags[i]) > 0 {
+		suffix += " " + severityMarks(st, s.diags[i])
 	}
 	sw := ansi.StringWidth(suffix)
 	return pad(b.String(), w-sw) + suffix
@@ -85,22 +150,22 @@ func (m *model) stepRow(i, w int) string {
 // flowMark is '<' for a step the selected one reads from, '>' for one that
 // reads it, else 0. The marks are indexed once per selection, so a step read
 // by thousands costs nothing per row.
-func (m *model) flowMark(i int) byte {
-	if m.marks == nil || m.marksFor != m.sel {
-		if m.marks == nil {
-			m.marks = make([]byte, len(m.p.Steps))
+func (s *stepsModel) flowMark(i int) byte {
+	if s.marks == nil || s.marksFor != s.sel {
+		if s.marks == nil {
+			s.marks = make([]byte, len(s.p.Steps))
 		} else {
-			clear(m.marks)
+			clear(s.marks)
 		}
-		m.marksFor = m.sel
-		for _, j := range m.flow.Reads[m.sel] {
-			m.marks[j] = '<'
+		s.marksFor = s.sel
+		for _, j := range s.flow.Reads[s.sel] {
+			s.marks[j] = '<'
 		}
-		for _, j := range m.flow.ReadBy[m.sel] {
-			m.marks[j] = '>'
+		for _, j := range s.flow.ReadBy[s.sel] {
+			s.marks[j] = '>'
 		}
 	}
-	return m.marks[i]
+	return s.marks[i]
 }
 
 // severityMarks counts diagnostics by severity, worst first: "E1 W2 I1".

@@ -181,3 +181,34 @@ func RawString(tok []byte) (string, error) {
 	}
 	return decodeString(tok)
 }
+
+// Depth is how deep the JSON text b nests arrays and objects. It scans
+// the bytes once and validates nothing else.
+func Depth(b []byte) int {
+	depth, max := 0, 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return max
+}

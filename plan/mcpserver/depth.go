@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
@@ -18,35 +20,8 @@ const MaxRequestDepth = 1100
 var depthMessage = fmt.Sprintf("Parse error: the request nests arrays and objects more than %d levels deep; a plan may nest at most 1000: flatten its values", MaxRequestDepth)
 
 // tooDeep reports whether the JSON text b nests arrays and objects more
-// than max levels deep. It scans the bytes once and validates nothing else.
-func tooDeep(b []byte, max int) bool {
-	depth := 0
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-			if depth > max {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
-}
+// than max levels deep.
+func tooDeep(b []byte, max int) bool { return jsontext.Depth(b) > max }
 
 // parseErrorLine is the JSON-RPC answer to a request that was not read.
 func parseErrorLine(msg string) []byte {

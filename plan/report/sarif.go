@@ -164,7 +164,7 @@ func sarifRules() []sarifRule {
 }
 
 func sarifFiles(w io.Writer, files []File, o Options) error {
-	drv := sarifDriver{Name: "planctl", Version: o.Version, InformationURI: "https://github.com/planctl/planctl", Rules: sarifRules()}
+	drv := sarifDriver{Name: "planctl", Version: sarifVersion(o.Version), InformationURI: "https://github.com/planctl/planctl", Rules: sarifRules()}
 	index := map[string]int{}
 	for i, c := range plan.Codes {
 		index[c.ID] = i
@@ -295,4 +295,19 @@ func artifactURI(name string) string {
 		parts[i] = url.PathEscape(p)
 	}
 	return strings.Join(parts, "/")
+}
+
+// sarifVersion is the tool version as SARIF wants it, starting with a digit
+// so that versions compare (SARIF2005): a module version loses its "v", and
+// a build from a checkout ("(devel)", or a bare revision) reads
+// "0.0.0-devel".
+func sarifVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if v == "" {
+		return ""
+	}
+	if v[0] < '0' || v[0] > '9' {
+		return "0.0.0-devel"
+	}
+	return v
 }

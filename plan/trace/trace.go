@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -311,12 +312,28 @@ type Step struct {
 // Read reads and checks a trace file. A file cut short, not JSON, of
 // another format, or inconsistent is refused with a message that says so.
 func Read(path string) (*Trace, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)
 	}
+	defer f.Close()
+	return readAtMost(f, path, MaxBytes)
+}
+
+func readAtMost(r io.Reader, path string, max int64) (*Trace, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the trace: %w", err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("the trace %s is larger than %d MiB, more than planctl records (a plan and its results): check that it is a trace", path, max>>20)
+	}
 	return Parse(path, data)
 }
+
+// MaxBytes bounds the trace files Read accepts, so that a wrong path (a
+// device, an endless pipe) fails instead of filling memory.
+const MaxBytes = 256 << 20
 
 // Parse reads a trace from data; path names it in messages.
 func Parse(path string, data []byte) (*Trace, error) {

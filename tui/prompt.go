@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// promptModel is the one-line prompt on the path line: a search of the
+// tree (/), the file a trace is written to (w), or a step to go to (:),
+// which lists the steps whose id contains what is typed and completes them
+// with tab. The root opens it, and acts on what is entered.
+type promptModel struct {
+	*common
+	input   textinput.Model
+	kind    mode  // modeSearch, modeTrace or modeGoto
+	matches []int // steps the go-to prompt lists
+	tab     int   // the match tab last completed to; -1 none
+}
+
+// promptResult is what a key did to the prompt.
+type promptResult int
+
+const (
+	promptTyping promptResult = iota
+	promptCancelled
+	promptEntered
+)
+
+const (
+	searchPrompt = "/"
+	tracePrompt  = "write trace to: "
+	gotoPrompt   = "go to step: "
+)
+
+func newPromptModel(c *common) *promptModel {
+	// the field draws with the debugger's styles: its defaults use
+	// lipgloss's renderer on stdout, which may be a pipe (--print)
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
+	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
+	return &promptModel{common: c, input: in}
+}
+
+// SetSize fits the field to the width.
+func (p *promptModel) SetSize(w, _ int) { p.input.Width = max(w-len(p.input.Prompt)-2, 10) }
+
+// open starts a prompt of a kind, with a value to edit.
+func (p *promptModel) open(kind mode, prompt, value string) {
+	p.kind = kind
+	p.input.Prompt = prompt
+	p.input.SetValue(value)
+	p.input.CursorEnd()
+	p.SetSize(p.w, p.h)
+	p.input.Focus()
+	if kind == modeGoto {
+		p.filter()
+	}
+}
+
+// Value is the text typed (trimmed for the go-to prompt).
+func (p *promptModel) Value() string { return p.input.Value() }
+
+// Update types into the field; esc cancels and enter enters.
+func (p *promptModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return promptTyping, cmd
+	}
+	switch k.String() {
+	case "esc", "ctrl+c":
+		p.input.Blur()
+		return promptCancelled, nil
+	case "enter":
+		p.input.Blur()
+		return promptEntered, nil
+	case "tab":
+		if p.kind == modeGoto {
+			if len(p.matches) > 0 {
+				p.tab = (p.tab + 1) % len(p.matches)
+				p.input.SetValue(p.label(p.matches[p.tab]))
+				p.input.CursorEnd()
+			}
+			return promptTyping, nil
+		}
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(k)
+	if p.kind == modeGoto {
+		p.filter()
+	}
+	return promptTyping, cmd
+}
+
+// View is the field, on the path line.
+func (p *promptModel) View() string { return p.input.View() }
+
+// maxMatches bounds the steps the go-to prompt lists.
+const maxMatches = 50
+
+// filter lists the steps whose id contains what is typed, those it starts
+// with first.
+func (p *promptModel) filter() {
+	q := p.input.Value()
+	p.tab = -1
+	p.matches = p.matches[:0]
+	if q == "" {
+		return
+	}
+	var later []int
+	for i := range p.p.Steps {
+		l := p.label(i)
+		if strings.HasPrefix(l, q) {
+			p.matches = append(p.matches, i)
+		} else if len(later) < maxMatches && strings.Contains(l, q) {
+			later = append(later, i)
+		}
+		if len(p.matches) >= maxMatches {
+			break
+		}
+	}
+	p.matches = append(p.matches, later...)
+	p.matches = p.matches[:min(len(p.matches), maxMatches)]
+}
+
+// hint is the line under the prompt.
+func (p *promptModel) hint() string {
+	switch p.kind {
+	case modeSearch:
+		return p.st.hint.Render("enter search · esc cancel · lower case matches any case")
+	case modeTrace:
+		return p.st.hint.Render("enter write · esc cancel")
+	}
+	return p.st.hint.Render(p.gotoHint())
+}
+
+// gotoHint lists the matches under the go-to prompt.
+func (p *promptModel) gotoHint() string {
+	if p.input.Value() == "" {
+		return "a step id or #N (its index) · tab completes · enter goes · esc cancels"
+	}
+	if len(p.matches) == 0 {
+		return "no step id contains " + strings.TrimSpace(p.input.Value())
+	}
+	var b strings.Builder
+	b.WriteString("tab: ")
+	for n, i := range p.matches {
+		if n > 0 {
+			b.WriteString(" ")
+		}
+		l := p.label(i)
+		if n == p.tab {
+			l = "[" + l + "]"
+		}
+		b.WriteString(l)
+		if b.Len() > p.w {
+			break
+		}
+	}
+	return b.String()
+}
