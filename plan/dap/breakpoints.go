@@ -8,6 +8,7 @@ import (
 
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/query"
 )
 
 // breakpoints are the client's line breakpoints, each moved to the step
@@ -253,16 +254,13 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 	s.send(resp)
 }
 
-// checkCondition says whether a breakpoint condition can be used.
-func (s *Server) checkCondition(string) error {
-	return errNoQueries
-}
+// checkCondition says whether a breakpoint condition, a query over the
+// results so far (package plan/query), can be asked.
+func (s *Server) checkCondition(cond string) error { return query.Check(cond) }
 
-// setBreakIf sets a conditional breakpoint (never called while
-// checkCondition refuses every condition).
-func (s *Server) setBreakIf(int, string) error { return errNoQueries }
-
-var errNoQueries = fmt.Errorf("conditions need planctl's query engine, which this build does not have yet: remove the condition (a hit count works)")
+// setBreakIf sets a conditional breakpoint: Continue stops before step i
+// when the query's value is truthy (plan.Debugger.SetBreakIf).
+func (s *Server) setBreakIf(i int, cond string) error { return s.dbg.SetBreakIf(i, cond) }
 
 func (s *Server) setExceptionBreakpoints(q *godap.SetExceptionBreakpointsRequest) {
 	fail, pre := false, false

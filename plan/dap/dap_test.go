@@ -258,14 +258,51 @@ func TestHitCountsAndRestart(t *testing.T) {
 	c.until(isEvent("terminated"))
 }
 
-// TestConditionsNeedQueries: without the query engine a conditional
-// breakpoint is unverified and says why.
-func TestConditionsNeedQueries(t *testing.T) {
-	program := writePlan(t, backupPlan)
+// TestConditions: a conditional breakpoint stops only when its query
+// over the results so far is truthy; hit counts count the times it held.
+func TestConditions(t *testing.T) {
+	program := writePlan(t, `{"steps": [
+  {"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "b", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "c", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "d", "tool": "create_backup", "args": {"database": "prod"}}
+]}`)
 	c := start(t, nil)
-	bps := c.launch(program, true, nil, godap.SourceBreakpoint{Line: 4, Condition: "backup.backup_id == \"x\""})
-	if b := bps.Body.Breakpoints[0]; b.Verified || !strings.Contains(b.Message, "query engine") {
-		t.Fatalf("conditional breakpoint: %+v", b)
+	bps := c.launch(program, false, []string{"step-failed"},
+		godap.SourceBreakpoint{Line: 3, Condition: `a.database=="staging"`},
+		godap.SourceBreakpoint{Line: 4, Condition: `b.backup_id`},
+		godap.SourceBreakpoint{Line: 4, Condition: `a.backup_id`},
+		godap.SourceBreakpoint{Line: 5, Condition: "   "})
+	b := bps.Body.Breakpoints
+	if !b[0].Verified || !b[1].Verified || b[2].Verified || !strings.Contains(b[2].Message, "one condition") || !b[3].Verified {
+		t.Fatalf("breakpoints: %+v", b)
+	}
+	s := c.stopped()
+	st := c.ok("stackTrace", map[string]any{"threadId": 1}).(*godap.StackTraceResponse)
+	if s.Body.Reason != "breakpoint" || !strings.HasPrefix(st.Body.StackFrames[0].Name, "c ") {
+		t.Fatalf("stopped at %+v, want c (b's condition does not hold, c's does)", st.Body.StackFrames[0])
+	}
+	// A blank condition is no condition: d stops too.
+	c.ok("continue", map[string]any{"threadId": 1})
+	c.stopped()
+	st = c.ok("stackTrace", map[string]any{"threadId": 1}).(*godap.StackTraceResponse)
+	if !strings.HasPrefix(st.Body.StackFrames[0].Name, "d ") {
+		t.Fatalf("stopped at %+v, want d", st.Body.StackFrames[0])
+	}
+	// Queries in evaluate.
+	for _, tc := range []struct{ expr, want string }{
+		{"a.backup_id", `"bk-prod"`},
+		{"{a:a.database,n:c.size_bytes}", `{"a":"prod","n":12345678901234567890}`},
+		{"@keys", `["a","b","c"]`},
+	} {
+		e, ok := c.ok("evaluate", map[string]any{"expression": tc.expr, "context": "repl"}).(*godap.EvaluateResponse)
+		if !ok || e.Body.Result != tc.want {
+			t.Errorf("evaluate %s: %+v, want %s", tc.expr, e.Body, tc.want)
+		}
+	}
+	r, _ := c.call("evaluate", map[string]any{"expression": "c.nope|@reverse", "context": "repl"})
+	if r.GetResponse().Success || !strings.Contains(r.GetResponse().Message, "nothing matched") {
+		t.Errorf("a query that matches nothing: %+v", r.GetResponse())
 	}
 }
 

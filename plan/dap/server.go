@@ -460,7 +460,7 @@ func (s *Server) start() {
 	}
 	// Continue never stops at the step it starts on: a breakpoint on the
 	// first step is checked here, as the run's first stop.
-	if s.dbg.IsBreak(0) && s.bps.hit(0) {
+	if s.dbg.Stops(0) && s.bps.hit(0) {
 		s.stop(stopInfo{reason: "breakpoint"})
 		return
 	}

@@ -402,8 +402,9 @@ func (s *Server) setVariable(q *godap.SetVariableRequest) {
 
 // evaluate reads a value: an output_by_reference object (what a
 // variable's evaluateName holds), a path STEP.KEY.KEY (elements as
-// Concierge's paths take them; an array index is a number), or nothing
-// for the response so far.
+// Concierge's paths take them; an array index is a number), a query over
+// the results so far (package plan/query: anything with gjson's syntax
+// in it), or nothing for the response so far.
 func (s *Server) evaluate(q *godap.EvaluateRequest) {
 	fail := func(err error) { s.send(errorResponse(q.Seq, q.Command, err.Error())) }
 	if err := s.needLaunch(); err != nil {
@@ -434,12 +435,14 @@ func (s *Server) lookup(expr string) ([]byte, varNode, error) {
 	var step string
 	var path []string
 	var rawPath []string
+	var asRef *jsontext.Value
 	if strings.HasPrefix(expr, "{") {
-		v, err := jsontext.Parse([]byte(expr))
-		if err != nil || !plan.IsRef(v) {
-			return nil, varNode{}, fmt.Errorf("%s is not a reference: write {\"output_by_reference\": {\"STEP\": [\"key\", ...]}}, or a path STEP.key", expr)
+		if v, err := jsontext.Parse([]byte(expr)); err == nil && plan.IsRef(v) {
+			asRef = v
 		}
-		ref := plan.ParseRef(v)
+	}
+	if asRef != nil {
+		ref := plan.ParseRef(asRef)
 		if ref.Err != "" {
 			return nil, varNode{}, errors.New(ref.Err)
 		}
@@ -447,6 +450,9 @@ func (s *Server) lookup(expr string) ([]byte, varNode, error) {
 		for _, e := range ref.PathNode.Elems {
 			rawPath = append(rawPath, string(e.Raw([]byte(expr))))
 		}
+	} else if !isPlainPath(expr) {
+		v, err := s.dbg.Query(expr)
+		return v, varNode{}, err
 	} else {
 		parts := strings.Split(expr, ".")
 		step, path = parts[0], parts[1:]
@@ -506,4 +512,11 @@ func (s *Server) exceptionInfo(q *godap.ExceptionInfoRequest) {
 		body.Details.StackTrace = strings.Join(lines, "\n")
 	}
 	s.send(&godap.ExceptionInfoResponse{Response: response(q.Seq, q.Command), Body: body})
+}
+
+// isPlainPath reports whether expr is a dotted path with nothing of a
+// query's syntax in it (read as a reference reads it); anything else is
+// a query.
+func isPlainPath(expr string) bool {
+	return !strings.ContainsAny(expr, "#@|*?!=<>()[]{},\\ \"'")
 }

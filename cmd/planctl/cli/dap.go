@@ -21,10 +21,11 @@ func newDAPCmd(s *streams) *cobra.Command {
 		Long: `Speak the Debug Adapter Protocol on standard input and output (or, with
 --listen, on one TCP connection on loopback), so that VS Code, Neovim (nvim-dap),
 Helix, Emacs and other DAP clients step through a plan: breakpoints on the plan's
-lines (moved to the line where their step starts; hit counts), one thread, the step
-about to run as the top frame above the finished steps, the scopes Arguments,
-Result and Response, next/continue/restart/pause, setVariable on an argument of the
-next step (validated), evaluate of STEP.key.key or an output_by_reference object.
+lines (moved to the line where their step starts; hit counts; conditions are queries
+over the results so far), one thread, the step about to run as the top frame above
+the finished steps, the scopes Arguments, Result and Response, next, continue,
+restart, pause, setVariable on an argument of the next step (validated), and
+evaluate of STEP.key.key, an output_by_reference object or a query.
 
 The launch request's arguments: "program" (the plan file, or a trace, which opens
 the recorded run with its answers), the tool source as the flags of the same names

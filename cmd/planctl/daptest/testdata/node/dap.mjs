@@ -83,6 +83,8 @@ try {
   check("Response: the response so far", resp.find((v) => v.name === "status")?.value === '"running"', resp);
   const evp = await dc.evaluateRequest({ expression: "stats.largest.rows", context: "repl" });
   check("evaluate a path", evp.body.result === "9007199254740993", evp.body);
+  const evq = await dc.evaluateRequest({ expression: "stats.tags.#", context: "repl" });
+  check("evaluate a query", evq.body.result === "2", evq.body);
   const evr = await dc.evaluateRequest({ expression: rows.evaluateName, context: "watch" });
   check("evaluate an evaluateName", evr.body.result === "9007199254740993", evr.body);
 
