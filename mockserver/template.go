@@ -6,14 +6,17 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
 )
 
 // Render fills a result template with the call's arguments and returns the
 // result as compact JSON. A string that is exactly {{args.X}} becomes the
 // value of argument X with its JSON type (null when absent); {{args.X}}
 // inside a longer string becomes the argument as text. X may be a dotted
-// path into an argument; {{args}} is the whole arguments object. Numbers
-// pass through as written. args must be a valid JSON object.
+// path into an argument ({{args.rows.0.name}}), or a gjson query over the
+// arguments ({{args.items.#}}, {{args.rows.#.name|@reverse}}): see lookup.
+// {{args}} is the whole arguments object. Numbers pass through as
+// written. args must be a valid JSON object.
 func Render(tmpl *jsontext.Value, src []byte, args []byte) []byte {
 	return render(make([]byte, 0, 2*(tmpl.End-tmpl.Start)), tmpl, src, args)
 }
@@ -112,8 +115,22 @@ func renderText(s string, args []byte) string {
 	return b.String()
 }
 
-// lookup walks a dotted path into the raw arguments; "" is the whole object.
+// lookup finds path in the raw arguments; "" is the whole object. A
+// dotted path of literal keys and indexes is walked as it always was (a
+// key may hold any character but '.', and a repeated key reads as plan's
+// walk reads it); when that finds nothing, path is read as a gjson query
+// (package plan/query: items.#, rows.#(n>1)#.name, a|@reverse), whose
+// value keeps its numbers as written.
 func lookup(args []byte, path string) ([]byte, bool) {
+	if v, ok := walk(args, path); ok {
+		return v, true
+	}
+	v, err := query.Eval(args, path)
+	return v, err == nil
+}
+
+// walk follows a dotted path of literal keys and indexes.
+func walk(args []byte, path string) ([]byte, bool) {
 	v := args
 	if path == "" {
 		return v, true

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
 )
 
 // Debugger is what every interactive driver of a run shares (the TUI, the
@@ -30,6 +31,7 @@ type Debugger struct {
 	plan   *Plan
 	diags  []Diagnostic
 	breaks map[int]bool
+	conds  map[int]string // step index -> condition of its breakpoint
 }
 
 // DebugOptions configure a Debugger.
@@ -58,7 +60,7 @@ func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
 		o.Validate = Validate
 	}
 	o.Run.HaltAtTraceEnd = true
-	d := &Debugger{opts: o, plan: p, breaks: map[int]bool{}, ids: make(map[string]int, len(p.Steps))}
+	d := &Debugger{opts: o, plan: p, breaks: map[int]bool{}, conds: map[int]string{}, ids: make(map[string]int, len(p.Steps))}
 	d.run = NewRun(p, c, o.Run)
 	d.diags = o.Diagnostics
 	if d.diags == nil && c != nil {
@@ -172,8 +174,60 @@ func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
 // Continue runs until a breakpoint, a failure, a halt, ctx's end or the
 // end of the plan. See Run.Continue.
 func (d *Debugger) Continue(ctx context.Context) {
-	d.run.Continue(ctx, d.IsBreak)
+	d.run.Continue(ctx, d.Stops)
 	d.goLive()
+}
+
+// Stops reports whether Continue stops before step i with the results so
+// far: i has a breakpoint, and its condition, if any, holds (its query's
+// value exists and is truthy, see query.Truthy).
+func (d *Debugger) Stops(i int) bool {
+	d.mu.Lock()
+	on, cond := d.breaks[i], d.conds[i]
+	d.mu.Unlock()
+	if !on {
+		return false
+	}
+	if cond == "" {
+		return true
+	}
+	ok, err := query.Condition(d.run.QueryRoot(), cond)
+	return ok || err != nil // a condition that cannot be evaluated stops, so it is seen
+}
+
+// Query evaluates a gjson query over the run so far (see Run.QueryRoot
+// and package plan/query): the value's raw JSON, exact, or a
+// *query.NoMatch that names the part of the query that matched nothing.
+func (d *Debugger) Query(expr string) ([]byte, error) { return d.run.Query(expr) }
+
+// SetBreakIf sets a conditional breakpoint before step i: Continue stops
+// there only when the query expr, evaluated over the results before step
+// i, has a value that is truthy (see query.Truthy). An empty expr is an
+// error; SetBreak(i, true) makes it unconditional again, SetBreak(i,
+// false) removes it.
+func (d *Debugger) SetBreakIf(i int, expr string) error {
+	if strings.TrimSpace(expr) == "" {
+		return errors.New("the condition is empty: write a query, e.g. prev.count or prev.items.#(state==\"failed\")")
+	}
+	if err := query.Check(expr); err != nil {
+		return err
+	}
+	if i < 0 || i >= len(d.Plan().Steps) {
+		return fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(d.Plan().Steps))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.breaks[i] = true
+	d.conds[i] = expr
+	return nil
+}
+
+// BreakCondition is the condition of the breakpoint before step i ("" for
+// none, or an unconditional breakpoint).
+func (d *Debugger) BreakCondition(i int) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.conds[i]
 }
 
 // goLive hands the run to the live tools once a replayed trace ran out.
@@ -247,11 +301,13 @@ func (d *Debugger) IsBreak(i int) bool {
 }
 
 // SetBreak sets (on) or clears a breakpoint before step i and reports
-// whether it was set before.
+// whether it was set before. Either way the breakpoint's condition, if it
+// had one, is gone (SetBreakIf sets one).
 func (d *Debugger) SetBreak(i int, on bool) (was bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	was = d.breaks[i]
+	delete(d.conds, i)
 	if on {
 		d.breaks[i] = true
 	} else {
@@ -266,6 +322,7 @@ func (d *Debugger) ClearBreaks() int {
 	defer d.mu.Unlock()
 	n := len(d.breaks)
 	clear(d.breaks)
+	clear(d.conds)
 	return n
 }
 

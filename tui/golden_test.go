@@ -123,3 +123,18 @@ func TestGoldenSlowStep80x24(t *testing.T) {
 }
 
 var spinner = regexp.MustCompile("[" + strings.Join(spinFrames, "") + "]")
+
+// A query on the results: its value as a tree in the result pane, and a
+// watch line.
+func TestGoldenQuery80x24(t *testing.T) {
+	tm := startGolden(t, "migration.json", 80, 24)
+	send(tm, "W")
+	tm.Type("backup.size_bytes")
+	send(tm, "enter", "c")
+	waitScreen(t, tm, "5/5 ok")
+	send(tm, ".")
+	tm.Type("migrate.applied.#(version==\"042\")")
+	send(tm, "enter")
+	waitScreen(t, tm, "Query migrate")
+	finish(t, tm)
+}

@@ -12,6 +12,7 @@ type keyMap struct {
 	ExpandAll, CollapseAll, Level, NextSib, PrevSib            key.Binding
 	Search, NextMatch, PrevMatch, Copy, Full, Whole            key.Binding
 	Args, GoTo, Follow                                         key.Binding
+	Query, Back, BreakIf, Watch                                key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -55,6 +56,10 @@ func newKeyMap() keyMap {
 		Args:         b([]string{"a"}, "a", "result / args it sends"),
 		GoTo:         b([]string{":"}, ":", "go to a step (id, #N)"),
 		Follow:       b([]string{"enter"}, "enter, l", "go to what it reads"),
+		Query:        b([]string{"."}, ".", "query the results"),
+		Back:         b([]string{"esc"}, "esc", "query → result"),
+		BreakIf:      b([]string{"B"}, "B", "break if a query"),
+		Watch:        b([]string{"W"}, "W", "watch a query"),
 	}
 }
 
@@ -73,6 +78,7 @@ func (k keyMap) helpGroups() []struct {
 		{"Result tree", []key.Binding{k.Expand, k.Collapse, k.ExpandDeep, k.CollapseDeep, k.ExpandAll, k.CollapseAll, k.Level,
 			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole, k.Args}},
 		{"Step pane", []key.Binding{withHelp(k.Down, "j, k", "next/prev reference"), k.Follow}},
+		{"Queries (gjson)", []key.Binding{k.Query, k.Back, k.BreakIf, k.Watch}},
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 //	statusbar.go  statusBar     the header and the message line
 //	prompt.go     promptModel   the search, trace and go-to prompt
 //	editor.go     editorModel   the arguments editor
+//	query.go      queryModel    the query line, breakpoint conditions, watches
 //	help.go       helpModel     the ? screen
 //	overlays.go   fullModel     a whole value
 //
@@ -65,6 +66,9 @@ const (
 	modeCopy
 	modeFull
 	modeGoto
+	modeQuery
+	modeBreakIf
+	modeWatch
 )
 
 // model is the root of the debugger.
@@ -80,6 +84,7 @@ type model struct {
 	status  *statusBar
 	prompt  *promptModel
 	editor  *editorModel
+	query   *queryModel
 	help    *helpModel
 	full    *fullModel
 
@@ -109,7 +114,7 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	m := &model{
 		common: c, ctx: ctx,
 		steps: newStepsModel(c), step: newStepModel(c), results: newResultsModel(c), status: newStatusBar(c),
-		prompt: newPromptModel(c), editor: newEditorModel(c), help: newHelpModel(c), full: newFullModel(c),
+		prompt: newPromptModel(c), editor: newEditorModel(c), query: newQueryModel(c), help: newHelpModel(c), full: newFullModel(c),
 		clip:   o.Screen,
 		timers: true,
 	}
@@ -147,6 +152,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = max(msg.Width, 20), max(msg.Height, 6)
 		m.editor.SetSize(m.w, m.h)
 		m.prompt.SetSize(m.w, m.h)
+		m.query.SetSize(m.w, m.h)
 		m.status.SetSize(m.w, m.h)
 		m.help.SetSize(m.w, m.h)
 		m.full.SetSize(m.w, m.h)
@@ -191,7 +197,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// keys typed faster than the terminal is read arrive as one
 		// message; outside text fields each is a key of its own
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !msg.Alt &&
-			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace && m.mode != modeGoto {
+			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace && m.mode != modeGoto && !m.querying() {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
@@ -207,8 +213,45 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case modeSearch, modeTrace, modeGoto:
 		_, cmd := m.prompt.Update(msg)
 		return m, cmd
+	case modeQuery, modeBreakIf, modeWatch:
+		_, cmd := m.query.Update(msg)
+		return m, cmd
 	}
 	return m, nil
+}
+
+// querying reports whether the query line has the keys.
+func (m *model) querying() bool {
+	return m.mode == modeQuery || m.mode == modeBreakIf || m.mode == modeWatch
+}
+
+// queryEntered acts on what the query line entered.
+func (m *model) queryEntered(kind mode, v string) tea.Cmd {
+	switch kind {
+	case modeBreakIf:
+		if v == "" {
+			m.dbg.SetBreak(m.sel, true)
+			return m.note("breakpoint on %s, with no condition", m.label(m.sel))
+		}
+		if err := m.dbg.SetBreakIf(m.sel, v); err != nil {
+			return m.fail("%v", err)
+		}
+		return m.note("breakpoint on %s if %s: c stops before it when the value is truthy", m.label(m.sel), v)
+	case modeWatch:
+		m.query.addWatch(v)
+		m.layout()
+		if v == "" {
+			return m.note("watches cleared")
+		}
+		return nil
+	}
+	if v == "" {
+		return nil
+	}
+	m.results.queryView, m.results.queryExpr = true, v
+	m.results.whole, m.results.argsView = false, false
+	m.setFocus(paneTree)
+	return m.showStep()
 }
 
 // key handles a key in the current mode.
@@ -259,6 +302,17 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 			return m.writeTrace(m.prompt.Value())
 		}
 		return m.gotoStep(strings.TrimSpace(m.prompt.Value()))
+	case modeQuery, modeBreakIf, modeWatch:
+		res, cmd := m.query.Update(k)
+		if res == promptTyping {
+			return cmd
+		}
+		kind := m.mode
+		m.mode = modeNormal
+		if res == promptCancelled {
+			return nil
+		}
+		return m.queryEntered(kind, m.query.Value())
 	case modeEdit:
 		res, cmd := m.editor.Update(k)
 		switch res {
@@ -324,13 +378,34 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Whole):
-		m.results.whole, m.results.argsView = !m.results.whole, false
+		m.results.whole, m.results.argsView, m.results.queryView = !m.results.whole, false, false
 		return m.showStep()
 	case key.Matches(k, ks.Args):
 		if len(m.p.Steps) == 0 {
 			return nil
 		}
-		m.results.argsView, m.results.whole = !m.results.argsView, false
+		m.results.argsView, m.results.whole, m.results.queryView = !m.results.argsView, false, false
+		return m.showStep()
+	case key.Matches(k, ks.Query):
+		if len(m.p.Steps) == 0 {
+			return m.note("the plan has no steps")
+		}
+		m.mode = modeQuery
+		m.query.open(modeQuery, queryPrompt, m.results.queryExpr)
+		return nil
+	case key.Matches(k, ks.BreakIf):
+		if len(m.p.Steps) == 0 {
+			return m.note("the plan has no steps")
+		}
+		m.mode = modeBreakIf
+		m.query.open(modeBreakIf, "break "+m.label(m.sel)+" if ", m.dbg.BreakCondition(m.sel))
+		return nil
+	case key.Matches(k, ks.Watch):
+		m.mode = modeWatch
+		m.query.open(modeWatch, watchPrompt, "")
+		return nil
+	case key.Matches(k, ks.Back) && m.results.queryView:
+		m.results.queryView = false
 		return m.showStep()
 	case key.Matches(k, ks.GoTo):
 		if len(m.p.Steps) == 0 {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -37,6 +38,14 @@ type resultsModel struct {
 	argsFor     [2]int // the step and version argsRaw was built for
 	argsRaw     []byte
 	argsErr     string
+
+	queryView    bool   // the tree shows the value of queryExpr over the results so far
+	queryExpr    string // the last query entered
+	queryFor     [2]int // the run version and the query's generation queryRaw was built for
+	queryGen     int
+	queryRaw     []byte
+	queryErr     string
+	queryShownAs string
 }
 
 func newResultsModel(c *common) *resultsModel {
@@ -153,6 +162,9 @@ func (r *resultsModel) show() tea.Cmd {
 		r.tree, r.want, r.treeErr = nil, treeKey{step: -1}, ""
 		return nil
 	}
+	if r.queryView {
+		return r.showQuery()
+	}
 	if r.whole {
 		return r.showResponse()
 	}
@@ -245,6 +257,42 @@ func (r *resultsModel) showArgs() tea.Cmd {
 	}
 }
 
+// queryStep is the treeKey step of a query's value.
+const queryStep = math.MinInt
+
+// showQuery points the pane at the value of the query over the results
+// so far (the engine's Debugger.Query), evaluated again when the run
+// changes; a query that matches nothing shows why.
+func (r *resultsModel) showQuery() tea.Cmd {
+	if r.queryShownAs != r.queryExpr {
+		r.queryShownAs = r.queryExpr
+		r.queryGen++
+	}
+	if r.queryFor != [2]int{r.version, r.queryGen} || (r.queryRaw == nil && r.queryErr == "") {
+		r.queryFor = [2]int{r.version, r.queryGen}
+		raw, err := r.dbg.Query(r.queryExpr)
+		r.queryRaw, r.queryErr = raw, ""
+		if err != nil {
+			r.queryRaw, r.queryErr = nil, err.Error()
+		}
+	}
+	if r.queryErr != "" {
+		r.tree, r.want, r.loading, r.treeErr = nil, treeKey{step: queryStep}, false, r.queryErr
+		return nil
+	}
+	k := treeKey{step: queryStep, ptr: &r.queryRaw[0], n: len(r.queryRaw)}
+	if k == r.want && (r.tree != nil || r.loading) {
+		return nil
+	}
+	r.want, r.treeErr, r.tree = k, "", nil
+	r.loading = true
+	raw := r.queryRaw
+	return func() tea.Msg {
+		d, err := parseDoc(raw)
+		return treeMsg{key: k, doc: d, err: err}
+	}
+}
+
 func (r *resultsModel) loaded(msg treeMsg) tea.Cmd {
 	if msg.key != r.want {
 		return nil
@@ -279,6 +327,9 @@ const wholeStep = -2
 // false for a node of the whole response outside any step's result.
 func (r *resultsModel) treeRef() (step string, path []pathElem, ok bool) {
 	path = r.tree.d.path(r.tree.cursor)
+	if r.want.step == queryStep {
+		return "", path, false
+	}
 	if r.want.step <= argsStepBase {
 		return "", path, false
 	}
@@ -298,6 +349,12 @@ func (r *resultsModel) cursorPath() string {
 	switch {
 	case ok:
 		return refPath(step, path)
+	case r.want.step == queryStep:
+		s := "query " + r.queryExpr
+		if len(path) > 0 {
+			s += ": " + pathSuffix(path)
+		}
+		return s
 	case r.want.step <= argsStepBase:
 		s := "args of " + r.label(argsStepBase-r.want.step)
 		if len(path) > 0 {
@@ -315,6 +372,8 @@ func (r *resultsModel) setTree(d *doc) {
 	switch s := r.want.step; {
 	case s == wholeStep:
 		label = "\x00response"
+	case s == queryStep:
+		label = "\x00query\x00" + r.queryExpr
 	case s <= argsStepBase:
 		label = "\x00args\x00" + r.label(argsStepBase-s)
 	default:
@@ -352,6 +411,20 @@ func (r *resultsModel) applyJump() {
 func (r *resultsModel) View() []string {
 	w := r.width
 	var rows []string
+	if r.queryView {
+		rows = append(rows, r.title(r.focused, "Query "+r.queryExpr+" (esc: the result)", w))
+		switch {
+		case r.tree != nil:
+			rows = append(rows, r.tree.view(r.st)...)
+		case r.treeErr != "":
+			for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(w-4, 10), " "), "\n") {
+				rows = append(rows, r.st.err.Render("  "+l))
+			}
+		default:
+			rows = append(rows, r.st.dim.Render("  reading the value…"))
+		}
+		return rows
+	}
 	if r.whole {
 		rows = append(rows, r.title(r.focused, "Response (the whole run; v: the step's result)", w))
 		switch {

@@ -11,7 +11,15 @@ import (
 // result pane on the right, and at the bottom the path line and the
 // message line.
 
-func (m *model) bodyHeight() int { return max(m.h-2-m.msgRows(), 3) }
+func (m *model) bodyHeight() int { return max(m.h-2-m.msgRows()-m.watchRows(), 3) }
+
+// watchRows is the watch line's: one while there are watches.
+func (m *model) watchRows() int {
+	if len(m.query.watches) > 0 {
+		return 1
+	}
+	return 0
+}
 
 // msgRows is the rows of the message line: one while a question is asked.
 func (m *model) msgRows() int {
@@ -95,6 +103,10 @@ func (m *model) View() string {
 		}
 		b.WriteByte('\n')
 	}
+	if w := m.query.watchView(); w != "" {
+		b.WriteString(w)
+		b.WriteByte('\n')
+	}
 	path, question := m.pathLine(), ""
 	switch m.mode {
 	case modeQuit:
@@ -103,6 +115,8 @@ func (m *model) View() string {
 		question = "copy: y value · p path · r output_by_reference object"
 	case modeSearch, modeTrace, modeGoto:
 		path, question = m.prompt.View(), m.prompt.hint()
+	case modeQuery, modeBreakIf, modeWatch:
+		path, question = m.query.View(), m.query.hint()
 	}
 	b.WriteString(m.status.View(path, question, m.msgRows()))
 	return b.String()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -22,6 +23,8 @@ type commandSpec struct {
 	min     int
 	max     int  // -1: any number
 	rawTail bool // everything after the first argument is one raw argument
+	rawAll  bool // everything after the command is one raw argument (a query)
+	ifTail  bool // STEP if EXPR: EXPR is raw, in Command.Cond
 	run     func(s *Session, ctx context.Context, c Command) error
 }
 
@@ -47,8 +50,10 @@ func init() {
 				s.stopped(ctx)
 				return nil
 			}},
-		{name: "break", aliases: []string{"b"}, usage: "break STEP", min: 1, max: -1,
-			help: "stop before STEP (an id, or #N for the step at index N)", run: cmdBreak},
+		{name: "break", aliases: []string{"b"}, usage: "break STEP [if QUERY]", min: 1, max: -1, ifTail: true,
+			help: "stop before STEP (an id, or #N for the step at index N); with if, only when QUERY's value exists and is truthy",
+			more: "QUERY is read as in query, over the results before STEP; truthy: not false, null, 0, \"\", [] or {}",
+			run:  cmdBreak},
 		{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP]", max: -1,
 			help: "remove the breakpoint on STEP, or every breakpoint", run: cmdClear},
 		{name: "breakpoints", aliases: []string{"bp"}, usage: "breakpoints",
@@ -59,7 +64,7 @@ func init() {
 					fmt.Fprintln(s.out, "no breakpoints")
 				}
 				for _, i := range bs {
-					fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
+					fmt.Fprintf(s.out, "breakpoint before %s%s\n", s.describe(i), s.condText(i))
 				}
 				return nil
 			}},
@@ -89,6 +94,15 @@ func init() {
 				s.where()
 				return nil
 			}},
+		{name: "query", aliases: []string{"qy"}, usage: "query QUERY", min: 1, max: 1, rawAll: true,
+			help: "a gjson query over the results so far, {step id: result}: backup.size_bytes, items.#, items.#(n>2)#.name, items.#.name|@reverse",
+			more: "numbers stay exact; a key with . * ? # @ | ! or \\ in it takes a backslash before each (a\\.b); tab completes step ids and keys",
+			run:  cmdQuery},
+		{name: "display", aliases: []string{"disp"}, usage: "display [QUERY]", max: 1, rawAll: true,
+			help: "show QUERY's value after every next and continue (no QUERY: list them, with their values now)",
+			run:  cmdDisplay},
+		{name: "undisplay", usage: "undisplay N", min: 1, max: -1,
+			help: "stop showing display number N", run: cmdUndisplay},
 		{name: "print", aliases: []string{"p"}, usage: "print [STEP [PATH...]]", max: -1,
 			help: "the response so far (status \"running\" until the run ends), a step's result, or the value at a path (elements separated by spaces, quoted when they hold one)",
 			run:  func(s *Session, ctx context.Context, c Command) error { return s.print(c.Args) }},
@@ -201,6 +215,17 @@ func cmdNext(s *Session, ctx context.Context, c Command) error {
 }
 
 func cmdBreak(s *Session, ctx context.Context, c Command) error {
+	if c.Cond != "" {
+		i, err := s.dbg.FindStep(c.Args[0])
+		if err != nil {
+			return err
+		}
+		if err := s.dbg.SetBreakIf(i, c.Cond); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "breakpoint before %s%s\n", s.describe(i), s.condText(i))
+		return nil
+	}
 	for _, a := range c.Args {
 		i, err := s.dbg.FindStep(a)
 		if err != nil {
@@ -226,6 +251,41 @@ func cmdClear(s *Session, ctx context.Context, c Command) error {
 			return fmt.Errorf("there is no breakpoint on %s: type breakpoints for the list", s.describe(i))
 		}
 		fmt.Fprintf(s.out, "cleared the breakpoint before %s\n", s.describe(i))
+	}
+	return nil
+}
+
+func cmdQuery(s *Session, ctx context.Context, c Command) error {
+	v, err := s.dbg.Query(c.Rest)
+	if err != nil {
+		return err
+	}
+	s.writeJSON(v)
+	return nil
+}
+
+func cmdDisplay(s *Session, ctx context.Context, c Command) error {
+	if c.Rest == "" {
+		if len(s.displays) == 0 {
+			fmt.Fprintln(s.out, "no displays: display QUERY adds one")
+		}
+		s.showDisplays()
+		return nil
+	}
+	s.nextDisplay++
+	s.displays = append(s.displays, display{n: s.nextDisplay, expr: c.Rest})
+	s.showDisplay(s.displays[len(s.displays)-1])
+	return nil
+}
+
+func cmdUndisplay(s *Session, ctx context.Context, c Command) error {
+	for _, a := range c.Args {
+		n, err := strconv.Atoi(a)
+		k := slices.IndexFunc(s.displays, func(d display) bool { return d.n == n })
+		if err != nil || k < 0 {
+			return fmt.Errorf("there is no display %q: display lists them with their numbers", a)
+		}
+		s.displays = slices.Delete(s.displays, k, k+1)
 	}
 	return nil
 }

@@ -95,10 +95,15 @@ type completer func(line string) []string
 func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 	head := string(line[:pos])
 	word := head[strings.LastIndexAny(head, " \t")+1:]
+	// After a query's key the next character is often . or |: no space.
+	space := " "
+	if completesQuery(strings.Fields(head + "x")) {
+		space = ""
+	}
 	var out [][]rune
 	for _, cand := range c(head) {
 		if strings.HasPrefix(cand, word) {
-			out = append(out, []rune(cand[len(word):]+" "))
+			out = append(out, []rune(cand[len(word):]+space))
 		}
 	}
 	return out, len([]rune(word))

@@ -14,6 +14,8 @@ type Command struct {
 	Name string
 	Args []string
 	Rest string
+	// Cond is the query after "if" (break STEP if EXPR), untouched.
+	Cond string
 }
 
 // Parse reads one command line. An empty line gives a zero Command (the
@@ -35,7 +37,27 @@ func Parse(line string) (Command, error) {
 		return Command{}, fmt.Errorf("unknown command %q%s: type 'help' for the list", word, suggest(word))
 	}
 	cmd := Command{Name: spec.name}
-	if spec.rawTail {
+	first, afterFirst := cutWord(after)
+	kw, cond := cutWord(afterFirst)
+	switch {
+	case spec.rawAll:
+		// A query: gjson syntax has quotes, spaces and backslashes of its
+		// own, so the text is taken as typed.
+		cmd.Rest = strings.TrimSpace(after)
+		if cmd.Rest != "" {
+			cmd.Args = []string{cmd.Rest}
+		}
+	case spec.ifTail && kw == "if":
+		arg, err := unquote(first)
+		if err != nil {
+			return Command{}, fmt.Errorf("%s: %v", spec.name, err)
+		}
+		cmd.Args = []string{arg}
+		cmd.Cond = strings.TrimSpace(cond)
+		if cmd.Cond == "" {
+			return Command{}, fmt.Errorf("%s: nothing after if: write a query, e.g. %s %s if STEP.key", spec.name, spec.name, first)
+		}
+	case spec.rawTail:
 		first, rest := cutWord(after)
 		if first != "" {
 			arg, err := unquote(first)
@@ -48,7 +70,7 @@ func Parse(line string) (Command, error) {
 		if cmd.Rest != "" {
 			cmd.Args = append(cmd.Args, cmd.Rest)
 		}
-	} else {
+	default:
 		args, err := splitWords(after)
 		if err != nil {
 			return Command{}, fmt.Errorf("%s: %v", spec.name, err)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 )
@@ -68,6 +69,15 @@ type Session struct {
 	errOut io.Writer
 	last   Command
 	failed bool
+
+	displays    []display
+	nextDisplay int
+}
+
+// display is a query shown after every next and continue.
+type display struct {
+	n    int
+	expr string
 }
 
 // NewSession prepares a session; nothing runs until a command asks.
@@ -294,8 +304,33 @@ func (s *Session) stopped(ctx context.Context) {
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
 	case s.dbg.IsBreak(c):
-		fmt.Fprintf(s.out, "stopped at the breakpoint before %s\n", s.describe(c))
+		fmt.Fprintf(s.out, "stopped at the breakpoint before %s%s\n", s.describe(c), s.condText(c))
 	}
+	s.showDisplays()
+}
+
+// showDisplays shows every display's value, one line each.
+func (s *Session) showDisplays() {
+	for _, d := range s.displays {
+		s.showDisplay(d)
+	}
+}
+
+func (s *Session) showDisplay(d display) {
+	v, err := s.dbg.Query(d.expr)
+	if err != nil {
+		fmt.Fprintf(s.out, "%d: %s: %v\n", d.n, d.expr, err)
+		return
+	}
+	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, d.expr, jsontext.AppendCompact(nil, v))
+}
+
+// condText is " if QUERY" for a conditional breakpoint before step i.
+func (s *Session) condText(i int) string {
+	if c := s.dbg.BreakCondition(i); c != "" {
+		return " if " + c
+	}
+	return ""
 }
 
 // where says which step is next.
@@ -428,6 +463,9 @@ func (s *Session) Complete(line string) []string {
 	if spec == nil {
 		return nil
 	}
+	if completesQuery(fields) {
+		return s.queryWords(word)
+	}
 	switch spec.name {
 	case "break", "clear", "rerun", "args":
 	case "set", "unset":
@@ -478,6 +516,36 @@ func (s *Session) argNames(word string) []string {
 	if t := s.dbg.Catalog().Tool(p.Steps[i].ToolName()); t != nil {
 		for _, n := range t.ParamNames() {
 			add(n)
+		}
+	}
+	return out
+}
+
+// completesQuery reports whether the last of fields is a query: query
+// QUERY, display QUERY, break STEP if QUERY.
+func completesQuery(fields []string) bool {
+	spec := commandIndex[fields[0]]
+	if spec == nil || len(fields) < 2 {
+		return false
+	}
+	return spec.rawAll || spec.ifTail && len(fields) >= 4 && fields[2] == "if"
+}
+
+// queryWords completes the last part of a query: the keys (or indexes) of
+// the value the query before it reaches, escaped as a query needs them;
+// step ids for the first part.
+func (s *Session) queryWords(word string) []string {
+	parts := query.Split(word)
+	head := strings.Join(parts[:len(parts)-1], "")
+	last := parts[len(parts)-1]
+	sep := ""
+	if head != "" && last != "" {
+		sep, last = last[:1], last[1:]
+	}
+	var out []string
+	for _, q := range query.Next(s.run.QueryRoot(), head) {
+		if strings.HasPrefix(q, last) {
+			out = append(out, head+sep+q)
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/planctl/planctl/plan"
@@ -26,6 +27,7 @@ type runFlags struct {
 	maxSteps    int
 	maxBytes    int64
 	maxResult   int64
+	query       string
 }
 
 func newRunCmd(s *streams) *cobra.Command {
@@ -46,7 +48,8 @@ included, until the first failure.
 Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 		Example: `  planctl run samples/backup.json
   planctl run --no-preflight samples/not-sharable.json
-  cat plan.json | planctl run - --catalog tools.json`,
+  cat plan.json | planctl run - --catalog tools.json
+  planctl run --query backup.size_bytes samples/migration.json`,
 		Args: exactArgs(1, "one PLAN (a path, or - for standard input)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runPlan(c.Context(), s, f, args[0])
@@ -62,6 +65,7 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.BoolVar(&f.compact, "compact", false, "print the response on one line")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
+	fl.StringVar(&f.query, "query", "", "print the value of this gjson `QUERY` over {step id: result} instead of the response (see planctl query); the exit code still follows the run")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	return c
 }
@@ -76,6 +80,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	}
 	if len(f.redact) > 0 && f.trace == "" {
 		return usage(errors.New("--redact applies to the trace: add --trace FILE"))
+	}
+	if f.query != "" && strings.TrimSpace(f.query) == "" {
+		return usage(errors.New("--query is blank: give a gjson query, e.g. --query backup.size_bytes"))
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
@@ -123,7 +130,12 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		if spec != nil {
 			<-spec
 		}
-		print(plan.ErrorResponse(rej.Message))
+		if f.query != "" {
+			// Standard output holds only the query's value: there is none.
+			fmt.Fprintf(s.errOut, "planctl: the plan was refused, so --query has no results to read: %s\n", rej.Message)
+		} else {
+			print(plan.ErrorResponse(rej.Message))
+		}
 		if len(ds) > 0 {
 			writeDiagnosticsBrief(s, p, ds)
 		}
@@ -135,7 +147,16 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r = plan.NewRun(p, cat, opts)
 		r.RunToEnd(ctx)
 	}
-	print(r.Response())
+	if f.query != "" {
+		v, err := r.Query(f.query)
+		if err != nil {
+			fmt.Fprintf(s.errOut, "planctl: %v\n", err)
+		} else {
+			print(v)
+		}
+	} else {
+		print(r.Response())
+	}
 	for i := range p.Steps {
 		if d := plan.ResultCheck(r, i); d != nil {
 			fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", d.Message)

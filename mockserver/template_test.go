@@ -1,0 +1,42 @@
+package mockserver
+
+import (
+	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// {{args.X}} takes a gjson query where a plain dotted path finds nothing;
+// plain paths keep their meaning, and numbers stay as written.
+func TestTemplateQueries(t *testing.T) {
+	args := `{"items":[3,1,2],"rows":[{"name":"a","n":12345678901234567890},{"name":"b","n":2}],"x|y":"literal","x":{"y":"gjson"},"a.b":"dotted?","a":{"b":"nested"},"dup":1,"dup":2,"o":{"k":[true,{"z":null}]}}`
+	for tmpl, want := range map[string]string{
+		`"{{args.items.#}}"`:               `3`,
+		`"{{args.rows.0.name}}"`:           `"a"`,
+		`"{{args.rows.0.n}}"`:              `12345678901234567890`,
+		`"{{args.rows.#.n}}"`:              `[12345678901234567890,2]`,
+		`"{{args.rows.#(n>1)#.name}}"`:     `["a","b"]`,
+		`"{{args.rows.#(name==\"b\").n}}"`: `2`,
+		`"{{args.items|@reverse}}"`:        `[2,1,3]`,
+		`"{{args.x|y}}"`:                   `"literal"`, // a key that exists is read literally, as before
+		`"{{args.a.b}}"`:                   `"nested"`,  // dotted paths walk keys, as before
+		`"{{args.o.k.1}}"`:                 `{"z":null}`,
+		`"{{args.nope.#}}"`:                `null`,
+		`"{{args.items.9}}"`:               `null`,
+		`"n={{args.items.#}} first={{args.rows.0.name}} big={{args.rows.0.n}}"`: `"n=3 first=a big=12345678901234567890"`,
+	} {
+		v, err := jsontext.Parse([]byte(tmpl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Render(v, []byte(tmpl), []byte(args))); got != want {
+			t.Errorf("%s rendered %s, want %s", tmpl, got, want)
+		}
+	}
+	// A repeated key reads as the plain walk always read it (the last, as
+	// json.loads keeps it), not as gjson would (the first).
+	v, _ := jsontext.Parse([]byte(`"{{args.dup}}"`))
+	if got := string(Render(v, []byte(`"{{args.dup}}"`), []byte(args))); got != "2" {
+		t.Errorf("dup rendered %s, want 2", got)
+	}
+}

@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
+)
+
+// queryModel is the query line, on the path line: a gjson query over the
+// results so far (.), whose value the result pane shows as a tree; the
+// condition of a breakpoint on the selected step (B); a watch (W), shown
+// on the watch line after every step. It keeps the last queries of the
+// session (up and down recall them) and the watches, and completes step
+// ids and keys with tab. The root opens it and acts on what is entered;
+// the queries are the engine's (plan/query, Debugger.Query and SetBreakIf).
+type queryModel struct {
+	*common
+	input   textinput.Model
+	kind    mode     // modeQuery, modeBreakIf or modeWatch
+	history []string // the session's queries, oldest first
+	hist    int      // the history entry shown; len(history): the line typed
+	draft   string   // the line typed, while the history is browsed
+	watches []string
+
+	watchFor  int // the run version the watch line was built for (-1: none)
+	watchLine string
+}
+
+// maxHistory bounds the queries kept for the session.
+const maxHistory = 50
+
+const (
+	queryPrompt = "query: "
+	watchPrompt = "watch: "
+)
+
+func newQueryModel(c *common) *queryModel {
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
+	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
+	in.CharLimit = query.MaxLen
+	return &queryModel{common: c, input: in, watchFor: -1}
+}
+
+// SetSize fits the field to the width.
+func (q *queryModel) SetSize(w, _ int) { q.input.Width = max(w-len(q.input.Prompt)-2, 10) }
+
+// open starts the line: kind says what enter does.
+func (q *queryModel) open(kind mode, prompt, value string) {
+	q.kind = kind
+	q.input.Prompt = prompt
+	q.input.SetValue(value)
+	q.input.CursorEnd()
+	q.hist, q.draft = len(q.history), ""
+	q.SetSize(q.w, q.h)
+	q.input.Focus()
+}
+
+// Value is the query typed.
+func (q *queryModel) Value() string { return strings.TrimSpace(q.input.Value()) }
+
+// remember keeps a query for the session (the newest last, once).
+func (q *queryModel) remember(s string) {
+	if s == "" {
+		return
+	}
+	if i := indexOf(q.history, s); i >= 0 {
+		q.history = append(q.history[:i], q.history[i+1:]...)
+	}
+	q.history = append(q.history, s)
+	if len(q.history) > maxHistory {
+		q.history = q.history[len(q.history)-maxHistory:]
+	}
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// Update types into the line: up and down recall the session's queries,
+// tab completes, esc cancels and enter enters.
+func (q *queryModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		q.input, cmd = q.input.Update(msg)
+		return promptTyping, cmd
+	}
+	switch k.String() {
+	case "esc", "ctrl+c":
+		q.input.Blur()
+		return promptCancelled, nil
+	case "enter":
+		q.input.Blur()
+		q.remember(q.Value())
+		return promptEntered, nil
+	case "up", "down":
+		q.browse(k.String() == "up")
+		return promptTyping, nil
+	case "tab":
+		q.complete()
+		return promptTyping, nil
+	}
+	var cmd tea.Cmd
+	q.input, cmd = q.input.Update(k)
+	return promptTyping, cmd
+}
+
+// browse shows the previous (up) or next query of the session.
+func (q *queryModel) browse(up bool) {
+	if q.hist == len(q.history) {
+		q.draft = q.input.Value()
+	}
+	switch {
+	case up && q.hist > 0:
+		q.hist--
+	case !up && q.hist < len(q.history):
+		q.hist++
+	default:
+		return
+	}
+	v := q.draft
+	if q.hist < len(q.history) {
+		v = q.history[q.hist]
+	}
+	q.input.SetValue(v)
+	q.input.CursorEnd()
+}
+
+// complete extends the query's last part to the longest prefix the
+// candidates share (step ids, or the keys of the value before it).
+func (q *queryModel) complete() {
+	s := q.input.Value()
+	parts := query.Split(s)
+	head := strings.Join(parts[:len(parts)-1], "")
+	last, sep := parts[len(parts)-1], ""
+	if head != "" && last != "" {
+		sep, last = last[:1], last[1:]
+	}
+	var common string
+	n := 0
+	for _, c := range query.Next(q.run.QueryRoot(), head) {
+		if !strings.HasPrefix(c, last) {
+			continue
+		}
+		if n == 0 {
+			common = c
+		} else {
+			for !strings.HasPrefix(c, common) {
+				common = common[:len(common)-1]
+			}
+		}
+		n++
+	}
+	if n > 0 {
+		q.input.SetValue(head + sep + common)
+		q.input.CursorEnd()
+	}
+}
+
+// View is the field, on the path line.
+func (q *queryModel) View() string { return q.input.View() }
+
+// hint is the line under the field.
+func (q *queryModel) hint() string {
+	switch q.kind {
+	case modeBreakIf:
+		return q.st.hint.Render("stop before " + q.label(q.sel) + " when the value is truthy · empty: no condition · enter sets · esc cancels")
+	case modeWatch:
+		return q.st.hint.Render("a query shown after every step · empty: clear the watches · enter adds · esc cancels")
+	}
+	return q.st.hint.Render("gjson: step.key · items.# · items.#.name · items.#(n>1)# · a\\.b · tab completes · ↑↓ earlier queries · esc cancels")
+}
+
+// addWatch adds a watch, or clears them all for "".
+func (q *queryModel) addWatch(s string) {
+	if s == "" {
+		q.watches = nil
+	} else if indexOf(q.watches, s) < 0 {
+		q.watches = append(q.watches, s)
+	}
+	q.watchFor = -1
+}
+
+// watchView is the watch line: each watch and its value now (compact, or
+// why there is none), built again when the run changes; "" with no
+// watches.
+func (q *queryModel) watchView() string {
+	if len(q.watches) == 0 {
+		return ""
+	}
+	if q.watchFor != q.version {
+		root := q.run.QueryRoot()
+		var b strings.Builder
+		b.WriteString("watch")
+		for _, w := range q.watches {
+			b.WriteString(" · ")
+			b.WriteString(w)
+			v, err := query.Eval(root, w)
+			if err != nil {
+				b.WriteString(": no match")
+				continue
+			}
+			b.WriteString(" = ")
+			b.Write(jsontext.AppendCompact(nil, v)) // the line is cut to the width when drawn
+		}
+		q.watchLine, q.watchFor = b.String(), q.version
+	}
+	return q.st.flow.Render(pad(q.watchLine, q.w))
+}
