@@ -34,11 +34,12 @@ fi
 #   cmd/planctl/editortest    an LSP client (vscode-languageserver-protocol), ajv, and
 #                             Microsoft's SARIF validator (run in .NET's invariant
 #                             globalization mode, so it needs no libicu)
+#   cmd/planctl/daptest       a DAP client (@vscode/debugadapter-testsupport's DebugClient)
 if ! command -v npm >/dev/null 2>&1; then
   echo "install.sh: npm not found: the end-to-end tests need node and npm" >&2
   exit 1
 fi
-for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node cmd/planctl/editortest/testdata/node; do
+for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node cmd/planctl/editortest/testdata/node cmd/planctl/daptest/testdata/node; do
   npm ci --prefix "$dir" --no-audit --no-fund
 done
 # npm may skip install scripts it was not told to allow; the SARIF validator's only

@@ -47,6 +47,11 @@ type DebugOptions struct {
 	Diagnostics []Diagnostic
 	// Breakpoints are step indexes to stop before.
 	Breakpoints []int
+	// OnBreak, when set, is asked each time Continue reaches a step with a
+	// breakpoint whether to stop there (a debug adapter's hit counts); nil
+	// stops at every breakpoint. It is not asked by IsBreak, so a driver
+	// that reports where the run stopped counts no hit twice.
+	OnBreak func(step int) bool
 	// Live, when the run replays a trace, is the catalog to go on with
 	// once the trace has no more answers: the run halts there first, and
 	// the next step calls Live's tools.
@@ -174,8 +179,14 @@ func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
 // Continue runs until a breakpoint, a failure, a halt, ctx's end or the
 // end of the plan. See Run.Continue.
 func (d *Debugger) Continue(ctx context.Context) {
-	d.run.Continue(ctx, d.Stops)
+	d.run.Continue(ctx, d.stopAt)
 	d.goLive()
+}
+
+// stopAt is Continue's stop test: a breakpoint whose condition holds
+// (Stops), when OnBreak agrees.
+func (d *Debugger) stopAt(i int) bool {
+	return d.Stops(i) && (d.opts.OnBreak == nil || d.opts.OnBreak(i))
 }
 
 // Stops reports whether Continue stops before step i with the results so

@@ -23,6 +23,8 @@ Every problem ` + "`planctl validate`" + ` reports has a stable code. **E** is a
 refused: exit 1, and ` + "`run`" + `'s preflight refuses it), **W** a warning (exit 1 only with
 ` + "`--strict`" + `), **I** a note. Drop a code with ` + "`--ignore CODE`" + `. ` + "`UNUSED_OUTPUT`" + ` is opt-in:
 it is reported only with ` + "`--unused-output`" + ` (and its example below is validated with it).
+How to run ` + "`validate`" + `, its output formats and flags, and why some checks are warnings:
+[validate.md](validate.md).
 
 Each example below is a test case (` + "`plan/testdata/err/<code>.json`" + `, validated against the
 embedded demo catalog plus ` + "`plan/testdata/catalog.json`" + `) and shows the exact output it gives.

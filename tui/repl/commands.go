@@ -54,7 +54,7 @@ func init() {
 			help: "stop before STEP (an id, or #N for the step at index N); with if, only when QUERY's value exists and is truthy",
 			more: "QUERY is read as in query, over the results before STEP; truthy: not false, null, 0, \"\", [] or {}",
 			run:  cmdBreak},
-		{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP]", max: -1,
+		{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP...]", max: -1,
 			help: "remove the breakpoint on STEP, or every breakpoint", run: cmdClear},
 		{name: "breakpoints", aliases: []string{"bp"}, usage: "breakpoints",
 			help: "list the breakpoints",

@@ -297,10 +297,10 @@ func (s *Session) stopped(ctx context.Context) {
 	switch {
 	case s.run.Status() == plan.RunCompleted:
 		fmt.Fprintln(s.out, "run completed")
+	case s.dbg.Halted() != "": // before Failed: a retry of a failed step can halt too
+		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case s.run.Failed():
 		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", s.dbg.Plan().Steps[c].Label())
-	case s.dbg.Halted() != "":
-		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
 	case s.dbg.IsBreak(c):

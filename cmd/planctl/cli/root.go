@@ -117,7 +117,7 @@ recorded trace (--replay).`,
 	// The commands, in the order a user meets them: the two that read a
 	// plan (validate, debug), then run and serve, which execute it, and
 	// traces, which lists what serve recorded; then the helpers for a plan
-	// (graph), its tools (tools, schema), editors (lsp) and tests (mock).
+	// (graph), its tools (tools, schema), editors (lsp, dap) and tests (mock).
 	// (Help lists them by name, as cobra sorts them.)
 	root.AddCommand(
 		newValidateCmd(s),
@@ -130,6 +130,7 @@ recorded trace (--replay).`,
 		newToolsCmd(s),
 		newSchemaCmd(s),
 		newLSPCmd(s),
+		newDAPCmd(s),
 		newMockCmd(s),
 		newManCmd(s), // hidden: for packagers
 	)

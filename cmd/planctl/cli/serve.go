@@ -286,11 +286,11 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	if !loopback {
 		if f.noAuth {
 			ln.Close()
-			return usage(fmt.Errorf("--no-auth on a non-loopback address (%s): anyone who reaches it could run plans; give a token (PLANCTL_AUTH_TOKEN) or bind 127.0.0.1", ln.Addr()))
+			return usage(fmt.Errorf("--no-auth on a non-loopback address (%s): anyone who reaches it could run plans; give a token (PLANCTL_AUTH_TOKEN) or bind 127.0.0.1", f.http))
 		}
 		if len(f.allowHosts) == 0 {
 			ln.Close()
-			return usage(fmt.Errorf("serving on a non-loopback address (%s) needs --allow-host NAME, the host name clients use (repeatable; '*' accepts any Host): it is what stops DNS rebinding there", ln.Addr()))
+			return usage(fmt.Errorf("serving on a non-loopback address (%s) needs --allow-host NAME, the host name clients use (repeatable; '*' accepts any Host): it is what stops DNS rebinding there", f.http))
 		}
 	}
 	generated := false

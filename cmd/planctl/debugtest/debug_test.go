@@ -454,3 +454,17 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 		t.Errorf("two sources beside --replay: %d %s", r.code, r.stderr)
 	}
 }
+
+// A retry of a failed step that the trace has no answer for halts, and
+// says so, rather than repeating the old failure.
+func TestReplayRetryHalts(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "te.trace.json")
+	if r := planctl(t, "", "run", "--trace", trace, "samples/tool-error.json"); r.code != 1 {
+		t.Fatalf("recording: %d %s", r.code, r.stderr)
+	}
+	r := planctl(t, "continue\nset database \"x\"\nnext\n", "debug", "--repl", "--replay", trace)
+	want := `halted before bad_backup (#1, create_backup): the trace has no more answers: it recorded 2 other call(s) of "create_backup", with other arguments`
+	if !strings.Contains(r.stdout, want) || strings.Count(r.stdout, "run partial") != 1 {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+}

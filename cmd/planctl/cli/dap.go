@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/dap"
+	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/trace"
+	"github.com/spf13/cobra"
+)
+
+func newDAPCmd(s *streams) *cobra.Command {
+	var listen string
+	c := &cobra.Command{
+		Use:   "dap",
+		Short: "Be a Debug Adapter (DAP) for editors: step through a plan in VS Code, Neovim, ...",
+		Long: `Speak the Debug Adapter Protocol on standard input and output (or, with
+--listen, on one TCP connection on loopback), so that VS Code, Neovim (nvim-dap),
+Helix, Emacs and other DAP clients step through a plan: breakpoints on the plan's
+lines (moved to the line where their step starts; hit counts; conditions are queries
+over the results so far), one thread, the step about to run as the top frame above
+the finished steps, the scopes Arguments, Result and Response, next, continue,
+restart, pause, setVariable on an argument of the next step (validated), and
+evaluate of STEP.key.key, an output_by_reference object or a query.
+
+The launch request's arguments: "program" (the plan file, or a trace, which opens
+the recorded run with its answers), the tool source as the flags of the same names
+mean it ("catalog", "server", "url", "headers", "config" with "name", "replay",
+"sharable"), "stopOnEntry" and "stepTimeout" (a Go duration; default 60s).`,
+		Example: `  planctl dap                       # an editor starts it and talks on stdio
+  planctl dap --listen 127.0.0.1:4711  # for clients that connect over TCP`,
+		Args: exactArgs(0, "no arguments (the plan comes with the client's launch request)"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			srv := dap.NewServer(dap.Options{Open: openDAPLaunch(s), Version: Version, Log: s.errOut})
+			if listen == "" {
+				return srv.Serve(stdioStream{s.in, s.out})
+			}
+			ln, err := listenLoopback(listen)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(s.errOut, "planctl dap: listening on %s\n", ln.Addr())
+			conn, err := ln.Accept()
+			ln.Close()
+			if err != nil {
+				return fatal(fmt.Errorf("accepting a DAP client: %w", err))
+			}
+			defer conn.Close()
+			return srv.Serve(conn)
+		},
+	}
+	c.Flags().StringVar(&listen, "listen", "", "serve one DAP client on TCP `ADDR` (loopback only: 127.0.0.1:PORT, [::1]:PORT or a port) instead of stdio")
+	return c
+}
+
+// listenLoopback listens on a loopback address: the adapter runs tools
+// for whoever connects, so it takes no connection from elsewhere.
+func listenLoopback(addr string) (net.Listener, error) {
+	a := addr
+	if _, _, err := net.SplitHostPort(a); err != nil {
+		a = net.JoinHostPort("127.0.0.1", a)
+	}
+	host, _, err := net.SplitHostPort(a)
+	if err != nil {
+		return nil, usage(fmt.Errorf("--listen %q is not host:port or a port: %w", addr, err))
+	}
+	if host == "" {
+		a = "127.0.0.1" + a
+	} else if !mcpserver.IsLoopbackHost(host) {
+		return nil, usage(errors.New("--listen must be a loopback address (127.0.0.1:PORT, [::1]:PORT or a port): whoever connects runs the plan's tools"))
+	}
+	ln, err := net.Listen("tcp", a)
+	if err != nil {
+		return nil, fatal(fmt.Errorf("cannot listen on %s: %w", a, err))
+	}
+	return ln, nil
+}
+
+// openDAPLaunch opens a launch request's plan and tools the way
+// `planctl debug` opens its arguments: the same tool sources (through
+// sourceFlags.open), and a trace as the program opens the recorded plan
+// with its answers, or with the tools given beside it.
+func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
+	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
+		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
+			config: l.Config, name: l.Name, replay: l.Replay, sharable: l.Sharable, live: true}
+		var traced *trace.Trace
+		fromTrace := false
+		if l.Program != "" && isTraceFile(l.Program) {
+			fromTrace = true
+			if f.catalog == "" && f.server == "" && f.url == "" && f.config == "" && f.replay == "" {
+				f.replay = l.Program
+			} else {
+				t, err := trace.Read(l.Program)
+				if err != nil {
+					return nil, err
+				}
+				traced = t
+			}
+		}
+		// The protocol is on standard output: an upstream server's stderr
+		// and planctl's notes go to stderr only.
+		src, err := f.open(ctx, &streams{in: eofReader{}, out: s.errOut, errOut: s.errOut})
+		if err != nil {
+			return nil, err
+		}
+		lim := plan.Limits{}
+		tr := replayOf(src.catalog)
+		var p *plan.Plan
+		switch {
+		case traced != nil:
+			p = traced.LoadPlan(lim)
+		case fromTrace || l.Program == "":
+			p = tr.LoadPlan(lim)
+			fromTrace = true
+		default:
+			if p, err = readPlan(l.Program, s, lim); err != nil {
+				src.Close()
+				return nil, err
+			}
+			if tr != nil && !tr.SamePlan(p) {
+				src.Close()
+				return nil, fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: leave program out to debug the recorded plan", tr.Path, tr.Plan.Name, l.Program)
+			}
+		}
+		return &dap.Opened{Plan: p, Catalog: src.catalog, Live: src.live, FromTrace: fromTrace, Close: src.Close}, nil
+	}
+}

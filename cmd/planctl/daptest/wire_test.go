@@ -1,0 +1,184 @@
+package daptest
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	godap "github.com/google/go-dap"
+)
+
+// wire is a small DAP client on go-dap's framing, for what the node
+// script does not cover: a trace as the program, and --listen.
+type wire struct {
+	t   *testing.T
+	w   io.Writer
+	r   *bufio.Reader
+	seq int
+}
+
+func (c *wire) call(command string, args any) godap.ResponseMessage {
+	c.t.Helper()
+	c.seq++
+	m := map[string]any{"seq": c.seq, "type": "request", "command": command}
+	if args != nil {
+		m["arguments"] = args
+	}
+	data, _ := json.Marshal(m)
+	if err := godap.WriteBaseMessage(c.w, data); err != nil {
+		c.t.Fatal(err)
+	}
+	for {
+		msg := c.read()
+		if r, ok := msg.(godap.ResponseMessage); ok && r.GetResponse().RequestSeq == c.seq {
+			if !r.GetResponse().Success {
+				c.t.Fatalf("%s failed: %s", command, r.GetResponse().Message)
+			}
+			return r
+		}
+	}
+}
+
+func (c *wire) read() godap.Message {
+	c.t.Helper()
+	msg, err := godap.ReadProtocolMessage(c.r)
+	if err != nil {
+		c.t.Fatalf("reading: %v", err)
+	}
+	return msg
+}
+
+func (c *wire) event(name string) godap.Message {
+	c.t.Helper()
+	for {
+		msg := c.read()
+		if e, ok := msg.(godap.EventMessage); ok && e.GetEvent().Event == name {
+			return msg
+		}
+	}
+}
+
+// TestTraceAsProgram: a trace given as the program opens the recorded plan
+// with its recorded answers; frames show the plan as a source the client
+// asks for (sourceReference), and breakpoints go on its lines.
+func TestTraceAsProgram(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "run.trace.json")
+	sample, _ := filepath.Abs("../../../samples/tool-error.json")
+	if out, err := exec.Command(binary, "run", "--trace", trace, sample).CombinedOutput(); err != nil && !strings.Contains(string(out), "partial") {
+		t.Fatalf("recording: %v\n%s", err, out)
+	}
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", map[string]any{"program": trace})
+	c.event("initialized")
+	bp := c.call("setBreakpoints", map[string]any{"source": map[string]any{"sourceReference": 1}, "breakpoints": []map[string]any{{"line": 4}}}).(*godap.SetBreakpointsResponse)
+	if b := bp.Body.Breakpoints[0]; !b.Verified || b.Line != 4 {
+		t.Fatalf("breakpoint in the recorded plan: %+v", b)
+	}
+	c.call("configurationDone", nil)
+	s := c.event("stopped").(*godap.StoppedEvent)
+	if s.Body.Reason != "breakpoint" {
+		t.Fatalf("stopped: %+v", s.Body)
+	}
+	st := c.call("stackTrace", map[string]any{"threadId": 1}).(*godap.StackTraceResponse)
+	f := st.Body.StackFrames[0]
+	if f.Source == nil || f.Source.SourceReference != 1 || f.Line != 4 || !strings.HasPrefix(f.Name, "bad_backup") {
+		t.Fatalf("top frame: %+v %+v", f, f.Source)
+	}
+	src := c.call("source", map[string]any{"sourceReference": 1}).(*godap.SourceResponse)
+	if !strings.Contains(src.Body.Content, `"id": "bad_backup"`) {
+		t.Errorf("source: %q", src.Body.Content)
+	}
+	c.call("next", map[string]any{"threadId": 1})
+	s = c.event("stopped").(*godap.StoppedEvent)
+	if s.Body.Reason != "exception" || s.Body.Text != "disk full" {
+		t.Errorf("the recorded failure: %+v", s.Body)
+	}
+	// An edited call the trace never answered halts the run before it.
+	sc := c.call("scopes", map[string]any{"frameId": 2}).(*godap.ScopesResponse)
+	c.call("setVariable", map[string]any{"variablesReference": sc.Body.Scopes[0].VariablesReference, "name": "database", "value": `"staging"`})
+	c.call("next", map[string]any{"threadId": 1})
+	s = c.event("stopped").(*godap.StoppedEvent)
+	if s.Body.Reason != "pause" || !strings.Contains(s.Body.Text, "give a tool source beside --replay") {
+		t.Errorf("the end of the trace's answers: %+v", s.Body)
+	}
+	c.call("disconnect", nil)
+}
+
+// TestListen: --listen serves one client over TCP on loopback.
+func TestListen(t *testing.T) {
+	cmd := exec.Command(binary, "dap", "--listen", "127.0.0.1:0")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "planctl dap: listening on ")
+	if err != nil || !ok {
+		cmd.Process.Kill()
+		t.Fatalf("no address: %q %v", line, err)
+	}
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := &wire{t: t, w: conn, r: bufio.NewReader(conn)}
+	sample, _ := filepath.Abs("../../../samples/backup.json")
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", map[string]any{"program": sample})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	c.event("terminated")
+	c.call("disconnect", nil)
+}
+
+// TestUpstreamServer: the tools of an MCP server (planctl mock, started
+// over stdio as --server starts it); restart reconnects; disconnect stops
+// the server with the adapter.
+func TestUpstreamServer(t *testing.T) {
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	sample, _ := filepath.Abs("../../../samples/backup.json")
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", map[string]any{"program": sample, "server": binary + " mock", "stopOnEntry": true})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	c.event("stopped")
+	c.call("continue", map[string]any{"threadId": 1})
+	c.event("terminated")
+	c.call("restart", nil)
+	if s := c.event("stopped").(*godap.StoppedEvent); s.Body.Reason != "entry" {
+		t.Fatalf("after restart: %+v", s.Body)
+	}
+	c.call("next", map[string]any{"threadId": 1})
+	if s := c.event("stopped").(*godap.StoppedEvent); s.Body.Reason != "step" {
+		t.Fatalf("next after restart: %+v", s.Body)
+	}
+	c.call("disconnect", map[string]any{"terminateDebuggee": true})
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("planctl dap after disconnect: %v", err)
+	}
+}
