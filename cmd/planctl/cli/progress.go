@@ -29,6 +29,7 @@ type progressLine struct {
 	drawn time.Time // when the line was last drawn
 	shown bool      // a line is on screen, not yet ended
 	done  int       // steps finished
+	fails int       // of which failed
 }
 
 // progressEvery is the shortest time between two redraws: faster than an
@@ -54,6 +55,7 @@ func (l *progressLine) event(e plan.Event) {
 	l.done++
 	st := l.steps[e.Step]
 	if e.State.Status == plan.StepError {
+		l.fails++
 		l.draw(fmt.Sprintf("[%d/%d] %s (%s) error: %s", e.Step+1, len(l.steps), st.Label(), st.ToolName(), e.State.Error), false)
 		fmt.Fprint(l.w, "\n")
 		l.shown = false
@@ -83,7 +85,11 @@ func (l *progressLine) finish() {
 	if l.done == 0 && !l.shown {
 		return
 	}
-	l.draw(fmt.Sprintf("%d of %d steps ran in %s", l.done, len(l.steps), l.now().Sub(l.start).Round(time.Millisecond)), false)
+	msg := fmt.Sprintf("%d of %d steps ran in %s", l.done, len(l.steps), l.now().Sub(l.start).Round(time.Millisecond))
+	if l.fails > 0 {
+		msg += fmt.Sprintf(", %d failed", l.fails)
+	}
+	l.draw(msg, false)
 	fmt.Fprint(l.w, "\n")
 }
 

@@ -47,10 +47,13 @@ func TestProgressLineErrorAndWidth(t *testing.T) {
 	p := plan.Load("chain.json", plantest.Chain(3), plan.Limits{})
 	var out bytes.Buffer
 	clock := time.Unix(0, 0)
-	l := &progressLine{w: &out, steps: p.Steps, now: func() time.Time { return clock }, width: 30}
+	l := &progressLine{w: &out, steps: p.Steps, now: func() time.Time { return clock }, width: 30, start: clock}
 	l.event(plan.Event{Kind: plan.EventStepFinished, Step: 0, State: plan.StepState{Status: plan.StepOK}})
 	l.event(plan.Event{Kind: plan.EventStepFinished, Step: 1, State: plan.StepState{Status: plan.StepError, Error: "disk full, and a long explanation"}})
 	l.finish()
+	if !strings.HasSuffix(out.String(), "2 of 3 steps ran in 0s, 1 fa…\n") { // cut at 29 columns
+		t.Errorf("the summary does not count the failure: %q", out.String())
+	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("want the error's line and the summary, got %q", out.String())
