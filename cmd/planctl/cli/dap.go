@@ -9,7 +9,6 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
 	"github.com/planctl/planctl/plan/mcpserver"
-	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -88,45 +87,13 @@ func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Ope
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
 			config: l.Config, name: l.Name, replay: l.Replay, sharable: l.Sharable, live: true}
-		var traced *trace.Trace
-		fromTrace := false
-		if l.Program != "" && isTraceFile(l.Program) {
-			fromTrace = true
-			if f.catalog == "" && f.server == "" && f.url == "" && f.config == "" && f.replay == "" {
-				f.replay = l.Program
-			} else {
-				t, err := trace.Read(l.Program)
-				if err != nil {
-					return nil, err
-				}
-				traced = t
-			}
-		}
 		// The protocol is on standard output: an upstream server's stderr
 		// and planctl's notes go to stderr only.
-		src, err := f.open(ctx, &streams{in: eofReader{}, out: s.errOut, errOut: s.errOut})
+		t, err := openDebugTarget(ctx, &streams{in: eofReader{}, out: s.errOut, errOut: s.errOut}, f, l.Program, plan.Limits{})
 		if err != nil {
 			return nil, err
 		}
-		lim := plan.Limits{}
-		tr := replayOf(src.catalog)
-		var p *plan.Plan
-		switch {
-		case traced != nil:
-			p = traced.LoadPlan(lim)
-		case fromTrace || l.Program == "":
-			p = tr.LoadPlan(lim)
-			fromTrace = true
-		default:
-			if p, err = readPlan(l.Program, s, lim); err != nil {
-				src.Close()
-				return nil, err
-			}
-			if tr != nil && !tr.SamePlan(p) {
-				src.Close()
-				return nil, fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: leave program out to debug the recorded plan", tr.Path, tr.Plan.Name, l.Program)
-			}
-		}
+		p, src, fromTrace := t.plan, t.src, t.fromTrace
 		return &dap.Opened{Plan: p, Catalog: src.catalog, Live: src.live, FromTrace: fromTrace, Close: src.Close}, nil
 	}
 }

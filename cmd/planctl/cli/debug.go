@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -114,45 +115,19 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		}
 	}
 	lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
-	// A trace given as PLAN (serve --record's, run --trace's) opens the
-	// plan it recorded, its tools answering as recorded unless another
-	// tool source is given.
-	var traced *trace.Trace
-	if len(args) == 1 && isTraceFile(args[0]) {
-		if f.src.catalog == "" && f.src.server == "" && f.src.url == "" && f.src.config == "" && f.src.replay == "" {
-			f.src.replay, args = args[0], nil
-		} else {
-			t, err := trace.Read(args[0])
-			if err != nil {
-				return fatal(err)
-			}
-			traced, args = t, nil
-		}
+	path := ""
+	if len(args) == 1 {
+		path = args[0]
 	}
 	f.src.live = true
-	src, err := f.src.open(ctx, s)
+	target, err := openDebugTarget(ctx, s, &f.src, path, lim)
 	if err != nil {
 		return err
 	}
+	src, p := target.src, target.plan
 	defer src.Close()
 	cat := src.catalog
 
-	var p *plan.Plan
-	tr := replayOf(cat)
-	switch {
-	case traced != nil:
-		p = traced.LoadPlan(lim)
-	case len(args) == 0:
-		p = tr.LoadPlan(lim)
-	default:
-		if p, err = readPlan(args[0], s, lim); err != nil {
-			return err
-		}
-		if tr != nil && !tr.SamePlan(p) {
-			return usage(fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: leave PLAN out to debug the recorded plan, or record %s again",
-				tr.Path, tr.Plan.Name, args[0], args[0]))
-		}
-	}
 	breaks, err := breakpoints(p, f.breaks)
 	if err != nil {
 		return err
@@ -196,6 +171,63 @@ func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
+}
+
+// debugTarget is what a debugger opens: the plan and its tool source.
+type debugTarget struct {
+	plan      *plan.Plan
+	src       *toolSource
+	fromTrace bool // the plan is the one a trace recorded
+}
+
+// openDebugTarget opens what `debug` and `dap` are given: path is a plan, a
+// trace (serve --record's, run --trace's: it opens the plan it recorded,
+// its tools answering as recorded unless f names another tool source), or
+// "" with --replay (the plan the replayed trace recorded). f.live lets
+// --replay stand beside another source.
+func openDebugTarget(ctx context.Context, s *streams, f *sourceFlags, path string, lim plan.Limits) (*debugTarget, error) {
+	var traced *trace.Trace
+	fromTrace := false
+	if path != "" && isTraceFile(path) {
+		fromTrace = true
+		if f.catalog == "" && f.server == "" && f.url == "" && f.config == "" && f.replay == "" {
+			f.replay, path = path, ""
+		} else {
+			t, err := trace.Read(path)
+			if err != nil {
+				return nil, fatal(err)
+			}
+			traced, path = t, ""
+		}
+	}
+	src, err := f.open(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	tr := replayOf(src.catalog)
+	var p *plan.Plan
+	switch {
+	case traced != nil:
+		p = traced.LoadPlan(lim)
+	case path == "":
+		if tr == nil {
+			src.Close()
+			return nil, usage(errors.New("no plan: give a plan file, or a trace to replay"))
+		}
+		p = tr.LoadPlan(lim)
+		fromTrace = true
+	default:
+		if p, err = readPlan(path, s, lim); err != nil {
+			src.Close()
+			return nil, err
+		}
+		if tr != nil && !tr.SamePlan(p) {
+			src.Close()
+			return nil, usage(fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: leave the plan out to debug the recorded plan, or record %s again",
+				tr.Path, tr.Plan.Name, path, path))
+		}
+	}
+	return &debugTarget{plan: p, src: src, fromTrace: fromTrace}, nil
 }
 
 // isTraceFile reports whether path is a trace planctl wrote: it starts
