@@ -407,49 +407,34 @@ func (r *resultsModel) applyJump() {
 	}
 }
 
+// treeView is a title, then the tree, its error (wrapped), or waiting
+// while the tree is read.
+func (r *resultsModel) treeView(title, waiting string) []string {
+	rows := []string{r.title(r.focused, title, r.width)}
+	switch {
+	case r.tree != nil:
+		rows = append(rows, r.tree.view(r.st)...)
+	case r.treeErr != "":
+		for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(r.width-4, 10), " "), "\n") {
+			rows = append(rows, r.st.err.Render("  "+l))
+		}
+	default:
+		rows = append(rows, r.st.dim.Render("  "+waiting))
+	}
+	return rows
+}
+
 // View is the pane's rows: its title, then the tree or why there is none.
 func (r *resultsModel) View() []string {
 	w := r.width
 	var rows []string
-	if r.queryView {
-		rows = append(rows, r.title(r.focused, "Query "+r.queryExpr+" (esc: the result)", w))
-		switch {
-		case r.tree != nil:
-			rows = append(rows, r.tree.view(r.st)...)
-		case r.treeErr != "":
-			for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(w-4, 10), " "), "\n") {
-				rows = append(rows, r.st.err.Render("  "+l))
-			}
-		default:
-			rows = append(rows, r.st.dim.Render("  reading the value…"))
-		}
-		return rows
-	}
-	if r.whole {
-		rows = append(rows, r.title(r.focused, "Response (the whole run; v: the step's result)", w))
-		switch {
-		case r.tree != nil:
-			rows = append(rows, r.tree.view(r.st)...)
-		case r.treeErr != "":
-			rows = append(rows, r.st.err.Render("  ✗ "+r.treeErr))
-		default:
-			rows = append(rows, r.st.dim.Render("  reading the response…"))
-		}
-		return rows
-	}
-	if r.argsView {
-		rows = append(rows, r.title(r.focused, "Arguments "+r.label(r.sel)+" sends, resolved (a: its result)", w))
-		switch {
-		case r.tree != nil:
-			rows = append(rows, r.tree.view(r.st)...)
-		case r.treeErr != "":
-			for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(w-4, 10), " "), "\n") {
-				rows = append(rows, r.st.err.Render("  "+l))
-			}
-		default:
-			rows = append(rows, r.st.dim.Render("  resolving…"))
-		}
-		return rows
+	switch {
+	case r.queryView:
+		return r.treeView("Query "+r.queryExpr+" (esc: the result)", "reading the value…")
+	case r.whole:
+		return r.treeView("Response (the whole run; v: the step's result)", "reading the response…")
+	case r.argsView:
+		return r.treeView("Arguments "+r.label(r.sel)+" sends, resolved (a: its result)", "resolving…")
 	}
 	rows = append(rows, r.title(r.focused, "Result "+r.label(r.sel), w))
 	st := r.run.Step(r.sel)

@@ -269,6 +269,18 @@ type stepContext struct {
 	rest []frame
 }
 
+// stepAt analyses the document (its lock held) and finds where pos is
+// inside a step; ok is false when pos is in no step.
+func (d *document) stepAt(s *Server, pos protocol.Position) (*plan.Plan, stepContext, bool) {
+	p, _, _ := d.analyse(s)
+	off, err := d.offset(pos)
+	if err != nil || p.Root == nil {
+		return p, stepContext{}, false
+	}
+	sc, ok := inStep(p, locate(p.Root, off))
+	return p, sc, ok
+}
+
 func inStep(p *plan.Plan, frames []frame) (stepContext, bool) {
 	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
 	for i, f := range frames {
@@ -314,12 +326,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	p, _, _ := d.analyse(s)
-	off, err := d.offset(params.Position)
-	if err != nil || p.Root == nil {
-		return nil, nil
-	}
-	sc, ok := inStep(p, locate(p.Root, off))
+	p, sc, ok := d.stepAt(s, params.Position)
 	if !ok || len(sc.rest) == 0 {
 		return nil, nil
 	}
@@ -469,12 +476,7 @@ func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) 
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	p, _, _ := d.analyse(s)
-	off, err := d.offset(params.Position)
-	if err != nil || p.Root == nil {
-		return nil, nil
-	}
-	sc, ok := inStep(p, locate(p.Root, off))
+	p, sc, ok := d.stepAt(s, params.Position)
 	if !ok {
 		return nil, nil
 	}

@@ -27,21 +27,9 @@ func TestMain(m *testing.M) {
 
 const nodeDir = "testdata/node"
 
-// needNode skips when node or the package is missing, except under CI,
-// where a missing tool is a failure.
+// needNode is node, with the DAP test client installed (see clitest.NeedNode).
 func needNode(t *testing.T) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(nodeDir, "node_modules", "@vscode", "debugadapter-testsupport"))
-	if err == nil && modErr == nil {
-		return node
-	}
-	msg := "node or @vscode/debugadapter-testsupport is missing: run bash .ci/install.sh (npm ci --prefix cmd/planctl/daptest/testdata/node)"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	return clitest.NeedNode(t, nodeDir, "@vscode/debugadapter-testsupport")
 }
 
 // TestDebugClient runs testdata/node/dap.mjs: launch with stopOnEntry, a

@@ -332,19 +332,8 @@ func dotAccepts(t *testing.T, src string) {
 // The prompt, echo and history on a real terminal, through util-linux's
 // script(1), which gives the REPL a pseudo-terminal.
 func TestInteractivePrompt(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test the prompt on")
-	}
 	// "next", then the up arrow and enter: the history repeats "next".
-	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/backup.json", "/dev/null")
-	cmd.Dir = "../../.."
-	cmd.Env = ptyEnv()
-	cmd.Stdin = strings.NewReader("next\n\x1b[A\nquit\n")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := onTerminal(t, "next\n\x1b[A\nquit\n", nil, "debug --repl samples/backup.json")
 	s := strings.NewReplacer("\r", "", "\x1b[K", "").Replace(string(out))
 	for _, want := range []string{
 		"planctl debug: samples/backup.json, 2 steps, tools from embedded demo catalog",
@@ -360,24 +349,33 @@ func TestInteractivePrompt(t *testing.T) {
 
 // Tab completes command names and step ids on a terminal.
 func TestInteractiveCompletion(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test completion on")
-	}
-	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/migration.json", "/dev/null")
-	cmd.Dir = "../../.."
-	cmd.Env = ptyEnv()
-	cmd.Stdin = strings.NewReader("brea\t mig\t\ncontin\t\nquit\n")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := onTerminal(t, "brea\t mig\t\ncontin\t\nquit\n", nil, "debug --repl samples/migration.json")
 	s := strings.ReplaceAll(string(out), "\r", "")
 	for _, want := range []string{"breakpoint before migrate (#2, run_migration)\n", "stopped at the breakpoint before migrate"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the terminal session lacks %q:\n%q", want, s)
 		}
 	}
+}
+
+// onTerminal runs planctl with args on a pseudo-terminal (util-linux's
+// script(1)), typing input, and returns what the terminal showed. It skips
+// the test when script(1) is not installed. env is added to ptyEnv().
+func onTerminal(t *testing.T, input string, env []string, args string) string {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test on")
+	}
+	cmd := exec.Command(script, "-q", "-e", "-c", binary+" "+args, "/dev/null")
+	cmd.Dir = "../../.."
+	cmd.Env = append(ptyEnv(), env...)
+	cmd.Stdin = strings.NewReader(input)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return string(out)
 }
 
 // ptyEnv is the environment of the pty tests. bubbletea v1 (linked for the
@@ -403,21 +401,9 @@ var stateHome = func() string {
 // The REPL keeps its history between sessions: the up arrow in a new
 // session recalls the last line of the one before.
 func TestInteractiveHistoryIsKept(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test history on")
-	}
 	state := t.TempDir()
 	run := func(input string) string {
-		cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/backup.json", "/dev/null")
-		cmd.Dir = "../../.."
-		cmd.Env = append(ptyEnv(), "XDG_STATE_HOME="+state)
-		cmd.Stdin = strings.NewReader(input)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		return string(out)
+		return onTerminal(t, input, []string{"XDG_STATE_HOME=" + state}, "debug --repl samples/backup.json")
 	}
 	run("print\n\x04")
 	hist, err := os.ReadFile(filepath.Join(state, "planctl", "repl_history"))

@@ -2,7 +2,6 @@ package debugtest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,18 +85,7 @@ func TestRunQueryAndQueryTrace(t *testing.T) {
 
 // Tab completes keys inside a query on a terminal, with no space after.
 func TestInteractiveQueryCompletion(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test completion on")
-	}
-	cmd := exec.Command(script, "-q", "-e", "-c", binary+" debug --repl samples/migration.json", "/dev/null")
-	cmd.Dir = "../../.."
-	cmd.Env = ptyEnv()
-	cmd.Stdin = strings.NewReader("next\nquery bac\t.size\t\nquit\n")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := onTerminal(t, "next\nquery bac\t.size\t\nquit\n", nil, "debug --repl samples/migration.json")
 	s := strings.ReplaceAll(string(out), "\r", "")
 	if !strings.Contains(s, "\n12345678901234567890\n") {
 		t.Errorf("the completed query did not print the value:\n%q", s)

@@ -33,21 +33,9 @@ const root = "../../.."
 // (npm ci --prefix cmd/planctl/editortest/testdata/node).
 const nodeDir = "testdata/node"
 
-// needNodePackage skips when node or the package is missing, except under
-// CI, where a missing tool is a failure.
+// needNodePackage is node, with pkg installed (see clitest.NeedNode).
 func needNodePackage(t *testing.T, pkg string) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(nodeDir, "node_modules", pkg))
-	if err == nil && modErr == nil {
-		return node
-	}
-	msg := "node or the package " + pkg + " is missing: run bash .ci/install.sh (npm ci --prefix cmd/planctl/editortest/testdata/node)"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	return clitest.NeedNode(t, nodeDir, pkg)
 }
 
 func absPath(t *testing.T, p string) string {

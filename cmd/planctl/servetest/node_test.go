@@ -7,27 +7,17 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // nodeDir holds the official MCP clients, installed by .ci/install.sh
 // (npm ci --prefix cmd/planctl/servetest/testdata/node).
 const nodeDir = "testdata/node"
 
-// needNode skips when node or the packages are missing, except under CI,
-// where a missing client is a failure.
+// needNode is node, with the MCP SDK installed (see clitest.NeedNode).
 func needNode(t *testing.T) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk"))
-	if err == nil && modErr == nil {
-		return node
-	}
-	msg := "node or the MCP SDK packages are missing: run bash .ci/install.sh (npm ci --prefix cmd/planctl/servetest/testdata/node)"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	return clitest.NeedNode(t, nodeDir, "@modelcontextprotocol/sdk")
 }
 
 func absPath(t *testing.T, p string) string {

@@ -81,3 +81,23 @@ func (s *Buffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// NeedNode returns the path of node when it and the npm package pkg (in
+// dir/node_modules) are installed. Otherwise it skips the test, or fails it
+// under CI, where .ci/install.sh installs them and a missing client is a
+// failure.
+func NeedNode(t testing.TB, dir, pkg string) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	_, modErr := os.Stat(filepath.Join(dir, "node_modules", pkg))
+	if err == nil && modErr == nil {
+		return node
+	}
+	abs, _ := filepath.Abs(dir)
+	msg := "node or the npm package " + pkg + " is missing from " + abs + ": run bash .ci/install.sh"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
