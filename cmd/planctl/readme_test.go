@@ -121,8 +121,11 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
+var conflictMarker = regexp.MustCompile(`(?m)^(<<<<<<< |>>>>>>> |=======$)`)
+
 // The README stays a front page (at most 12 KB); the rest lives in docs/.
-// Every relative link in it and in docs/ names a file that exists.
+// Every relative link in it and in docs/ names a file that exists, and no
+// page carries a merge conflict's markers.
 func TestDocsLinks(t *testing.T) {
 	if fi, err := os.Stat("../../README.md"); err != nil || fi.Size() > 12<<10 {
 		t.Errorf("README.md is %d bytes: keep it under 12 KB and move the rest into docs/ (%v)", fi.Size(), err)
@@ -133,6 +136,9 @@ func TestDocsLinks(t *testing.T) {
 		text, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if m := conflictMarker.FindIndex(text); m != nil {
+			t.Errorf("%s:%d: an unresolved merge conflict marker", strings.TrimPrefix(page, "../../"), 1+strings.Count(string(text[:m[0]]), "\n"))
 		}
 		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
 			target, _, _ := strings.Cut(m[1], "#")
