@@ -15,12 +15,12 @@ const RefKey = "output_by_reference"
 // walks. Concierge turns every path element into a string with str() before
 // walking, so Path holds those strings.
 type Ref struct {
-	Value    jsontext.Value   // the whole {"output_by_reference": ...} object
-	Payload  jsontext.Value   // the value of output_by_reference
-	Step     string           // the referenced step id (the payload's one key)
+	Value    jsontext.Value  // the whole {"output_by_reference": ...} object
+	Payload  jsontext.Value  // the value of output_by_reference
+	Step     string          // the referenced step id (the payload's one key)
 	StepKey  jsontext.Member // the payload member naming the step (zero when malformed)
-	PathNode jsontext.Value   // the path array
-	Path     []string         // str() of each path element
+	PathNode jsontext.Value  // the path array
+	Path     []string        // str() of each path element
 	// Err is Concierge's message when the reference is malformed (payload
 	// not a one-key object, path not an array); Step and Path are then unset.
 	Err string

@@ -67,6 +67,7 @@ const (
 	flagTrue    = 1 << iota // a Bool that is true
 	flagEscaped             // a String with escapes: its text is in document.esc
 	flagLiteral             // a Null written as 1e400, NaN or Infinity: Str is the literal
+	flagDupKeys             // an Object that repeats a key
 )
 
 const maxCount = 1<<16 - 1
@@ -775,7 +776,8 @@ func (p *parser) object(depth int) error {
 		case '}':
 			p.i++
 			p.close(v, n)
-			if n > 1 && HasDuplicateKeys(Value{p.d, v}) {
+			if n > 1 && repeatsKey(Value{p.d, v}) {
+				p.d.nodes[v].flags |= flagDupKeys
 				p.dups = append(p.dups, v)
 			}
 			return nil
@@ -785,8 +787,13 @@ func (p *parser) object(depth int) error {
 	}
 }
 
-// HasDuplicateKeys reports whether object v repeats a key.
+// HasDuplicateKeys reports whether object v repeats a key (known from the
+// parse: O(1)).
 func HasDuplicateKeys(v Value) bool {
+	return v.d != nil && v.n().flags&flagDupKeys != 0
+}
+
+func repeatsKey(v Value) bool {
 	n := v.Len()
 	if n < 2 {
 		return false

@@ -4,7 +4,6 @@ import (
 	"iter"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -120,21 +119,33 @@ func pyRepr(b *strings.Builder, v jsontext.Value) {
 
 // Members returns an object's members as a Python dict holds them after
 // json.loads: a repeated key keeps its first position and its last value.
+// (One function literal, so that a range over it allocates nothing.)
 func Members(v jsontext.Value) iter.Seq2[int, jsontext.Member] {
-	if !jsontext.HasDuplicateKeys(v) {
-		return v.Members()
-	}
-	pos := make(map[string]int, v.Len())
-	out := make([]jsontext.Member, 0, v.Len())
-	for _, m := range v.Members() {
-		if i, ok := pos[m.Key]; ok {
-			out[i].Value = m.Value
-			continue
+	return func(yield func(int, jsontext.Member) bool) {
+		if !jsontext.HasDuplicateKeys(v) {
+			for i, m := range v.Members() {
+				if !yield(i, m) {
+					return
+				}
+			}
+			return
 		}
-		pos[m.Key] = len(out)
-		out = append(out, m)
+		pos := make(map[string]int, v.Len())
+		out := make([]jsontext.Member, 0, v.Len())
+		for _, m := range v.Members() {
+			if i, ok := pos[m.Key]; ok {
+				out[i].Value = m.Value
+				continue
+			}
+			pos[m.Key] = len(out)
+			out = append(out, m)
+		}
+		for i, m := range out {
+			if !yield(i, m) {
+				return
+			}
+		}
 	}
-	return slices.All(out)
 }
 
 // MemberList is Members as a slice.
