@@ -96,18 +96,22 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 		}
 		sid, _ := pyHashKey(s.ID)
-		for _, r := range s.Refs() {
+		for _, m := range pyvalue.Members(s.Args) {
+			if !IsRef(m.Value) {
+				continue
+			}
+			r := parseRef(m.Value) // in place: a step keeps nothing of its references
 			if r.Err != "" {
 				code := "REF_MALFORMED"
 				if !r.StepKey.Value.IsZero() {
 					code = "REF_PATH_TYPE"
 				}
-				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: r.Ptr, Raised: true}
+				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key), Raised: true}
 			}
 			rk := "s:" + r.Step
 			if rk == sid {
 				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID)),
-					Code: "REF_SELF", StepIndex: s.Index, Pointer: r.Ptr}
+					Code: "REF_SELF", StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
 			}
 			if !seen[rk] {
 				code := "REF_UNDEFINED_STEP"
@@ -118,7 +122,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 					}
 				}
 				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID), r.Step),
-					Code: code, StepIndex: s.Index, Pointer: r.Ptr}
+					Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
 			}
 		}
 		seen[sid] = true

@@ -26,7 +26,6 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
-	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -112,9 +111,6 @@ type Step struct {
 	ID    jsontext.Value
 	Tool  jsontext.Value
 	Args  jsontext.Value
-
-	refsOnce sync.Once
-	refs     []ArgRef
 }
 
 // IDText is the step id as a string: the id itself when it is a string,

@@ -101,12 +101,12 @@ func (x *rawIndex) members(b []byte) map[string]span {
 }
 
 // walk is Walk through the index. The caller holds x.mu.
-func (x *rawIndex) walk(step string, path []string) ([]byte, error) {
+func (x *rawIndex) walk(step string, path []string, node jsontext.Value) ([]byte, error) {
 	x.walks++
 	if x.walks == 1 {
-		return Walk(x.result, step, path)
+		return walk(x.result, nil, step, path, node)
 	}
-	return walk(x.result, x, step, path)
+	return walk(x.result, x, step, path, node)
 }
 
 // indexFor returns the index of step j's result, made anew when the result

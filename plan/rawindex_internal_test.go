@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // TestIndexedWalkMatchesWalk: a walk through the index reaches the same
@@ -37,9 +40,40 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 	for round := 0; round < 3; round++ { // the first walk scans, later ones use (and build) the index
 		for _, p := range paths {
 			want, werr := Walk(result, "st", p)
-			got, gerr := x.walk("st", p)
+			got, gerr := x.walk("st", p, jsontext.Value{})
 			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 				t.Errorf("round %d, path %q: indexed walk = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
+			}
+		}
+	}
+	// The engine walks a reference's path array in place: the same bytes
+	// and messages as Walk of the str() of each element, through the index
+	// or not, for every kind of element Concierge turns into a key.
+	nodes := []string{`["list", 3, "i"]`, `["list", -1, "kéy", 1, "d"]`, `["list", 1.0]`, `["list", true]`, `["list", null]`,
+		`["big", "k7"]`, `[true]`, `[null, "x"]`, `["list", [1, 2]]`, `["list", {"a": 1}]`, `["list", 1e400]`, `["list", 299, "s", "x"]`, `[]`}
+	y := &rawIndex{result: result}
+	for round := 0; round < 3; round++ {
+		for _, src := range nodes {
+			node, err := jsontext.Parse([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var strs []string
+			for _, e := range node.Elems() {
+				strs = append(strs, pyvalue.Str(e))
+			}
+			want, werr := Walk(result, "st", strs)
+			for _, w := range []*rawIndex{nil, y} {
+				var got []byte
+				var gerr error
+				if w == nil {
+					got, gerr = walk(result, nil, "st", nil, node)
+				} else {
+					got, gerr = w.walk("st", nil, node)
+				}
+				if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+					t.Errorf("round %d, path node %s (index %v): walk = %q, %v; Walk = %q, %v", round, src, w != nil, got, gerr, want, werr)
+				}
 			}
 		}
 	}
@@ -57,15 +91,15 @@ func TestIndexFollowsTheResult(t *testing.T) {
 	if x == nil || r.indexFor(0, old) != x {
 		t.Fatal("the same result must keep its index")
 	}
-	x.walk("s", []string{"k"})
-	x.walk("s", []string{"k"})
+	x.walk("s", []string{"k"}, jsontext.Value{})
+	x.walk("s", []string{"k"}, jsontext.Value{})
 	fresh := []byte(`{"v": "` + strings.Repeat("b", 2*indexMinBytes) + `", "k": 2}`)
 	y := r.indexFor(0, fresh)
 	if y == x {
 		t.Fatal("a new result of the same step kept the old index")
 	}
 	for i := 0; i < 2; i++ {
-		if got, err := y.walk("s", []string{"k"}); err != nil || string(got) != "2" {
+		if got, err := y.walk("s", []string{"k"}, jsontext.Value{}); err != nil || string(got) != "2" {
 			t.Fatalf("walk %d on the new result = %q, %v; want 2", i, got, err)
 		}
 	}

@@ -34,7 +34,22 @@ func IsRef(v jsontext.Value) bool {
 
 // ParseRef reads a reference the way Concierge's _parse_ref does.
 func ParseRef(v jsontext.Value) *Ref {
-	r := &Ref{Value: v, Payload: v.Get(RefKey)}
+	r := parseRef(v)
+	if r.Err == "" {
+		r.Path = make([]string, r.PathNode.Len())
+		for i, e := range r.PathNode.Elems() {
+			r.Path[i] = pyvalue.Str(e)
+		}
+	}
+	return &r
+}
+
+// parseRef is ParseRef without Path: the engine reads the path from
+// PathNode, so that a reference costs no allocation (a plan of 100,000
+// steps holds hundreds of thousands of them) and nothing is kept per
+// reference between the validator and the run.
+func parseRef(v jsontext.Value) Ref {
+	r := Ref{Value: v, Payload: v.Get(RefKey)}
 	pl := r.Payload
 	var m jsontext.Member
 	n := 0
@@ -52,10 +67,6 @@ func ParseRef(v jsontext.Value) *Ref {
 		return r
 	}
 	r.PathNode = m.Value
-	r.Path = make([]string, m.Value.Len())
-	for i, e := range m.Value.Elems() {
-		r.Path[i] = pyvalue.Str(e)
-	}
 	return r
 }
 
@@ -63,6 +74,12 @@ func ParseRef(v jsontext.Value) *Ref {
 func (r *Ref) String() string {
 	var b strings.Builder
 	b.WriteString(r.Step)
+	if r.Path == nil {
+		for _, e := range r.PathNode.Elems() {
+			b.WriteByte('.')
+			b.WriteString(pyvalue.Str(e))
+		}
+	}
 	for _, k := range r.Path {
 		b.WriteByte('.')
 		b.WriteString(k)
@@ -77,14 +94,10 @@ type ArgRef struct {
 	*Ref
 }
 
-// Refs returns the top-level references among a step's arguments, in order.
-// They are parsed once and shared: callers must not modify them.
+// Refs returns the top-level references among a step's arguments, in order,
+// parsed anew on each call (with Path): a step keeps nothing of them, and
+// the engine's own passes (validate, run) read references in place.
 func (s *Step) Refs() []ArgRef {
-	s.refsOnce.Do(func() { s.refs = parseRefs(s) })
-	return s.refs
-}
-
-func parseRefs(s *Step) []ArgRef {
 	if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 		return nil
 	}
@@ -107,14 +120,28 @@ func (e *ResolveError) Error() string { return e.Msg }
 // _resolve_ref does, and returns the raw bytes of the value it reaches. Keys
 // are matched literally: no character of a key has a meaning.
 func Walk(result []byte, step string, path []string) ([]byte, error) {
-	return walk(result, nil, step, path)
+	return walk(result, nil, step, path, jsontext.Value{})
 }
 
 // walk is Walk, through x for containers of at least indexMinBytes when x
-// is not nil (x.result is result).
-func walk(result []byte, x *rawIndex, step string, path []string) ([]byte, error) {
+// is not nil (x.result is result). When path is nil, the path is the
+// elements of node (a reference's path array), each read as Concierge's
+// str() reads it: nothing is allocated for a path of strings and integers.
+func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
 	cur := trimSpace(result)
-	for _, key := range path {
+	n := len(path)
+	var c jsontext.Cursor
+	if path == nil {
+		n, c = node.Len(), node.Cursor()
+	}
+	for k := 0; k < n; k++ {
+		var key string
+		if path != nil {
+			key = path[k]
+		} else {
+			e, _ := c.Next()
+			key = pyvalue.Str(e.Value)
+		}
 		switch firstByte(cur) {
 		case '[':
 			var n int
@@ -129,9 +156,15 @@ func walk(result []byte, x *rawIndex, step string, path []string) ([]byte, error
 			}
 			i, msg := pyvalue.Index(key, n)
 			if msg != "" {
-				quoted := make([]string, len(path))
-				for j, k := range path {
-					quoted[j] = pyvalue.ReprString(k)
+				var quoted []string
+				if path != nil {
+					for _, k := range path {
+						quoted = append(quoted, pyvalue.ReprString(k))
+					}
+				} else {
+					for _, e := range node.Elems() {
+						quoted = append(quoted, pyvalue.ReprString(pyvalue.Str(e)))
+					}
 				}
 				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference [%s, %s]: %s",
 					step, strings.Join(quoted, ", "), msg)}

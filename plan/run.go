@@ -512,10 +512,6 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
-	var refs []ArgRef // parsed once per step, unless the arguments were edited
-	if args == step.Args {
-		refs = step.Refs()
-	}
 	buf := make([]byte, 0, args.End()-args.Start()+16)
 	buf = append(buf, '{')
 	for n, m := range pyvalue.Members(args) {
@@ -532,13 +528,8 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 			//lint:ignore ST1005 Concierge's own message, word for word: clients match on it.
 			return nil, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
-		var ref *Ref
-		if len(refs) > 0 {
-			ref, refs = refs[0].Ref, refs[1:]
-		} else {
-			ref = ParseRef(m.Value)
-		}
-		val, err := r.ResolveRef(i, ref)
+		ref := parseRef(m.Value) // in place: the path is read from its node
+		val, err := r.ResolveRef(i, &ref)
 		if err != nil {
 			return nil, err
 		}
@@ -573,10 +564,14 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 		return nil, fmt.Errorf("Step '%s' references step '%s' which either does not exist or comes later in the plan",
 			r.Plan.Steps[i].IDText(), ref.Step)
 	}
+	path, node := ref.Path, jsontext.Value{}
+	if path == nil {
+		node = ref.PathNode
+	}
 	if x == nil {
-		return Walk(result, ref.Step, ref.Path)
+		return walk(result, nil, ref.Step, path, node)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.walk(ref.Step, ref.Path)
+	return x.walk(ref.Step, path, node)
 }

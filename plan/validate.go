@@ -346,21 +346,12 @@ func (v *validator) step(s *Step) {
 		return
 	}
 	refs := map[string]bool{}
-	var parsed []ArgRef // the step's references, parsed once (Step.Refs)
-	if args == s.Args {
-		parsed = s.Refs()
-	}
 	for _, m := range pyvalue.Members(args) {
 		ptr := ids.argPtr + "/" + jsontext.EscapePointer(m.Key)
 		if IsRef(m.Value) {
 			refs[m.Key] = true
-			var ref *Ref
-			if len(parsed) > 0 {
-				ref, parsed = parsed[0].Ref, parsed[1:]
-			} else {
-				ref = ParseRef(m.Value)
-			}
-			v.reference(s, info, m, ptr, ref)
+			ref := parseRef(m.Value) // in place: nothing allocated, nothing kept
+			v.reference(s, info, m, ptr, &ref)
 			continue
 		}
 		v.ptrBuf = append(v.ptrBuf[:0], ptr...)

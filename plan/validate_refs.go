@@ -127,7 +127,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	cur := target.out
 	node := &target.walks
 	start := 0
-	if target.wrapped && path.Len() > 0 && r.Path[0] == "result" {
+	if target.wrapped && path.Len() > 0 && pyvalue.Str(path.Index(0)) == "result" {
 		e := path.Index(0)
 		rest := "[]"
 		if path.Len() > 1 {
@@ -153,7 +153,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 			v.badPathElement(s, r, i, elemPtr(i))
 			return
 		}
-		key := r.Path[i]
+		key := pyvalue.Str(e)
 		node = node.step(cur, key)
 		res := node.res
 		if f := res.fail; f != nil {
@@ -215,7 +215,7 @@ func goodPathElement(e jsontext.Value) bool {
 func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 	e := r.PathNode.Index(i)
 	v.add(SeverityError, "REF_PATH_ELEMENT", ptr, e.Start(), e.End(), s,
-		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), r.Path[i]))
+		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), pyvalue.Str(e)))
 }
 
 func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Value, key, where string) string {
