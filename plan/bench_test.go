@@ -114,7 +114,7 @@ func BenchmarkShapes(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					r := plan.NewRun(p, cat, plan.RunOptions{})
+					r := plan.NewRun(p, cat, plan.RunOptions{DropArgs: true}) // as planctl run
 					r.Continue(context.Background(), nil)
 					if want := map[bool]plan.RunStatus{false: plan.RunCompleted, true: plan.RunPartial}[s.Partial]; r.Status() != want {
 						b.Fatalf("run %v, want %v", r.Status(), want)
@@ -171,7 +171,7 @@ func TestRetainedHeap(t *testing.T) {
 	report("load")
 	ds := plan.Validate(p, cat)
 	report("validate")
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := plan.NewRun(p, cat, plan.RunOptions{DropArgs: true}) // as planctl run without --trace
 	r.Continue(context.Background(), nil)
 	report("run")
 	if *heapOut != "" {

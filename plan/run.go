@@ -41,7 +41,7 @@ type StepState struct {
 	Started  time.Time
 	Duration time.Duration
 
-	halt string // set by execute when the tools had no answer (HaltAtTraceEnd)
+	argsN int // len of the resolved arguments, kept when Args is not (RunOptions.DropArgs)
 }
 
 // RunStatus is the state of a whole run.
@@ -101,6 +101,13 @@ type RunOptions struct {
 	// DefaultMaxResponse: a plan from a client must not take the
 	// server's memory, whatever its references copy).
 	MaxResponse int64
+	// DropArgs makes the run keep no step's resolved arguments once its
+	// tool was called: StepState.Args is nil in the states the run holds
+	// (Step) and in EventStepFinished; EventStepStarted still carries them.
+	// They are a second copy of the values references read, as large as
+	// the results on a plan of many references; run sets it when nothing
+	// reads them afterwards (no --trace). Limits count them all the same.
+	DropArgs bool
 	// HaltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
 	// replayed trace that has no more answers) halt the run before that
 	// step instead of failing it: the step stays next, Next reports that
@@ -306,19 +313,22 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
 
-	st = r.execute(ctx, i)
+	st, halt := r.execute(ctx, i)
 
 	r.mu.Lock()
-	if st.halt != "" {
+	if halt != "" {
 		r.steps[i] = prev
 		r.stepChanged(i)
 		if prev.Status == StepError {
 			r.status = RunPartial
 		}
-		r.halted = st.halt
+		r.halted = halt
 		r.mu.Unlock()
 		r.emit(Event{Kind: EventHalted, Step: i, State: prev})
 		return i, prev, false
+	}
+	if r.opts.DropArgs {
+		st.Args = nil // st.argsN keeps their size for the limits
 	}
 	r.steps[i] = st
 	r.stepChanged(i)
@@ -367,11 +377,12 @@ func (r *Run) RunToEnd(ctx context.Context) {
 }
 
 // execute resolves and calls step i. It takes no lock while the tool runs.
-func (r *Run) execute(ctx context.Context, i int) StepState {
+// halt is set when the tools had no answer (HaltAtTraceEnd).
+func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	st := StepState{Status: StepRunning, Started: time.Now()}
-	fail := func(msg string) StepState {
+	fail := func(msg string) (StepState, string) {
 		st.Status, st.Error, st.Duration = StepError, msg, time.Since(st.Started)
-		return st
+		return st, ""
 	}
 	step := r.Plan.Steps[i]
 	tool := r.Catalog.Tool(step.ToolName())
@@ -390,7 +401,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)) > max {
 		return fail(overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max))
 	}
-	st.Args = args
+	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
 		// A run cancelled between two steps calls no further tool.
 		return fail(fmt.Sprintf("step %q was cancelled before tool %q was called", step.Label(), tool.Name))
@@ -410,12 +421,12 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.HaltAtTraceEnd && errors.Is(err, ErrNoAnswer):
-		st.halt = ErrNoAnswer.Error()
+		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
 		if errors.As(err, &na) {
-			st.halt += ": " + na.NoAnswerReason()
+			halt += ": " + na.NoAnswerReason()
 		}
-		return st
+		return st, halt
 	case err != nil:
 		return fail(err.Error())
 	case res.IsError:
@@ -437,7 +448,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 			tool.Name, res.Value[off], off))
 	}
 	st.Status, st.Result = StepOK, pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
-	return st
+	return st, ""
 }
 
 // call calls a tool through the catalog, turning a panic in the Caller

@@ -106,3 +106,44 @@ func TestResultDepth(t *testing.T) {
 		}
 	}
 }
+
+// DropArgs: the run keeps no resolved arguments once a tool was called,
+// but answers exactly as a run that keeps them (the same response, the
+// same step stopped by MaxResponse with the same message: the limit still
+// counts the arguments), and EventStepStarted still carries them.
+func TestDropArgs(t *testing.T) {
+	cat := echoCatalog(t, 1000, 0)
+	var b strings.Builder
+	b.WriteString(`[{"id":"s0","tool":"big","args":{}}`)
+	for i := 1; i < 40; i++ {
+		fmt.Fprintf(&b, `,{"id":"s%d","tool":"echo","args":{"value":{"output_by_reference":{"s%d":[]}},"n":%d}}`, i, i-1, i)
+	}
+	b.WriteString(`,{"id":"bad","tool":"echo","args":{"value":{"output_by_reference":{"s1":["x"]}}}}]`)
+	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
+	for _, max := range []int64{0, 30_000} {
+		keep := plan.NewRun(p, cat, plan.RunOptions{MaxResponse: max})
+		keep.Continue(context.Background(), nil)
+		started := map[int]string{}
+		drop := plan.NewRun(p, cat, plan.RunOptions{MaxResponse: max, DropArgs: true, OnEvent: func(e plan.Event) {
+			if e.Kind == plan.EventStepStarted {
+				started[e.Step] = string(e.State.Args)
+			}
+		}})
+		drop.Continue(context.Background(), nil)
+		if got, want := string(drop.Response()), string(keep.Response()); got != want {
+			t.Fatalf("max %d: response with DropArgs\n%s\nwant\n%s", max, got, want)
+		}
+		if drop.Cursor() != keep.Cursor() || drop.Status() != plan.RunPartial {
+			t.Errorf("max %d: stopped at %d (%s), want %d (partial)", max, drop.Cursor(), drop.Status(), keep.Cursor())
+		}
+		for i := 0; i <= drop.Cursor(); i++ {
+			ks, ds := keep.Step(i), drop.Step(i)
+			if ds.Args != nil || ds.Status != ks.Status || ds.Error != ks.Error {
+				t.Errorf("max %d, step %d: %s %q args %d bytes, want %s %q without args", max, i, ds.Status, ds.Error, len(ds.Args), ks.Status, ks.Error)
+			}
+			if ks.Args != nil && started[i] != string(ks.Args) {
+				t.Errorf("max %d, step %d: EventStepStarted carried %q, want %q", max, i, started[i], ks.Args)
+			}
+		}
+	}
+}

@@ -105,7 +105,8 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 		fmt.Fprintln(s.out)
 	}
-	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
+	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact,
+		DropArgs: f.trace == ""} // only a trace reads the resolved arguments after the run
 	var progress *progressLine
 	if tui.IsTerminal(s.errOut) {
 		progress = newProgressLine(s.errOut, p) // progress.go
