@@ -119,3 +119,34 @@ func TestWalkEscapedKey(t *testing.T) {
 		t.Errorf(`Walk to the raw text a\u0062c = %q; want key not found`, got)
 	}
 }
+
+// TestQuickIndex: the fast path for plain decimal indexes agrees with
+// pyvalue.Index (Python's int() and list indexing) wherever it answers, and
+// answers for the indexes paths hold.
+func TestQuickIndex(t *testing.T) {
+	keys := []string{"0", "1", "7", "-1", "-7", "-8", "8", "007", "-0", "-00", "", "-", "+1", " 1", "1 ", "1_0", "x", "1.0",
+		"٣", "99999999999999999999", "123456789012345678", "-123456789012345678", "1e3", "0x1", "--1"}
+	for _, n := range []int{0, 1, 7, 8, 200} {
+		for _, k := range keys {
+			want, msg := pyvalue.Index(k, n)
+			got, ok := quickIndex(k, n)
+			if ok && (msg != "" || got != want) {
+				t.Errorf("quickIndex(%q, %d) = %d; pyvalue.Index = %d, %q", k, n, got, want, msg)
+			}
+			if plain := k == "0" || k == "7" || k == "-1" || k == "007"; plain && msg == "" && !ok {
+				t.Errorf("quickIndex(%q, %d) did not answer for an index in range", k, n)
+			}
+		}
+	}
+	for _, arr := range []string{`[]`, `[ ]`, `[1]`, `[ 1 , "a,]" , [2, [3]], {"k": [4]} ]`} {
+		elems, _ := jsontext.RawElems([]byte(arr))
+		if n := countElems([]byte(arr)); n != len(elems) {
+			t.Errorf("countElems(%s) = %d, want %d", arr, n, len(elems))
+		}
+		for i, e := range elems {
+			if got := elemAt([]byte(arr), i); string(got) != string(e) {
+				t.Errorf("elemAt(%s, %d) = %s, want %s", arr, i, got, e)
+			}
+		}
+	}
+}

@@ -145,16 +145,18 @@ func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.
 		switch firstByte(cur) {
 		case '[':
 			var n int
-			var elems [][]byte
 			var spans []span
 			if x != nil && len(cur) >= indexMinBytes {
 				spans = x.elems(cur)
 				n = len(spans)
 			} else {
-				elems, _ = jsontext.RawElems(cur)
-				n = len(elems)
+				n = countElems(cur)
 			}
-			i, msg := pyvalue.Index(key, n)
+			i, ok := quickIndex(key, n)
+			var msg string
+			if !ok {
+				i, msg = pyvalue.Index(key, n)
+			}
 			if msg != "" {
 				var quoted []string
 				if path != nil {
@@ -172,7 +174,7 @@ func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.
 			if spans != nil {
 				cur = x.at(spans[i])
 			} else {
-				cur = elems[i]
+				cur = elemAt(cur, i)
 			}
 		case '{':
 			var v []byte
@@ -195,6 +197,84 @@ func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.
 		}
 	}
 	return cur, nil
+}
+
+// quickIndex is pyvalue.Index for the keys nearly every path holds, an
+// index written as plain decimal digits (with a '-' for one from the end)
+// that is in range: Python's int() reads such a key as its decimal value,
+// leading zeros included. ok is false for anything else (signs, spaces,
+// underscores, other digits, out of range), which pyvalue.Index reads and
+// words the error of, exactly as Concierge does.
+func quickIndex(key string, n int) (int, bool) {
+	d := key
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	if len(d) < len(key) {
+		v = -v
+		if v < 0 {
+			v += n
+		}
+	}
+	if v < 0 || v >= n {
+		return 0, false
+	}
+	return v, true
+}
+
+// countElems is the number of elements of the raw array b (valid JSON),
+// and elemAt its element i (in range): two scans of a small array, which
+// allocate nothing where a slice of its elements would.
+func countElems(b []byte) int {
+	n := 0
+	forElems(b, func(int, int) bool { n++; return true })
+	return n
+}
+
+func elemAt(b []byte, i int) []byte {
+	var out []byte
+	k := 0
+	forElems(b, func(s, e int) bool {
+		if k == i {
+			out = b[s:e]
+			return false
+		}
+		k++
+		return true
+	})
+	return out
+}
+
+// forElems calls f with the span of each element of the raw array b until
+// f returns false.
+func forElems(b []byte, f func(start, end int) bool) {
+	i := jsontext.SkipSpace(b, 1)
+	if i >= len(b) || b[i] == ']' {
+		return
+	}
+	for i < len(b) {
+		i = jsontext.SkipSpace(b, i)
+		end := jsontext.SkipValue(b, i)
+		if !f(i, end) {
+			return
+		}
+		i = jsontext.SkipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			return
+		}
+		i++
+	}
 }
 
 // firstByte and trimSpace read a raw result's JSON whitespace only, as the

@@ -186,7 +186,7 @@ func (r *Run) reset(from int) {
 	if len(r.steps) == from {
 		r.status = RunCompleted
 	}
-	r.results = make(map[string]int, from)
+	r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
 	for i := 0; i < from; i++ {
 		if r.steps[i].Status == StepOK {
 			if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
@@ -523,8 +523,20 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
-	buf := make([]byte, 0, args.End()-args.Start()+16)
-	buf = append(buf, '{')
+	// Built in a scratch buffer, then copied at its exact size: the
+	// source's length is no estimate of the size (a reference is longer
+	// or far shorter than the value it names), and a run may keep the
+	// arguments of every step.
+	sp := argsScratch.Get().(*[]byte)
+	defer argsScratch.Put(sp)
+	buf := append((*sp)[:0], '{')
+	defer func() {
+		if cap(buf) <= maxArgsScratch {
+			*sp = buf[:0]
+		} else {
+			*sp = nil // gone to the caller, or too large to keep
+		}
+	}()
 	for n, m := range pyvalue.Members(args) {
 		if n > 0 {
 			buf = append(buf, ',')
@@ -551,8 +563,17 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		buf = append(buf, val...)
 	}
 	buf = append(buf, '}')
-	return buf, nil
+	if cap(buf) > maxArgsScratch {
+		return buf, nil // large: given away as it is rather than copied
+	}
+	return bytes.Clone(buf), nil
 }
+
+const maxArgsScratch = 64 << 10
+
+// argsScratch holds ResolveArgs' scratch buffers. One that grew past
+// maxArgsScratch (a step that passes a large result on) is not kept.
+var argsScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // ResolveRef resolves a reference made by step i against the results the
 // run holds now. It fails with Concierge's message when the referenced step

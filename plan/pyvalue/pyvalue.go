@@ -302,8 +302,10 @@ func DumpsString(b *strings.Builder, s string) {
 // JSON): Values then takes the exact path.
 func pyClean(b []byte) bool {
 	const maxKeys = 32
-	var keys [][]byte // the keys of the open objects, innermost last
-	var starts []int  // per open container: where its keys start in keys; -1 for an array
+	var keyBuf [32][]byte
+	var startBuf [16]int
+	keys := keyBuf[:0]     // the keys of the open objects, innermost last (on the stack for a shallow result)
+	starts := startBuf[:0] // per open container: where its keys start in keys; -1 for an array
 	for i := 0; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
