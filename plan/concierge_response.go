@@ -16,7 +16,7 @@ func (r *Run) Response() []byte {
 	defer r.mu.Unlock()
 	size := 64
 	for _, st := range r.steps {
-		size += len(st.Result) + len(st.Error) + 48
+		size += len(st.result) + len(st.err) + 48
 	}
 	buf := make([]byte, 0, size)
 	status := "running"
@@ -31,7 +31,7 @@ func (r *Run) Response() []byte {
 	buf = append(buf, `","steps":{`...)
 	n := 0
 	for i, st := range r.steps {
-		if st.Status != StepOK && st.Status != StepError {
+		if st.status != StepOK && st.status != StepError {
 			continue
 		}
 		if n > 0 {
@@ -39,12 +39,12 @@ func (r *Run) Response() []byte {
 		}
 		n++
 		buf = jsontext.AppendJSONString(buf, responseKey(r.Plan.Steps[i].ID))
-		if st.Status == StepOK {
+		if st.status == StepOK {
 			buf = append(buf, `:{"status":"ok","result":`...)
-			buf = append(buf, st.Result...)
+			buf = append(buf, st.result...)
 		} else {
 			buf = append(buf, `:{"status":"error","error":`...)
-			buf = jsontext.AppendJSONString(buf, st.Error)
+			buf = jsontext.AppendJSONString(buf, st.err)
 		}
 		buf = append(buf, '}')
 	}

@@ -14,10 +14,10 @@ func (r *Run) QueryRoot() []byte {
 	defer r.mu.Unlock()
 	steps := r.Plan.Steps
 	return query.Root(len(r.steps), func(i int) (string, []byte) {
-		if r.steps[i].Status != StepOK || i >= len(steps) {
+		if r.steps[i].status != StepOK || i >= len(steps) {
 			return "", nil
 		}
-		return steps[i].Label(), r.steps[i].Result
+		return steps[i].Label(), r.steps[i].result
 	})
 }
 

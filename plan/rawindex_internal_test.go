@@ -85,7 +85,7 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 // TestIndexFollowsTheResult: a step that runs again gets a new result, and
 // references then read the new one, not an index of the old.
 func TestIndexFollowsTheResult(t *testing.T) {
-	r := &Run{steps: make([]StepState, 2)}
+	r := &Run{steps: make([]stepRec, 2)}
 	old := []byte(`{"v": "` + strings.Repeat("a", 2*indexMinBytes) + `", "k": 1}`)
 	x := r.indexFor(0, old)
 	if x == nil || r.indexFor(0, old) != x {

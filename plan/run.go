@@ -44,6 +44,57 @@ type StepState struct {
 	argsN int // len of the resolved arguments, kept when Args is not (RunOptions.DropArgs)
 }
 
+// stepRec is what a run holds of one step: a StepState without its
+// arguments (Run.args holds them when they are kept) and with its start as
+// a number. A run holds one per step of the plan, so its size counts: 72
+// bytes where a StepState takes 112.
+type stepRec struct {
+	result  []byte
+	err     string
+	started int64 // wall clock, Unix nanoseconds; 0 when the step never started
+	dur     time.Duration
+	argsN   int
+	status  StepStatus
+}
+
+func (s *stepRec) state() StepState {
+	st := StepState{Status: s.status, Result: s.result, Error: s.err, Duration: s.dur, argsN: s.argsN}
+	if s.started != 0 {
+		st.Started = time.Unix(0, s.started)
+	}
+	return st
+}
+
+func recOf(st StepState) stepRec {
+	rec := stepRec{result: st.Result, err: st.Error, dur: st.Duration, argsN: st.argsN, status: st.Status}
+	if !st.Started.IsZero() {
+		rec.started = st.Started.UnixNano()
+	}
+	return rec
+}
+
+// state is step i's state. The caller holds r.mu.
+func (r *Run) state(i int) StepState {
+	st := r.steps[i].state()
+	if r.args != nil {
+		st.Args = r.args[i]
+	}
+	return st
+}
+
+// setState records step i's state (its arguments too, unless DropArgs).
+// The caller holds r.mu.
+func (r *Run) setState(i int, st StepState) {
+	r.steps[i] = recOf(st)
+	if st.Args != nil && !r.opts.DropArgs && r.args == nil {
+		r.args = make([]json.RawMessage, len(r.steps))
+	}
+	if r.args != nil {
+		r.args[i] = st.Args
+	}
+	r.stepChanged(i)
+}
+
 // RunStatus is the state of a whole run.
 type RunStatus int
 
@@ -143,7 +194,8 @@ type Run struct {
 	opts    RunOptions
 
 	mu       sync.Mutex
-	steps    []StepState
+	steps    []stepRec
+	args     []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
 	cursor   int            // the next step to run: the first that has not run ok
 	status   RunStatus      // RunReady until the end or a failure
 	results  map[string]int // step id -> index of its latest ok result
@@ -174,10 +226,13 @@ func (r *Run) emit(e Event) {
 func (r *Run) reset(from int) {
 	r.mu.Lock()
 	if r.steps == nil {
-		r.steps = make([]StepState, len(r.Plan.Steps))
+		r.steps = make([]stepRec, len(r.Plan.Steps))
 	}
 	for i := from; i < len(r.steps); i++ {
-		r.steps[i] = StepState{}
+		r.steps[i] = stepRec{}
+		if r.args != nil {
+			r.args[i] = nil
+		}
 	}
 	r.stepChanged(from)
 	r.cursor = from
@@ -188,7 +243,7 @@ func (r *Run) reset(from int) {
 	}
 	r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
 	for i := 0; i < from; i++ {
-		if r.steps[i].Status == StepOK {
+		if r.steps[i].status == StepOK {
 			if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
 				r.results[id.Str()] = i
 			}
@@ -239,7 +294,7 @@ func (r *Run) Halted() string {
 func (r *Run) Step(i int) StepState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.steps[i]
+	return r.state(i)
 }
 
 // Restart forgets every result; the next step is the first again. Edits
@@ -259,7 +314,7 @@ func (r *Run) Rerun(i int) (from int, err error) {
 		return 0, fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(r.Plan.Steps))
 	}
 	r.mu.Lock()
-	running := r.cursor < len(r.steps) && r.steps[r.cursor].Status == StepRunning
+	running := r.cursor < len(r.steps) && r.steps[r.cursor].status == StepRunning
 	from = min(i, r.cursor)
 	r.mu.Unlock()
 	if running {
@@ -279,7 +334,7 @@ func (r *Run) SetPlan(p *Plan, edited int) error {
 		return fmt.Errorf("the edited plan has %d steps where the run has %d", len(p.Steps), len(r.Plan.Steps))
 	}
 	r.mu.Lock()
-	if r.cursor < len(r.steps) && r.steps[r.cursor].Status == StepRunning {
+	if r.cursor < len(r.steps) && r.steps[r.cursor].status == StepRunning {
 		r.mu.Unlock()
 		return errors.New("a step is running: wait for it, or cancel it, before editing")
 	}
@@ -307,9 +362,8 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 		return r.cursor, StepState{}, false
 	}
 	i = r.cursor
-	prev := r.steps[i]
-	r.steps[i] = StepState{Status: StepRunning, Started: time.Now()}
-	r.stepChanged(i)
+	prev := r.state(i)
+	r.setState(i, StepState{Status: StepRunning, Started: time.Now()})
 	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
 
@@ -317,8 +371,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 
 	r.mu.Lock()
 	if halt != "" {
-		r.steps[i] = prev
-		r.stepChanged(i)
+		r.setState(i, prev)
 		if prev.Status == StepError {
 			r.status = RunPartial
 		}
@@ -330,8 +383,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	if r.opts.DropArgs {
 		st.Args = nil // st.argsN keeps their size for the limits
 	}
-	r.steps[i] = st
-	r.stepChanged(i)
+	r.setState(i, st)
 	if st.Status == StepOK {
 		if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
 			r.results[id.Str()] = i
@@ -588,7 +640,7 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 	var result []byte
 	var x *rawIndex
 	if ok && j < i {
-		result = r.steps[j].Result
+		result = r.steps[j].result
 		x = r.indexFor(j, result)
 	}
 	r.mu.Unlock()

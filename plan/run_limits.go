@@ -22,7 +22,7 @@ func (r *Run) held(i int) int64 {
 	}
 	for ; r.heldUpTo < i && r.heldUpTo < len(r.steps); r.heldUpTo++ {
 		st := &r.steps[r.heldUpTo]
-		r.heldN += int64(st.argsN + len(st.Result))
+		r.heldN += int64(st.argsN + len(st.result))
 	}
 	return r.heldN
 }
