@@ -196,10 +196,10 @@ type Run struct {
 	mu       sync.Mutex
 	steps    []stepRec
 	args     []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
-	cursor   int            // the next step to run: the first that has not run ok
-	status   RunStatus      // RunReady until the end or a failure
-	results  map[string]int // step id -> index of its latest ok result
-	heldN    int64          // the bytes steps [0, heldUpTo) hold (limits.go)
+	cursor   int               // the next step to run: the first that has not run ok
+	status   RunStatus         // RunReady until the end or a failure
+	results  map[string]int    // step id -> index of its latest ok result
+	heldN    int64             // the bytes steps [0, heldUpTo) hold (limits.go)
 	heldUpTo int
 	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
 	halted   string      // why the last Next ran nothing although steps remain
