@@ -211,6 +211,11 @@ func fuzzResolve(t *testing.T, src, result []byte) {
 			if err != nil || string(jsontext.AppendCompact(nil, got)) != string(jsontext.AppendCompact(nil, want)) {
 				t.Fatalf("step %d: %s resolved to %s, Walk finds %s (%v)", i, ar.Param, got, want, err)
 			}
+			// The arguments walk the path from its array in place, the
+			// reference alone from its strings: the same value.
+			if inArgs, ok := jsontext.RawMember(args, ar.Param); !ok || string(jsontext.AppendCompact(nil, inArgs)) != string(jsontext.AppendCompact(nil, want)) {
+				t.Fatalf("step %d: %s is %s in the arguments, Walk finds %s", i, ar.Param, inArgs, want)
+			}
 		}
 	}
 }
