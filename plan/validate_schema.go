@@ -696,8 +696,67 @@ func parseIndex(key string) (int, bool) {
 	return i, true
 }
 
-// decodeSchema decodes a raw schema with numbers kept exact.
+// decodeSchema decodes a raw schema (or an argument, or a result) with
+// numbers kept exact, as encoding/json's Decoder with UseNumber does. It
+// reads with jsontext's tape first: a Decoder per value (a buffer, a copy,
+// reflection) was a third of `planctl run` on a plan of many small results,
+// which ResultCheck decodes one by one. What the tape refuses or reads
+// otherwise (NaN and Infinity, trailing data, invalid UTF-8, deep nesting)
+// goes to the Decoder as before, so the answer is the same.
 func decodeSchema(raw json.RawMessage) (any, error) {
+	if v, err := jsontext.Parse(raw); err == nil {
+		if x, ok := anyOf(v); ok {
+			return tameNumbers(x), nil
+		}
+	}
+	return decodeSchemaStd(raw)
+}
+
+// anyOf is v as encoding/json decodes it into an any with UseNumber (the
+// last of a repeated key wins); ok is false for NaN and Infinity, which
+// encoding/json refuses. Strings are copied: the result may outlive raw.
+func anyOf(v jsontext.Value) (any, bool) {
+	switch v.Kind() {
+	case jsontext.Null:
+		s := v.Str()
+		if s == "" {
+			return nil, true
+		}
+		if c := s[0]; c == 'N' || c == 'I' || (c == '-' && len(s) > 1 && s[1] == 'I') {
+			return nil, false
+		}
+		return json.Number(strings.Clone(s)), true // beyond a double: still a number to encoding/json
+	case jsontext.Bool:
+		return v.Bool(), true
+	case jsontext.Number:
+		return json.Number(strings.Clone(v.Str())), true
+	case jsontext.String:
+		return strings.Clone(v.Str()), true
+	case jsontext.Array:
+		out := make([]any, 0, v.Len())
+		for _, e := range v.Elems() {
+			x, ok := anyOf(e)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, x)
+		}
+		return out, true
+	default:
+		out := make(map[string]any, v.Len())
+		for _, m := range v.Members() {
+			x, ok := anyOf(m.Value)
+			if !ok {
+				return nil, false
+			}
+			out[strings.Clone(m.Key)] = x
+		}
+		return out, true
+	}
+}
+
+// decodeSchemaStd is decodeSchema through encoding/json alone.
+func decodeSchemaStd(raw json.RawMessage) (any, error) {
 	d := json.NewDecoder(strings.NewReader(string(raw)))
 	d.UseNumber()
 	var v any
