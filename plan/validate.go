@@ -347,14 +347,13 @@ func (v *validator) step(s *Step) {
 	}
 	refs := map[string]bool{}
 	for _, m := range pyvalue.Members(args) {
-		ptr := ids.argPtr + "/" + jsontext.EscapePointer(m.Key)
 		if IsRef(m.Value) {
 			refs[m.Key] = true
 			ref := parseRef(m.Value) // in place: nothing allocated, nothing kept
-			v.reference(s, info, m, ptr, &ref)
+			v.reference(s, info, m, ids.argPtr, &ref)
 			continue
 		}
-		v.ptrBuf = append(v.ptrBuf[:0], ptr...)
+		v.ptrBuf = append(append(append(v.ptrBuf[:0], ids.argPtr...), '/'), jsontext.EscapePointer(m.Key)...)
 		v.lookalikes(s, m.Value, v.ptrBuf, m.Key, true)
 	}
 	if info != nil {
