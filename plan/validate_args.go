@@ -56,10 +56,21 @@ type walkNode struct {
 	hasKinds bool
 	next     map[string]*walkNode
 	wrapper  *walkNode // the "result" element a FastMCP wrapper skips
+	anyNext  *walkNode // the one step from an unconstrained shape, whatever the key
 }
 
-// step is cur.step(key) from the shape at n, memoized.
+// step is cur.step(key) from the shape at n, memoized. From a shape that
+// allows anything every key steps alike, into another such shape: one node
+// stands for all of them, so that references reading many elements of a
+// value the schema says nothing of (element i of a list, for every i) do
+// not make a node per element.
 func (n *walkNode) step(cur shape, key string) *walkNode {
+	if cur.isAny() {
+		if n.anyNext == nil {
+			n.anyNext = &walkNode{res: cur.step(key)}
+		}
+		return n.anyNext
+	}
 	c, ok := n.next[key]
 	if !ok {
 		c = &walkNode{res: cur.step(key)}
@@ -95,6 +106,9 @@ func (n *walkNode) size() int {
 	}
 	if n.wrapper != nil {
 		c += 1 + n.wrapper.size()
+	}
+	if n.anyNext != nil {
+		c += 1 + n.anyNext.size()
 	}
 	return c
 }
