@@ -1,6 +1,10 @@
 package plan
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
@@ -19,15 +23,8 @@ func (r *Run) Response() []byte {
 		size += len(st.result) + len(st.err) + 48
 	}
 	buf := make([]byte, 0, size)
-	status := "running"
-	switch {
-	case r.status == RunPartial:
-		status = "partial"
-	case r.cursor >= len(r.steps):
-		status = "completed"
-	}
 	buf = append(buf, `{"status":"`...)
-	buf = append(buf, status...)
+	buf = append(buf, r.responseStatus()...)
 	buf = append(buf, `","steps":{`...)
 	n := 0
 	for i, st := range r.steps {
@@ -49,6 +46,111 @@ func (r *Run) Response() []byte {
 		buf = append(buf, '}')
 	}
 	return append(buf, "}}"...)
+}
+
+// responseStatus is the response's status word. The caller holds r.mu.
+func (r *Run) responseStatus() string {
+	switch {
+	case r.status == RunPartial:
+		return "partial"
+	case r.cursor >= len(r.steps):
+		return "completed"
+	}
+	return "running"
+}
+
+// WriteResponse writes Response to w a step at a time, never holding it
+// whole beside the results it repeats (on a plan of large results, the
+// response is as large as all of them). With indent, it writes what
+// jsontext.Indent makes of Response, byte for byte.
+func (r *Run) WriteResponse(w io.Writer, indent bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var scratch []byte
+	if !indent {
+		bw.WriteString(`{"status":"`)
+		bw.WriteString(r.responseStatus())
+		bw.WriteString(`","steps":{`)
+	} else {
+		bw.WriteString("{\n  \"status\": \"")
+		bw.WriteString(r.responseStatus())
+		bw.WriteString("\",\n  \"steps\": {")
+	}
+	n := 0
+	for i, st := range r.steps {
+		if st.status != StepOK && st.status != StepError {
+			continue
+		}
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		n++
+		if indent {
+			bw.WriteString("\n    ")
+		}
+		scratch = jsontext.AppendJSONString(scratch[:0], responseKey(r.Plan.Steps[i].ID))
+		bw.Write(scratch)
+		switch {
+		case !indent && st.status == StepOK:
+			bw.WriteString(`:{"status":"ok","result":`)
+			bw.Write(st.result)
+			bw.WriteByte('}')
+		case !indent:
+			bw.WriteString(`:{"status":"error","error":`)
+			bw.Write(jsontext.AppendJSONString(scratch[:0], st.err))
+			bw.WriteByte('}')
+		case st.status == StepOK:
+			bw.WriteString(": {\n      \"status\": \"ok\",\n      \"result\": ")
+			writeIndented(bw, st.result, "      ")
+			bw.WriteString("\n    }")
+		default:
+			bw.WriteString(": {\n      \"status\": \"error\",\n      \"error\": ")
+			bw.Write(jsontext.AppendJSONString(scratch[:0], st.err))
+			bw.WriteString("\n    }")
+		}
+	}
+	switch {
+	case !indent:
+		bw.WriteString("}}")
+	case n == 0:
+		bw.WriteString("}\n}")
+	default:
+		bw.WriteString("\n  }\n}")
+	}
+	return bw.Flush()
+}
+
+// writeIndented writes the JSON value v indented as jsontext.Indent does,
+// with prefix after every line break (a value nested in the response).
+// JSON text has line breaks only between tokens once indented: a string's
+// are escaped.
+func writeIndented(w *bufio.Writer, v []byte, prefix string) {
+	pw := prefixWriter{w: w, prefix: prefix}
+	if len(v) > 64<<10 {
+		jsontext.WriteIndent(pw, v) // in chunks: a large result is not copied whole
+		return
+	}
+	pw.Write(jsontext.Indent(v))
+}
+
+type prefixWriter struct {
+	w      *bufio.Writer
+	prefix string
+}
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	n := len(b)
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			p.w.Write(b)
+			return n, nil
+		}
+		p.w.Write(b[:i+1])
+		p.w.WriteString(p.prefix)
+		b = b[i+1:]
+	}
 }
 
 // responseKey is the JSON object key Python's json.dumps writes for a step id.

@@ -161,7 +161,8 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			print(v)
 		}
 	} else {
-		print(r.Response())
+		r.WriteResponse(s.out, !f.compact) // a step at a time: never held whole beside the results
+		fmt.Fprintln(s.out)
 	}
 	for i := range p.Steps {
 		if d := plan.ResultCheck(r, i); d != nil {
