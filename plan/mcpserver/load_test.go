@@ -79,7 +79,11 @@ func TestLoad(t *testing.T) {
 					lat[i] = rawClient(t, hc, url, m, i, &failures)
 					return
 				}
-				c, err := client.NewStreamableHttpClient(url, transport.WithHTTPBasicClient(hc))
+				copts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc)}
+				if *loadToken != "" {
+					copts = append(copts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + *loadToken}))
+				}
+				c, err := client.NewStreamableHttpClient(url, copts...)
 				if err != nil {
 					failures.Store(fmt.Sprintf("client %d: %v", i, err), true)
 					return
@@ -192,8 +196,8 @@ func rawClient(t *testing.T, hc *http.Client, url string, m, i int, failures *sy
 		out, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		d := time.Since(t0)
-		if err != nil || resp.StatusCode != 200 || !bytes.Contains(out, []byte(`{\"status\":\"completed\"`)) {
-			failures.Store(fmt.Sprintf("client %d plan %d: %d %s %v", i, j, resp.StatusCode, out, err), true)
+		if err != nil || resp.StatusCode != 200 || !bytes.Contains(out, []byte(`"structuredContent":{"status":"completed"`)) {
+			failures.Store(fmt.Sprintf("client %d plan %d: %d %.300s %v", i, j, resp.StatusCode, out, err), true)
 			continue
 		}
 		lat = append(lat, d)
