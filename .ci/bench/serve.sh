@@ -10,7 +10,7 @@
 # (raw POSTs, then mcp-go's client unless MODES says otherwise), stops the
 # server with SIGTERM and prints one markdown row per round and mode:
 #
-#   | mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS |
+#   | mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |
 #
 # Environment: BIN (a planctl binary to measure instead of building one),
 # MODES ("raw mcp-go"), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
@@ -68,8 +68,8 @@ row() { # mode flags test-output peak-rss: a row per round
 		}'
 }
 
-echo "| mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS |"
-echo "|---|---|---|---|---|---|---|"
+echo "| mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |"
+echo "|---|---|---|---|---|---|---|---|"
 for mode in $modes; do
 	PLANCTL_AUTH_TOKEN="$token" "$bin" serve --http 127.0.0.1:0 --stateless --log "$work/serve.log" \
 		"${dbg[@]}" "${extra[@]}" 2>"$work/serve.err" &
@@ -93,10 +93,17 @@ for mode in $modes; do
 	fi
 	out=$("$work/load.test" -test.run "^TestLoad$" "${raw[@]}" -load -test.v -load-url "$url" -load-token "$token" \
 		-load-clients "$clients" -load-plans "$plans" -load-rounds "$rounds" 2>&1) || { echo "$out" >&2; exit 1; }
-	[ -n "$prof_pid" ] && wait "$prof_pid"
+	if [ -n "$prof_pid" ]; then wait "$prof_pid" || true; fi
 	rss=$(awk '/^VmHWM:/ {printf "%.0f MiB", $2/1024}' "/proc/$server_pid/status")
 	kill -TERM "$server_pid"
 	wait "$server_pid" || { echo "the server exited with $?" >&2; cat "$work/serve.err" >&2; exit 1; }
 	server_pid=
-	row "$mode" "${extra[*]:-(defaults)}" "$out" "$rss"
+	# The server's own time per request (its log's http lines, all rounds):
+	# what is left of the client's figure is the client, the kernel and
+	# the wait for a core.
+	srv=$(awk '/msg=http / { for (i = 1; i <= NF; i++) if ($i ~ /^duration=/) { d = substr($i, 10)
+			if (d ~ /ms$/) v = d + 0; else if (d ~ /µs$/) v = d / 1000; else if (d ~ /ns$/) v = d / 1e6; else v = d * 1000
+			print v } }' "$work/serve.log" | sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%.1f / %.0f ms", a[int(NR * 0.5) + 1], a[int(NR * 0.99) + 1] }')
+	: >"$work/serve.log"
+	row "$mode" "${extra[*]:-(defaults)}" "$out" "$rss | $srv"
 done

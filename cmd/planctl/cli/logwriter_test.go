@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"strings"
 	"sync"
@@ -82,40 +83,61 @@ func (g *gate) Write(p []byte) (int, error) {
 }
 
 // TestLogWriterBoundsItsQueue: when the output does not take what is
-// written, writers wait once maxLogQueue is queued instead of growing the
-// queue, and nothing is lost once it drains.
+// written, writers wait once the queue is full instead of growing it, and
+// nothing is lost once it drains.
 func TestLogWriterBoundsItsQueue(t *testing.T) {
 	g := &gate{open: make(chan struct{})}
 	l := newLogWriter(g)
-	chunk := bytes.Repeat([]byte("y"), 64<<10)
-	const chunks = 64 // 4 MiB, four times the bound
+	line := []byte("a line of the log\n")
+	const lines = 3 * logQueue
 	var accepted atomic.Int64
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for range chunks {
-			l.Write(chunk)
-			accepted.Add(int64(len(chunk)))
+		for range lines {
+			l.Write(line)
+			accepted.Add(1)
 		}
 	}()
 	// Wait until the queue is full: the writer can then go no further.
-	for {
-		l.mu.Lock()
-		full := len(l.queue)+len(chunk) > maxLogQueue
-		l.mu.Unlock()
-		if full {
-			break
-		}
+	for len(l.lines) < cap(l.lines) {
 		runtime.Gosched()
 	}
-	// At most the queue and the one batch the flusher holds.
-	if a := accepted.Load(); a > 2*maxLogQueue+int64(len(chunk)) {
-		t.Errorf("%d bytes accepted while the output took none: the queue is not bounded", a)
+	// At most the queue, the batch the flusher holds, and the one waiting.
+	if a := accepted.Load(); a > logQueue+logBatch/int64(len(line))+2 {
+		t.Errorf("%d lines accepted while the output took none: the queue is not bounded", a)
 	}
 	close(g.open)
 	<-done
 	l.Close()
-	if n := g.n.Load(); n != chunks*int64(len(chunk)) {
-		t.Errorf("%d bytes written, want %d", n, chunks*len(chunk))
+	if n := g.n.Load(); n != lines*int64(len(line)) {
+		t.Errorf("%d bytes written, want %d", n, lines*len(line))
+	}
+}
+
+// TestLogHandlerIsTextHandler: serve's handler writes slog.TextHandler's
+// text, attributes and groups included.
+func TestLogHandlerIsTextHandler(t *testing.T) {
+	noTime := &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey && len(groups) == 0 {
+			return slog.Attr{}
+		}
+		return a
+	}}
+	var want, got bytes.Buffer
+	l := newLogWriter(&got)
+	for i, h := range []slog.Handler{slog.NewTextHandler(&want, noTime), newLogHandler(l, noTime)} {
+		log := slog.New(h)
+		log.Info("serving", "url", "http://127.0.0.1:1/mcp", "n", 3)
+		c := log.With("call", 7).With("session", "a b")
+		c.Info("step", "step", "x=\"y\"", "status", "ok")
+		c.WithGroup("g").With("k", 1).Warn("grouped", "v", true)
+		log.Debug("not shown")
+		if i == 1 {
+			l.Close()
+		}
+	}
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
 	}
 }

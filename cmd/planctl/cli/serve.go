@@ -189,7 +189,7 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		defer lw.Close()
 		logOut = lw
 	}
-	log := slog.New(slog.NewTextHandler(logOut, nil))
+	log := slog.New(newLogHandler(logOut, nil)) // slog.TextHandler's text, no lock shared by requests (logwriter.go)
 	stopDebug, err := startDebugListener(f.debugAddr, s, log)
 	if err != nil {
 		return err
