@@ -15,18 +15,18 @@ func wireOutTree(line []byte) []byte {
 		return line
 	}
 	root, err := jsontext.Parse(bytes.TrimSpace(line))
-	if err != nil || root.Kind != jsontext.Object {
+	if err != nil || root.Kind() != jsontext.Object {
 		return line
 	}
 	res := root.Get("result")
-	if res == nil || res.Kind != jsontext.Object || res.Get("content") == nil || res.Get("isError") != nil {
+	if res.IsZero() || res.Kind() != jsontext.Object || res.Get("content").IsZero() || !res.Get("isError").IsZero() {
 		return line
 	}
-	at := res.Start + 1
+	at := res.Start() + 1
 	out := make([]byte, 0, len(line)+17)
 	out = append(out, line[:at]...)
 	out = append(out, `"isError":false`...)
-	if len(res.Members) > 0 {
+	if res.Len() > 0 {
 		out = append(out, ',')
 	}
 	return append(out, line[at:]...)
