@@ -7,14 +7,17 @@
 # It builds planctl and the load test once, starts the server on a free
 # loopback port with a token (auth stays on, as by default) and its log in a
 # file, waits until it serves, runs ROUNDS (default 3) rounds of the load
-# (raw POSTs, then mcp-go's client unless MODES says otherwise), stops the
+# (a prepared request on a connection per client, the same through
+# net/http's client, then mcp-go's client, unless MODES says otherwise), stops the
 # server with SIGTERM and prints one markdown row per round and mode:
 #
 #   | mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |
 #
 # Environment: BIN (a planctl binary to measure instead of building one),
-# MODES ("raw mcp-go"), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
-# a CPU profile of the server over the first round, through --debug-addr).
+# MODES ("conn raw mcp-go": TestLoad's -load-conn, -load-raw, mcp-go's client), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
+# a CPU profile of the server over the first round, through --debug-addr),
+# SERVER_CPUS and CLIENT_CPUS (taskset lists, e.g. 0 and 1: each process on
+# cores of its own, so that they do not compete with each other).
 # Client and server share this machine's cores: on a small machine the
 # figure is of both competing, say so beside it.
 set -euo pipefail
@@ -23,7 +26,7 @@ rounds="${1:-3}"
 shift || true
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
-modes="${MODES:-raw mcp-go}"
+modes="${MODES:-conn raw mcp-go}"
 clients="${CLIENTS:-200}"
 plans="${PLANS:-50}"
 
@@ -71,7 +74,7 @@ row() { # mode flags test-output peak-rss: a row per round
 echo "| mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |"
 echo "|---|---|---|---|---|---|---|---|"
 for mode in $modes; do
-	PLANCTL_AUTH_TOKEN="$token" "$bin" serve --http 127.0.0.1:0 --stateless --log "$work/serve.log" \
+	PLANCTL_AUTH_TOKEN="$token" ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} "$bin" serve --http 127.0.0.1:0 --stateless --log "$work/serve.log" \
 		"${dbg[@]}" "${extra[@]}" 2>"$work/serve.err" &
 	server_pid=$!
 	url=
@@ -84,6 +87,7 @@ for mode in $modes; do
 	[ -n "$url" ] || { echo "the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
 	raw=()
 	[ "$mode" = raw ] && raw=(-load-raw)
+	[ "$mode" = conn ] && raw=(-load-conn)
 	prof_pid=
 	if [ -n "${PROFILE:-}" ]; then
 		daddr=$(sed -n 's/^planctl: debug endpoints at //p' "$work/serve.err")
@@ -91,7 +95,7 @@ for mode in $modes; do
 		curl -s -o "$PROFILE.$mode" "$daddr/debug/pprof/profile?seconds=${PROFILE_SECONDS:-5}" &
 		prof_pid=$!
 	fi
-	out=$("$work/load.test" -test.run "^TestLoad$" "${raw[@]}" -load -test.v -load-url "$url" -load-token "$token" \
+	out=$(${CLIENT_CPUS:+taskset -c "$CLIENT_CPUS"} "$work/load.test" -test.run "^TestLoad$" "${raw[@]}" -load -test.v -load-url "$url" -load-token "$token" \
 		-load-clients "$clients" -load-plans "$plans" -load-rounds "$rounds" 2>&1) || { echo "$out" >&2; exit 1; }
 	if [ -n "$prof_pid" ]; then wait "$prof_pid" || true; fi
 	rss=$(awk '/^VmHWM:/ {printf "%.0f MiB", $2/1024}' "/proc/$server_pid/status")
