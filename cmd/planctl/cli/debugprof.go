@@ -25,8 +25,9 @@ import (
 // process, and links html/template and internal/profile; that cost 0.7 MB
 // of peak RSS in every validate and run (docs/performance.md, "Fixed cost
 // of a process"), for endpoints off unless --debug-addr asks for them.
-// Left out: /debug/pprof/cmdline (never served: it may hold --auth-token)
-// and /debug/pprof/symbol (Go's profiles carry their symbols).
+// Left out: /debug/pprof/cmdline (never served: it may hold --auth-token),
+// /debug/pprof/symbol (Go's profiles carry their symbols) and delta
+// profiles (/debug/pprof/heap?seconds=N is refused with a 400 that says so).
 func handleProfiles(mux *http.ServeMux) {
 	mux.HandleFunc("/debug/pprof/", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/debug/pprof/")
@@ -37,6 +38,10 @@ func handleProfiles(mux *http.ServeMux) {
 		p := pprof.Lookup(name)
 		if p == nil {
 			http.Error(w, fmt.Sprintf("Unknown profile %q: see /debug/pprof/ for the list", name), http.StatusNotFound)
+			return
+		}
+		if r.FormValue("seconds") != "" {
+			http.Error(w, fmt.Sprintf("A delta %s profile (?seconds) is not served here: take two and compare them with go tool pprof -diff_base", name), http.StatusBadRequest)
 			return
 		}
 		debug, _ := strconv.Atoi(r.FormValue("debug"))

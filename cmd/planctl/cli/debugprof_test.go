@@ -57,6 +57,9 @@ func TestDebugProfiles(t *testing.T) {
 			t.Errorf("seconds=%s: %d %q", s, code, body)
 		}
 	}
+	if code, body, _ := get("pprof/heap?seconds=5"); code != 400 || !strings.Contains(body, "-diff_base") {
+		t.Errorf("delta profile: %d %q", code, body)
+	}
 	// Never the command line (it may hold --auth-token).
 	if code, body, _ := get("pprof/cmdline"); code != 404 || strings.Contains(body, "cli.test") {
 		t.Errorf("cmdline: %d %q", code, body)
