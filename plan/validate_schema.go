@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -697,13 +699,17 @@ func parseIndex(key string) (int, bool) {
 }
 
 // decodeSchema decodes a raw schema (or an argument, or a result) with
-// numbers kept exact, as encoding/json's Decoder with UseNumber does. It
-// reads with jsontext's tape first: a Decoder per value (a buffer, a copy,
+// numbers kept exact, as encoding/json's Decoder with UseNumber does. A
+// lone scalar is read as it is (decodeScalar); anything else with
+// jsontext's tape: a Decoder per value (a buffer, a copy,
 // reflection) was a third of `planctl run` on a plan of many small results,
 // which ResultCheck decodes one by one. What the tape refuses or reads
 // otherwise (NaN and Infinity, trailing data, invalid UTF-8, deep nesting)
 // goes to the Decoder as before, so the answer is the same.
 func decodeSchema(raw json.RawMessage) (any, error) {
+	if v, ok := decodeScalar(raw); ok {
+		return v, nil
+	}
 	if v, err := jsontext.Parse(raw); err == nil {
 		if x, ok := anyOf(v); ok {
 			return tameNumbers(x), nil
@@ -757,11 +763,45 @@ func anyOf(v jsontext.Value) (any, bool) {
 
 // decodeSchemaStd is decodeSchema through encoding/json alone.
 func decodeSchemaStd(raw json.RawMessage) (any, error) {
-	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
 	return tameNumbers(v), nil
+}
+
+// decodeScalar is decodeSchema for a lone number, literal or plain string
+// (no escapes), without a json.Decoder and its buffers: a served plan's
+// results are checked member by member (decodeResult), mostly scalars. It
+// gives exactly what the decoder gives, and ok false for anything else.
+func decodeScalar(raw []byte) (any, bool) {
+	b := bytes.Trim(raw, " \t\r\n") // JSON's whitespace, no other
+	if len(b) == 0 {
+		return nil, false
+	}
+	switch c := b[0]; {
+	case c == 't' || c == 'f' || c == 'n':
+		switch string(b) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		case "null":
+			return nil, true
+		}
+	case c == '"':
+		if len(b) < 2 {
+			return nil, false
+		}
+		if body := b[1 : len(b)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) && json.Valid(b) {
+			return string(body), true
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if json.Valid(b) {
+			return json.Number(tameNumber(string(b))), true
+		}
+	}
+	return nil, false
 }
