@@ -25,7 +25,7 @@ func TestHostileInputsGiveClearErrors(t *testing.T) {
 	}
 
 	p = Load("utf8.json", []byte("{\"steps\": [{\"id\": \"a\xc3\x28\"}]}"), Limits{})
-	if len(p.Problems) != 1 || p.Problems[0].Code != "JSON_SYNTAX" || p.Problems[0].Pos != (jsontext.Position{Line: 1, Column: 21}) {
+	if len(p.Problems) != 1 || p.Problems[0].Code != "JSON_SYNTAX" || p.Problems[0].Pos() != (jsontext.Position{Line: 1, Column: 21}) {
 		t.Errorf("invalid UTF-8: %v", p.Problems)
 	}
 
@@ -74,7 +74,7 @@ func TestDuplicateKeysAreReported(t *testing.T) {
 		t.Fatalf("problems %v", p.Problems)
 	}
 	d := p.Problems[0]
-	if d.Code != "DUPLICATE_KEY" || d.Pointer != "/steps/0/id" || d.Pos != (jsontext.Position{Line: 2, Column: 31}) || d.Related[0].Pos != (jsontext.Position{Line: 2, Column: 4}) {
+	if d.Code != "DUPLICATE_KEY" || d.Pointer != "/steps/0/id" || d.Pos() != (jsontext.Position{Line: 2, Column: 31}) || d.Related[0].Pos != (jsontext.Position{Line: 2, Column: 4}) {
 		t.Errorf("%+v", d)
 	}
 	if p.Steps[0].IDText() != "b" {

@@ -350,5 +350,5 @@ func (p *Plan) Diag(sev Severity, code, ptr string, start, end int, msg string) 
 		end = start
 	}
 	return Diagnostic{Severity: sev, Code: code, Message: msg, Pointer: ptr, Start: start, End: end,
-		Pos: p.Src.Position(start), EndPos: p.Src.Position(end), StepIndex: -1}
+		StepIndex: -1, src: p.Src}
 }

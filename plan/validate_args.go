@@ -254,7 +254,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 			if !ti.closed && sev == SeverityWarning {
 				msg += " (the inputSchema allows other names, so the tool may ignore it)"
 			}
-			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
 			d.Suggestion = sug
 		}
 	}
@@ -269,7 +269,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 				typ = "a " + k.String()
 			}
 		}
-		v.add(SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr, argsKey[0], argsKey[1], s,
+		v.add(SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr(), argsKey[0], argsKey[1], s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"%s\": %s (a literal, or a reference if it is sharable)", s.Label(), ti.tool.Name, r, r, typ))
 	}
 	if ti.compiled == nil {
@@ -314,7 +314,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 	err := ti.compiled.Validate(inst)
 	var ve *jsonschema.ValidationError
 	failed := map[string]bool{}
-	before := len(v.ds)
+	before := v.ds.len()
 	if errors.As(err, &ve) {
 		var ls []*jsonschema.ValidationError
 		collectLeaves(ve, &ls)
@@ -322,7 +322,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 			v.argError(s, ti, ids, l, lits, refs, failed)
 		}
 	}
-	if len(v.ds) == before && len(failed) == 0 && key != nil && (err == nil || len(refs) == 0 || onlyRootRequired(ve)) {
+	if v.ds.len() == before && len(failed) == 0 && key != nil && (err == nil || len(refs) == 0 || onlyRootRequired(ve)) {
 		if ti.passed == nil {
 			ti.passed = map[string]bool{}
 		}
@@ -349,7 +349,7 @@ func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []js
 		if want == kStr || (want != kAll && want&k == 0) {
 			continue
 		}
-		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
+		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
 	}
 }
@@ -432,7 +432,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 			return // the references are absent from the instance: nothing sure to say
 		}
 		span := v.keySpan(s, ids)
-		v.add(SeverityError, "ARG_SCHEMA", ids.argPtr, span[0], span[1], s,
+		v.add(SeverityError, "ARG_SCHEMA", ids.argPtr(), span[0], span[1], s,
 			fmt.Sprintf("the arguments of step %q do not fit the inputSchema of tool %q: %s; change them to fit", s.Label(), ti.tool.Name, l.ErrorKind.LocalizedString(printer)))
 		return
 	}
@@ -443,7 +443,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 	failed[param] = true
 	top := lits[param]
 	val := top
-	ptr := ids.argPtr + "/" + jsontext.EscapePointer(param)
+	ptr := ids.argPtr() + "/" + jsontext.EscapePointer(param)
 	for _, tok := range loc[1:] {
 		ptr += "/" + jsontext.EscapePointer(tok)
 	}
@@ -461,9 +461,9 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		where = fmt.Sprintf("argument %q of tool %q, at %s,", param, ti.tool.Name, inner)
 	}
 	// A lookalike reference in this argument stands for the schema error too.
-	for i := len(v.ds) - 1; i >= 0 && v.ds[i].StepIndex == s.Index; i-- {
-		d := &v.ds[i]
-		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr, param)) {
+	for i := v.ds.len() - 1; i >= 0 && v.ds.at(i).StepIndex == s.Index; i-- {
+		d := v.ds.at(i)
+		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
 			d.Severity = SeverityError
 			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
 			return

@@ -29,8 +29,8 @@ func TestSchemasOncePerTool(t *testing.T) {
 	p := Load("chain.json", src, Limits{})
 	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}}
 	v.run()
-	if len(v.ds) != 0 {
-		t.Fatalf("diagnostics: %v", v.ds)
+	if v.ds.len() != 0 {
+		t.Fatalf("diagnostics: %v", v.ds.all())
 	}
 	ti := v.tools[echo]
 	if len(v.tools) != 1 || ti.compiled == nil {

@@ -265,7 +265,7 @@ func diagLine(st *styles, d plan.Diagnostic) string {
 	case plan.SeverityInfo:
 		mark = st.dim.Render("i info")
 	}
-	return fmt.Sprintf("%s %d:%d %s: %s", mark, d.Pos.Line, d.Pos.Column, d.Code, d.Message)
+	return fmt.Sprintf("%s %d:%d %s: %s", mark, d.Pos().Line, d.Pos().Column, d.Code, d.Message)
 }
 
 func (m *stepModel) labels(idx []int) string {

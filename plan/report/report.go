@@ -175,11 +175,11 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	for _, e := range show {
 		p, d := e.p, e.d
 		fmt.Fprintf(b, "%s: %s: %s %s\n",
-			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos.Line, d.Pos.Column)),
+			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos().Line, d.Pos().Column)),
 			paint(sevColor(d.Severity), d.Severity.String()),
 			d.Message, paint(ansiBold, "["+d.Code+"]"))
 		if text, col, n, ok := sourceWindow(p.Src, *d); ok {
-			gutter := strconv.Itoa(d.Pos.Line)
+			gutter := strconv.Itoa(d.Pos().Line)
 			pad := strings.Repeat(" ", len(gutter))
 			fmt.Fprintf(b, "%s %s\n", pad, paint(ansiBlue, "|"))
 			fmt.Fprintf(b, "%s %s %s\n", paint(ansiBlue, gutter), paint(ansiBlue, "|"), strings.TrimRight(text, " \t"))
@@ -187,7 +187,7 @@ func textFiles(w io.Writer, files []File, o Options) error {
 				paint(sevColor(d.Severity), "^"+strings.Repeat("~", n-1)))
 		}
 		for _, r := range d.Related {
-			fmt.Fprintf(b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos.Line))), paint(ansiBold, "note"), noteText(r))
+			fmt.Fprintf(b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos().Line))), paint(ansiBold, "note"), noteText(r))
 		}
 	}
 	if len(show) < total.all() {
@@ -222,14 +222,14 @@ const (
 // copies or prints the whole line per diagnostic), the 1-based column of the
 // diagnostic in that text, and how many code points to underline.
 func sourceWindow(src *jsontext.Source, d plan.Diagnostic) (text string, col, n int, ok bool) {
-	start, end := src.LineBounds(d.Pos.Line)
+	start, end := src.LineBounds(d.Pos().Line)
 	if start < 0 || len(src.Bytes) == 0 {
 		return "", 0, 0, false
 	}
 	b := src.Bytes
 	at := min(max(d.Start, start), end)
 	stop := end
-	if d.EndPos.Line == d.Pos.Line {
+	if d.EndPos().Line == d.Pos().Line {
 		stop = min(max(d.End, at), end)
 	}
 	from, to := start, end
