@@ -79,6 +79,9 @@ type validator struct {
 	tools  map[*Tool]*toolInfo
 	opts   ValidateOptions
 	ptrBuf []byte // a JSON Pointer being built (lookalikes)
+	msgBuf []byte // a message being built
+	// lastMsg is the last message of each code (intern).
+	lastMsg map[string]string
 
 	ids    []stepIDs      // per step: its effective id
 	infos  []*toolInfo    // per step: its tool, nil when unknown
@@ -141,11 +144,25 @@ func (id *stepIDs) argPtr() string {
 
 // add records a diagnostic and returns it for decoration.
 func (v *validator) add(sev Severity, code, ptr string, start, end int, s *Step, msg string) *Diagnostic {
-	d := v.p.Diag(sev, code, ptr, start, end, msg)
+	d := v.p.Diag(sev, code, ptr, start, end, v.intern(code, msg))
 	if s != nil {
 		d.StepIndex, d.StepID = s.Index, s.IDText()
 	}
 	return v.ds.add(d)
+}
+
+// intern returns the message of the last diagnostic of this code when msg
+// is the same text, so that the many diagnostics of a mistake repeated on
+// every step share one string rather than keep a copy each.
+func (v *validator) intern(code, msg string) string {
+	if last, ok := v.lastMsg[code]; ok && last == msg {
+		return last
+	}
+	if v.lastMsg == nil {
+		v.lastMsg = map[string]string{}
+	}
+	v.lastMsg[code] = msg
+	return msg
 }
 
 // diagList is a validation's diagnostics, kept in chunks of diagChunk: an

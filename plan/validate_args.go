@@ -34,9 +34,11 @@ type toolInfo struct {
 
 	// Memos: the same path walked on the same tool gives the same result,
 	// and the same literal arguments pass the same schema.
-	walks  walkNode
-	params map[string]kindSet
-	passed map[string]bool
+	walks       walkNode
+	params      map[string]kindSet
+	passed      map[string]bool
+	argSuggest  map[string]string        // suggestArg
+	unknownArgs map[[2]string]unknownArg // unknownArgMessage
 
 	// shallow: the inputSchema looks at no more than the kind of these
 	// arguments (shallowParams); shallowRest: nor at other names' values.
@@ -56,6 +58,10 @@ type walkNode struct {
 	hasKinds bool
 	next     map[string]*walkNode
 	wrapper  *walkNode // the "result" element a FastMCP wrapper skips
+
+	// A REF_UNKNOWN_PROPERTY into this node: its message after the words
+	// saying whose output, and its suggestion (unknownProperty).
+	unknownTail, suggestion string
 }
 
 // step is cur.step(key) from the shape at n, memoized.
@@ -213,6 +219,58 @@ func (ti *toolInfo) sharableNames() []string {
 
 var printer = message.NewPrinter(language.English)
 
+// unknownArg is the diagnostic of an unknown argument name.
+type unknownArg struct {
+	sev Severity
+	msg string
+}
+
+// suggestArg is suggest(key, ti.names), once per key.
+func (ti *toolInfo) suggestArg(key string) string {
+	if sug, ok := ti.argSuggest[key]; ok {
+		return sug
+	}
+	sug := suggest(key, ti.names)
+	if ti.argSuggest == nil {
+		ti.argSuggest = map[string]string{}
+	}
+	ti.argSuggest[key] = sug
+	return sug
+}
+
+// unknownArgMessage is the UNKNOWN_ARG of argument key with suggestion
+// sug, made once: a plan that passes the same unknown argument on every
+// step shares one message.
+func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
+	k := [2]string{key, sug}
+	if u, ok := ti.unknownArgs[k]; ok {
+		return u
+	}
+	sev := SeverityWarning
+	if ti.closed {
+		sev = SeverityError
+	}
+	msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, key, quoteList(ti.names, 12))
+	if len(ti.names) == 0 {
+		msg = fmt.Sprintf("tool %q takes no parameters, so argument %q is unknown: remove it", ti.tool.Name, key)
+	}
+	if sug != "" {
+		msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, key, didYouMean(sug))
+		if contains2(ti.required, sug) {
+			sev = SeverityError
+		}
+	}
+	if !ti.closed && sev == SeverityWarning {
+		msg += " (the inputSchema allows other names, so the tool may ignore it)"
+	}
+	u := unknownArg{sev, msg}
+	if ti.unknownArgs == nil {
+		ti.unknownArgs = map[[2]string]unknownArg{}
+	}
+	ti.unknownArgs[k] = u
+	return u
+}
+
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
 func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
@@ -232,29 +290,15 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 			if refs[m.Key] && !ti.tool.IsSharable(m.Key) {
 				continue // REF_NOT_SHARABLE said it
 			}
-			sug := suggest(m.Key, ti.names)
+			sug := ti.suggestArg(m.Key)
 			if given[sug] {
 				sug = ""
 			}
-			sev := SeverityWarning
-			if ti.closed {
-				sev = SeverityError
+			if sug != "" && contains2(ti.required, sug) {
+				meant[sug] = true
 			}
-			msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, m.Key, quoteList(ti.names, 12))
-			if len(ti.names) == 0 {
-				msg = fmt.Sprintf("tool %q takes no parameters, so argument %q is unknown: remove it", ti.tool.Name, m.Key)
-			}
-			if sug != "" {
-				msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, m.Key, didYouMean(sug))
-				if contains2(ti.required, sug) {
-					meant[sug] = true
-					sev = SeverityError
-				}
-			}
-			if !ti.closed && sev == SeverityWarning {
-				msg += " (the inputSchema allows other names, so the tool may ignore it)"
-			}
-			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+			u := ti.unknownArgMessage(m.Key, sug)
+			d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.msg)
 			d.Suggestion = sug
 		}
 	}

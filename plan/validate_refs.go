@@ -100,11 +100,36 @@ type argAt struct {
 	key string
 }
 
-func (a argAt) ptr() string    { return a.ids.argPtr() + "/" + jsontext.EscapePointer(a.key) }
+func (a argAt) appendPtr(b []byte) []byte {
+	if a.ids.argAt != "" {
+		b = append(b, a.ids.argAt...)
+	} else {
+		b = append(append(b, a.ids.step.Ptr...), "/args"...)
+	}
+	return appendPointerToken(append(b, '/'), a.key)
+}
+
+func (a argAt) appendKeyPtr(b []byte, step string) []byte {
+	b = append(append(a.appendPtr(b), '/'), RefKey...)
+	return appendPointerToken(append(b, '/'), step)
+}
+
+func (a argAt) ptr() string {
+	var buf [128]byte
+	return string(a.appendPtr(buf[:0]))
+}
+
 func (a argAt) refPtr() string { return a.ptr() + "/" + RefKey }
 
 func (a argAt) keyPtr(step string) string {
-	return a.refPtr() + "/" + jsontext.EscapePointer(step)
+	var buf [128]byte
+	return string(a.appendKeyPtr(buf[:0], step))
+}
+
+// elemPtr is the pointer of element i of the path of a reference to step.
+func (a argAt) elemPtr(step string, i int) string {
+	var buf [128]byte
+	return string(strconv.AppendInt(append(a.appendKeyPtr(buf[:0], step), '/'), int64(i), 10))
 }
 
 // scopeNames are the ids a step may reference, for did-you-mean: the
@@ -122,7 +147,7 @@ func (v *validator) scopeNames() []string {
 func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref, at argAt, j int) {
 	target := v.infos[j]
 	path := r.PathNode
-	elemPtr := func(i int) string { return at.keyPtr(r.Step) + "/" + strconv.Itoa(i) }
+	elemPtr := func(i int) string { return at.elemPtr(r.Step, i) }
 	if target == nil || !target.hasOut {
 		// Nothing is known of the output, but a path element that is not a
 		// string or an integer is a mistake whatever the output holds.
@@ -170,19 +195,23 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		node = node.step(cur, key)
 		res := node.res
 		if f := res.fail; f != nil {
-			d := v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
 			if f.code == "REF_UNKNOWN_PROPERTY" {
-				d.Suggestion = suggest(key, f.names)
-				d.Message += didYouMean(d.Suggestion)
+				msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
+				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, msg).Suggestion = sug
+			} else {
+				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
 			}
 			return
 		}
 		if pending == nil {
 			if f := res.warn; f != nil {
-				d := v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
+				var d Diagnostic
 				if f.code == "REF_UNKNOWN_PROPERTY" {
-					d.Suggestion = suggest(key, f.names)
-					d.Message += didYouMean(d.Suggestion)
+					msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
+					d = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), msg)
+					d.Suggestion = sug
+				} else {
+					d = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
 				}
 				pending = &d
 			} else if res.maybe != "" {
@@ -231,14 +260,48 @@ func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), r.Path[i]))
 }
 
+// unknownProperty is the message and suggestion of a REF_UNKNOWN_PROPERTY
+// at element i of path, walked to node n. All but its first words ("the
+// output of step ...") are the same for every reference that walks to n,
+// so they and the suggestion are made once, and the message is one string.
+func (v *validator) unknownProperty(n *walkNode, f *walkFailure, target *toolInfo, path jsontext.Value, i int, step, key string) (string, string) {
+	if n.unknownTail == "" {
+		n.suggestion = suggest(key, f.names)
+		if f.closed {
+			n.unknownTail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
+		} else {
+			n.unknownTail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
+		}
+		n.unknownTail += didYouMean(n.suggestion)
+	}
+	b := v.appendWhere(v.msgBuf[:0], path, i, step)
+	b = append(b, n.unknownTail...)
+	v.msgBuf = b
+	return string(b), n.suggestion
+}
+
+// appendWhere appends where(i) of walkPath: "the output of step "s"", or
+// "[path] in the output of step "s"" for the first i elements of path.
+func (v *validator) appendWhere(b []byte, path jsontext.Value, i int, step string) []byte {
+	if i > 0 {
+		b = append(b, '[')
+		for k, e := range path.Elems() {
+			if k == i {
+				break
+			}
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, e.Raw(v.src)...)
+		}
+		b = append(b, "] in "...)
+	}
+	return strconv.AppendQuote(append(b, "the output of step "...), step)
+}
+
 func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Value, key, where string) string {
 	raw := string(e.Raw(v.src))
 	switch f.code {
-	case "REF_UNKNOWN_PROPERTY":
-		if f.closed {
-			return fmt.Sprintf("%s has no property %q (the outputSchema of tool %q allows only %s): use one of them.", where, key, target.tool.Name, quoteList(f.names, 10))
-		}
-		return fmt.Sprintf("%s has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", where, key, target.tool.Name, quoteList(f.names, 10))
 	case "REF_INDEX_NOT_INTEGER":
 		return fmt.Sprintf("path element %s indexes an array (%s), but it is not an integer: use an index such as 0, or -1 for the last element", raw, where)
 	case "REF_TRAVERSE_SCALAR":
