@@ -77,15 +77,15 @@ func (l Limits) withDefaults() Limits {
 // debugger can open it and show why.
 type Plan struct {
 	Src      *jsontext.Source
-	Root     jsontext.Value // the whole document; nil when it did not parse
+	Root     jsontext.Value // the whole document; zero (IsZero) when it did not parse
 	Form     Form
-	Body     jsontext.Value // the plan object ({"steps": ...}); nil for FormSteps
+	Body     jsontext.Value // the plan object ({"steps": ...}); zero for FormSteps
 	BodyPtr  string         // pointer of Body
 	StepsPtr string         // pointer of the steps array
 	Steps    []*Step
 	Problems []Diagnostic
 	// SchemaHint is the "$schema" key of a plan file (AcceptSchemaHint):
-	// an editor's hint, not part of the plan; nil when there is none.
+	// an editor's hint, not part of the plan; zero when there is none.
 	SchemaHint jsontext.Value
 }
 
@@ -103,7 +103,7 @@ func (p *Plan) AcceptSchemaHint() {
 	}
 }
 
-// Step is one step of a plan as written. ID, Tool and Args are nil when the
+// Step is one step of a plan as written. ID, Tool and Args are zero (IsZero) when the
 // step lacks them; they may be of any JSON type.
 type Step struct {
 	Index int

@@ -180,6 +180,7 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
+	sizeHeap(len(data))
 	p := plan.Load(name, data, lim)
 	p.AcceptSchemaHint()
 	return p, nil
