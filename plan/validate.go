@@ -457,6 +457,9 @@ func (v *validator) step(s *Step) {
 			v.reference(s, info, m, argAt{ids, m.Key}, ref)
 			continue
 		}
+		if cap(v.ptrBuf) == 0 {
+			v.ptrBuf = make([]byte, 0, 512) // the walk's appends stay in it
+		}
 		if ids.argAt != "" {
 			v.ptrBuf = append(v.ptrBuf[:0], ids.argAt...)
 		} else {

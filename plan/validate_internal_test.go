@@ -81,3 +81,32 @@ func TestEditDistanceWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagList: diagnostics kept in chunks come back whole and in order
+// across chunk boundaries; at and filter see the same ones.
+func TestDiagList(t *testing.T) {
+	for _, n := range []int{0, 1, diagChunk - 1, diagChunk, diagChunk + 1, 3*diagChunk + 7} {
+		var l diagList
+		for i := 0; i < n; i++ {
+			l.add(Diagnostic{Start: i, Code: "C"}).End = i + 1
+		}
+		all := l.all()
+		if len(all) != n || l.len() != n {
+			t.Fatalf("%d: all %d, len %d", n, len(all), l.len())
+		}
+		for i := range all {
+			if all[i].Start != i || all[i].End != i+1 || l.at(i).Start != i {
+				t.Fatalf("%d: diagnostic %d is %+v", n, i, all[i])
+			}
+		}
+		l.filter(func(d *Diagnostic) bool { return d.Start%3 != 0 })
+		for i, d := range l.all() {
+			if want := i + i/2 + 1; d.Start != want || l.at(i).Start != want {
+				t.Fatalf("%d: after filter, %d is %d, want %d", n, i, d.Start, want)
+			}
+		}
+		if want := n - (n+2)/3; l.len() != want {
+			t.Fatalf("%d: filter kept %d, want %d", n, l.len(), want)
+		}
+	}
+}
