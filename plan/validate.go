@@ -265,6 +265,7 @@ func (v *validator) run() {
 	v.scope = make(map[string]int, n)
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
+	v.order = make([]string, 0, n)
 	for _, s := range p.Steps {
 		v.ids[s.Index] = v.shape(s)
 		if id := v.ids[s.Index]; id.hasID {

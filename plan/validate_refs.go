@@ -184,7 +184,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	}
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
-	var pending *Diagnostic
+	var pending Diagnostic // (a value: a pointer to it put it on the heap for every reference)
+	held := false
 	for i := start; i < path.Len(); i++ {
 		e := path.Index(i)
 		if !goodPathElement(e) {
@@ -203,28 +204,27 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 			}
 			return
 		}
-		if pending == nil {
+		if !held {
 			if f := res.warn; f != nil {
-				var d Diagnostic
 				if f.code == "REF_UNKNOWN_PROPERTY" {
 					msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
-					d = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), msg)
-					d.Suggestion = sug
+					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), msg)
+					pending.Suggestion = sug
 				} else {
-					d = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
+					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
 				}
-				pending = &d
+				held = true
 			} else if res.maybe != "" {
-				d := v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
+				pending = v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
 					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
-				pending = &d
+				held = true
 			}
 		}
 		cur = res.next
 	}
-	if pending != nil {
+	if held {
 		pending.StepIndex, pending.StepID = s.Index, s.IDText()
-		v.ds.add(*pending)
+		v.ds.add(pending)
 	}
 	if info == nil || info.props == nil {
 		return

@@ -121,6 +121,14 @@ type entry struct {
 func shown(files []File, o Options) ([]entry, Summary) {
 	var out []entry
 	var total Summary
+	n := 0
+	for _, f := range files {
+		n += len(f.Diags)
+	}
+	if o.MaxResults > 0 {
+		n = min(n, o.MaxResults)
+	}
+	out = make([]entry, 0, n)
 	for _, f := range files {
 		s := Count(f.Diags)
 		total.Errors += s.Errors
@@ -360,10 +368,9 @@ func indentLike(b *bufio.Writer, w window, col int) {
 		b.WriteByte(' ')
 		i++
 	}
-	for _, r := range string(w.body) {
-		if i >= col {
-			break
-		}
+	for k := 0; k < len(w.body) && i < col; {
+		r, size := utf8.DecodeRune(w.body[k:])
+		k += size
 		if r == '\t' {
 			b.WriteByte('\t')
 		} else {
