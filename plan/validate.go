@@ -83,6 +83,12 @@ type validator struct {
 	// lastMsg is the last message of each code (intern).
 	lastMsg map[string]string
 
+	// Scratch of one step's checks (step, arguments), reused step to step.
+	refs, given, meant, failed map[string]bool
+	lits                       map[string]jsontext.Value
+	members                    []jsontext.Member
+	keyBuf                     []byte // a memo key being built (arguments)
+
 	ids    []stepIDs      // per step: its effective id
 	infos  []*toolInfo    // per step: its tool, nil when unknown
 	scope  map[string]int // id → index of the latest step with it, among those walked
@@ -441,7 +447,7 @@ func (v *validator) step(s *Step) {
 		}
 		return
 	}
-	refs := map[string]bool{}
+	refs := scratch(&v.refs)
 	var parsed []ArgRef // the step's references, parsed once (Step.Refs)
 	if args == s.Args {
 		parsed = s.Refs()

@@ -219,6 +219,18 @@ func (ti *toolInfo) sharableNames() []string {
 
 var printer = message.NewPrinter(language.English)
 
+// scratch is *m emptied for another step: the maps of one step's checks
+// are reused rather than made for every step (a large one is dropped so
+// that emptying it does not cost every later step).
+func scratch[V any](m *map[string]V) map[string]V {
+	if *m == nil || len(*m) > 64 {
+		*m = map[string]V{}
+	} else {
+		clear(*m)
+	}
+	return *m
+}
+
 // unknownArg is the diagnostic of an unknown argument name.
 type unknownArg struct {
 	sev Severity
@@ -274,14 +286,18 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
 func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
-	members := pyvalue.MemberList(args)
-	given := make(map[string]bool, len(members))
+	members := v.members[:0]
+	for _, m := range pyvalue.Members(args) {
+		members = append(members, m)
+	}
+	v.members = members
+	given := scratch(&v.given)
 	for _, m := range members {
 		given[m.Key] = true
 	}
 	// Misspelt arguments: one diagnostic for the name, none for the
 	// required argument it was meant to be.
-	meant := map[string]bool{}
+	meant := scratch(&v.meant)
 	if ti.props != nil && !ti.open {
 		for _, m := range members {
 			if _, ok := ti.props[m.Key]; ok {
@@ -320,34 +336,41 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 		return
 	}
 	// Literal arguments that passed before pass again: key the memo by their
-	// source text (small ones only).
+	// source text (small ones only), or by no more than their kind where
+	// the schema looks at no more (shallowArg): a string, object or array
+	// argument whose schema says only its type then passes once per tool,
+	// not once per distinct literal.
 	var key []byte
 	size := 0
 	for _, m := range members {
 		if !refs[m.Key] {
-			size += len(m.Key) + m.Value.End() - m.Value.Start() + 8
+			size += len(m.Key) + 8
+			if !ti.shallowArg(m.Key) {
+				size += m.Value.End() - m.Value.Start()
+			}
 		}
 	}
 	if size <= 4096 {
-		key = make([]byte, 0, size)
+		key = v.keyBuf[:0]
 		for _, m := range members {
 			if !refs[m.Key] {
 				key = strconv.AppendQuote(key, m.Key)
 				key = append(key, ':')
-				key = append(key, m.Value.Raw(v.src)...)
+				key = appendMemoValue(key, m.Value, v.src, ti.shallowArg(m.Key))
 				key = append(key, 0)
 			}
 		}
+		v.keyBuf = key
 		if ti.passed[string(key)] {
 			v.jsonStrings(s, ti, ids, members, refs, nil)
 			return
 		}
 	}
 	inst := make(map[string]any, len(members))
-	lits := map[string]jsontext.Value{}
+	lits := scratch(&v.lits)
 	for _, m := range members {
 		if !refs[m.Key] {
-			if sh, named := ti.shallow[m.Key]; sh || (!named && ti.shallowRest && ti.props[m.Key] == nil) {
+			if ti.shallowArg(m.Key) {
 				inst[m.Key] = kindOnly(m.Value)
 			} else {
 				inst[m.Key] = toAny(m.Value)
@@ -357,7 +380,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 	}
 	err := ti.compiled.Validate(inst)
 	var ve *jsonschema.ValidationError
-	failed := map[string]bool{}
+	failed := scratch(&v.failed)
 	before := v.ds.len()
 	if errors.As(err, &ve) {
 		var ls []*jsonschema.ValidationError
@@ -588,6 +611,31 @@ func toAny(v jsontext.Value) any {
 		}
 		return out
 	}
+}
+
+// shallowArg reports whether the inputSchema looks at no more than the
+// kind of argument name's value (shallowParams).
+func (ti *toolInfo) shallowArg(name string) bool {
+	sh, named := ti.shallow[name]
+	return sh || (!named && ti.shallowRest && ti.props[name] == nil)
+}
+
+// appendMemoValue appends what the memo of passing arguments keys a
+// literal by: its source text, or for a shallow argument what a schema of
+// kind keywords can tell apart. Numbers stay whole ("type": "integer"
+// looks at the value), as do true, false and null (short anyway).
+func appendMemoValue(b []byte, v jsontext.Value, src []byte, shallow bool) []byte {
+	if shallow {
+		switch v.Kind() {
+		case jsontext.String:
+			return append(b, '"', '"')
+		case jsontext.Object:
+			return append(b, '{', '}')
+		case jsontext.Array:
+			return append(b, '[', ']')
+		}
+	}
+	return append(b, v.Raw(src)...)
 }
 
 // kindOnly is toAny for a value whose schema looks at no more than its

@@ -110,3 +110,49 @@ func TestDiagList(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoByKind: string, object and array arguments whose schema says no
+// more than their type pass the memo by kind (one entry for many distinct
+// literals), and a literal of another kind, or one a deeper schema
+// rejects, is still checked and reported.
+func TestMemoByKind(t *testing.T) {
+	note := &Tool{Name: "note",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"note":{"type":"string"},"data":{"type":"object"},"code":{"type":"string","pattern":"^[a-z]+$"},"n":{"type":"integer"}},"required":["note"]}`)}
+	c, err := NewCatalog("test", []*Tool{note}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(`{"steps": [
+  {"id": "a", "tool": "note", "args": {"note": "one", "data": {"x": 1}, "code": "ok", "n": 1}},
+  {"id": "b", "tool": "note", "args": {"note": "two", "data": {"y": [2]}, "code": "ok", "n": 1}},
+  {"id": "c", "tool": "note", "args": {"note": 3, "data": {"x": 1}, "code": "ok", "n": 1}},
+  {"id": "d", "tool": "note", "args": {"note": "four", "data": [1], "code": "ok", "n": 1}},
+  {"id": "e", "tool": "note", "args": {"note": "five", "data": {}, "code": "NO", "n": 1}},
+  {"id": "f", "tool": "note", "args": {"note": "six", "data": {}, "code": "ok", "n": 1.5}},
+  {"id": "g", "tool": "note", "args": {"note": "seven", "data": {"z": null}, "code": "ok", "n": 1}}
+]}`)
+	p := Load("memo.json", src, Limits{})
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}}
+	v.run()
+	got := map[string]string{}
+	for _, d := range v.ds.all() {
+		got[d.StepID] += d.Code + " " + d.Pointer + ";"
+	}
+	want := map[string]string{
+		"c": "ARG_TYPE /steps/2/args/note;",
+		"d": "ARG_TYPE /steps/3/args/data;",
+		"e": "ARG_SCHEMA /steps/4/args/code;",
+		"f": "ARG_TYPE /steps/5/args/n;",
+	}
+	if len(got) != len(want) {
+		t.Errorf("diagnostics %v, want %v", got, want)
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("step %s: %q, want %q", k, got[k], w)
+		}
+	}
+	if ti := v.tools[note]; len(ti.passed) != 1 { // a, b and g: one kind-keyed entry
+		t.Errorf("%d passing argument sets, want 1", len(ti.passed))
+	}
+}
