@@ -37,7 +37,16 @@ type ValidateOptions struct {
 
 // ValidateWith is Validate with the opt-in checks of o.
 func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
-	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
+	return validate(p, c, o, false)
+}
+
+// validate is ValidateWith; shareRefs: parse each step's references
+// through Step.Refs, which keeps them for the run that follows. Without a
+// run to follow (validate, the editors), each reference is parsed where
+// it is checked and nothing of it is kept (the kept references were a
+// third of what validating a plan of many references left in memory).
+func validate(p *Plan, c *Catalog, o ValidateOptions, shareRefs bool) []Diagnostic {
+	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o, shareRefs: shareRefs}
 	v.schemaWork = schemaWork(p, c)
 	for _, d := range p.Problems {
 		v.ds.add(d)
@@ -67,19 +76,21 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 // nil when the plan may run, with every diagnostic for the driver to show.
 // Warnings never stop a run.
 func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
-	ds = Validate(p, c)
+	ds = validate(p, c, ValidateOptions{}, true) // the run shares the parsed references
 	return firstError(ds), ds
 }
 
 type validator struct {
-	p      *Plan
-	c      *Catalog
-	src    []byte
-	ds     diagList
-	tools  map[*Tool]*toolInfo
-	opts   ValidateOptions
-	ptrBuf []byte // a JSON Pointer being built (lookalikes)
-	msgBuf []byte // a message being built
+	p     *Plan
+	c     *Catalog
+	src   []byte
+	ds    diagList
+	tools map[*Tool]*toolInfo
+	opts  ValidateOptions
+	// shareRefs: take references from Step.Refs (validateFirst: a run follows).
+	shareRefs bool
+	ptrBuf    []byte // a JSON Pointer being built (lookalikes)
+	msgBuf    []byte // a message being built
 	// lastMsg is the last message of each code (intern).
 	lastMsg map[string]string
 
@@ -449,7 +460,7 @@ func (v *validator) step(s *Step) {
 	}
 	refs := scratch(&v.refs)
 	var parsed []ArgRef // the step's references, parsed once (Step.Refs)
-	if args == s.Args {
+	if args == s.Args && v.shareRefs {
 		parsed = s.Refs()
 	}
 	for _, m := range pyvalue.Members(args) {
