@@ -180,7 +180,9 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
+	timing("read")
 	p := plan.Load(name, data, lim)
 	p.AcceptSchemaHint()
+	timing("loaded")
 	return p, nil
 }
