@@ -27,7 +27,8 @@ type common struct {
 	pdiag []plan.Diagnostic   // of p, about the plan as a whole
 	rej   *plan.Rejection     // Concierge's verdict on p before the run
 
-	checking bool // flow, rej and (unless the Debugger had them) diags are being computed (facts.go)
+	resultKeys []treeKey // the result each step's RESULT_SCHEMA check saw (resultdiags.go)
+	checking   bool      // flow, rej and (unless the Debugger had them) diags are being computed (facts.go)
 
 	sel       int // the selected step
 	busy      bool

@@ -57,7 +57,7 @@ func (c *common) facts(msg factsMsg) bool {
 // setDiags files diagnostics by step, and those about the plan as a whole.
 func (c *common) setDiags(ds []plan.Diagnostic) {
 	c.diags = make([][]plan.Diagnostic, len(c.p.Steps))
-	c.pdiag = nil
+	c.pdiag, c.resultKeys = nil, nil
 	for _, d := range ds {
 		if d.StepIndex >= 0 && d.StepIndex < len(c.diags) {
 			c.diags[d.StepIndex] = append(c.diags[d.StepIndex], d)
