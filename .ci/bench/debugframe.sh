@@ -6,6 +6,7 @@
 # file to the file PLANCTL_TIMING names (cmd/planctl/cli/timing.go), so the
 # figures are:
 #   read→frame    from the plan file read to the steps pane on screen (the issue's figure)
+#   read→loaded   of which the engine's parse of the plan (plan.Load)
 #   start→frame   from the process start (tmux asked to run it) to the same screen
 #   read→checked  from the file read until the validator's diagnostics are on screen
 #                 (the header's "checking the plan…" is gone; the keys work meanwhile)
@@ -54,17 +55,17 @@ ms() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%d\n", (b - a) / 1e6}'; }
 bins=("$bin")
 if [ -n "${BEFORE:-}" ]; then
   bins=("$BEFORE" "$bin")
-  echo '| shape | steps | MB | read→frame before (ms) | read→frame (ms) | start→frame before (ms) | start→frame (ms) | read→checked before (ms) | read→checked (ms) |'
-  echo '|---|---|---|---|---|---|---|---|---|'
+  echo '| shape | steps | MB | read→frame before (ms) | read→frame (ms) | read→loaded before (ms) | read→loaded (ms) | start→frame before (ms) | start→frame (ms) | read→checked before (ms) | read→checked (ms) |'
+  echo '|---|---|---|---|---|---|---|---|---|---|---|'
 else
-  echo '| shape | steps | MB | read→frame (ms) | start→frame (ms) | read→checked (ms) |'
-  echo '|---|---|---|---|---|---|'
+  echo '| shape | steps | MB | read→frame (ms) | read→loaded (ms) | start→frame (ms) | read→checked (ms) |'
+  echo '|---|---|---|---|---|---|---|'
 fi
 for s in "${shapes[@]}"; do
   for n in "${sizes[@]}"; do
     plan="$dir/$s-$n.json"
     "$dir/gen" -shape "$s" "$n" > "$plan"
-    for b in "${!bins[@]}"; do : > "$dir/frame$b"; : > "$dir/start$b"; : > "$dir/checked$b"; done
+    for b in "${!bins[@]}"; do : > "$dir/frame$b"; : > "$dir/loaded$b"; : > "$dir/start$b"; : > "$dir/checked$b"; done
     for ((i = 0; i < runs; i++)); do
       for b in "${!bins[@]}"; do
         rm -f "$dir/timing"
@@ -79,13 +80,14 @@ for s in "${shapes[@]}"; do
         tm kill-session -t frame 2>/dev/null || true
         read=$(awk '$1 == "read" {print $2}' "$dir/timing")
         ms "$read" "$t1" >> "$dir/frame$b"
+        ms "$read" "$(awk '$1 == "loaded" {print $2}' "$dir/timing")" >> "$dir/loaded$b"
         ms "$t0" "$t1" >> "$dir/start$b"
         ms "$read" "$t2" >> "$dir/checked$b"
       done
     done
     size=$(awk -v b="$(stat -c %s "$plan")" 'BEGIN {printf "%.1f", b/1e6}')
     printf '| %s | %s | %s |' "$s" "$n" "$size"
-    for f in frame start checked; do
+    for f in frame loaded start checked; do
       for b in "${!bins[@]}"; do printf ' %s |' "$(median < "$dir/$f$b")"; done
     done
     printf '\n'
