@@ -6,6 +6,7 @@ t="${1:-20s}"
 # package:FuzzTarget, one per line
 targets=(
   ./plan:FuzzParseJSON
+  ./plan/jsontext:FuzzTape
   ./plan:FuzzLoad
   ./plan:FuzzResolve
   ./plan:FuzzRun

@@ -47,15 +47,15 @@ type MockTool struct {
 }
 
 type reply struct {
-	result *jsontext.Value // template; nil: {}
-	err    *jsontext.Value // template string; nil: no error
+	result jsontext.Value // template; nil: {}
+	err    jsontext.Value // template string; nil: no error
 	delay  time.Duration
 	panic  string // non-empty: the call panics with this message (fault tests)
 	src    []byte
 }
 
 type mockCase struct {
-	when *jsontext.Value
+	when jsontext.Value
 	reply
 }
 
@@ -80,22 +80,22 @@ func parse(name string, data []byte) (*Mock, []*plan.Tool, error) {
 		return nil, nil, fmt.Errorf("%s:%d:%d: the catalog is not valid JSON: %w", name, pos.Line, pos.Column, err)
 	}
 	list := root
-	if root.Kind == jsontext.Object {
+	if root.Kind() == jsontext.Object {
 		list = root.Get("tools")
-		if list == nil {
+		if list.IsZero() {
 			return nil, nil, fmt.Errorf("%s: a catalog is {\"tools\": [...]}: the \"tools\" key is missing", name)
 		}
 	}
-	if list.Kind != jsontext.Array {
-		return nil, nil, fmt.Errorf("%s: \"tools\" must be an array of tools, not a JSON %s", name, list.Kind)
+	if list.Kind() != jsontext.Array {
+		return nil, nil, fmt.Errorf("%s: \"tools\" must be an array of tools, not a JSON %s", name, list.Kind())
 	}
 	runtime, err := parseRuntime(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	m := &Mock{tools: make(map[string]*MockTool, len(list.Elems))}
+	m := &Mock{tools: make(map[string]*MockTool, list.Len())}
 	var tools []*plan.Tool
-	for i, tv := range list.Elems {
+	for i, tv := range list.Elems() {
 		t, err := parseTool(data, tv)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: tool %d: %w", name, i, err)
@@ -122,34 +122,34 @@ func offsetOf(err error) int {
 var toolKeys = map[string]bool{"name": true, "description": true, "inputSchema": true, "outputSchema": true,
 	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true, "panic": true, "runtime": true}
 
-func parseTool(src []byte, v *jsontext.Value) (*MockTool, error) {
-	if v.Kind != jsontext.Object {
-		return nil, fmt.Errorf("a tool must be an object, not a JSON %s", v.Kind)
+func parseTool(src []byte, v jsontext.Value) (*MockTool, error) {
+	if v.Kind() != jsontext.Object {
+		return nil, fmt.Errorf("a tool must be an object, not a JSON %s", v.Kind())
 	}
 	name := v.Get("name")
-	if name == nil || name.Kind != jsontext.String || name.Str == "" {
+	if name.IsZero() || name.Kind() != jsontext.String || name.Str() == "" {
 		return nil, fmt.Errorf("\"name\" is missing or not a non-empty string")
 	}
-	t := &MockTool{Tool: plan.Tool{Name: name.Str, Sharable: map[string]bool{}}}
-	wrap := func(err error) error { return fmt.Errorf("%q: %w", name.Str, err) }
-	for _, m := range v.Members {
+	t := &MockTool{Tool: plan.Tool{Name: name.Str(), Sharable: map[string]bool{}}}
+	wrap := func(err error) error { return fmt.Errorf("%q: %w", name.Str(), err) }
+	for _, m := range v.Members() {
 		if !toolKeys[m.Key] {
 			return nil, wrap(fmt.Errorf("unknown field %q (known: %s)", m.Key, strings.Join(sortedKeys(toolKeys), ", ")))
 		}
 	}
-	if d := v.Get("description"); d != nil {
-		if d.Kind != jsontext.String {
+	if d := v.Get("description"); !d.IsZero() {
+		if d.Kind() != jsontext.String {
 			return nil, wrap(fmt.Errorf("\"description\" must be a string"))
 		}
-		t.Description = d.Str
+		t.Description = d.Str()
 	}
 	for _, f := range []struct {
 		key string
 		dst *json.RawMessage
 	}{{"inputSchema", &t.InputSchema}, {"outputSchema", &t.OutputSchema}, {"annotations", &t.Annotations}} {
-		if s := v.Get(f.key); s != nil {
-			if s.Kind != jsontext.Object {
-				return nil, wrap(fmt.Errorf("%q must be an object, not a JSON %s", f.key, s.Kind))
+		if s := v.Get(f.key); !s.IsZero() {
+			if s.Kind() != jsontext.Object {
+				return nil, wrap(fmt.Errorf("%q must be an object, not a JSON %s", f.key, s.Kind()))
 			}
 			*f.dst = compact(s.Raw(src))
 		}
@@ -157,15 +157,15 @@ func parseTool(src []byte, v *jsontext.Value) (*MockTool, error) {
 	if t.InputSchema == nil {
 		t.InputSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	if sh := v.Get("sharable"); sh != nil {
-		if sh.Kind != jsontext.Array {
+	if sh := v.Get("sharable"); !sh.IsZero() {
+		if sh.Kind() != jsontext.Array {
 			return nil, wrap(fmt.Errorf("\"sharable\" must be an array of parameter names"))
 		}
-		for _, e := range sh.Elems {
-			if e.Kind != jsontext.String {
+		for _, e := range sh.Elems() {
+			if e.Kind() != jsontext.String {
 				return nil, wrap(fmt.Errorf("\"sharable\" must hold parameter names (strings)"))
 			}
-			t.Sharable[e.Str] = true
+			t.Sharable[e.Str()] = true
 		}
 	}
 	for _, p := range plan.XSharable(t.InputSchema) {
@@ -175,16 +175,16 @@ func parseTool(src []byte, v *jsontext.Value) (*MockTool, error) {
 	if t.reply, err = parseReply(src, v); err != nil {
 		return nil, wrap(err)
 	}
-	if cs := v.Get("cases"); cs != nil {
-		if cs.Kind != jsontext.Array {
+	if cs := v.Get("cases"); !cs.IsZero() {
+		if cs.Kind() != jsontext.Array {
 			return nil, wrap(fmt.Errorf("\"cases\" must be an array"))
 		}
-		for j, c := range cs.Elems {
-			if c.Kind != jsontext.Object {
+		for j, c := range cs.Elems() {
+			if c.Kind() != jsontext.Object {
 				return nil, wrap(fmt.Errorf("case %d must be an object", j))
 			}
 			when := c.Get("when")
-			if when == nil || when.Kind != jsontext.Object {
+			if when.IsZero() || when.Kind() != jsontext.Object {
 				return nil, wrap(fmt.Errorf("case %d: \"when\" must be an object of argument values", j))
 			}
 			rp, err := parseReply(src, c)
@@ -197,26 +197,26 @@ func parseTool(src []byte, v *jsontext.Value) (*MockTool, error) {
 	return t, nil
 }
 
-func parseReply(src []byte, v *jsontext.Value) (reply, error) {
+func parseReply(src []byte, v jsontext.Value) (reply, error) {
 	r := reply{result: v.Get("result"), err: v.Get("error"), src: src}
-	if r.err != nil && r.err.Kind != jsontext.String {
+	if !r.err.IsZero() && r.err.Kind() != jsontext.String {
 		return r, fmt.Errorf("\"error\" must be a string (the text the call fails with)")
 	}
-	if d := v.Get("delay"); d != nil {
-		if d.Kind != jsontext.String {
+	if d := v.Get("delay"); !d.IsZero() {
+		if d.Kind() != jsontext.String {
 			return r, fmt.Errorf("\"delay\" must be a Go duration string such as \"250ms\"")
 		}
-		dur, err := time.ParseDuration(d.Str)
+		dur, err := time.ParseDuration(d.Str())
 		if err != nil || dur < 0 {
-			return r, fmt.Errorf("\"delay\" %q is not a duration: write it like \"250ms\" or \"2s\"", d.Str)
+			return r, fmt.Errorf("\"delay\" %q is not a duration: write it like \"250ms\" or \"2s\"", d.Str())
 		}
 		r.delay = dur
 	}
-	if p := v.Get("panic"); p != nil {
-		if p.Kind != jsontext.String || p.Str == "" {
+	if p := v.Get("panic"); !p.IsZero() {
+		if p.Kind() != jsontext.String || p.Str() == "" {
 			return r, fmt.Errorf("\"panic\" must be a non-empty string (the message the call panics with)")
 		}
-		r.panic = p.Str
+		r.panic = p.Str()
 	}
 	return r, nil
 }
@@ -296,14 +296,14 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 		// step and nothing else (plan.Run recovers it).
 		panic(r.panic)
 	}
-	if r.err != nil {
-		msg := renderText(r.err.Str, args)
+	if !r.err.IsZero() {
+		msg := renderText(r.err.Str(), args)
 		if t.Runtime == plan.RuntimeFastMCP {
 			msg = "Error executing tool " + name + ": " + msg // FastMCP's ToolError
 		}
 		return plan.ToolResult{IsError: true, Error: msg}, nil
 	}
-	if r.result == nil {
+	if r.result.IsZero() {
 		return plan.ToolResult{Value: json.RawMessage("{}")}, nil
 	}
 	return plan.ToolResult{Value: Render(r.result, r.src, args)}, nil
@@ -312,7 +312,7 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 // merge fills what a case leaves out from the tool's own reply: a case
 // that only sets a delay answers with the tool's own result or error.
 func merge(c, base reply) reply {
-	if c.result == nil && c.err == nil && c.panic == "" {
+	if c.result.IsZero() && c.err.IsZero() && c.panic == "" {
 		c.result, c.err = base.result, base.err
 	}
 	return c

@@ -18,19 +18,19 @@ import (
 // plain MCP tool that gets its arguments as sent.
 
 // parseRuntime reads the catalog-wide runtime.
-func parseRuntime(root *jsontext.Value) (string, error) {
-	if root.Kind != jsontext.Object {
+func parseRuntime(root jsontext.Value) (string, error) {
+	if root.Kind() != jsontext.Object {
 		return "", nil
 	}
 	return runtimeOf(root.Get("runtime"))
 }
 
-func runtimeOf(v *jsontext.Value) (string, error) {
-	if v == nil {
+func runtimeOf(v jsontext.Value) (string, error) {
+	if v.IsZero() {
 		return "", nil
 	}
-	if v.Kind == jsontext.String {
-		switch v.Str {
+	if v.Kind() == jsontext.String {
+		switch v.Str() {
 		case "raw":
 			return "", nil
 		case plan.RuntimeFastMCP:
@@ -41,9 +41,9 @@ func runtimeOf(v *jsontext.Value) (string, error) {
 }
 
 // setRuntime applies the tool's own runtime, or the catalog's.
-func (t *MockTool) setRuntime(v *jsontext.Value, catalog string) error {
+func (t *MockTool) setRuntime(v jsontext.Value, catalog string) error {
 	t.Runtime = catalog
-	if r := v.Get("runtime"); r != nil {
+	if r := v.Get("runtime"); !r.IsZero() {
 		rt, err := runtimeOf(r)
 		if err != nil {
 			return fmt.Errorf("%q: %w", t.Name, err)

@@ -26,7 +26,7 @@ func FuzzRender(f *testing.F) {
 	for _, src := range plantest.Files("../samples/*.json") {
 		p := plan.Load("s.json", src, plan.Limits{})
 		for _, s := range p.Steps {
-			if s.Args != nil && s.Args.Kind == jsontext.Object {
+			if !s.Args.IsZero() && s.Args.Kind() == jsontext.Object {
 				argSets = append(argSets, s.Args.Raw(src))
 			}
 		}
@@ -44,12 +44,12 @@ func FuzzRender(f *testing.F) {
 // templatesOf returns the raw "result" templates of a catalog file.
 func templatesOf(cat []byte) [][]byte {
 	root, err := jsontext.Parse(cat)
-	if err != nil || root.Get("tools") == nil {
+	if err != nil || root.Get("tools").IsZero() {
 		return nil
 	}
 	var out [][]byte
-	for _, tool := range root.Get("tools").Elems {
-		if r := tool.Get("result"); r != nil {
+	for _, tool := range root.Get("tools").Elems() {
+		if r := tool.Get("result"); !r.IsZero() {
 			out = append(out, r.Raw(cat))
 		}
 	}
@@ -61,7 +61,7 @@ func fuzzRender(t *testing.T, tmpl, args []byte) {
 	if err != nil || !json.Valid(args) {
 		return
 	}
-	if av, err := jsontext.Parse(args); err != nil || av.Kind != jsontext.Object {
+	if av, err := jsontext.Parse(args); err != nil || av.Kind() != jsontext.Object {
 		return
 	}
 	out := Render(tv, tmpl, args)

@@ -65,7 +65,7 @@ func ToolResult(res plan.ToolResult) *mcp.CallToolResult {
 		return mcp.NewToolResultError(res.Error)
 	}
 	out := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(res.Value))}}
-	if v, err := jsontext.Parse(res.Value); err == nil && v.Kind == jsontext.Object {
+	if v, err := jsontext.Parse(res.Value); err == nil && v.Kind() == jsontext.Object {
 		out.RawStructuredContent = res.Value
 	}
 	return out
@@ -79,19 +79,19 @@ func markSharable(t *plan.Tool) json.RawMessage {
 		return json.RawMessage(`{"type":"object"}`)
 	}
 	root, err := jsontext.Parse(src)
-	if err != nil || root.Kind != jsontext.Object {
+	if err != nil || root.Kind() != jsontext.Object {
 		return src
 	}
 	props := root.Get("properties")
-	if props == nil || props.Kind != jsontext.Object {
+	if props.IsZero() || props.Kind() != jsontext.Object {
 		return src
 	}
 	var at []int // offsets just after the '{' of each property to mark
-	for _, m := range props.Members {
-		if !t.IsSharable(m.Key) || t.SharableAll || m.Value.Kind != jsontext.Object || m.Value.Get("x-sharable") != nil {
+	for _, m := range props.Members() {
+		if !t.IsSharable(m.Key) || t.SharableAll || m.Value.Kind() != jsontext.Object || !m.Value.Get("x-sharable").IsZero() {
 			continue
 		}
-		at = append(at, m.Value.Start+1)
+		at = append(at, m.Value.Start()+1)
 	}
 	if len(at) == 0 {
 		return src

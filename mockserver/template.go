@@ -17,15 +17,15 @@ import (
 // arguments ({{args.items.#}}, {{args.rows.#.name|@reverse}}): see lookup.
 // {{args}} is the whole arguments object. Numbers pass through as
 // written. args must be a valid JSON object.
-func Render(tmpl *jsontext.Value, src []byte, args []byte) []byte {
-	return render(make([]byte, 0, 2*(tmpl.End-tmpl.Start)), tmpl, src, args)
+func Render(tmpl jsontext.Value, src []byte, args []byte) []byte {
+	return render(make([]byte, 0, 2*(tmpl.End()-tmpl.Start())), tmpl, src, args)
 }
 
-func render(dst []byte, t *jsontext.Value, src []byte, args []byte) []byte {
-	switch t.Kind {
+func render(dst []byte, t jsontext.Value, src []byte, args []byte) []byte {
+	switch t.Kind() {
 	case jsontext.Object:
 		dst = append(dst, '{')
-		for i, m := range t.Members {
+		for i, m := range t.Members() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -36,7 +36,7 @@ func render(dst []byte, t *jsontext.Value, src []byte, args []byte) []byte {
 		return append(dst, '}')
 	case jsontext.Array:
 		dst = append(dst, '[')
-		for i, e := range t.Elems {
+		for i, e := range t.Elems() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -44,17 +44,17 @@ func render(dst []byte, t *jsontext.Value, src []byte, args []byte) []byte {
 		}
 		return append(dst, ']')
 	case jsontext.String:
-		if path, ok := wholePlaceholder(t.Str); ok {
+		if path, ok := wholePlaceholder(t.Str()); ok {
 			v, ok := lookup(args, path)
 			if !ok {
 				return append(dst, "null"...)
 			}
 			return jsontext.AppendCompact(dst, v)
 		}
-		if !strings.Contains(t.Str, "{{") {
+		if !strings.Contains(t.Str(), "{{") {
 			return append(dst, t.Raw(src)...)
 		}
-		return jsontext.AppendJSONString(dst, renderText(t.Str, args))
+		return jsontext.AppendJSONString(dst, renderText(t.Str(), args))
 	default:
 		return append(dst, t.Raw(src)...)
 	}
@@ -152,60 +152,60 @@ func walk(args []byte, path string) ([]byte, bool) {
 
 // contains reports whether every key of when is an argument with an equal
 // value (numbers compared by value: 1 equals 1.0).
-func contains(args, when *jsontext.Value) bool {
-	if args.Kind != jsontext.Object {
+func contains(args, when jsontext.Value) bool {
+	if args.Kind() != jsontext.Object {
 		return false
 	}
-	for _, m := range when.Members {
+	for _, m := range when.Members() {
 		a := args.Get(m.Key)
-		if a == nil || !equal(a, m.Value) {
+		if a.IsZero() || !equal(a, m.Value) {
 			return false
 		}
 	}
 	return true
 }
 
-func equal(a, b *jsontext.Value) bool {
-	if a.Kind != b.Kind {
+func equal(a, b jsontext.Value) bool {
+	if a.Kind() != b.Kind() {
 		return false
 	}
-	switch a.Kind {
+	switch a.Kind() {
 	case jsontext.Null:
 		return true
 	case jsontext.Bool:
-		return a.Bool == b.Bool
+		return a.Bool() == b.Bool()
 	case jsontext.String:
-		return a.Str == b.Str
+		return a.Str() == b.Str()
 	case jsontext.Number:
-		if a.Str == b.Str {
+		if a.Str() == b.Str() {
 			return true
 		}
-		if strings.ContainsAny(a.Str+b.Str, "eE") {
+		if strings.ContainsAny(a.Str()+b.Str(), "eE") {
 			// An exponent can make an exact rational huge: compare as floats.
-			x, err1 := strconv.ParseFloat(a.Str, 64)
-			y, err2 := strconv.ParseFloat(b.Str, 64)
+			x, err1 := strconv.ParseFloat(a.Str(), 64)
+			y, err2 := strconv.ParseFloat(b.Str(), 64)
 			return err1 == nil && err2 == nil && x == y
 		}
-		x, ok1 := new(big.Rat).SetString(a.Str)
-		y, ok2 := new(big.Rat).SetString(b.Str)
+		x, ok1 := new(big.Rat).SetString(a.Str())
+		y, ok2 := new(big.Rat).SetString(b.Str())
 		return ok1 && ok2 && x.Cmp(y) == 0
 	case jsontext.Array:
-		if len(a.Elems) != len(b.Elems) {
+		if a.Len() != b.Len() {
 			return false
 		}
-		for i := range a.Elems {
-			if !equal(a.Elems[i], b.Elems[i]) {
+		for i := range a.Elems() {
+			if !equal(a.Index(i), b.Index(i)) {
 				return false
 			}
 		}
 		return true
 	default:
-		if len(a.Members) != len(b.Members) {
+		if a.Len() != b.Len() {
 			return false
 		}
-		for _, m := range b.Members {
+		for _, m := range b.Members() {
 			x := a.Get(m.Key)
-			if x == nil || !equal(x, m.Value) {
+			if x.IsZero() || !equal(x, m.Value) {
 				return false
 			}
 		}

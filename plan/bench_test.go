@@ -2,7 +2,11 @@ package plan_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
@@ -120,4 +124,68 @@ func BenchmarkShapes(b *testing.B) {
 			})
 		}
 	}
+}
+
+var (
+	heapShape = flag.String("heap-shape", "", "TestRetainedHeap: the plan shape to measure (plantest.Shapes)")
+	heapSteps = flag.Int("heap-steps", 10_000, "TestRetainedHeap: the number of steps")
+	heapOut   = flag.String("heap-out", "", "TestRetainedHeap: write an in-use heap profile after the run to this file")
+)
+
+// TestRetainedHeap is a measurement, not a test: what each phase of a
+// command keeps alive, per byte of plan, with the collector run between
+// phases (the floor of peak memory; go tool pprof -sample_index=inuse_space
+// on -heap-out says whose it is).
+//
+//	go test ./plan -run TestRetainedHeap -heap-shape fan-in -heap-steps 10000 -heap-out heap.out -v
+func TestRetainedHeap(t *testing.T) {
+	if *heapShape == "" {
+		t.Skip("a measurement: run with -heap-shape NAME (see docs/performance.md)")
+	}
+	var shape *plantest.Shape
+	for i := range plantest.Shapes {
+		if plantest.Shapes[i].Name == *heapShape {
+			shape = &plantest.Shapes[i]
+		}
+	}
+	if shape == nil {
+		t.Fatalf("no shape %q", *heapShape)
+	}
+	cat, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := shape.Gen(*heapSteps)
+	inuse := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	base := inuse()
+	report := func(phase string) {
+		h := inuse() - base
+		t.Logf("%-9s retained %6.1f MB, %5.2f bytes per plan byte (plan %.1f MB)", phase, float64(h)/1e6, float64(h)/float64(len(src)), float64(len(src))/1e6)
+	}
+	p := plan.Load("shape.json", src, plan.Limits{})
+	report("load")
+	ds := plan.Validate(p, cat)
+	report("validate")
+	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r.Continue(context.Background(), nil)
+	report("run")
+	if *heapOut != "" {
+		f, err := os.Create(*heapOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.KeepAlive(p)
+	runtime.KeepAlive(ds)
+	runtime.KeepAlive(r)
+	runtime.KeepAlive(src)
 }

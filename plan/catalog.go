@@ -215,11 +215,11 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 // property on its own: one odd value never drops the others' marks.
 func XSharable(schema json.RawMessage) []string {
 	root, err := jsontext.Parse(schema)
-	if err != nil || root.Kind != jsontext.Object {
+	if err != nil || root.Kind() != jsontext.Object {
 		return nil
 	}
 	props := root.Get("properties")
-	if props == nil || props.Kind != jsontext.Object {
+	if props.IsZero() || props.Kind() != jsontext.Object {
 		return nil
 	}
 	var out []string
@@ -236,11 +236,11 @@ func XSharable(schema json.RawMessage) []string {
 // its inputSchema lists them (none when it lists none).
 func (t *Tool) ParamNames() []string {
 	schema, err := jsontext.Parse(t.InputSchema)
-	if err != nil || schema.Kind != jsontext.Object {
+	if err != nil || schema.Kind() != jsontext.Object {
 		return nil
 	}
 	props := schema.Get("properties")
-	if props == nil || props.Kind != jsontext.Object {
+	if props.IsZero() || props.Kind() != jsontext.Object {
 		return nil
 	}
 	var out []string

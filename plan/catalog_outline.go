@@ -150,8 +150,8 @@ func propertyOrder(raw []byte) map[string]int {
 	if err != nil {
 		return out
 	}
-	if props := root.Get("properties"); props != nil && props.Kind == jsontext.Object {
-		for i, m := range props.Members {
+	if props := root.Get("properties"); !props.IsZero() && props.Kind() == jsontext.Object {
+		for i, m := range props.Members() {
 			if _, seen := out[m.Key]; !seen {
 				out[m.Key] = i
 			}

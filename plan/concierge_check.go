@@ -36,7 +36,7 @@ const executePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
 // answering (a step that is not an object, an unhashable id), the message is
 // Python's exception text.
 func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
-	if p.Root == nil {
+	if p.Root.IsZero() {
 		if len(p.Problems) > 0 {
 			return &Rejection{Message: p.Problems[0].Message, Code: p.Problems[0].Code, StepIndex: -1}
 		}
@@ -56,7 +56,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	}
 	seen := make(map[string]bool, len(p.Steps))
 	for _, s := range p.Steps {
-		if s.Node.Kind != jsontext.Object {
+		if s.Node.Kind() != jsontext.Object {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
 				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 		}
@@ -71,18 +71,18 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
 		}
 		seen[key] = true
-		if s.Tool != nil {
+		if !s.Tool.IsZero() {
 			if _, ok := pyHashKey(s.Tool); !ok {
 				return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 			}
 		}
-		if s.Tool == nil || s.Tool.Kind != jsontext.String || c.Tool(s.Tool.Str) == nil {
+		if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String || c.Tool(s.Tool.Str()) == nil {
 			name := "None"
-			if s.Tool != nil {
+			if !s.Tool.IsZero() {
 				name = pyvalue.Str(s.Tool)
 			}
 			code := "UNKNOWN_TOOL"
-			if s.Tool == nil {
+			if s.Tool.IsZero() {
 				code = "MISSING_TOOL"
 			}
 			return &Rejection{Message: fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", ")),
@@ -91,7 +91,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 	}
 	clear(seen)
 	for _, s := range p.Steps {
-		if s.Args != nil && s.Args.Kind != jsontext.Object {
+		if !s.Args.IsZero() && s.Args.Kind() != jsontext.Object {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args)),
 				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 		}
@@ -99,7 +99,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 		for _, r := range s.Refs() {
 			if r.Err != "" {
 				code := "REF_MALFORMED"
-				if r.StepKey != nil {
+				if !r.StepKey.Value.IsZero() {
 					code = "REF_PATH_TYPE"
 				}
 				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: r.Ptr, Raised: true}
@@ -135,7 +135,7 @@ func shapeException(p *Plan) (string, string) {
 	if p.Form == FormSteps {
 		return "", ""
 	}
-	if p.Body == nil || p.Body.Kind != jsontext.Object {
+	if p.Body.IsZero() || p.Body.Kind() != jsontext.Object {
 		return "", "" // the form itself is wrong: Load reported why
 	}
 	for _, m := range pyvalue.Members(p.Body) {
@@ -146,11 +146,11 @@ func shapeException(p *Plan) (string, string) {
 	}
 	steps := p.Body.Get("steps")
 	switch {
-	case steps == nil:
+	case steps.IsZero():
 		return executePlanQualname + " missing 1 required positional argument: 'steps'", p.BodyPtr
-	case steps.Kind == jsontext.Array, iteratesNothing(steps):
+	case steps.Kind() == jsontext.Array, iteratesNothing(steps):
 		return "", ""
-	case steps.Kind == jsontext.Object || steps.Kind == jsontext.String:
+	case steps.Kind() == jsontext.Object || steps.Kind() == jsontext.String:
 		// Iterating a dict yields its keys, a str its characters: both str.
 		return "'str' object has no attribute 'get'", p.StepsPtr
 	default:
@@ -161,28 +161,28 @@ func shapeException(p *Plan) (string, string) {
 // iteratesNothing reports whether Python's for loop over steps runs no
 // iteration without failing: an empty str or dict (an empty list too, but
 // that is a list).
-func iteratesNothing(steps *jsontext.Value) bool {
-	return steps != nil && ((steps.Kind == jsontext.String && steps.Str == "") || (steps.Kind == jsontext.Object && len(steps.Members) == 0))
+func iteratesNothing(steps jsontext.Value) bool {
+	return !steps.IsZero() && ((steps.Kind() == jsontext.String && steps.Str() == "") || (steps.Kind() == jsontext.Object && steps.Len() == 0))
 }
 
 // pyTruthy is Python's bool() of a decoded JSON value; absent is None.
-func pyTruthy(v *jsontext.Value) bool {
-	if v == nil {
+func pyTruthy(v jsontext.Value) bool {
+	if v.IsZero() {
 		return false
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Null:
 		return false
 	case jsontext.Bool:
-		return v.Bool
+		return v.Bool()
 	case jsontext.String:
-		return v.Str != ""
+		return v.Str() != ""
 	case jsontext.Array:
-		return len(v.Elems) > 0
+		return v.Len() > 0
 	case jsontext.Object:
-		return len(v.Members) > 0
+		return v.Len() > 0
 	default:
-		f, err := strconv.ParseFloat(v.Str, 64)
+		f, err := strconv.ParseFloat(v.Str(), 64)
 		return err != nil || f != 0
 	}
 }
@@ -190,28 +190,28 @@ func pyTruthy(v *jsontext.Value) bool {
 // pyHashKey gives values that Python considers equal (1, 1.0, true) the same
 // key, so duplicate ids are found as a Python set finds them. Lists and dicts
 // are unhashable.
-func pyHashKey(v *jsontext.Value) (string, bool) {
-	if v == nil {
+func pyHashKey(v jsontext.Value) (string, bool) {
+	if v.IsZero() {
 		return "None", true
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.String:
-		return "s:" + v.Str, true
+		return "s:" + v.Str(), true
 	case jsontext.Null:
 		return "None", true
 	case jsontext.Bool:
-		if v.Bool {
+		if v.Bool() {
 			return "n:1", true
 		}
 		return "n:0", true
 	case jsontext.Number:
-		if pyvalue.IsIntLiteral(v.Str) {
-			bi, ok := new(big.Int).SetString(v.Str, 10)
+		if pyvalue.IsIntLiteral(v.Str()) {
+			bi, ok := new(big.Int).SetString(v.Str(), 10)
 			if ok {
 				return "n:" + bi.String(), true
 			}
 		}
-		f, _ := strconv.ParseFloat(v.Str, 64)
+		f, _ := strconv.ParseFloat(v.Str(), 64)
 		if !math.IsInf(f, 0) && f == math.Trunc(f) {
 			bf := new(big.Float).SetFloat64(f)
 			bi, _ := bf.Int(nil)

@@ -28,9 +28,9 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 	b.WriteString("  ")
 	b.WriteString(t.Name)
 	b.WriteByte('(')
-	if schema, err := jsontext.Parse(t.InputSchema); err == nil && schema.Kind == jsontext.Object {
+	if schema, err := jsontext.Parse(t.InputSchema); err == nil && schema.Kind() == jsontext.Object {
 		required := pySet(schema.Get("required"))
-		if props := schema.Get("properties"); props != nil && props.Kind == jsontext.Object {
+		if props := schema.Get("properties"); !props.IsZero() && props.Kind() == jsontext.Object {
 			for i, m := range pyvalue.Members(props) {
 				if i > 0 {
 					b.WriteString(", ")
@@ -40,7 +40,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 					b.WriteByte('?')
 				}
 				b.WriteString(": ")
-				if typ := m.Value.Get("type"); typ != nil {
+				if typ := m.Value.Get("type"); !typ.IsZero() {
 					b.WriteString(pyvalue.Str(typ))
 				} else {
 					b.WriteString("any")
@@ -65,24 +65,24 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 // pySet is the set of strings Python's set(v) holds, as Concierge builds its
 // required names: a list's string elements, a str's characters, a dict's
 // keys. Anything else gives the empty set.
-func pySet(v *jsontext.Value) map[string]bool {
+func pySet(v jsontext.Value) map[string]bool {
 	set := map[string]bool{}
-	if v == nil {
+	if v.IsZero() {
 		return set
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Array:
-		for _, e := range v.Elems {
-			if e.Kind == jsontext.String {
-				set[e.Str] = true
+		for _, e := range v.Elems() {
+			if e.Kind() == jsontext.String {
+				set[e.Str()] = true
 			}
 		}
 	case jsontext.String:
-		for _, r := range v.Str {
+		for _, r := range v.Str() {
 			set[string(r)] = true
 		}
 	case jsontext.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			set[m.Key] = true
 		}
 	}

@@ -49,7 +49,7 @@ const pydanticVersion = "2.13"
 // what (compact JSON).
 type Coercion struct {
 	Loc  []string
-	From *jsontext.Value
+	From jsontext.Value
 	To   string
 }
 
@@ -59,11 +59,11 @@ type Coercion struct {
 // error text.
 func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coerced []Coercion, errText string) {
 	av, err := jsontext.Parse(args)
-	if err != nil || av.Kind != jsontext.Object {
+	if err != nil || av.Kind() != jsontext.Object {
 		return args, nil, ""
 	}
 	sv, err := jsontext.Parse(inputSchema)
-	if err != nil || sv.Kind != jsontext.Object {
+	if err != nil || sv.Kind() != jsontext.Object {
 		return pyvalue.AppendJSON(nil, av), nil, ""
 	}
 	c := &pyConverter{}
@@ -78,7 +78,7 @@ type pydanticError struct {
 	loc   []string
 	typ   string
 	msg   string
-	input *jsontext.Value
+	input jsontext.Value
 }
 
 type pyConverter struct {
@@ -86,7 +86,7 @@ type pyConverter struct {
 	coerced []Coercion
 }
 
-func (c *pyConverter) fail(loc []string, typ, msg string, in *jsontext.Value) {
+func (c *pyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
 	c.errs = append(c.errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
 }
 
@@ -131,25 +131,25 @@ func truncateRepr(s string) string {
 }
 
 // schemaTypes reads a schema's JSON types and whether null is allowed.
-func schemaTypes(s *jsontext.Value) (types []string, nullable bool) {
-	if s == nil || s.Kind != jsontext.Object {
+func schemaTypes(s jsontext.Value) (types []string, nullable bool) {
+	if s.IsZero() || s.Kind() != jsontext.Object {
 		return nil, false
 	}
-	if t := s.Get("type"); t != nil {
-		switch t.Kind {
+	if t := s.Get("type"); !t.IsZero() {
+		switch t.Kind() {
 		case jsontext.String:
-			types = []string{t.Str}
+			types = []string{t.Str()}
 		case jsontext.Array:
-			for _, e := range t.Elems {
-				if e.Kind == jsontext.String {
-					types = append(types, e.Str)
+			for _, e := range t.Elems() {
+				if e.Kind() == jsontext.String {
+					types = append(types, e.Str())
 				}
 			}
 		}
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil && u.Kind == jsontext.Array {
-			for _, br := range u.Elems {
+		if u := s.Get(key); !u.IsZero() && u.Kind() == jsontext.Array {
+			for _, br := range u.Elems() {
 				bt, bn := schemaTypes(br)
 				nullable = nullable || bn
 				types = append(types, bt...)
@@ -169,10 +169,10 @@ func schemaTypes(s *jsontext.Value) (types []string, nullable bool) {
 
 // fastmcpBranch is the schema a non-null value converts by: s itself, or its
 // first non-null anyOf/oneOf branch.
-func fastmcpBranch(s *jsontext.Value) *jsontext.Value {
+func fastmcpBranch(s jsontext.Value) jsontext.Value {
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil && u.Kind == jsontext.Array {
-			for _, br := range u.Elems {
+		if u := s.Get(key); !u.IsZero() && u.Kind() == jsontext.Array {
+			for _, br := range u.Elems() {
 				if ts, _ := schemaTypes(br); len(ts) > 0 {
 					return br
 				}
@@ -183,12 +183,12 @@ func fastmcpBranch(s *jsontext.Value) *jsontext.Value {
 }
 
 // value appends v converted by schema s.
-func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string) []byte {
+func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc []string) []byte {
 	types, nullable := schemaTypes(s)
 	if len(types) == 0 && !nullable {
 		return pyvalue.AppendJSON(dst, v) // any: unchanged
 	}
-	if v.Kind == jsontext.Null && nullable {
+	if v.Kind() == jsontext.Null && nullable {
 		return append(dst, "null"...)
 	}
 	if len(types) == 0 {
@@ -204,7 +204,7 @@ func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, lo
 	case "array":
 		items := s.Get("items")
 		dst = append(dst, '[')
-		for i, e := range v.Elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -225,15 +225,15 @@ func (c *pyConverter) value(dst []byte, s *jsontext.Value, v *jsontext.Value, lo
 
 // object converts the declared properties of v; top-level drops the
 // undeclared ones and reports missing required ones.
-func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, loc []string, top bool) []byte {
+func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc []string, top bool) []byte {
 	props := s.Get("properties")
 	required := pySet(s.Get("required"))
 	dst = append(dst, '{')
 	n := 0
-	if props != nil && props.Kind == jsontext.Object {
+	if !props.IsZero() && props.Kind() == jsontext.Object {
 		for _, p := range pyvalue.Members(props) {
 			a := v.Get(p.Key)
-			if a == nil {
+			if a.IsZero() {
 				if required[p.Key] {
 					c.fail(append(loc, p.Key), "missing", "Field required", v)
 				}
@@ -248,9 +248,9 @@ func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, l
 			dst = c.value(dst, p.Value, a, append(loc, p.Key))
 		}
 	}
-	if !top || props == nil || props.Kind != jsontext.Object {
+	if !top || props.IsZero() || props.Kind() != jsontext.Object {
 		for _, m := range pyvalue.Members(v) {
-			if props != nil && props.Get(m.Key) != nil {
+			if !props.IsZero() && !props.Get(m.Key).IsZero() {
 				continue
 			}
 			if n > 0 {
@@ -267,15 +267,15 @@ func (c *pyConverter) object(dst []byte, s *jsontext.Value, v *jsontext.Value, l
 
 // scalar converts v to JSON type typ: the converted JSON for scalars ("" to
 // keep v as it is), and whether v is acceptable at all.
-func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (string, bool) {
+func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
 	switch typ {
 	case "integer":
-		switch v.Kind {
+		switch v.Kind() {
 		case jsontext.Number:
-			if pyvalue.IsIntLiteral(v.Str) {
-				return pyvalue.NumberJSON(v.Str), true
+			if pyvalue.IsIntLiteral(v.Str()) {
+				return pyvalue.NumberJSON(v.Str()), true
 			}
-			f, _ := strconv.ParseFloat(v.Str, 64)
+			f, _ := strconv.ParseFloat(v.Str(), 64)
 			if f != math.Trunc(f) {
 				c.fail(loc, "int_from_float", "Input should be a valid integer, got a number with a fractional part", v)
 				return "", false
@@ -288,12 +288,12 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 			bi, _ := bf.Int(nil)
 			return bi.String(), true
 		case jsontext.Bool:
-			if v.Bool {
+			if v.Bool() {
 				return "1", true
 			}
 			return "0", true
 		case jsontext.String:
-			if n, ok := pydanticIntString(v.Str); ok {
+			if n, ok := pydanticIntString(v.Str()); ok {
 				return n, true
 			}
 			c.fail(loc, "int_parsing", "Input should be a valid integer, unable to parse string as an integer", v)
@@ -301,21 +301,21 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 		}
 		c.fail(loc, "int_type", "Input should be a valid integer", v)
 	case "number":
-		switch v.Kind {
+		switch v.Kind() {
 		case jsontext.Number:
-			if pyvalue.IsIntLiteral(v.Str) {
-				f, _ := new(big.Float).SetString(v.Str)
+			if pyvalue.IsIntLiteral(v.Str()) {
+				f, _ := new(big.Float).SetString(v.Str())
 				ff, _ := f.Float64()
 				return pyvalue.FloatRepr(ff), true
 			}
-			return pyvalue.NumberJSON(v.Str), true
+			return pyvalue.NumberJSON(v.Str()), true
 		case jsontext.Bool:
-			if v.Bool {
+			if v.Bool() {
 				return "1.0", true
 			}
 			return "0.0", true
 		case jsontext.String:
-			t, ok := pyUnderscores(strings.TrimSpace(v.Str))
+			t, ok := pyUnderscores(strings.TrimSpace(v.Str()))
 			f, err := strconv.ParseFloat(t, 64)
 			if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
 				if math.IsInf(f, 0) || math.IsNaN(f) {
@@ -328,25 +328,25 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 		}
 		c.fail(loc, "float_type", "Input should be a valid number", v)
 	case "boolean":
-		switch v.Kind {
+		switch v.Kind() {
 		case jsontext.Bool:
 			return "", true
 		case jsontext.Number:
-			f, _ := strconv.ParseFloat(v.Str, 64)
+			f, _ := strconv.ParseFloat(v.Str(), 64)
 			switch f {
 			case 0:
 				return "false", true
 			case 1:
 				return "true", true
 			}
-			if pyvalue.IsIntLiteral(v.Str) {
+			if pyvalue.IsIntLiteral(v.Str()) {
 				c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
 			} else {
 				c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 			}
 			return "", false
 		case jsontext.String:
-			switch strings.ToLower(strings.TrimSpace(v.Str)) {
+			switch strings.ToLower(strings.TrimSpace(v.Str())) {
 			case "true", "1", "yes", "on", "t", "y":
 				return "true", true
 			case "false", "0", "no", "off", "f", "n":
@@ -357,17 +357,17 @@ func (c *pyConverter) scalar(typ string, v *jsontext.Value, loc []string) (strin
 		}
 		c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 	case "string":
-		if v.Kind == jsontext.String {
+		if v.Kind() == jsontext.String {
 			return "", true
 		}
 		c.fail(loc, "string_type", "Input should be a valid string", v)
 	case "array":
-		if v.Kind == jsontext.Array {
+		if v.Kind() == jsontext.Array {
 			return "", true
 		}
 		c.fail(loc, "list_type", "Input should be a valid list", v)
 	case "object":
-		if v.Kind == jsontext.Object {
+		if v.Kind() == jsontext.Object {
 			return "", true
 		}
 		c.fail(loc, "dict_type", "Input should be a valid dictionary", v)

@@ -52,15 +52,15 @@ func (r *Run) Response() []byte {
 }
 
 // responseKey is the JSON object key Python's json.dumps writes for a step id.
-func responseKey(id *jsontext.Value) string {
-	if id == nil {
+func responseKey(id jsontext.Value) string {
+	if id.IsZero() {
 		return "null"
 	}
-	switch id.Kind {
+	switch id.Kind() {
 	case jsontext.String:
-		return id.Str
+		return id.Str()
 	case jsontext.Bool:
-		if id.Bool {
+		if id.Bool() {
 			return "true"
 		}
 		return "false"

@@ -395,14 +395,14 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
 	}
-	if v.Kind != jsontext.Object {
-		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind)
+	if v.Kind() != jsontext.Object {
+		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind())
 	}
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
-		if s.Args != nil {
-			return []splice{{s.Args.Start, s.Args.End, string(args[v.Start:v.End])}}, nil
+		if !s.Args.IsZero() {
+			return []splice{{s.Args.Start(), s.Args.End(), string(args[v.Start():v.End()])}}, nil
 		}
-		return insertMember(p.Src.Bytes, s.Node, "args", string(args[v.Start:v.End])), nil
+		return insertMember(p.Src.Bytes, s.Node, "args", string(args[v.Start():v.End()])), nil
 	})
 }
 
@@ -415,18 +415,18 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error
 	if err != nil {
 		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
 	}
-	text := string(value[v.Start:v.End])
+	text := string(value[v.Start():v.End()])
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
-		if s.Args == nil {
+		if s.Args.IsZero() {
 			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
 		}
-		if s.Args.Kind != jsontext.Object {
-			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind)
+		if s.Args.Kind() != jsontext.Object {
+			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind())
 		}
 		var out []splice
-		for _, m := range s.Args.Members {
+		for _, m := range s.Args.Members() {
 			if m.Key == name {
-				out = append(out, splice{m.Value.Start, m.Value.End, text})
+				out = append(out, splice{m.Value.Start(), m.Value.End(), text})
 			}
 		}
 		if out == nil {
@@ -440,10 +440,10 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error
 // the diagnostics of step i in the edited plan.
 func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
-		if s.Args == nil || s.Args.Kind != jsontext.Object {
+		if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
 		}
-		ms := s.Args.Members
+		ms := s.Args.MemberList()
 		var kept []jsontext.Member
 		for _, m := range ms {
 			if m.Key != name {
@@ -469,10 +469,10 @@ func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 				if m.Key != name {
 					continue
 				}
-				start, end := m.KeyStart, m.Value.End
+				start, end := m.KeyStart, m.Value.End()
 				switch {
 				case k > 0:
-					start = ms[k-1].Value.End
+					start = ms[k-1].Value.End()
 				case len(ms) > 1:
 					end = ms[1].KeyStart
 				}
@@ -489,7 +489,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
 			b = append(b, ": "...)
 			b = append(b, m.Value.Raw(p.Src.Bytes)...)
 		}
-		return []splice{{s.Args.Start, s.Args.End, string(append(b, '}'))}}, nil
+		return []splice{{s.Args.Start(), s.Args.End(), string(append(b, '}'))}}, nil
 	})
 }
 
@@ -500,11 +500,11 @@ type splice struct {
 }
 
 // insertMember adds "key": text as the last member of the object obj.
-func insertMember(src []byte, obj *jsontext.Value, key, text string) []splice {
-	at := obj.End - 1 // the closing brace
+func insertMember(src []byte, obj jsontext.Value, key, text string) []splice {
+	at := obj.End() - 1 // the closing brace
 	member := string(jsontext.AppendJSONString(nil, key)) + ": " + text
-	if len(obj.Members) > 0 {
-		at = obj.Members[len(obj.Members)-1].Value.End
+	if obj.Len() > 0 {
+		at = obj.Member(obj.Len() - 1).Value.End()
 		member = ", " + member
 	}
 	return []splice{{at, at, member}}
@@ -521,7 +521,7 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	if i < d.run.Cursor() {
 		return nil, fmt.Errorf("%s has already run: rerun %s first to change its arguments", s.Label(), s.Label())
 	}
-	if s.Node == nil || s.Node.Kind != jsontext.Object {
+	if s.Node.IsZero() || s.Node.Kind() != jsontext.Object {
 		return nil, fmt.Errorf("%s is not a JSON object, so it has no arguments to edit", s.Label())
 	}
 	sp, err := mk(p, s)

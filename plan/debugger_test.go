@@ -23,7 +23,7 @@ func TestEditOddDocs(t *testing.T) {
 		}
 		p := d.Plan()
 		a := p.Steps[0].Args
-		if a == nil || string(a.Get("value").Raw(p.Src.Bytes)) != `"é\u00e9"` {
+		if a.IsZero() || string(a.Get("value").Raw(p.Src.Bytes)) != `"é\u00e9"` {
 			t.Errorf("%q: edited to %s", src, p.Src.Bytes)
 		}
 		// The tool receives the value as Python reads it (pyvalue.go): the

@@ -37,7 +37,7 @@ func FuzzParseJSON(f *testing.F) {
 	seedSamples(f)
 	f.Add([]byte(`{"a":"\ud800\udc00","b":[1e999,-0]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		var v *jsontext.Value
+		var v jsontext.Value
 		var err error
 		plantest.Bounded(t, len(src), func() { v, err = jsontext.Parse(src) })
 		valid := json.Valid(src)
@@ -47,8 +47,8 @@ func FuzzParseJSON(f *testing.F) {
 			if !valid {
 				t.Fatalf("accepted invalid JSON %q", src)
 			}
-			if v.Start < 0 || v.End > len(src) || v.Start > v.End {
-				t.Fatalf("bad span %d..%d", v.Start, v.End)
+			if v.Start() < 0 || v.End() > len(src) || v.Start() > v.End() {
+				t.Fatalf("bad span %d..%d", v.Start(), v.End())
 			}
 			return
 		}
@@ -137,7 +137,7 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos)
 			}
 		}
-		if p.Root == nil {
+		if p.Root.IsZero() {
 			if len(p.Problems) == 0 {
 				t.Fatal("no JSON tree and no problem")
 			}

@@ -16,7 +16,7 @@ func TestHostileInputsGiveClearErrors(t *testing.T) {
 
 	big := `{"steps": [{"id": "a", "tool": "echo", "args": {"value": "` + strings.Repeat("x", 50<<20) + `"}}]}`
 	p = Load("big.json", []byte(big), Limits{})
-	if len(p.Problems) != 0 || len(p.Steps) != 1 || len(p.Steps[0].Args.Get("value").Str) != 50<<20 {
+	if len(p.Problems) != 0 || len(p.Steps) != 1 || len(p.Steps[0].Args.Get("value").Str()) != 50<<20 {
 		t.Errorf("50 MB string: %v", p.Problems)
 	}
 	p = Load("big.json", []byte(big), Limits{MaxBytes: 1 << 20})

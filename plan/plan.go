@@ -77,16 +77,16 @@ func (l Limits) withDefaults() Limits {
 // debugger can open it and show why.
 type Plan struct {
 	Src      *jsontext.Source
-	Root     *jsontext.Value // the whole document; nil when it did not parse
+	Root     jsontext.Value // the whole document; zero (IsZero) when it did not parse
 	Form     Form
-	Body     *jsontext.Value // the plan object ({"steps": ...}); nil for FormSteps
-	BodyPtr  string          // pointer of Body
-	StepsPtr string          // pointer of the steps array
+	Body     jsontext.Value // the plan object ({"steps": ...}); zero for FormSteps
+	BodyPtr  string         // pointer of Body
+	StepsPtr string         // pointer of the steps array
 	Steps    []*Step
 	Problems []Diagnostic
 	// SchemaHint is the "$schema" key of a plan file (AcceptSchemaHint):
-	// an editor's hint, not part of the plan; nil when there is none.
-	SchemaHint *jsontext.Value
+	// an editor's hint, not part of the plan; zero when there is none.
+	SchemaHint jsontext.Value
 }
 
 // AcceptSchemaHint lets a plan file carry a top-level "$schema" (the JSON
@@ -96,22 +96,22 @@ type Plan struct {
 // execute_plan's arguments (serve) keeps refusing the key, because
 // Concierge's execute_plan(steps) raises on it.
 func (p *Plan) AcceptSchemaHint() {
-	if p.Form == FormPlan && p.BodyPtr == "" && p.Body != nil {
-		if v := p.Body.Get("$schema"); v != nil && v.Kind == jsontext.String {
+	if p.Form == FormPlan && p.BodyPtr == "" && !p.Body.IsZero() {
+		if v := p.Body.Get("$schema"); !v.IsZero() && v.Kind() == jsontext.String {
 			p.SchemaHint = v
 		}
 	}
 }
 
-// Step is one step of a plan as written. ID, Tool and Args are nil when the
+// Step is one step of a plan as written. ID, Tool and Args are zero (IsZero) when the
 // step lacks them; they may be of any JSON type.
 type Step struct {
 	Index int
 	Ptr   string
-	Node  *jsontext.Value
-	ID    *jsontext.Value
-	Tool  *jsontext.Value
-	Args  *jsontext.Value
+	Node  jsontext.Value
+	ID    jsontext.Value
+	Tool  jsontext.Value
+	Args  jsontext.Value
 
 	refsOnce sync.Once
 	refs     []ArgRef
@@ -120,7 +120,7 @@ type Step struct {
 // IDText is the step id as a string: the id itself when it is a string,
 // Python's str() of it otherwise, "" when absent.
 func (s *Step) IDText() string {
-	if s.ID == nil {
+	if s.ID.IsZero() {
 		return ""
 	}
 	return pyvalue.Str(s.ID)
@@ -128,16 +128,16 @@ func (s *Step) IDText() string {
 
 // ToolName is the tool name when it is a string, else "".
 func (s *Step) ToolName() string {
-	if s.Tool == nil || s.Tool.Kind != jsontext.String {
+	if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String {
 		return ""
 	}
-	return s.Tool.Str
+	return s.Tool.Str()
 }
 
 // Label names the step for people: its id, or "#N" when it has none.
 func (s *Step) Label() string {
-	if s.ID != nil && s.ID.Kind == jsontext.String && s.ID.Str != "" {
-		return s.ID.Str
+	if !s.ID.IsZero() && s.ID.Kind() == jsontext.String && s.ID.Str() != "" {
+		return s.ID.Str()
 	}
 	return "#" + strconv.Itoa(s.Index)
 }
@@ -197,19 +197,19 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 		return p
 	}
 	steps, _, _ := jsontext.Find(root, p.StepsPtr)
-	if steps.Kind != jsontext.Array {
+	if steps.Kind() != jsontext.Array {
 		// unwrap reported it
 		return p
 	}
-	if len(steps.Elems) > lim.MaxSteps {
-		p.problem(SeverityError, "PLAN_LIMITS", p.StepsPtr, steps.Start, steps.Start+1,
-			fmt.Sprintf("the plan has %d steps, more than the limit of %d: split it into smaller plans or raise --max-steps", len(steps.Elems), lim.MaxSteps))
+	if steps.Len() > lim.MaxSteps {
+		p.problem(SeverityError, "PLAN_LIMITS", p.StepsPtr, steps.Start(), steps.Start()+1,
+			fmt.Sprintf("the plan has %d steps, more than the limit of %d: split it into smaller plans or raise --max-steps", steps.Len(), lim.MaxSteps))
 		return p
 	}
-	p.Steps = make([]*Step, len(steps.Elems))
-	for i, n := range steps.Elems {
+	p.Steps = make([]*Step, steps.Len())
+	for i, n := range steps.Elems() {
 		s := &Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
-		if n.Kind == jsontext.Object {
+		if n.Kind() == jsontext.Object {
 			s.ID = n.Get("id")
 			s.Tool = n.Get("tool")
 			s.Args = n.Get("args")
@@ -220,31 +220,31 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 }
 
 // unwrap detects the input form and finds the steps array.
-func (p *Plan) unwrap(root *jsontext.Value, asArgs bool) {
+func (p *Plan) unwrap(root jsontext.Value, asArgs bool) {
 	switch {
-	case root.Kind == jsontext.Array:
+	case root.Kind() == jsontext.Array:
 		p.Form = FormSteps
 		p.StepsPtr = ""
 		return
-	case root.Kind != jsontext.Object:
-		p.problem(SeverityError, "PLAN_SHAPE", "", root.Start, root.End,
-			fmt.Sprintf("the plan is a JSON %s: write an object {\"steps\": [...]} or an array of steps", root.Kind))
+	case root.Kind() != jsontext.Object:
+		p.problem(SeverityError, "PLAN_SHAPE", "", root.Start(), root.End(),
+			fmt.Sprintf("the plan is a JSON %s: write an object {\"steps\": [...]} or an array of steps", root.Kind()))
 		return
 	}
 	body, ptr := root, ""
 	switch {
 	case asArgs:
 		p.Form = FormPlan
-	case root.Get("jsonrpc") != nil || root.Get("method") != nil:
+	case !root.Get("jsonrpc").IsZero() || !root.Get("method").IsZero():
 		p.Form = FormRequest
-		if m := root.Get("method"); m == nil || m.Kind != jsontext.String || m.Str != "tools/call" {
-			p.problem(SeverityError, "PLAN_SHAPE", "/method", root.Start, root.Start+1,
+		if m := root.Get("method"); m.IsZero() || m.Kind() != jsontext.String || m.Str() != "tools/call" {
+			p.problem(SeverityError, "PLAN_SHAPE", "/method", root.Start(), root.Start()+1,
 				"this JSON-RPC request is not a tools/call: a plan file holds a plan, an array of steps, or a tools/call request for execute_plan")
 			return
 		}
 		params := root.Get("params")
-		if params == nil || params.Kind != jsontext.Object {
-			p.problem(SeverityError, "PLAN_SHAPE", "/params", root.Start, root.Start+1,
+		if params.IsZero() || params.Kind() != jsontext.Object {
+			p.problem(SeverityError, "PLAN_SHAPE", "/params", root.Start(), root.Start()+1,
 				"this tools/call request has no \"params\" object: add {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}")
 			return
 		}
@@ -252,7 +252,7 @@ func (p *Plan) unwrap(root *jsontext.Value, asArgs bool) {
 			return
 		}
 		body, ptr = params.Get("arguments"), "/params/arguments"
-	case root.Get("arguments") != nil && root.Get("name") != nil && root.Get("steps") == nil:
+	case !root.Get("arguments").IsZero() && !root.Get("name").IsZero() && root.Get("steps").IsZero():
 		// Without "name" it is a plan object with a stray key, which
 		// Concierge's execute_plan refuses as Python does.
 		p.Form = FormToolCall
@@ -265,29 +265,29 @@ func (p *Plan) unwrap(root *jsontext.Value, asArgs bool) {
 	}
 	p.Body, p.BodyPtr = body, ptr
 	steps := body.Get("steps")
-	if steps == nil {
-		p.problem(SeverityError, "PLAN_SHAPE", ptr, body.Start, body.Start+1,
+	if steps.IsZero() {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr, body.Start(), body.Start()+1,
 			"the plan has no \"steps\": add \"steps\": [{\"id\": ..., \"tool\": ..., \"args\": {...}}, ...]")
 		return
 	}
 	p.StepsPtr = ptr + "/steps"
-	if steps.Kind != jsontext.Array {
-		p.problem(SeverityError, "PLAN_SHAPE", p.StepsPtr, steps.Start, steps.End,
-			fmt.Sprintf("\"steps\" is a JSON %s: it must be an array of steps", steps.Kind))
+	if steps.Kind() != jsontext.Array {
+		p.problem(SeverityError, "PLAN_SHAPE", p.StepsPtr, steps.Start(), steps.End(),
+			fmt.Sprintf("\"steps\" is a JSON %s: it must be an array of steps", steps.Kind()))
 	}
 }
 
 // toolCall checks the params of a tools/call and reports whether they hold
 // arguments to unwrap.
-func (p *Plan) toolCall(params *jsontext.Value, ptr string) bool {
-	if name := params.Get("name"); name != nil && (name.Kind != jsontext.String || name.Str != "execute_plan") {
-		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/name", name.Start, name.End,
+func (p *Plan) toolCall(params jsontext.Value, ptr string) bool {
+	if name := params.Get("name"); !name.IsZero() && (name.Kind() != jsontext.String || name.Str() != "execute_plan") {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/name", name.Start(), name.End(),
 			fmt.Sprintf("this tools/call names tool %s: planctl reads calls of \"execute_plan\"", string(name.Raw(p.Src.Bytes))))
 		return false
 	}
 	args := params.Get("arguments")
-	if args == nil || args.Kind != jsontext.Object {
-		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/arguments", params.Start, params.Start+1,
+	if args.IsZero() || args.Kind() != jsontext.Object {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/arguments", params.Start(), params.Start()+1,
 			"this tools/call has no \"arguments\" object: the plan goes in \"arguments\": {\"steps\": [...]}")
 		return false
 	}
@@ -296,40 +296,40 @@ func (p *Plan) toolCall(params *jsontext.Value, ptr string) bool {
 
 // findDuplicateKeys reports the repeated keys of the objects in dups, which
 // the parser found; the walk only builds the pointers of those objects.
-func (p *Plan) findDuplicateKeys(v *jsontext.Value, ptr string, dups []*jsontext.Value) {
-	contains := func(v *jsontext.Value) bool {
+func (p *Plan) findDuplicateKeys(v jsontext.Value, ptr string, dups []jsontext.Value) {
+	contains := func(v jsontext.Value) bool {
 		for _, d := range dups {
-			if d.Start >= v.Start && d.End <= v.End {
+			if d.Start() >= v.Start() && d.End() <= v.End() {
 				return true
 			}
 		}
 		return false
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Array:
-		for i, e := range v.Elems {
-			if (e.Kind == jsontext.Array || e.Kind == jsontext.Object) && contains(e) {
+		for i, e := range v.Elems() {
+			if (e.Kind() == jsontext.Array || e.Kind() == jsontext.Object) && contains(e) {
 				p.findDuplicateKeys(e, ptr+"/"+strconv.Itoa(i), dups)
 			}
 		}
 	case jsontext.Object:
 		if jsontext.HasDuplicateKeys(v) {
 			first := map[string]int{}
-			for i, m := range v.Members {
+			for _, m := range v.Members() {
 				j, seen := first[m.Key]
 				if !seen {
-					first[m.Key] = i
+					first[m.Key] = m.KeyStart
 					continue
 				}
-				orig := p.Src.Position(v.Members[j].KeyStart)
+				orig := p.Src.Position(j)
 				d := p.problem(SeverityError, "DUPLICATE_KEY", ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd,
 					fmt.Sprintf("key %q appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", m.Key))
 				d.Related = append(d.Related, Related{Pointer: ptr + "/" + jsontext.EscapePointer(m.Key), Pos: orig,
 					Message: fmt.Sprintf("%q is first defined here", m.Key)})
 			}
 		}
-		for _, m := range v.Members {
-			if (m.Value.Kind == jsontext.Array || m.Value.Kind == jsontext.Object) && contains(m.Value) {
+		for _, m := range v.Members() {
+			if (m.Value.Kind() == jsontext.Array || m.Value.Kind() == jsontext.Object) && contains(m.Value) {
 				p.findDuplicateKeys(m.Value, ptr+"/"+jsontext.EscapePointer(m.Key), dups)
 			}
 		}

@@ -15,12 +15,12 @@ const RefKey = "output_by_reference"
 // walks. Concierge turns every path element into a string with str() before
 // walking, so Path holds those strings.
 type Ref struct {
-	Value    *jsontext.Value  // the whole {"output_by_reference": ...} object
-	Payload  *jsontext.Value  // the value of output_by_reference
-	Step     string           // the referenced step id (the payload's one key)
-	StepKey  *jsontext.Member // the payload member naming the step
-	PathNode *jsontext.Value  // the path array
-	Path     []string         // str() of each path element
+	Value    jsontext.Value  // the whole {"output_by_reference": ...} object
+	Payload  jsontext.Value  // the value of output_by_reference
+	Step     string          // the referenced step id (the payload's one key)
+	StepKey  jsontext.Member // the payload member naming the step (zero when malformed)
+	PathNode jsontext.Value  // the path array
+	Path     []string        // str() of each path element
 	// Err is Concierge's message when the reference is malformed (payload
 	// not a one-key object, path not an array); Step and Path are then unset.
 	Err string
@@ -28,29 +28,32 @@ type Ref struct {
 
 // IsRef reports whether an argument value is a reference: an object with an
 // output_by_reference key, whatever else it holds (as Concierge decides).
-func IsRef(v *jsontext.Value) bool {
-	return v != nil && v.Kind == jsontext.Object && v.Get(RefKey) != nil
+func IsRef(v jsontext.Value) bool {
+	return !v.IsZero() && v.Kind() == jsontext.Object && !v.Get(RefKey).IsZero()
 }
 
 // ParseRef reads a reference the way Concierge's _parse_ref does.
-func ParseRef(v *jsontext.Value) *Ref {
+func ParseRef(v jsontext.Value) *Ref {
 	r := &Ref{Value: v, Payload: v.Get(RefKey)}
 	pl := r.Payload
-	members := pyvalue.Members(pl)
-	if pl.Kind != jsontext.Object || len(members) != 1 {
+	var m jsontext.Member
+	n := 0
+	for _, pm := range pyvalue.Members(pl) {
+		m, n = pm, n+1
+	}
+	if pl.Kind() != jsontext.Object || n != 1 {
 		r.Err = "output_by_reference must be an object with exactly one key (the step id), got: " + pyvalue.Str(pl)
 		return r
 	}
-	m := &members[0]
 	r.StepKey = m
 	r.Step = m.Key
-	if m.Value.Kind != jsontext.Array {
+	if m.Value.Kind() != jsontext.Array {
 		r.Err = fmt.Sprintf("output_by_reference path for step '%s' must be an array, got: %s", m.Key, pyvalue.TypeName(m.Value))
 		return r
 	}
 	r.PathNode = m.Value
-	r.Path = make([]string, len(m.Value.Elems))
-	for i, e := range m.Value.Elems {
+	r.Path = make([]string, m.Value.Len())
+	for i, e := range m.Value.Elems() {
 		r.Path[i] = pyvalue.Str(e)
 	}
 	return r
@@ -82,7 +85,7 @@ func (s *Step) Refs() []ArgRef {
 }
 
 func parseRefs(s *Step) []ArgRef {
-	if s.Args == nil || s.Args.Kind != jsontext.Object {
+	if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 		return nil
 	}
 	var out []ArgRef

@@ -182,8 +182,8 @@ func (r *Run) reset(from int) {
 	r.results = make(map[string]int, from)
 	for i := 0; i < from; i++ {
 		if r.steps[i].Status == StepOK {
-			if id := r.Plan.Steps[i].ID; id != nil && id.Kind == jsontext.String {
-				r.results[id.Str] = i
+			if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
+				r.results[id.Str()] = i
 			}
 		}
 	}
@@ -284,7 +284,7 @@ func (r *Run) SetPlan(p *Plan, edited int) error {
 
 // ArgsOf returns the arguments step i runs with and the source bytes they
 // point into.
-func (r *Run) ArgsOf(i int) (*jsontext.Value, []byte) {
+func (r *Run) ArgsOf(i int) (jsontext.Value, []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.Plan.Steps[i].Args, r.Plan.Src.Bytes
@@ -323,8 +323,8 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	r.steps[i] = st
 	r.stepChanged(i)
 	if st.Status == StepOK {
-		if id := r.Plan.Steps[i].ID; id != nil && id.Kind == jsontext.String {
-			r.results[id.Str] = i
+		if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
+			r.results[id.Str()] = i
 		}
 		r.cursor = i + 1
 		if r.cursor == len(r.steps) {
@@ -377,7 +377,7 @@ func (r *Run) execute(ctx context.Context, i int) StepState {
 	tool := r.Catalog.Tool(step.ToolName())
 	if tool == nil {
 		name := "None"
-		if step.Tool != nil {
+		if !step.Tool.IsZero() {
 			name = pyvalue.Str(step.Tool)
 		}
 		return fail(unknownToolMessage(name, r.Catalog))
@@ -505,10 +505,10 @@ func unknownToolMessage(name string, c *Catalog) string {
 func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	args, _ := r.ArgsOf(i)
 	step := r.Plan.Steps[i]
-	if args == nil {
+	if args.IsZero() {
 		return json.RawMessage("{}"), nil
 	}
-	if args.Kind != jsontext.Object {
+	if args.Kind() != jsontext.Object {
 		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
 	}
 	tool := r.Catalog.Tool(step.ToolName())
@@ -516,7 +516,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	if args == step.Args {
 		refs = step.Refs()
 	}
-	buf := make([]byte, 0, args.End-args.Start+16)
+	buf := make([]byte, 0, args.End()-args.Start()+16)
 	buf = append(buf, '{')
 	for n, m := range pyvalue.Members(args) {
 		if n > 0 {

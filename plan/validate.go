@@ -40,18 +40,18 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
 	v.schemaWork = schemaWork(p, c)
 	v.ds = append(v.ds, p.Problems...)
-	if p.Root == nil || (p.StepsPtr == "" && p.Form != FormSteps) {
+	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) {
 		return SortDiagnostics(v.ds)
 	}
 	v.src = p.Src.Bytes
 	v.planKeys()
 	v.valueChecks() // validate_values.go
 	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
-	if steps == nil || steps.Kind != jsontext.Array || len(p.Steps) != len(steps.Elems) {
+	if steps.IsZero() || steps.Kind() != jsontext.Array || len(p.Steps) != steps.Len() {
 		return SortDiagnostics(v.ds)
 	}
 	if len(p.Steps) == 0 {
-		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start, steps.End, nil,
+		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
 			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
 	}
 	v.run()
@@ -112,10 +112,10 @@ func schemaWork(p *Plan, c *Catalog) int {
 type stepIDs struct {
 	id     string
 	hasID  bool
-	idNode *jsontext.Value
+	idNode jsontext.Value
 	idPtr  string
-	tool   *jsontext.Value
-	args   *jsontext.Value
+	tool   jsontext.Value
+	args   jsontext.Value
 	argPtr string
 }
 
@@ -137,10 +137,10 @@ func (v *validator) relate(d *Diagnostic, ptr string, offset int, msg string) {
 // planKeys reports keys of the plan object other than "steps".
 func (v *validator) planKeys() {
 	body := v.p.Body
-	if body == nil || body.Kind != jsontext.Object {
+	if body.IsZero() || body.Kind() != jsontext.Object {
 		return
 	}
-	for _, m := range body.Members {
+	for _, m := range body.Members() {
 		if m.Key == "steps" || (m.Key == "$schema" && m.Value == v.p.SchemaHint) {
 			continue
 		}
@@ -179,7 +179,7 @@ func (v *validator) run() {
 		}
 	}
 	for _, s := range p.Steps {
-		if s.Node.Kind == jsontext.Object {
+		if s.Node.Kind() == jsontext.Object {
 			v.step(s)
 		}
 		if id := v.ids[s.Index]; id.hasID {
@@ -199,13 +199,13 @@ func (v *validator) run() {
 // the rest of the walk takes as its id, tool and args.
 func (v *validator) shape(s *Step) stepIDs {
 	out := stepIDs{idNode: s.ID, idPtr: s.Ptr + "/id", tool: s.Tool, args: s.Args, argPtr: s.Ptr + "/args"}
-	if s.Node.Kind != jsontext.Object {
-		v.add(SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start, s.Node.End, s,
-			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind))
+	if s.Node.Kind() != jsontext.Object {
+		v.add(SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
+			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
 		return out
 	}
 	aliased := map[string]bool{}
-	for _, m := range s.Node.Members {
+	for _, m := range s.Node.Members() {
 		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
 			continue
 		}
@@ -213,7 +213,7 @@ func (v *validator) shape(s *Step) stepIDs {
 		if sug == "" {
 			sug = suggest(m.Key, stepKeys)
 		}
-		if sug != "" && s.Node.Get(sug) != nil {
+		if sug != "" && !s.Node.Get(sug).IsZero() {
 			sug = "" // the real key is there too: this one is just extra
 		}
 		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
@@ -235,40 +235,40 @@ func (v *validator) shape(s *Step) stepIDs {
 		d := v.add(SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
 		d.Suggestion = sug
 	}
-	startOf := s.Node.Start
+	startOf := s.Node.Start()
 	switch id := out.idNode; {
-	case id == nil || !pyTruthy(id):
+	case id.IsZero() || !pyTruthy(id):
 		if !aliased["id"] {
 			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
 			ptr, start, end := s.Ptr, startOf, startOf+1
-			if id != nil {
+			if !id.IsZero() {
 				msg = fmt.Sprintf("step %d has an empty id %s (Concierge treats it as missing): give it a unique, non-empty string id", s.Index, id.Raw(v.src))
-				ptr, start, end = out.idPtr, id.Start, id.End
+				ptr, start, end = out.idPtr, id.Start(), id.End()
 			}
 			v.add(SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
 		}
-	case id.Kind != jsontext.String:
-		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr, id.Start, id.End, s,
-			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind, strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
+	case id.Kind() != jsontext.String:
+		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr, id.Start(), id.End(), s,
+			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind(), strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
-		out.id, out.hasID = id.Str, true
-		if j, dup := v.first[id.Str]; dup && j < s.Index {
-			d := v.add(SeverityError, "DUPLICATE_STEP_ID", out.idPtr, id.Start, id.End, s,
-				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str, j))
+		out.id, out.hasID = id.Str(), true
+		if j, dup := v.first[id.Str()]; dup && j < s.Index {
+			d := v.add(SeverityError, "DUPLICATE_STEP_ID", out.idPtr, id.Start(), id.End(), s,
+				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str(), j))
 			first := v.ids[j]
-			v.relate(d, first.idPtr, first.idNode.Start, fmt.Sprintf("step %q is first defined here", id.Str))
-		} else if !goodID(id.Str) {
-			v.add(SeverityWarning, "STEP_ID_STYLE", out.idPtr, id.Start, id.End, s,
-				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str, tidyID(id.Str)))
+			v.relate(d, first.idPtr, first.idNode.Start(), fmt.Sprintf("step %q is first defined here", id.Str()))
+		} else if !goodID(id.Str()) {
+			v.add(SeverityWarning, "STEP_ID_STYLE", out.idPtr, id.Start(), id.End(), s,
+				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
 		}
 	}
-	if out.tool == nil && !aliased["tool"] {
+	if out.tool.IsZero() && !aliased["tool"] {
 		v.add(SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
 	}
-	if out.args != nil && out.args.Kind != jsontext.Object {
-		v.add(SeverityError, "ARGS_SHAPE", out.argPtr, out.args.Start, out.args.End, s,
-			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind))
+	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
+		v.add(SeverityError, "ARGS_SHAPE", out.argPtr, out.args.Start(), out.args.End(), s,
+			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind()))
 	}
 	return out
 }
@@ -303,14 +303,14 @@ func tidyID(id string) string {
 func (v *validator) step(s *Step) {
 	ids := v.ids[s.Index]
 	var info *toolInfo
-	if t := ids.tool; t != nil {
-		if t.Kind == jsontext.String && v.c.Tool(t.Str) != nil {
-			info = v.info(v.c.Tool(t.Str))
+	if t := ids.tool; !t.IsZero() {
+		if t.Kind() == jsontext.String && v.c.Tool(t.Str()) != nil {
+			info = v.info(v.c.Tool(t.Str()))
 		} else {
 			ptr := s.Ptr + "/tool"
 			if t != s.Tool {
 				ptr = ""
-				for _, m := range s.Node.Members {
+				for _, m := range s.Node.Members() {
 					if m.Value == t {
 						ptr = s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 					}
@@ -318,28 +318,28 @@ func (v *validator) step(s *Step) {
 			}
 			sug := ""
 			msg := ""
-			if t.Kind == jsontext.String {
-				sug = suggest(t.Str, v.c.Names())
+			if t.Kind() == jsontext.String {
+				sug = suggest(t.Str(), v.c.Names())
 				if sug != "" {
-					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str, didYouMean(sug))
+					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
 				} else {
-					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str, quoteList(v.c.Names(), 12))
+					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str(), quoteList(v.c.Names(), 12))
 				}
 			} else {
-				msg = fmt.Sprintf("the tool of step %q is a JSON %s: name a tool with a string, one of %s", s.Label(), t.Kind, quoteList(v.c.Names(), 12))
+				msg = fmt.Sprintf("the tool of step %q is a JSON %s: name a tool with a string, one of %s", s.Label(), t.Kind(), quoteList(v.c.Names(), 12))
 			}
-			d := v.add(SeverityError, "UNKNOWN_TOOL", ptr, t.Start, t.End, s, msg)
+			d := v.add(SeverityError, "UNKNOWN_TOOL", ptr, t.Start(), t.End(), s, msg)
 			d.Suggestion = sug
 		}
 	}
 	v.infos[s.Index] = info
 	args := ids.args
-	if args == nil || args.Kind != jsontext.Object {
-		if args == nil {
+	if args.IsZero() || args.Kind() != jsontext.Object {
+		if args.IsZero() {
 			if info != nil && len(info.required) > 0 {
-				v.missingArgs(s, info, nil, ids)
+				v.missingArgs(s, info, jsontext.Value{}, ids)
 			} else {
-				v.add(SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start, s.Node.Start+1, s,
+				v.add(SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
 					fmt.Sprintf("step %q has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", s.Label()))
 			}
 		}
@@ -382,16 +382,19 @@ func (v *validator) unused() {
 			continue
 		}
 		id := v.ids[i]
-		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr, id.idNode.Start, id.idNode.End, s,
+		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr, id.idNode.Start(), id.idNode.End(), s,
 			fmt.Sprintf("no later step references the output of step %q (read-only tool %q): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", id.id, info.tool.Name))
 	}
 }
 
 // pathText renders the first n elements of a path as written.
-func (v *validator) pathText(path *jsontext.Value, n int) string {
+func (v *validator) pathText(path jsontext.Value, n int) string {
 	var b strings.Builder
 	b.WriteByte('[')
-	for i, e := range path.Elems[:n] {
+	for i, e := range path.Elems() {
+		if i == n {
+			break
+		}
 		if i > 0 {
 			b.WriteString(", ")
 		}

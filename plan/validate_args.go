@@ -215,8 +215,8 @@ var printer = message.NewPrinter(language.English)
 
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
-func (v *validator) arguments(s *Step, ti *toolInfo, args *jsontext.Value, ids stepIDs, refs map[string]bool) {
-	members := pyvalue.Members(args)
+func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
+	members := pyvalue.MemberList(args)
 	given := make(map[string]bool, len(members))
 	for _, m := range members {
 		given[m.Key] = true
@@ -281,7 +281,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *jsontext.Value, ids s
 	size := 0
 	for _, m := range members {
 		if !refs[m.Key] {
-			size += len(m.Key) + m.Value.End - m.Value.Start + 8
+			size += len(m.Key) + m.Value.End() - m.Value.Start() + 8
 		}
 	}
 	if size <= 4096 {
@@ -300,7 +300,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *jsontext.Value, ids s
 		}
 	}
 	inst := make(map[string]any, len(members))
-	lits := map[string]*jsontext.Value{}
+	lits := map[string]jsontext.Value{}
 	for _, m := range members {
 		if !refs[m.Key] {
 			if sh, named := ti.shallow[m.Key]; sh || (!named && ti.shallowRest && ti.props[m.Key] == nil) {
@@ -335,10 +335,10 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args *jsontext.Value, ids s
 // takes an object or array.
 func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed map[string]bool) {
 	for _, m := range members {
-		if refs[m.Key] || failed[m.Key] || m.Value.Kind != jsontext.String {
+		if refs[m.Key] || failed[m.Key] || m.Value.Kind() != jsontext.String {
 			continue
 		}
-		k := jsonTextKind(m.Value.Str)
+		k := jsonTextKind(m.Value.Str())
 		if k == 0 {
 			continue
 		}
@@ -349,7 +349,7 @@ func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []js
 		if want == kStr || (want != kAll && want&k == 0) {
 			continue
 		}
-		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.Value.Start, m.Value.End, s,
+		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
 	}
 }
@@ -381,12 +381,12 @@ func contains2(xs []string, x string) bool {
 
 // keySpan is the span of the "args" key of a step, or the step's first byte.
 func (v *validator) keySpan(s *Step, ids stepIDs) [2]int {
-	for _, m := range s.Node.Members {
+	for _, m := range s.Node.Members() {
 		if m.Value == ids.args {
 			return [2]int{m.KeyStart, m.KeyEnd}
 		}
 	}
-	return [2]int{s.Node.Start, s.Node.Start + 1}
+	return [2]int{s.Node.Start(), s.Node.Start() + 1}
 }
 
 // jsonTextKind is kObj or kArr when s is the JSON text of an object or array.
@@ -421,7 +421,7 @@ func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationE
 }
 
 // argError turns one schema error into a diagnostic on its argument.
-func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]*jsontext.Value, refs, failed map[string]bool) {
+func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]jsontext.Value, refs, failed map[string]bool) {
 	loc := l.InstanceLocation
 	if len(loc) == 0 {
 		switch l.ErrorKind.(type) {
@@ -448,12 +448,12 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		ptr += "/" + jsontext.EscapePointer(tok)
 	}
 	inner := jsontext.Pointer(loc[1:]...)
-	if val != nil && inner != "" {
-		if x, _, _ := jsontext.Find(val, inner); x != nil {
+	if !val.IsZero() && inner != "" {
+		if x, _, _ := jsontext.Find(val, inner); !x.IsZero() {
 			val = x
 		}
 	}
-	if val == nil {
+	if val.IsZero() {
 		return
 	}
 	where := fmt.Sprintf("argument %q of tool %q", param, ti.tool.Name)
@@ -471,29 +471,29 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 	}
 	if t, ok := l.ErrorKind.(*kind.Type); ok && len(t.Want) > 0 {
 		want := strings.Join(t.Want, " or ")
-		if inner == "" && top.Kind == jsontext.String && !contains2(t.Want, "string") {
-			if k := jsonTextKind(top.Str); k != 0 && (contains2(t.Want, k.String())) {
-				v.add(SeverityError, "ARG_JSON_STRING", ptr, val.Start, val.End, s,
+		if inner == "" && top.Kind() == jsontext.String && !contains2(t.Want, "string") {
+			if k := jsonTextKind(top.Str()); k != 0 && (contains2(t.Want, k.String())) {
+				v.add(SeverityError, "ARG_JSON_STRING", ptr, val.Start(), val.End(), s,
 					fmt.Sprintf("%s is a string holding JSON %s text, but the inputSchema wants %s: write the %s itself, without the quotes", where, k, want, k))
 				return
 			}
 		}
-		v.add(SeverityError, "ARG_TYPE", ptr, val.Start, val.End, s,
-			fmt.Sprintf("%s is %s %s, but the inputSchema wants %s: write %s value", where, article(val.Kind.String()), val.Kind, want, article(t.Want[0])+" "+t.Want[0]))
+		v.add(SeverityError, "ARG_TYPE", ptr, val.Start(), val.End(), s,
+			fmt.Sprintf("%s is %s %s, but the inputSchema wants %s: write %s value", where, article(val.Kind().String()), val.Kind(), want, article(t.Want[0])+" "+t.Want[0]))
 		return
 	}
 	if a, ok := l.ErrorKind.(*kind.AnyOf); ok {
 		_ = a
-		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start, val.End, s,
+		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
 			fmt.Sprintf("%s fits none of the alternatives (anyOf) of its schema%s: change the value to fit one", where, firstCause(l)))
 		return
 	}
 	if _, ok := l.ErrorKind.(*kind.OneOf); ok {
-		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start, val.End, s,
+		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
 			fmt.Sprintf("%s must fit exactly one alternative (oneOf) of its schema%s: change the value to fit one", where, firstCause(l)))
 		return
 	}
-	v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start, val.End, s,
+	v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
 		fmt.Sprintf("%s does not fit the inputSchema: %s; change the value to fit", where, l.ErrorKind.LocalizedString(printer)))
 }
 
@@ -521,25 +521,25 @@ func article(word string) string {
 // numbers as json.Number so that big integers stay exact (and numbers past
 // 10^±400 as Python's float() makes them: tameNumber). A repeated key
 // keeps its last value, as json.loads does.
-func toAny(v *jsontext.Value) any {
-	switch v.Kind {
+func toAny(v jsontext.Value) any {
+	switch v.Kind() {
 	case jsontext.Null:
 		return nil
 	case jsontext.Bool:
-		return v.Bool
+		return v.Bool()
 	case jsontext.Number:
-		return json.Number(tameNumber(v.Str))
+		return json.Number(tameNumber(v.Str()))
 	case jsontext.String:
-		return v.Str
+		return v.Str()
 	case jsontext.Array:
-		out := make([]any, len(v.Elems))
-		for i, e := range v.Elems {
+		out := make([]any, v.Len())
+		for i, e := range v.Elems() {
 			out[i] = toAny(e)
 		}
 		return out
 	default:
-		out := make(map[string]any, len(v.Members))
-		for _, m := range v.Members {
+		out := make(map[string]any, v.Len())
+		for _, m := range v.Members() {
 			out[m.Key] = toAny(m.Value)
 		}
 		return out
@@ -550,8 +550,8 @@ func toAny(v *jsontext.Value) any {
 // kind: an empty object or array stands for a large one. Converting a
 // large literal whole into Go maps for a schema that says only
 // {"type": "object"} was a third of validating a plan of large literals.
-func kindOnly(v *jsontext.Value) any {
-	switch v.Kind {
+func kindOnly(v jsontext.Value) any {
+	switch v.Kind() {
 	case jsontext.Array:
 		return []any{}
 	case jsontext.Object:
@@ -613,9 +613,9 @@ var kindKeywords = map[string]bool{"type": true, "description": true, "title": t
 	"examples": true, "deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true}
 
 // missingArgs reports the required arguments of a step that has no args.
-func (v *validator) missingArgs(s *Step, ti *toolInfo, _ *jsontext.Value, ids stepIDs) {
+func (v *validator) missingArgs(s *Step, ti *toolInfo, _ jsontext.Value, ids stepIDs) {
 	for _, r := range ti.required {
-		v.add(SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start, s.Node.Start+1, s,
+		v.add(SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"args\": {\"%s\": ...}", s.Label(), ti.tool.Name, r, r))
 	}
 }

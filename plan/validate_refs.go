@@ -13,7 +13,7 @@ import (
 // parameter it sits on, its target step, and its path against the target
 // tool's outputSchema; then the type it reaches against the parameter.
 func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, ptr string, r *Ref) {
-	for _, x := range m.Value.Members {
+	for _, x := range m.Value.Members() {
 		if x.Key == RefKey {
 			continue
 		}
@@ -29,27 +29,27 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, ptr st
 				msg = fmt.Sprintf("tool %q has no sharable parameter %q:%s", info.tool.Name, m.Key, didYouMean(sug))
 			}
 		}
-		d := v.add(SeverityError, "REF_NOT_SHARABLE", ptr, m.Value.Start, m.Value.End, s, msg)
+		d := v.add(SeverityError, "REF_NOT_SHARABLE", ptr, m.Value.Start(), m.Value.End(), s, msg)
 		d.Suggestion = sug
 	} else if info != nil && info.tool.SharableAll {
-		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", ptr, m.Value.Start, m.Value.End, s,
+		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", ptr, m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("tool %q carries no sharable marks, so planctl assumed parameter %q may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", info.tool.Name, m.Key))
 	}
 	v.mention(s, r.Payload)
 	if r.Err != "" {
-		if r.StepKey == nil {
+		if r.StepKey.Value.IsZero() {
 			pl := r.Payload
-			v.add(SeverityError, "REF_MALFORMED", refPtr, pl.Start, pl.End, s,
+			v.add(SeverityError, "REF_MALFORMED", refPtr, pl.Start(), pl.End(), s,
 				fmt.Sprintf("the output_by_reference of argument %q must be an object with exactly one key, the step id, whose value is the path: write {\"output_by_reference\": {\"step_id\": [\"key\", 0]}}", m.Key))
 			return
 		}
 		pv := r.StepKey.Value
 		fix := `["key", 0]`
-		if pv.Kind == jsontext.String {
+		if pv.Kind() == jsontext.String {
 			fix = "[" + string(pv.Raw(v.src)) + "]"
 		}
-		v.add(SeverityError, "REF_PATH_TYPE", refPtr+"/"+jsontext.EscapePointer(r.Step), pv.Start, pv.End, s,
-			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind, fix))
+		v.add(SeverityError, "REF_PATH_TYPE", refPtr+"/"+jsontext.EscapePointer(r.Step), pv.Start(), pv.End(), s,
+			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind(), fix))
 		return
 	}
 	keyPtr := refPtr + "/" + jsontext.EscapePointer(r.Step)
@@ -66,7 +66,7 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, ptr st
 			d := v.add(SeverityError, "REF_FORWARD", keyPtr, ks, ke, s,
 				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
 			id := v.ids[later]
-			v.relate(d, id.idPtr, id.idNode.Start, fmt.Sprintf("step %q is defined here", r.Step))
+			v.relate(d, id.idPtr, id.idNode.Start(), fmt.Sprintf("step %q is defined here", r.Step))
 			return
 		}
 		names := v.scopeNames()
@@ -86,7 +86,7 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, ptr st
 		d.Suggestion = sug
 		if sug != "" {
 			id := v.ids[v.scope[sug]]
-			v.relate(d, id.idPtr, id.idNode.Start, fmt.Sprintf("step %q is defined here", sug))
+			v.relate(d, id.idPtr, id.idNode.Start(), fmt.Sprintf("step %q is defined here", sug))
 		}
 		return
 	}
@@ -113,13 +113,13 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	if target == nil || !target.hasOut {
 		// Nothing is known of the output, but a path element that is not a
 		// string or an integer is a mistake whatever the output holds.
-		for i, e := range path.Elems {
+		for i, e := range path.Elems() {
 			if !goodPathElement(e) {
 				v.badPathElement(s, r, i, elemPtr(i))
 				return
 			}
 		}
-		if target != nil && len(path.Elems) > 0 {
+		if target != nil && path.Len() > 0 {
 			v.uncheckedRef(s, target, r, keyPtr, path)
 		}
 		return // an unknown tool was reported; its output is "any"
@@ -127,13 +127,13 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	cur := target.out
 	node := &target.walks
 	start := 0
-	if target.wrapped && len(path.Elems) > 0 && r.Path[0] == "result" {
-		e := path.Elems[0]
+	if target.wrapped && path.Len() > 0 && r.Path[0] == "result" {
+		e := path.Index(0)
 		rest := "[]"
-		if len(path.Elems) > 1 {
-			rest = "[" + string(v.src[path.Elems[1].Start:path.Elems[len(path.Elems)-1].End]) + "]"
+		if path.Len() > 1 {
+			rest = "[" + string(v.src[path.Index(1).Start():path.Index(path.Len()-1).End()]) + "]"
 		}
-		v.add(SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start, e.End, s,
+		v.add(SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start(), e.End(), s,
 			fmt.Sprintf("tool %q is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", target.tool.Name, rest))
 		start = 1
 		node = node.skipWrapper()
@@ -147,8 +147,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
 	var pending *Diagnostic
-	for i := start; i < len(path.Elems); i++ {
-		e := path.Elems[i]
+	for i := start; i < path.Len(); i++ {
+		e := path.Index(i)
 		if !goodPathElement(e) {
 			v.badPathElement(s, r, i, elemPtr(i))
 			return
@@ -157,7 +157,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		node = node.step(cur, key)
 		res := node.res
 		if f := res.fail; f != nil {
-			d := v.add(f.sev, f.code, elemPtr(i), e.Start, e.End, s, v.walkMessage(f, target, e, key, where(i)))
+			d := v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
 			if f.code == "REF_UNKNOWN_PROPERTY" {
 				d.Suggestion = suggest(key, f.names)
 				d.Message += didYouMean(d.Suggestion)
@@ -166,14 +166,14 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		}
 		if pending == nil {
 			if f := res.warn; f != nil {
-				d := v.p.Diag(f.sev, f.code, elemPtr(i), e.Start, e.End, v.walkMessage(f, target, e, key, where(i)))
+				d := v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
 				if f.code == "REF_UNKNOWN_PROPERTY" {
 					d.Suggestion = suggest(key, f.names)
 					d.Message += didYouMean(d.Suggestion)
 				}
 				pending = &d
 			} else if res.maybe != "" {
-				d := v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start, e.End,
+				d := v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
 					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
 				pending = &d
 			}
@@ -196,29 +196,29 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	if want == kAll || got == kAll || want&got != 0 {
 		return
 	}
-	at := where(len(path.Elems))
+	at := where(path.Len())
 	if info.tool.Runtime == RuntimeFastMCP && laxConverts(want, got) {
 		v.refCoerced(s, info.tool, m.Key, keyPtr, path, want, got, at) // validate_values.go
 		return
 	}
-	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start, path.End, s,
+	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr, path.Start(), path.End(), s,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
 }
 
 // goodPathElement reports whether a path element is a string or an integer,
 // the only elements Concierge does not turn into surprising strings.
-func goodPathElement(e *jsontext.Value) bool {
-	return e.Kind == jsontext.String || (e.Kind == jsontext.Number && pyvalue.IsIntLiteral(e.Str))
+func goodPathElement(e jsontext.Value) bool {
+	return e.Kind() == jsontext.String || (e.Kind() == jsontext.Number && pyvalue.IsIntLiteral(e.Str()))
 }
 
 // badPathElement reports path element i of reference r.
 func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
-	e := r.PathNode.Elems[i]
-	v.add(SeverityError, "REF_PATH_ELEMENT", ptr, e.Start, e.End, s,
-		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind, r.Path[i]))
+	e := r.PathNode.Index(i)
+	v.add(SeverityError, "REF_PATH_ELEMENT", ptr, e.Start(), e.End(), s,
+		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), r.Path[i]))
 }
 
-func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *jsontext.Value, key, where string) string {
+func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Value, key, where string) string {
 	raw := string(e.Raw(v.src))
 	switch f.code {
 	case "REF_UNKNOWN_PROPERTY":
@@ -249,28 +249,25 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e *jsontext.Va
 // It returns the index of the first diagnostic it gave, or -1. ptr is
 // val's pointer in a buffer the walk appends to (a string only for a
 // diagnostic).
-func (v *validator) lookalikes(s *Step, val *jsontext.Value, ptr []byte, param string, top bool) int {
+func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param string, top bool) int {
 	first := -1
 	note := func(i int) {
 		if first < 0 {
 			first = i
 		}
 	}
-	switch val.Kind {
+	switch val.Kind() {
 	case jsontext.Object:
 		if !top && IsRef(val) {
 			v.mention(s, val.Get(RefKey))
-			for i := len(val.Members) - 1; i >= 0; i-- {
-				if mm := val.Members[i]; mm.Key == RefKey {
-					v.add(SeverityWarning, "REF_NESTED", string(ptr)+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
-						fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
-					note(len(v.ds) - 1)
-					break
-				}
+			if mm, ok := val.Lookup(RefKey); ok {
+				v.add(SeverityWarning, "REF_NESTED", string(ptr)+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
+					fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
+				note(len(v.ds) - 1)
 			}
 			return first
 		}
-		for _, mm := range val.Members {
+		for _, mm := range val.Members() {
 			kp := appendPointerToken(append(ptr, '/'), mm.Key)
 			if looksLikeRefKey(mm.Key) {
 				v.add(SeverityWarning, "REF_LOOKALIKE", string(kp), mm.KeyStart, mm.KeyEnd, s,
@@ -283,16 +280,16 @@ func (v *validator) lookalikes(s *Step, val *jsontext.Value, ptr []byte, param s
 			}
 		}
 	case jsontext.Array:
-		for i, e := range val.Elems {
+		for i, e := range val.Elems() {
 			if j := v.lookalikes(s, e, strconv.AppendInt(append(ptr, '/'), int64(i), 10), param, false); j >= 0 {
 				note(j)
 			}
 		}
 	case jsontext.String:
-		if step, path, ok := v.refString(val.Str); ok {
+		if step, path, ok := v.refString(val.Str()); ok {
 			v.markRead(s, step)
-			v.add(SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start, val.End, s,
-				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str, step, step, path))
+			v.add(SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start(), val.End(), s,
+				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str(), step, step, path))
 			note(len(v.ds) - 1)
 		}
 	}
@@ -302,11 +299,11 @@ func (v *validator) lookalikes(s *Step, val *jsontext.Value, ptr []byte, param s
 // mention marks the steps a reference payload names as read, whatever its
 // form, so that a malformed reference to a step does not also make the step
 // look unused.
-func (v *validator) mention(s *Step, payload *jsontext.Value) {
-	if payload == nil || payload.Kind != jsontext.Object {
+func (v *validator) mention(s *Step, payload jsontext.Value) {
+	if payload.IsZero() || payload.Kind() != jsontext.Object {
 		return
 	}
-	for _, m := range payload.Members {
+	for _, m := range payload.Members() {
 		v.markRead(s, m.Key)
 	}
 }
@@ -408,7 +405,7 @@ type uncheckedRefs struct {
 	n       int // how many
 	step    *Step
 	ptr     string
-	path    *jsontext.Value
+	path    jsontext.Value
 	target  string // the step the first one reads
 	related []Related
 }
@@ -416,7 +413,7 @@ type uncheckedRefs struct {
 // uncheckedRef counts a reference whose path cannot be checked because the
 // tool of the step it reads has no outputSchema; reportUnchecked reports
 // them, once per tool.
-func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr string, path *jsontext.Value) {
+func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr string, path jsontext.Value) {
 	if v.unchecked == nil {
 		v.unchecked = map[*toolInfo]*uncheckedRefs{}
 	}
@@ -428,8 +425,8 @@ func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr strin
 	}
 	u.n++
 	if len(u.related) < maxUncheckedRelated {
-		u.related = append(u.related, Related{Pointer: keyPtr, Pos: v.p.Src.Position(path.Start),
-			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, len(path.Elems)), r.Step)})
+		u.related = append(u.related, Related{Pointer: keyPtr, Pos: v.p.Src.Position(path.Start()),
+			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, path.Len()), r.Step)})
 	}
 }
 
@@ -438,12 +435,12 @@ func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr strin
 func (v *validator) reportUnchecked() {
 	for _, t := range v.uncheckedOrder {
 		u := v.unchecked[t]
-		first := fmt.Sprintf("the path %s into step %q", v.pathText(u.path, len(u.path.Elems)), u.target)
+		first := fmt.Sprintf("the path %s into step %q", v.pathText(u.path, u.path.Len()), u.target)
 		msg := fmt.Sprintf("tool %q has no outputSchema, so %s cannot be checked before running", t.tool.Name, first)
 		if u.n > 1 {
 			msg = fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", t.tool.Name, u.n, first)
 		}
-		d := v.add(SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start, u.path.End, u.step, msg)
+		d := v.add(SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start(), u.path.End(), u.step, msg)
 		d.Related = u.related
 	}
 }

@@ -117,7 +117,7 @@ func ResultCheck(r *Run, i int) *Diagnostic {
 	if msg == "" {
 		return nil
 	}
-	d := r.Plan.Diag(SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node.Start, s.Node.Start+1,
+	d := r.Plan.Diag(SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node.Start(), s.Node.Start()+1,
 		fmt.Sprintf("the result of step %q does not match the outputSchema of tool %q: %s (the response is unchanged; a client that checks structuredContent would refuse it)",
 			s.Label(), t.Name, msg))
 	d.StepIndex, d.StepID = s.Index, s.IDText()

@@ -165,8 +165,8 @@ func checkDiagnostics(t testing.TB, p *plan.Plan, ds []plan.Diagnostic) {
 		if d.Start < 0 || d.End > len(p.Src.Bytes) || d.End < d.Start {
 			t.Errorf("%s: bad span %d-%d", d.Code, d.Start, d.End)
 		}
-		if p.Root != nil && d.Pointer != "" {
-			if v, _, _ := jsontext.Find(p.Root, d.Pointer); v == nil {
+		if !p.Root.IsZero() && d.Pointer != "" {
+			if v, _, _ := jsontext.Find(p.Root, d.Pointer); v.IsZero() {
 				t.Errorf("%s: pointer %q does not resolve", d.Code, d.Pointer)
 			}
 		}

@@ -20,7 +20,7 @@ import (
 // hold (NUMBER_RANGE), NaN/Infinity literals (NUMBER_RANGE) and floats with
 // more digits than a double keeps (FLOAT_PRECISION).
 func (v *validator) valueChecks() {
-	if v.p.Root == nil {
+	if v.p.Root.IsZero() {
 		return
 	}
 	v.walkValues(v.p.Root, make([]byte, 0, 64))
@@ -30,54 +30,54 @@ func (v *validator) valueChecks() {
 // a buffer the walk appends to and cuts back: a pointer is made a string
 // only for a diagnostic (one string per value walked was a tenth of
 // validating a plan of large literals).
-func (v *validator) walkValues(n *jsontext.Value, ptr []byte) {
-	switch n.Kind {
+func (v *validator) walkValues(n jsontext.Value, ptr []byte) {
+	switch n.Kind() {
 	case jsontext.Array:
-		for i, e := range n.Elems {
-			if e.Kind >= jsontext.Array || e.Kind == jsontext.Number || jsontext.IsNonFinite(e) {
+		for i, e := range n.Elems() {
+			if e.Kind() >= jsontext.Array || e.Kind() == jsontext.Number || jsontext.IsNonFinite(e) {
 				v.walkValues(e, strconv.AppendInt(append(ptr, '/'), int64(i), 10))
 			}
 		}
 	case jsontext.Object:
-		for _, m := range n.Members {
-			if m.Value.Kind >= jsontext.Array || m.Value.Kind == jsontext.Number || jsontext.IsNonFinite(m.Value) {
+		for _, m := range n.Members() {
+			if m.Value.Kind() >= jsontext.Array || m.Value.Kind() == jsontext.Number || jsontext.IsNonFinite(m.Value) {
 				v.walkValues(m.Value, appendPointerToken(append(ptr, '/'), m.Key))
 			}
 		}
 	case jsontext.Null:
-		if n.Str == "" {
+		if n.Str() == "" {
 			return
 		}
 		var msg string
-		if n.Str[0] == 'N' || strings.HasSuffix(n.Str, "Infinity") {
-			msg = fmt.Sprintf("%s is not JSON: Python's json reads it, and Concierge receives null here; write null, a number or a string", n.Str)
+		if n.Str()[0] == 'N' || strings.HasSuffix(n.Str(), "Infinity") {
+			msg = fmt.Sprintf("%s is not JSON: Python's json reads it, and Concierge receives null here; write null, a number or a string", n.Str())
 		} else {
-			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str)
+			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str())
 		}
-		v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start, n.End, v.stepAt(string(ptr)), msg)
+		v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)), msg)
 	case jsontext.Number:
-		if pyvalue.IsIntLiteral(n.Str) {
+		if pyvalue.IsIntLiteral(n.Str()) {
 			return
 		}
-		f, _ := strconv.ParseFloat(n.Str, 64)
-		if f == 0 && !zeroLiteral(n.Str) {
-			v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start, n.End, v.stepAt(string(ptr)),
-				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str, pyvalue.FloatRepr(f)))
+		f, _ := strconv.ParseFloat(n.Str(), 64)
+		if f == 0 && !zeroLiteral(n.Str()) {
+			v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)),
+				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str(), pyvalue.FloatRepr(f)))
 			return
 		}
-		if significantDigits(n.Str) <= 15 {
+		if significantDigits(n.Str()) <= 15 {
 			return // every decimal of 15 digits survives a double
 		}
 		repr := pyvalue.FloatRepr(f)
-		a, ok1 := new(big.Rat).SetString(n.Str)
+		a, ok1 := new(big.Rat).SetString(n.Str())
 		b, ok2 := new(big.Rat).SetString(repr)
 		if ok1 && ok2 && a.Cmp(b) != 0 {
 			fix := "write it as a string to keep every digit"
 			if math.Trunc(f) == f && math.Abs(f) < 1e300 {
 				fix = "write it as an integer (no point or exponent: Python keeps integers exact) or as a string"
 			}
-			v.add(SeverityWarning, "FLOAT_PRECISION", string(ptr), n.Start, n.End, v.stepAt(string(ptr)),
-				fmt.Sprintf("the number %s has more digits than a double holds: Concierge receives %s here; %s", n.Str, repr, fix))
+			v.add(SeverityWarning, "FLOAT_PRECISION", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)),
+				fmt.Sprintf("the number %s has more digits than a double holds: Concierge receives %s here; %s", n.Str(), repr, fix))
 		}
 	}
 }
@@ -120,7 +120,7 @@ func (v *validator) fastmcpChecks() {
 	coerced := map[string]bool{}
 	for _, s := range v.p.Steps {
 		t := v.c.Tool(s.ToolName())
-		if t == nil || t.Runtime != RuntimeFastMCP || s.Args == nil || s.Args.Kind != jsontext.Object {
+		if t == nil || t.Runtime != RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 			continue
 		}
 		schema, err := jsontext.Parse(t.InputSchema)
@@ -130,7 +130,7 @@ func (v *validator) fastmcpChecks() {
 		props := schema.Get("properties")
 		for _, m := range pyvalue.Members(s.Args) {
 			ps := props.Get(m.Key)
-			if ps == nil || IsRef(m.Value) {
+			if ps.IsZero() || IsRef(m.Value) {
 				continue
 			}
 			c := &pyConverter{}
@@ -144,7 +144,7 @@ func (v *validator) fastmcpChecks() {
 					ptr += "/" + jsontext.EscapePointer(k)
 				}
 				coerced[ptr] = true
-				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start, co.From.End, s,
+				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start(), co.From.End(), s,
 					fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
 						t.Name, co.From.Raw(v.src), co.To, co.To))
 			}
@@ -180,11 +180,11 @@ func (v *validator) requiredShape() {
 		}
 		seen[t.Name] = true
 		schema, err := jsontext.Parse(t.InputSchema)
-		if err != nil || schema.Kind != jsontext.Object {
+		if err != nil || schema.Kind() != jsontext.Object {
 			continue
 		}
 		req := schema.Get("required")
-		if req == nil || req.Kind == jsontext.Array {
+		if req.IsZero() || req.Kind() == jsontext.Array {
 			continue
 		}
 		names := make([]string, 0, 4)
@@ -193,9 +193,9 @@ func (v *validator) requiredShape() {
 		}
 		sort.Strings(names)
 		ptr := s.Ptr + "/tool"
-		v.add(SeverityWarning, "REQUIRED_SHAPE", ptr, s.Tool.Start, s.Tool.End, s,
+		v.add(SeverityWarning, "REQUIRED_SHAPE", ptr, s.Tool.Start(), s.Tool.End(), s,
 			fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
-				t.Name, req.Kind, orNone(names)))
+				t.Name, req.Kind(), orNone(names)))
 	}
 }
 
@@ -226,8 +226,8 @@ func laxConverts(want, got kindSet) bool {
 
 // refCoerced is ARG_COERCED for a reference into a FastMCP tool whose
 // value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
-func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path *jsontext.Value, want, got kindSet, at string) {
-	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start, path.End, s,
+func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path jsontext.Value, want, got kindSet, at string) {
+	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start(), path.End(), s,
 		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
 			t.Name, got, at, want, param))
 }

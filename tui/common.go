@@ -77,7 +77,7 @@ func (c *common) rightWidth() int { return max(c.w-c.leftWidth()-1, 10) }
 // with that id, or -1.
 func (c *common) sourceOf(i int, id string) int {
 	for j := i - 1; j >= 0; j-- {
-		if s := c.p.Steps[j].ID; s != nil && s.Kind == jsontext.String && s.Str == id {
+		if s := c.p.Steps[j].ID; !s.IsZero() && s.Kind() == jsontext.String && s.Str() == id {
 			return j
 		}
 	}

@@ -59,34 +59,34 @@ func parseDoc(src []byte) (*doc, error) {
 
 // flatten lays the Values out in document order. Each frame of the stack
 // is an open container and how many of its children are laid out.
-func flatten(src []byte, root *jsontext.Value) *doc {
+func flatten(src []byte, root jsontext.Value) *doc {
 	d := &doc{src: src, nodes: make([]node, 0, countValues(root))}
 	type frame struct {
-		v    *jsontext.Value
+		kids jsontext.Cursor
 		self int32
 		kid  int
 	}
-	add := func(v *jsontext.Value, parent int32, idx int, ks, ke int) int32 {
-		n := node{keyStart: int32(ks), keyEnd: int32(ke), start: int32(v.Start), end: int32(v.End),
-			parent: parent, idx: int32(idx), kind: v.Kind}
-		if v.Kind == jsontext.Null && v.Str != "" {
+	add := func(v jsontext.Value, parent int32, idx int, ks, ke int) int32 {
+		n := node{keyStart: int32(ks), keyEnd: int32(ke), start: int32(v.Start()), end: int32(v.End()),
+			parent: parent, idx: int32(idx), kind: v.Kind()}
+		if v.Kind() == jsontext.Null && v.Str() != "" {
 			n.kind = jsontext.Number // 1e400, NaN: drawn as the number written
 		}
 		if parent >= 0 {
 			n.depth = d.nodes[parent].depth + 1
 		}
-		switch v.Kind {
+		switch v.Kind() {
 		case jsontext.Array:
-			n.nkids = int32(len(v.Elems))
+			n.nkids = int32(v.Len())
 		case jsontext.Object:
-			n.nkids = int32(len(v.Members))
+			n.nkids = int32(v.Len())
 		}
 		self := int32(len(d.nodes))
 		n.next = self + 1
 		d.nodes = append(d.nodes, n)
 		return self
 	}
-	stack := []frame{{v: root, self: add(root, -1, 0, -1, -1)}}
+	stack := []frame{{kids: root.Cursor(), self: add(root, -1, 0, -1, -1)}}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.kid == int(d.nodes[f.self].nkids) {
@@ -94,18 +94,12 @@ func flatten(src []byte, root *jsontext.Value) *doc {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		var v *jsontext.Value
-		ks, ke := -1, -1
-		if f.v.Kind == jsontext.Array {
-			v = f.v.Elems[f.kid]
-		} else {
-			m := &f.v.Members[f.kid]
-			v, ks, ke = m.Value, m.KeyStart, m.KeyEnd
-		}
-		self := add(v, f.self, f.kid, ks, ke)
+		m, _ := f.kids.Next()
+		v := m.Value
+		self := add(v, f.self, f.kid, m.KeyStart, m.KeyEnd)
 		f.kid++
-		if v.Kind == jsontext.Array || v.Kind == jsontext.Object {
-			stack = append(stack, frame{v: v, self: self})
+		if v.Kind() == jsontext.Array || v.Kind() == jsontext.Object {
+			stack = append(stack, frame{kids: v.Cursor(), self: self})
 		}
 	}
 	return d
@@ -113,16 +107,19 @@ func flatten(src []byte, root *jsontext.Value) *doc {
 
 // countValues counts the values in a tree, so the nodes are allocated
 // once, at their size.
-func countValues(root *jsontext.Value) int {
+func countValues(root jsontext.Value) int {
 	n := 0
-	stack := []*jsontext.Value{root}
+	stack := []jsontext.Value{root}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n++
-		stack = append(stack, v.Elems...)
-		for k := range v.Members {
-			stack = append(stack, v.Members[k].Value)
+		for c := v.Cursor(); ; {
+			m, ok := c.Next()
+			if !ok {
+				break
+			}
+			stack = append(stack, m.Value)
 		}
 	}
 	return n

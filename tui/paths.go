@@ -104,12 +104,12 @@ func refText(r *plan.Ref, src []byte) string {
 	} else {
 		b = jsontext.AppendJSONString(b, r.Step)
 	}
-	if r.PathNode == nil {
+	if r.PathNode.IsZero() {
 		return string(b)
 	}
-	for _, e := range r.PathNode.Elems {
-		if e.Kind == jsontext.String {
-			b = appendKey(b, e.Str)
+	for _, e := range r.PathNode.Elems() {
+		if e.Kind() == jsontext.String {
+			b = appendKey(b, e.Str())
 			continue
 		}
 		b = append(append(append(b, '['), decodeEscapes(jsontext.AppendCompact(nil, e.Raw(src)))...), ']')

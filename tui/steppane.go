@@ -172,7 +172,7 @@ func (s *stepModel) stepLines(width int) []string {
 	step := m.p.Steps[i]
 	ss := m.run.Step(i)
 	tool := step.ToolName()
-	if tool == "" && step.Tool != nil {
+	if tool == "" && !step.Tool.IsZero() {
 		tool = string(step.Tool.Raw(m.p.Src.Bytes))
 	}
 	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(step.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
@@ -185,14 +185,14 @@ func (s *stepModel) stepLines(width int) []string {
 	}
 	add(0, st.paneTitle.Render(head))
 	switch {
-	case args == nil:
+	case args.IsZero():
 		add(2, st.dim.Render("(none)"))
-	case args.Kind != jsontext.Object:
+	case args.Kind() != jsontext.Object:
 		line(2, showJSON(clip(args.Raw(src), width))+"  "+st.err.Render("✗ args must be an object"))
-	case len(args.Members) == 0:
+	case args.Len() == 0:
 		add(2, st.dim.Render("(none)"))
 	default:
-		for _, mem := range args.Members {
+		for _, mem := range args.Members() {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
 				line(2, name+": "+showJSON(compactClip(mem.Value.Raw(src), width*3)))
@@ -369,14 +369,14 @@ func fmtDur(d time.Duration) string {
 }
 
 // edited reports whether step i's arguments differ from the plan as loaded.
-func (m *stepModel) edited(i int, args *jsontext.Value, src []byte) bool {
+func (m *stepModel) edited(i int, args jsontext.Value, src []byte) bool {
 	orig := m.o.Plan
 	if orig == m.p || i >= len(orig.Steps) {
 		return false
 	}
 	o := orig.Steps[i].Args
-	if o == nil || args == nil {
-		return (o == nil) != (args == nil)
+	if o.IsZero() || args.IsZero() {
+		return (o.IsZero()) != (args.IsZero())
 	}
 	return !bytes.Equal(o.Raw(orig.Src.Bytes), args.Raw(src))
 }

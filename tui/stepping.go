@@ -165,7 +165,7 @@ func (m *model) edit() tea.Cmd {
 	}
 	args, src := m.run.ArgsOf(i)
 	text := "{}"
-	if args != nil {
+	if !args.IsZero() {
 		text = string(jsontext.Indent(args.Raw(src)))
 	}
 	m.mode = modeEdit

@@ -281,7 +281,7 @@ func TestPathsAndReferences(t *testing.T) {
 	}
 }
 
-func mustValue(t *testing.T, s string) *jsontext.Value {
+func mustValue(t *testing.T, s string) jsontext.Value {
 	v, err := jsontext.Parse([]byte(s))
 	if err != nil {
 		t.Fatal(err)

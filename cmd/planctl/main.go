@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/planctl/planctl/cmd/planctl/cli"
+	_ "github.com/planctl/planctl/cmd/planctl/internal/memprof/off" // memory profiling only where served
 )
 
 func main() {

@@ -30,7 +30,7 @@ type varNode struct {
 	// src and val, once parsed: the value's node in src (its children are
 	// nodes of the same tree, so expanding them parses nothing again).
 	src []byte
-	val *jsontext.Value
+	val jsontext.Value
 	// ref is the reference that reads this value ("" when none does):
 	// the step id and the path elements as JSON texts.
 	refStep string
@@ -191,15 +191,15 @@ func (s *Server) variables(q *godap.VariablesRequest) {
 func (s *Server) argVariables(i int) []godap.Variable {
 	run := s.dbg.Run()
 	v, src := run.ArgsOf(i)
-	if v == nil {
+	if v.IsZero() {
 		return nil
 	}
-	if v.Kind != jsontext.Object {
+	if v.Kind() != jsontext.Object {
 		return []godap.Variable{s.variable("args", varNode{raw: v.Raw(src)})}
 	}
 	st := run.Step(i)
 	var out []godap.Variable
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		raw := m.Value.Raw(src)
 		if !plan.IsRef(m.Value) {
 			out = append(out, s.variable(m.Key, varNode{raw: raw}))
@@ -225,7 +225,7 @@ func (s *Server) argVariables(i int) []godap.Variable {
 		node := varNode{raw: val}
 		if ref.Err == "" {
 			node.refStep, node.hasRef = ref.Step, true
-			for _, e := range ref.PathNode.Elems {
+			for _, e := range ref.PathNode.Elems() {
 				node.refPath = append(node.refPath, string(e.Raw(src)))
 			}
 		}
@@ -239,7 +239,7 @@ func (s *Server) argVariables(i int) []godap.Variable {
 
 // parsed returns n's node, parsing its text the first time.
 func (n varNode) parsed() (varNode, error) {
-	if n.val != nil {
+	if !n.val.IsZero() {
 		return n, nil
 	}
 	v, err := jsontext.Parse(n.raw)
@@ -258,20 +258,20 @@ func (s *Server) variable(name string, n varNode) godap.Variable {
 		return godap.Variable{Name: name, Value: string(n.raw)}
 	}
 	v := n.val
-	out := godap.Variable{Name: name, Type: v.Kind.String(), Value: preview(v.Raw(n.src), v)}
+	out := godap.Variable{Name: name, Type: v.Kind().String(), Value: preview(v.Raw(n.src), v)}
 	if n.hasRef {
 		out.EvaluateName = refObject(n.refStep, n.refPath)
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Object:
-		if len(v.Members) > 0 {
+		if v.Len() > 0 {
 			out.VariablesReference = s.vars.add(n)
-			out.NamedVariables = len(v.Members)
+			out.NamedVariables = v.Len()
 		}
 	case jsontext.Array:
-		if len(v.Elems) > 0 {
+		if v.Len() > 0 {
 			out.VariablesReference = s.vars.add(n)
-			out.IndexedVariables = len(v.Elems)
+			out.IndexedVariables = v.Len()
 		}
 	}
 	return out
@@ -285,7 +285,7 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 		return []godap.Variable{{Name: scalar, Value: string(n.raw)}}
 	}
 	v := n.val
-	child := func(name, elem string, c *jsontext.Value) godap.Variable {
+	child := func(name, elem string, c jsontext.Value) godap.Variable {
 		cn := varNode{src: n.src, val: c, refStep: n.refStep, hasRef: n.hasRef}
 		if n.hasRef {
 			cn.refPath = append(append([]string(nil), n.refPath...), elem)
@@ -293,19 +293,19 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 		return s.variable(name, cn)
 	}
 	var out []godap.Variable
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			out = append(out, child(m.Key, string(jsontext.AppendJSONString(nil, m.Key)), m.Value))
 		}
 	case jsontext.Array:
-		start = min(max(start, 0), len(v.Elems))
-		end := len(v.Elems)
+		start = min(max(start, 0), v.Len())
+		end := v.Len()
 		if count > 0 {
 			end = min(end, start+count)
 		}
 		for k := start; k < end; k++ {
-			out = append(out, child(strconv.Itoa(k), strconv.Itoa(k), v.Elems[k]))
+			out = append(out, child(strconv.Itoa(k), strconv.Itoa(k), v.Index(k)))
 		}
 	default:
 		out = append(out, s.variable(scalar, n))
@@ -316,9 +316,9 @@ func (s *Server) children(n varNode, scalar string, start, count int) []godap.Va
 // preview is how a value reads in one line: a scalar's exact text, a
 // container's compact JSON, cut short (compacting only as much of a
 // large value as the preview shows).
-func preview(raw []byte, v *jsontext.Value) string {
+func preview(raw []byte, v jsontext.Value) string {
 	const most = 120
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Object, jsontext.Array:
 		var b []byte
 		for n := 4 * most; ; n *= 2 {
@@ -435,19 +435,19 @@ func (s *Server) lookup(expr string) ([]byte, varNode, error) {
 	var step string
 	var path []string
 	var rawPath []string
-	var asRef *jsontext.Value
+	var asRef jsontext.Value
 	if strings.HasPrefix(expr, "{") {
 		if v, err := jsontext.Parse([]byte(expr)); err == nil && plan.IsRef(v) {
 			asRef = v
 		}
 	}
-	if asRef != nil {
+	if !asRef.IsZero() {
 		ref := plan.ParseRef(asRef)
 		if ref.Err != "" {
 			return nil, varNode{}, errors.New(ref.Err)
 		}
 		step, path = ref.Step, ref.Path
-		for _, e := range ref.PathNode.Elems {
+		for _, e := range ref.PathNode.Elems() {
 			rawPath = append(rawPath, string(e.Raw([]byte(expr))))
 		}
 	} else if !isPlainPath(expr) {

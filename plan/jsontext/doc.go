@@ -1,5 +1,6 @@
 // Package jsontext is planctl's JSON text layer: a parser that keeps every
-// value's byte offsets and number literals (Parse, Value), the mapping of
+// value's byte offsets and number literals in one flat tape of 16-byte nodes
+// pointing into the source (Parse, Value: a handle into the tape), the mapping of
 // offsets to lines and columns (Source, Position), JSON Pointers (Pointer,
 // Find), and one-pass writers and walkers over raw JSON that keep numbers
 // and strings exactly as written (AppendCompact, Indent, RawMember).
@@ -14,6 +15,6 @@
 //		return err // a *SyntaxError, with the Offset of the fault
 //	}
 //	n, _, _ := jsontext.Find(root, "/steps/0/args/n")
-//	pos := jsontext.NewSource("plan.json", src).Position(n.Start)
-//	fmt.Println(n.Str, pos.Line, pos.Column) // 1.50 1 38
+//	pos := jsontext.NewSource("plan.json", src).Position(n.Start())
+//	fmt.Println(n.Str(), pos.Line, pos.Column) // 1.50 1 38
 package jsontext

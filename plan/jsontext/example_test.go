@@ -16,8 +16,8 @@ func Example() {
 		return
 	}
 	n, _, _ := jsontext.Find(root, "/steps/0/args/n")
-	pos := jsontext.NewSource("plan.json", src).Position(n.Start)
-	fmt.Println(n.Str, pos.Line, pos.Column)
+	pos := jsontext.NewSource("plan.json", src).Position(n.Start())
+	fmt.Println(n.Str(), pos.Line, pos.Column)
 
 	_, err = jsontext.Parse([]byte(`{"steps": [1,]}`))
 	if se, ok := err.(*jsontext.SyntaxError); ok {

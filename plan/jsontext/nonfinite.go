@@ -19,18 +19,17 @@ func beyondDouble(lit string) bool {
 
 // nonFinite parses NaN, Infinity or -Infinity, which Python's json.loads
 // accepts, into a null that keeps its literal.
-func (p *parser) nonFinite() (*Value, error) {
+func (p *parser) nonFinite() error {
 	for _, word := range [...]string{"NaN", "Infinity", "-Infinity"} {
 		if len(p.src)-p.i >= len(word) && string(p.src[p.i:p.i+len(word)]) == word {
-			v := p.node()
-			*v = Value{Kind: Null, Start: p.i, End: p.i + len(word), Str: p.text(p.i, p.i+len(word))}
+			p.add(Null, p.i, p.i+len(word), flagLiteral)
 			p.i += len(word)
-			return v, nil
+			return nil
 		}
 	}
-	return nil, p.errorf("unexpected %s: expected a JSON value (strings need double quotes)", p.describe())
+	return p.errorf("unexpected %s: expected a JSON value (strings need double quotes)", p.describe())
 }
 
 // IsNonFinite reports whether v was written as a number a double cannot
 // hold, or as NaN/Infinity: Concierge receives null there.
-func IsNonFinite(v *Value) bool { return v != nil && v.Kind == Null && v.Str != "" }
+func IsNonFinite(v Value) bool { return v.Kind() == Null && v.Str() != "" }

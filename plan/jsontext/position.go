@@ -159,33 +159,26 @@ func SplitPointer(ptr string) []string {
 // pointer ends on an object key (isKey), in which case start and end span
 // the key rather than the value. A pointer that runs off the tree returns the
 // deepest value reached.
-func Find(root *Value, ptr string) (v *Value, keyStart, keyEnd int) {
+func Find(root Value, ptr string) (v Value, keyStart, keyEnd int) {
 	v = root
 	keyStart, keyEnd = -1, -1
 	for _, tok := range SplitPointer(ptr) {
 		keyStart, keyEnd = -1, -1
 		switch {
-		case v == nil:
-			return nil, -1, -1
-		case v.Kind == Object:
-			var next *Value
-			for i := len(v.Members) - 1; i >= 0; i-- {
-				if v.Members[i].Key == tok {
-					next = v.Members[i].Value
-					keyStart, keyEnd = v.Members[i].KeyStart, v.Members[i].KeyEnd
-					break
-				}
-			}
-			if next == nil {
+		case v.IsZero():
+			return Value{}, -1, -1
+		case v.Kind() == Object:
+			m, ok := v.Lookup(tok)
+			if !ok {
 				return v, -1, -1
 			}
-			v = next
-		case v.Kind == Array:
+			v, keyStart, keyEnd = m.Value, m.KeyStart, m.KeyEnd
+		case v.Kind() == Array:
 			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.Elems) {
+			if err != nil || i < 0 || i >= v.Len() {
 				return v, -1, -1
 			}
-			v = v.Elems[i]
+			v = v.Index(i)
 		default:
 			return v, -1, -1
 		}

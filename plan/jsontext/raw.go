@@ -151,7 +151,8 @@ func keyEquals(tok []byte, key string) bool {
 
 func decodeString(tok []byte) (string, error) {
 	p := parser{src: tok}
-	return p.string()
+	s, _, err := p.string()
+	return s, err
 }
 
 // RawMember returns the value of key in a raw JSON object (the last one when

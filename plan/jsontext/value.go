@@ -2,7 +2,9 @@ package jsontext
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -26,49 +28,333 @@ func (k Kind) String() string {
 	return [...]string{"null", "boolean", "number", "string", "array", "object"}[k]
 }
 
-// Value is one node of a parsed JSON document. It keeps the byte offsets of
-// the value in its source, so that any diagnostic can point at it, and keeps
-// numbers as the literal text the author wrote.
+// Value is one value of a parsed JSON document: a small handle (the
+// document, an index) into a flat tape of 16-byte nodes that point into the
+// source. The zero Value stands for "absent" (IsZero), as a nil pointer did:
+// every method answers on it (Kind is Null, Get finds nothing).
+//
+// A Value keeps the byte offsets of the value in its source, so that any
+// diagnostic can point at it, and keeps numbers as the literal text the
+// author wrote. Strings without escapes and number literals are read from
+// the source, never copied; strings with escapes are decoded once, while
+// parsing. Two Values are == when they are the same value of the same parse.
 type Value struct {
-	Kind  Kind
-	Start int // offset of the first byte of the value
-	End   int // offset just past the value
-	// Str is the decoded text of a String and the literal of a Number. A
-	// Null with a non-empty Str was written as a number a double cannot
-	// hold (1e400) or as NaN/Infinity: Python's side of Concierge sees
-	// None there, and so does planctl (see plan/pyvalue); Str keeps the
-	// literal for the validator's NUMBER_RANGE warning.
-	Str     string
-	Bool    bool
-	Elems   []*Value
-	Members []Member
+	d *document
+	i uint32
 }
 
+// document is one parse: the source and its tape. Nodes are in document
+// order; a container's children follow it, each key node just before its
+// value, and node.next is the index just past the container's subtree.
+type document struct {
+	src   []byte
+	nodes []node
+	esc   map[uint32]string // decoded text of the strings that have escapes, by node
+
+	mu    sync.Mutex
+	index map[uint32][]uint32 // node indexes of the elements of large arrays, built by Index on demand
+}
+
+type node struct {
+	start, end uint32 // the value's span in the source
+	next       uint32 // index of the node after this one's subtree
+	kind       Kind
+	flags      uint8
+	n          uint16 // number of children (elements, or members), saturated at maxCount
+}
+
+const (
+	flagTrue    = 1 << iota // a Bool that is true
+	flagEscaped             // a String with escapes: its text is in document.esc
+	flagLiteral             // a Null written as 1e400, NaN or Infinity: Str is the literal
+	flagDupKeys             // an Object that repeats a key
+)
+
+const maxCount = 1<<16 - 1
+
+// maxSource bounds a document so that offsets fit the tape's 32-bit fields.
+const maxSource = 1<<32 - 1
+
 // Member is one key of an object, in source order. Duplicate keys are kept
-// here; Get reads the last one, as Python's json.loads does.
+// (Members yields them all); Get reads the last one, as Python's json.loads
+// does.
 type Member struct {
 	Key      string
 	KeyStart int
 	KeyEnd   int
-	Value    *Value
+	Value    Value
+}
+
+func (v Value) n() *node { return &v.d.nodes[v.i] }
+
+// IsZero reports whether v is absent: the zero Value, which Get and Find
+// return for what is not there.
+func (v Value) IsZero() bool { return v.d == nil }
+
+// Kind is the value's JSON type (Null for the zero Value).
+func (v Value) Kind() Kind {
+	if v.d == nil {
+		return Null
+	}
+	return v.n().kind
+}
+
+// Start is the offset of the value's first byte in its source.
+func (v Value) Start() int {
+	if v.d == nil {
+		return 0
+	}
+	return int(v.n().start)
+}
+
+// End is the offset just past the value.
+func (v Value) End() int {
+	if v.d == nil {
+		return 0
+	}
+	return int(v.n().end)
+}
+
+// Str is the decoded text of a String and the literal of a Number. A Null
+// with a non-empty Str was written as a number a double cannot hold (1e400)
+// or as NaN/Infinity: Python's side of Concierge sees None there, and so does
+// planctl (see plan/pyvalue); Str keeps the literal for the validator's
+// NUMBER_RANGE warning. Str shares the source's memory.
+func (v Value) Str() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.text(v.i)
+}
+
+func (d *document) text(i uint32) string {
+	nd := &d.nodes[i]
+	switch {
+	case nd.kind == String && nd.flags&flagEscaped != 0:
+		return d.esc[i]
+	case nd.kind == String:
+		return unsafeText(d.src, int(nd.start)+1, int(nd.end)-1)
+	case nd.kind == Number, nd.flags&flagLiteral != 0:
+		return unsafeText(d.src, int(nd.start), int(nd.end))
+	}
+	return ""
+}
+
+// unsafeText returns src[start:end] as a string that shares the source's
+// memory: a plan's strings and number literals cost no copy. Parse
+// documents that its input must not change while the tree is in use.
+func unsafeText(src []byte, start, end int) string {
+	if start >= end {
+		return ""
+	}
+	return unsafe.String(&src[start], end-start)
+}
+
+// Bool is the value of a Bool.
+func (v Value) Bool() bool { return v.d != nil && v.n().flags&flagTrue != 0 }
+
+// Len is the number of elements of an array or members of an object (keys
+// repeated included), 0 for anything else.
+func (v Value) Len() int {
+	if v.d == nil {
+		return 0
+	}
+	nd := v.n()
+	if nd.n < maxCount {
+		return int(nd.n)
+	}
+	n := 0
+	for j := v.i + 1; j < nd.next; j = v.d.nodes[j].next {
+		n++
+	}
+	if nd.kind == Object {
+		n /= 2
+	}
+	return n
+}
+
+// Elems yields the elements of an array with their index.
+func (v Value) Elems() iter.Seq2[int, Value] {
+	return func(yield func(int, Value) bool) {
+		if v.d == nil || v.n().kind != Array {
+			return
+		}
+		nodes := v.d.nodes
+		k := 0
+		for j := v.i + 1; j < nodes[v.i].next; j = nodes[j].next {
+			if !yield(k, Value{v.d, j}) {
+				return
+			}
+			k++
+		}
+	}
+}
+
+// Members yields the members of an object in source order, with their
+// index.
+func (v Value) Members() iter.Seq2[int, Member] {
+	return func(yield func(int, Member) bool) {
+		if v.d == nil || v.n().kind != Object {
+			return
+		}
+		nodes := v.d.nodes
+		k := 0
+		for j := v.i + 1; j < nodes[v.i].next; j = nodes[j+1].next {
+			if !yield(k, v.d.member(j)) {
+				return
+			}
+			k++
+		}
+	}
+}
+
+// member is the member whose key is node j.
+func (d *document) member(j uint32) Member {
+	kn := &d.nodes[j]
+	return Member{Key: d.text(j), KeyStart: int(kn.start), KeyEnd: int(kn.end), Value: Value{d, j + 1}}
+}
+
+// Cursor walks the children of an array or object one at a time: a loop
+// that cannot be a range (a walk with its own stack) keeps one per level.
+type Cursor struct {
+	d      *document
+	j, end uint32
+	obj    bool
+}
+
+// Cursor starts a walk of v's children (none for a scalar).
+func (v Value) Cursor() Cursor {
+	if v.d == nil {
+		return Cursor{}
+	}
+	nd := v.n()
+	if nd.kind != Array && nd.kind != Object {
+		return Cursor{}
+	}
+	return Cursor{d: v.d, j: v.i + 1, end: nd.next, obj: nd.kind == Object}
+}
+
+// Next returns the next child: for an object, its member; for an array,
+// a Member with the element as Value, no Key and KeyStart -1. ok is false
+// after the last child.
+func (c *Cursor) Next() (m Member, ok bool) {
+	if c.d == nil || c.j >= c.end {
+		return Member{}, false
+	}
+	if c.obj {
+		m = c.d.member(c.j)
+		c.j = c.d.nodes[c.j+1].next
+		return m, true
+	}
+	m = Member{KeyStart: -1, KeyEnd: -1, Value: Value{c.d, c.j}}
+	c.j = c.d.nodes[c.j].next
+	return m, true
+}
+
+// ElemList returns the elements of an array as a slice.
+func (v Value) ElemList() []Value {
+	out := make([]Value, 0, v.Len())
+	for _, e := range v.Elems() {
+		out = append(out, e)
+	}
+	return out
+}
+
+// MemberList returns the members of an object as a slice, in source order.
+func (v Value) MemberList() []Member {
+	out := make([]Member, 0, v.Len())
+	for _, m := range v.Members() {
+		out = append(out, m)
+	}
+	return out
+}
+
+// Index returns element i of an array, or the zero Value. Small indexes
+// walk the elements; larger ones use an index of the array built on first
+// use, so a loop over Index stays linear.
+func (v Value) Index(i int) Value {
+	if v.d == nil || v.n().kind != Array || i < 0 {
+		return Value{}
+	}
+	if i < 16 {
+		for k, e := range v.Elems() {
+			if k == i {
+				return e
+			}
+		}
+		return Value{}
+	}
+	d := v.d
+	d.mu.Lock()
+	idx, ok := d.index[v.i]
+	if !ok {
+		for j := v.i + 1; j < d.nodes[v.i].next; j = d.nodes[j].next {
+			idx = append(idx, j)
+		}
+		if d.index == nil {
+			d.index = map[uint32][]uint32{}
+		}
+		d.index[v.i] = idx
+	}
+	d.mu.Unlock()
+	if i >= len(idx) {
+		return Value{}
+	}
+	return Value{d, idx[i]}
+}
+
+// Member returns member i of an object in source order (the zero Member
+// when there is none).
+func (v Value) Member(i int) Member {
+	for k, m := range v.Members() {
+		if k == i {
+			return m
+		}
+	}
+	return Member{}
 }
 
 // Get returns the value of key in an object (the last one when the key is
-// repeated), or nil.
-func (v *Value) Get(key string) *Value {
-	if v == nil || v.Kind != Object {
-		return nil
+// repeated), or the zero Value.
+func (v Value) Get(key string) Value {
+	m, ok := v.lookup(key)
+	if !ok {
+		return Value{}
 	}
-	for i := len(v.Members) - 1; i >= 0; i-- {
-		if v.Members[i].Key == key {
-			return v.Members[i].Value
+	return m.Value
+}
+
+// Lookup returns the member of key in an object (the last one when the
+// key is repeated).
+func (v Value) Lookup(key string) (Member, bool) { return v.lookup(key) }
+
+func (v Value) lookup(key string) (Member, bool) {
+	if v.d == nil || v.n().kind != Object {
+		return Member{}, false
+	}
+	nodes := v.d.nodes
+	found, ok := uint32(0), false
+	for j := v.i + 1; j < nodes[v.i].next; j = nodes[j+1].next {
+		if v.d.text(j) == key {
+			found, ok = j, true
 		}
 	}
-	return nil
+	if !ok {
+		return Member{}, false
+	}
+	return v.d.member(found), true
 }
 
 // Raw returns the source bytes of the value.
-func (v *Value) Raw(src []byte) []byte { return src[v.Start:v.End] }
+func (v Value) Raw(src []byte) []byte { return src[v.Start():v.End()] }
+
+// Source is the document the value was parsed from.
+func (v Value) Source() []byte {
+	if v.d == nil {
+		return nil
+	}
+	return v.d.src
+}
 
 // SyntaxError is a JSON document that does not parse, with the byte offset
 // where parsing stopped.
@@ -91,54 +377,48 @@ const MaxDepth = 1000
 //
 // Strings and number literals in the tree share src's memory: src must not
 // be modified while the tree is in use.
-func Parse(src []byte) (*Value, error) {
+func Parse(src []byte) (Value, error) {
 	v, _, err := ParseWithDuplicates(src)
 	return v, err
 }
 
 // ParseWithDuplicates is Parse that also returns the objects that repeat a key.
-func ParseWithDuplicates(src []byte) (*Value, []*Value, error) {
-	p := parser{src: src}
+func ParseWithDuplicates(src []byte) (Value, []Value, error) {
+	if len(src) > maxSource {
+		return Value{}, nil, &SyntaxError{Msg: fmt.Sprintf("a JSON document of %d bytes is over the 4 GiB planctl reads: split it", len(src))}
+	}
+	d := &document{src: src, nodes: make([]node, 0, len(src)/12+4)}
+	p := parser{src: src, d: d}
 	p.skipSpace()
-	v, err := p.value(0)
-	if err != nil {
-		return nil, nil, err
+	if err := p.value(0); err != nil {
+		return Value{}, nil, err
 	}
 	p.skipSpace()
 	if p.i < len(src) {
-		return nil, nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
+		return Value{}, nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
 	}
-	return v, p.dups, nil
+	if cap(d.nodes)-len(d.nodes) > len(d.nodes)/4 {
+		d.nodes = append([]node(nil), d.nodes...) // give back an estimate far over the mark
+	}
+	dups := make([]Value, len(p.dups))
+	for k, i := range p.dups {
+		dups[k] = Value{d, i}
+	}
+	return Value{d, 0}, dups, nil
 }
 
 type parser struct {
-	src     []byte
-	i       int
-	nodes   []Value // slab of nodes, to allocate in bulk
-	slab    int     // size of the next slab: grows, so small documents stay small
-	elems   []*Value
-	members []Member
-	dups    []*Value // objects with a repeated key
+	src  []byte
+	i    int
+	d    *document
+	dups []uint32 // objects with a repeated key
 }
 
-// text returns src[start:end] as a string that shares the source's memory:
-// a plan's strings and number literals cost no copy. Parse documents
-// that its input must not change while the tree is in use.
-func (p *parser) text(start, end int) string {
-	if start == end {
-		return ""
-	}
-	return unsafe.String(&p.src[start], end-start)
-}
-
-func (p *parser) node() *Value {
-	if len(p.nodes) == 0 {
-		p.slab = min(max(4, 2*p.slab), 4096)
-		p.nodes = make([]Value, p.slab)
-	}
-	v := &p.nodes[0]
-	p.nodes = p.nodes[1:]
-	return v
+// add appends a node and returns its index.
+func (p *parser) add(kind Kind, start, end int, flags uint8) uint32 {
+	i := uint32(len(p.d.nodes))
+	p.d.nodes = append(p.d.nodes, node{start: uint32(start), end: uint32(end), next: i + 1, kind: kind, flags: flags})
+	return i
 }
 
 func (p *parser) errorf(format string, args ...any) *SyntaxError {
@@ -178,9 +458,9 @@ func (p *parser) skipSpace() {
 	}
 }
 
-func (p *parser) value(depth int) (*Value, error) {
+func (p *parser) value(depth int) error {
 	if p.i >= len(p.src) {
-		return nil, p.errorf("unexpected end of input: a JSON value is missing")
+		return p.errorf("unexpected end of input: a JSON value is missing")
 	}
 	switch c := p.src[p.i]; {
 	case c == '{':
@@ -188,42 +468,53 @@ func (p *parser) value(depth int) (*Value, error) {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		start := p.i
-		s, err := p.string()
-		if err != nil {
-			return nil, err
-		}
-		v := p.node()
-		*v = Value{Kind: String, Start: start, End: p.i, Str: s}
-		return v, nil
+		return p.stringNode()
 	case c == '-' && p.i+1 < len(p.src) && p.src[p.i+1] == 'I':
 		return p.nonFinite()
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
-		return p.literal("true", Bool, true)
+		return p.literal("true", Bool, flagTrue)
 	case c == 'f':
-		return p.literal("false", Bool, false)
+		return p.literal("false", Bool, 0)
 	case c == 'n':
-		return p.literal("null", Null, false)
+		return p.literal("null", Null, 0)
 	case c == 'N', c == 'I':
 		return p.nonFinite()
 	default:
-		return nil, p.errorf("unexpected %s: expected a JSON value", p.describe())
+		return p.errorf("unexpected %s: expected a JSON value", p.describe())
 	}
 }
 
-func (p *parser) literal(word string, kind Kind, b bool) (*Value, error) {
+// stringNode parses a string at p.i into a String node.
+func (p *parser) stringNode() error {
+	start := p.i
+	s, escaped, err := p.string()
+	if err != nil {
+		return err
+	}
+	if !escaped {
+		p.add(String, start, p.i, 0)
+		return nil
+	}
+	i := p.add(String, start, p.i, flagEscaped)
+	if p.d.esc == nil {
+		p.d.esc = map[uint32]string{}
+	}
+	p.d.esc[i] = s
+	return nil
+}
+
+func (p *parser) literal(word string, kind Kind, flags uint8) error {
 	if len(p.src)-p.i < len(word) || string(p.src[p.i:p.i+len(word)]) != word {
-		return nil, p.errorf("unexpected %s: expected a JSON value (strings need double quotes)", p.describe())
+		return p.errorf("unexpected %s: expected a JSON value (strings need double quotes)", p.describe())
 	}
-	v := p.node()
-	*v = Value{Kind: kind, Start: p.i, End: p.i + len(word), Bool: b}
+	p.add(kind, p.i, p.i+len(word), flags)
 	p.i += len(word)
-	return v, nil
+	return nil
 }
 
-func (p *parser) number() (*Value, error) {
+func (p *parser) number() error {
 	start := p.i
 	src := p.src
 	if src[p.i] == '-' {
@@ -240,12 +531,12 @@ func (p *parser) number() (*Value, error) {
 	if p.i < len(src) && src[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return nil, p.errorf("invalid number: a digit must follow '-'")
+		return p.errorf("invalid number: a digit must follow '-'")
 	}
 	if p.i < len(src) && src[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return nil, p.errorf("invalid number: a digit must follow the decimal point")
+			return p.errorf("invalid number: a digit must follow the decimal point")
 		}
 	}
 	if p.i < len(src) && (src[p.i] == 'e' || src[p.i] == 'E') {
@@ -254,22 +545,23 @@ func (p *parser) number() (*Value, error) {
 			p.i++
 		}
 		if digits() == 0 {
-			return nil, p.errorf("invalid number: a digit must follow the exponent")
+			return p.errorf("invalid number: a digit must follow the exponent")
 		}
 	}
 	if p.i < len(src) && src[p.i] >= '0' && src[p.i] <= '9' {
-		return nil, p.errorf("invalid number: leading zeros are not allowed")
+		return p.errorf("invalid number: leading zeros are not allowed")
 	}
-	v := p.node()
-	*v = Value{Kind: Number, Start: start, End: p.i, Str: p.text(start, p.i)}
-	if beyondDouble(v.Str) {
-		v.Kind = Null // what Concierge's stack makes of it (plan/pyvalue)
+	if beyondDouble(unsafeText(src, start, p.i)) {
+		p.add(Null, start, p.i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
+	} else {
+		p.add(Number, start, p.i, 0)
 	}
-	return v, nil
+	return nil
 }
 
-// string parses a JSON string at p.i and returns its decoded text.
-func (p *parser) string() (string, error) {
+// string parses a JSON string at p.i and returns its decoded text, and
+// whether it had escapes. Without escapes the text shares the source.
+func (p *parser) string() (string, bool, error) {
 	src := p.src
 	p.i++ // opening quote
 	start := p.i
@@ -277,26 +569,32 @@ func (p *parser) string() (string, error) {
 	for p.i < len(src) {
 		c := src[p.i]
 		if c == '"' {
-			s := p.text(start, p.i)
+			s := unsafeText(src, start, p.i)
 			p.i++
-			return s, nil
+			return s, false, nil
 		}
 		if c == '\\' || c < 0x20 || c >= 0x80 {
 			break
 		}
 		p.i++
 	}
-	buf := make([]byte, 0, p.i-start+16)
-	buf = append(buf, src[start:p.i]...)
+	var buf []byte // the decoded text, from the first escape on
 	for p.i < len(src) {
 		c := src[p.i]
 		switch {
 		case c == '"':
 			p.i++
-			return string(buf), nil
+			if buf == nil {
+				return unsafeText(src, start, p.i-1), false, nil
+			}
+			return string(buf), true, nil
 		case c == '\\':
+			if buf == nil {
+				buf = make([]byte, 0, p.i-start+16)
+				buf = append(buf, src[start:p.i]...)
+			}
 			if p.i+1 >= len(src) {
-				return "", p.errorf("unterminated string")
+				return "", false, p.errorf("unterminated string")
 			}
 			e := src[p.i+1]
 			p.i += 2
@@ -316,7 +614,7 @@ func (p *parser) string() (string, error) {
 			case 'u':
 				r, ok := p.hex4()
 				if !ok {
-					return "", p.errorf("invalid \\u escape: four hex digits must follow")
+					return "", false, p.errorf("invalid \\u escape: four hex digits must follow")
 				}
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
@@ -325,7 +623,7 @@ func (p *parser) string() (string, error) {
 						p.i += 2
 						var ok2 bool
 						if r2, ok2 = p.hex4(); !ok2 {
-							return "", p.errorf("invalid \\u escape: four hex digits must follow")
+							return "", false, p.errorf("invalid \\u escape: four hex digits must follow")
 						}
 						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 							r = dec
@@ -340,23 +638,27 @@ func (p *parser) string() (string, error) {
 				buf = utf8.AppendRune(buf, r)
 			default:
 				p.i -= 2
-				return "", p.errorf("invalid escape '\\%c' in string", e)
+				return "", false, p.errorf("invalid escape '\\%c' in string", e)
 			}
 		case c < 0x20:
-			return "", p.errorf("control character %U in string: escape it (\\n, \\t, \\u00XX)", rune(c))
+			return "", false, p.errorf("control character %U in string: escape it (\\n, \\t, \\u00XX)", rune(c))
 		case c < 0x80:
-			buf = append(buf, c)
+			if buf != nil {
+				buf = append(buf, c)
+			}
 			p.i++
 		default:
 			r, size := utf8.DecodeRune(src[p.i:])
 			if r == utf8.RuneError && size <= 1 {
-				return "", p.errorf("invalid UTF-8 byte 0x%02x in string: save the file as UTF-8", c)
+				return "", false, p.errorf("invalid UTF-8 byte 0x%02x in string: save the file as UTF-8", c)
 			}
-			buf = append(buf, src[p.i:p.i+size]...)
+			if buf != nil {
+				buf = append(buf, src[p.i:p.i+size]...)
+			}
 			p.i += size
 		}
 	}
-	return "", &SyntaxError{Offset: start - 1, Msg: "unterminated string: a closing '\"' is missing"}
+	return "", false, &SyntaxError{Offset: start - 1, Msg: "unterminated string: a closing '\"' is missing"}
 }
 
 func (p *parser) hex4() (rune, bool) {
@@ -380,127 +682,136 @@ func (p *parser) hex4() (rune, bool) {
 	return r, true
 }
 
-func (p *parser) array(depth int) (*Value, error) {
+func (p *parser) array(depth int) error {
 	if depth >= MaxDepth {
-		return nil, p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
+		return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
 	}
-	v := p.node()
-	*v = Value{Kind: Array, Start: p.i}
+	start := p.i
+	v := p.add(Array, p.i, p.i, 0)
 	p.i++
 	p.skipSpace()
 	if p.i < len(p.src) && p.src[p.i] == ']' {
 		p.i++
-		v.End = p.i
-		return v, nil
+		p.close(v, 0)
+		return nil
 	}
-	base := len(p.elems)
+	n := 0
 	for {
 		p.skipSpace()
-		e, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
+		if err := p.value(depth + 1); err != nil {
+			return err
 		}
-		p.elems = append(p.elems, e)
+		n++
 		p.skipSpace()
 		if p.i >= len(p.src) {
-			return nil, p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(v.Start))
+			return p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(start))
 		}
 		switch p.src[p.i] {
 		case ',':
 			p.i++
 		case ']':
 			p.i++
-			v.End = p.i
-			v.Elems = append([]*Value(nil), p.elems[base:]...)
-			p.elems = p.elems[:base]
-			return v, nil
+			p.close(v, n)
+			return nil
 		default:
-			return nil, p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
+			return p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
 		}
 	}
 }
 
-func (p *parser) object(depth int) (*Value, error) {
+// close ends container v at p.i, with n children.
+func (p *parser) close(v uint32, n int) {
+	nd := &p.d.nodes[v]
+	nd.end = uint32(p.i)
+	nd.next = uint32(len(p.d.nodes))
+	nd.n = uint16(min(n, maxCount))
+}
+
+func (p *parser) object(depth int) error {
 	if depth >= MaxDepth {
-		return nil, p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
+		return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
 	}
-	v := p.node()
-	*v = Value{Kind: Object, Start: p.i}
+	start := p.i
+	v := p.add(Object, p.i, p.i, 0)
 	p.i++
 	p.skipSpace()
 	if p.i < len(p.src) && p.src[p.i] == '}' {
 		p.i++
-		v.End = p.i
-		return v, nil
+		p.close(v, 0)
+		return nil
 	}
-	base := len(p.members)
+	n := 0
 	for {
 		p.skipSpace()
 		if p.i >= len(p.src) {
-			return nil, p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(v.Start))
+			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(start))
 		}
 		if p.src[p.i] != '"' {
 			if p.src[p.i] == '}' {
-				return nil, p.errorf("trailing comma before '}': remove it")
+				return p.errorf("trailing comma before '}': remove it")
 			}
-			return nil, p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
+			return p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
 		}
-		ks := p.i
-		key, err := p.string()
-		if err != nil {
-			return nil, err
+		if err := p.stringNode(); err != nil {
+			return err
 		}
-		ke := p.i
 		p.skipSpace()
 		if p.i >= len(p.src) || p.src[p.i] != ':' {
-			return nil, p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
+			key := p.d.text(uint32(len(p.d.nodes) - 1))
+			return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
 		}
 		p.i++
 		p.skipSpace()
-		val, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
+		if err := p.value(depth + 1); err != nil {
+			return err
 		}
-		p.members = append(p.members, Member{Key: key, KeyStart: ks, KeyEnd: ke, Value: val})
+		n++
 		p.skipSpace()
 		if p.i >= len(p.src) {
-			return nil, p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(v.Start))
+			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(start))
 		}
 		switch p.src[p.i] {
 		case ',':
 			p.i++
 		case '}':
 			p.i++
-			v.End = p.i
-			v.Members = append([]Member(nil), p.members[base:]...)
-			p.members = p.members[:base]
-			if HasDuplicateKeys(v) {
+			p.close(v, n)
+			if n > 1 && repeatsKey(Value{p.d, v}) {
+				p.d.nodes[v].flags |= flagDupKeys
 				p.dups = append(p.dups, v)
 			}
-			return v, nil
+			return nil
 		default:
-			return nil, p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
+			return p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
 		}
 	}
 }
 
-// HasDuplicateKeys reports whether object v repeats a key.
-func HasDuplicateKeys(v *Value) bool {
-	if len(v.Members) < 2 {
+// HasDuplicateKeys reports whether object v repeats a key (known from the
+// parse: O(1)).
+func HasDuplicateKeys(v Value) bool {
+	return v.d != nil && v.n().flags&flagDupKeys != 0
+}
+
+func repeatsKey(v Value) bool {
+	n := v.Len()
+	if n < 2 {
 		return false
 	}
-	if len(v.Members) <= 8 {
-		for i := 1; i < len(v.Members); i++ {
-			for j := 0; j < i; j++ {
-				if v.Members[i].Key == v.Members[j].Key {
+	if n <= 8 {
+		var keys [8]string
+		for i, m := range v.Members() {
+			for _, k := range keys[:i] {
+				if k == m.Key {
 					return true
 				}
 			}
+			keys[i] = m.Key
 		}
 		return false
 	}
-	seen := make(map[string]struct{}, len(v.Members))
-	for _, m := range v.Members {
+	seen := make(map[string]struct{}, n)
+	for _, m := range v.Members() {
 		if _, ok := seen[m.Key]; ok {
 			return true
 		}

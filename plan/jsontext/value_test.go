@@ -13,14 +13,14 @@ func TestParseJSONKeepsLiteralsAndOffsets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := v.Get("a").Str; got != "12345678901234567890" {
+	if got := v.Get("a").Str(); got != "12345678901234567890" {
 		t.Errorf("number literal %q", got)
 	}
 	b := v.Get("b")
-	if got := string(b.Elems[0].Raw(src)); got != "1.50" {
+	if got := string(b.Index(0).Raw(src)); got != "1.50" {
 		t.Errorf("raw %q", got)
 	}
-	if got := b.Elems[1].Str; got != "xé🚀" {
+	if got := b.Index(1).Str(); got != "xé🚀" {
 		t.Errorf("decoded string %q", got)
 	}
 	if got := string(v.Get("c").Raw(src)); got != `{"d": null}` {
@@ -83,22 +83,22 @@ func TestParseJSONAgreesWithEncodingJSON(t *testing.T) {
 }
 
 // toJSON re-encodes a tree, for comparisons.
-func toJSON(v *Value) []byte {
-	switch v.Kind {
+func toJSON(v Value) []byte {
+	switch v.Kind() {
 	case Null:
 		return []byte("null")
 	case Bool:
-		if v.Bool {
+		if v.Bool() {
 			return []byte("true")
 		}
 		return []byte("false")
 	case Number:
-		return []byte(v.Str)
+		return []byte(v.Str())
 	case String:
-		return AppendJSONString(nil, v.Str)
+		return AppendJSONString(nil, v.Str())
 	case Array:
 		b := []byte{'['}
-		for i, e := range v.Elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -107,7 +107,7 @@ func toJSON(v *Value) []byte {
 		return append(b, ']')
 	default:
 		b := []byte{'{'}
-		for i, m := range v.Members {
+		for i, m := range v.Members() {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -51,9 +51,9 @@ func toLSP(d *document, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) p
 	for _, r := range x.Related {
 		start := d.offsetOf(r.Pos)
 		end := start
-		if p.Root != nil {
-			if v, _, _ := jsontext.Find(p.Root, r.Pointer); v != nil && v.Start == start {
-				end = v.End
+		if !p.Root.IsZero() {
+			if v, _, _ := jsontext.Find(p.Root, r.Pointer); !v.IsZero() && v.Start() == start {
+				end = v.End()
 			}
 		}
 		out.RelatedInformation = append(out.RelatedInformation, protocol.DiagnosticRelatedInformation{
@@ -103,7 +103,7 @@ func quote(s string) string {
 // and a string that reads like a reference.
 func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 	src := p.Src.Bytes
-	if p.Root == nil {
+	if p.Root.IsZero() {
 		return nil
 	}
 	v, ks, ke := jsontext.Find(p.Root, x.Pointer)
@@ -112,7 +112,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 		parent = parent[:i]
 	}
 	onKey := ks >= 0 && ks == x.Start
-	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (v != nil && v.Kind == jsontext.String && v.Start == x.Start))
+	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (!v.IsZero() && v.Kind() == jsontext.String && v.Start() == x.Start))
 	var out []fix
 	if x.Suggestion != "" {
 		switch {
@@ -127,33 +127,33 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 	switch x.Code {
 	case "MISSING_ARGS":
 		if x.StepIndex >= 0 && x.StepIndex < len(p.Steps) {
-			if n := p.Steps[x.StepIndex].Node; n.Kind == jsontext.Object {
+			if n := p.Steps[x.StepIndex].Node; n.Kind() == jsontext.Object {
 				text := `"args": {}`
-				if len(n.Members) > 0 {
+				if n.Len() > 0 {
 					text = `, "args": {}`
 				}
-				out = append(out, fix{title: `Add "args": {}`, edits: []edit{{n.End - 1, n.End - 1, text}}, preferred: true})
+				out = append(out, fix{title: `Add "args": {}`, edits: []edit{{n.End() - 1, n.End() - 1, text}}, preferred: true})
 			}
 		}
 	case "REF_WRAPPED_RESULT":
-		if path, _, _ := jsontext.Find(p.Root, parent); path != nil && path.Kind == jsontext.Array && len(path.Elems) > 0 && path.Elems[0].Start == x.Start {
-			end := path.Elems[0].End
-			if len(path.Elems) > 1 {
-				end = path.Elems[1].Start
+		if path, _, _ := jsontext.Find(p.Root, parent); !path.IsZero() && path.Kind() == jsontext.Array && path.Len() > 0 && path.Index(0).Start() == x.Start {
+			end := path.Index(0).End()
+			if path.Len() > 1 {
+				end = path.Index(1).Start()
 			}
 			out = append(out, fix{title: `Remove "result" from the path (references walk the raw value)`, edits: []edit{{x.Start, end, ""}}, preferred: true})
 		}
 	case "REF_EXTRA_KEYS":
-		if obj, _, _ := jsontext.Find(p.Root, parent); obj != nil && obj.Kind == jsontext.Object {
-			for j, m := range obj.Members {
+		if obj, _, _ := jsontext.Find(p.Root, parent); !obj.IsZero() && obj.Kind() == jsontext.Object {
+			for j, m := range obj.Members() {
 				if m.KeyStart != x.Start {
 					continue
 				}
-				start, end := m.KeyStart, m.Value.End
+				start, end := m.KeyStart, m.Value.End()
 				if j > 0 {
-					start = obj.Members[j-1].Value.End
-				} else if len(obj.Members) > 1 {
-					end = obj.Members[1].KeyStart
+					start = obj.Member(j - 1).Value.End()
+				} else if obj.Len() > 1 {
+					end = obj.Member(1).KeyStart
 				}
 				out = append(out, fix{title: fmt.Sprintf("Remove %s (Concierge ignores it)", src[m.KeyStart:m.KeyEnd]), edits: []edit{{start, end, ""}}})
 			}
@@ -216,7 +216,7 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 // frame is one level of the path from the root of a plan's tree to an
 // offset: the value there, and how it was reached.
 type frame struct {
-	v     *jsontext.Value
+	v     jsontext.Value
 	key   string           // the member key that led here (in an object)
 	index int              // the element index that led here (in an array); -1 otherwise
 	mem   *jsontext.Member // the member that led here
@@ -225,30 +225,30 @@ type frame struct {
 
 // locate returns the frames from the root to the innermost value (or key)
 // at off.
-func locate(root *jsontext.Value, off int) []frame {
-	if root == nil || off < root.Start || off > root.End {
+func locate(root jsontext.Value, off int) []frame {
+	if root.IsZero() || off < root.Start() || off > root.End() {
 		return nil
 	}
 	out := []frame{{v: root, index: -1}}
 	for v := root; ; {
 		var next *frame
-		switch v.Kind {
+		switch v.Kind() {
 		case jsontext.Object:
-			for i := range v.Members {
-				m := &v.Members[i]
+			for _, m := range v.Members() {
+				m := &m
 				if off >= m.KeyStart && off <= m.KeyEnd {
 					next = &frame{v: m.Value, key: m.Key, index: -1, mem: m, onKey: true}
 					break
 				}
-				if off >= m.Value.Start && off <= m.Value.End {
+				if off >= m.Value.Start() && off <= m.Value.End() {
 					next = &frame{v: m.Value, key: m.Key, index: -1, mem: m}
 					break
 				}
 			}
 		case jsontext.Array:
-			i := sort.Search(len(v.Elems), func(i int) bool { return v.Elems[i].End >= off })
-			if i < len(v.Elems) && off >= v.Elems[i].Start {
-				next = &frame{v: v.Elems[i], index: i}
+			i := sort.Search(v.Len(), func(i int) bool { return v.Index(i).End() >= off })
+			if i < v.Len() && off >= v.Index(i).Start() {
+				next = &frame{v: v.Index(i), index: i}
 			}
 		}
 		if next == nil {
@@ -274,7 +274,7 @@ type stepContext struct {
 func (d *document) stepAt(s *Server, pos protocol.Position) (*plan.Plan, stepContext, bool) {
 	p, _, _ := d.analyse(s)
 	off, err := d.offset(pos)
-	if err != nil || p.Root == nil {
+	if err != nil || p.Root.IsZero() {
 		return p, stepContext{}, false
 	}
 	sc, ok := inStep(p, locate(p.Root, off))
@@ -312,7 +312,7 @@ func refAt(sc stepContext) (plan.ArgRef, []frame, bool) {
 // with that id, or nil.
 func target(p *plan.Plan, s *plan.Step, id string) *plan.Step {
 	for j := s.Index - 1; j >= 0; j-- {
-		if t := p.Steps[j]; t.ID != nil && t.ID.Kind == jsontext.String && t.ID.Str == id {
+		if t := p.Steps[j]; !t.ID.IsZero() && t.ID.Kind() == jsontext.String && t.ID.Str() == id {
 			return t
 		}
 	}
@@ -335,22 +335,22 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	var md strings.Builder
 	var start, end int // the span the hover is about
 	switch f := sc.rest[0]; {
-	case f.key == "tool" && !f.onKey && f.v.Kind == jsontext.String:
+	case f.key == "tool" && !f.onKey && f.v.Kind() == jsontext.String:
 		if tool == nil {
 			return nil, nil
 		}
 		var sig strings.Builder
 		plan.RenderConciergeTool(&sig, tool)
 		fmt.Fprintf(&md, "```text\n%s\n```\n", sig.String())
-		start, end = f.v.Start, f.v.End
+		start, end = f.v.Start(), f.v.End()
 	case f.key == "args" && len(sc.rest) >= 2:
 		if r, inner, isRef := refAt(sc); isRef {
 			hoverRef(&md, p, cat, sc.step, tool, r)
-			start, end = r.Value.Start, r.Value.End
+			start, end = r.Value.Start(), r.Value.End()
 			if n := len(inner); n > 0 && inner[n-1].onKey {
 				start, end = inner[n-1].mem.KeyStart, inner[n-1].mem.KeyEnd
 			} else if n > 0 {
-				start, end = inner[n-1].v.Start, inner[n-1].v.End
+				start, end = inner[n-1].v.Start(), inner[n-1].v.End()
 			}
 		} else if a := sc.rest[1]; a.onKey && tool != nil {
 			for _, prm := range tool.Params() {
@@ -373,7 +373,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 		default:
 			fmt.Fprintf(&md, "; %d later steps read its output", n)
 		}
-		start, end = f.v.Start, f.v.End
+		start, end = f.v.Start(), f.v.End()
 	}
 	if md.Len() == 0 {
 		return nil, nil
@@ -408,7 +408,7 @@ func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step
 	if t == nil {
 		fmt.Fprintf(md, "reads step `%s`, which is not defined before this step\n", r.Step)
 	} else {
-		line := p.Src.Position(t.Node.Start).Line
+		line := p.Src.Position(t.Node.Start()).Line
 		fmt.Fprintf(md, "reads step `%s` (step %d, line %d", r.Step, t.Index, line)
 		tt := cat.Tool(t.ToolName())
 		if tt != nil {
@@ -438,13 +438,13 @@ func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step
 
 // readers are the references of later steps that read step t.
 func readers(p *plan.Plan, t *plan.Step) []plan.ArgRef {
-	if t.ID == nil || t.ID.Kind != jsontext.String {
+	if t.ID.IsZero() || t.ID.Kind() != jsontext.String {
 		return nil
 	}
 	var out []plan.ArgRef
 	for _, s := range p.Steps[t.Index+1:] {
 		for _, r := range s.Refs() {
-			if r.Err == "" && r.Step == t.ID.Str && target(p, s, r.Step) == t {
+			if r.Err == "" && r.Step == t.ID.Str() && target(p, s, r.Step) == t {
 				out = append(out, r)
 			}
 		}
@@ -488,7 +488,7 @@ func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) 
 	if t == nil {
 		return nil, nil
 	}
-	return protocol.Location{URI: d.uri, Range: d.positioner().rng(t.ID.Start, t.ID.End)}, nil
+	return protocol.Location{URI: d.uri, Range: d.positioner().rng(t.ID.Start(), t.ID.End())}, nil
 }
 
 func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
@@ -500,7 +500,7 @@ func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) (
 	defer d.mu.Unlock()
 	p, _, _ := d.analyse(s)
 	off, err := d.offset(params.Position)
-	if err != nil || p.Root == nil {
+	if err != nil || p.Root.IsZero() {
 		return nil, nil
 	}
 	t, ok := stepAt(p, off)
@@ -509,8 +509,8 @@ func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) (
 	}
 	out := []protocol.Location{}
 	pos := d.positioner()
-	if params.Context.IncludeDeclaration && t.ID != nil {
-		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(t.ID.Start, t.ID.End)})
+	if params.Context.IncludeDeclaration && !t.ID.IsZero() {
+		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(t.ID.Start(), t.ID.End())})
 	}
 	for _, r := range readers(p, t) {
 		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(r.StepKey.KeyStart, r.StepKey.KeyEnd)})
@@ -530,11 +530,11 @@ func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbol
 	pos := d.positioner()
 	for _, st := range p.Steps {
 		sel := st.Node
-		if st.ID != nil {
+		if !st.ID.IsZero() {
 			sel = st.ID
 		}
-		rng := pos.rng(st.Node.Start, st.Node.End)
-		selRng := pos.rng(sel.Start, sel.End)
+		rng := pos.rng(st.Node.Start(), st.Node.End())
+		selRng := pos.rng(sel.Start(), sel.End())
 		sym := protocol.DocumentSymbol{Name: st.Label(), Kind: protocol.SymbolKindFunction, Range: rng, SelectionRange: selRng}
 		if name := st.ToolName(); name != "" {
 			sym.Detail = &name

@@ -29,22 +29,22 @@ func (s *Server) wireIn(line []byte) (pass, reply []byte) {
 		return line, nil // only a tool call carries a plan
 	}
 	root, err := jsontext.Parse(bytes.TrimSpace(line))
-	if err != nil || root.Kind != jsontext.Object {
+	if err != nil || root.Kind() != jsontext.Object {
 		return line, nil // mcp-go answers what does not parse
 	}
-	if m := root.Get("method"); m == nil || m.Kind != jsontext.String || m.Str != "tools/call" {
+	if m := root.Get("method"); m.IsZero() || m.Kind() != jsontext.String || m.Str() != "tools/call" {
 		return line, nil
 	}
 	id := root.Get("id")
-	if params := root.Get("params"); id != nil && params != nil && params.Kind == jsontext.Object {
+	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
 		trimmed := bytes.TrimSpace(line)
 		rawID := id.Raw(trimmed)
-		if name := params.Get("name"); name != nil && name.Kind == jsontext.String && name.Str != ToolName {
-			return nil, wireResult(rawID, unknownToolResult(name.Str))
+		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
+			return nil, wireResult(rawID, unknownToolResult(name.Str()))
 		}
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
-		if args := params.Get("arguments"); args != nil && args.Kind != jsontext.Object && args.Kind != jsontext.Null {
+		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters")
 		}
 	}
@@ -54,19 +54,19 @@ func (s *Server) wireIn(line []byte) (pass, reply []byte) {
 // nullNonFinite returns src with every value that was written as a number
 // beyond a double or as NaN/Infinity replaced by null, as Concierge's stack
 // receives it; orig when there is none.
-func nullNonFinite(src []byte, root *jsontext.Value, orig []byte) []byte {
+func nullNonFinite(src []byte, root jsontext.Value, orig []byte) []byte {
 	var spans [][2]int
-	var walk func(v *jsontext.Value)
-	walk = func(v *jsontext.Value) {
+	var walk func(v jsontext.Value)
+	walk = func(v jsontext.Value) {
 		switch {
 		case jsontext.IsNonFinite(v):
-			spans = append(spans, [2]int{v.Start, v.End})
-		case v.Kind == jsontext.Array:
-			for _, e := range v.Elems {
+			spans = append(spans, [2]int{v.Start(), v.End()})
+		case v.Kind() == jsontext.Array:
+			for _, e := range v.Elems() {
 				walk(e)
 			}
-		case v.Kind == jsontext.Object:
-			for _, m := range v.Members {
+		case v.Kind() == jsontext.Object:
+			for _, m := range v.Members() {
 				walk(m.Value)
 			}
 		}
@@ -120,18 +120,18 @@ func wireOut(line []byte) []byte {
 		return line
 	}
 	root, err := jsontext.Parse(bytes.TrimSpace(line))
-	if err != nil || root.Kind != jsontext.Object {
+	if err != nil || root.Kind() != jsontext.Object {
 		return line
 	}
 	res := root.Get("result")
-	if res == nil || res.Kind != jsontext.Object || res.Get("content") == nil || res.Get("isError") != nil {
+	if res.IsZero() || res.Kind() != jsontext.Object || res.Get("content").IsZero() || !res.Get("isError").IsZero() {
 		return line
 	}
-	at := res.Start + 1 // just inside the result's "{"
+	at := res.Start() + 1 // just inside the result's "{"
 	out := make([]byte, 0, len(line)+17)
 	out = append(out, line[:at]...)
 	out = append(out, `"isError":false`...)
-	if len(res.Members) > 0 {
+	if res.Len() > 0 {
 		out = append(out, ',')
 	}
 	return append(out, line[at:]...)

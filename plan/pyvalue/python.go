@@ -1,6 +1,7 @@
 package pyvalue
 
 import (
+	"iter"
 	"math"
 	"math/big"
 	"strconv"
@@ -16,12 +17,12 @@ import (
 // Concierge's, byte for byte.
 
 // TypeName is Python's name for the type json.loads gives a value.
-func TypeName(v *jsontext.Value) string {
-	switch v.Kind {
+func TypeName(v jsontext.Value) string {
+	switch v.Kind() {
 	case jsontext.String:
 		return "str"
 	case jsontext.Number:
-		if IsIntLiteral(v.Str) {
+		if IsIntLiteral(v.Str()) {
 			return "int"
 		}
 		return "float"
@@ -63,9 +64,9 @@ func IsIntLiteral(lit string) bool { return !strings.ContainsAny(lit, ".eE") }
 
 // Str renders v as Python's str() renders the decoded value: a string as
 // itself, anything else as its repr.
-func Str(v *jsontext.Value) string {
-	if v.Kind == jsontext.String {
-		return v.Str
+func Str(v jsontext.Value) string {
+	if v.Kind() == jsontext.String {
+		return v.Str()
 	}
 	var b strings.Builder
 	pyRepr(&b, v)
@@ -73,29 +74,29 @@ func Str(v *jsontext.Value) string {
 }
 
 // Repr renders v as Python's repr() renders the decoded value.
-func Repr(v *jsontext.Value) string {
+func Repr(v jsontext.Value) string {
 	var b strings.Builder
 	pyRepr(&b, v)
 	return b.String()
 }
 
-func pyRepr(b *strings.Builder, v *jsontext.Value) {
-	switch v.Kind {
+func pyRepr(b *strings.Builder, v jsontext.Value) {
+	switch v.Kind() {
 	case jsontext.Null:
 		b.WriteString("None")
 	case jsontext.Bool:
-		if v.Bool {
+		if v.Bool() {
 			b.WriteString("True")
 		} else {
 			b.WriteString("False")
 		}
 	case jsontext.Number:
-		b.WriteString(pyNumber(v.Str))
+		b.WriteString(pyNumber(v.Str()))
 	case jsontext.String:
-		b.WriteString(ReprString(v.Str))
+		b.WriteString(ReprString(v.Str()))
 	case jsontext.Array:
 		b.WriteByte('[')
-		for i, e := range v.Elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -118,18 +119,39 @@ func pyRepr(b *strings.Builder, v *jsontext.Value) {
 
 // Members returns an object's members as a Python dict holds them after
 // json.loads: a repeated key keeps its first position and its last value.
-func Members(v *jsontext.Value) []jsontext.Member {
-	if !jsontext.HasDuplicateKeys(v) {
-		return v.Members
-	}
-	pos := make(map[string]int, len(v.Members))
-	out := make([]jsontext.Member, 0, len(v.Members))
-	for _, m := range v.Members {
-		if i, ok := pos[m.Key]; ok {
-			out[i].Value = m.Value
-			continue
+// (One function literal, so that a range over it allocates nothing.)
+func Members(v jsontext.Value) iter.Seq2[int, jsontext.Member] {
+	return func(yield func(int, jsontext.Member) bool) {
+		if !jsontext.HasDuplicateKeys(v) {
+			for i, m := range v.Members() {
+				if !yield(i, m) {
+					return
+				}
+			}
+			return
 		}
-		pos[m.Key] = len(out)
+		pos := make(map[string]int, v.Len())
+		out := make([]jsontext.Member, 0, v.Len())
+		for _, m := range v.Members() {
+			if i, ok := pos[m.Key]; ok {
+				out[i].Value = m.Value
+				continue
+			}
+			pos[m.Key] = len(out)
+			out = append(out, m)
+		}
+		for i, m := range out {
+			if !yield(i, m) {
+				return
+			}
+		}
+	}
+}
+
+// MemberList is Members as a slice.
+func MemberList(v jsontext.Value) []jsontext.Member {
+	out := make([]jsontext.Member, 0, v.Len())
+	for _, m := range Members(v) {
 		out = append(out, m)
 	}
 	return out

@@ -109,25 +109,25 @@ func reprLiteral(lit string) bool {
 // json.loads: floats as repr writes them, numbers beyond a double and
 // NaN/Infinity as null, a repeated key once (first place, last value).
 // Strings are escaped as JSON requires and otherwise kept as UTF-8.
-func AppendJSON(dst []byte, v *jsontext.Value) []byte {
-	switch v.Kind {
+func AppendJSON(dst []byte, v jsontext.Value) []byte {
+	switch v.Kind() {
 	case jsontext.Null:
 		return append(dst, "null"...)
 	case jsontext.Bool:
-		if v.Bool {
+		if v.Bool() {
 			return append(dst, "true"...)
 		}
 		return append(dst, "false"...)
 	case jsontext.Number:
-		if (IsIntLiteral(v.Str) && v.Str != "-0") || reprLiteral(v.Str) {
-			return append(dst, v.Str...)
+		if (IsIntLiteral(v.Str()) && v.Str() != "-0") || reprLiteral(v.Str()) {
+			return append(dst, v.Str()...)
 		}
-		return append(dst, NumberJSON(v.Str)...)
+		return append(dst, NumberJSON(v.Str())...)
 	case jsontext.String:
-		return jsontext.AppendJSONString(dst, v.Str)
+		return jsontext.AppendJSONString(dst, v.Str())
 	case jsontext.Array:
 		dst = append(dst, '[')
-		for i, e := range v.Elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -168,20 +168,20 @@ func Values(raw []byte) []byte {
 
 // pyChanges reports whether some number under v is written differently by
 // Python, or is beyond a double.
-func pyChanges(v *jsontext.Value) bool {
-	switch v.Kind {
+func pyChanges(v jsontext.Value) bool {
+	switch v.Kind() {
 	case jsontext.Number:
-		return numberChanges(v.Str)
+		return numberChanges(v.Str())
 	case jsontext.Null:
-		return v.Str != ""
+		return v.Str() != ""
 	case jsontext.Array:
-		for _, e := range v.Elems {
+		for _, e := range v.Elems() {
 			if pyChanges(e) {
 				return true
 			}
 		}
 	case jsontext.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			if pyChanges(m.Value) {
 				return true
 			}
@@ -207,21 +207,21 @@ func DumpsIndent(raw []byte) []byte {
 	return []byte(b.String())
 }
 
-func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
+func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int) {
 	newline := func(d int) {
 		b.WriteByte('\n')
 		for range d {
 			b.WriteString("  ")
 		}
 	}
-	switch v.Kind {
+	switch v.Kind() {
 	case jsontext.Array:
-		if len(v.Elems) == 0 {
+		if v.Len() == 0 {
 			b.WriteString("[]")
 			return
 		}
 		b.WriteByte('[')
-		for i, e := range v.Elems {
+		for i, e := range v.Elems() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -232,7 +232,7 @@ func pyDumpsIndent(b *strings.Builder, v *jsontext.Value, depth int) {
 		b.WriteByte(']')
 	case jsontext.Object:
 		ms := Members(v)
-		if len(ms) == 0 {
+		if v.Len() == 0 {
 			b.WriteString("{}")
 			return
 		}

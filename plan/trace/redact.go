@@ -70,22 +70,22 @@ func (r Redactor) redact(raw []byte, keepRefs bool) []byte {
 		return []byte(redactNotJSON)
 	}
 	var spans [][2]int
-	var walk func(v *jsontext.Value)
-	walk = func(v *jsontext.Value) {
-		switch v.Kind {
+	var walk func(v jsontext.Value)
+	walk = func(v jsontext.Value) {
+		switch v.Kind() {
 		case jsontext.Object:
-			for _, m := range v.Members {
+			for _, m := range v.Members() {
 				if keepRefs && plan.IsRef(m.Value) {
 					continue
 				}
 				if r.match(m.Key) {
-					spans = append(spans, [2]int{m.Value.Start, m.Value.End})
+					spans = append(spans, [2]int{m.Value.Start(), m.Value.End()})
 				} else {
 					walk(m.Value)
 				}
 			}
 		case jsontext.Array:
-			for _, e := range v.Elems {
+			for _, e := range v.Elems() {
 				walk(e)
 			}
 		}

@@ -139,7 +139,7 @@ func Append(dst []byte, r *plan.Run, now time.Time) []byte {
 	b = jsontext.AppendJSONString(b, r.Status().String())
 	b = append(b, ",\n \"plan\": {\"name\": "...)
 	b = jsontext.AppendJSONString(b, p.Src.Name)
-	if p.Root != nil {
+	if !p.Root.IsZero() {
 		b = append(b, `, "json": `...)
 		b = append(b, rd.Plan(bytes.TrimSpace(p.Src.Bytes))...)
 	} else {
@@ -227,7 +227,7 @@ func appendTraceStep(b []byte, r *plan.Run, i int, rd Redactor) []byte {
 		b = append(b, `, "called": `...)
 		b = strconv.AppendBool(b, st.Args != nil)
 	}
-	if args, src := r.ArgsOf(i); args != nil {
+	if args, src := r.ArgsOf(i); !args.IsZero() {
 		b = append(b, `, "args": `...)
 		b = jsontext.AppendCompact(b, rd.Plan(args.Raw(src)))
 	}

@@ -114,15 +114,15 @@ func checkPattern(pat string) error {
 // properties lists an input schema's property names in schema order.
 func properties(schema json.RawMessage) []string {
 	v, err := jsontext.Parse(schema)
-	if err != nil || v.Kind != jsontext.Object {
+	if err != nil || v.Kind() != jsontext.Object {
 		return nil
 	}
 	props := v.Get("properties")
-	if props == nil || props.Kind != jsontext.Object {
+	if props.IsZero() || props.Kind() != jsontext.Object {
 		return nil
 	}
-	out := make([]string, 0, len(props.Members))
-	for _, m := range props.Members {
+	out := make([]string, 0, props.Len())
+	for _, m := range props.Members() {
 		out = append(out, m.Key)
 	}
 	return out

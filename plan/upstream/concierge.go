@@ -47,7 +47,7 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 		if n := len(body); n > 1 && strings.HasPrefix(body[n-1], "    returns: ") {
 			schema := strings.TrimPrefix(body[n-1], "    returns: ")
 			// Only what RenderConcierge would print back: a non-empty object.
-			if v, err := jsontext.Parse([]byte(schema)); err == nil && v.Kind == jsontext.Object && len(v.Members) > 0 {
+			if v, err := jsontext.Parse([]byte(schema)); err == nil && v.Kind() == jsontext.Object && v.Len() > 0 {
 				cur.OutputSchema = compact([]byte(schema))
 				body = body[:n-1]
 			}

@@ -377,7 +377,7 @@ func (s *Session) print(args []string) error {
 func (s *Session) args(i int) error {
 	v, src := s.run.ArgsOf(i)
 	b := []byte(`{"literal":`)
-	if v == nil {
+	if v.IsZero() {
 		b = append(b, "{}"...)
 	} else {
 		b = jsontext.AppendCompact(b, v.Raw(src))
@@ -508,8 +508,8 @@ func (s *Session) argNames(word string) []string {
 			out = append(out, n)
 		}
 	}
-	if a := p.Steps[i].Args; a != nil && a.Kind == jsontext.Object {
-		for _, m := range a.Members {
+	if a := p.Steps[i].Args; !a.IsZero() && a.Kind() == jsontext.Object {
+		for _, m := range a.Members() {
 			add(m.Key)
 		}
 	}

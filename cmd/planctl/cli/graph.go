@@ -48,7 +48,7 @@ the run failed to resolve is drawn dashed and marked "failed".`,
 				return err
 			}
 			defer ts.Close()
-			if p.Root == nil || len(p.Steps) == 0 && len(p.Problems) > 0 {
+			if p.Root.IsZero() || len(p.Steps) == 0 && len(p.Problems) > 0 {
 				writeDiagnosticsBrief(s, p, p.Problems)
 				return failed
 			}

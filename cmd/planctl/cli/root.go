@@ -63,6 +63,10 @@ type streams struct {
 // Main runs planctl with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &streams{in: stdin, out: stdout, errOut: stderr}
+	// A command may size the heap to its input (sizeHeap); in a process
+	// that goes on after Main (tests), the limit ends with the command.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer func() { sizeHeapOn = false }()
 	root := newRoot(s)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -154,18 +158,6 @@ func serverGC() {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(1 << 30)
-	}
-}
-
-// batchGC lets the heap grow to four times the live data between
-// collections instead of two (GOGC=300), unless GOGC is set. On the
-// 50,000-step chain this takes a quarter off the run's time and leaves its
-// peak memory where it was (the response is the peak). The servers (serve,
-// mock) take serverGC instead; every other command (debug, tools) keeps
-// Go's default.
-func batchGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(300)
 	}
 }
 

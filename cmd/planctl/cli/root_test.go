@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
@@ -46,5 +49,37 @@ func TestGCSettingPerCommand(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "2GiB")
 	if p, l := preRun("serve"); p != 100 || l != math.MaxInt64 {
 		t.Errorf("serve with GOMEMLIMIT set: GOGC=%d, limit %d; want both left alone", p, l)
+	}
+}
+
+// A batch command sizes the collector's soft limit to the plan it read,
+// unless GOMEMLIMIT is set; the limit ends with the command.
+func TestSizeHeapToThePlan(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	batchGC()
+	sizeHeap(100 << 20)
+	got := debug.SetMemoryLimit(math.MaxInt64)
+	if got < heapPerPlanByte*100<<20 || got > heapPerPlanByte*100<<20+heapSlack+1<<30 {
+		t.Errorf("limit after a 100 MiB plan: %d, want about %d plus what is in use", got, heapPerPlanByte*100<<20)
+	}
+	t.Setenv("GOMEMLIMIT", "2GiB")
+	batchGC()
+	sizeHeap(100 << 20)
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set the limit became %d", got)
+	}
+	t.Setenv("GOMEMLIMIT", "")
+	plan := filepath.Join(t.TempDir(), "p.json")
+	if err := os.WriteFile(plan, []byte(`[{"id": "a", "tool": "echo", "args": {"value": 1}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := Main([]string{"validate", plan}, nil, io.Discard, io.Discard); code != ExitOK {
+		t.Fatalf("validate exited %d", code)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("after validate returned, the limit is still %d", got)
 	}
 }

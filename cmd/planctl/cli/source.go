@@ -181,6 +181,7 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
 	timing("read")
+	sizeHeap(len(data))
 	p := plan.Load(name, data, lim)
 	p.AcceptSchemaHint()
 	timing("loaded")
