@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -698,11 +700,48 @@ func parseIndex(key string) (int, bool) {
 
 // decodeSchema decodes a raw schema with numbers kept exact.
 func decodeSchema(raw json.RawMessage) (any, error) {
-	d := json.NewDecoder(strings.NewReader(string(raw)))
+	if v, ok := decodeScalar(raw); ok {
+		return v, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
 	return tameNumbers(v), nil
+}
+
+// decodeScalar is decodeSchema for a lone number, literal or plain string
+// (no escapes), without a json.Decoder and its buffers: a served plan's
+// results are checked member by member (decodeResult), mostly scalars. It
+// gives exactly what the decoder gives, and ok false for anything else.
+func decodeScalar(raw []byte) (any, bool) {
+	b := bytes.Trim(raw, " \t\r\n") // JSON's whitespace, no other
+	if len(b) == 0 {
+		return nil, false
+	}
+	switch c := b[0]; {
+	case c == 't' || c == 'f' || c == 'n':
+		switch string(b) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		case "null":
+			return nil, true
+		}
+	case c == '"':
+		if len(b) < 2 {
+			return nil, false
+		}
+		if body := b[1 : len(b)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) && json.Valid(b) {
+			return string(body), true
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if json.Valid(b) {
+			return json.Number(tameNumber(string(b))), true
+		}
+	}
+	return nil, false
 }

@@ -12,7 +12,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 50000 100000)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-go build -o "$dir/planctl" ./cmd/planctl
+CGO_ENABLED=0 go build -o "$dir/planctl" ./cmd/planctl  # the documented install build
 cmds=(run)
 "$dir/planctl" validate --help >/dev/null 2>&1 && cmds+=(validate)
 
@@ -25,6 +25,7 @@ measure() {
   cat "$dir/t" >> "$dir/$label"
 }
 
+py=$(python3 -c 'import sys; print(sys.executable)') # Python itself, not a shim in front of it
 printf '| steps | MB | python json.load (s) |'
 for c in "${cmds[@]}"; do printf ' planctl %s (s) | %s peak RSS (MB) |' "$c" "$c"; done
 printf '\n|---|---|---|'
@@ -34,7 +35,7 @@ for n in "${sizes[@]}"; do
   go run ./plan/plantest/genchain "$n" > "$dir/chain.json"
   rm -f "$dir"/py "$dir"/run "$dir"/validate
   for ((i = 0; i < runs; i++)); do
-    measure py python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/chain.json"
+    measure py "$py" -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/chain.json"
     for c in "${cmds[@]}"; do measure "$c" "$dir/planctl" "$c" "$dir/chain.json"; done
   done
   mb=$(awk -v b="$(stat -c %s "$dir/chain.json")" 'BEGIN {printf "%.1f", b/1e6}')

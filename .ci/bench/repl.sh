@@ -11,7 +11,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10 1000 10000)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-go build -o "$dir/planctl" ./cmd/planctl
+CGO_ENABLED=0 go build -o "$dir/planctl" ./cmd/planctl  # the documented install build
 printf '| steps | N × next, then steps (s) | per next (µs) | continue, then steps (s) | peak RSS (MB) |\n|---|---|---|---|---|\n'
 for n in "${sizes[@]}"; do
   go run ./plan/plantest/genchain "$n" > "$dir/chain.json"

@@ -17,11 +17,14 @@ sizes=("$@")
 shapes=(${SHAPES:-chain chain-literal wide fan-in big-result diagnostics})
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-go build -o "$dir/planctl" ./cmd/planctl
+CGO_ENABLED=0 go build -o "$dir/planctl" ./cmd/planctl  # the documented install build
 go build -o "$dir/gen" ./plan/plantest/genchain
 "$dir/gen" -catalog > "$dir/catalog.json"
 # The wide and fan-in plans pass planctl's default 64 MiB bound at 100k steps.
 max=$((4 << 30))
+# Python itself, not a version manager's shim in front of it (pyenv's adds
+# 0.1 s to every start).
+py=$(python3 -c 'import sys; print(sys.executable)')
 
 # median of the numbers on stdin
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -43,7 +46,7 @@ for s in "${shapes[@]}"; do
     "$dir/gen" -shape "$s" "$n" > "$dir/plan.json"
     rm -f "$dir"/py "$dir"/validate "$dir"/run
     for ((i = 0; i < runs; i++)); do
-      measure py python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/plan.json"
+      measure py "$py" -c 'import json,sys; json.load(open(sys.argv[1]))' "$dir/plan.json"
       measure validate "$dir/planctl" validate --max-bytes "$max" --catalog "$dir/catalog.json" "$dir/plan.json"
       measure run "$dir/planctl" run --max-bytes "$max" --catalog "$dir/catalog.json" "$dir/plan.json"
     done

@@ -1,12 +1,14 @@
 package mcpserver_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -31,6 +33,7 @@ var (
 	loadToken   = flag.String("load-token", "", "with -load-url: the bearer token the server printed (or its PLANCTL_AUTH_TOKEN)")
 	loadURL     = flag.String("load-url", "", "measure the server at this URL (e.g. a planctl serve --http --stateless process) instead of one in this process")
 	loadRaw     = flag.Bool("load-raw", false, "clients POST a prepared tools/call instead of using mcp-go's client: measures the server alone")
+	loadConn    = flag.Bool("load-conn", false, "as -load-raw, each client on one connection of its own written and read by its goroutine (no net/http client, whose two goroutines per connection and channel hand-offs cost the load generator CPU and fairness)")
 )
 
 const loadPlan = `{"steps":[
@@ -75,11 +78,19 @@ func TestLoad(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if *loadConn {
+					lat[i] = connClient(t, url, m, i, &failures)
+					return
+				}
 				if *loadRaw {
 					lat[i] = rawClient(t, hc, url, m, i, &failures)
 					return
 				}
-				c, err := client.NewStreamableHttpClient(url, transport.WithHTTPBasicClient(hc))
+				copts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc)}
+				if *loadToken != "" {
+					copts = append(copts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + *loadToken}))
+				}
+				c, err := client.NewStreamableHttpClient(url, copts...)
 				if err != nil {
 					failures.Store(fmt.Sprintf("client %d: %v", i, err), true)
 					return
@@ -192,8 +203,65 @@ func rawClient(t *testing.T, hc *http.Client, url string, m, i int, failures *sy
 		out, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		d := time.Since(t0)
-		if err != nil || resp.StatusCode != 200 || !bytes.Contains(out, []byte(`{\"status\":\"completed\"`)) {
-			failures.Store(fmt.Sprintf("client %d plan %d: %d %s %v", i, j, resp.StatusCode, out, err), true)
+		if err != nil || resp.StatusCode != 200 || !bytes.Contains(out, []byte(`"structuredContent":{"status":"completed"`)) {
+			failures.Store(fmt.Sprintf("client %d plan %d: %d %.300s %v", i, j, resp.StatusCode, out, err), true)
+			continue
+		}
+		lat = append(lat, d)
+	}
+	return lat
+}
+
+// connClient is rawClient on a keep-alive connection of its own that its
+// goroutine writes and reads: one goroutine per client, nothing else.
+func connClient(t *testing.T, url string, m, i int, failures *sync.Map) []time.Duration {
+	params := mcp.CallToolParams{Name: mcpserver.ToolName, Arguments: json.RawMessage(loadPlan)}
+	body, err := json.Marshal(mcp.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(int64(i)),
+		Request: mcp.Request{Method: string(mcp.MethodToolsCall)}, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", mcp.ProtocolVersion20251125)
+	if *loadToken != "" {
+		req.Header.Set("Authorization", "Bearer "+*loadToken)
+	}
+	var wire bytes.Buffer
+	if err := req.Write(&wire); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", req.URL.Host)
+	if err != nil {
+		failures.Store(fmt.Sprintf("client %d: %v", i, err), true)
+		return nil
+	}
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	lat := make([]time.Duration, 0, m)
+	for j := range m {
+		t0 := time.Now()
+		if _, err := conn.Write(wire.Bytes()); err != nil {
+			failures.Store(fmt.Sprintf("client %d plan %d: %v", i, j, err), true)
+			return lat
+		}
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			failures.Store(fmt.Sprintf("client %d plan %d: %v", i, j, err), true)
+			return lat
+		}
+		out, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		d := time.Since(t0)
+		if err != nil || resp.StatusCode != 200 || !bytes.Contains(out, []byte(`"structuredContent":{"status":"completed"`)) {
+			failures.Store(fmt.Sprintf("client %d plan %d: %d %.300s %v", i, j, resp.StatusCode, out, err), true)
+			if resp.Close {
+				return lat
+			}
 			continue
 		}
 		lat = append(lat, d)

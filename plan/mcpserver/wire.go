@@ -113,28 +113,68 @@ func wireLine(id []byte, key string, body []byte) []byte {
 // wireOut makes isError explicit in a tools/call result, as Concierge's
 // server writes it ("isError": false): mcp-go leaves a false isError out.
 // Any other message passes unchanged. A tools/call result is the only
-// result with a top-level "content" array.
+// result with a top-level "content" array. It walks the top-level members
+// of the message and of its result only, parsing nothing into a tree:
+// every answer goes through here, and a parse of each was a tenth of a
+// loaded server's allocations.
 func wireOut(line []byte) []byte {
-	i := bytes.Index(line, []byte(`"result":{`))
-	if i < 0 || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
+	if !bytes.Contains(line, []byte(`"result":{`)) || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
 		return line
 	}
-	root, err := jsontext.Parse(bytes.TrimSpace(line))
-	if err != nil || root.Kind() != jsontext.Object {
+	rs, re, ok := topMember(line, "result")
+	if !ok || line[rs] != '{' {
 		return line
 	}
-	res := root.Get("result")
-	if res.IsZero() || res.Kind() != jsontext.Object || res.Get("content").IsZero() || !res.Get("isError").IsZero() {
+	res := line[rs:re]
+	if _, _, ok := topMember(res, "content"); !ok {
 		return line
 	}
-	at := res.Start() + 1 // just inside the result's "{"
+	at := rs + 1 // just inside the result's "{"
 	out := make([]byte, 0, len(line)+17)
 	out = append(out, line[:at]...)
 	out = append(out, `"isError":false`...)
-	if res.Len() > 0 {
+	if i := jsontext.SkipSpace(res, 1); i < len(res) && res[i] != '}' {
 		out = append(out, ',')
 	}
 	return append(out, line[at:]...)
+}
+
+// topMember finds key among the top-level members of the JSON object b and
+// returns the span of its value (the last, when it repeats). b is what mcp-go's encoder wrote, whose
+// keys carry no escapes; anything else (not an object, cut short) is
+// reported as not found, never read past its end.
+func topMember(b []byte, key string) (start, end int, ok bool) {
+	i := jsontext.SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return 0, 0, false
+	}
+	i = jsontext.SkipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		ks := i
+		i = jsontext.SkipString(b, i)
+		if i > len(b) {
+			return 0, 0, false
+		}
+		k := b[ks:i]
+		i = jsontext.SkipSpace(b, i)
+		if i >= len(b) || b[i] != ':' {
+			return 0, 0, false
+		}
+		i = jsontext.SkipSpace(b, i+1)
+		e := jsontext.SkipValue(b, i)
+		if i >= len(b) || e <= i || e > len(b) {
+			return 0, 0, false
+		}
+		if len(k) == len(key)+2 && k[len(k)-1] == '"' && string(k[1:len(k)-1]) == key {
+			start, end, ok = i, e, true // the last one counts, as for json.loads
+		}
+		i = jsontext.SkipSpace(b, e)
+		if i >= len(b) || b[i] != ',' {
+			break
+		}
+		i = jsontext.SkipSpace(b, i+1)
+	}
+	return start, end, ok
 }
 
 // The answers of execute_plan. Concierge writes its response as the text

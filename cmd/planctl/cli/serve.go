@@ -172,7 +172,11 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	pipes := newPipeWatch()
 	defer pipes.stop()
-	s = &streams{in: s.in, out: pipes.wrap(s.out), errOut: pipes.wrap(s.errOut)}
+	// stderr and the log are written by a goroutine of their own
+	// (logwriter.go: a log line must not hold up a request).
+	errOut := newLogWriter(pipes.wrap(s.errOut))
+	defer errOut.Close()
+	s = &streams{in: s.in, out: pipes.wrap(s.out), errOut: errOut}
 	var logOut io.Writer = s.errOut
 	if f.logFile != "" {
 		// 0600: the log names sessions, tools and clients' addresses.
@@ -181,9 +185,11 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 			return fatal(fmt.Errorf("cannot open the log: %w", err))
 		}
 		defer fh.Close()
-		logOut = fh
+		lw := newLogWriter(fh)
+		defer lw.Close()
+		logOut = lw
 	}
-	log := slog.New(slog.NewTextHandler(logOut, nil))
+	log := slog.New(newLogHandler(logOut, nil)) // slog.TextHandler's text, no lock shared by requests (logwriter.go)
 	stopDebug, err := startDebugListener(f.debugAddr, s, log)
 	if err != nil {
 		return err
