@@ -27,11 +27,14 @@ type Debugger struct {
 	run  *Run
 	ids  map[string]int // step label -> index of its first step
 
-	mu     sync.Mutex
-	plan   *Plan
-	diags  []Diagnostic
-	breaks map[int]bool
-	conds  map[int]string // step index -> condition of its breakpoint
+	cat *Catalog // the catalog the plan as loaded is validated against
+
+	mu      sync.Mutex
+	plan    *Plan
+	diags   []Diagnostic
+	checked bool // diags are the plan's (false only with DeferValidation, until Check)
+	breaks  map[int]bool
+	conds   map[int]string // step index -> condition of its breakpoint
 }
 
 // DebugOptions configure a Debugger.
@@ -45,6 +48,10 @@ type DebugOptions struct {
 	// Diagnostics of the plan as loaded, when the caller already has them
 	// (nil: the Debugger validates the plan).
 	Diagnostics []Diagnostic
+	// DeferValidation: with no Diagnostics, NewDebugger does not validate
+	// the plan; Check does, when the driver asks (a full-screen debugger
+	// draws its first screen first). Until then Diagnostics is nil.
+	DeferValidation bool
 	// Breakpoints are step indexes to stop before.
 	Breakpoints []int
 	// OnBreak, when set, is asked each time Continue reaches a step with a
@@ -65,11 +72,15 @@ func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
 		o.Validate = Validate
 	}
 	o.Run.HaltAtTraceEnd = true
-	d := &Debugger{opts: o, plan: p, breaks: map[int]bool{}, conds: map[int]string{}, ids: make(map[string]int, len(p.Steps))}
+	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, ids: make(map[string]int, len(p.Steps))}
 	d.run = NewRun(p, c, o.Run)
-	d.diags = o.Diagnostics
+	d.diags, d.checked = o.Diagnostics, true
 	if d.diags == nil && c != nil {
-		d.diags = o.Validate(p, c)
+		if o.DeferValidation {
+			d.checked = false
+		} else {
+			d.diags = o.Validate(p, c)
+		}
 	}
 	for i, st := range p.Steps {
 		if _, dup := d.ids[st.Label()]; !dup {
@@ -103,6 +114,35 @@ func (d *Debugger) Diagnostics() []Diagnostic {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.diags
+}
+
+// Check validates the plan as edited so far unless that is done (see
+// DeferValidation), and returns it with its diagnostics. It may run in a
+// goroutine of its own while the run goes on; an edit made meanwhile wins
+// (SetArgs validates the edited plan), and Check then returns the edited
+// plan with its diagnostics.
+func (d *Debugger) Check() (*Plan, []Diagnostic) {
+	d.mu.Lock()
+	p, ds, done := d.plan, d.diags, d.checked
+	d.mu.Unlock()
+	if done {
+		return p, ds
+	}
+	ds = d.opts.Validate(p, d.cat)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.plan == p && !d.checked {
+		d.diags, d.checked = ds, true
+	}
+	return d.plan, d.diags
+}
+
+// Checked reports whether Diagnostics are those of the plan as edited so
+// far: false only with DeferValidation, until Check returns.
+func (d *Debugger) Checked() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.checked
 }
 
 // StepDiagnostics are the diagnostics of step i.
@@ -525,7 +565,7 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 	}
 	ds := d.opts.Validate(np, d.run.Catalog)
 	d.mu.Lock()
-	d.plan, d.diags = np, ds
+	d.plan, d.diags, d.checked = np, ds, true
 	d.mu.Unlock()
 	return stepDiagnostics(ds, i), nil
 }

@@ -35,6 +35,48 @@ func TestEditOddDocs(t *testing.T) {
 	}
 }
 
+// With DeferValidation the Debugger validates nothing until Check; an
+// edit made while Check validates wins, and Check hands back the edited
+// plan with the edit's diagnostics.
+func TestDeferValidation(t *testing.T) {
+	src := `[{"id": "a", "tool": "echo", "args": {"value": 1}}, {"id": "b", "tool": "echo", "args": {"value": {"output_by_reference": {"nope": []}}}}]`
+	cat := mockserver.Demo()
+	calls := 0
+	var d *plan.Debugger
+	edit := func() {}
+	d = plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.DebugOptions{DeferValidation: true,
+		Validate: func(p *plan.Plan, c *plan.Catalog) []plan.Diagnostic {
+			calls++
+			edit() // an edit lands while this validation runs
+			return plan.Validate(p, c)
+		}})
+	if calls != 0 || d.Checked() || d.Diagnostics() != nil {
+		t.Fatalf("validated before Check: %d calls, checked %v", calls, d.Checked())
+	}
+	loaded := d.Plan()
+	edit = func() {
+		edit = func() {}
+		if _, err := d.SetArg(1, "value", []byte(`2`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, ds := d.Check()
+	if p == loaded || p != d.Plan() || len(ds) != 0 || !d.Checked() {
+		t.Fatalf("Check gave the loaded plan (%v) or its diagnostics %v, not the edited plan's", p == loaded, ds)
+	}
+	if calls != 2 {
+		t.Fatalf("%d validations, want 2 (the loaded plan's, the edit's)", calls)
+	}
+	if _, again := d.Check(); calls != 2 || len(again) != 0 {
+		t.Fatalf("a second Check validated again (%d calls)", calls)
+	}
+	// Without an edit, Check keeps what it found.
+	d = plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.DebugOptions{DeferValidation: true})
+	if _, ds := d.Check(); !plan.HasErrors(ds) || len(d.Diagnostics()) != len(ds) {
+		t.Fatalf("diagnostics %v, Diagnostics() %v", ds, d.Diagnostics())
+	}
+}
+
 // BenchmarkEdit: one set on a step of a 50,000-step chain re-parses and
 // re-validates the whole edited plan (the price of "every edit is
 // validated like the plan").

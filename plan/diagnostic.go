@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -24,6 +26,11 @@ func (s Severity) String() string {
 
 // Diagnostic is one problem found in a plan: errors are values, not Go
 // errors, so every driver can show, sort, filter and serialize them.
+//
+// A diagnostic keeps byte offsets, not line:column pairs: Pos and EndPos
+// compute them from the source when asked (when printed), so that a plan
+// with tens of thousands of diagnostics does not keep two positions for
+// each.
 type Diagnostic struct {
 	Severity   Severity
 	Code       string
@@ -31,12 +38,29 @@ type Diagnostic struct {
 	Pointer    string // JSON Pointer of the offending value, from the file's root
 	Start      int    // byte offset of the offending token; -1 when unknown
 	End        int
-	Pos        jsontext.Position
-	EndPos     jsontext.Position
 	StepIndex  int    // -1 when the problem is not in a step
 	StepID     string // the step's id, when it has one
 	Suggestion string // did-you-mean, when there is one
 	Related    []Related
+
+	src *jsontext.Source // what Start and End are offsets into (Plan.Diag)
+}
+
+// Pos is the line and column of Start; the zero Position when the
+// diagnostic was not made by Plan.Diag.
+func (d *Diagnostic) Pos() jsontext.Position {
+	if d.src == nil {
+		return jsontext.Position{}
+	}
+	return d.src.Position(d.Start)
+}
+
+// EndPos is the line and column of End.
+func (d *Diagnostic) EndPos() jsontext.Position {
+	if d.src == nil {
+		return jsontext.Position{}
+	}
+	return d.src.Position(d.End)
 }
 
 // Related is a second location that explains a diagnostic.
@@ -48,7 +72,8 @@ type Related struct {
 
 // String renders the diagnostic on one line, as "3:12: error: msg [CODE]".
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%d:%d: %s: %s [%s]", d.Pos.Line, d.Pos.Column, d.Severity, d.Message, d.Code)
+	pos := d.Pos()
+	return fmt.Sprintf("%d:%d: %s: %s [%s]", pos.Line, pos.Column, d.Severity, d.Message, d.Code)
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -74,25 +99,35 @@ func firstError(ds []Diagnostic) *Diagnostic {
 // SortDiagnostics orders diagnostics by position, then severity, then code,
 // and drops exact duplicates.
 func SortDiagnostics(ds []Diagnostic) []Diagnostic {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		if a.Severity != b.Severity {
-			return a.Severity < b.Severity
-		}
-		return a.Code < b.Code
-	})
+	// The validator finds most diagnostics in position order already:
+	// check before sorting (a stable sort moves 144-byte values about).
+	if !slices.IsSortedFunc(ds, compareDiagnostics) {
+		slices.SortStableFunc(ds, compareDiagnostics)
+	}
 	out := ds[:0]
-	for i, d := range ds {
+	for i := range ds {
+		d := &ds[i]
 		if i > 0 {
-			p := out[len(out)-1]
+			p := &out[len(out)-1]
 			if p.Code == d.Code && p.Pointer == d.Pointer && p.Message == d.Message {
 				continue
 			}
 		}
-		out = append(out, d)
+		if len(out) != i {
+			out = append(out, *d)
+		} else {
+			out = out[:i+1]
+		}
 	}
 	return out
+}
+
+func compareDiagnostics(a, b Diagnostic) int {
+	if c := cmp.Compare(a.Start, b.Start); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Severity, b.Severity); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Code, b.Code)
 }

@@ -75,7 +75,7 @@ func FuzzRun(f *testing.F) {
 func fuzzRun(t *testing.T, cat *plan.Catalog, src []byte) {
 	p := plan.Load("fuzz.json", src, plan.Limits{MaxSteps: 50})
 	for _, d := range plan.Validate(p, cat) {
-		if d.Pos.Line < 1 || d.Pos.Column < 1 {
+		if d.Pos().Line < 1 || d.Pos().Column < 1 {
 			t.Fatalf("diagnostic without a position: %v", d)
 		}
 	}
@@ -133,8 +133,8 @@ func FuzzLoad(f *testing.F) {
 			if _, ok := plan.LookupCode(d.Code); !ok {
 				t.Fatalf("unknown code %s", d.Code)
 			}
-			if d.Start < 0 || d.End < d.Start || d.End > len(src)+1 || d.Pos.Line < 1 || d.Pos.Column < 1 {
-				t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos)
+			if d.Start < 0 || d.End < d.Start || d.End > len(src)+1 || d.Pos().Line < 1 || d.Pos().Column < 1 {
+				t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos())
 			}
 		}
 		if p.Root.IsZero() {

@@ -48,8 +48,8 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 		if _, ok := plan.LookupCode(d.Code); !ok {
 			t.Fatalf("unknown code %s", d.Code)
 		}
-		if d.Start < 0 || d.End < d.Start || d.End > len(src) || d.Pos.Line < 1 || d.Pos.Column < 1 {
-			t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos)
+		if d.Start < 0 || d.End < d.Start || d.End > len(src) || d.Pos().Line < 1 || d.Pos().Column < 1 {
+			t.Fatalf("%s: bad span %d-%d %v", d.Code, d.Start, d.End, d.Pos())
 		}
 		if i > 0 && ds[i-1].Start > d.Start {
 			t.Fatalf("not sorted")

@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,7 +28,7 @@ func TestHostileInputsGiveClearErrors(t *testing.T) {
 	}
 
 	p = Load("utf8.json", []byte("{\"steps\": [{\"id\": \"a\xc3\x28\"}]}"), Limits{})
-	if len(p.Problems) != 1 || p.Problems[0].Code != "JSON_SYNTAX" || p.Problems[0].Pos != (jsontext.Position{Line: 1, Column: 21}) {
+	if len(p.Problems) != 1 || p.Problems[0].Code != "JSON_SYNTAX" || p.Problems[0].Pos() != (jsontext.Position{Line: 1, Column: 21}) {
 		t.Errorf("invalid UTF-8: %v", p.Problems)
 	}
 
@@ -74,10 +77,34 @@ func TestDuplicateKeysAreReported(t *testing.T) {
 		t.Fatalf("problems %v", p.Problems)
 	}
 	d := p.Problems[0]
-	if d.Code != "DUPLICATE_KEY" || d.Pointer != "/steps/0/id" || d.Pos != (jsontext.Position{Line: 2, Column: 31}) || d.Related[0].Pos != (jsontext.Position{Line: 2, Column: 4}) {
+	if d.Code != "DUPLICATE_KEY" || d.Pointer != "/steps/0/id" || d.Pos() != (jsontext.Position{Line: 2, Column: 31}) || d.Related[0].Pos != (jsontext.Position{Line: 2, Column: 4}) {
 		t.Errorf("%+v", d)
 	}
 	if p.Steps[0].IDText() != "b" {
 		t.Errorf("the last duplicate must win, as in Python: %q", p.Steps[0].IDText())
+	}
+}
+
+// TestReadPlanOneBuffer: a plan file is read into one buffer of about its
+// size, not a buffer doubled on the way (a file size of garbage): the
+// buffer doubled when the file's size left less than bytes.MinRead free in
+// the allocation's last page.
+func TestReadPlanOneBuffer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plan.json")
+	src := bytes.Repeat([]byte(" "), 1<<20-1) // +1 for the limit check: a whole number of pages
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := ReadPlan(f, 0)
+	if err != nil || len(b) != len(src) {
+		t.Fatalf("read %d bytes, %v", len(b), err)
+	}
+	if cap(b) > len(src)+64<<10 { // (allocations round up to whole pages)
+		t.Errorf("buffer of %d bytes for a file of %d", cap(b), len(src))
 	}
 }

@@ -151,7 +151,9 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 	var b bytes.Buffer
 	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
-			b.Grow(int(min(fi.Size(), limit) + 1))
+			// ReadFrom wants bytes.MinRead free before each read: without
+			// them it doubled the buffer just made, one file size of garbage.
+			b.Grow(int(min(fi.Size(), limit)+1) + bytes.MinRead)
 		}
 	}
 	_, err := b.ReadFrom(io.LimitReader(r, limit+1))
@@ -346,5 +348,5 @@ func (p *Plan) Diag(sev Severity, code, ptr string, start, end int, msg string) 
 		end = start
 	}
 	return Diagnostic{Severity: sev, Code: code, Message: msg, Pointer: ptr, Start: start, End: end,
-		Pos: p.Src.Position(start), EndPos: p.Src.Position(end), StepIndex: -1}
+		StepIndex: -1, src: p.Src}
 }

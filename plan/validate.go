@@ -35,20 +35,24 @@ type ValidateOptions struct {
 	UnusedOutput bool
 }
 
-// ValidateWith is Validate with the opt-in checks of o.
+// ValidateWith is Validate with the opt-in checks of o. Each reference is
+// parsed where it is checked and nothing of it is kept (a step keeps no
+// parsed references: see Step.Refs).
 func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
 	v.schemaWork = schemaWork(p, c)
-	v.ds = append(v.ds, p.Problems...)
+	for _, d := range p.Problems {
+		v.ds.add(d)
+	}
 	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) {
-		return SortDiagnostics(v.ds)
+		return SortDiagnostics(v.ds.all())
 	}
 	v.src = p.Src.Bytes
 	v.planKeys()
 	v.valueChecks() // validate_values.go
 	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
 	if steps.IsZero() || steps.Kind() != jsontext.Array || len(p.Steps) != steps.Len() {
-		return SortDiagnostics(v.ds)
+		return SortDiagnostics(v.ds.all())
 	}
 	if len(p.Steps) == 0 {
 		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
@@ -57,7 +61,7 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 	v.run()
 	v.fastmcpChecks() // validate_values.go
 	v.requiredShape()
-	return SortDiagnostics(v.ds)
+	return SortDiagnostics(v.ds.all())
 }
 
 // validateFirst is the check `run` and `serve` make before a plan runs: it
@@ -65,7 +69,7 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 // nil when the plan may run, with every diagnostic for the driver to show.
 // Warnings never stop a run.
 func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
-	ds = Validate(p, c)
+	ds = ValidateWith(p, c, ValidateOptions{})
 	return firstError(ds), ds
 }
 
@@ -73,10 +77,19 @@ type validator struct {
 	p      *Plan
 	c      *Catalog
 	src    []byte
-	ds     []Diagnostic
+	ds     diagList
 	tools  map[*Tool]*toolInfo
 	opts   ValidateOptions
 	ptrBuf []byte // a JSON Pointer being built (lookalikes)
+	msgBuf []byte // a message being built
+	// lastMsg is the last message of each code (intern).
+	lastMsg map[string]string
+
+	// Scratch of one step's checks (step, arguments), reused step to step.
+	refs, given, meant, failed map[string]bool
+	lits                       map[string]jsontext.Value
+	members                    []jsontext.Member
+	keyBuf                     []byte // a memo key being built (arguments)
 
 	ids    []stepIDs      // per step: its effective id
 	infos  []*toolInfo    // per step: its tool, nil when unknown
@@ -113,20 +126,110 @@ type stepIDs struct {
 	id     string
 	hasID  bool
 	idNode jsontext.Value
-	idPtr  string
 	tool   jsontext.Value
 	args   jsontext.Value
-	argPtr string
+	step   *Step
+	// The pointers of a misspelt id or args key; "": the step's own
+	// (built when a diagnostic needs one, not twice for every step).
+	idAt, argAt string
+}
+
+// idPtr is the pointer of the value taken as the step's id.
+func (id *stepIDs) idPtr() string {
+	if id.idAt != "" {
+		return id.idAt
+	}
+	return id.step.Ptr + "/id"
+}
+
+// argPtr is the pointer of the value taken as the step's args.
+func (id *stepIDs) argPtr() string {
+	if id.argAt != "" {
+		return id.argAt
+	}
+	return id.step.Ptr + "/args"
 }
 
 // add records a diagnostic and returns it for decoration.
 func (v *validator) add(sev Severity, code, ptr string, start, end int, s *Step, msg string) *Diagnostic {
-	d := v.p.Diag(sev, code, ptr, start, end, msg)
+	d := v.p.Diag(sev, code, ptr, start, end, v.intern(code, msg))
 	if s != nil {
 		d.StepIndex, d.StepID = s.Index, s.IDText()
 	}
-	v.ds = append(v.ds, d)
-	return &v.ds[len(v.ds)-1]
+	return v.ds.add(d)
+}
+
+// intern returns the message of the last diagnostic of this code when msg
+// is the same text, so that the many diagnostics of a mistake repeated on
+// every step share one string rather than keep a copy each.
+func (v *validator) intern(code, msg string) string {
+	if last, ok := v.lastMsg[code]; ok && last == msg {
+		return last
+	}
+	if v.lastMsg == nil {
+		v.lastMsg = map[string]string{}
+	}
+	v.lastMsg[code] = msg
+	return msg
+}
+
+// diagList is a validation's diagnostics, kept in chunks of diagChunk: an
+// append never copies the diagnostics already there (a slice grown by
+// append to 200,000 diagnostics had copied about four times their size),
+// and all returns them in one slice of exactly their number.
+type diagList struct {
+	chunks [][]Diagnostic // every chunk but the last holds diagChunk
+	n      int
+}
+
+const diagChunk = 512
+
+// add appends d and returns it for decoration (valid until the next add).
+func (l *diagList) add(d Diagnostic) *Diagnostic {
+	k := len(l.chunks) - 1
+	if k < 0 || len(l.chunks[k]) == diagChunk {
+		var c []Diagnostic // the first chunk grows from small, as a slice does
+		if k >= 0 {
+			c = make([]Diagnostic, 0, diagChunk)
+		}
+		l.chunks = append(l.chunks, c)
+		k++
+	}
+	c := append(l.chunks[k], d)
+	l.chunks[k] = c
+	l.n++
+	return &c[len(c)-1]
+}
+
+// len is the number of diagnostics.
+func (l *diagList) len() int { return l.n }
+
+// at is diagnostic i.
+func (l *diagList) at(i int) *Diagnostic { return &l.chunks[i/diagChunk][i%diagChunk] }
+
+// all is every diagnostic in one slice.
+func (l *diagList) all() []Diagnostic {
+	if len(l.chunks) == 1 {
+		return l.chunks[0]
+	}
+	out := make([]Diagnostic, 0, l.n)
+	for _, c := range l.chunks {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// filter keeps the diagnostics keep says yes to.
+func (l *diagList) filter(keep func(*Diagnostic) bool) {
+	old := *l
+	*l = diagList{}
+	for _, c := range old.chunks {
+		for i := range c {
+			if keep(&c[i]) {
+				l.add(c[i])
+			}
+		}
+	}
 }
 
 // relate adds a related location to d.
@@ -170,6 +273,7 @@ func (v *validator) run() {
 	v.scope = make(map[string]int, n)
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
+	v.order = make([]string, 0, n)
 	for _, s := range p.Steps {
 		v.ids[s.Index] = v.shape(s)
 		if id := v.ids[s.Index]; id.hasID {
@@ -198,7 +302,7 @@ func (v *validator) run() {
 // shape checks a step's form (its keys, id, tool and args) and returns what
 // the rest of the walk takes as its id, tool and args.
 func (v *validator) shape(s *Step) stepIDs {
-	out := stepIDs{idNode: s.ID, idPtr: s.Ptr + "/id", tool: s.Tool, args: s.Args, argPtr: s.Ptr + "/args"}
+	out := stepIDs{idNode: s.ID, tool: s.Tool, args: s.Args, step: s}
 	if s.Node.Kind() != jsontext.Object {
 		v.add(SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
@@ -224,11 +328,11 @@ func (v *validator) shape(s *Step) stepIDs {
 				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 				switch sug {
 				case "id":
-					out.idNode, out.idPtr = m.Value, ptr
+					out.idNode, out.idAt = m.Value, ptr
 				case "tool":
 					out.tool = m.Value
 				case "args":
-					out.args, out.argPtr = m.Value, ptr
+					out.args, out.argAt = m.Value, ptr
 				}
 			}
 		}
@@ -243,22 +347,22 @@ func (v *validator) shape(s *Step) stepIDs {
 			ptr, start, end := s.Ptr, startOf, startOf+1
 			if !id.IsZero() {
 				msg = fmt.Sprintf("step %d has an empty id %s (Concierge treats it as missing): give it a unique, non-empty string id", s.Index, id.Raw(v.src))
-				ptr, start, end = out.idPtr, id.Start(), id.End()
+				ptr, start, end = out.idPtr(), id.Start(), id.End()
 			}
 			v.add(SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
 		}
 	case id.Kind() != jsontext.String:
-		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr, id.Start(), id.End(), s,
+		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr(), id.Start(), id.End(), s,
 			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind(), strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
 		out.id, out.hasID = id.Str(), true
 		if j, dup := v.first[id.Str()]; dup && j < s.Index {
-			d := v.add(SeverityError, "DUPLICATE_STEP_ID", out.idPtr, id.Start(), id.End(), s,
+			d := v.add(SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str(), j))
 			first := v.ids[j]
-			v.relate(d, first.idPtr, first.idNode.Start(), fmt.Sprintf("step %q is first defined here", id.Str()))
+			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %q is first defined here", id.Str()))
 		} else if !goodID(id.Str()) {
-			v.add(SeverityWarning, "STEP_ID_STYLE", out.idPtr, id.Start(), id.End(), s,
+			v.add(SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
 		}
 	}
@@ -267,7 +371,7 @@ func (v *validator) shape(s *Step) stepIDs {
 			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
 	}
 	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
-		v.add(SeverityError, "ARGS_SHAPE", out.argPtr, out.args.Start(), out.args.End(), s,
+		v.add(SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
 			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind()))
 	}
 	return out
@@ -301,7 +405,7 @@ func tidyID(id string) string {
 
 // step checks one step's tool, arguments and references.
 func (v *validator) step(s *Step) {
-	ids := v.ids[s.Index]
+	ids := &v.ids[s.Index]
 	var info *toolInfo
 	if t := ids.tool; !t.IsZero() {
 		if t.Kind() == jsontext.String && v.c.Tool(t.Str()) != nil {
@@ -337,7 +441,7 @@ func (v *validator) step(s *Step) {
 	if args.IsZero() || args.Kind() != jsontext.Object {
 		if args.IsZero() {
 			if info != nil && len(info.required) > 0 {
-				v.missingArgs(s, info, jsontext.Value{}, ids)
+				v.missingArgs(s, info, jsontext.Value{}, *ids)
 			} else {
 				v.add(SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
 					fmt.Sprintf("step %q has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", s.Label()))
@@ -345,19 +449,27 @@ func (v *validator) step(s *Step) {
 		}
 		return
 	}
-	refs := map[string]bool{}
+	refs := scratch(&v.refs)
 	for _, m := range pyvalue.Members(args) {
 		if IsRef(m.Value) {
 			refs[m.Key] = true
 			ref := parseRef(m.Value) // in place: nothing allocated, nothing kept
-			v.reference(s, info, m, ids.argPtr, &ref)
+			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
 			continue
 		}
-		v.ptrBuf = append(append(append(v.ptrBuf[:0], ids.argPtr...), '/'), jsontext.EscapePointer(m.Key)...)
+		if cap(v.ptrBuf) == 0 {
+			v.ptrBuf = make([]byte, 0, 512) // the walk's appends stay in it
+		}
+		if ids.argAt != "" {
+			v.ptrBuf = append(v.ptrBuf[:0], ids.argAt...)
+		} else {
+			v.ptrBuf = append(append(v.ptrBuf[:0], s.Ptr...), "/args"...)
+		}
+		v.ptrBuf = appendPointerToken(append(v.ptrBuf, '/'), m.Key)
 		v.lookalikes(s, m.Value, v.ptrBuf, m.Key, true)
 	}
 	if info != nil {
-		v.arguments(s, info, args, ids, refs)
+		v.arguments(s, info, args, *ids, refs)
 	}
 }
 
@@ -372,7 +484,7 @@ func (v *validator) unused() {
 			continue
 		}
 		id := v.ids[i]
-		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr, id.idNode.Start(), id.idNode.End(), s,
+		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode.Start(), id.idNode.End(), s,
 			fmt.Sprintf("no later step references the output of step %q (read-only tool %q): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", id.id, info.tool.Name))
 	}
 }

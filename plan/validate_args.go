@@ -34,9 +34,11 @@ type toolInfo struct {
 
 	// Memos: the same path walked on the same tool gives the same result,
 	// and the same literal arguments pass the same schema.
-	walks  walkNode
-	params map[string]kindSet
-	passed map[string]bool
+	walks       walkNode
+	params      map[string]kindSet
+	passed      map[string]bool
+	argSuggest  map[string]string        // suggestArg
+	unknownArgs map[[2]string]unknownArg // unknownArgMessage
 
 	// shallow: the inputSchema looks at no more than the kind of these
 	// arguments (shallowParams); shallowRest: nor at other names' values.
@@ -57,6 +59,10 @@ type walkNode struct {
 	next     map[string]*walkNode
 	wrapper  *walkNode // the "result" element a FastMCP wrapper skips
 	anyNext  *walkNode // the one step from an unconstrained shape, whatever the key
+
+	// A REF_UNKNOWN_PROPERTY into this node: its message after the words
+	// saying whose output, and its suggestion (unknownProperty).
+	unknownTail, suggestion string
 }
 
 // step is cur.step(key) from the shape at n, memoized. From a shape that
@@ -227,17 +233,85 @@ func (ti *toolInfo) sharableNames() []string {
 
 var printer = message.NewPrinter(language.English)
 
+// scratch is *m emptied for another step: the maps of one step's checks
+// are reused rather than made for every step (a large one is dropped so
+// that emptying it does not cost every later step).
+func scratch[V any](m *map[string]V) map[string]V {
+	if *m == nil || len(*m) > 64 {
+		*m = map[string]V{}
+	} else {
+		clear(*m)
+	}
+	return *m
+}
+
+// unknownArg is the diagnostic of an unknown argument name.
+type unknownArg struct {
+	sev Severity
+	msg string
+}
+
+// suggestArg is suggest(key, ti.names), once per key.
+func (ti *toolInfo) suggestArg(key string) string {
+	if sug, ok := ti.argSuggest[key]; ok {
+		return sug
+	}
+	sug := suggest(key, ti.names)
+	if ti.argSuggest == nil {
+		ti.argSuggest = map[string]string{}
+	}
+	ti.argSuggest[key] = sug
+	return sug
+}
+
+// unknownArgMessage is the UNKNOWN_ARG of argument key with suggestion
+// sug, made once: a plan that passes the same unknown argument on every
+// step shares one message.
+func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
+	k := [2]string{key, sug}
+	if u, ok := ti.unknownArgs[k]; ok {
+		return u
+	}
+	sev := SeverityWarning
+	if ti.closed {
+		sev = SeverityError
+	}
+	msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, key, quoteList(ti.names, 12))
+	if len(ti.names) == 0 {
+		msg = fmt.Sprintf("tool %q takes no parameters, so argument %q is unknown: remove it", ti.tool.Name, key)
+	}
+	if sug != "" {
+		msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, key, didYouMean(sug))
+		if contains2(ti.required, sug) {
+			sev = SeverityError
+		}
+	}
+	if !ti.closed && sev == SeverityWarning {
+		msg += " (the inputSchema allows other names, so the tool may ignore it)"
+	}
+	u := unknownArg{sev, msg}
+	if ti.unknownArgs == nil {
+		ti.unknownArgs = map[[2]string]unknownArg{}
+	}
+	ti.unknownArgs[k] = u
+	return u
+}
+
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
 func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
-	members := pyvalue.MemberList(args)
-	given := make(map[string]bool, len(members))
+	members := v.members[:0]
+	for _, m := range pyvalue.Members(args) {
+		members = append(members, m)
+	}
+	v.members = members
+	given := scratch(&v.given)
 	for _, m := range members {
 		given[m.Key] = true
 	}
 	// Misspelt arguments: one diagnostic for the name, none for the
 	// required argument it was meant to be.
-	meant := map[string]bool{}
+	meant := scratch(&v.meant)
 	if ti.props != nil && !ti.open {
 		for _, m := range members {
 			if _, ok := ti.props[m.Key]; ok {
@@ -246,29 +320,15 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 			if refs[m.Key] && !ti.tool.IsSharable(m.Key) {
 				continue // REF_NOT_SHARABLE said it
 			}
-			sug := suggest(m.Key, ti.names)
+			sug := ti.suggestArg(m.Key)
 			if given[sug] {
 				sug = ""
 			}
-			sev := SeverityWarning
-			if ti.closed {
-				sev = SeverityError
+			if sug != "" && contains2(ti.required, sug) {
+				meant[sug] = true
 			}
-			msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, m.Key, quoteList(ti.names, 12))
-			if len(ti.names) == 0 {
-				msg = fmt.Sprintf("tool %q takes no parameters, so argument %q is unknown: remove it", ti.tool.Name, m.Key)
-			}
-			if sug != "" {
-				msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, m.Key, didYouMean(sug))
-				if contains2(ti.required, sug) {
-					meant[sug] = true
-					sev = SeverityError
-				}
-			}
-			if !ti.closed && sev == SeverityWarning {
-				msg += " (the inputSchema allows other names, so the tool may ignore it)"
-			}
-			d := v.add(sev, "UNKNOWN_ARG", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+			u := ti.unknownArgMessage(m.Key, sug)
+			d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.msg)
 			d.Suggestion = sug
 		}
 	}
@@ -283,41 +343,48 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 				typ = "a " + k.String()
 			}
 		}
-		v.add(SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr, argsKey[0], argsKey[1], s,
+		v.add(SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr(), argsKey[0], argsKey[1], s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"%s\": %s (a literal, or a reference if it is sharable)", s.Label(), ti.tool.Name, r, r, typ))
 	}
 	if ti.compiled == nil {
 		return
 	}
 	// Literal arguments that passed before pass again: key the memo by their
-	// source text (small ones only).
+	// source text (small ones only), or by no more than their kind where
+	// the schema looks at no more (shallowArg): a string, object or array
+	// argument whose schema says only its type then passes once per tool,
+	// not once per distinct literal.
 	var key []byte
 	size := 0
 	for _, m := range members {
 		if !refs[m.Key] {
-			size += len(m.Key) + m.Value.End() - m.Value.Start() + 8
+			size += len(m.Key) + 8
+			if !ti.shallowArg(m.Key) {
+				size += m.Value.End() - m.Value.Start()
+			}
 		}
 	}
 	if size <= 4096 {
-		key = make([]byte, 0, size)
+		key = v.keyBuf[:0]
 		for _, m := range members {
 			if !refs[m.Key] {
 				key = strconv.AppendQuote(key, m.Key)
 				key = append(key, ':')
-				key = append(key, m.Value.Raw(v.src)...)
+				key = appendMemoValue(key, m.Value, v.src, ti.shallowArg(m.Key))
 				key = append(key, 0)
 			}
 		}
+		v.keyBuf = key
 		if ti.passed[string(key)] {
 			v.jsonStrings(s, ti, ids, members, refs, nil)
 			return
 		}
 	}
 	inst := make(map[string]any, len(members))
-	lits := map[string]jsontext.Value{}
+	lits := scratch(&v.lits)
 	for _, m := range members {
 		if !refs[m.Key] {
-			if sh, named := ti.shallow[m.Key]; sh || (!named && ti.shallowRest && ti.props[m.Key] == nil) {
+			if ti.shallowArg(m.Key) {
 				inst[m.Key] = kindOnly(m.Value)
 			} else {
 				inst[m.Key] = toAny(m.Value)
@@ -327,8 +394,8 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 	}
 	err := ti.compiled.Validate(inst)
 	var ve *jsonschema.ValidationError
-	failed := map[string]bool{}
-	before := len(v.ds)
+	failed := scratch(&v.failed)
+	before := v.ds.len()
 	if errors.As(err, &ve) {
 		var ls []*jsonschema.ValidationError
 		collectLeaves(ve, &ls)
@@ -336,7 +403,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 			v.argError(s, ti, ids, l, lits, refs, failed)
 		}
 	}
-	if len(v.ds) == before && len(failed) == 0 && key != nil && (err == nil || len(refs) == 0 || onlyRootRequired(ve)) {
+	if v.ds.len() == before && len(failed) == 0 && key != nil && (err == nil || len(refs) == 0 || onlyRootRequired(ve)) {
 		if ti.passed == nil {
 			ti.passed = map[string]bool{}
 		}
@@ -363,7 +430,7 @@ func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []js
 		if want == kStr || (want != kAll && want&k == 0) {
 			continue
 		}
-		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
+		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
 	}
 }
@@ -446,7 +513,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 			return // the references are absent from the instance: nothing sure to say
 		}
 		span := v.keySpan(s, ids)
-		v.add(SeverityError, "ARG_SCHEMA", ids.argPtr, span[0], span[1], s,
+		v.add(SeverityError, "ARG_SCHEMA", ids.argPtr(), span[0], span[1], s,
 			fmt.Sprintf("the arguments of step %q do not fit the inputSchema of tool %q: %s; change them to fit", s.Label(), ti.tool.Name, l.ErrorKind.LocalizedString(printer)))
 		return
 	}
@@ -457,7 +524,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 	failed[param] = true
 	top := lits[param]
 	val := top
-	ptr := ids.argPtr + "/" + jsontext.EscapePointer(param)
+	ptr := ids.argPtr() + "/" + jsontext.EscapePointer(param)
 	for _, tok := range loc[1:] {
 		ptr += "/" + jsontext.EscapePointer(tok)
 	}
@@ -475,9 +542,9 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		where = fmt.Sprintf("argument %q of tool %q, at %s,", param, ti.tool.Name, inner)
 	}
 	// A lookalike reference in this argument stands for the schema error too.
-	for i := len(v.ds) - 1; i >= 0 && v.ds[i].StepIndex == s.Index; i-- {
-		d := &v.ds[i]
-		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr, param)) {
+	for i := v.ds.len() - 1; i >= 0 && v.ds.at(i).StepIndex == s.Index; i-- {
+		d := v.ds.at(i)
+		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
 			d.Severity = SeverityError
 			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
 			return
@@ -558,6 +625,31 @@ func toAny(v jsontext.Value) any {
 		}
 		return out
 	}
+}
+
+// shallowArg reports whether the inputSchema looks at no more than the
+// kind of argument name's value (shallowParams).
+func (ti *toolInfo) shallowArg(name string) bool {
+	sh, named := ti.shallow[name]
+	return sh || (!named && ti.shallowRest && ti.props[name] == nil)
+}
+
+// appendMemoValue appends what the memo of passing arguments keys a
+// literal by: its source text, or for a shallow argument what a schema of
+// kind keywords can tell apart. Numbers stay whole ("type": "integer"
+// looks at the value), as do true, false and null (short anyway).
+func appendMemoValue(b []byte, v jsontext.Value, src []byte, shallow bool) []byte {
+	if shallow {
+		switch v.Kind() {
+		case jsontext.String:
+			return append(b, '"', '"')
+		case jsontext.Object:
+			return append(b, '{', '}')
+		case jsontext.Array:
+			return append(b, '[', ']')
+		}
+	}
+	return append(b, v.Raw(src)...)
 }
 
 // kindOnly is toAny for a value whose schema looks at no more than its

@@ -12,18 +12,14 @@ import (
 // reference checks one top-level reference argument of step s: its form, the
 // parameter it sits on, its target step, and its path against the target
 // tool's outputSchema; then the type it reaches against the parameter.
-func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, argsPtr string, r *Ref) {
-	// The pointers are built only for a diagnostic: a plan of many
-	// references has none for most of them.
-	argPtr := func() string { return argsPtr + "/" + jsontext.EscapePointer(m.Key) }
+func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, at argAt, r *Ref) {
 	for _, x := range m.Value.Members() {
 		if x.Key == RefKey {
 			continue
 		}
-		v.add(SeverityError, "REF_EXTRA_KEYS", argPtr()+"/"+jsontext.EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
+		v.add(SeverityError, "REF_EXTRA_KEYS", at.ptr()+"/"+jsontext.EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
 			fmt.Sprintf("key %q beside output_by_reference in argument %q is ignored (Concierge reads only output_by_reference): remove it", x.Key, m.Key))
 	}
-	refPtr := func() string { return argPtr() + "/" + RefKey }
 	if info != nil && !info.tool.IsSharable(m.Key) {
 		msg := fmt.Sprintf("parameter %q of tool %q is not sharable and cannot take a reference: pass a literal value", m.Key, info.tool.Name)
 		sug := ""
@@ -32,17 +28,17 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, argsPt
 				msg = fmt.Sprintf("tool %q has no sharable parameter %q:%s", info.tool.Name, m.Key, didYouMean(sug))
 			}
 		}
-		d := v.add(SeverityError, "REF_NOT_SHARABLE", argPtr(), m.Value.Start(), m.Value.End(), s, msg)
+		d := v.add(SeverityError, "REF_NOT_SHARABLE", at.ptr(), m.Value.Start(), m.Value.End(), s, msg)
 		d.Suggestion = sug
 	} else if info != nil && info.tool.SharableAll {
-		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", argPtr(), m.Value.Start(), m.Value.End(), s,
+		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", at.ptr(), m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("tool %q carries no sharable marks, so planctl assumed parameter %q may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", info.tool.Name, m.Key))
 	}
 	v.mention(s, r.Payload)
 	if r.Err != "" {
 		if r.StepKey.Value.IsZero() {
 			pl := r.Payload
-			v.add(SeverityError, "REF_MALFORMED", refPtr(), pl.Start(), pl.End(), s,
+			v.add(SeverityError, "REF_MALFORMED", at.refPtr(), pl.Start(), pl.End(), s,
 				fmt.Sprintf("the output_by_reference of argument %q must be an object with exactly one key, the step id, whose value is the path: write {\"output_by_reference\": {\"step_id\": [\"key\", 0]}}", m.Key))
 			return
 		}
@@ -51,25 +47,24 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, argsPt
 		if pv.Kind() == jsontext.String {
 			fix = "[" + string(pv.Raw(v.src)) + "]"
 		}
-		v.add(SeverityError, "REF_PATH_TYPE", refPtr()+"/"+jsontext.EscapePointer(r.Step), pv.Start(), pv.End(), s,
+		v.add(SeverityError, "REF_PATH_TYPE", at.keyPtr(r.Step), pv.Start(), pv.End(), s,
 			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind(), fix))
 		return
 	}
-	keyPtr := func() string { return refPtr() + "/" + jsontext.EscapePointer(r.Step) }
 	ks, ke := r.StepKey.KeyStart, r.StepKey.KeyEnd
 	own := v.ids[s.Index]
 	if own.hasID && r.Step == own.id {
-		v.add(SeverityError, "REF_SELF", keyPtr(), ks, ke, s,
+		v.add(SeverityError, "REF_SELF", at.keyPtr(r.Step), ks, ke, s,
 			fmt.Sprintf("step %q references its own output: a step can only read the output of steps before it", r.Step))
 		return
 	}
 	j, ok := v.scope[r.Step]
 	if !ok {
 		if later, exists := v.first[r.Step]; exists && later > s.Index {
-			d := v.add(SeverityError, "REF_FORWARD", keyPtr(), ks, ke, s,
+			d := v.add(SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
 				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
 			id := v.ids[later]
-			v.relate(d, id.idPtr, id.idNode.Start(), fmt.Sprintf("step %q is defined here", r.Step))
+			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", r.Step))
 			return
 		}
 		names := v.scopeNames()
@@ -85,16 +80,56 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, argsPt
 		if sug != "" {
 			msg = fmt.Sprintf("step %q references step %q, which is not defined.%s", s.Label(), r.Step, didYouMean(sug))
 		}
-		d := v.add(SeverityError, "REF_UNDEFINED_STEP", keyPtr(), ks, ke, s, msg)
+		d := v.add(SeverityError, "REF_UNDEFINED_STEP", at.keyPtr(r.Step), ks, ke, s, msg)
 		d.Suggestion = sug
 		if sug != "" {
 			id := v.ids[v.scope[sug]]
-			v.relate(d, id.idPtr, id.idNode.Start(), fmt.Sprintf("step %q is defined here", sug))
+			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", sug))
 		}
 		return
 	}
 	v.readBy[j] = true
-	v.walkPath(s, info, m, r, keyPtr, j)
+	v.walkPath(s, info, m, r, at, j)
+}
+
+// argAt is where a reference argument sits: its pointers are built only
+// when a diagnostic needs one (building them for every reference was
+// three strings a reference).
+type argAt struct {
+	ids *stepIDs
+	key string
+}
+
+func (a argAt) appendPtr(b []byte) []byte {
+	if a.ids.argAt != "" {
+		b = append(b, a.ids.argAt...)
+	} else {
+		b = append(append(b, a.ids.step.Ptr...), "/args"...)
+	}
+	return appendPointerToken(append(b, '/'), a.key)
+}
+
+func (a argAt) appendKeyPtr(b []byte, step string) []byte {
+	b = append(append(a.appendPtr(b), '/'), RefKey...)
+	return appendPointerToken(append(b, '/'), step)
+}
+
+func (a argAt) ptr() string {
+	var buf [128]byte
+	return string(a.appendPtr(buf[:0]))
+}
+
+func (a argAt) refPtr() string { return a.ptr() + "/" + RefKey }
+
+func (a argAt) keyPtr(step string) string {
+	var buf [128]byte
+	return string(a.appendKeyPtr(buf[:0], step))
+}
+
+// elemPtr is the pointer of element i of the path of a reference to step.
+func (a argAt) elemPtr(step string, i int) string {
+	var buf [128]byte
+	return string(strconv.AppendInt(append(a.appendKeyPtr(buf[:0], step), '/'), int64(i), 10))
 }
 
 // scopeNames are the ids a step may reference, for did-you-mean: the
@@ -109,10 +144,10 @@ func (v *validator) scopeNames() []string {
 }
 
 // walkPath follows a reference's path on the output type of step j.
-func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref, keyPtr func() string, j int) {
+func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref, at argAt, j int) {
 	target := v.infos[j]
 	path := r.PathNode
-	elemPtr := func(i int) string { return keyPtr() + "/" + strconv.Itoa(i) }
+	elemPtr := func(i int) string { return at.elemPtr(r.Step, i) }
 	if target == nil || !target.hasOut {
 		// Nothing is known of the output, but a path element that is not a
 		// string or an integer is a mistake whatever the output holds.
@@ -123,7 +158,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 			}
 		}
 		if target != nil && path.Len() > 0 {
-			v.uncheckedRef(s, target, r, keyPtr, path)
+			v.uncheckedRef(s, target, r, at, path)
 		}
 		return // an unknown tool was reported; its output is "any"
 	}
@@ -149,7 +184,8 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	}
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
-	var pending *Diagnostic
+	var pending Diagnostic // (a value: a pointer to it put it on the heap for every reference)
+	held := false
 	for i := start; i < path.Len(); i++ {
 		e := path.Index(i)
 		if !goodPathElement(e) {
@@ -160,32 +196,35 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		node = node.step(cur, key)
 		res := node.res
 		if f := res.fail; f != nil {
-			d := v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
 			if f.code == "REF_UNKNOWN_PROPERTY" {
-				d.Suggestion = suggest(key, f.names)
-				d.Message += didYouMean(d.Suggestion)
+				msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
+				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, msg).Suggestion = sug
+			} else {
+				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
 			}
 			return
 		}
-		if pending == nil {
+		if !held {
 			if f := res.warn; f != nil {
-				d := v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
 				if f.code == "REF_UNKNOWN_PROPERTY" {
-					d.Suggestion = suggest(key, f.names)
-					d.Message += didYouMean(d.Suggestion)
+					msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
+					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), msg)
+					pending.Suggestion = sug
+				} else {
+					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
 				}
-				pending = &d
+				held = true
 			} else if res.maybe != "" {
-				d := v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
+				pending = v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
 					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
-				pending = &d
+				held = true
 			}
 		}
 		cur = res.next
 	}
-	if pending != nil {
+	if held {
 		pending.StepIndex, pending.StepID = s.Index, s.IDText()
-		v.ds = append(v.ds, *pending)
+		v.ds.add(pending)
 	}
 	if info == nil || info.props == nil {
 		return
@@ -199,13 +238,13 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	if want == kAll || got == kAll || want&got != 0 {
 		return
 	}
-	at := where(path.Len())
+	wat := where(path.Len())
 	if info.tool.Runtime == RuntimeFastMCP && laxConverts(want, got) {
-		v.refCoerced(s, info.tool, m.Key, keyPtr(), path, want, got, at) // validate_values.go
+		v.refCoerced(s, info.tool, m.Key, at.keyPtr(r.Step), path, want, got, wat) // validate_values.go
 		return
 	}
-	v.add(SeverityError, "REF_TYPE_MISMATCH", keyPtr(), path.Start(), path.End(), s,
-		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, at, want))
+	v.add(SeverityError, "REF_TYPE_MISMATCH", at.keyPtr(r.Step), path.Start(), path.End(), s,
+		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, wat, want))
 }
 
 // goodPathElement reports whether a path element is a string or an integer,
@@ -221,14 +260,48 @@ func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), pyvalue.Str(e)))
 }
 
+// unknownProperty is the message and suggestion of a REF_UNKNOWN_PROPERTY
+// at element i of path, walked to node n. All but its first words ("the
+// output of step ...") are the same for every reference that walks to n,
+// so they and the suggestion are made once, and the message is one string.
+func (v *validator) unknownProperty(n *walkNode, f *walkFailure, target *toolInfo, path jsontext.Value, i int, step, key string) (string, string) {
+	if n.unknownTail == "" {
+		n.suggestion = suggest(key, f.names)
+		if f.closed {
+			n.unknownTail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
+		} else {
+			n.unknownTail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
+		}
+		n.unknownTail += didYouMean(n.suggestion)
+	}
+	b := v.appendWhere(v.msgBuf[:0], path, i, step)
+	b = append(b, n.unknownTail...)
+	v.msgBuf = b
+	return string(b), n.suggestion
+}
+
+// appendWhere appends where(i) of walkPath: "the output of step "s"", or
+// "[path] in the output of step "s"" for the first i elements of path.
+func (v *validator) appendWhere(b []byte, path jsontext.Value, i int, step string) []byte {
+	if i > 0 {
+		b = append(b, '[')
+		for k, e := range path.Elems() {
+			if k == i {
+				break
+			}
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, e.Raw(v.src)...)
+		}
+		b = append(b, "] in "...)
+	}
+	return strconv.AppendQuote(append(b, "the output of step "...), step)
+}
+
 func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Value, key, where string) string {
 	raw := string(e.Raw(v.src))
 	switch f.code {
-	case "REF_UNKNOWN_PROPERTY":
-		if f.closed {
-			return fmt.Sprintf("%s has no property %q (the outputSchema of tool %q allows only %s): use one of them.", where, key, target.tool.Name, quoteList(f.names, 10))
-		}
-		return fmt.Sprintf("%s has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", where, key, target.tool.Name, quoteList(f.names, 10))
 	case "REF_INDEX_NOT_INTEGER":
 		return fmt.Sprintf("path element %s indexes an array (%s), but it is not an integer: use an index such as 0, or -1 for the last element", raw, where)
 	case "REF_TRAVERSE_SCALAR":
@@ -266,7 +339,7 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 			if mm, ok := val.Lookup(RefKey); ok {
 				v.add(SeverityWarning, "REF_NESTED", string(ptr)+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
 					fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
-				note(len(v.ds) - 1)
+				note(v.ds.len() - 1)
 			}
 			return first
 		}
@@ -275,7 +348,7 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 			if looksLikeRefKey(mm.Key) {
 				v.add(SeverityWarning, "REF_LOOKALIKE", string(kp), mm.KeyStart, mm.KeyEnd, s,
 					fmt.Sprintf("key %q looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", mm.Key))
-				note(len(v.ds) - 1)
+				note(v.ds.len() - 1)
 				continue
 			}
 			if i := v.lookalikes(s, mm.Value, kp, param, false); i >= 0 {
@@ -293,7 +366,7 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 			v.markRead(s, step)
 			v.add(SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start(), val.End(), s,
 				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str(), step, step, path))
-			note(len(v.ds) - 1)
+			note(v.ds.len() - 1)
 		}
 	}
 	return first
@@ -416,19 +489,19 @@ type uncheckedRefs struct {
 // uncheckedRef counts a reference whose path cannot be checked because the
 // tool of the step it reads has no outputSchema; reportUnchecked reports
 // them, once per tool.
-func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, keyPtr func() string, path jsontext.Value) {
+func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, at argAt, path jsontext.Value) {
 	if v.unchecked == nil {
 		v.unchecked = map[*toolInfo]*uncheckedRefs{}
 	}
 	u := v.unchecked[target]
 	if u == nil {
-		v.unchecked[target] = &uncheckedRefs{n: 1, step: s, ptr: keyPtr(), path: path, target: r.Step}
+		v.unchecked[target] = &uncheckedRefs{n: 1, step: s, ptr: at.keyPtr(r.Step), path: path, target: r.Step}
 		v.uncheckedOrder = append(v.uncheckedOrder, target)
 		return
 	}
 	u.n++
 	if len(u.related) < maxUncheckedRelated {
-		u.related = append(u.related, Related{Pointer: keyPtr(), Pos: v.p.Src.Position(path.Start()),
+		u.related = append(u.related, Related{Pointer: at.keyPtr(r.Step), Pos: v.p.Src.Position(path.Start()),
 			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, path.Len()), r.Step)})
 	}
 }

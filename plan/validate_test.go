@@ -159,8 +159,8 @@ func checkDiagnostics(t testing.TB, p *plan.Plan, ds []plan.Diagnostic) {
 		if d.Message == "" || strings.ToLower(d.Message[:1]) != d.Message[:1] {
 			t.Errorf("%s: message must start lower-case: %q", d.Code, d.Message)
 		}
-		if d.Pos.Line < 1 || d.Pos.Column < 1 || d.EndPos.Line < d.Pos.Line {
-			t.Errorf("%s: bad position %v-%v", d.Code, d.Pos, d.EndPos)
+		if d.Pos().Line < 1 || d.Pos().Column < 1 || d.EndPos().Line < d.Pos().Line {
+			t.Errorf("%s: bad position %v-%v", d.Code, d.Pos(), d.EndPos())
 		}
 		if d.Start < 0 || d.End > len(p.Src.Bytes) || d.End < d.Start {
 			t.Errorf("%s: bad span %d-%d", d.Code, d.Start, d.End)

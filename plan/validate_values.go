@@ -153,14 +153,7 @@ func (v *validator) fastmcpChecks() {
 	if len(coerced) == 0 {
 		return
 	}
-	kept := v.ds[:0]
-	for _, d := range v.ds {
-		if d.Code == "ARG_TYPE" && coerced[d.Pointer] {
-			continue
-		}
-		kept = append(kept, d)
-	}
-	v.ds = kept
+	v.ds.filter(func(d *Diagnostic) bool { return d.Code != "ARG_TYPE" || !coerced[d.Pointer] })
 }
 
 // requiredShape warns, once per tool a plan calls, when its inputSchema

@@ -3,14 +3,18 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // Benchmarks for docs/performance.md (the debugger's figures):
@@ -175,5 +179,44 @@ func BenchmarkSearchBigResult(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkFirstFrame: from a plan's bytes (the file read) to the
+// debugger's first screen, as `planctl debug` opens it (plan.Load, the
+// model, the terminal's size, the first View), for every plan shape of
+// plantest at 1k, 10k and 100k steps. The plan's check (facts.go) is not
+// part of it: it runs in a command once the screen is drawn. frame-ms is the
+// part after plan.Load. The whole process in a terminal:
+// .ci/bench/debugframe.sh.
+//
+//	go test ./tui -run '^$' -bench 'FirstFrame/fan-in/100k' -benchtime 3x -cpuprofile cpu.out
+func BenchmarkFirstFrame(b *testing.B) {
+	cat, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range plantest.Shapes {
+		for _, n := range []int{1_000, 10_000, 100_000} {
+			b.Run(fmt.Sprintf("%s/%dk", s.Name, n/1000), func(b *testing.B) {
+				src := s.Gen(n)
+				lim := plan.Limits{MaxBytes: int64(len(src))}
+				want := fmt.Sprintf("Steps (%d)", n)
+				b.SetBytes(int64(len(src)))
+				var frame time.Duration
+				for b.Loop() {
+					p := plan.Load("shape.json", src, lim)
+					p.AcceptSchemaHint()
+					t0 := time.Now()
+					m := newModel(context.Background(), Options{Plan: p, Catalog: cat, Limits: lim}, plainStyles())
+					m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+					if v := m.View(); !strings.Contains(v, want) {
+						b.Fatalf("the first frame lacks %q:\n%s", want, v)
+					}
+					frame += time.Since(t0)
+				}
+				b.ReportMetric(frame.Seconds()*1000/float64(b.N), "frame-ms")
+			})
+		}
 	}
 }

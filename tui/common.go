@@ -27,6 +27,9 @@ type common struct {
 	pdiag []plan.Diagnostic   // of p, about the plan as a whole
 	rej   *plan.Rejection     // Concierge's verdict on p before the run
 
+	resultKeys []treeKey // the result each step's RESULT_SCHEMA check saw (resultdiags.go)
+	checking   bool      // flow, rej and (unless the Debugger had them) diags are being computed (facts.go)
+
 	sel       int // the selected step
 	busy      bool
 	busyWhat  string
@@ -40,23 +43,15 @@ type common struct {
 	notify func(isErr bool, format string, a ...any) tea.Cmd
 }
 
-// refreshPlan takes the plan, its diagnostics and Concierge's verdict from
-// the Debugger: after an edit they are those of the edited plan.
+// refreshPlan takes the plan from the Debugger: after an edit, the edited
+// plan, with its diagnostics when the Debugger has them (an edit is
+// validated at once). The rest of its facts come from checkPlan (facts.go).
 func (c *common) refreshPlan() {
 	c.p = c.dbg.Plan()
-	c.flow = plan.DataFlow(c.p)
-	c.diags = make([][]plan.Diagnostic, len(c.p.Steps))
-	c.pdiag = nil
-	for _, d := range c.dbg.Diagnostics() {
-		if d.StepIndex >= 0 && d.StepIndex < len(c.diags) {
-			c.diags[d.StepIndex] = append(c.diags[d.StepIndex], d)
-		} else {
-			c.pdiag = append(c.pdiag, d)
-		}
-	}
-	c.rej = nil
-	if cat := c.dbg.Catalog(); cat != nil {
-		c.rej, _ = plan.Admit(c.p, cat, false)
+	c.flow, c.rej = plan.Flow{}, nil
+	c.setDiags(nil)
+	if c.dbg.Checked() {
+		c.setDiags(c.dbg.Diagnostics())
 	}
 }
 

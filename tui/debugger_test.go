@@ -111,6 +111,7 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 		m.timers = false
 		tm := &testModel{model: m, t: t}
 		tm.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+		tm.drain(m.Init())
 		tm.press("c")
 		if tm.run.Cursor() != 1 || tm.run.Failed() {
 			t.Fatalf("cursor %d failed %v", tm.run.Cursor(), tm.run.Failed())

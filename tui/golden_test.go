@@ -110,7 +110,7 @@ func TestGoldenSlowStep80x24(t *testing.T) {
 	  {"id": "report", "tool": "hang", "args": {"rows": {"output_by_reference": {"prepare": ["value", "rows"]}}}},
 	  {"id": "announce", "tool": "echo", "args": {"value": {"output_by_reference": {"report": ["url"]}}}}]`, cat, 80, 24)
 	send(tm, "c")
-	waitScreen(t, tm, "running report")
+	waitScreen(t, tm, "(step 1) · hang · running") // the selection followed the run
 	// quit without cancelling, to see the step still running
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

@@ -33,6 +33,7 @@ func newTest(t *testing.T, src string, cat *plan.Catalog) *testModel {
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
 	m.clip = tm.clip
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	tm.drain(m.Init()) // the plan's diagnostics and data flow (facts.go)
 	return tm
 }
 
@@ -94,7 +95,7 @@ func (tm *testModel) drain(cmd tea.Cmd) {
 			queue = append(queue, msg...)
 		case tea.QuitMsg:
 			tm.quit = true
-		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg:
+		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg, factsMsg:
 			_, next := tm.Update(msg)
 			queue = append(queue, next)
 		}

@@ -108,7 +108,7 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	ropts.OnEvent = nil
 	c := &common{o: o, st: st, keys: newKeyMap(), w: 80, h: 24}
 	c.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
-		Limits: o.Limits, Validate: o.Validate, Live: o.Live})
+		Limits: o.Limits, Validate: o.Validate, Live: o.Live, DeferValidation: true})
 	c.run = c.dbg.Run()
 	c.refreshPlan()
 	m := &model{
@@ -123,7 +123,8 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	return m
 }
 
-func (m *model) Init() tea.Cmd { return nil }
+// Init checks the plan once the first screen is drawn (facts.go).
+func (m *model) Init() tea.Cmd { return m.checkPlan() }
 
 // say puts a message on the status bar; it goes after a while.
 func (m *model) say(isErr bool, format string, a ...any) tea.Cmd {
@@ -186,6 +187,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.layout()
 		}
 		return m, cmd
+	case factsMsg:
+		if m.facts(msg) {
+			m.steps.planChanged()
+			m.version++
+			m.layout()
+		}
+		return m, nil
 	case searchMsg:
 		return m, m.results.Update(msg)
 	case traceMsg:

@@ -545,6 +545,7 @@ func TestSeverityMarksWithoutColour(t *testing.T) {
 	m.timers = false
 	tm := &testModel{model: m, t: t}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	tm.drain(m.Init())
 	rows := strings.Split(tm.View(), "\n")
 	for i, want := range []string{"E1", "W1", "I1", "E1 W1 I2"} {
 		row := rows[2+i]

@@ -23,6 +23,7 @@ func TestWriteTraceRedacted(t *testing.T) {
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
 	m.clip = tm.clip
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	tm.drain(m.Init())
 
 	path := t.TempDir() + "/run.trace.json"
 	tm.press("c", "w", "ctrl+u")

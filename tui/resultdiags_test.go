@@ -35,3 +35,36 @@ func TestResultSchemaOnTheStep(t *testing.T) {
 		t.Errorf("the view does not show it:\n%s", tm.View())
 	}
 }
+
+// A step's RESULT_SCHEMA goes with its result (a restart), and comes back
+// when it runs again; steps whose results did not change keep theirs.
+func TestResultSchemaFollowsTheResult(t *testing.T) {
+	cat, err := mockserver.Load("c.json", []byte(`{"tools": [{"name": "get", "inputSchema": {"type": "object"},
+   "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "result": {"id": 5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTest(t, `[{"id":"a","tool":"get","args":{}}, {"id":"b","tool":"get","args":{}}]`, cat)
+	count := func() (n [2]int) {
+		for i := range n {
+			for _, d := range tm.diags[i] {
+				if d.Code == "RESULT_SCHEMA" {
+					n[i]++
+				}
+			}
+		}
+		return n
+	}
+	tm.press("c")
+	if got := count(); got != [2]int{1, 1} {
+		t.Fatalf("after c: %v RESULT_SCHEMA warnings, want one a step", got)
+	}
+	tm.press("R", "n")
+	if got := count(); got != [2]int{1, 0} {
+		t.Fatalf("after a restart and n: %v, want a's only (b has no result)", got)
+	}
+	tm.press("n")
+	if got := count(); got != [2]int{1, 1} {
+		t.Fatalf("after b ran again: %v", got)
+	}
+}

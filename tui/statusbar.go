@@ -102,7 +102,11 @@ func (s *statusBar) runStatus() string {
 	if s.rej != nil {
 		text = st.err.Render("✗ rejected") + " · " + text
 	}
-	return st.status.Render("status: ") + text + fmt.Sprintf(" · %d/%d ok", ok, n)
+	text = st.status.Render("status: ") + text + fmt.Sprintf(" · %d/%d ok", ok, n)
+	if s.checking {
+		text += " · " + st.dim.Render("checking the plan…")
+	}
+	return text
 }
 
 // okCount counts the steps that ran ok, once per change of the run.

@@ -195,7 +195,7 @@ func (s *stepModel) stepLines(width int) []string {
 		for _, mem := range args.Members() {
 			name := st.key.Render(displayKey(mem.Key))
 			if !plan.IsRef(mem.Value) {
-				line(2, name+": "+showJSON(clip(jsontext.AppendCompact(nil, mem.Value.Raw(src)), width*3)))
+				line(2, name+": "+showJSON(compactClip(mem.Value.Raw(src), width*3)))
 				continue
 			}
 			ref := plan.ParseRef(mem.Value)
@@ -229,10 +229,10 @@ func (s *stepModel) stepLines(width int) []string {
 			add(2, sanitize([]byte(l)))
 		}
 	}
-	if reads := m.flow.Reads[i]; len(reads) > 0 {
+	if reads := m.reads(i); len(reads) > 0 {
 		add(0, "← reads from: "+m.labels(reads))
 	}
-	if by := m.flow.ReadBy[i]; len(by) > 0 {
+	if by := m.readBy(i); len(by) > 0 {
 		add(0, "→ read by: "+m.labels(by))
 	}
 	m.planLines(add)
@@ -242,6 +242,9 @@ func (s *stepModel) stepLines(width int) []string {
 // planLines adds what concerns the plan as a whole.
 func (m *stepModel) planLines(add func(int, string)) {
 	st := m.st
+	if m.checking {
+		add(0, st.dim.Render("checking the plan… (diagnostics and data flow come when it is done)"))
+	}
 	if m.rej != nil {
 		add(0, st.err.Render("✗ rejected")+" Concierge would refuse this plan before running it:")
 		add(2, m.rej.Message)
@@ -265,7 +268,7 @@ func diagLine(st *styles, d plan.Diagnostic) string {
 	case plan.SeverityInfo:
 		mark = st.dim.Render("i info")
 	}
-	return fmt.Sprintf("%s %d:%d %s: %s", mark, d.Pos.Line, d.Pos.Column, d.Code, d.Message)
+	return fmt.Sprintf("%s %d:%d %s: %s", mark, d.Pos().Line, d.Pos().Column, d.Code, d.Message)
 }
 
 func (m *stepModel) labels(idx []int) string {
@@ -307,7 +310,21 @@ func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) stri
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}
-	return "= " + st.str.Render(showJSON(clip(jsontext.AppendCompact(nil, v), width*3)))
+	return "= " + st.str.Render(showJSON(compactClip(v, width*3)))
+}
+
+// compactClip is raw without insignificant whitespace, clipped to n bytes:
+// only as much of raw is compacted as that takes, so a literal of 30 MB in
+// a step's arguments costs the step pane what a short one does.
+func compactClip(raw []byte, n int) []byte {
+	for w := max(n, 64); ; w *= 2 {
+		if w >= len(raw) {
+			return clip(jsontext.AppendCompact(nil, raw), n)
+		}
+		if c := jsontext.AppendCompact(nil, raw[:w]); len(c) > n {
+			return clip(c, n)
+		}
+	}
 }
 
 // clip cuts raw bytes long before they could matter on screen.

@@ -190,13 +190,14 @@ func (m *model) applyEdit() tea.Cmd {
 		return nil
 	}
 	m.refreshPlan()
+	check := m.checkPlan() // its data flow, and Concierge's verdict
 	m.steps.planChanged()
 	m.mode = modeNormal
 	m.editor.close()
 	m.version++
 	m.sel = at
 	m.step.reset()
-	cmd := m.showStep()
+	cmd := tea.Batch(m.showStep(), check)
 	label := m.label(at)
 	switch {
 	case plan.HasErrors(ds):

@@ -158,10 +158,10 @@ func (s *stepsModel) flowMark(i int) byte {
 			clear(s.marks)
 		}
 		s.marksFor = s.sel
-		for _, j := range s.flow.Reads[s.sel] {
+		for _, j := range s.reads(s.sel) {
 			s.marks[j] = '<'
 		}
-		for _, j := range s.flow.ReadBy[s.sel] {
+		for _, j := range s.readBy(s.sel) {
 			s.marks[j] = '>'
 		}
 	}

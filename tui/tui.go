@@ -28,7 +28,7 @@ type Options struct {
 	Plan        *plan.Plan
 	Catalog     *plan.Catalog
 	RunOptions  plan.RunOptions   // step timeout; OnEvent is the TUI's own
-	Diagnostics []plan.Diagnostic // from plan.Validate, shown beside the steps
+	Diagnostics []plan.Diagnostic // from plan.Validate, shown beside the steps (nil: the debugger validates the plan after its first screen)
 	Breakpoints []int             // step indexes to stop before
 	// Validate checks the plan and every edit of it (nil: plan.Validate).
 	Validate  func(*plan.Plan, *plan.Catalog) []plan.Diagnostic

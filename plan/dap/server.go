@@ -730,8 +730,8 @@ func (s *Server) sendDiagnostics(ds []plan.Diagnostic) {
 	name := s.dbg.Plan().Src.Name
 	for _, d := range ds {
 		body := godap.OutputEventBody{Category: "console", Output: name + ":" + d.String() + "\n"}
-		if d.Pos.Line > 0 {
-			body.Source, body.Line, body.Column = s.source(nil), s.line(d.Pos.Line), s.col(d.Pos.Column)
+		if d.Pos().Line > 0 {
+			body.Source, body.Line, body.Column = s.source(nil), s.line(d.Pos().Line), s.col(d.Pos().Column)
 		}
 		s.send(&godap.OutputEvent{Event: event("output"), Body: body})
 	}

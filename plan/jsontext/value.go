@@ -1,8 +1,10 @@
 package jsontext
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf16"
@@ -47,13 +49,30 @@ type Value struct {
 // order; a container's children follow it, each key node just before its
 // value, and node.next is the index just past the container's subtree.
 type document struct {
-	src   []byte
-	nodes []node
-	esc   map[uint32]string // decoded text of the strings that have escapes, by node
+	src []byte
+	// The tape, in chunks of chunkSize nodes (the first may be shorter
+	// while it grows): growing it never copies it, and a large plan's
+	// tape never needs twice its size while it is built.
+	chunks [][]node
+	n      uint32    // nodes in the tape
+	esc    []escText // decoded text of the strings that have escapes, by node, in node order
 
 	mu    sync.Mutex
 	index map[uint32][]uint32 // node indexes of the elements of large arrays, built by Index on demand
 }
+
+type escText struct {
+	node uint32
+	text string
+}
+
+const (
+	chunkBits = 16
+	chunkSize = 1 << chunkBits
+)
+
+// node returns node i of the tape.
+func (d *document) node(i uint32) *node { return &d.chunks[i>>chunkBits][i&(chunkSize-1)] }
 
 type node struct {
 	start, end uint32 // the value's span in the source
@@ -85,7 +104,7 @@ type Member struct {
 	Value    Value
 }
 
-func (v Value) n() *node { return &v.d.nodes[v.i] }
+func (v Value) n() *node { return v.d.node(v.i) }
 
 // IsZero reports whether v is absent: the zero Value, which Get and Find
 // return for what is not there.
@@ -128,10 +147,11 @@ func (v Value) Str() string {
 }
 
 func (d *document) text(i uint32) string {
-	nd := &d.nodes[i]
+	nd := d.node(i)
 	switch {
 	case nd.kind == String && nd.flags&flagEscaped != 0:
-		return d.esc[i]
+		k, _ := slices.BinarySearchFunc(d.esc, i, func(e escText, i uint32) int { return cmp.Compare(e.node, i) })
+		return d.esc[k].text
 	case nd.kind == String:
 		return unsafeText(d.src, int(nd.start)+1, int(nd.end)-1)
 	case nd.kind == Number, nd.flags&flagLiteral != 0:
@@ -164,7 +184,7 @@ func (v Value) Len() int {
 		return int(nd.n)
 	}
 	n := 0
-	for j := v.i + 1; j < nd.next; j = v.d.nodes[j].next {
+	for j := v.i + 1; j < nd.next; j = v.d.node(j).next {
 		n++
 	}
 	if nd.kind == Object {
@@ -179,9 +199,9 @@ func (v Value) Elems() iter.Seq2[int, Value] {
 		if v.d == nil || v.n().kind != Array {
 			return
 		}
-		nodes := v.d.nodes
+		d, end := v.d, v.n().next
 		k := 0
-		for j := v.i + 1; j < nodes[v.i].next; j = nodes[j].next {
+		for j := v.i + 1; j < end; j = d.node(j).next {
 			if !yield(k, Value{v.d, j}) {
 				return
 			}
@@ -197,9 +217,9 @@ func (v Value) Members() iter.Seq2[int, Member] {
 		if v.d == nil || v.n().kind != Object {
 			return
 		}
-		nodes := v.d.nodes
+		d, end := v.d, v.n().next
 		k := 0
-		for j := v.i + 1; j < nodes[v.i].next; j = nodes[j+1].next {
+		for j := v.i + 1; j < end; j = d.node(j + 1).next {
 			if !yield(k, v.d.member(j)) {
 				return
 			}
@@ -210,7 +230,7 @@ func (v Value) Members() iter.Seq2[int, Member] {
 
 // member is the member whose key is node j.
 func (d *document) member(j uint32) Member {
-	kn := &d.nodes[j]
+	kn := d.node(j)
 	return Member{Key: d.text(j), KeyStart: int(kn.start), KeyEnd: int(kn.end), Value: Value{d, j + 1}}
 }
 
@@ -243,11 +263,11 @@ func (c *Cursor) Next() (m Member, ok bool) {
 	}
 	if c.obj {
 		m = c.d.member(c.j)
-		c.j = c.d.nodes[c.j+1].next
+		c.j = c.d.node(c.j + 1).next
 		return m, true
 	}
 	m = Member{KeyStart: -1, KeyEnd: -1, Value: Value{c.d, c.j}}
-	c.j = c.d.nodes[c.j].next
+	c.j = c.d.node(c.j).next
 	return m, true
 }
 
@@ -288,7 +308,7 @@ func (v Value) Index(i int) Value {
 	d.mu.Lock()
 	idx, ok := d.index[v.i]
 	if !ok {
-		for j := v.i + 1; j < d.nodes[v.i].next; j = d.nodes[j].next {
+		for j := v.i + 1; j < v.n().next; j = d.node(j).next {
 			idx = append(idx, j)
 		}
 		if d.index == nil {
@@ -332,9 +352,9 @@ func (v Value) lookup(key string) (Member, bool) {
 	if v.d == nil || v.n().kind != Object {
 		return Member{}, false
 	}
-	nodes := v.d.nodes
+	d, end := v.d, v.n().next
 	found, ok := uint32(0), false
-	for j := v.i + 1; j < nodes[v.i].next; j = nodes[j+1].next {
+	for j := v.i + 1; j < end; j = d.node(j + 1).next {
 		if v.d.text(j) == key {
 			found, ok = j, true
 		}
@@ -387,7 +407,7 @@ func ParseWithDuplicates(src []byte) (Value, []Value, error) {
 	if len(src) > maxSource {
 		return Value{}, nil, &SyntaxError{Msg: fmt.Sprintf("a JSON document of %d bytes is over the 4 GiB planctl reads: split it", len(src))}
 	}
-	d := &document{src: src, nodes: make([]node, 0, len(src)/12+4)}
+	d := &document{src: src, chunks: [][]node{make([]node, 0, min(len(src)/12+4, chunkSize))}}
 	p := parser{src: src, d: d}
 	p.skipSpace()
 	if err := p.value(0); err != nil {
@@ -396,9 +416,6 @@ func ParseWithDuplicates(src []byte) (Value, []Value, error) {
 	p.skipSpace()
 	if p.i < len(src) {
 		return Value{}, nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
-	}
-	if cap(d.nodes)-len(d.nodes) > len(d.nodes)/4 {
-		d.nodes = append([]node(nil), d.nodes...) // give back an estimate far over the mark
 	}
 	dups := make([]Value, len(p.dups))
 	for k, i := range p.dups {
@@ -416,8 +433,15 @@ type parser struct {
 
 // add appends a node and returns its index.
 func (p *parser) add(kind Kind, start, end int, flags uint8) uint32 {
-	i := uint32(len(p.d.nodes))
-	p.d.nodes = append(p.d.nodes, node{start: uint32(start), end: uint32(end), next: i + 1, kind: kind, flags: flags})
+	d := p.d
+	i := d.n
+	last := &d.chunks[len(d.chunks)-1]
+	if len(*last) == chunkSize {
+		d.chunks = append(d.chunks, make([]node, 0, chunkSize))
+		last = &d.chunks[len(d.chunks)-1]
+	}
+	*last = append(*last, node{start: uint32(start), end: uint32(end), next: i + 1, kind: kind, flags: flags})
+	d.n++
 	return i
 }
 
@@ -498,10 +522,7 @@ func (p *parser) stringNode() error {
 		return nil
 	}
 	i := p.add(String, start, p.i, flagEscaped)
-	if p.d.esc == nil {
-		p.d.esc = map[uint32]string{}
-	}
-	p.d.esc[i] = s
+	p.d.esc = append(p.d.esc, escText{i, s})
 	return nil
 }
 
@@ -539,7 +560,8 @@ func (p *parser) number() error {
 			return p.errorf("invalid number: a digit must follow the decimal point")
 		}
 	}
-	if p.i < len(src) && (src[p.i] == 'e' || src[p.i] == 'E') {
+	exp := p.i < len(src) && (src[p.i] == 'e' || src[p.i] == 'E')
+	if exp {
 		p.i++
 		if p.i < len(src) && (src[p.i] == '+' || src[p.i] == '-') {
 			p.i++
@@ -551,7 +573,7 @@ func (p *parser) number() error {
 	if p.i < len(src) && src[p.i] >= '0' && src[p.i] <= '9' {
 		return p.errorf("invalid number: leading zeros are not allowed")
 	}
-	if beyondDouble(unsafeText(src, start, p.i)) {
+	if (exp || p.i-start >= 300) && beyondDouble(unsafeText(src, start, p.i)) {
 		p.add(Null, start, p.i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
 	} else {
 		p.add(Number, start, p.i, 0)
@@ -721,9 +743,9 @@ func (p *parser) array(depth int) error {
 
 // close ends container v at p.i, with n children.
 func (p *parser) close(v uint32, n int) {
-	nd := &p.d.nodes[v]
+	nd := p.d.node(v)
 	nd.end = uint32(p.i)
-	nd.next = uint32(len(p.d.nodes))
+	nd.next = p.d.n
 	nd.n = uint16(min(n, maxCount))
 }
 
@@ -757,7 +779,7 @@ func (p *parser) object(depth int) error {
 		}
 		p.skipSpace()
 		if p.i >= len(p.src) || p.src[p.i] != ':' {
-			key := p.d.text(uint32(len(p.d.nodes) - 1))
+			key := p.d.text(p.d.n - 1)
 			return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
 		}
 		p.i++
@@ -777,7 +799,7 @@ func (p *parser) object(depth int) error {
 			p.i++
 			p.close(v, n)
 			if n > 1 && repeatsKey(Value{p.d, v}) {
-				p.d.nodes[v].flags |= flagDupKeys
+				p.d.node(v).flags |= flagDupKeys
 				p.dups = append(p.dups, v)
 			}
 			return nil
@@ -798,24 +820,29 @@ func repeatsKey(v Value) bool {
 	if n < 2 {
 		return false
 	}
+	d, end := v.d, v.n().next
 	if n <= 8 {
 		var keys [8]string
-		for i, m := range v.Members() {
+		i := 0
+		for j := v.i + 1; j < end; j = d.node(j + 1).next {
+			key := d.text(j)
 			for _, k := range keys[:i] {
-				if k == m.Key {
+				if k == key {
 					return true
 				}
 			}
-			keys[i] = m.Key
+			keys[i] = key
+			i++
 		}
 		return false
 	}
 	seen := make(map[string]struct{}, n)
-	for _, m := range v.Members() {
-		if _, ok := seen[m.Key]; ok {
+	for j := v.i + 1; j < end; j = d.node(j + 1).next {
+		key := d.text(j)
+		if _, ok := seen[key]; ok {
 			return true
 		}
-		seen[m.Key] = struct{}{}
+		seen[key] = struct{}{}
 	}
 	return false
 }

@@ -57,8 +57,8 @@ func jsonFiles(w io.Writer, files []File, o Options) error {
 	for _, e := range show {
 		d := e.d
 		jd := jsonDiag{Severity: strings.ToUpper(d.Severity.String()), Code: d.Code, Message: d.Message,
-			Location: d.Pointer, File: e.p.Src.Name, Line: d.Pos.Line, Column: d.Pos.Column,
-			EndLine: d.EndPos.Line, EndColumn: d.EndPos.Column, StepID: d.StepID, Suggestion: d.Suggestion}
+			Location: d.Pointer, File: e.p.Src.Name, Line: d.Pos().Line, Column: d.Pos().Column,
+			EndLine: d.EndPos().Line, EndColumn: d.EndPos().Column, StepID: d.StepID, Suggestion: d.Suggestion}
 		if d.StepIndex >= 0 {
 			i := d.StepIndex
 			jd.StepIndex = &i
@@ -117,7 +117,7 @@ func githubFiles(w io.Writer, files []File, o Options) error {
 			cmd = "warning"
 		}
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", cmd,
-			ghProp(file), d.Pos.Line, d.Pos.Column, d.EndPos.Line, d.EndPos.Column, ghProp(d.Code), ghData(d.Message))
+			ghProp(file), d.Pos().Line, d.Pos().Column, d.EndPos().Line, d.EndPos().Column, ghProp(d.Code), ghData(d.Message))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

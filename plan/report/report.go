@@ -8,6 +8,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -120,6 +121,14 @@ type entry struct {
 func shown(files []File, o Options) ([]entry, Summary) {
 	var out []entry
 	var total Summary
+	n := 0
+	for _, f := range files {
+		n += len(f.Diags)
+	}
+	if o.MaxResults > 0 {
+		n = min(n, o.MaxResults)
+	}
+	out = make([]entry, 0, n)
 	for _, f := range files {
 		s := Count(f.Diags)
 		total.Errors += s.Errors
@@ -163,31 +172,73 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 
 func textFiles(w io.Writer, files []File, o Options) error {
 	// Written as it is made, not built whole first: a report of 20,000
-	// diagnostics was 80 MB of string before its first byte went out.
-	b := bufio.NewWriterSize(w, 64<<10)
-	paint := func(color, s string) string {
-		if !o.Color {
-			return s
-		}
-		return color + s + ansiReset
-	}
+	// diagnostics was 80 MB of string before its first byte went out. Each
+	// block is written piece by piece into the buffer (fmt and the strings
+	// it built were most of the time of a report of many diagnostics).
+	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
+	b := t.b
 	show, total := shown(files, o)
 	for _, e := range show {
 		p, d := e.p, e.d
-		fmt.Fprintf(b, "%s: %s: %s %s\n",
-			paint(ansiBold, fmt.Sprintf("%s:%d:%d", p.Src.Name, d.Pos.Line, d.Pos.Column)),
-			paint(sevColor(d.Severity), d.Severity.String()),
-			d.Message, paint(ansiBold, "["+d.Code+"]"))
-		if text, col, n, ok := sourceWindow(p.Src, *d); ok {
-			gutter := strconv.Itoa(d.Pos.Line)
-			pad := strings.Repeat(" ", len(gutter))
-			fmt.Fprintf(b, "%s %s\n", pad, paint(ansiBlue, "|"))
-			fmt.Fprintf(b, "%s %s %s\n", paint(ansiBlue, gutter), paint(ansiBlue, "|"), strings.TrimRight(text, " \t"))
-			fmt.Fprintf(b, "%s %s %s%s\n", pad, paint(ansiBlue, "|"), indentLike(text, col),
-				paint(sevColor(d.Severity), "^"+strings.Repeat("~", n-1)))
+		pos := d.Pos()
+		t.on(ansiBold)
+		b.WriteString(p.Src.Name)
+		b.WriteByte(':')
+		t.int(pos.Line)
+		b.WriteByte(':')
+		t.int(pos.Column)
+		t.off()
+		b.WriteString(": ")
+		t.paint(sevColor(d.Severity), d.Severity.String())
+		b.WriteString(": ")
+		b.WriteString(d.Message)
+		b.WriteByte(' ')
+		t.on(ansiBold)
+		b.WriteByte('[')
+		b.WriteString(d.Code)
+		b.WriteByte(']')
+		t.off()
+		b.WriteByte('\n')
+		gutter := digits(pos.Line)
+		if win, ok := sourceWindow(p.Src, d, pos); ok {
+			t.spaces(gutter)
+			b.WriteByte(' ')
+			t.paint(ansiBlue, "|")
+			b.WriteByte('\n')
+			t.on(ansiBlue)
+			t.int(pos.Line)
+			t.off()
+			b.WriteByte(' ')
+			t.paint(ansiBlue, "|")
+			b.WriteByte(' ')
+			b.WriteString(win.prefix)
+			if win.suffix != "" {
+				b.Write(win.body)
+				b.WriteString(win.suffix)
+			} else {
+				b.Write(bytes.TrimRight(win.body, " \t"))
+			}
+			b.WriteByte('\n')
+			t.spaces(gutter)
+			b.WriteByte(' ')
+			t.paint(ansiBlue, "|")
+			b.WriteByte(' ')
+			indentLike(b, win, win.col)
+			t.on(sevColor(d.Severity))
+			b.WriteByte('^')
+			for range win.n - 1 {
+				b.WriteByte('~')
+			}
+			t.off()
+			b.WriteByte('\n')
 		}
 		for _, r := range d.Related {
-			fmt.Fprintf(b, "%s = %s: %s\n", strings.Repeat(" ", len(strconv.Itoa(d.Pos.Line))), paint(ansiBold, "note"), noteText(r))
+			t.spaces(gutter)
+			b.WriteString(" = ")
+			t.paint(ansiBold, "note")
+			b.WriteString(": ")
+			b.WriteString(noteText(r))
+			b.WriteByte('\n')
 		}
 	}
 	if len(show) < total.all() {
@@ -199,6 +250,51 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	}
 	b.WriteByte('\n')
 	return b.Flush()
+}
+
+// textWriter writes the text format's pieces, painted when color is on.
+type textWriter struct {
+	b     *bufio.Writer
+	color bool
+	num   [20]byte
+}
+
+func (t *textWriter) on(color string) {
+	if t.color {
+		t.b.WriteString(color)
+	}
+}
+
+func (t *textWriter) off() {
+	if t.color {
+		t.b.WriteString(ansiReset)
+	}
+}
+
+func (t *textWriter) paint(color, s string) {
+	t.on(color)
+	t.b.WriteString(s)
+	t.off()
+}
+
+func (t *textWriter) int(n int) { t.b.Write(strconv.AppendInt(t.num[:0], int64(n), 10)) }
+
+func (t *textWriter) spaces(n int) {
+	for range n {
+		t.b.WriteByte(' ')
+	}
+}
+
+// digits is len(strconv.Itoa(n)).
+func digits(n int) int {
+	k := 1
+	if n < 0 {
+		k, n = 2, -n
+	}
+	for ; n >= 10; n /= 10 {
+		k++
+	}
+	return k
 }
 
 // noteText places a related location into its message: "step "x" is
@@ -217,21 +313,27 @@ const (
 	windowAfter  = 200
 )
 
+// window is the text of a diagnostic's line to show: prefix, body and
+// suffix (prefix and suffix are "..." where the line is cut), the 1-based
+// column of the diagnostic in that text, and how many code points to
+// underline.
+type window struct {
+	prefix, suffix string
+	body           []byte // into the source
+	col, n         int
+}
+
 // sourceWindow is the text of the diagnostic's line to show (a window of it
 // when the line is long, as in a minified plan, so that a report never
-// copies or prints the whole line per diagnostic), the 1-based column of the
-// diagnostic in that text, and how many code points to underline.
-func sourceWindow(src *jsontext.Source, d plan.Diagnostic) (text string, col, n int, ok bool) {
-	start, end := src.LineBounds(d.Pos.Line)
+// copies or prints the whole line per diagnostic). pos is d.Pos().
+func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Position) (window, bool) {
+	start, end := src.LineBounds(pos.Line)
 	if start < 0 || len(src.Bytes) == 0 {
-		return "", 0, 0, false
+		return window{}, false
 	}
 	b := src.Bytes
 	at := min(max(d.Start, start), end)
-	stop := end
-	if d.EndPos.Line == d.Pos.Line {
-		stop = min(max(d.End, at), end)
-	}
+	stop := min(max(d.End, at), end) // the line's end when End is on a later line
 	from, to := start, end
 	if end-start > windowBefore+windowAfter {
 		from = max(start, at-windowBefore)
@@ -244,28 +346,31 @@ func sourceWindow(src *jsontext.Source, d plan.Diagnostic) (text string, col, n 
 		}
 		stop = min(stop, to)
 	}
-	text = string(b[from:to])
-	col = utf8.RuneCount(b[from:at]) + 1
-	n = max(1, utf8.RuneCount(b[at:stop]))
+	w := window{body: b[from:to], col: utf8.RuneCount(b[from:at]) + 1, n: max(1, utf8.RuneCount(b[at:stop]))}
 	if from > start {
-		text = "..." + text
-		col += 3
+		w.prefix = "..."
+		w.col += 3
 	}
 	if to < end {
-		text += "..."
+		w.suffix = "..."
 	}
-	return text, col, n, true
+	return w, true
 }
 
-// indentLike is the blank space that brings the underline to col, keeping
-// the tabs of the source line so that it lines up.
-func indentLike(text string, col int) string {
-	var b strings.Builder
+// indentLike writes the blank space that brings the underline to col,
+// keeping the tabs of the source line so that it lines up.
+func indentLike(b *bufio.Writer, w window, col int) {
 	i := 1
-	for _, r := range text {
+	for range w.prefix {
 		if i >= col {
 			break
 		}
+		b.WriteByte(' ')
+		i++
+	}
+	for k := 0; k < len(w.body) && i < col; {
+		r, size := utf8.DecodeRune(w.body[k:])
+		k += size
 		if r == '\t' {
 			b.WriteByte('\t')
 		} else {
@@ -276,5 +381,4 @@ func indentLike(text string, col int) string {
 	for ; i < col; i++ {
 		b.WriteByte(' ')
 	}
-	return b.String()
 }

@@ -206,7 +206,7 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 		res := sarifResult{RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),
 			Message: sarifText{Text: d.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: loc,
-				Region: sarifRegion{d.Pos.Line, d.Pos.Column, d.EndPos.Line, d.EndPos.Column}}}}}
+				Region: sarifRegion{d.Pos().Line, d.Pos().Column, d.EndPos().Line, d.EndPos().Column}}}}}
 		for i, r := range d.Related {
 			id := i + 1
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id,

@@ -132,14 +132,15 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	diags := plan.Validate(p, cat)
+	// The debuggers validate the plan themselves (plan.Debugger): the REPL
+	// before its prompt, the full screen after its first frame.
 	if f.trace == "" {
 		f.trace = trace.DefaultPath(p.Src.Name)
 	}
 	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
-			Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
+			Plan: p, Catalog: cat, RunOptions: runOpts, Breakpoints: breaks, Limits: lim, Live: src.live,
 			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: tui.IsTerminal(s.in), Commands: f.commands,
 		})
 		switch {
@@ -151,7 +152,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		return nil
 	}
 	err = tui.Run(ctx, tui.Options{
-		Plan: p, Catalog: cat, RunOptions: runOpts, Diagnostics: diags, Breakpoints: breaks, Limits: lim, Live: src.live,
+		Plan: p, Catalog: cat, RunOptions: runOpts, Breakpoints: breaks, Limits: lim, Live: src.live,
 		TracePath: f.trace, Print: f.print, In: s.in, Out: s.out, Screen: s.errOut,
 	})
 	if err != nil {

@@ -180,8 +180,10 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
+	timing("read")
 	sizeHeap(len(data))
 	p := plan.Load(name, data, lim)
 	p.AcceptSchemaHint()
+	timing("loaded")
 	return p, nil
 }
