@@ -60,7 +60,7 @@ func parseDoc(src []byte) (*doc, error) {
 // flatten lays the Values out in document order. Each frame of the stack
 // is an open container and how many of its children are laid out.
 func flatten(src []byte, root jsontext.Value) *doc {
-	d := &doc{src: src, nodes: make([]node, 0, countValues(root))}
+	d := &doc{src: src, nodes: make([]node, 0, root.Values())}
 	type frame struct {
 		kids jsontext.Cursor
 		self int32
@@ -103,26 +103,6 @@ func flatten(src []byte, root jsontext.Value) *doc {
 		}
 	}
 	return d
-}
-
-// countValues counts the values in a tree, so the nodes are allocated
-// once, at their size.
-func countValues(root jsontext.Value) int {
-	n := 0
-	stack := []jsontext.Value{root}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n++
-		for c := v.Cursor(); ; {
-			m, ok := c.Next()
-			if !ok {
-				break
-			}
-			stack = append(stack, m.Value)
-		}
-	}
-	return n
 }
 
 // raw returns the bytes of node i.

@@ -22,7 +22,7 @@ type Source struct {
 	Name  string
 	Bytes []byte
 	once  sync.Once
-	lines []int // offset of the first byte of each line, built on first use
+	lines []uint32 // offset of the first byte of each line, built on first use (sources are under 4 GiB)
 
 	cpOnce      sync.Once
 	checkpoints []int // code points before every checkpointEvery-th byte, built on first use
@@ -33,13 +33,16 @@ func NewSource(name string, src []byte) *Source {
 	return &Source{Name: name, Bytes: src}
 }
 
-func (s *Source) index() []int {
+func (s *Source) index() []uint32 {
 	s.once.Do(func() {
-		s.lines = make([]int, 1, bytes.Count(s.Bytes, []byte{'\n'})+1)
-		for i, c := range s.Bytes {
-			if c == '\n' {
-				s.lines = append(s.lines, i+1)
+		s.lines = make([]uint32, 1, bytes.Count(s.Bytes, []byte{'\n'})+1)
+		for i := 0; ; {
+			k := bytes.IndexByte(s.Bytes[i:], '\n')
+			if k < 0 {
+				break
 			}
+			i += k + 1
+			s.lines = append(s.lines, uint32(i))
 		}
 	})
 	return s.lines
@@ -54,8 +57,8 @@ func (s *Source) Position(offset int) Position {
 		offset = 0
 	}
 	lines := s.index()
-	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
-	start := lines[line]
+	line := sort.Search(len(lines), func(i int) bool { return int(lines[i]) > offset }) - 1
+	start := int(lines[line])
 	if offset-start < checkpointEvery {
 		return Position{Line: line + 1, Column: utf8.RuneCount(s.Bytes[start:offset]) + 1}
 	}
@@ -98,10 +101,10 @@ func (s *Source) Line(n int) string {
 	if n < 1 || n > len(lines) {
 		return ""
 	}
-	start := lines[n-1]
+	start := int(lines[n-1])
 	end := len(s.Bytes)
 	if n < len(lines) {
-		end = lines[n] - 1
+		end = int(lines[n]) - 1
 	}
 	return strings.TrimSuffix(string(s.Bytes[start:end]), "\r")
 }
@@ -113,9 +116,9 @@ func (s *Source) LineBounds(n int) (start, end int) {
 	if n < 1 || n > len(lines) {
 		return -1, -1
 	}
-	start, end = lines[n-1], len(s.Bytes)
+	start, end = int(lines[n-1]), len(s.Bytes)
 	if n < len(lines) {
-		end = lines[n] - 1
+		end = int(lines[n]) - 1
 	}
 	if end > start && s.Bytes[end-1] == '\r' {
 		end--

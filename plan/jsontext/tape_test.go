@@ -215,3 +215,15 @@ func FuzzTape(f *testing.F) {
 		}
 	})
 }
+
+func TestValuesCountsValuesNotKeys(t *testing.T) {
+	for src, want := range map[string]int{`1`: 1, `[]`: 1, `{}`: 1, `[1,[2,3]]`: 5, `{"a":1,"b":{"c":[1,2]}}`: 6, `{"a":{"a":{"a":1}}}`: 4} {
+		v, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Values(); got != want {
+			t.Errorf("%s: Values %d, want %d", src, got, want)
+		}
+	}
+}

@@ -234,6 +234,26 @@ func (d *document) member(j uint32) Member {
 	return Member{Key: d.text(j), KeyStart: int(kn.start), KeyEnd: int(kn.end), Value: Value{d, j + 1}}
 }
 
+// Values is the number of values in v, v included (keys are not values):
+// the nodes v's subtree spans on the tape, less its objects' keys. One
+// pass over the tape, making no Values.
+func (v Value) Values() int {
+	if v.d == nil {
+		return 0
+	}
+	nd := v.n()
+	if nd.kind != Array && nd.kind != Object {
+		return 1
+	}
+	n := int(nd.next - v.i)
+	for j := v.i; j < nd.next; j++ {
+		if v.d.node(j).kind == Object {
+			n -= Value{v.d, j}.Len()
+		}
+	}
+	return n
+}
+
 // Cursor walks the children of an array or object one at a time: a loop
 // that cannot be a range (a walk with its own stack) keeps one per level.
 type Cursor struct {

@@ -66,7 +66,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A command may size the heap to its input (sizeHeap); in a process
 	// that goes on after Main (tests), the limit ends with the command.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer func() { sizeHeapOn = false }()
+	defer func() { sizeHeapOn = false; stopHeapTuner() }()
 	root := newRoot(s)
 	root.SetArgs(args)
 	root.SetIn(stdin)

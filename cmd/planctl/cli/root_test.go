@@ -5,8 +5,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // Each command's collector setting is what root.go's comments say: the
@@ -82,4 +84,29 @@ func TestSizeHeapToThePlan(t *testing.T) {
 	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
 		t.Errorf("after validate returned, the limit is still %d", got)
 	}
+}
+
+// When the live data comes close to the limit sizeHeap chose, the limit is
+// raised after a collection, so the collector does not run nonstop.
+func TestSizeHeapRaisesTheLimitAboveLiveData(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	batchGC()
+	defer func() { sizeHeapOn = false; stopHeapTuner() }()
+	sizeHeap(1) // a limit of what is in use now plus the slack
+	first := debug.SetMemoryLimit(-1)
+	var live [][]byte
+	for range first >> 20 {
+		live = append(live, make([]byte, 1<<20)) // live data past the first limit
+	}
+	for i := 0; i < 50 && debug.SetMemoryLimit(-1) < 2*heapLive()*9/10; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // the cleanup runs on its own goroutine after the collection
+	}
+	if got := debug.SetMemoryLimit(-1); got < 2*heapLive()*9/10 {
+		t.Errorf("limit %d after collections with %d live bytes (first limit %d); want about twice the live data", got, heapLive(), first)
+	}
+	runtime.KeepAlive(live)
 }
