@@ -24,13 +24,16 @@ import (
 // A limit the live data comes close to would make the collector run
 // nearly all the time (a plan of 200,000 diagnostics ran twice as slow
 // under it), so after every collection the limit is raised, if need be,
-// to keep the heap room to grow by its live data between collections (as
-// Go's default GOGC=100 would): memory is traded for time only while it is
-// cheap. GOMEMLIMIT in the environment wins.
+// to leave the heap room to grow by half its live data between
+// collections (as GOGC=50 would), or by all of it (GOGC=100) once the
+// collector has taken more than a tenth of the process's CPU: memory is
+// traded for time only while it is cheap. GOMEMLIMIT in the environment
+// wins.
 //
 // The figures were chosen by measuring run and validate on every shape of
 // plan/plantest at 10,000 and 100,000 steps against 6 bytes a byte with 24
-// MiB, and a raise to 1.5 times the live data: see docs/performance.md.
+// MiB, and fixed raises to 1.5 or 2 times the live data: see
+// docs/performance.md.
 const (
 	heapPerPlanByte = 4
 	heapSlack       = 8 << 20
@@ -82,7 +85,11 @@ func (t *tuner) afterGC() {
 		return
 	}
 	live := heapLive()
-	if want := 2 * live; want > t.limit.Load() {
+	want := live + live/2
+	if gcShare() > gcShareMax {
+		want = 2 * live
+	}
+	if want > t.limit.Load() {
 		t.limit.Store(want)
 		debug.SetMemoryLimit(want)
 	}
@@ -90,6 +97,21 @@ func (t *tuner) afterGC() {
 }
 
 var memSamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/gc/heap/live:bytes"}}
+
+// gcShareMax: past this share of the process's CPU time spent collecting,
+// the limit makes room for the live data twice over instead of one and a
+// half times.
+const gcShareMax = 0.10
+
+// gcShare is the share of the process's CPU time the collector has taken.
+func gcShare() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	if s[1].Value.Float64() <= 0 {
+		return 0
+	}
+	return s[0].Value.Float64() / s[1].Value.Float64()
+}
 
 func memInUse() int64 {
 	s := []metrics.Sample{memSamples[0]}

@@ -87,7 +87,8 @@ func TestSizeHeapToThePlan(t *testing.T) {
 }
 
 // When the live data comes close to the limit sizeHeap chose, the limit is
-// raised after a collection, so the collector does not run nonstop.
+// raised after a collection (to 1.5 or 2 times the live data), so the
+// collector does not run nonstop.
 func TestSizeHeapRaisesTheLimitAboveLiveData(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
@@ -101,12 +102,12 @@ func TestSizeHeapRaisesTheLimitAboveLiveData(t *testing.T) {
 	for range first >> 20 {
 		live = append(live, make([]byte, 1<<20)) // live data past the first limit
 	}
-	for i := 0; i < 50 && debug.SetMemoryLimit(-1) < 2*heapLive()*9/10; i++ {
+	for i := 0; i < 50 && debug.SetMemoryLimit(-1) < 3*heapLive()/2*9/10; i++ {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond) // the cleanup runs on its own goroutine after the collection
 	}
-	if got := debug.SetMemoryLimit(-1); got < 2*heapLive()*9/10 {
-		t.Errorf("limit %d after collections with %d live bytes (first limit %d); want about twice the live data", got, heapLive(), first)
+	if got := debug.SetMemoryLimit(-1); got < 3*heapLive()/2*9/10 {
+		t.Errorf("limit %d after collections with %d live bytes (first limit %d); want at least one and a half times the live data", got, heapLive(), first)
 	}
 	runtime.KeepAlive(live)
 }
