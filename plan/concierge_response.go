@@ -102,7 +102,7 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 			bw.WriteByte('}')
 		case st.status == StepOK:
 			bw.WriteString(": {\n      \"status\": \"ok\",\n      \"result\": ")
-			writeIndented(bw, st.result, "      ")
+			scratch = writeIndented(bw, st.result, "      ", scratch)
 			bw.WriteString("\n    }")
 		default:
 			bw.WriteString(": {\n      \"status\": \"error\",\n      \"error\": ")
@@ -124,14 +124,17 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 // writeIndented writes the JSON value v indented as jsontext.Indent does,
 // with prefix after every line break (a value nested in the response).
 // JSON text has line breaks only between tokens once indented: a string's
-// are escaped.
-func writeIndented(w *bufio.Writer, v []byte, prefix string) {
+// are escaped. A small value is indented into scratch, which it returns
+// for the next one.
+func writeIndented(w *bufio.Writer, v []byte, prefix string, scratch []byte) []byte {
 	pw := prefixWriter{w: w, prefix: prefix}
 	if len(v) > 64<<10 {
 		jsontext.WriteIndent(pw, v) // in chunks: a large result is not copied whole
-		return
+		return scratch
 	}
-	pw.Write(jsontext.Indent(v))
+	scratch = jsontext.AppendIndent(scratch[:0], v)
+	pw.Write(scratch)
+	return scratch
 }
 
 type prefixWriter struct {

@@ -10,6 +10,12 @@ func Indent(src []byte) []byte {
 	return dst
 }
 
+// AppendIndent appends src indented as Indent does to dst.
+func AppendIndent(dst, src []byte) []byte {
+	dst, _ = indent(dst, src, nil)
+	return dst
+}
+
 // WriteIndent writes src indented as Indent does to w, a chunk at a time,
 // so that a large response is never held twice in memory.
 func WriteIndent(w io.Writer, src []byte) error {
