@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -172,6 +173,24 @@ func FuzzResolve(f *testing.F) {
 	})
 }
 
+// pyCanon is a JSON value as the Python dict Concierge holds it: a
+// repeated key keeps its last value (a resolved argument is what Python
+// serialises again; Walk returns the raw bytes as the tool wrote them).
+// Keys are sorted and numbers kept as written, for comparison only.
+func pyCanon(b []byte) string {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return "invalid: " + string(b)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return "unencodable: " + string(b)
+	}
+	return string(out)
+}
+
 func fuzzResolve(t *testing.T, src, result []byte) {
 	p := plan.Load("fuzz.json", src, plan.Limits{MaxSteps: 50})
 	names := map[string]bool{}
@@ -208,12 +227,12 @@ func fuzzResolve(t *testing.T, src, result []byte) {
 				t.Fatalf("step %d: %s resolved in the arguments but not alone: %v", i, ar.Param, err)
 			}
 			want, err := plan.Walk(result, ar.Step, ar.Path)
-			if err != nil || string(jsontext.AppendCompact(nil, got)) != string(jsontext.AppendCompact(nil, want)) {
+			if err != nil || pyCanon(got) != pyCanon(want) {
 				t.Fatalf("step %d: %s resolved to %s, Walk finds %s (%v)", i, ar.Param, got, want, err)
 			}
 			// The arguments walk the path from its array in place, the
 			// reference alone from its strings: the same value.
-			if inArgs, ok := jsontext.RawMember(args, ar.Param); !ok || string(jsontext.AppendCompact(nil, inArgs)) != string(jsontext.AppendCompact(nil, want)) {
+			if inArgs, ok := jsontext.RawMember(args, ar.Param); !ok || pyCanon(inArgs) != pyCanon(want) {
 				t.Fatalf("step %d: %s is %s in the arguments, Walk finds %s", i, ar.Param, inArgs, want)
 			}
 		}
