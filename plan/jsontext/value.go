@@ -291,15 +291,6 @@ func (c *Cursor) Next() (m Member, ok bool) {
 	return m, true
 }
 
-// ElemList returns the elements of an array as a slice.
-func (v Value) ElemList() []Value {
-	out := make([]Value, 0, v.Len())
-	for _, e := range v.Elems() {
-		out = append(out, e)
-	}
-	return out
-}
-
 // MemberList returns the members of an object as a slice, in source order.
 func (v Value) MemberList() []Member {
 	out := make([]Member, 0, v.Len())
@@ -357,7 +348,7 @@ func (v Value) Member(i int) Member {
 // Get returns the value of key in an object (the last one when the key is
 // repeated), or the zero Value.
 func (v Value) Get(key string) Value {
-	m, ok := v.lookup(key)
+	m, ok := v.Lookup(key)
 	if !ok {
 		return Value{}
 	}
@@ -366,9 +357,7 @@ func (v Value) Get(key string) Value {
 
 // Lookup returns the member of key in an object (the last one when the
 // key is repeated).
-func (v Value) Lookup(key string) (Member, bool) { return v.lookup(key) }
-
-func (v Value) lookup(key string) (Member, bool) {
+func (v Value) Lookup(key string) (Member, bool) {
 	if v.d == nil || v.n().kind != Object {
 		return Member{}, false
 	}
@@ -387,14 +376,6 @@ func (v Value) lookup(key string) (Member, bool) {
 
 // Raw returns the source bytes of the value.
 func (v Value) Raw(src []byte) []byte { return src[v.Start():v.End()] }
-
-// Source is the document the value was parsed from.
-func (v Value) Source() []byte {
-	if v.d == nil {
-		return nil
-	}
-	return v.d.src
-}
 
 // SyntaxError is a JSON document that does not parse, with the byte offset
 // where parsing stopped.

@@ -96,8 +96,6 @@ func (t *tuner) afterGC() {
 	t.watch()
 }
 
-var memSamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/gc/heap/live:bytes"}}
-
 // gcShareMax: past this share of the process's CPU time spent collecting,
 // the limit makes room for the live data twice over instead of one and a
 // half times.
@@ -113,14 +111,14 @@ func gcShare() float64 {
 	return s[0].Value.Float64() / s[1].Value.Float64()
 }
 
-func memInUse() int64 {
-	s := []metrics.Sample{memSamples[0]}
-	metrics.Read(s)
-	return int64(s[0].Value.Uint64())
-}
+// memInUse is the memory the Go runtime has from the OS (what the limit counts).
+func memInUse() int64 { return readUint("/memory/classes/total:bytes") }
 
-func heapLive() int64 {
-	s := []metrics.Sample{memSamples[1]}
+// heapLive is the heap the last collection found live.
+func heapLive() int64 { return readUint("/gc/heap/live:bytes") }
+
+func readUint(name string) int64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	return int64(s[0].Value.Uint64())
 }
