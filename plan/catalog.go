@@ -42,6 +42,7 @@ type Tool struct {
 	outShallowOnce sync.Once
 	outShallow     map[string]bool // result members the outputSchema checks only the kind of (shallowParams)
 	outShallowOK   bool
+	resultMemo     resultMemo // skeletons of results that passed (result_memo.go)
 	// The decoded schemas, likewise made once and only read after.
 	docsOnce      sync.Once
 	inDoc, outDoc any
