@@ -1,9 +1,11 @@
 package mockserver
 
 import (
+	"bytes"
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
@@ -18,8 +20,24 @@ import (
 // {{args}} is the whole arguments object. Numbers pass through as
 // written. args must be a valid JSON object.
 func Render(tmpl jsontext.Value, src []byte, args []byte) []byte {
-	return render(make([]byte, 0, 2*(tmpl.End()-tmpl.Start())), tmpl, src, args)
+	// Rendered into a scratch buffer, then copied at its exact size: a run
+	// keeps every result, and a buffer guessed from the template's size
+	// either grew (a garbage copy a call) or was kept with room to spare.
+	sp := renderScratch.Get().(*[]byte)
+	buf := render((*sp)[:0], tmpl, src, args)
+	out := bytes.Clone(buf)
+	if cap(buf) <= maxRenderScratch {
+		*sp = buf[:0]
+	}
+	renderScratch.Put(sp)
+	return out
 }
+
+// renderScratch holds Render's scratch buffers; one that grew past
+// maxRenderScratch (a large result) is not kept.
+var renderScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxRenderScratch = 64 << 10
 
 func render(dst []byte, t jsontext.Value, src []byte, args []byte) []byte {
 	switch t.Kind() {

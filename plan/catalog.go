@@ -81,7 +81,8 @@ type Caller interface {
 
 // Immediate is implemented by a Caller whose tool answers at once, without
 // blocking, waiting on anything or having any effect outside the process (a
-// mock tool with no delay). The run calls such a tool without arming a step
+// mock tool with no delay), and keeps nothing of the arguments it is given
+// once it returns (a run under RunOptions.DropArgs reuses their buffer). The run calls such a tool without arming a step
 // timer: a timer per step is most of the cost of a long plan on mock tools,
 // and a call that cannot block cannot time out. A plan whose every tool is
 // immediate may also run while preflight checks it (AllImmediate).

@@ -158,6 +158,8 @@ type RunOptions struct {
 	// They are a second copy of the values references read, as large as
 	// the results on a plan of many references; run sets it when nothing
 	// reads them afterwards (no --trace). Limits count them all the same.
+	// The arguments of a call to an Immediate tool are then valid only
+	// until the call returns (the run reuses their buffer).
 	DropArgs bool
 	// HaltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
 	// replayed trace that has no more answers) halt the run before that
@@ -203,6 +205,7 @@ type Run struct {
 	heldUpTo int
 	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
 	halted   string      // why the last Next ran nothing although steps remain
+	argsBuf  []byte      // the arguments of an immediate tool's call under DropArgs, reused (execute)
 }
 
 // NewRun prepares a run of p against c. Nothing runs until Next or Continue.
@@ -445,7 +448,20 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		}
 		return fail(unknownToolMessage(name, r.Catalog))
 	}
-	args, err := r.ResolveArgs(i)
+	immediate := r.Catalog.immediate(tool.Name)
+	var args json.RawMessage
+	var err error
+	if r.opts.DropArgs && immediate {
+		// Nothing reads the arguments after the call: the run keeps none
+		// (DropArgs) and an immediate tool keeps nothing of them. They are
+		// built in the run's own buffer, not copied out a step at a time.
+		args, err = r.appendArgs(r.argsBuf[:0], i)
+		if cap(args) <= maxArgsScratch {
+			r.argsBuf = args[:0]
+		}
+	} else {
+		args, err = r.ResolveArgs(i)
+	}
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -461,7 +477,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
 	cctx, cancel := ctx, context.CancelFunc(func() {})
-	if r.opts.StepTimeout > 0 && !r.Catalog.immediate(tool.Name) {
+	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
 	res, err := r.call(cctx, tool.Name, args)
@@ -566,29 +582,40 @@ func unknownToolMessage(name string, c *Catalog) string {
 // with every top-level reference replaced by the value it names, exactly as
 // Concierge's _resolve_args does. The error carries Concierge's message.
 func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
-	args, _ := r.ArgsOf(i)
-	step := r.Plan.Steps[i]
-	if args.IsZero() {
-		return json.RawMessage("{}"), nil
-	}
-	if args.Kind() != jsontext.Object {
-		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
-	}
-	tool := r.Catalog.Tool(step.ToolName())
 	// Built in a scratch buffer, then copied at its exact size: the
 	// source's length is no estimate of the size (a reference is longer
 	// or far shorter than the value it names), and a run may keep the
 	// arguments of every step.
 	sp := argsScratch.Get().(*[]byte)
 	defer argsScratch.Put(sp)
-	buf := append((*sp)[:0], '{')
-	defer func() {
-		if cap(buf) <= maxArgsScratch {
-			*sp = buf[:0]
-		} else {
-			*sp = nil // gone to the caller, or too large to keep
-		}
-	}()
+	buf, err := r.appendArgs((*sp)[:0], i)
+	large := cap(buf) > maxArgsScratch
+	if large {
+		*sp = nil // too large to keep; given away as it is rather than copied
+	} else {
+		*sp = buf[:0]
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case large:
+		return buf, nil
+	}
+	return bytes.Clone(buf), nil
+}
+
+// appendArgs appends step i's resolved arguments (ResolveArgs) to buf.
+func (r *Run) appendArgs(buf []byte, i int) ([]byte, error) {
+	args, _ := r.ArgsOf(i)
+	step := r.Plan.Steps[i]
+	if args.IsZero() {
+		return append(buf, "{}"...), nil
+	}
+	if args.Kind() != jsontext.Object {
+		return buf, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
+	}
+	tool := r.Catalog.Tool(step.ToolName())
+	buf = append(buf, '{')
 	for n, m := range pyvalue.Members(args) {
 		if n > 0 {
 			buf = append(buf, ',')
@@ -601,24 +628,20 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
 			//lint:ignore ST1005 Concierge's own message, word for word: clients match on it.
-			return nil, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
+			return buf, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
 		ref := parseRef(m.Value) // in place: the path is read from its node
 		val, err := r.ResolveRef(i, &ref)
 		if err != nil {
-			return nil, err
+			return buf, err
 		}
 		if max := r.opts.MaxResponse; max > 0 && int64(len(buf)+len(val)) > max {
 			// Checked while building: a step may name one large result many times.
-			return nil, errors.New(overResponse(step.Label(), "resolved arguments", int64(len(buf)+len(val)), max))
+			return buf, errors.New(overResponse(step.Label(), "resolved arguments", int64(len(buf)+len(val)), max))
 		}
 		buf = append(buf, val...)
 	}
-	buf = append(buf, '}')
-	if cap(buf) > maxArgsScratch {
-		return buf, nil // large: given away as it is rather than copied
-	}
-	return bytes.Clone(buf), nil
+	return append(buf, '}'), nil
 }
 
 const maxArgsScratch = 64 << 10

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // echoCatalog has "big", which returns a string of n bytes, "echo", which
@@ -144,6 +146,52 @@ func TestDropArgs(t *testing.T) {
 			if ks.Args != nil && started[i] != string(ks.Args) {
 				t.Errorf("max %d, step %d: EventStepStarted carried %q, want %q", max, i, started[i], ks.Args)
 			}
+		}
+	}
+}
+
+// DropArgs on mock tools, which are immediate: the run builds every call's
+// arguments in one buffer it reuses, so a result that kept any part of
+// them would change under the next step's. Every shape of plan, and a tool
+// that answers with its whole arguments and with them as text, answers as
+// a run that keeps them.
+func TestDropArgsReusedOnMockTools(t *testing.T) {
+	shapes, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := mockserver.Load("whole.json", []byte(`{"tools": [{"name": "all", "sharable": ["value"],
+		"result": {"args": "{{args}}", "text": "got {{args.value}} and {{args.n}}", "value": "{{args.value}}"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`[{"id":"s0","tool":"all","args":{"value":"first","n":0}}`)
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&b, `,{"id":"s%d","tool":"all","args":{"value":{"output_by_reference":{"s%d":["value"]}},"n":%d}}`, i, i-1, i%10)
+	}
+	b.WriteString(`]`)
+	plans := []struct {
+		cat *plan.Catalog
+		src []byte
+	}{{whole, []byte(b.String())}}
+	for _, s := range plantest.Shapes {
+		plans = append(plans, struct {
+			cat *plan.Catalog
+			src []byte
+		}{shapes, s.Gen(40)})
+	}
+	for k, c := range plans {
+		p := plan.Load("p.json", c.src, plan.Limits{})
+		keep := plan.NewRun(p, c.cat, plan.RunOptions{})
+		keep.Continue(context.Background(), nil)
+		drop := plan.NewRun(p, c.cat, plan.RunOptions{DropArgs: true})
+		drop.Continue(context.Background(), nil)
+		if got, want := string(drop.Response()), string(keep.Response()); got != want {
+			t.Errorf("plan %d: response with DropArgs\n%s\nwant\n%s", k, got, want)
+		}
+		if keep.Cursor() < 1 {
+			t.Errorf("plan %d: the run stopped at step %d", k, keep.Cursor())
 		}
 	}
 }
