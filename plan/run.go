@@ -507,8 +507,12 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
 	}
-	if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
-		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
+	// Nesting d levels takes 2d bytes at least: a shorter result is not
+	// scanned for its depth.
+	if len(res.Value) > 2*jsontext.MaxDepth {
+		if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
+			return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
+		}
 	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)

@@ -128,7 +128,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			spec <- r
 		}()
 	}
-	if rej, ds := plan.Admit(p, cat, !f.noPreflight); rej != nil {
+	rej, ds := plan.Admit(p, cat, !f.noPreflight)
+	timing("admitted")
+	if rej != nil {
 		cancel()
 		if spec != nil {
 			<-spec
@@ -150,6 +152,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r = plan.NewRun(p, cat, opts)
 		r.RunToEnd(ctx)
 	}
+	timing("ran")
 	if progress != nil {
 		progress.finish()
 	}
@@ -164,11 +167,13 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r.WriteResponse(s.out, !f.compact) // a step at a time: never held whole beside the results
 		fmt.Fprintln(s.out)
 	}
+	timing("written")
 	for i := range p.Steps {
 		if d := plan.ResultCheck(r, i); d != nil {
 			fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", d.Message)
 		}
 	}
+	timing("checked")
 	if f.trace != "" {
 		if err := trace.Write(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
