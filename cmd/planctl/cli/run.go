@@ -118,6 +118,8 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	// dropped if the plan is refused: nothing it does can be seen before
 	// then, and on two cores the check costs no time. Any other tool waits.
 	var spec chan *plan.Run
+	var warnings []string // of the results' checks, once the run is over
+	checked := false
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if speculate && !f.noPreflight && opts.OnEvent == nil && cat.AllImmediate(p) {
@@ -125,6 +127,10 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		go func() {
 			r := plan.NewRun(p, cat, opts)
 			r.RunToEnd(sctx)
+			if sctx.Err() == nil {
+				// Checked here: while preflight goes on, when it is the longer.
+				warnings, checked = resultWarnings(r), true
+			}
 			spec <- r
 		}()
 	}
@@ -152,6 +158,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r = plan.NewRun(p, cat, opts)
 		r.RunToEnd(ctx)
 	}
+	if !checked {
+		warnings = resultWarnings(r)
+	}
 	timing("ran")
 	if progress != nil {
 		progress.finish()
@@ -168,12 +177,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		fmt.Fprintln(s.out)
 	}
 	timing("written")
-	for i := range p.Steps {
-		if d := plan.ResultCheck(r, i); d != nil {
-			fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", d.Message)
-		}
+	for _, w := range warnings {
+		fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", w)
 	}
-	timing("checked")
 	if f.trace != "" {
 		if err := trace.Write(f.trace, r); err != nil {
 			return fatal(fmt.Errorf("cannot write the trace: %w", err))
@@ -185,6 +191,18 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		return failed
 	}
 	return nil
+}
+
+// resultWarnings checks every result of the run against its tool's
+// outputSchema and returns the RESULT_SCHEMA warnings' messages.
+func resultWarnings(r *plan.Run) []string {
+	var ws []string
+	for i := range r.Plan.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			ws = append(ws, d.Message)
+		}
+	}
+	return ws
 }
 
 // maxResultOption turns --max-result into plan.RunOptions.MaxResult, where
