@@ -179,10 +179,16 @@ func (c *Catalog) AllImmediate(p *Plan) bool {
 	if !ok {
 		return false
 	}
-	for _, s := range p.Steps {
-		if name := s.ToolName(); c.Tool(name) != nil && !im.Immediate(name) {
+	last := ""
+	for k, s := range p.Steps {
+		name := s.ToolName()
+		if k > 0 && name == last {
+			continue // consecutive steps mostly call one tool: asked once
+		}
+		if c.Tool(name) != nil && !im.Immediate(name) {
 			return false
 		}
+		last = name
 	}
 	return true
 }

@@ -206,6 +206,32 @@ type Run struct {
 	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
 	halted   string      // why the last Next ran nothing although steps remain
 	argsBuf  []byte      // the arguments of an immediate tool's call under DropArgs, reused (execute)
+	lastTool toolMemo    // the tool of the step run last (toolOf)
+}
+
+// toolMemo is the catalog's answer for one tool name.
+type toolMemo struct {
+	cat       *Catalog
+	name      string
+	tool      *Tool
+	immediate bool
+}
+
+// toolOf is the catalog's tool of that name (nil when it has none) and
+// whether the tool is immediate. Consecutive steps mostly call one tool:
+// the last answer is kept rather than looked up again, twice a step. Only
+// the goroutine that drives the run calls it.
+func (r *Run) toolOf(name string) (*Tool, bool) {
+	if m := &r.lastTool; m.cat == r.Catalog && m.name == name && m.tool != nil {
+		return m.tool, m.immediate
+	}
+	t := r.Catalog.Tool(name)
+	m := toolMemo{cat: r.Catalog, name: name, tool: t}
+	if t != nil {
+		m.immediate = r.Catalog.immediate(t.Name)
+	}
+	r.lastTool = m
+	return t, m.immediate
 }
 
 // NewRun prepares a run of p against c. Nothing runs until Next or Continue.
@@ -440,7 +466,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return st, ""
 	}
 	step := r.Plan.Steps[i]
-	tool := r.Catalog.Tool(step.ToolName())
+	tool, immediate := r.toolOf(step.ToolName())
 	if tool == nil {
 		name := "None"
 		if !step.Tool.IsZero() {
@@ -448,14 +474,13 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		}
 		return fail(unknownToolMessage(name, r.Catalog))
 	}
-	immediate := r.Catalog.immediate(tool.Name)
 	var args json.RawMessage
 	var err error
 	if r.opts.DropArgs && immediate {
 		// Nothing reads the arguments after the call: the run keeps none
 		// (DropArgs) and an immediate tool keeps nothing of them. They are
 		// built in the run's own buffer, not copied out a step at a time.
-		args, err = r.appendArgs(r.argsBuf[:0], i)
+		args, err = r.appendArgs(r.argsBuf[:0], i, tool)
 		if cap(args) <= maxArgsScratch {
 			r.argsBuf = args[:0]
 		}
@@ -592,7 +617,8 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	// arguments of every step.
 	sp := argsScratch.Get().(*[]byte)
 	defer argsScratch.Put(sp)
-	buf, err := r.appendArgs((*sp)[:0], i)
+	tool := r.Catalog.Tool(r.Plan.Steps[i].ToolName()) // not toolOf: any goroutine may call ResolveArgs
+	buf, err := r.appendArgs((*sp)[:0], i, tool)
 	large := cap(buf) > maxArgsScratch
 	if large {
 		*sp = nil // too large to keep; given away as it is rather than copied
@@ -608,8 +634,9 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	return bytes.Clone(buf), nil
 }
 
-// appendArgs appends step i's resolved arguments (ResolveArgs) to buf.
-func (r *Run) appendArgs(buf []byte, i int) ([]byte, error) {
+// appendArgs appends step i's resolved arguments (ResolveArgs) to buf;
+// tool is the step's tool, nil when the catalog has none of its name.
+func (r *Run) appendArgs(buf []byte, i int, tool *Tool) ([]byte, error) {
 	args, _ := r.ArgsOf(i)
 	step := r.Plan.Steps[i]
 	if args.IsZero() {
@@ -618,7 +645,6 @@ func (r *Run) appendArgs(buf []byte, i int) ([]byte, error) {
 	if args.Kind() != jsontext.Object {
 		return buf, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
 	}
-	tool := r.Catalog.Tool(step.ToolName())
 	buf = append(buf, '{')
 	for n, m := range pyvalue.Members(args) {
 		if n > 0 {
