@@ -30,10 +30,11 @@ type resultMemo struct {
 const (
 	// maxSkeleton bounds a skeleton the memo keeps: a larger result is
 	// checked whole every time (its check costs far more than a lookup).
-	maxSkeleton = 2048
+	maxSkeleton = 1024
 	// maxMemoSkeletons bounds the skeletons a tool remembers (a server
-	// checks results from many plans): past it, nothing new is kept.
-	maxMemoSkeletons = 1024
+	// checks results from many plans): past it, nothing new is kept. With
+	// maxSkeleton, a tool's memo holds 256 KiB at most.
+	maxMemoSkeletons = 256
 )
 
 // checkResult is checkResultWhole with the memo of skeletons that passed.

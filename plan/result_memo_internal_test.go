@@ -2,6 +2,8 @@ package plan
 
 import (
 	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -93,5 +95,43 @@ func TestResultMemoAgrees(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A served catalog's tools are checked by many runs at once: the memo is
+// shared safely (under -race), stays within its bound, and still answers
+// as the whole check does.
+func TestResultMemoShared(t *testing.T) {
+	sch := `{"type": "object", "properties": {"n": {"type": "integer"}}}`
+	memo := &Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
+	whole := &Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 400; i++ {
+				// distinct skeletons (a key per i), some that fail
+				r := fmt.Sprintf(`{"k%d": "x", "n": %d}`, i, i)
+				if i%7 == g {
+					r = fmt.Sprintf(`{"k%d": "x", "n": %d.5}`, i, i)
+				}
+				if got, want := checkResult(memo, []byte(r)), checkResultWhole(whole, []byte(r)); got != want {
+					select {
+					case errs <- fmt.Sprintf("%s: with the memo %q, without %q", r, got, want):
+					default:
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := len(memo.resultMemo.passed); n != maxMemoSkeletons {
+		t.Errorf("the memo holds %d skeletons, want its bound %d", n, maxMemoSkeletons)
 	}
 }
