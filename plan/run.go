@@ -200,7 +200,7 @@ type Run struct {
 	args     []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
 	cursor   int               // the next step to run: the first that has not run ok
 	status   RunStatus         // RunReady until the end or a failure
-	results  map[string]int    // step id -> index of its latest ok result
+	results  map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
 	heldN    int64             // the bytes steps [0, heldUpTo) hold (limits.go)
 	heldUpTo int
 	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
@@ -270,14 +270,7 @@ func (r *Run) reset(from int) {
 	if len(r.steps) == from {
 		r.status = RunCompleted
 	}
-	r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
-	for i := 0; i < from; i++ {
-		if r.steps[i].status == StepOK {
-			if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
-				r.results[id.Str()] = i
-			}
-		}
-	}
+	r.results = nil // made again when needed (resultOf)
 	r.mu.Unlock()
 }
 
@@ -414,8 +407,8 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	r.setState(i, st)
 	if st.Status == StepOK {
-		if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
-			r.results[id.Str()] = i
+		if id, ok := r.stepID(i); ok && r.results != nil {
+			r.results[id] = i
 		}
 		r.cursor = i + 1
 		if r.cursor == len(r.steps) {
@@ -680,6 +673,50 @@ const maxArgsScratch = 64 << 10
 // maxArgsScratch (a step that passes a large result on) is not kept.
 var argsScratch = sync.Pool{New: func() any { return new([]byte) }}
 
+// resultWindow is how many steps before the cursor resultOf looks at
+// before it makes the map of every id.
+const resultWindow = 16
+
+// resultOf is the index of the latest step of that id that ran ok, for a
+// reference made by step i. Every step before the cursor ran ok and none
+// after it has, so for the step at the cursor (the one a run resolves) it
+// is the latest step of that id before it. A reference mostly names one
+// of the few steps just before its own (a chain, a fan-in): those are
+// looked at first, and the map of every id (4 MB at 100,000 steps, and
+// an insertion a step) is made only for a reference further back, or for
+// another step than the cursor. The caller holds r.mu.
+func (r *Run) resultOf(i int, id string) (int, bool) {
+	if i == r.cursor {
+		for j := i - 1; j >= 0 && j >= i-resultWindow; j-- {
+			if s, ok := r.stepID(j); ok && s == id && r.steps[j].status == StepOK {
+				return j, true
+			}
+		}
+	}
+	if r.results == nil {
+		r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
+		for j := range r.steps {
+			if r.steps[j].status == StepOK {
+				if s, ok := r.stepID(j); ok {
+					r.results[s] = j
+				}
+			}
+		}
+	}
+	j, ok := r.results[id]
+	return j, ok
+}
+
+// stepID is step j's id, when it is a string (a reference names a step
+// by a string).
+func (r *Run) stepID(j int) (string, bool) {
+	id := r.Plan.Steps[j].ID
+	if id.IsZero() || id.Kind() != jsontext.String {
+		return "", false
+	}
+	return id.Str(), true
+}
+
 // ResolveRef resolves a reference made by step i against the results the
 // run holds now. It fails with Concierge's message when the referenced step
 // has no result (in a Concierge run, the whole-plan check refuses such a
@@ -689,7 +726,7 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 		return nil, errors.New(ref.Err)
 	}
 	r.mu.Lock()
-	j, ok := r.results[ref.Step]
+	j, ok := r.resultOf(i, ref.Step)
 	var result []byte
 	var x *rawIndex
 	if ok && j < i {

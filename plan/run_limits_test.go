@@ -195,3 +195,53 @@ func TestDropArgsReusedOnMockTools(t *testing.T) {
 		}
 	}
 }
+
+// A reference resolves to the latest step of its id that ran ok, whether
+// that step is among the few just before (looked at first) or further
+// back (the map of every id), after a rerun, and for a step other than
+// the next one (the debugger's ResolveRef).
+func TestReferenceFindsLatestResult(t *testing.T) {
+	cat := echoCatalog(t, 10, 0)
+	var b strings.Builder
+	b.WriteString(`[{"id":"a","tool":"echo","args":{"value":1}},{"id":"a","tool":"echo","args":{"value":2}},` +
+		`{"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":[]}}}}`)
+	for k := 0; k < 20; k++ {
+		fmt.Fprintf(&b, `,{"id":"f%d","tool":"echo","args":{"value":%d}}`, k, k)
+	}
+	b.WriteString(`,{"id":"c","tool":"echo","args":{"value":{"output_by_reference":{"a":[]}}}}` +
+		`,{"id":"d","tool":"echo","args":{"value":{"output_by_reference":{"b":[]}}}}` +
+		`,{"id":"e","tool":"echo","args":{"value":{"output_by_reference":{"f19":[]}}}}]`)
+	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
+	r := plan.NewRun(p, cat, plan.RunOptions{})
+	want := map[string]string{"b": "2", "c": "2", "d": "2", "e": "19"}
+	check := func(when string) {
+		t.Helper()
+		if r.Status() != plan.RunCompleted {
+			t.Fatalf("%s: %s at step %d: %+v", when, r.Status(), r.Cursor(), r.Step(r.Cursor()))
+		}
+		for i, s := range p.Steps {
+			if w, ok := want[s.IDText()]; ok {
+				if got := string(r.Step(i).Result); got != w {
+					t.Errorf("%s: step %s got %s, want %s", when, s.IDText(), got, w)
+				}
+			}
+		}
+	}
+	r.Continue(context.Background(), nil)
+	check("run")
+	ref := plan.Ref{Step: "a"}
+	if v, err := r.ResolveRef(2, &ref); err != nil || string(v) != "2" {
+		t.Errorf("ResolveRef(2, a) = %s, %v; want 2", v, err)
+	}
+	if _, err := r.ResolveRef(1, &ref); err == nil {
+		t.Error("ResolveRef(1, a): the latest a is step 1 itself, want the error Concierge gives")
+	}
+	if _, err := r.Rerun(1); err != nil {
+		t.Fatal(err)
+	}
+	r.Continue(context.Background(), nil)
+	check("rerun from step 1")
+	r.Restart()
+	r.Continue(context.Background(), nil)
+	check("restart")
+}
