@@ -3,6 +3,7 @@ package plan_test
 import (
 	"io"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
@@ -14,8 +15,9 @@ import (
 // FuzzValidate validates fuzzed plans against fuzzed catalogs. Whatever the
 // input, Validate must not panic or hang, every diagnostic must carry a
 // known code and a span inside the file, the list must be sorted, every
-// format must render, and a plan Concierge refuses before running must have
-// an error (so that preflight refuses it too).
+// format must render, a plan Concierge refuses before running must have
+// an error (so that preflight refuses it too), and preflight (Admit) must
+// refuse exactly the plans with an error, on the first.
 func FuzzValidate(f *testing.F) {
 	cat, _ := os.ReadFile("testdata/catalog.json")
 	for _, src := range plantest.Files("testdata/err/*.json", "testdata/ok/*.json") {
@@ -57,6 +59,16 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 	}
 	if rej := plan.ConciergeCheck(p, c); rej != nil && !plan.HasErrors(ds) {
 		t.Fatalf("Concierge refuses the plan (%s) but the validator finds no error", rej.Message)
+	}
+	// Preflight's check keeps no warnings and stops at the first error: it
+	// must refuse exactly the plans with an error, on the first of them.
+	if rej, _ := plan.Admit(p, c, true); (rej != nil) != plan.HasErrors(ds) {
+		t.Fatalf("Admit refuses: %v, but the diagnostics have an error: %v", rej != nil, plan.HasErrors(ds))
+	} else if rej != nil {
+		first := ds[slices.IndexFunc(ds, func(d plan.Diagnostic) bool { return d.Severity == plan.SeverityError })]
+		if rej.Code != first.Code || rej.Pointer != first.Pointer || rej.Message != first.Message {
+			t.Fatalf("Admit refuses with %s %s, the first error is %s %s", rej.Code, rej.Pointer, first.Code, first.Pointer)
+		}
 	}
 	for _, format := range report.Formats {
 		if err := report.Write(io.Discard, format, p, ds, report.Options{}); err != nil {

@@ -39,28 +39,8 @@ type ValidateOptions struct {
 // parsed where it is checked and nothing of it is kept (a step keeps no
 // parsed references: see Step.Refs).
 func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
-	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
-	v.schemaWork = schemaWork(p, c)
-	for _, d := range p.Problems {
-		v.ds.add(d)
-	}
-	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) {
-		return SortDiagnostics(v.ds.all())
-	}
-	v.src = p.Src.Bytes
-	v.planKeys()
-	v.valueChecks() // validate_values.go
-	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
-	if steps.IsZero() || steps.Kind() != jsontext.Array || len(p.Steps) != steps.Len() {
-		return SortDiagnostics(v.ds.all())
-	}
-	if len(p.Steps) == 0 {
-		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
-			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
-	}
-	v.run()
-	v.fastmcpChecks() // validate_values.go
-	v.requiredShape()
+	v := newValidator(p, c, o)
+	v.check()
 	return SortDiagnostics(v.ds.all())
 }
 
@@ -71,6 +51,81 @@ func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
 func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
 	ds = ValidateWith(p, c, ValidateOptions{})
 	return firstError(ds), ds
+}
+
+// hasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
+// infos: the check before a run, which shows diagnostics only when it
+// refuses the plan. The walk is Validate's; at each step's end it keeps
+// nothing of the step when the step gave no error, and it stops at the
+// first step that gave one. (A plan of 100,000 steps with two warnings each
+// kept 200,000 diagnostics to the end of the check, most of a run's peak
+// memory, for nothing: run, serve and the DAP server show none of them
+// when the plan runs.)
+func hasErrors(p *Plan, c *Catalog) bool {
+	v := newValidator(p, c, ValidateOptions{})
+	v.errorsOnly = true
+	v.check()
+	return v.settle()
+}
+
+func newValidator(p *Plan, c *Catalog, o ValidateOptions) *validator {
+	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
+	v.schemaWork = schemaWork(p, c)
+	return v
+}
+
+// check makes every check of ValidateWith into v.ds (unsorted); with
+// errorsOnly, it stops once a settle finds an error.
+func (v *validator) check() {
+	p := v.p
+	for _, d := range p.Problems {
+		v.ds.add(d)
+	}
+	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) || v.settle() {
+		return
+	}
+	v.src = p.Src.Bytes
+	v.planKeys()
+	v.valueChecks() // validate_values.go
+	if v.settle() {
+		return
+	}
+	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
+	if steps.IsZero() || steps.Kind() != jsontext.Array || len(p.Steps) != steps.Len() {
+		return
+	}
+	if len(p.Steps) == 0 {
+		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
+			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
+	}
+	if v.run(); v.settle() {
+		return
+	}
+	v.fastmcpChecks() // validate_values.go
+	v.requiredShape()
+}
+
+// settle, with errorsOnly, reports whether the diagnostics made so far hold
+// an error, and drops them when they do not; without, it reports false.
+// (A check may still raise a diagnostic of the step it is checking to an
+// error, REF_LOOKALIKE, so a step's are kept to its end.)
+func (v *validator) settle() bool {
+	if !v.errorsOnly {
+		return false
+	}
+	if v.stop {
+		return true
+	}
+	for _, c := range v.ds.chunks {
+		for i := range c {
+			if c[i].Severity == SeverityError {
+				v.stop = true
+				return true
+			}
+		}
+	}
+	v.ds.reset()
+	return false
 }
 
 type validator struct {
@@ -105,6 +160,10 @@ type validator struct {
 	uncheckedOrder []*toolInfo
 
 	schemaWork int // schema work left (flatten): bounds the memory schemas can cost
+
+	// errorsOnly: hasErrors's walk, which keeps diagnostics only until the
+	// next settle; stop: a settle found an error.
+	errorsOnly, stop bool
 }
 
 // schemaWork is the schema work a validation may do: linear in the size of
@@ -201,6 +260,17 @@ func (l *diagList) add(d Diagnostic) *Diagnostic {
 	return &c[len(c)-1]
 }
 
+// reset empties l, keeping its first chunk for reuse.
+func (l *diagList) reset() {
+	if len(l.chunks) == 0 {
+		return
+	}
+	c := l.chunks[0]
+	clear(c) // no strings kept alive by slots not yet overwritten
+	l.chunks = append(l.chunks[:0], c[:0])
+	l.n = 0
+}
+
 // len is the number of diagnostics.
 func (l *diagList) len() int { return l.n }
 
@@ -282,9 +352,15 @@ func (v *validator) run() {
 			}
 		}
 	}
+	if v.settle() {
+		return
+	}
 	for _, s := range p.Steps {
 		if s.Node.Kind() == jsontext.Object {
 			v.step(s)
+			if v.settle() {
+				return
+			}
 		}
 		if id := v.ids[s.Index]; id.hasID {
 			if _, seen := v.scope[id.id]; !seen {
