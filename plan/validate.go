@@ -39,9 +39,16 @@ type ValidateOptions struct {
 // parsed where it is checked and nothing of it is kept (a step keeps no
 // parsed references: see Step.Refs).
 func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
+	return ValidateList(p, c, o).Slice()
+}
+
+// ValidateList is ValidateWith, its diagnostics kept compact: a driver that
+// shows them one at a time (the validate command's text report) makes each
+// whole only when it writes it.
+func ValidateList(p *Plan, c *Catalog, o ValidateOptions) *Diagnostics {
 	v := newValidator(p, c, o)
 	v.check()
-	return SortDiagnostics(v.ds.all())
+	return v.ds.sorted()
 }
 
 // validateFirst is the check `run` and `serve` make before a plan runs: it
@@ -71,6 +78,7 @@ func hasErrors(p *Plan, c *Catalog) bool {
 func newValidator(p *Plan, c *Catalog, o ValidateOptions) *validator {
 	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
 	v.schemaWork = schemaWork(p, c)
+	v.ds.p = p
 	return v
 }
 
@@ -116,12 +124,10 @@ func (v *validator) settle() bool {
 	if v.stop {
 		return true
 	}
-	for _, c := range v.ds.chunks {
-		for i := range c {
-			if c[i].Severity == SeverityError {
-				v.stop = true
-				return true
-			}
+	for i := range v.ds.len() {
+		if v.ds.severity(i) == SeverityError {
+			v.stop = true
+			return true
 		}
 	}
 	v.ds.reset()
@@ -230,76 +236,6 @@ func (v *validator) intern(code, msg string) string {
 	}
 	v.lastMsg[code] = msg
 	return msg
-}
-
-// diagList is a validation's diagnostics, kept in chunks of diagChunk: an
-// append never copies the diagnostics already there (a slice grown by
-// append to 200,000 diagnostics had copied about four times their size),
-// and all returns them in one slice of exactly their number.
-type diagList struct {
-	chunks [][]Diagnostic // every chunk but the last holds diagChunk
-	n      int
-}
-
-const diagChunk = 512
-
-// add appends d and returns it for decoration (valid until the next add).
-func (l *diagList) add(d Diagnostic) *Diagnostic {
-	k := len(l.chunks) - 1
-	if k < 0 || len(l.chunks[k]) == diagChunk {
-		var c []Diagnostic // the first chunk grows from small, as a slice does
-		if k >= 0 {
-			c = make([]Diagnostic, 0, diagChunk)
-		}
-		l.chunks = append(l.chunks, c)
-		k++
-	}
-	c := append(l.chunks[k], d)
-	l.chunks[k] = c
-	l.n++
-	return &c[len(c)-1]
-}
-
-// reset empties l, keeping its first chunk for reuse.
-func (l *diagList) reset() {
-	if len(l.chunks) == 0 {
-		return
-	}
-	c := l.chunks[0]
-	clear(c) // no strings kept alive by slots not yet overwritten
-	l.chunks = append(l.chunks[:0], c[:0])
-	l.n = 0
-}
-
-// len is the number of diagnostics.
-func (l *diagList) len() int { return l.n }
-
-// at is diagnostic i.
-func (l *diagList) at(i int) *Diagnostic { return &l.chunks[i/diagChunk][i%diagChunk] }
-
-// all is every diagnostic in one slice.
-func (l *diagList) all() []Diagnostic {
-	if len(l.chunks) == 1 {
-		return l.chunks[0]
-	}
-	out := make([]Diagnostic, 0, l.n)
-	for _, c := range l.chunks {
-		out = append(out, c...)
-	}
-	return out
-}
-
-// filter keeps the diagnostics keep says yes to.
-func (l *diagList) filter(keep func(*Diagnostic) bool) {
-	old := *l
-	*l = diagList{}
-	for _, c := range old.chunks {
-		for i := range c {
-			if keep(&c[i]) {
-				l.add(c[i])
-			}
-		}
-	}
 }
 
 // relate adds a related location to d.

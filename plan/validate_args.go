@@ -328,6 +328,10 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 				meant[sug] = true
 			}
 			u := ti.unknownArgMessage(m.Key, sug)
+			if ids.argAt == "" { // (else the pointer is not the step's: kept whole)
+				v.ds.addLazy(diagRec{kind: lazyUnknownArg, sev: u.sev, start: m.KeyStart, end: m.KeyEnd, key: m.Key, msg: u.msg, sug: sug}, s)
+				continue
+			}
 			d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.msg)
 			d.Suggestion = sug
 		}
@@ -542,9 +546,9 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		where = fmt.Sprintf("argument %q of tool %q, at %s,", param, ti.tool.Name, inner)
 	}
 	// A lookalike reference in this argument stands for the schema error too.
-	for i := v.ds.len() - 1; i >= 0 && v.ds.at(i).StepIndex == s.Index; i-- {
+	for i := v.ds.len() - 1; i >= 0 && v.ds.stepOf(i) == s.Index; i-- {
 		d := v.ds.at(i)
-		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
+		if d != nil && d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
 			d.Severity = SeverityError
 			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
 			return

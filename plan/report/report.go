@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,29 @@ type Options struct {
 type File struct {
 	Plan  *plan.Plan
 	Diags []plan.Diagnostic
+
+	// List, when set, stands for Diags: diagnostics kept compact
+	// (plan.ValidateList), each made whole only as it is written.
+	List *plan.Diagnostics
+}
+
+func (f *File) len() int {
+	if f.List != nil {
+		return f.List.Len()
+	}
+	return len(f.Diags)
+}
+
+// Count counts f's diagnostics.
+func (f File) Count() Summary {
+	if f.List == nil {
+		return Count(f.Diags)
+	}
+	var s Summary
+	for i := range f.List.Len() {
+		s.add(f.List.Severity(i))
+	}
+	return s
 }
 
 // Summary counts diagnostics by severity.
@@ -59,16 +83,20 @@ type Summary struct {
 func Count(ds []plan.Diagnostic) Summary {
 	var s Summary
 	for _, d := range ds {
-		switch d.Severity {
-		case plan.SeverityError:
-			s.Errors++
-		case plan.SeverityWarning:
-			s.Warnings++
-		default:
-			s.Infos++
-		}
+		s.add(d.Severity)
 	}
 	return s
+}
+
+func (s *Summary) add(sev plan.Severity) {
+	switch sev {
+	case plan.SeverityError:
+		s.Errors++
+	case plan.SeverityWarning:
+		s.Warnings++
+	default:
+		s.Infos++
+	}
 }
 
 // String is the summary line: "2 errors, 1 warning" (and infos, when any).
@@ -91,7 +119,7 @@ func (s Summary) all() int { return s.Errors + s.Warnings + s.Infos }
 
 // Write renders ds in format (one of Formats).
 func Write(w io.Writer, format string, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return WriteFiles(w, format, []File{{p, ds}}, o)
+	return WriteFiles(w, format, []File{{Plan: p, Diags: ds}}, o)
 }
 
 // WriteFiles renders the diagnostics of many files as one report: the text
@@ -110,38 +138,47 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 	return fmt.Errorf("unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
 }
 
-// entry is one diagnostic and the plan it is in.
-type entry struct {
-	p *plan.Plan
-	d *plan.Diagnostic // into the File's Diags (a copy each was most of a large report's memory)
-}
-
-// shown is the diagnostics of files to show (at most o.MaxResults) and the
-// summary of all of them.
-func shown(files []File, o Options) ([]entry, Summary) {
-	var out []entry
+// shown is the diagnostics of files to show (at most o.MaxResults) with
+// the plan each is in, how many that is, and the summary of all of them.
+// The diagnostic yielded is valid until the next: one of a File.List is
+// made whole into the same variable each time (holding them all whole, or
+// a copy each, was most of a large report's memory).
+func shown(files []File, o Options) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
 	var total Summary
 	n := 0
-	for _, f := range files {
-		n += len(f.Diags)
+	for i := range files {
+		s := files[i].Count()
+		total.Errors += s.Errors
+		total.Warnings += s.Warnings
+		total.Infos += s.Infos
+		n += files[i].len()
 	}
 	if o.MaxResults > 0 {
 		n = min(n, o.MaxResults)
 	}
-	out = make([]entry, 0, n)
-	for _, f := range files {
-		s := Count(f.Diags)
-		total.Errors += s.Errors
-		total.Warnings += s.Warnings
-		total.Infos += s.Infos
-		for i := range f.Diags {
-			if o.MaxResults > 0 && len(out) >= o.MaxResults {
-				break
+	seq := func(yield func(*plan.Plan, *plan.Diagnostic) bool) {
+		var made plan.Diagnostic
+		k := 0
+		for fi := range files {
+			f := &files[fi]
+			for i := range f.len() {
+				if k == n {
+					return
+				}
+				k++
+				d := &made
+				if f.List != nil {
+					made = f.List.At(i)
+				} else {
+					d = &f.Diags[i]
+				}
+				if !yield(f.Plan, d) {
+					return
+				}
 			}
-			out = append(out, entry{f.Plan, &f.Diags[i]})
 		}
 	}
-	return out, total
+	return seq, n, total
 }
 
 const (
@@ -167,7 +204,7 @@ func sevColor(s plan.Severity) string {
 // source line with the offending token underlined, and notes; then a summary
 // line.
 func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return textFiles(w, []File{{p, ds}}, o)
+	return textFiles(w, []File{{Plan: p, Diags: ds}}, o)
 }
 
 func textFiles(w io.Writer, files []File, o Options) error {
@@ -177,9 +214,8 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	// it built were most of the time of a report of many diagnostics).
 	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
 	b := t.b
-	show, total := shown(files, o)
-	for _, e := range show {
-		p, d := e.p, e.d
+	show, n, total := shown(files, o)
+	for p, d := range show {
 		pos := d.Pos()
 		t.on(ansiBold)
 		b.WriteString(p.Src.Name)
@@ -241,8 +277,8 @@ func textFiles(w io.Writer, files []File, o Options) error {
 			b.WriteByte('\n')
 		}
 	}
-	if len(show) < total.all() {
-		fmt.Fprintf(b, "... %d more not shown (--max-results %d)\n", total.all()-len(show), o.MaxResults)
+	if n < total.all() {
+		fmt.Fprintf(b, "... %d more not shown (--max-results %d)\n", total.all()-n, o.MaxResults)
 	}
 	b.WriteString(total.String())
 	if len(files) > 1 {
