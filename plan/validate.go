@@ -170,6 +170,9 @@ type validator struct {
 	// errorsOnly: hasErrors's walk, which keeps diagnostics only until the
 	// next settle; stop: a settle found an error.
 	errorsOnly, stop bool
+	// eager keeps every diagnostic whole (no diagList.addLazy): what the
+	// compact ones must make (tests).
+	eager bool
 }
 
 // schemaWork is the schema work a validation may do: linear in the size of

@@ -328,7 +328,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 				meant[sug] = true
 			}
 			u := ti.unknownArgMessage(m.Key, sug)
-			if ids.argAt == "" { // (else the pointer is not the step's: kept whole)
+			if ids.argAt == "" && !v.eager { // (else the pointer is not the step's: kept whole)
 				v.ds.addLazy(diagRec{kind: lazyUnknownArg, sev: u.sev, start: m.KeyStart, end: m.KeyEnd, key: m.Key, msg: u.msg, sug: sug}, s)
 				continue
 			}

@@ -302,7 +302,7 @@ func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, k
 func (v *validator) unknownProperty(s *Step, n *walkNode, f *walkFailure, target *toolInfo, r *Ref, at argAt, i int, key string) (Diagnostic, bool) {
 	tail, sug := v.unknownTail(n, f, target, key)
 	e := r.PathNode.Index(i)
-	if at.ids.argAt == "" {
+	if at.ids.argAt == "" && !v.eager {
 		return Diagnostic{}, false
 	}
 	b := appendWhere(v.msgBuf[:0], v.src, r.PathNode, i, r.Step)
