@@ -72,17 +72,23 @@ const (
 	lazyUnknownProperty                 // REF_UNKNOWN_PROPERTY: msg follows "the output of step ..."
 )
 
-// diagRec is one diagnostic of a diagList.
+// diagRec is one diagnostic of a diagList: 64 bytes, where a diagnostic
+// kept whole is 144 and its strings.
 type diagRec struct {
-	start, end int
 	ref        jsontext.Value // lazyUnknownProperty: the reference (its target step and path)
 	key        string         // the argument's name
-	msg, sug   string         // shared with the other diagnostics of the same words
-	full       int32
-	step, elem int32 // the step's index; the path element (lazyUnknownProperty)
-	sev        Severity
+	words      *lazyWords     // shared with the other diagnostics of the same words
+	start, end uint32         // the span (offsets in the source fit 32 bits: jsontext's tape)
+	full       int32          // lazyNone: the index in fulls
+	step, elem int32          // the step's index; the path element (lazyUnknownProperty)
+	sev        int8
 	kind       lazyKind
 }
+
+// lazyWords are the words diagnostics of a lazy kind share: for
+// UNKNOWN_ARG the message, for REF_UNKNOWN_PROPERTY what follows "the
+// output of step ..."; and the suggestion.
+type lazyWords struct{ msg, sug string }
 
 // add records d whole and returns it for decoration (valid until the next
 // add).
@@ -91,15 +97,15 @@ func (l *diagList) add(d Diagnostic) *Diagnostic {
 	return l.fulls.add(d)
 }
 
-// addLazy records a diagnostic of a lazy kind at span start-end of step s
-// (clamped to the source as Plan.Diag clamps).
-func (l *diagList) addLazy(r diagRec, s *Step) {
+// addLazy records a diagnostic of kind k at span start-end of step s
+// (clamped to the source as Plan.Diag clamps); r gives the rest.
+func (l *diagList) addLazy(k lazyKind, sev Severity, start, end int, s *Step, r diagRec) {
 	n := len(l.p.Src.Bytes)
-	r.start, r.end = min(max(r.start, 0), n), min(r.end, n)
-	if r.end < r.start {
-		r.end = r.start
+	start, end = min(max(start, 0), n), min(end, n)
+	if end < start {
+		end = start
 	}
-	r.step = int32(s.Index)
+	r.kind, r.sev, r.start, r.end, r.step = k, int8(sev), uint32(start), uint32(end), int32(s.Index)
 	l.recs.add(r)
 }
 
@@ -128,14 +134,14 @@ func (l *diagList) severity(i int) Severity {
 	if d := l.at(i); d != nil {
 		return d.Severity
 	}
-	return l.recs.at(i).sev
+	return Severity(l.recs.at(i).sev)
 }
 
 func (l *diagList) start(i int) int {
 	if d := l.at(i); d != nil {
 		return d.Start
 	}
-	return l.recs.at(i).start
+	return int(l.recs.at(i).start)
 }
 
 func (l *diagList) code(i int) string {
@@ -149,8 +155,9 @@ func (l *diagList) code(i int) string {
 	return l.fulls.at(int(r.full)).Code
 }
 
-// appendPtr and appendMsg append the pointer and the message of diagnostic i.
-func (l *diagList) appendPtr(b []byte, i int) []byte {
+// appendPtr and appendMsg append the pointer and the message of
+// diagnostic i; ref is parseRef(its reference) for REF_UNKNOWN_PROPERTY.
+func (l *diagList) appendPtr(b []byte, i int, ref *Ref) []byte {
 	r := l.recs.at(i)
 	switch r.kind {
 	case lazyNone:
@@ -158,38 +165,48 @@ func (l *diagList) appendPtr(b []byte, i int) []byte {
 	case lazyUnknownArg:
 		return argAt{&stepIDs{step: l.p.Steps[r.step]}, r.key}.appendPtr(b)
 	}
-	ref := parseRef(r.ref)
 	b = argAt{&stepIDs{step: l.p.Steps[r.step]}, r.key}.appendKeyPtr(b, ref.Step)
 	return strconv.AppendInt(append(b, '/'), int64(r.elem), 10)
 }
 
-func (l *diagList) appendMsg(b []byte, i int) []byte {
+func (l *diagList) appendMsg(b []byte, i int, ref *Ref) []byte {
 	r := l.recs.at(i)
 	switch r.kind {
 	case lazyNone:
 		return append(b, l.fulls.at(int(r.full)).Message...)
 	case lazyUnknownArg:
-		return append(b, r.msg...)
+		return append(b, r.words.msg...)
 	}
-	ref := parseRef(r.ref)
-	return append(appendWhere(b, l.p.Src.Bytes, ref.PathNode, int(r.elem), ref.Step), r.msg...)
+	return append(appendWhere(b, l.p.Src.Bytes, ref.PathNode, int(r.elem), ref.Step), r.words.msg...)
 }
 
-// make is diagnostic i, whole.
-func (l *diagList) make(i int) Diagnostic {
+// refOf is parseRef of diagnostic i's reference (zero when it has none).
+func (l *diagList) refOf(i int) Ref {
+	if r := l.recs.at(i); r.kind == lazyUnknownProperty {
+		return parseRef(r.ref)
+	}
+	return Ref{}
+}
+
+// make is diagnostic i, whole; without ptr, its Pointer is left empty.
+func (l *diagList) make(i int, ptr bool) Diagnostic {
 	r := l.recs.at(i)
 	if r.kind == lazyNone {
 		return *l.fulls.at(int(r.full))
 	}
+	ref := l.refOf(i)
 	var buf [256]byte
-	ptr := string(l.appendPtr(buf[:0], i))
-	msg := r.msg
+	pointer := ""
+	if ptr {
+		pointer = string(l.appendPtr(buf[:0], i, &ref))
+	}
+	msg := r.words.msg
 	if r.kind != lazyUnknownArg {
-		msg = string(l.appendMsg(buf[:0], i))
+		msg = string(l.appendMsg(buf[:0], i, &ref))
 	}
 	s := l.p.Steps[r.step]
-	d := l.p.Diag(r.sev, l.code(i), ptr, r.start, r.end, msg)
-	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), r.sug
+	d := l.p.Diag(Severity(r.sev), l.code(i), pointer, int(r.start), int(r.end), msg)
+	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), r.words.sug
 	return d
 }
 
@@ -197,7 +214,7 @@ func (l *diagList) make(i int) Diagnostic {
 func (l *diagList) all() []Diagnostic {
 	out := make([]Diagnostic, l.len())
 	for i := range out {
-		out[i] = l.make(i)
+		out[i] = l.make(i, true)
 	}
 	return out
 }
@@ -251,11 +268,12 @@ func (l *diagList) sorted() *Diagnostics {
 		if da, db := l.at(a), l.at(b); da != nil && db != nil {
 			return da.Pointer == db.Pointer && da.Message == db.Message
 		}
-		b1, b2 = l.appendPtr(b1[:0], a), l.appendPtr(b2[:0], b)
+		ra, rb := l.refOf(a), l.refOf(b)
+		b1, b2 = l.appendPtr(b1[:0], a, &ra), l.appendPtr(b2[:0], b, &rb)
 		if string(b1) != string(b2) {
 			return false
 		}
-		b1, b2 = l.appendMsg(b1[:0], a), l.appendMsg(b2[:0], b)
+		b1, b2 = l.appendMsg(b1[:0], a, &ra), l.appendMsg(b2[:0], b, &rb)
 		return string(b1) == string(b2)
 	}
 	out := order[:0]
@@ -284,7 +302,12 @@ func (ds *Diagnostics) Len() int { return len(ds.order) }
 
 // At is diagnostic i, whole (a new one each call: keep it if it is needed
 // twice).
-func (ds *Diagnostics) At(i int) Diagnostic { return ds.l.make(int(ds.order[i])) }
+func (ds *Diagnostics) At(i int) Diagnostic { return ds.l.make(int(ds.order[i]), true) }
+
+// AtNoPointer is At, except that the Pointer of a diagnostic kept compact
+// is left empty: for a driver that does not show pointers (the text
+// report), which then makes no string but the message.
+func (ds *Diagnostics) AtNoPointer(i int) Diagnostic { return ds.l.make(int(ds.order[i]), false) }
 
 // Severity is the severity of diagnostic i (without making it whole).
 func (ds *Diagnostics) Severity(i int) Severity { return ds.l.severity(int(ds.order[i])) }

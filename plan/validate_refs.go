@@ -263,8 +263,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 // (unknownTail made them).
 func (v *validator) addUnknownProperty(s *Step, n *walkNode, f *walkFailure, r *Ref, at argAt, i int) {
 	e := r.PathNode.Index(i)
-	v.ds.addLazy(diagRec{kind: lazyUnknownProperty, sev: f.sev, start: e.Start(), end: e.End(), ref: r.Value,
-		key: at.key, msg: n.unknownTail, sug: n.suggestion, elem: int32(i)}, s)
+	v.ds.addLazy(lazyUnknownProperty, f.sev, e.Start(), e.End(), s, diagRec{ref: r.Value, key: at.key, words: n.unknown, elem: int32(i)})
 }
 
 // goodPathElement reports whether a path element is a string or an integer,
@@ -283,33 +282,34 @@ func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 // unknownTail is the message of a REF_UNKNOWN_PROPERTY into node n after
 // its first words ("the output of step ..."), and its suggestion: the same
 // for every reference that walks to n, so made once.
-func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, key string) (string, string) {
-	if n.unknownTail == "" {
-		n.suggestion = suggest(key, f.names)
+func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, key string) *lazyWords {
+	if n.unknown == nil {
+		sug := suggest(key, f.names)
+		var tail string
 		if f.closed {
-			n.unknownTail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
+			tail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
 		} else {
-			n.unknownTail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
+			tail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
 		}
-		n.unknownTail += didYouMean(n.suggestion)
+		n.unknown = &lazyWords{tail + didYouMean(sug), sug}
 	}
-	return n.unknownTail, n.suggestion
+	return n.unknown
 }
 
 // unknownProperty is the REF_UNKNOWN_PROPERTY of reference r at element i
 // of its path, walked to node n, kept compact (diagList.addLazy) where its
 // pointer is the step's own; else it is made whole and returned.
 func (v *validator) unknownProperty(s *Step, n *walkNode, f *walkFailure, target *toolInfo, r *Ref, at argAt, i int, key string) (Diagnostic, bool) {
-	tail, sug := v.unknownTail(n, f, target, key)
+	w := v.unknownTail(n, f, target, key)
 	e := r.PathNode.Index(i)
 	if at.ids.argAt == "" && !v.eager {
 		return Diagnostic{}, false
 	}
 	b := appendWhere(v.msgBuf[:0], v.src, r.PathNode, i, r.Step)
-	b = append(b, tail...)
+	b = append(b, w.msg...)
 	v.msgBuf = b
 	d := v.p.Diag(f.sev, f.code, at.elemPtr(r.Step, i), e.Start(), e.End(), string(b))
-	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), sug
+	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), w.sug
 	return d, true
 }
 

@@ -48,7 +48,7 @@ func JSON(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 }
 
 func jsonFiles(w io.Writer, files []File, o Options) error {
-	show, n, total := shown(files, o)
+	show, n, total := shown(files, o, true)
 	env := jsonEnvelope{Result: "OK", Diagnostics: []jsonDiag{}, Summary: total}
 	if env.Summary.Errors > 0 {
 		env.Result = "FAIL"
@@ -98,7 +98,7 @@ func GitHub(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 
 func githubFiles(w io.Writer, files []File, o Options) error {
 	var b strings.Builder
-	show, _, _ := shown(files, o)
+	show, _, _ := shown(files, o, false)
 	for p, d := range show {
 		// GitHub reads file= relative to the repository's root.
 		file := p.Src.Name

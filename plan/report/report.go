@@ -139,11 +139,12 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 }
 
 // shown is the diagnostics of files to show (at most o.MaxResults) with
-// the plan each is in, how many that is, and the summary of all of them.
+// the plan each is in, how many that is, and the summary of all of them;
+// without pointers, a diagnostic of a File.List may lack its Pointer.
 // The diagnostic yielded is valid until the next: one of a File.List is
 // made whole into the same variable each time (holding them all whole, or
 // a copy each, was most of a large report's memory).
-func shown(files []File, o Options) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
+func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
 	var total Summary
 	n := 0
 	for i := range files {
@@ -167,9 +168,12 @@ func shown(files []File, o Options) (iter.Seq2[*plan.Plan, *plan.Diagnostic], in
 				}
 				k++
 				d := &made
-				if f.List != nil {
+				switch {
+				case f.List != nil && pointers:
 					made = f.List.At(i)
-				} else {
+				case f.List != nil:
+					made = f.List.AtNoPointer(i)
+				default:
 					d = &f.Diags[i]
 				}
 				if !yield(f.Plan, d) {
@@ -214,7 +218,7 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	// it built were most of the time of a report of many diagnostics).
 	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
 	b := t.b
-	show, n, total := shown(files, o)
+	show, n, total := shown(files, o, false)
 	for p, d := range show {
 		pos := d.Pos()
 		t.on(ansiBold)

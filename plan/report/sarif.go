@@ -199,7 +199,7 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 		fileOf[f.Plan] = i
 	}
 	seen := map[string]int{}
-	show, _, _ := shown(files, o)
+	show, _, _ := shown(files, o, true)
 	for p, d := range show {
 		loc := locs[fileOf[p]]
 		res := sarifResult{RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),
