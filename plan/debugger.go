@@ -574,10 +574,11 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 // tool is called: with preflight, planctl's validator refuses a plan with
 // any error (the first in position order); without, Concierge's own
 // whole-plan checks. It returns nil when the plan may run; when preflight
-// refuses it, every diagnostic for the driver to show. A plan that may run
-// gets no diagnostics: its warnings are not kept while it is checked (see
-// hasErrors), and the plan is validated whole only to be refused.
-func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, []Diagnostic) {
+// refuses it, every diagnostic for the driver to show (compact: each made
+// whole when asked for). A plan that may run gets none: its warnings are
+// not kept while it is checked (see hasErrors), and the plan is validated
+// whole only to be refused.
+func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, *Diagnostics) {
 	if !preflight {
 		return ConciergeCheck(p, c), nil
 	}

@@ -301,8 +301,13 @@ type Diagnostics struct {
 	order []int32
 }
 
-// Len is the number of diagnostics.
-func (ds *Diagnostics) Len() int { return len(ds.order) }
+// Len is the number of diagnostics (none in a nil list).
+func (ds *Diagnostics) Len() int {
+	if ds == nil {
+		return 0
+	}
+	return len(ds.order)
+}
 
 // At is diagnostic i, whole (a new one each call: keep it if it is needed
 // twice).
@@ -330,9 +335,10 @@ func (ds *Diagnostics) Keep(keep func(i int) bool) {
 	ds.order = out
 }
 
-// Slice is every diagnostic, whole, in one slice (what Validate returns).
+// Slice is every diagnostic, whole, in one slice (what Validate returns;
+// empty for a nil list).
 func (ds *Diagnostics) Slice() []Diagnostic {
-	out := make([]Diagnostic, len(ds.order))
+	out := make([]Diagnostic, ds.Len())
 	for i := range out {
 		out[i] = ds.At(i)
 	}

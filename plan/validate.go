@@ -51,13 +51,19 @@ func ValidateList(p *Plan, c *Catalog, o ValidateOptions) *Diagnostics {
 	return v.ds.sorted()
 }
 
-// validateFirst is the check `run` and `serve` make before a plan runs: it
-// validates the plan and returns the first error (in position order), or
-// nil when the plan may run, with every diagnostic for the driver to show.
+// validateFirst validates p for the check `run` and `serve` make before a
+// plan runs (Admit): the first error (in position order), or nil when the
+// plan may run, and every diagnostic, compact, for the driver to show.
 // Warnings never stop a run.
-func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
-	ds = ValidateWith(p, c, ValidateOptions{})
-	return firstError(ds), ds
+func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds *Diagnostics) {
+	ds = ValidateList(p, c, ValidateOptions{})
+	for i := range ds.Len() {
+		if ds.Severity(i) == SeverityError {
+			d := ds.At(i)
+			return &d, ds
+		}
+	}
+	return nil, ds
 }
 
 // hasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
