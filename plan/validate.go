@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -329,7 +330,7 @@ func (v *validator) shape(s *Step) stepIDs {
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
 		return out
 	}
-	aliased := map[string]bool{}
+	var aliased [3]bool // by stepKeys, the keys sug can be
 	for _, m := range s.Node.Members() {
 		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
 			continue
@@ -344,8 +345,8 @@ func (v *validator) shape(s *Step) stepIDs {
 		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
 		if sug != "" {
 			msg = fmt.Sprintf("step %q has a key %q, which is not a step key: rename it to %q", s.Label(), m.Key, sug)
-			if !aliased[sug] {
-				aliased[sug] = true
+			if k := slices.Index(stepKeys, sug); !aliased[k] {
+				aliased[k] = true
 				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 				switch sug {
 				case "id":
@@ -363,7 +364,7 @@ func (v *validator) shape(s *Step) stepIDs {
 	startOf := s.Node.Start()
 	switch id := out.idNode; {
 	case id.IsZero() || !pyTruthy(id):
-		if !aliased["id"] {
+		if !aliased[0] {
 			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
 			ptr, start, end := s.Ptr, startOf, startOf+1
 			if !id.IsZero() {
@@ -387,7 +388,7 @@ func (v *validator) shape(s *Step) stepIDs {
 				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
 		}
 	}
-	if out.tool.IsZero() && !aliased["tool"] {
+	if out.tool.IsZero() && !aliased[1] {
 		v.add(SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
 	}
@@ -429,8 +430,12 @@ func (v *validator) step(s *Step) {
 	ids := &v.ids[s.Index]
 	var info *toolInfo
 	if t := ids.tool; !t.IsZero() {
-		if t.Kind() == jsontext.String && v.c.Tool(t.Str()) != nil {
-			info = v.info(v.c.Tool(t.Str()))
+		var tool *Tool
+		if t.Kind() == jsontext.String {
+			tool = v.c.Tool(t.Str())
+		}
+		if tool != nil {
+			info = v.info(tool)
 		} else {
 			ptr := s.Ptr + "/tool"
 			if t != s.Tool {
