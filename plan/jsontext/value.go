@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -408,15 +409,19 @@ func ParseWithDuplicates(src []byte) (Value, []Value, error) {
 	if len(src) > maxSource {
 		return Value{}, nil, &SyntaxError{Msg: fmt.Sprintf("a JSON document of %d bytes is over the 4 GiB planctl reads: split it", len(src))}
 	}
-	d := &document{src: src, chunks: [][]node{make([]node, 0, min(len(src)/12+4, chunkSize))}}
-	p := parser{src: src, d: d}
-	p.skipSpace()
-	if err := p.value(0); err != nil {
-		return Value{}, nil, err
+	first := make([]node, min(len(src)/12+4, chunkSize))
+	d := &document{src: src, chunks: [][]node{first}}
+	p := parser{src: src, d: d, cur: first}
+	if len(src) >= feedFrom && runtime.GOMAXPROCS(0) > 1 {
+		p.feed = startFeed()
 	}
-	p.skipSpace()
-	if p.i < len(src) {
-		return Value{}, nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
+	err := p.parse()
+	if p.feed != nil {
+		close(p.feed.stop)
+	}
+	d.n = p.n
+	if err != nil {
+		return Value{}, nil, err
 	}
 	dups := make([]Value, len(p.dups))
 	for k, i := range p.dups {
@@ -430,21 +435,101 @@ type parser struct {
 	i    int
 	d    *document
 	dups []uint32 // objects with a repeated key
+	// cur is the tape's last chunk (at its full length: the tape's chunks
+	// are allocated whole, and document.n says how much is in use); k is
+	// the number of its nodes in use.
+	cur  []node
+	k    int
+	n    uint32 // nodes in the tape (document.n once parsed)
+	feed *feed  // chunks made ready ahead, for a large source
+	// keys holds the keys of the open objects, innermost last, as
+	// keySpan: an object's keys are compared when it closes.
+	keys []keySpan
+}
+
+// keySpan is an object key's span in the source (quotes included) and
+// whether it has escapes.
+type keySpan struct {
+	start, end uint32
+	escaped    bool
 }
 
 // add appends a node and returns its index.
 func (p *parser) add(kind Kind, start, end int, flags uint8) uint32 {
-	d := p.d
-	i := d.n
-	last := &d.chunks[len(d.chunks)-1]
-	if len(*last) == chunkSize {
-		d.chunks = append(d.chunks, make([]node, 0, chunkSize))
-		last = &d.chunks[len(d.chunks)-1]
+	if p.k >= len(p.cur) {
+		p.grow()
 	}
-	*last = append(*last, node{start: uint32(start), end: uint32(end), next: i + 1, kind: kind, flags: flags})
-	d.n++
-	return i
+	p.n++
+	p.cur[p.k] = node{start: uint32(start), end: uint32(end), next: p.n, kind: kind, flags: flags}
+	p.k++
+	return p.n - 1
 }
+
+// grow makes room for one more node: the first chunk (sized for the source,
+// so a small document stays small) doubles up to chunkSize; past that a new
+// chunk follows, so growing never copies more than the first chunk.
+func (p *parser) grow() {
+	d := p.d
+	if len(p.cur) < chunkSize {
+		c := make([]node, min(2*len(p.cur), chunkSize))
+		copy(c, p.cur)
+		d.chunks[0] = c // only the first chunk is ever short
+		p.cur = c
+		return
+	}
+	p.cur = nil
+	if p.feed != nil {
+		select {
+		case p.cur = <-p.feed.ch:
+		default: // the feed is behind: not worth a wait
+		}
+	}
+	if p.cur == nil {
+		p.cur = make([]node, chunkSize)
+	}
+	d.chunks = append(d.chunks, p.cur)
+	p.k = 0
+}
+
+// feedFrom is the size of source from which a parse has its tape's chunks
+// made ready ahead (a few MB: below it a goroutine is not worth it).
+const feedFrom = 8 << 20
+
+// A feed is a goroutine that allocates tape chunks ahead of the parser and
+// writes to every page of each, on another core. A fresh page costs the
+// kernel a fault on its first write, and a large plan's tape is two or
+// three times the plan's size, so those faults were a third of the parse
+// of a 183 MB plan (its 400 MB of tape), all on the parser's core. The
+// parser takes a ready chunk when there is one and makes its own when
+// there is not: the feed never makes it wait. It keeps feedAhead chunks
+// ready; the parse's end stops it (the chunks it still holds are garbage).
+type feed struct {
+	ch   chan []node
+	stop chan struct{}
+}
+
+const feedAhead = 4
+
+func startFeed() *feed {
+	f := &feed{ch: make(chan []node, feedAhead), stop: make(chan struct{})}
+	go func() {
+		for {
+			c := make([]node, chunkSize)
+			for k := 0; k < len(c); k += pageNodes {
+				c[k] = node{} // the first write to each page takes its fault here
+			}
+			select {
+			case f.ch <- c:
+			case <-f.stop:
+				return
+			}
+		}
+	}()
+	return f
+}
+
+// pageNodes is the number of nodes in a 4 KiB page.
+const pageNodes = 4096 / int(unsafe.Sizeof(node{}))
 
 func (p *parser) errorf(format string, args ...any) *SyntaxError {
 	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
@@ -472,43 +557,196 @@ func (p *parser) describe() string {
 	return fmt.Sprintf("character %U", r)
 }
 
-func (p *parser) skipSpace() {
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+// isSpaceTab and plainTab classify bytes for the scanning loops by one
+// load each: JSON whitespace; a byte a string holds as itself (printable
+// ASCII but the quote and the backslash).
+var isSpaceTab, plainTab = func() (sp, pl [256]bool) {
+	for _, c := range []byte{' ', '\t', '\n', '\r'} {
+		sp[c] = true
 	}
+	for c := 0x20; c < 0x80; c++ {
+		pl[c] = c != '"' && c != '\\'
+	}
+	return
+}()
+
+// skip returns the offset of the first byte at or after i that is not
+// JSON whitespace.
+func skip(src []byte, i int) int {
+	for i < len(src) && isSpaceTab[src[i]] {
+		i++
+	}
+	return i
 }
 
-func (p *parser) value(depth int) error {
-	if p.i >= len(p.src) {
+// frame is an array or object the parse is inside of.
+type frame struct {
+	v     uint32 // its node
+	n     int    // its children so far
+	start int    // the offset of its '[' or '{'
+	keys  int    // where its keys start in parser.keys
+	obj   bool
+}
+
+// parse parses the document at p.i. It is one loop over the source with a
+// stack of the open containers, rather than a function call per value:
+// the states are "a value is due" (value), "a key is due" (key) and "a
+// value ended" (after).
+func (p *parser) parse() error {
+	src := p.src
+	var stack []frame
+	var top *frame
+	p.i = skip(src, p.i)
+
+value:
+	if p.i >= len(src) {
 		return p.errorf("unexpected end of input: a JSON value is missing")
 	}
-	switch c := p.src[p.i]; {
-	case c == '{':
-		return p.object(depth)
-	case c == '[':
-		return p.array(depth)
+	switch c := src[p.i]; {
 	case c == '"':
-		return p.stringNode()
-	case c == '-' && p.i+1 < len(p.src) && p.src[p.i+1] == 'I':
-		return p.nonFinite()
+		// A string of plain ASCII is scanned here; anything else (an
+		// escape, UTF-8, a control character, the end) by p.string.
+		start := p.i
+		j := start + 1
+		for j < len(src) && plainTab[src[j]] {
+			j++
+		}
+		if j < len(src) && src[j] == '"' {
+			p.i = j + 1
+			p.add(String, start, p.i, 0)
+		} else if err := p.stringNode(); err != nil {
+			return err
+		}
+	case c == '{' || c == '[':
+		if len(stack) >= MaxDepth {
+			return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
+		}
+		start := p.i
+		kind, closer := Array, byte(']')
+		if c == '{' {
+			kind, closer = Object, '}'
+		}
+		v := p.add(kind, start, start, 0)
+		p.i = skip(src, p.i+1)
+		if p.i < len(src) && src[p.i] == closer {
+			p.i++
+			p.close(v, 0)
+			goto after
+		}
+		stack = append(stack, frame{v: v, start: start, keys: len(p.keys), obj: kind == Object})
+		top = &stack[len(stack)-1]
+		if kind == Object {
+			goto key
+		}
+		goto value
+	case c == '-' && p.i+1 < len(src) && src[p.i+1] == 'I':
+		if err := p.nonFinite(); err != nil {
+			return err
+		}
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
+		if err := p.number(); err != nil {
+			return err
+		}
 	case c == 't':
-		return p.literal("true", Bool, flagTrue)
+		if err := p.literal("true", Bool, flagTrue); err != nil {
+			return err
+		}
 	case c == 'f':
-		return p.literal("false", Bool, 0)
+		if err := p.literal("false", Bool, 0); err != nil {
+			return err
+		}
 	case c == 'n':
-		return p.literal("null", Null, 0)
+		if err := p.literal("null", Null, 0); err != nil {
+			return err
+		}
 	case c == 'N', c == 'I':
-		return p.nonFinite()
+		if err := p.nonFinite(); err != nil {
+			return err
+		}
 	default:
 		return p.errorf("unexpected %s: expected a JSON value", p.describe())
 	}
+
+after:
+	if len(stack) == 0 {
+		p.i = skip(src, p.i)
+		if p.i < len(src) {
+			return p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
+		}
+		return nil
+	}
+	top.n++
+	p.i = skip(src, p.i)
+	if p.i >= len(src) {
+		if top.obj {
+			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(top.start))
+		}
+		return p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(top.start))
+	}
+	switch c := src[p.i]; {
+	case c == ',':
+		p.i = skip(src, p.i+1)
+		if top.obj {
+			goto key
+		}
+		goto value
+	case c == '}' && top.obj:
+		p.i++
+		p.close(top.v, top.n)
+		if top.n > 1 && p.repeatsKey(top.v, p.keys[top.keys:]) {
+			p.d.node(top.v).flags |= flagDupKeys
+			p.dups = append(p.dups, top.v)
+		}
+		p.keys = p.keys[:top.keys]
+	case c == ']' && !top.obj:
+		p.i++
+		p.close(top.v, top.n)
+	case top.obj:
+		return p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
+	default:
+		return p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
+	}
+	stack = stack[:len(stack)-1]
+	if len(stack) > 0 {
+		top = &stack[len(stack)-1]
+	}
+	goto after
+
+key: // at a key of the object on top, after whitespace
+	if p.i >= len(src) {
+		return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(top.start))
+	}
+	if src[p.i] != '"' {
+		if src[p.i] == '}' {
+			return p.errorf("trailing comma before '}': remove it")
+		}
+		return p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
+	}
+	{
+		start := p.i
+		j := start + 1
+		for j < len(src) && plainTab[src[j]] {
+			j++
+		}
+		escaped := false
+		if j < len(src) && src[j] == '"' {
+			p.i = j + 1
+			p.add(String, start, p.i, 0)
+		} else if err := p.stringNode(); err != nil {
+			return err
+		} else {
+			escaped = p.d.esc != nil && p.d.esc[len(p.d.esc)-1].node == p.n-1
+		}
+		p.keys = append(p.keys, keySpan{uint32(start), uint32(p.i), escaped})
+	}
+	p.i = skip(src, p.i)
+	if p.i >= len(src) || src[p.i] != ':' {
+		p.d.n = p.n
+		key := p.d.text(p.n - 1)
+		return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
+	}
+	p.i = skip(src, p.i+1)
+	goto value
 }
 
 // stringNode parses a string at p.i into a String node.
@@ -536,48 +774,60 @@ func (p *parser) literal(word string, kind Kind, flags uint8) error {
 	return nil
 }
 
+// digits returns the offset of the first byte at or after i that is not a
+// decimal digit.
+func digits(src []byte, i int) int {
+	for i < len(src) && src[i]-'0' <= 9 {
+		i++
+	}
+	return i
+}
+
 func (p *parser) number() error {
 	start := p.i
 	src := p.src
-	if src[p.i] == '-' {
-		p.i++
+	i := start
+	if src[i] == '-' {
+		i++
 	}
-	digits := func() int {
-		n := 0
-		for p.i < len(src) && src[p.i] >= '0' && src[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	if p.i < len(src) && src[p.i] == '0' {
-		p.i++
-	} else if digits() == 0 {
+	if i < len(src) && src[i] == '0' {
+		i++
+	} else if j := digits(src, i); j == i {
+		p.i = i
 		return p.errorf("invalid number: a digit must follow '-'")
+	} else {
+		i = j
 	}
-	if p.i < len(src) && src[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
+	if i < len(src) && src[i] == '.' {
+		i++
+		j := digits(src, i)
+		if j == i {
+			p.i = i
 			return p.errorf("invalid number: a digit must follow the decimal point")
 		}
+		i = j
 	}
-	exp := p.i < len(src) && (src[p.i] == 'e' || src[p.i] == 'E')
+	exp := i < len(src) && (src[i] == 'e' || src[i] == 'E')
 	if exp {
-		p.i++
-		if p.i < len(src) && (src[p.i] == '+' || src[p.i] == '-') {
-			p.i++
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
 		}
-		if digits() == 0 {
+		j := digits(src, i)
+		if j == i {
+			p.i = i
 			return p.errorf("invalid number: a digit must follow the exponent")
 		}
+		i = j
 	}
-	if p.i < len(src) && src[p.i] >= '0' && src[p.i] <= '9' {
+	p.i = i
+	if i < len(src) && src[i]-'0' <= 9 {
 		return p.errorf("invalid number: leading zeros are not allowed")
 	}
-	if (exp || p.i-start >= 300) && beyondDouble(unsafeText(src, start, p.i)) {
-		p.add(Null, start, p.i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
+	if (exp || i-start >= 300) && beyondDouble(unsafeText(src, start, i)) {
+		p.add(Null, start, i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
 	} else {
-		p.add(Number, start, p.i, 0)
+		p.add(Number, start, i, 0)
 	}
 	return nil
 }
@@ -705,115 +955,44 @@ func (p *parser) hex4() (rune, bool) {
 	return r, true
 }
 
-func (p *parser) array(depth int) error {
-	if depth >= MaxDepth {
-		return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
-	}
-	start := p.i
-	v := p.add(Array, p.i, p.i, 0)
-	p.i++
-	p.skipSpace()
-	if p.i < len(p.src) && p.src[p.i] == ']' {
-		p.i++
-		p.close(v, 0)
-		return nil
-	}
-	n := 0
-	for {
-		p.skipSpace()
-		if err := p.value(depth + 1); err != nil {
-			return err
-		}
-		n++
-		p.skipSpace()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(start))
-		}
-		switch p.src[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			p.close(v, n)
-			return nil
-		default:
-			return p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
-		}
-	}
-}
-
 // close ends container v at p.i, with n children.
 func (p *parser) close(v uint32, n int) {
 	nd := p.d.node(v)
 	nd.end = uint32(p.i)
-	nd.next = p.d.n
+	nd.next = p.n
 	nd.n = uint16(min(n, maxCount))
-}
-
-func (p *parser) object(depth int) error {
-	if depth >= MaxDepth {
-		return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
-	}
-	start := p.i
-	v := p.add(Object, p.i, p.i, 0)
-	p.i++
-	p.skipSpace()
-	if p.i < len(p.src) && p.src[p.i] == '}' {
-		p.i++
-		p.close(v, 0)
-		return nil
-	}
-	n := 0
-	for {
-		p.skipSpace()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(start))
-		}
-		if p.src[p.i] != '"' {
-			if p.src[p.i] == '}' {
-				return p.errorf("trailing comma before '}': remove it")
-			}
-			return p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
-		}
-		if err := p.stringNode(); err != nil {
-			return err
-		}
-		p.skipSpace()
-		if p.i >= len(p.src) || p.src[p.i] != ':' {
-			key := p.d.text(p.d.n - 1)
-			return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
-		}
-		p.i++
-		p.skipSpace()
-		if err := p.value(depth + 1); err != nil {
-			return err
-		}
-		n++
-		p.skipSpace()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(start))
-		}
-		switch p.src[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			p.close(v, n)
-			if n > 1 && repeatsKey(Value{p.d, v}) {
-				p.d.node(v).flags |= flagDupKeys
-				p.dups = append(p.dups, v)
-			}
-			return nil
-		default:
-			return p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
-		}
-	}
 }
 
 // HasDuplicateKeys reports whether object v repeats a key (known from the
 // parse: O(1)).
 func HasDuplicateKeys(v Value) bool {
 	return v.d != nil && v.n().flags&flagDupKeys != 0
+}
+
+// repeatsKey reports whether object v, whose keys are keys, repeats one. A
+// few keys without escapes are compared as they are written, which is
+// what their text is; others go through the general check.
+func (p *parser) repeatsKey(v uint32, keys []keySpan) bool {
+	if len(keys) > 8 {
+		p.d.n = p.n
+		return repeatsKey(Value{p.d, v})
+	}
+	for _, k := range keys {
+		if k.escaped {
+			p.d.n = p.n
+			return repeatsKey(Value{p.d, v})
+		}
+	}
+	src := p.src
+	for a := 1; a < len(keys); a++ {
+		ka := keys[a]
+		for _, kb := range keys[:a] {
+			if ka.end-ka.start == kb.end-kb.start && string(src[ka.start:ka.end]) == string(src[kb.start:kb.end]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func repeatsKey(v Value) bool {
