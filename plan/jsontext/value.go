@@ -440,8 +440,9 @@ type parser struct {
 	// the number of its nodes in use.
 	cur  []node
 	k    int
-	n    uint32 // nodes in the tape (document.n once parsed)
-	feed *feed  // chunks made ready ahead, for a large source
+	n    uint32              // nodes in the tape (document.n once parsed)
+	feed *feed               // chunks made ready ahead, for a large source
+	seen map[string]struct{} // repeatsKey's set, reused
 	// keys holds the keys of the open objects, innermost last, as
 	// keySpan: an object's keys are compared when it closes.
 	keys []keySpan
@@ -451,6 +452,7 @@ type parser struct {
 // whether it has escapes.
 type keySpan struct {
 	start, end uint32
+	node       uint32 // its node
 	escaped    bool
 }
 
@@ -591,46 +593,52 @@ type frame struct {
 // parse parses the document at p.i. It is one loop over the source with a
 // stack of the open containers, rather than a function call per value:
 // the states are "a value is due" (value), "a key is due" (key) and "a
-// value ended" (after).
+// value ended" (after). The offset is kept in i, and stored in p.i for the
+// methods that read or advance it (p.stringNode, p.number, p.errorf...).
 func (p *parser) parse() error {
 	src := p.src
 	var stack []frame
 	var top *frame
-	p.i = skip(src, p.i)
+	i := skip(src, p.i)
 
 value:
-	if p.i >= len(src) {
+	if i >= len(src) {
+		p.i = i
 		return p.errorf("unexpected end of input: a JSON value is missing")
 	}
-	switch c := src[p.i]; {
+	switch c := src[i]; {
 	case c == '"':
 		// A string of plain ASCII is scanned here; anything else (an
 		// escape, UTF-8, a control character, the end) by p.string.
-		start := p.i
-		j := start + 1
+		j := i + 1
 		for j < len(src) && plainTab[src[j]] {
 			j++
 		}
 		if j < len(src) && src[j] == '"' {
-			p.i = j + 1
-			p.add(String, start, p.i, 0)
-		} else if err := p.stringNode(); err != nil {
-			return err
+			p.add(String, i, j+1, 0)
+			i = j + 1
+		} else {
+			p.i = i
+			if err := p.stringNode(); err != nil {
+				return err
+			}
+			i = p.i
 		}
 	case c == '{' || c == '[':
 		if len(stack) >= MaxDepth {
+			p.i = i
 			return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
 		}
-		start := p.i
+		start := i
 		kind, closer := Array, byte(']')
 		if c == '{' {
 			kind, closer = Object, '}'
 		}
 		v := p.add(kind, start, start, 0)
-		p.i = skip(src, p.i+1)
-		if p.i < len(src) && src[p.i] == closer {
-			p.i++
-			p.close(v, 0)
+		i = skip(src, i+1)
+		if i < len(src) && src[i] == closer {
+			i++
+			p.close(v, 0, i)
 			goto after
 		}
 		stack = append(stack, frame{v: v, start: start, keys: len(p.keys), obj: kind == Object})
@@ -639,71 +647,71 @@ value:
 			goto key
 		}
 		goto value
-	case c == '-' && p.i+1 < len(src) && src[p.i+1] == 'I':
-		if err := p.nonFinite(); err != nil {
-			return err
-		}
-	case c == '-' || (c >= '0' && c <= '9'):
-		if err := p.number(); err != nil {
-			return err
-		}
-	case c == 't':
-		if err := p.literal("true", Bool, flagTrue); err != nil {
-			return err
-		}
-	case c == 'f':
-		if err := p.literal("false", Bool, 0); err != nil {
-			return err
-		}
-	case c == 'n':
-		if err := p.literal("null", Null, 0); err != nil {
-			return err
-		}
-	case c == 'N', c == 'I':
-		if err := p.nonFinite(); err != nil {
-			return err
-		}
 	default:
-		return p.errorf("unexpected %s: expected a JSON value", p.describe())
+		p.i = i
+		var err error
+		switch {
+		case c == '-' && i+1 < len(src) && src[i+1] == 'I':
+			err = p.nonFinite()
+		case c == '-' || (c >= '0' && c <= '9'):
+			err = p.number()
+		case c == 't':
+			err = p.literal("true", Bool, flagTrue)
+		case c == 'f':
+			err = p.literal("false", Bool, 0)
+		case c == 'n':
+			err = p.literal("null", Null, 0)
+		case c == 'N', c == 'I':
+			err = p.nonFinite()
+		default:
+			return p.errorf("unexpected %s: expected a JSON value", p.describe())
+		}
+		if err != nil {
+			return err
+		}
+		i = p.i
 	}
 
 after:
+	i = skip(src, i)
 	if len(stack) == 0 {
-		p.i = skip(src, p.i)
-		if p.i < len(src) {
+		p.i = i
+		if i < len(src) {
 			return p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
 		}
 		return nil
 	}
 	top.n++
-	p.i = skip(src, p.i)
-	if p.i >= len(src) {
+	if i >= len(src) {
+		p.i = i
 		if top.obj {
 			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(top.start))
 		}
 		return p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(top.start))
 	}
-	switch c := src[p.i]; {
+	switch c := src[i]; {
 	case c == ',':
-		p.i = skip(src, p.i+1)
+		i = skip(src, i+1)
 		if top.obj {
 			goto key
 		}
 		goto value
 	case c == '}' && top.obj:
-		p.i++
-		p.close(top.v, top.n)
-		if top.n > 1 && p.repeatsKey(top.v, p.keys[top.keys:]) {
+		i++
+		p.close(top.v, top.n, i)
+		if top.n > 1 && p.repeatsKey(p.keys[top.keys:]) {
 			p.d.node(top.v).flags |= flagDupKeys
 			p.dups = append(p.dups, top.v)
 		}
 		p.keys = p.keys[:top.keys]
 	case c == ']' && !top.obj:
-		p.i++
-		p.close(top.v, top.n)
+		i++
+		p.close(top.v, top.n, i)
 	case top.obj:
+		p.i = i
 		return p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
 	default:
+		p.i = i
 		return p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
 	}
 	stack = stack[:len(stack)-1]
@@ -713,39 +721,45 @@ after:
 	goto after
 
 key: // at a key of the object on top, after whitespace
-	if p.i >= len(src) {
+	if i >= len(src) {
+		p.i = i
 		return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(top.start))
 	}
-	if src[p.i] != '"' {
-		if src[p.i] == '}' {
+	if c := src[i]; c != '"' {
+		p.i = i
+		if c == '}' {
 			return p.errorf("trailing comma before '}': remove it")
 		}
 		return p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
 	}
 	{
-		start := p.i
-		j := start + 1
+		start := i
+		j := i + 1
 		for j < len(src) && plainTab[src[j]] {
 			j++
 		}
 		escaped := false
 		if j < len(src) && src[j] == '"' {
-			p.i = j + 1
-			p.add(String, start, p.i, 0)
-		} else if err := p.stringNode(); err != nil {
-			return err
+			i = j + 1
+			p.add(String, start, i, 0)
 		} else {
+			p.i = i
+			if err := p.stringNode(); err != nil {
+				return err
+			}
+			i = p.i
 			escaped = p.d.esc != nil && p.d.esc[len(p.d.esc)-1].node == p.n-1
 		}
-		p.keys = append(p.keys, keySpan{uint32(start), uint32(p.i), escaped})
+		p.keys = append(p.keys, keySpan{uint32(start), uint32(i), p.n - 1, escaped})
 	}
-	p.i = skip(src, p.i)
-	if p.i >= len(src) || src[p.i] != ':' {
+	i = skip(src, i)
+	if i >= len(src) || src[i] != ':' {
+		p.i = i
 		p.d.n = p.n
 		key := p.d.text(p.n - 1)
 		return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
 	}
-	p.i = skip(src, p.i+1)
+	i = skip(src, i+1)
 	goto value
 }
 
@@ -955,10 +969,10 @@ func (p *parser) hex4() (rune, bool) {
 	return r, true
 }
 
-// close ends container v at p.i, with n children.
-func (p *parser) close(v uint32, n int) {
+// close ends container v at end, with n children.
+func (p *parser) close(v uint32, n, end int) {
 	nd := p.d.node(v)
-	nd.end = uint32(p.i)
+	nd.end = uint32(end)
 	nd.next = p.n
 	nd.n = uint16(min(n, maxCount))
 }
@@ -969,60 +983,56 @@ func HasDuplicateKeys(v Value) bool {
 	return v.d != nil && v.n().flags&flagDupKeys != 0
 }
 
-// repeatsKey reports whether object v, whose keys are keys, repeats one. A
-// few keys without escapes are compared as they are written, which is
-// what their text is; others go through the general check.
-func (p *parser) repeatsKey(v uint32, keys []keySpan) bool {
-	if len(keys) > 8 {
-		p.d.n = p.n
-		return repeatsKey(Value{p.d, v})
-	}
-	for _, k := range keys {
-		if k.escaped {
-			p.d.n = p.n
-			return repeatsKey(Value{p.d, v})
-		}
-	}
+// repeatsKey reports whether an object whose keys are keys repeats one.
+// Up to smallObject keys are compared pair by pair, as written when none
+// has escapes (their text is then the bytes between the quotes); more go
+// through a set the parser reuses, so no object costs an allocation.
+func (p *parser) repeatsKey(keys []keySpan) bool {
 	src := p.src
-	for a := 1; a < len(keys); a++ {
-		ka := keys[a]
-		for _, kb := range keys[:a] {
-			if ka.end-ka.start == kb.end-kb.start && string(src[ka.start:ka.end]) == string(src[kb.start:kb.end]) {
-				return true
+	if len(keys) <= smallObject {
+		plain := true
+		for _, k := range keys {
+			plain = plain && !k.escaped
+		}
+		for a := 1; a < len(keys); a++ {
+			ka := keys[a]
+			for _, kb := range keys[:a] {
+				switch {
+				case !plain:
+					if p.keyText(ka) == p.keyText(kb) {
+						return true
+					}
+				// Same length, same last byte (keys tend to differ at the
+				// end: a0, a1), then the bytes.
+				case ka.end-ka.start == kb.end-kb.start && src[ka.end-2] == src[kb.end-2] &&
+					string(src[ka.start:ka.end]) == string(src[kb.start:kb.end]):
+					return true
+				}
 			}
 		}
+		return false
+	}
+	if p.seen == nil {
+		p.seen = make(map[string]struct{}, len(keys))
+	}
+	defer clear(p.seen)
+	for _, k := range keys {
+		t := p.keyText(k)
+		if _, ok := p.seen[t]; ok {
+			return true
+		}
+		p.seen[t] = struct{}{}
 	}
 	return false
 }
 
-func repeatsKey(v Value) bool {
-	n := v.Len()
-	if n < 2 {
-		return false
+// smallObject is the number of keys up to which repeatsKey compares pairs.
+const smallObject = 16
+
+// keyText is the text of key k.
+func (p *parser) keyText(k keySpan) string {
+	if k.escaped {
+		return p.d.text(k.node)
 	}
-	d, end := v.d, v.n().next
-	if n <= 8 {
-		var keys [8]string
-		i := 0
-		for j := v.i + 1; j < end; j = d.node(j + 1).next {
-			key := d.text(j)
-			for _, k := range keys[:i] {
-				if k == key {
-					return true
-				}
-			}
-			keys[i] = key
-			i++
-		}
-		return false
-	}
-	seen := make(map[string]struct{}, n)
-	for j := v.i + 1; j < end; j = d.node(j + 1).next {
-		key := d.text(j)
-		if _, ok := seen[key]; ok {
-			return true
-		}
-		seen[key] = struct{}{}
-	}
-	return false
+	return unsafeText(p.src, int(k.start)+1, int(k.end)-1)
 }
