@@ -516,6 +516,11 @@ func startFeed() *feed {
 	f := &feed{ch: make(chan []node, feedAhead), stop: make(chan struct{})}
 	go func() {
 		for {
+			select {
+			case <-f.stop:
+				return
+			default:
+			}
 			c := make([]node, chunkSize)
 			for k := 0; k < len(c); k += pageNodes {
 				c[k] = node{} // the first write to each page takes its fault here
