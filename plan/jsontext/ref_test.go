@@ -55,7 +55,7 @@ func trunc(b []byte) string {
 var refSeeds = []string{
 	`{"a":[1,{"b":"\u00e9"}],"a":2}`, `[[],{},"",0,-1.5e3,true,false,null]`, `{"\ud800":1}`,
 	`  {"steps": [ {"id": "a", "tool": "t", "args": {"x": 1e400, "y": -Infinity, "z": NaN, "w": Infinity}} ] } `,
-	`"caf\u00e9 \"q\" \\ \/ \b\f\n\r\t"`, `"héllo wörld 中"`, "\"a\xffb\"", "\"a\x01b\"", `"\x"`, `"\u12"`, `"\ud83d\ude00 \ud83d x \udc00"`,
+	`"caf\u00e9 \"q\" \\ \/ \b\f\n\r\t"`, `"héllo wörld 中"`, `"héllo \"wörld\" \u4e2d and then some plain text é"`, `["a line with \"quotes\", a tab\t, a backslash \\ and unicode \u00e9\u4e2d: long enough"]`, "\"a\xffb\"", "\"a\x01b\"", `"\x"`, `"\u12"`, `"\ud83d\ude00 \ud83d x \udc00"`,
 	`-`, `-0`, `01`, `1.`, `1.5e`, `1e+`, `-a`, `0.0e-0`, `123456789012345678901234567890`, `[1,]`, `{"a":1,}`, `{"a" 1}`,
 	`{"a":1 "b":2}`, `[1 2]`, `{1:2}`, `{`, `[`, `{"a":`, `{"a"`, `["a"`, `"abc`, `tru`, `nul`, `fals`, `x`, `[] x`, ``, ` `,
 	`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":10}`, `{"k":1,"k\u0000":2,"k":3}`, `{"a\u0062":1,"ab":2}`,

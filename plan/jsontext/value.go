@@ -602,7 +602,7 @@ type frame struct {
 // methods that read or advance it (p.stringNode, p.number, p.errorf...).
 func (p *parser) parse() error {
 	src := p.src
-	var stack []frame
+	stack := make([]frame, 0, 32)
 	var top *frame
 	i := skip(src, p.i)
 
@@ -858,16 +858,7 @@ func (p *parser) string() (string, bool, error) {
 	p.i++ // opening quote
 	start := p.i
 	// Fast path: no escapes, all ASCII.
-	for p.i < len(src) {
-		c := src[p.i]
-		if c == '"' {
-			s := unsafeText(src, start, p.i)
-			p.i++
-			return s, false, nil
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
+	for p.i < len(src) && plainTab[src[p.i]] {
 		p.i++
 	}
 	var buf []byte // the decoded text, from the first escape on
@@ -935,10 +926,15 @@ func (p *parser) string() (string, bool, error) {
 		case c < 0x20:
 			return "", false, p.errorf("control character %U in string: escape it (\\n, \\t, \\u00XX)", rune(c))
 		case c < 0x80:
-			if buf != nil {
-				buf = append(buf, c)
+			// A run of plain ASCII at once.
+			j := p.i + 1
+			for j < len(src) && plainTab[src[j]] {
+				j++
 			}
-			p.i++
+			if buf != nil {
+				buf = append(buf, src[p.i:j]...)
+			}
+			p.i = j
 		default:
 			r, size := utf8.DecodeRune(src[p.i:])
 			if r == utf8.RuneError && size <= 1 {
