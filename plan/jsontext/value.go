@@ -809,6 +809,7 @@ func (p *parser) number() error {
 	if src[i] == '-' {
 		i++
 	}
+	intStart := i
 	if i < len(src) && src[i] == '0' {
 		i++
 	} else if j := digits(src, i); j == i {
@@ -826,6 +827,8 @@ func (p *parser) number() error {
 		}
 		i = j
 	}
+	intDigits := i - intStart // an upper bound: the fraction's digits are counted too
+	expDigits := 0
 	exp := i < len(src) && (src[i] == 'e' || src[i] == 'E')
 	if exp {
 		i++
@@ -837,13 +840,17 @@ func (p *parser) number() error {
 			p.i = i
 			return p.errorf("invalid number: a digit must follow the exponent")
 		}
+		expDigits = j - i
 		i = j
 	}
 	p.i = i
 	if i < len(src) && src[i]-'0' <= 9 {
 		return p.errorf("invalid number: leading zeros are not allowed")
 	}
-	if (exp || i-start >= 300) && beyondDouble(unsafeText(src, start, i)) {
+	// Under 10^200 times 10^99 a double holds it (it overflows past
+	// 1.8e308): only a longer literal is read by beyondDouble.
+	small := intDigits <= 200 && expDigits <= 2
+	if (exp || i-start >= 300) && !small && beyondDouble(unsafeText(src, start, i)) {
 		p.add(Null, start, i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
 	} else {
 		p.add(Number, start, i, 0)
