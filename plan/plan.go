@@ -204,13 +204,23 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 			fmt.Sprintf("the plan has %d steps, more than the limit of %d: split it into smaller plans or raise --max-steps", steps.Len(), lim.MaxSteps))
 		return p
 	}
-	p.Steps = make([]*Step, steps.Len())
+	// The steps' records in one allocation, and each step's keys read in
+	// one pass over its members (the last of a repeated key wins, as Get
+	// would have it) rather than one Get a key.
+	recs := make([]Step, steps.Len())
+	p.Steps = make([]*Step, len(recs))
 	for i, n := range steps.Elems() {
-		s := &Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
-		if n.Kind() == jsontext.Object {
-			s.ID = n.Get("id")
-			s.Tool = n.Get("tool")
-			s.Args = n.Get("args")
+		s := &recs[i]
+		*s = Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
+		for _, m := range n.Members() {
+			switch m.Key {
+			case "id":
+				s.ID = m.Value
+			case "tool":
+				s.Tool = m.Value
+			case "args":
+				s.Args = m.Value
+			}
 		}
 		p.Steps[i] = s
 	}
