@@ -66,7 +66,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A command may size the heap to its input (sizeHeap); in a process
 	// that goes on after Main (tests), the limit ends with the command.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer func() { sizeHeapOn = false; stopHeapTuner() }()
+	defer func() { sizeHeapOn, sizeHeapRun = false, false; stopHeapTuner() }()
 	return execute(newRootFor(s, args), args, s)
 }
 
@@ -172,7 +172,7 @@ recorded trace (--replay).`,
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
 		switch {
 		case c.Annotations[annotBatch] != "":
-			batchGC()
+			batchGC(c.Name() == "run")
 		case c.Annotations[annotServer] != "":
 			serverGC()
 		}

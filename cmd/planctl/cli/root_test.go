@@ -62,14 +62,14 @@ func TestSizeHeapToThePlan(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	batchGC()
+	batchGC(false)
 	sizeHeap(100 << 20)
 	got := debug.SetMemoryLimit(math.MaxInt64)
 	if got < heapPerPlanByte*100<<20 || got > heapPerPlanByte*100<<20+heapSlack+1<<30 {
 		t.Errorf("limit after a 100 MiB plan: %d, want about %d plus what is in use", got, heapPerPlanByte*100<<20)
 	}
 	t.Setenv("GOMEMLIMIT", "2GiB")
-	batchGC()
+	batchGC(false)
 	sizeHeap(100 << 20)
 	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
 		t.Errorf("with GOMEMLIMIT set the limit became %d", got)
@@ -87,6 +87,28 @@ func TestSizeHeapToThePlan(t *testing.T) {
 	}
 }
 
+// run's limit leaves less room than validate's: it counts the memory in use
+// without what the heap returned to the OS, and its slack is smaller.
+func TestSizeHeapRunIsTighter(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer func() { sizeHeapOn, sizeHeapRun = false, false; stopHeapTuner() }()
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	limit := func(run bool) int64 {
+		batchGC(run)
+		sizeHeap(1 << 20)
+		return debug.SetMemoryLimit(math.MaxInt64)
+	}
+	validate, run := limit(false), limit(true)
+	if want := validate - (heapSlack - heapSlackRun); run > want {
+		t.Errorf("run's limit %d, validate's %d: want run's at most %d", run, validate, want)
+	}
+	if run < heapPerPlanByte<<20+heapSlackRun {
+		t.Errorf("run's limit %d is under the plan's share and the slack", run)
+	}
+}
+
 // When the live data comes close to the limit sizeHeap chose, the limit is
 // raised after a collection (to 1.5 or 2 times the live data), so the
 // collector does not run nonstop.
@@ -95,8 +117,8 @@ func TestSizeHeapRaisesTheLimitAboveLiveData(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	batchGC()
-	defer func() { sizeHeapOn = false; stopHeapTuner() }()
+	batchGC(false)
+	defer func() { sizeHeapOn, sizeHeapRun = false, false; stopHeapTuner() }()
 	sizeHeap(1) // a limit of what is in use now plus the slack
 	first := debug.SetMemoryLimit(-1)
 	var live [][]byte
