@@ -14,7 +14,9 @@
 #   | mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |
 #
 # Environment: BIN (a planctl binary to measure instead of building one),
-# MODES ("conn raw mcp-go": TestLoad's -load-conn, -load-raw, mcp-go's client), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
+# MODES ("conn raw mcp-go": TestLoad's -load-conn, -load-raw, mcp-go's client;
+# "wrk": Debian's wrk, a client written in C, for WRK_SECONDS (10) a round:
+# apt-get install wrk), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
 # a CPU profile of the server over the first round, through --debug-addr),
 # SERVER_CPUS and CLIENT_CPUS (taskset lists, e.g. 0 and 1: each process on
 # cores of its own, so that they do not compete with each other).
@@ -59,6 +61,7 @@ row() { # mode flags test-output peak-rss: a row per round
 		function ms(d) { # a Go duration: 35.09ms, 613.8µs, 1.29s
 			if (d ~ /ms$/) { sub(/ms$/, "", d); return sprintf("%.0f ms", d) }
 			if (d ~ /µs$/) { sub(/µs$/, "", d); return sprintf("%.1f ms", d / 1000) }
+			if (d ~ /us$/) { sub(/us$/, "", d); return sprintf("%.1f ms", d / 1000) }
 			if (d ~ /s$/) { sub(/s$/, "", d); return sprintf("%.0f ms", d * 1000) }
 			return d
 		}
@@ -95,8 +98,21 @@ for mode in $modes; do
 		curl -s -o "$PROFILE.$mode" "$daddr/debug/pprof/profile?seconds=${PROFILE_SECONDS:-5}" &
 		prof_pid=$!
 	fi
-	out=$(${CLIENT_CPUS:+taskset -c "$CLIENT_CPUS"} "$work/load.test" -test.run "^TestLoad$" "${raw[@]}" -load -test.v -load-url "$url" -load-token "$token" \
-		-load-clients "$clients" -load-plans "$plans" -load-rounds "$rounds" 2>&1) || { echo "$out" >&2; exit 1; }
+	if [ "$mode" = wrk ]; then
+		# wrk (Debian's C load generator, one epoll loop a thread): the
+		# same rows, from its latency distribution.
+		out=
+		for r in $(seq 1 "$rounds"); do
+			w=$(TOKEN="$token" ${CLIENT_CPUS:+taskset -c "$CLIENT_CPUS"} wrk -t2 -c"$clients" -d"${WRK_SECONDS:-10}"s --latency \
+				-s .ci/bench/serve-wrk.lua "$url") || { echo "$w" >&2; exit 1; }
+			out+=$(echo "$w" | awk -v r="$r" '
+				/^failed:/ { f = $2 } /Requests\/sec:/ { t = $2 } / 50%/ { p50 = $2 } / 99%/ { p99 = $2 }
+				END { printf "round %d: %s failed,\nthroughput: %s plans/s\nlatency: p50 %s, p99 %s,\n", r, f, t, p50, p99 }')$'\n'
+		done
+	else
+		out=$(${CLIENT_CPUS:+taskset -c "$CLIENT_CPUS"} "$work/load.test" -test.run "^TestLoad$" "${raw[@]}" -load -test.v -load-url "$url" -load-token "$token" \
+			-load-clients "$clients" -load-plans "$plans" -load-rounds "$rounds" 2>&1) || { echo "$out" >&2; exit 1; }
+	fi
 	if [ -n "$prof_pid" ]; then wait "$prof_pid" || true; fi
 	rss=$(awk '/^VmHWM:/ {printf "%.0f MiB", $2/1024}' "/proc/$server_pid/status")
 	kill -TERM "$server_pid"

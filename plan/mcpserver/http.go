@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,11 @@ type HTTPOptions struct {
 	// MaxInFlight bounds the requests served at once; one more is
 	// refused with 503 and Retry-After. 0: DefaultMaxInFlight.
 	MaxInFlight int
+	// MaxRunning bounds the requests that compute at once; the others
+	// wait for a turn in the order they came (turns.go). 0: GOMAXPROCS,
+	// the CPUs Go uses; negative: no bound, every request in flight
+	// shares the CPU.
+	MaxRunning int
 	// MaxSessions bounds the live sessions of stateful HTTP; an
 	// initialize past it is refused with 503. 0: DefaultMaxSessions.
 	MaxSessions int
@@ -96,6 +102,7 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
+	turns      *turns                        // nil: no bound on the requests computing at once
 	wireIn     func([]byte) ([]byte, []byte) // Concierge's wire (wire.go)
 	ids        *sessionIDs
 	initMu     sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
@@ -119,7 +126,13 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = DefaultWriteTimeout
 	}
+	if opts.MaxRunning == 0 {
+		opts.MaxRunning = runtime.GOMAXPROCS(0)
+	}
 	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), wireIn: s.wireIn}
+	if opts.MaxRunning > 0 {
+		h.turns = newTurns(opts.MaxRunning)
+	}
 	if opts.AuthToken != "" {
 		h.tokenSum = sha256.Sum256([]byte(opts.AuthToken))
 	}
@@ -261,7 +274,15 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.initialize(next, w, r)
 			return
 		}
-		next.ServeHTTP(wireOutWriter{w}, r) // isError explicit, as Concierge (wire.go)
+		var u *turn
+		if h.turns != nil {
+			if u = h.turns.wait(r.Context()); u == nil {
+				return // the client left while it waited
+			}
+			defer u.release()
+			r = r.WithContext(context.WithValue(r.Context(), turnKey{}, u))
+		}
+		next.ServeHTTP(wireOutWriter{w, u}, r) // isError explicit, as Concierge (wire.go)
 	})
 }
 

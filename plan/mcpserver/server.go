@@ -236,6 +236,13 @@ func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (p
 		cctx, c2 = context.WithDeadline(cctx, pc.deadline)
 		defer c2()
 	}
+	if u := turnFrom(ctx); u != nil {
+		if im, ok := s.opts.Catalog.Caller.(plan.Immediate); !ok || !im.Immediate(tool) {
+			// The tool may wait on something: let another request compute.
+			u.release()
+			defer u.resume()
+		}
+	}
 	res, err := s.opts.Catalog.Call(cctx, tool, args)
 	if ctx.Err() == nil && cctx.Err() != nil {
 		// Not the caller's own context (client cancellation, step timeout):
@@ -314,10 +321,12 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
 	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
+	turn := turnFrom(ctx)
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
 			return
 		}
+		turn.stepDone()
 		st := p.Steps[e.Step]
 		status := e.State.Status.String()
 		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)

@@ -205,10 +205,16 @@ func raised(msg string) *mcp.CallToolResult {
 }
 
 // wireOutWriter applies wireOut to every message mcp-go writes over HTTP:
-// a JSON body, or one server-sent event, per Write.
-type wireOutWriter struct{ http.ResponseWriter }
+// a JSON body, or one server-sent event, per Write. Before it writes, the
+// request gives its turn up (turns.go): a client that reads slowly holds
+// up nobody else.
+type wireOutWriter struct {
+	http.ResponseWriter
+	turn *turn
+}
 
 func (w wireOutWriter) Write(p []byte) (int, error) {
+	w.turn.release()
 	if _, err := w.ResponseWriter.Write(wireOutHTTP(p)); err != nil {
 		return 0, err
 	}
@@ -217,6 +223,7 @@ func (w wireOutWriter) Write(p []byte) (int, error) {
 
 // Flush passes on to the connection, for server-sent events.
 func (w wireOutWriter) Flush() {
+	w.turn.release()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

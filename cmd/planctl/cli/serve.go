@@ -47,6 +47,7 @@ type serveFlags struct {
 	maxResponse     int64
 	writeTimeout    time.Duration
 	maxInFlight     int
+	maxRunning      int
 	logFile         string
 	debugAddr       string
 	sessionIdle     time.Duration
@@ -122,6 +123,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, refuse an initialize past this many live sessions (503)")
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
 	fl.IntVar(&f.maxInFlight, "max-inflight", mcpserver.DefaultMaxInFlight, "over HTTP, refuse requests past this many at once (503)")
+	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU; -1: no bound)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan hold more than this many `BYTES` of results and resolved arguments, summed (0: no bound)")
@@ -149,6 +151,9 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	if f.maxInFlight <= 0 {
 		return usage(errors.New("--max-inflight must be positive: it is how many HTTP requests are served at once"))
+	}
+	if f.maxRunning < -1 {
+		return usage(errors.New("--max-running must be a count, 0 (one per CPU) or -1 (no bound)"))
 	}
 	if f.http == "" && (f.stateless || f.authToken != "" || f.noAuth || len(f.allowOrigins) > 0 || len(f.allowHosts) > 0) {
 		return usage(errors.New("--stateless, --auth-token, --no-auth, --allow-origin and --allow-host are for --http ADDR"))
@@ -313,6 +318,7 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		AuthToken:          f.authToken,
 		MaxBody:            f.maxBody,
 		MaxInFlight:        f.maxInFlight,
+		MaxRunning:         f.maxRunning,
 		MaxSessions:        f.maxSessions,
 		SessionIdleTimeout: f.sessionIdle,
 		WriteTimeout:       f.writeTimeout,
