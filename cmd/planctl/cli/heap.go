@@ -26,8 +26,8 @@ import (
 // the arguments resolved), so its limit counts the memory in use as the
 // runtime's limit does (without the heap memory returned to the OS, 3-5
 // MiB on a small plan, which the others count) and adds heapSlackRun: a
-// 10,000-step chain's run peaked at 31 MB, now 26 MB (Python's parse of
-// it: 26 MB). A collection costs a small process about 0.6 MiB of its own
+// 10,000-step chain's run peaked at 29-33 MiB, now 24-27 (Python's parse
+// of it: 26). A collection costs a small process about 0.6 MiB of its own
 // (the sweeper's span sets, the collector's pages, the stacks it scans),
 // more than it reclaims from a plan that allocates a few MiB: with a slack
 // of 2 MiB every run collected as it read the plan (+0.6 MiB on a one-step
