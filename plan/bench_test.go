@@ -171,7 +171,7 @@ func TestRetainedHeap(t *testing.T) {
 	}
 	p := plan.Load("shape.json", src, shapeLimits)
 	report("load")
-	ds := plan.Validate(p, cat)
+	ds := plan.ValidateList(p, cat, plan.ValidateOptions{}) // what the validate command keeps
 	report("validate")
 	r := plan.NewRun(p, cat, plan.RunOptions{DropArgs: true}) // as planctl run without --trace
 	r.Continue(context.Background(), nil)

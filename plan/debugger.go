@@ -573,11 +573,17 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 // Admit decides whether a plan may run, as run and serve do before any
 // tool is called: with preflight, planctl's validator refuses a plan with
 // any error (the first in position order); without, Concierge's own
-// whole-plan checks. It returns nil when the plan may run, and with
-// preflight every diagnostic for the driver to show.
-func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, []Diagnostic) {
+// whole-plan checks. It returns nil when the plan may run; when preflight
+// refuses it, every diagnostic for the driver to show (compact: each made
+// whole when asked for). A plan that may run gets none: its warnings are
+// not kept while it is checked (see hasErrors), and the plan is validated
+// whole only to be refused.
+func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, *Diagnostics) {
 	if !preflight {
 		return ConciergeCheck(p, c), nil
+	}
+	if !hasErrors(p, c) {
+		return nil, nil
 	}
 	first, ds := validateFirst(p, c)
 	if first == nil {

@@ -86,16 +86,6 @@ func HasErrors(ds []Diagnostic) bool {
 	return false
 }
 
-// firstError returns the first error in ds (in the order given), or nil.
-func firstError(ds []Diagnostic) *Diagnostic {
-	for i := range ds {
-		if ds[i].Severity == SeverityError {
-			return &ds[i]
-		}
-	}
-	return nil
-}
-
 // SortDiagnostics orders diagnostics by position, then severity, then code,
 // and drops exact duplicates.
 func SortDiagnostics(ds []Diagnostic) []Diagnostic {

@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -248,8 +249,24 @@ func TestAdmit(t *testing.T) {
 		}
 	}
 	rej, ds := plan.Admit(plan.Load("p.json", []byte(threeSteps), plan.Limits{}), mockserver.Demo(), true)
-	if rej != nil || plan.HasErrors(ds) {
+	if rej != nil || ds.Len() != 0 {
 		t.Errorf("a good plan is admitted: %+v %v", rej, ds)
+	}
+	// Warnings do not refuse a plan, and an admitted plan's are not kept;
+	// a refused plan gets every diagnostic, the warnings of the steps
+	// before its error too.
+	warned := `[{"id":"a","tool":"echo","args":{"value":1,"extra":1}},{"id":"b","tool":"echo","args":{"value":2,"extra":2}}]`
+	rej, ds = plan.Admit(plan.Load("p.json", []byte(warned), plan.Limits{}), mockserver.Demo(), true)
+	if rej != nil || ds.Len() != 0 {
+		t.Errorf("a plan with warnings only: %+v %v", rej, ds.Slice())
+	}
+	refused := `[{"id":"a","tool":"echo","args":{"value":1,"extra":1}},{"id":"b","tool":"nope","args":{}}]`
+	p = plan.Load("p.json", []byte(refused), plan.Limits{})
+	rej, ds = plan.Admit(p, mockserver.Demo(), true)
+	if all := ds.Slice(); rej == nil || rej.Code != "UNKNOWN_TOOL" || !slices.EqualFunc(all, plan.Validate(p, mockserver.Demo()), func(a, b plan.Diagnostic) bool {
+		return a.Code == b.Code && a.Pointer == b.Pointer && a.Message == b.Message
+	}) || all[0].Code != "UNKNOWN_ARG" {
+		t.Errorf("a plan with an error after warnings: %+v %v", rej, all)
 	}
 }
 

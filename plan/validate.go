@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,38 +40,105 @@ type ValidateOptions struct {
 // parsed where it is checked and nothing of it is kept (a step keeps no
 // parsed references: see Step.Refs).
 func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
+	return ValidateList(p, c, o).Slice()
+}
+
+// ValidateList is ValidateWith, its diagnostics kept compact: a driver that
+// shows them one at a time (the validate command's text report) makes each
+// whole only when it writes it.
+func ValidateList(p *Plan, c *Catalog, o ValidateOptions) *Diagnostics {
+	v := newValidator(p, c, o)
+	v.check()
+	return v.ds.sorted()
+}
+
+// validateFirst validates p for the check `run` and `serve` make before a
+// plan runs (Admit): the first error (in position order), or nil when the
+// plan may run, and every diagnostic, compact, for the driver to show.
+// Warnings never stop a run.
+func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds *Diagnostics) {
+	ds = ValidateList(p, c, ValidateOptions{})
+	for i := range ds.Len() {
+		if ds.Severity(i) == SeverityError {
+			d := ds.At(i)
+			return &d, ds
+		}
+	}
+	return nil, ds
+}
+
+// hasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
+// infos: the check before a run, which shows diagnostics only when it
+// refuses the plan. The walk is Validate's; at each step's end it keeps
+// nothing of the step when the step gave no error, and it stops at the
+// first step that gave one. (A plan of 100,000 steps with two warnings each
+// kept 200,000 diagnostics to the end of the check, most of a run's peak
+// memory, for nothing: run, serve and the DAP server show none of them
+// when the plan runs.)
+func hasErrors(p *Plan, c *Catalog) bool {
+	v := newValidator(p, c, ValidateOptions{})
+	v.errorsOnly = true
+	v.check()
+	return v.settle()
+}
+
+func newValidator(p *Plan, c *Catalog, o ValidateOptions) *validator {
 	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
 	v.schemaWork = schemaWork(p, c)
+	v.ds.p = p
+	return v
+}
+
+// check makes every check of ValidateWith into v.ds (unsorted); with
+// errorsOnly, it stops once a settle finds an error.
+func (v *validator) check() {
+	p := v.p
 	for _, d := range p.Problems {
 		v.ds.add(d)
 	}
-	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) {
-		return SortDiagnostics(v.ds.all())
+	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) || v.settle() {
+		return
 	}
 	v.src = p.Src.Bytes
 	v.planKeys()
 	v.valueChecks() // validate_values.go
+	if v.settle() {
+		return
+	}
 	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
 	if steps.IsZero() || steps.Kind() != jsontext.Array || len(p.Steps) != steps.Len() {
-		return SortDiagnostics(v.ds.all())
+		return
 	}
 	if len(p.Steps) == 0 {
 		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
 			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
 	}
-	v.run()
+	if v.run(); v.settle() {
+		return
+	}
 	v.fastmcpChecks() // validate_values.go
 	v.requiredShape()
-	return SortDiagnostics(v.ds.all())
 }
 
-// validateFirst is the check `run` and `serve` make before a plan runs: it
-// validates the plan and returns the first error (in position order), or
-// nil when the plan may run, with every diagnostic for the driver to show.
-// Warnings never stop a run.
-func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds []Diagnostic) {
-	ds = ValidateWith(p, c, ValidateOptions{})
-	return firstError(ds), ds
+// settle, with errorsOnly, reports whether the diagnostics made so far hold
+// an error, and drops them when they do not; without, it reports false.
+// (A check may still raise a diagnostic of the step it is checking to an
+// error, REF_LOOKALIKE, so a step's are kept to its end.)
+func (v *validator) settle() bool {
+	if !v.errorsOnly {
+		return false
+	}
+	if v.stop {
+		return true
+	}
+	for i := range v.ds.len() {
+		if v.ds.severity(i) == SeverityError {
+			v.stop = true
+			return true
+		}
+	}
+	v.ds.reset()
+	return false
 }
 
 type validator struct {
@@ -105,6 +173,13 @@ type validator struct {
 	uncheckedOrder []*toolInfo
 
 	schemaWork int // schema work left (flatten): bounds the memory schemas can cost
+
+	// errorsOnly: hasErrors's walk, which keeps diagnostics only until the
+	// next settle; stop: a settle found an error.
+	errorsOnly, stop bool
+	// eager keeps every diagnostic whole (no diagList.addLazy): what the
+	// compact ones must make (tests).
+	eager bool
 }
 
 // schemaWork is the schema work a validation may do: linear in the size of
@@ -173,65 +248,6 @@ func (v *validator) intern(code, msg string) string {
 	return msg
 }
 
-// diagList is a validation's diagnostics, kept in chunks of diagChunk: an
-// append never copies the diagnostics already there (a slice grown by
-// append to 200,000 diagnostics had copied about four times their size),
-// and all returns them in one slice of exactly their number.
-type diagList struct {
-	chunks [][]Diagnostic // every chunk but the last holds diagChunk
-	n      int
-}
-
-const diagChunk = 512
-
-// add appends d and returns it for decoration (valid until the next add).
-func (l *diagList) add(d Diagnostic) *Diagnostic {
-	k := len(l.chunks) - 1
-	if k < 0 || len(l.chunks[k]) == diagChunk {
-		var c []Diagnostic // the first chunk grows from small, as a slice does
-		if k >= 0 {
-			c = make([]Diagnostic, 0, diagChunk)
-		}
-		l.chunks = append(l.chunks, c)
-		k++
-	}
-	c := append(l.chunks[k], d)
-	l.chunks[k] = c
-	l.n++
-	return &c[len(c)-1]
-}
-
-// len is the number of diagnostics.
-func (l *diagList) len() int { return l.n }
-
-// at is diagnostic i.
-func (l *diagList) at(i int) *Diagnostic { return &l.chunks[i/diagChunk][i%diagChunk] }
-
-// all is every diagnostic in one slice.
-func (l *diagList) all() []Diagnostic {
-	if len(l.chunks) == 1 {
-		return l.chunks[0]
-	}
-	out := make([]Diagnostic, 0, l.n)
-	for _, c := range l.chunks {
-		out = append(out, c...)
-	}
-	return out
-}
-
-// filter keeps the diagnostics keep says yes to.
-func (l *diagList) filter(keep func(*Diagnostic) bool) {
-	old := *l
-	*l = diagList{}
-	for _, c := range old.chunks {
-		for i := range c {
-			if keep(&c[i]) {
-				l.add(c[i])
-			}
-		}
-	}
-}
-
 // relate adds a related location to d.
 func (v *validator) relate(d *Diagnostic, ptr string, offset int, msg string) {
 	d.Related = append(d.Related, Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
@@ -282,9 +298,15 @@ func (v *validator) run() {
 			}
 		}
 	}
+	if v.settle() {
+		return
+	}
 	for _, s := range p.Steps {
 		if s.Node.Kind() == jsontext.Object {
 			v.step(s)
+			if v.settle() {
+				return
+			}
 		}
 		if id := v.ids[s.Index]; id.hasID {
 			if _, seen := v.scope[id.id]; !seen {
@@ -308,7 +330,7 @@ func (v *validator) shape(s *Step) stepIDs {
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
 		return out
 	}
-	aliased := map[string]bool{}
+	var aliased [3]bool // by stepKeys, the keys sug can be
 	for _, m := range s.Node.Members() {
 		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
 			continue
@@ -323,8 +345,8 @@ func (v *validator) shape(s *Step) stepIDs {
 		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
 		if sug != "" {
 			msg = fmt.Sprintf("step %q has a key %q, which is not a step key: rename it to %q", s.Label(), m.Key, sug)
-			if !aliased[sug] {
-				aliased[sug] = true
+			if k := slices.Index(stepKeys, sug); !aliased[k] {
+				aliased[k] = true
 				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 				switch sug {
 				case "id":
@@ -342,7 +364,7 @@ func (v *validator) shape(s *Step) stepIDs {
 	startOf := s.Node.Start()
 	switch id := out.idNode; {
 	case id.IsZero() || !pyTruthy(id):
-		if !aliased["id"] {
+		if !aliased[0] {
 			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
 			ptr, start, end := s.Ptr, startOf, startOf+1
 			if !id.IsZero() {
@@ -366,7 +388,7 @@ func (v *validator) shape(s *Step) stepIDs {
 				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
 		}
 	}
-	if out.tool.IsZero() && !aliased["tool"] {
+	if out.tool.IsZero() && !aliased[1] {
 		v.add(SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
 	}
@@ -408,8 +430,12 @@ func (v *validator) step(s *Step) {
 	ids := &v.ids[s.Index]
 	var info *toolInfo
 	if t := ids.tool; !t.IsZero() {
-		if t.Kind() == jsontext.String && v.c.Tool(t.Str()) != nil {
-			info = v.info(v.c.Tool(t.Str()))
+		var tool *Tool
+		if t.Kind() == jsontext.String {
+			tool = v.c.Tool(t.Str())
+		}
+		if tool != nil {
+			info = v.info(tool)
 		} else {
 			ptr := s.Ptr + "/tool"
 			if t != s.Tool {

@@ -61,8 +61,8 @@ type walkNode struct {
 	anyNext  *walkNode // the one step from an unconstrained shape, whatever the key
 
 	// A REF_UNKNOWN_PROPERTY into this node: its message after the words
-	// saying whose output, and its suggestion (unknownProperty).
-	unknownTail, suggestion string
+	// saying whose output, and its suggestion (unknownTail).
+	unknown *lazyWords
 }
 
 // step is cur.step(key) from the shape at n, memoized. From a shape that
@@ -247,8 +247,8 @@ func scratch[V any](m *map[string]V) map[string]V {
 
 // unknownArg is the diagnostic of an unknown argument name.
 type unknownArg struct {
-	sev Severity
-	msg string
+	sev   Severity
+	words *lazyWords // the message and the suggestion
 }
 
 // suggestArg is suggest(key, ti.names), once per key.
@@ -289,7 +289,7 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 	if !ti.closed && sev == SeverityWarning {
 		msg += " (the inputSchema allows other names, so the tool may ignore it)"
 	}
-	u := unknownArg{sev, msg}
+	u := unknownArg{sev, &lazyWords{msg, sug}}
 	if ti.unknownArgs == nil {
 		ti.unknownArgs = map[[2]string]unknownArg{}
 	}
@@ -328,7 +328,11 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 				meant[sug] = true
 			}
 			u := ti.unknownArgMessage(m.Key, sug)
-			d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.msg)
+			if ids.argAt == "" && !v.eager { // (else the pointer is not the step's: kept whole)
+				v.ds.addLazy(lazyUnknownArg, u.sev, m.KeyStart, m.KeyEnd, s, diagRec{key: m.Key, words: u.words})
+				continue
+			}
+			d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.words.msg)
 			d.Suggestion = sug
 		}
 	}
@@ -542,9 +546,9 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		where = fmt.Sprintf("argument %q of tool %q, at %s,", param, ti.tool.Name, inner)
 	}
 	// A lookalike reference in this argument stands for the schema error too.
-	for i := v.ds.len() - 1; i >= 0 && v.ds.at(i).StepIndex == s.Index; i-- {
+	for i := v.ds.len() - 1; i >= 0 && v.ds.stepOf(i) == s.Index; i-- {
 		d := v.ds.at(i)
-		if d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
+		if d != nil && d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
 			d.Severity = SeverityError
 			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
 			return

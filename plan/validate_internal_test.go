@@ -27,7 +27,7 @@ func TestSchemasOncePerTool(t *testing.T) {
 	}
 	src = append(src, "]}"...)
 	p := Load("chain.json", src, Limits{})
-	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}}
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}, ds: diagList{p: p}}
 	v.run()
 	if v.ds.len() != 0 {
 		t.Fatalf("diagnostics: %v", v.ds.all())
@@ -132,7 +132,7 @@ func TestMemoByKind(t *testing.T) {
   {"id": "g", "tool": "note", "args": {"note": "seven", "data": {"z": null}, "code": "ok", "n": 1}}
 ]}`)
 	p := Load("memo.json", src, Limits{})
-	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}}
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}, ds: diagList{p: p}}
 	v.run()
 	got := map[string]string{}
 	for _, d := range v.ds.all() {

@@ -185,6 +185,10 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
 	var pending Diagnostic // (a value: a pointer to it put it on the heap for every reference)
+	// or, when pendingNode is set, a REF_UNKNOWN_PROPERTY kept compact
+	var pendingNode *walkNode
+	var pendingFail *walkFailure
+	pendingElem := 0
 	held := false
 	for i := start; i < path.Len(); i++ {
 		e := path.Index(i)
@@ -197,8 +201,11 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		res := node.res
 		if f := res.fail; f != nil {
 			if f.code == "REF_UNKNOWN_PROPERTY" {
-				msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
-				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, msg).Suggestion = sug
+				if d, whole := v.unknownProperty(s, node, f, target, r, at, i, key); whole {
+					v.ds.add(d)
+				} else {
+					v.addUnknownProperty(s, node, f, r, at, i)
+				}
 			} else {
 				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
 			}
@@ -207,9 +214,10 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		if !held {
 			if f := res.warn; f != nil {
 				if f.code == "REF_UNKNOWN_PROPERTY" {
-					msg, sug := v.unknownProperty(node, f, target, path, i, r.Step, key)
-					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), msg)
-					pending.Suggestion = sug
+					var whole bool
+					if pending, whole = v.unknownProperty(s, node, f, target, r, at, i, key); !whole {
+						pendingNode, pendingFail, pendingElem = node, f, i
+					}
 				} else {
 					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
 				}
@@ -222,7 +230,9 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		}
 		cur = res.next
 	}
-	if held {
+	if held && pendingNode != nil {
+		v.addUnknownProperty(s, pendingNode, pendingFail, r, at, pendingElem)
+	} else if held {
 		pending.StepIndex, pending.StepID = s.Index, s.IDText()
 		v.ds.add(pending)
 	}
@@ -247,6 +257,15 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, wat, want))
 }
 
+// addUnknownProperty records the REF_UNKNOWN_PROPERTY of reference r at
+// element i of its path, walked to node n, compact: offsets, the reference
+// and the words it shares with every reference that walks to n
+// (unknownTail made them).
+func (v *validator) addUnknownProperty(s *Step, n *walkNode, f *walkFailure, r *Ref, at argAt, i int) {
+	e := r.PathNode.Index(i)
+	v.ds.addLazy(lazyUnknownProperty, f.sev, e.Start(), e.End(), s, diagRec{ref: r.Value, key: at.key, words: n.unknown, elem: int32(i)})
+}
+
 // goodPathElement reports whether a path element is a string or an integer,
 // the only elements Concierge does not turn into surprising strings.
 func goodPathElement(e jsontext.Value) bool {
@@ -260,29 +279,43 @@ func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), pyvalue.Str(e)))
 }
 
-// unknownProperty is the message and suggestion of a REF_UNKNOWN_PROPERTY
-// at element i of path, walked to node n. All but its first words ("the
-// output of step ...") are the same for every reference that walks to n,
-// so they and the suggestion are made once, and the message is one string.
-func (v *validator) unknownProperty(n *walkNode, f *walkFailure, target *toolInfo, path jsontext.Value, i int, step, key string) (string, string) {
-	if n.unknownTail == "" {
-		n.suggestion = suggest(key, f.names)
+// unknownTail is the message of a REF_UNKNOWN_PROPERTY into node n after
+// its first words ("the output of step ..."), and its suggestion: the same
+// for every reference that walks to n, so made once.
+func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, key string) *lazyWords {
+	if n.unknown == nil {
+		sug := suggest(key, f.names)
+		var tail string
 		if f.closed {
-			n.unknownTail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
+			tail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
 		} else {
-			n.unknownTail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
+			tail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
 		}
-		n.unknownTail += didYouMean(n.suggestion)
+		n.unknown = &lazyWords{tail + didYouMean(sug), sug}
 	}
-	b := v.appendWhere(v.msgBuf[:0], path, i, step)
-	b = append(b, n.unknownTail...)
+	return n.unknown
+}
+
+// unknownProperty is the REF_UNKNOWN_PROPERTY of reference r at element i
+// of its path, walked to node n, kept compact (diagList.addLazy) where its
+// pointer is the step's own; else it is made whole and returned.
+func (v *validator) unknownProperty(s *Step, n *walkNode, f *walkFailure, target *toolInfo, r *Ref, at argAt, i int, key string) (Diagnostic, bool) {
+	w := v.unknownTail(n, f, target, key)
+	e := r.PathNode.Index(i)
+	if at.ids.argAt == "" && !v.eager {
+		return Diagnostic{}, false
+	}
+	b := appendWhere(v.msgBuf[:0], v.src, r.PathNode, i, r.Step)
+	b = append(b, w.msg...)
 	v.msgBuf = b
-	return string(b), n.suggestion
+	d := v.p.Diag(f.sev, f.code, at.elemPtr(r.Step, i), e.Start(), e.End(), string(b))
+	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), w.sug
+	return d, true
 }
 
 // appendWhere appends where(i) of walkPath: "the output of step "s"", or
 // "[path] in the output of step "s"" for the first i elements of path.
-func (v *validator) appendWhere(b []byte, path jsontext.Value, i int, step string) []byte {
+func appendWhere(b, src []byte, path jsontext.Value, i int, step string) []byte {
 	if i > 0 {
 		b = append(b, '[')
 		for k, e := range path.Elems() {
@@ -292,7 +325,7 @@ func (v *validator) appendWhere(b []byte, path jsontext.Value, i int, step strin
 			if k > 0 {
 				b = append(b, ", "...)
 			}
-			b = append(b, e.Raw(v.src)...)
+			b = append(b, e.Raw(src)...)
 		}
 		b = append(b, "] in "...)
 	}

@@ -118,8 +118,9 @@ func (v *validator) fastmcpChecks() {
 		return
 	}
 	coerced := map[string]bool{}
+	var tools toolOfSteps
 	for _, s := range v.p.Steps {
-		t := v.c.Tool(s.ToolName())
+		t := tools.of(v.c, s)
 		if t == nil || t.Runtime != RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 			continue
 		}
@@ -166,9 +167,10 @@ func (v *validator) requiredShape() {
 		return
 	}
 	seen := map[string]bool{}
+	var tools toolOfSteps
 	for _, s := range v.p.Steps {
-		t := v.c.Tool(s.ToolName())
-		if t == nil || seen[t.Name] {
+		t := tools.of(v.c, s)
+		if t == nil || tools.same || seen[t.Name] {
 			continue
 		}
 		seen[t.Name] = true
@@ -190,6 +192,23 @@ func (v *validator) requiredShape() {
 			fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
 				t.Name, req.Kind(), orNone(names)))
 	}
+}
+
+// toolOfSteps is c.Tool(s.ToolName()) for steps in turn, looked up again
+// only when the name differs from the step before's (plans call one tool
+// over and over; the lookups were a tenth of validating such a plan).
+type toolOfSteps struct {
+	name string
+	tool *Tool
+	same bool // the name was the step before's
+}
+
+func (t *toolOfSteps) of(c *Catalog, s *Step) *Tool {
+	name := s.ToolName()
+	if t.same = t.tool != nil && name == t.name; !t.same {
+		t.name, t.tool = name, c.Tool(name)
+	}
+	return t.tool
 }
 
 func orNone(names []string) string {

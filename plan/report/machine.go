@@ -44,20 +44,19 @@ type jsonEnvelope struct {
 // there is no error, else FAIL), the diagnostics, and the summary of all of
 // them.
 func JSON(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return jsonFiles(w, []File{{p, ds}}, o)
+	return jsonFiles(w, []File{{Plan: p, Diags: ds}}, o)
 }
 
 func jsonFiles(w io.Writer, files []File, o Options) error {
-	show, total := shown(files, o)
+	show, n, total := shown(files, o, true)
 	env := jsonEnvelope{Result: "OK", Diagnostics: []jsonDiag{}, Summary: total}
 	if env.Summary.Errors > 0 {
 		env.Result = "FAIL"
 	}
-	env.Truncated = len(show) < total.all()
-	for _, e := range show {
-		d := e.d
+	env.Truncated = n < total.all()
+	for p, d := range show {
 		jd := jsonDiag{Severity: strings.ToUpper(d.Severity.String()), Code: d.Code, Message: d.Message,
-			Location: d.Pointer, File: e.p.Src.Name, Line: d.Pos().Line, Column: d.Pos().Column,
+			Location: d.Pointer, File: p.Src.Name, Line: d.Pos().Line, Column: d.Pos().Column,
 			EndLine: d.EndPos().Line, EndColumn: d.EndPos().Column, StepID: d.StepID, Suggestion: d.Suggestion}
 		if d.StepIndex >= 0 {
 			i := d.StepIndex
@@ -94,16 +93,15 @@ func ruleName(code string) string {
 // GitHub renders one workflow command per diagnostic, which GitHub Actions
 // shows as an annotation on the line.
 func GitHub(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return githubFiles(w, []File{{p, ds}}, o)
+	return githubFiles(w, []File{{Plan: p, Diags: ds}}, o)
 }
 
 func githubFiles(w io.Writer, files []File, o Options) error {
 	var b strings.Builder
-	show, _ := shown(files, o)
-	for _, e := range show {
-		d := e.d
+	show, _, _ := shown(files, o, false)
+	for p, d := range show {
 		// GitHub reads file= relative to the repository's root.
-		file := e.p.Src.Name
+		file := p.Src.Name
 		if o.Root != "" && file != "<stdin>" {
 			if rel, _, ok := underRoot(file, o.Root); ok {
 				file = filepath.ToSlash(rel)

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,29 @@ type Options struct {
 type File struct {
 	Plan  *plan.Plan
 	Diags []plan.Diagnostic
+
+	// List, when set, stands for Diags: diagnostics kept compact
+	// (plan.ValidateList), each made whole only as it is written.
+	List *plan.Diagnostics
+}
+
+func (f *File) len() int {
+	if f.List != nil {
+		return f.List.Len()
+	}
+	return len(f.Diags)
+}
+
+// Count counts f's diagnostics.
+func (f File) Count() Summary {
+	if f.List == nil {
+		return Count(f.Diags)
+	}
+	var s Summary
+	for i := range f.List.Len() {
+		s.add(f.List.Severity(i))
+	}
+	return s
 }
 
 // Summary counts diagnostics by severity.
@@ -59,16 +83,20 @@ type Summary struct {
 func Count(ds []plan.Diagnostic) Summary {
 	var s Summary
 	for _, d := range ds {
-		switch d.Severity {
-		case plan.SeverityError:
-			s.Errors++
-		case plan.SeverityWarning:
-			s.Warnings++
-		default:
-			s.Infos++
-		}
+		s.add(d.Severity)
 	}
 	return s
+}
+
+func (s *Summary) add(sev plan.Severity) {
+	switch sev {
+	case plan.SeverityError:
+		s.Errors++
+	case plan.SeverityWarning:
+		s.Warnings++
+	default:
+		s.Infos++
+	}
 }
 
 // String is the summary line: "2 errors, 1 warning" (and infos, when any).
@@ -91,7 +119,7 @@ func (s Summary) all() int { return s.Errors + s.Warnings + s.Infos }
 
 // Write renders ds in format (one of Formats).
 func Write(w io.Writer, format string, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return WriteFiles(w, format, []File{{p, ds}}, o)
+	return WriteFiles(w, format, []File{{Plan: p, Diags: ds}}, o)
 }
 
 // WriteFiles renders the diagnostics of many files as one report: the text
@@ -110,38 +138,51 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 	return fmt.Errorf("unknown format %q: use one of %s", format, strings.Join(Formats, ", "))
 }
 
-// entry is one diagnostic and the plan it is in.
-type entry struct {
-	p *plan.Plan
-	d *plan.Diagnostic // into the File's Diags (a copy each was most of a large report's memory)
-}
-
-// shown is the diagnostics of files to show (at most o.MaxResults) and the
-// summary of all of them.
-func shown(files []File, o Options) ([]entry, Summary) {
-	var out []entry
+// shown is the diagnostics of files to show (at most o.MaxResults) with
+// the plan each is in, how many that is, and the summary of all of them;
+// without pointers, a diagnostic of a File.List may lack its Pointer.
+// The diagnostic yielded is valid until the next: one of a File.List is
+// made whole into the same variable each time (holding them all whole, or
+// a copy each, was most of a large report's memory).
+func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
 	var total Summary
 	n := 0
-	for _, f := range files {
-		n += len(f.Diags)
+	for i := range files {
+		s := files[i].Count()
+		total.Errors += s.Errors
+		total.Warnings += s.Warnings
+		total.Infos += s.Infos
+		n += files[i].len()
 	}
 	if o.MaxResults > 0 {
 		n = min(n, o.MaxResults)
 	}
-	out = make([]entry, 0, n)
-	for _, f := range files {
-		s := Count(f.Diags)
-		total.Errors += s.Errors
-		total.Warnings += s.Warnings
-		total.Infos += s.Infos
-		for i := range f.Diags {
-			if o.MaxResults > 0 && len(out) >= o.MaxResults {
-				break
+	seq := func(yield func(*plan.Plan, *plan.Diagnostic) bool) {
+		var made plan.Diagnostic
+		k := 0
+		for fi := range files {
+			f := &files[fi]
+			for i := range f.len() {
+				if k == n {
+					return
+				}
+				k++
+				d := &made
+				switch {
+				case f.List != nil && pointers:
+					made = f.List.At(i)
+				case f.List != nil:
+					made = f.List.AtNoPointer(i)
+				default:
+					d = &f.Diags[i]
+				}
+				if !yield(f.Plan, d) {
+					return
+				}
 			}
-			out = append(out, entry{f.Plan, &f.Diags[i]})
 		}
 	}
-	return out, total
+	return seq, n, total
 }
 
 const (
@@ -167,7 +208,7 @@ func sevColor(s plan.Severity) string {
 // source line with the offending token underlined, and notes; then a summary
 // line.
 func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return textFiles(w, []File{{p, ds}}, o)
+	return textFiles(w, []File{{Plan: p, Diags: ds}}, o)
 }
 
 func textFiles(w io.Writer, files []File, o Options) error {
@@ -177,9 +218,8 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	// it built were most of the time of a report of many diagnostics).
 	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
 	b := t.b
-	show, total := shown(files, o)
-	for _, e := range show {
-		p, d := e.p, e.d
+	show, n, total := shown(files, o, false)
+	for p, d := range show {
 		pos := d.Pos()
 		t.on(ansiBold)
 		b.WriteString(p.Src.Name)
@@ -226,9 +266,7 @@ func textFiles(w io.Writer, files []File, o Options) error {
 			indentLike(b, win, win.col)
 			t.on(sevColor(d.Severity))
 			b.WriteByte('^')
-			for range win.n - 1 {
-				b.WriteByte('~')
-			}
+			writeRun(b, tildeRun, win.n-1)
 			t.off()
 			b.WriteByte('\n')
 		}
@@ -241,8 +279,8 @@ func textFiles(w io.Writer, files []File, o Options) error {
 			b.WriteByte('\n')
 		}
 	}
-	if len(show) < total.all() {
-		fmt.Fprintf(b, "... %d more not shown (--max-results %d)\n", total.all()-len(show), o.MaxResults)
+	if n < total.all() {
+		fmt.Fprintf(b, "... %d more not shown (--max-results %d)\n", total.all()-n, o.MaxResults)
 	}
 	b.WriteString(total.String())
 	if len(files) > 1 {
@@ -279,11 +317,7 @@ func (t *textWriter) paint(color, s string) {
 
 func (t *textWriter) int(n int) { t.b.Write(strconv.AppendInt(t.num[:0], int64(n), 10)) }
 
-func (t *textWriter) spaces(n int) {
-	for range n {
-		t.b.WriteByte(' ')
-	}
-}
+func (t *textWriter) spaces(n int) { writeRun(t.b, spaceRun, n) }
 
 // digits is len(strconv.Itoa(n)).
 func digits(n int) int {
@@ -360,25 +394,38 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 // indentLike writes the blank space that brings the underline to col,
 // keeping the tabs of the source line so that it lines up.
 func indentLike(b *bufio.Writer, w window, col int) {
-	i := 1
-	for range w.prefix {
-		if i >= col {
-			break
-		}
-		b.WriteByte(' ')
-		i++
-	}
-	for k := 0; k < len(w.body) && i < col; {
-		r, size := utf8.DecodeRune(w.body[k:])
-		k += size
-		if r == '\t' {
-			b.WriteByte('\t')
+	// Spaces are counted and written in runs (a byte at a time was a tenth
+	// of a report of 200,000 diagnostics).
+	n := min(utf8.RuneCountInString(w.prefix), col-1)
+	i := 1 + n
+	for k := 0; k < len(w.body) && i < col; i++ {
+		if c := w.body[k]; c < utf8.RuneSelf {
+			k++
+			if c == '\t' {
+				writeRun(b, spaceRun, n)
+				n = 0
+				b.WriteByte('\t')
+				continue
+			}
 		} else {
-			b.WriteByte(' ')
+			_, size := utf8.DecodeRune(w.body[k:])
+			k += size
 		}
-		i++
+		n++
 	}
-	for ; i < col; i++ {
-		b.WriteByte(' ')
+	writeRun(b, spaceRun, n+max(col-i, 0))
+}
+
+const (
+	spaceRun = "                                                                "
+	tildeRun = "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"
+)
+
+// writeRun writes n bytes of run's byte.
+func writeRun(b *bufio.Writer, run string, n int) {
+	for n > 0 {
+		k := min(n, len(run))
+		b.WriteString(run[:k])
+		n -= k
 	}
 }

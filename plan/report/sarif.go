@@ -137,7 +137,7 @@ func sarifLevel(s plan.Severity) string {
 // SARIF renders a SARIF 2.1.0 log with the whole catalogue as rules, columns
 // counted in code points.
 func SARIF(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
-	return sarifFiles(w, []File{{p, ds}}, o)
+	return sarifFiles(w, []File{{Plan: p, Diags: ds}}, o)
 }
 
 func sarifRules() []sarifRule {
@@ -199,10 +199,9 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 		fileOf[f.Plan] = i
 	}
 	seen := map[string]int{}
-	show, _ := shown(files, o)
-	for _, e := range show {
-		d := e.d
-		loc := locs[fileOf[e.p]]
+	show, _, _ := shown(files, o, true)
+	for p, d := range show {
+		loc := locs[fileOf[p]]
 		res := sarifResult{RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),
 			Message: sarifText{Text: d.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: loc,
@@ -214,7 +213,7 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 					Region: sarifRegion{StartLine: r.Pos.Line, StartColumn: r.Pos.Column}},
 				Message: &sarifText{Text: r.Message}})
 		}
-		key := fingerprint(loc.URI, e.p, *d)
+		key := fingerprint(loc.URI, p, *d)
 		seen[key]++
 		res.PartialFingerprints = map[string]string{FingerprintKey: key + ":" + strconv.Itoa(seen[key])}
 		run.Results = append(run.Results, res)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/report"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,7 @@ the run failed to resolve is drawn dashed and marked "failed".`,
 			}
 			defer ts.Close()
 			if p.Root.IsZero() || len(p.Steps) == 0 && len(p.Problems) > 0 {
-				writeDiagnosticsBrief(s, p, p.Problems)
+				writeDiagnosticsBrief(s, report.File{Plan: p, Diags: p.Problems})
 				return failed
 			}
 			tr := replayOf(ts.catalog)

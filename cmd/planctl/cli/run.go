@@ -141,8 +141,8 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		} else {
 			print(plan.ErrorResponse(rej.Message))
 		}
-		if len(ds) > 0 {
-			writeDiagnosticsBrief(s, p, ds)
+		if ds.Len() > 0 {
+			writeDiagnosticsBrief(s, report.File{Plan: p, List: ds})
 		}
 		return failed
 	} else if spec != nil {
@@ -195,6 +195,6 @@ func maxResultOption(n int64) int64 {
 
 // writeDiagnosticsBrief shows the diagnostics that refused a plan on
 // stderr, in validate's text format.
-func writeDiagnosticsBrief(s *streams, p *plan.Plan, ds []plan.Diagnostic) {
-	report.Text(s.errOut, p, ds, report.Options{Color: tui.IsTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
+func writeDiagnosticsBrief(s *streams, f report.File) {
+	report.WriteFiles(s.errOut, "text", []report.File{f}, report.Options{Color: tui.IsTerminal(s.errOut) && os.Getenv("NO_COLOR") == ""})
 }

@@ -150,17 +150,12 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 				fail(fmt.Errorf("%s: %w", path, errors.Unwrap(err)))
 				continue
 			}
-			ds := plan.ValidateWith(p, src.catalog, plan.ValidateOptions{UnusedOutput: f.unused})
+			// Kept compact, each made whole as the report writes it.
+			ds := plan.ValidateList(p, src.catalog, plan.ValidateOptions{UnusedOutput: f.unused})
 			if len(ignore) > 0 {
-				kept := ds[:0]
-				for _, d := range ds {
-					if !ignore[d.Code] {
-						kept = append(kept, d)
-					}
-				}
-				ds = kept
+				ds.Keep(func(i int) bool { return !ignore[ds.Code(i)] })
 			}
-			files = append(files, report.File{Plan: p, Diags: ds})
+			files = append(files, report.File{Plan: p, List: ds})
 		}
 	}
 	for _, e := range failures {
@@ -183,7 +178,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 	}
 	var sum report.Summary
 	for _, fl := range files {
-		c := report.Count(fl.Diags)
+		c := fl.Count()
 		sum.Errors += c.Errors
 		sum.Warnings += c.Warnings
 	}
