@@ -17,7 +17,7 @@ func TestGrow(t *testing.T) {
 			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			sink = deep(1)
+			deep(1)
 			runtime.ReadMemStats(&after)
 			done <- after.StackInuse - before.StackInuse
 		}()
