@@ -148,14 +148,18 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	var b bytes.Buffer
+	var buf []byte
 	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			// ReadFrom wants bytes.MinRead free before each read: without
 			// them it doubled the buffer just made, one file size of garbage.
-			b.Grow(int(min(fi.Size(), limit)+1) + bytes.MinRead)
+			// The buffer is made here rather than by b.Grow, which zeroes
+			// all of it (append of a make) before the read overwrites it:
+			// fresh memory from the system is zero already.
+			buf = make([]byte, 0, int(min(fi.Size(), limit)+1)+bytes.MinRead)
 		}
 	}
+	b := bytes.NewBuffer(buf)
 	_, err := b.ReadFrom(io.LimitReader(r, limit+1))
 	return b.Bytes(), err
 }
