@@ -25,7 +25,11 @@ import (
 type Debugger struct {
 	opts DebugOptions
 	run  *Run
-	ids  map[string]int // step label -> index of its first step
+	// step label -> index of its first step in the plan as loaded (idsOf),
+	// built by the first FindStep
+	ids     map[string]int
+	idsOf   *Plan
+	idsOnce sync.Once
 
 	cat *Catalog // the catalog the plan as loaded is validated against
 
@@ -72,7 +76,7 @@ func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
 		o.Validate = Validate
 	}
 	o.Run.HaltAtTraceEnd = true
-	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, ids: make(map[string]int, len(p.Steps))}
+	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, idsOf: p}
 	d.run = NewRun(p, c, o.Run)
 	d.diags, d.checked = o.Diagnostics, true
 	if d.diags == nil && c != nil {
@@ -80,11 +84,6 @@ func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
 			d.checked = false
 		} else {
 			d.diags = o.Validate(p, c)
-		}
-	}
-	for i, st := range p.Steps {
-		if _, dup := d.ids[st.Label()]; !dup {
-			d.ids[st.Label()] = i
 		}
 	}
 	for _, b := range o.Breakpoints {
@@ -162,7 +161,20 @@ func stepDiagnostics(ds []Diagnostic, i int) []Diagnostic {
 
 // FindStep finds a step by id (its label), or by "#N" for the step at
 // index N, with an error that says what the plan has instead.
-func (d *Debugger) FindStep(arg string) (int, error) { return FindStep(d.Plan(), d.ids, arg) }
+func (d *Debugger) FindStep(arg string) (int, error) {
+	// The index of the loaded plan's step ids is built on first use, not
+	// before the debugger's first frame (a pass over every step).
+	d.idsOnce.Do(func() {
+		d.ids = make(map[string]int, len(d.idsOf.Steps))
+		for i, st := range d.idsOf.Steps {
+			if _, dup := d.ids[st.Label()]; !dup {
+				d.ids[st.Label()] = i
+			}
+		}
+		d.idsOf = nil
+	})
+	return FindStep(d.Plan(), d.ids, arg)
+}
 
 // FindStep finds a step of p by id, or by "#N" for the step at index N.
 // ids maps labels to indexes (nil: built from p).

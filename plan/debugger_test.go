@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
@@ -88,5 +89,27 @@ func BenchmarkEdit(b *testing.B) {
 		if _, err := d.SetArg(25_000, "value", []byte(`{"output_by_reference": {"step-024999": []}}`)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestFindStepIndexOnFirstUse: the debugger's index of step ids, built by
+// the first FindStep (not before the first frame), names a repeated id's
+// first step, after an edit too, with callers at once.
+func TestFindStepIndexOnFirstUse(t *testing.T) {
+	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":2}},{"id":"a","tool":"echo","args":{"value":3}}]`, plan.RunOptions{})
+	if _, err := d.SetArg(0, "value", []byte(`5`)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if i, err := d.FindStep("a"); err != nil || i != 0 {
+				t.Errorf("FindStep(a) = %d, %v; want the first step with that id, 0", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if i, err := d.FindStep("b"); err != nil || i != 1 {
+		t.Errorf("FindStep(b) = %d, %v", i, err)
 	}
 }

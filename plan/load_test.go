@@ -108,3 +108,22 @@ func TestReadPlanOneBuffer(t *testing.T) {
 		t.Errorf("buffer of %d bytes for a file of %d", cap(b), len(src))
 	}
 }
+
+// TestLoadStepKeys: a step's id, tool and args are its last of each key, as
+// json.loads keeps a repeated key; a step that is not an object has none.
+func TestLoadStepKeys(t *testing.T) {
+	p := Load("p.json", []byte(`[{"id":"x","tool":"echo","i\u0064":"y","args":{},"args":{"value":1},"other":2}, 3, {"tool":"note"}]`), Limits{})
+	if len(p.Steps) != 3 {
+		t.Fatalf("%d steps", len(p.Steps))
+	}
+	s := p.Steps[0]
+	if s.ID.Str() != "y" || s.ToolName() != "echo" || s.Args.Get("value").Str() != "1" {
+		t.Errorf("step 0: id %q tool %q args %s", s.ID.Str(), s.ToolName(), s.Args.Raw(p.Src.Bytes))
+	}
+	if s := p.Steps[1]; !s.ID.IsZero() || !s.Tool.IsZero() || !s.Args.IsZero() || s.Ptr != "/1" {
+		t.Errorf("step 1 (a number): %+v", s)
+	}
+	if s := p.Steps[2]; !s.ID.IsZero() || s.ToolName() != "note" || !s.Args.IsZero() || s.Index != 2 {
+		t.Errorf("step 2: %+v", s)
+	}
+}

@@ -148,14 +148,18 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	var b bytes.Buffer
+	var buf []byte
 	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
 			// ReadFrom wants bytes.MinRead free before each read: without
 			// them it doubled the buffer just made, one file size of garbage.
-			b.Grow(int(min(fi.Size(), limit)+1) + bytes.MinRead)
+			// The buffer is made here rather than by b.Grow, which zeroes
+			// all of it (append of a make) before the read overwrites it:
+			// fresh memory from the system is zero already.
+			buf = make([]byte, 0, int(min(fi.Size(), limit)+1)+bytes.MinRead)
 		}
 	}
+	b := bytes.NewBuffer(buf)
 	_, err := b.ReadFrom(io.LimitReader(r, limit+1))
 	return b.Bytes(), err
 }
@@ -204,13 +208,23 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 			fmt.Sprintf("the plan has %d steps, more than the limit of %d: split it into smaller plans or raise --max-steps", steps.Len(), lim.MaxSteps))
 		return p
 	}
-	p.Steps = make([]*Step, steps.Len())
+	// The steps' records in one allocation, and each step's keys read in
+	// one pass over its members (the last of a repeated key wins, as Get
+	// would have it) rather than one Get a key.
+	recs := make([]Step, steps.Len())
+	p.Steps = make([]*Step, len(recs))
 	for i, n := range steps.Elems() {
-		s := &Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
-		if n.Kind() == jsontext.Object {
-			s.ID = n.Get("id")
-			s.Tool = n.Get("tool")
-			s.Args = n.Get("args")
+		s := &recs[i]
+		*s = Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
+		for _, m := range n.Members() {
+			switch m.Key {
+			case "id":
+				s.ID = m.Value
+			case "tool":
+				s.Tool = m.Value
+			case "args":
+				s.Args = m.Value
+			}
 		}
 		p.Steps[i] = s
 	}

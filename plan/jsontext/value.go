@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -408,15 +409,19 @@ func ParseWithDuplicates(src []byte) (Value, []Value, error) {
 	if len(src) > maxSource {
 		return Value{}, nil, &SyntaxError{Msg: fmt.Sprintf("a JSON document of %d bytes is over the 4 GiB planctl reads: split it", len(src))}
 	}
-	d := &document{src: src, chunks: [][]node{make([]node, 0, min(len(src)/12+4, chunkSize))}}
-	p := parser{src: src, d: d}
-	p.skipSpace()
-	if err := p.value(0); err != nil {
-		return Value{}, nil, err
+	first := make([]node, min(len(src)/12+4, chunkSize))
+	d := &document{src: src, chunks: [][]node{first}}
+	p := parser{src: src, d: d, cur: first}
+	if len(src) >= feedFrom && runtime.GOMAXPROCS(0) > 1 {
+		p.feed = startFeed()
 	}
-	p.skipSpace()
-	if p.i < len(src) {
-		return Value{}, nil, p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
+	err := p.parse()
+	if p.feed != nil {
+		close(p.feed.stop)
+	}
+	d.n = p.n
+	if err != nil {
+		return Value{}, nil, err
 	}
 	dups := make([]Value, len(p.dups))
 	for k, i := range p.dups {
@@ -430,21 +435,108 @@ type parser struct {
 	i    int
 	d    *document
 	dups []uint32 // objects with a repeated key
+	// cur is the tape's last chunk (at its full length: the tape's chunks
+	// are allocated whole, and document.n says how much is in use); k is
+	// the number of its nodes in use.
+	cur  []node
+	k    int
+	n    uint32              // nodes in the tape (document.n once parsed)
+	feed *feed               // chunks made ready ahead, for a large source
+	seen map[string]struct{} // repeatsKey's set, reused
+	// keys holds the keys of the open objects, innermost last, as
+	// keySpan: an object's keys are compared when it closes.
+	keys []keySpan
+}
+
+// keySpan is an object key's span in the source (quotes included) and
+// whether it has escapes.
+type keySpan struct {
+	start, end uint32
+	node       uint32 // its node
+	escaped    bool
 }
 
 // add appends a node and returns its index.
 func (p *parser) add(kind Kind, start, end int, flags uint8) uint32 {
-	d := p.d
-	i := d.n
-	last := &d.chunks[len(d.chunks)-1]
-	if len(*last) == chunkSize {
-		d.chunks = append(d.chunks, make([]node, 0, chunkSize))
-		last = &d.chunks[len(d.chunks)-1]
+	if p.k >= len(p.cur) {
+		p.grow()
 	}
-	*last = append(*last, node{start: uint32(start), end: uint32(end), next: i + 1, kind: kind, flags: flags})
-	d.n++
-	return i
+	p.n++
+	p.cur[p.k] = node{start: uint32(start), end: uint32(end), next: p.n, kind: kind, flags: flags}
+	p.k++
+	return p.n - 1
 }
+
+// grow makes room for one more node: the first chunk (sized for the source,
+// so a small document stays small) doubles up to chunkSize; past that a new
+// chunk follows, so growing never copies more than the first chunk.
+func (p *parser) grow() {
+	d := p.d
+	if len(p.cur) < chunkSize {
+		c := make([]node, min(2*len(p.cur), chunkSize))
+		copy(c, p.cur)
+		d.chunks[0] = c // only the first chunk is ever short
+		p.cur = c
+		return
+	}
+	p.cur = nil
+	if p.feed != nil {
+		select {
+		case p.cur = <-p.feed.ch:
+		default: // the feed is behind: not worth a wait
+		}
+	}
+	if p.cur == nil {
+		p.cur = make([]node, chunkSize)
+	}
+	d.chunks = append(d.chunks, p.cur)
+	p.k = 0
+}
+
+// feedFrom is the size of source from which a parse has its tape's chunks
+// made ready ahead (a few MB: below it a goroutine is not worth it).
+const feedFrom = 8 << 20
+
+// A feed is a goroutine that allocates tape chunks ahead of the parser and
+// writes to every page of each, on another core. A fresh page costs the
+// kernel a fault on its first write, and a large plan's tape is two or
+// three times the plan's size, so those faults were a third of the parse
+// of a 183 MB plan (its 400 MB of tape), all on the parser's core. The
+// parser takes a ready chunk when there is one and makes its own when
+// there is not: the feed never makes it wait. It keeps feedAhead chunks
+// ready; the parse's end stops it (the chunks it still holds are garbage).
+type feed struct {
+	ch   chan []node
+	stop chan struct{}
+}
+
+const feedAhead = 4
+
+func startFeed() *feed {
+	f := &feed{ch: make(chan []node, feedAhead), stop: make(chan struct{})}
+	go func() {
+		for {
+			select {
+			case <-f.stop:
+				return
+			default:
+			}
+			c := make([]node, chunkSize)
+			for k := 0; k < len(c); k += pageNodes {
+				c[k] = node{} // the first write to each page takes its fault here
+			}
+			select {
+			case f.ch <- c:
+			case <-f.stop:
+				return
+			}
+		}
+	}()
+	return f
+}
+
+// pageNodes is the number of nodes in a 4 KiB page.
+const pageNodes = 4096 / int(unsafe.Sizeof(node{}))
 
 func (p *parser) errorf(format string, args ...any) *SyntaxError {
 	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
@@ -472,43 +564,208 @@ func (p *parser) describe() string {
 	return fmt.Sprintf("character %U", r)
 }
 
-func (p *parser) skipSpace() {
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+// isSpaceTab and plainTab classify bytes for the scanning loops by one
+// load each: JSON whitespace; a byte a string holds as itself (printable
+// ASCII but the quote and the backslash).
+var isSpaceTab, plainTab = func() (sp, pl [256]bool) {
+	for _, c := range []byte{' ', '\t', '\n', '\r'} {
+		sp[c] = true
 	}
+	for c := 0x20; c < 0x80; c++ {
+		pl[c] = c != '"' && c != '\\'
+	}
+	return
+}()
+
+// skip returns the offset of the first byte at or after i that is not
+// JSON whitespace.
+func skip(src []byte, i int) int {
+	for i < len(src) && isSpaceTab[src[i]] {
+		i++
+	}
+	return i
 }
 
-func (p *parser) value(depth int) error {
-	if p.i >= len(p.src) {
+// frame is an array or object the parse is inside of.
+type frame struct {
+	v     uint32 // its node
+	n     int    // its children so far
+	start int    // the offset of its '[' or '{'
+	keys  int    // where its keys start in parser.keys
+	obj   bool
+}
+
+// parse parses the document at p.i. It is one loop over the source with a
+// stack of the open containers, rather than a function call per value:
+// the states are "a value is due" (value), "a key is due" (key) and "a
+// value ended" (after). The offset is kept in i, and stored in p.i for the
+// methods that read or advance it (p.stringNode, p.number, p.errorf...).
+func (p *parser) parse() error {
+	src := p.src
+	stack := make([]frame, 0, 32)
+	var top *frame
+	i := skip(src, p.i)
+
+value:
+	if i >= len(src) {
+		p.i = i
 		return p.errorf("unexpected end of input: a JSON value is missing")
 	}
-	switch c := p.src[p.i]; {
-	case c == '{':
-		return p.object(depth)
-	case c == '[':
-		return p.array(depth)
+	switch c := src[i]; {
 	case c == '"':
-		return p.stringNode()
-	case c == '-' && p.i+1 < len(p.src) && p.src[p.i+1] == 'I':
-		return p.nonFinite()
-	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
-	case c == 't':
-		return p.literal("true", Bool, flagTrue)
-	case c == 'f':
-		return p.literal("false", Bool, 0)
-	case c == 'n':
-		return p.literal("null", Null, 0)
-	case c == 'N', c == 'I':
-		return p.nonFinite()
+		// A string of plain ASCII is scanned here; anything else (an
+		// escape, UTF-8, a control character, the end) by p.string.
+		j := i + 1
+		for j < len(src) && plainTab[src[j]] {
+			j++
+		}
+		if j < len(src) && src[j] == '"' {
+			p.add(String, i, j+1, 0)
+			i = j + 1
+		} else {
+			p.i = i
+			if err := p.stringNode(); err != nil {
+				return err
+			}
+			i = p.i
+		}
+	case c == '{' || c == '[':
+		if len(stack) >= MaxDepth {
+			p.i = i
+			return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
+		}
+		start := i
+		kind, closer := Array, byte(']')
+		if c == '{' {
+			kind, closer = Object, '}'
+		}
+		v := p.add(kind, start, start, 0)
+		i = skip(src, i+1)
+		if i < len(src) && src[i] == closer {
+			i++
+			p.close(v, 0, i)
+			goto after
+		}
+		stack = append(stack, frame{v: v, start: start, keys: len(p.keys), obj: kind == Object})
+		top = &stack[len(stack)-1]
+		if kind == Object {
+			goto key
+		}
+		goto value
 	default:
-		return p.errorf("unexpected %s: expected a JSON value", p.describe())
+		p.i = i
+		var err error
+		switch {
+		case c == '-' && i+1 < len(src) && src[i+1] == 'I':
+			err = p.nonFinite()
+		case c == '-' || (c >= '0' && c <= '9'):
+			err = p.number()
+		case c == 't':
+			err = p.literal("true", Bool, flagTrue)
+		case c == 'f':
+			err = p.literal("false", Bool, 0)
+		case c == 'n':
+			err = p.literal("null", Null, 0)
+		case c == 'N', c == 'I':
+			err = p.nonFinite()
+		default:
+			return p.errorf("unexpected %s: expected a JSON value", p.describe())
+		}
+		if err != nil {
+			return err
+		}
+		i = p.i
 	}
+
+after:
+	i = skip(src, i)
+	if len(stack) == 0 {
+		p.i = i
+		if i < len(src) {
+			return p.errorf("unexpected %s after the JSON value; a plan file holds one JSON document", p.describe())
+		}
+		return nil
+	}
+	top.n++
+	if i >= len(src) {
+		p.i = i
+		if top.obj {
+			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(top.start))
+		}
+		return p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(top.start))
+	}
+	switch c := src[i]; {
+	case c == ',':
+		i = skip(src, i+1)
+		if top.obj {
+			goto key
+		}
+		goto value
+	case c == '}' && top.obj:
+		i++
+		p.close(top.v, top.n, i)
+		if top.n > 1 && p.repeatsKey(p.keys[top.keys:]) {
+			p.d.node(top.v).flags |= flagDupKeys
+			p.dups = append(p.dups, top.v)
+		}
+		p.keys = p.keys[:top.keys]
+	case c == ']' && !top.obj:
+		i++
+		p.close(top.v, top.n, i)
+	case top.obj:
+		p.i = i
+		return p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
+	default:
+		p.i = i
+		return p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
+	}
+	stack = stack[:len(stack)-1]
+	if len(stack) > 0 {
+		top = &stack[len(stack)-1]
+	}
+	goto after
+
+key: // at a key of the object on top, after whitespace
+	if i >= len(src) {
+		p.i = i
+		return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(top.start))
+	}
+	if c := src[i]; c != '"' {
+		p.i = i
+		if c == '}' {
+			return p.errorf("trailing comma before '}': remove it")
+		}
+		return p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
+	}
+	{
+		start := i
+		j := i + 1
+		for j < len(src) && plainTab[src[j]] {
+			j++
+		}
+		escaped := false
+		if j < len(src) && src[j] == '"' {
+			i = j + 1
+			p.add(String, start, i, 0)
+		} else {
+			p.i = i
+			if err := p.stringNode(); err != nil {
+				return err
+			}
+			i = p.i
+			escaped = p.d.esc != nil && p.d.esc[len(p.d.esc)-1].node == p.n-1
+		}
+		p.keys = append(p.keys, keySpan{uint32(start), uint32(i), p.n - 1, escaped})
+	}
+	i = skip(src, i)
+	if i >= len(src) || src[i] != ':' {
+		p.i = i
+		p.d.n = p.n
+		key := p.d.text(p.n - 1)
+		return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
+	}
+	i = skip(src, i+1)
+	goto value
 }
 
 // stringNode parses a string at p.i into a String node.
@@ -536,48 +793,67 @@ func (p *parser) literal(word string, kind Kind, flags uint8) error {
 	return nil
 }
 
+// digits returns the offset of the first byte at or after i that is not a
+// decimal digit.
+func digits(src []byte, i int) int {
+	for i < len(src) && src[i]-'0' <= 9 {
+		i++
+	}
+	return i
+}
+
 func (p *parser) number() error {
 	start := p.i
 	src := p.src
-	if src[p.i] == '-' {
-		p.i++
+	i := start
+	if src[i] == '-' {
+		i++
 	}
-	digits := func() int {
-		n := 0
-		for p.i < len(src) && src[p.i] >= '0' && src[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	if p.i < len(src) && src[p.i] == '0' {
-		p.i++
-	} else if digits() == 0 {
+	intStart := i
+	if i < len(src) && src[i] == '0' {
+		i++
+	} else if j := digits(src, i); j == i {
+		p.i = i
 		return p.errorf("invalid number: a digit must follow '-'")
+	} else {
+		i = j
 	}
-	if p.i < len(src) && src[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
+	if i < len(src) && src[i] == '.' {
+		i++
+		j := digits(src, i)
+		if j == i {
+			p.i = i
 			return p.errorf("invalid number: a digit must follow the decimal point")
 		}
+		i = j
 	}
-	exp := p.i < len(src) && (src[p.i] == 'e' || src[p.i] == 'E')
+	intDigits := i - intStart // an upper bound: the fraction's digits are counted too
+	expDigits := 0
+	exp := i < len(src) && (src[i] == 'e' || src[i] == 'E')
 	if exp {
-		p.i++
-		if p.i < len(src) && (src[p.i] == '+' || src[p.i] == '-') {
-			p.i++
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
 		}
-		if digits() == 0 {
+		j := digits(src, i)
+		if j == i {
+			p.i = i
 			return p.errorf("invalid number: a digit must follow the exponent")
 		}
+		expDigits = j - i
+		i = j
 	}
-	if p.i < len(src) && src[p.i] >= '0' && src[p.i] <= '9' {
+	p.i = i
+	if i < len(src) && src[i]-'0' <= 9 {
 		return p.errorf("invalid number: leading zeros are not allowed")
 	}
-	if (exp || p.i-start >= 300) && beyondDouble(unsafeText(src, start, p.i)) {
-		p.add(Null, start, p.i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
+	// Under 10^200 times 10^99 a double holds it (it overflows past
+	// 1.8e308): only a longer literal is read by beyondDouble.
+	small := intDigits <= 200 && expDigits <= 2
+	if (exp || i-start >= 300) && !small && beyondDouble(unsafeText(src, start, i)) {
+		p.add(Null, start, i, flagLiteral) // what Concierge's stack makes of it (plan/pyvalue)
 	} else {
-		p.add(Number, start, p.i, 0)
+		p.add(Number, start, i, 0)
 	}
 	return nil
 }
@@ -589,16 +865,7 @@ func (p *parser) string() (string, bool, error) {
 	p.i++ // opening quote
 	start := p.i
 	// Fast path: no escapes, all ASCII.
-	for p.i < len(src) {
-		c := src[p.i]
-		if c == '"' {
-			s := unsafeText(src, start, p.i)
-			p.i++
-			return s, false, nil
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
+	for p.i < len(src) && plainTab[src[p.i]] {
 		p.i++
 	}
 	var buf []byte // the decoded text, from the first escape on
@@ -666,10 +933,15 @@ func (p *parser) string() (string, bool, error) {
 		case c < 0x20:
 			return "", false, p.errorf("control character %U in string: escape it (\\n, \\t, \\u00XX)", rune(c))
 		case c < 0x80:
-			if buf != nil {
-				buf = append(buf, c)
+			// A run of plain ASCII at once.
+			j := p.i + 1
+			for j < len(src) && plainTab[src[j]] {
+				j++
 			}
-			p.i++
+			if buf != nil {
+				buf = append(buf, src[p.i:j]...)
+			}
+			p.i = j
 		default:
 			r, size := utf8.DecodeRune(src[p.i:])
 			if r == utf8.RuneError && size <= 1 {
@@ -705,109 +977,12 @@ func (p *parser) hex4() (rune, bool) {
 	return r, true
 }
 
-func (p *parser) array(depth int) error {
-	if depth >= MaxDepth {
-		return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
-	}
-	start := p.i
-	v := p.add(Array, p.i, p.i, 0)
-	p.i++
-	p.skipSpace()
-	if p.i < len(p.src) && p.src[p.i] == ']' {
-		p.i++
-		p.close(v, 0)
-		return nil
-	}
-	n := 0
-	for {
-		p.skipSpace()
-		if err := p.value(depth + 1); err != nil {
-			return err
-		}
-		n++
-		p.skipSpace()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end of input: the array opened at %s is not closed with ']'", p.where(start))
-		}
-		switch p.src[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			p.close(v, n)
-			return nil
-		default:
-			return p.errorf("unexpected %s in array: expected ',' or ']'", p.describe())
-		}
-	}
-}
-
-// close ends container v at p.i, with n children.
-func (p *parser) close(v uint32, n int) {
+// close ends container v at end, with n children.
+func (p *parser) close(v uint32, n, end int) {
 	nd := p.d.node(v)
-	nd.end = uint32(p.i)
-	nd.next = p.d.n
+	nd.end = uint32(end)
+	nd.next = p.n
 	nd.n = uint16(min(n, maxCount))
-}
-
-func (p *parser) object(depth int) error {
-	if depth >= MaxDepth {
-		return p.errorf("nesting deeper than %d levels: flatten the value", MaxDepth)
-	}
-	start := p.i
-	v := p.add(Object, p.i, p.i, 0)
-	p.i++
-	p.skipSpace()
-	if p.i < len(p.src) && p.src[p.i] == '}' {
-		p.i++
-		p.close(v, 0)
-		return nil
-	}
-	n := 0
-	for {
-		p.skipSpace()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(start))
-		}
-		if p.src[p.i] != '"' {
-			if p.src[p.i] == '}' {
-				return p.errorf("trailing comma before '}': remove it")
-			}
-			return p.errorf("unexpected %s: object keys must be strings in double quotes", p.describe())
-		}
-		if err := p.stringNode(); err != nil {
-			return err
-		}
-		p.skipSpace()
-		if p.i >= len(p.src) || p.src[p.i] != ':' {
-			key := p.d.text(p.d.n - 1)
-			return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
-		}
-		p.i++
-		p.skipSpace()
-		if err := p.value(depth + 1); err != nil {
-			return err
-		}
-		n++
-		p.skipSpace()
-		if p.i >= len(p.src) {
-			return p.errorf("unexpected end of input: the object opened at %s is not closed with '}'", p.where(start))
-		}
-		switch p.src[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			p.close(v, n)
-			if n > 1 && repeatsKey(Value{p.d, v}) {
-				p.d.node(v).flags |= flagDupKeys
-				p.dups = append(p.dups, v)
-			}
-			return nil
-		default:
-			return p.errorf("unexpected %s in object: expected ',' or '}'", p.describe())
-		}
-	}
 }
 
 // HasDuplicateKeys reports whether object v repeats a key (known from the
@@ -816,34 +991,56 @@ func HasDuplicateKeys(v Value) bool {
 	return v.d != nil && v.n().flags&flagDupKeys != 0
 }
 
-func repeatsKey(v Value) bool {
-	n := v.Len()
-	if n < 2 {
-		return false
-	}
-	d, end := v.d, v.n().next
-	if n <= 8 {
-		var keys [8]string
-		i := 0
-		for j := v.i + 1; j < end; j = d.node(j + 1).next {
-			key := d.text(j)
-			for _, k := range keys[:i] {
-				if k == key {
+// repeatsKey reports whether an object whose keys are keys repeats one.
+// Up to smallObject keys are compared pair by pair, as written when none
+// has escapes (their text is then the bytes between the quotes); more go
+// through a set the parser reuses, so no object costs an allocation.
+func (p *parser) repeatsKey(keys []keySpan) bool {
+	src := p.src
+	if len(keys) <= smallObject {
+		plain := true
+		for _, k := range keys {
+			plain = plain && !k.escaped
+		}
+		for a := 1; a < len(keys); a++ {
+			ka := keys[a]
+			for _, kb := range keys[:a] {
+				switch {
+				case !plain:
+					if p.keyText(ka) == p.keyText(kb) {
+						return true
+					}
+				// Same length, same last byte (keys tend to differ at the
+				// end: a0, a1), then the bytes.
+				case ka.end-ka.start == kb.end-kb.start && src[ka.end-2] == src[kb.end-2] &&
+					string(src[ka.start:ka.end]) == string(src[kb.start:kb.end]):
 					return true
 				}
 			}
-			keys[i] = key
-			i++
 		}
 		return false
 	}
-	seen := make(map[string]struct{}, n)
-	for j := v.i + 1; j < end; j = d.node(j + 1).next {
-		key := d.text(j)
-		if _, ok := seen[key]; ok {
+	if p.seen == nil {
+		p.seen = make(map[string]struct{}, len(keys))
+	}
+	defer clear(p.seen)
+	for _, k := range keys {
+		t := p.keyText(k)
+		if _, ok := p.seen[t]; ok {
 			return true
 		}
-		seen[key] = struct{}{}
+		p.seen[t] = struct{}{}
 	}
 	return false
+}
+
+// smallObject is the number of keys up to which repeatsKey compares pairs.
+const smallObject = 16
+
+// keyText is the text of key k.
+func (p *parser) keyText(k keySpan) string {
+	if k.escaped {
+		return p.d.text(k.node)
+	}
+	return unsafeText(p.src, int(k.start)+1, int(k.end)-1)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -13,7 +14,11 @@ import (
 
 // signature matches a tool's signature line in a Concierge execute_plan
 // description: two spaces, the name, the parameters in parentheses.
-var signature = regexp.MustCompile(`^  ([A-Za-z0-9_][A-Za-z0-9_.\-/:]*)\((.*)\)$`)
+// (Compiled on first use, like paramName and typeName: a process that
+// never reads a Concierge tool list does not pay for them as it starts.)
+var signature = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^  ([A-Za-z0-9_][A-Za-z0-9_.\-/:]*)\((.*)\)$`)
+})
 
 // ParseConcierge recovers the tools behind a Concierge Plan server from the
 // description of its execute_plan tool (the form plan.RenderConcierge
@@ -64,7 +69,7 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 		l := lines[i]
 		// A signature starts a tool when it opens the list or follows the
 		// blank line that separates tools.
-		if m := signature.FindStringSubmatch(strings.TrimSuffix(l, "\r")); m != nil && (cur == nil || (len(body) > 0 && body[len(body)-1] == "") || (len(body) == 0 && i > 0 && lines[i-1] == "")) {
+		if m := signature().FindStringSubmatch(strings.TrimSuffix(l, "\r")); m != nil && (cur == nil || (len(body) > 0 && body[len(body)-1] == "") || (len(body) == 0 && i > 0 && lines[i-1] == "")) {
 			if err := finish(); err != nil {
 				return nil, err
 			}
@@ -93,8 +98,10 @@ func ParseConcierge(desc string) ([]*plan.Tool, error) {
 }
 
 var (
-	paramName = regexp.MustCompile(`^[^\s:,()\[\]?'"]+$`)
-	typeName  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|\[('[A-Za-z_][A-Za-z0-9_]*'(, '[A-Za-z_][A-Za-z0-9_]*')*)?\])$`)
+	paramName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s:,()\[\]?'"]+$`) })
+	typeName  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*|\[('[A-Za-z_][A-Za-z0-9_]*'(, '[A-Za-z_][A-Za-z0-9_]*')*)?\])$`)
+	})
 )
 
 // parseSignature reads "a: string [sharable], b?: integer" into a tool
@@ -122,10 +129,10 @@ func parseSignature(name, params string) (*plan.Tool, error) {
 		} else {
 			required = append(required, pname)
 		}
-		if !paramName.MatchString(pname) {
+		if !paramName().MatchString(pname) {
 			return nil, fmt.Errorf("tool %q: %q is not a parameter name", name, pname)
 		}
-		if !typeName.MatchString(typ) {
+		if !typeName().MatchString(typ) {
 			return nil, fmt.Errorf("tool %q: parameter %q has a type planctl cannot read: %q", name, pname, typ)
 		}
 		if seenParam[pname] {

@@ -17,9 +17,24 @@ import (
 // limit sized to the input: the memory in use before the plan, plus
 // heapPerPlanByte bytes per byte of plan (the plan itself, its ~2-byte
 // parse tape, what validation and the run keep, and room between
-// collections), plus heapSlack. Under the limit the collector runs as
+// collections), plus a slack. Under the limit the collector runs as
 // rarely as GOGC=300 lets it; near it, it collects sooner instead of
 // letting the heap grow.
+//
+// The slack differs by command. A run makes garbage at every step (the
+// tool's answer rendered, its result decoded for the outputSchema check,
+// the arguments resolved), so its limit counts the memory in use as the
+// runtime's limit does (without the heap memory returned to the OS, 3-5
+// MiB on a small plan, which the others count) and adds heapSlackRun: a
+// 10,000-step chain's run peaked at 29-33 MiB, now 24-27 (Python's parse
+// of it: 26). A collection costs a small process about 0.6 MiB of its own
+// (the sweeper's span sets, the collector's pages, the stacks it scans),
+// more than it reclaims from a plan that allocates a few MiB: with a slack
+// of 2 MiB every run collected as it read the plan (+0.6 MiB on a one-step
+// plan) and a 10,000-step chain collected 7-14 times (+60% CPU); with 5
+// MiB a run of up to about 1,000 small steps is never collected. validate
+// and graph make little garbage beside what they keep: their room is
+// unchanged.
 //
 // A limit the live data comes close to would make the collector run
 // nearly all the time (a plan of 200,000 diagnostics ran twice as slow
@@ -31,16 +46,18 @@ import (
 // wins.
 //
 // The figures were chosen by measuring run and validate on every shape of
-// plan/plantest at 10,000 and 100,000 steps against 6 bytes a byte with 24
-// MiB, and fixed raises to 1.5 or 2 times the live data: see
-// docs/performance.md.
+// plan/plantest at 1,000, 10,000 and 100,000 steps against 6 bytes a byte
+// with 24 MiB, fixed raises to 1.5 or 2 times the live data, and, for the
+// run, slacks of 2 to 6 MiB: see docs/performance.md.
 const (
 	heapPerPlanByte = 4
 	heapSlack       = 8 << 20
+	heapSlackRun    = 5 << 20
 )
 
-// sizeHeapOn is set by batchGC for the command being run.
-var sizeHeapOn bool
+// sizeHeapOn is set by batchGC for the command being run; sizeHeapRun
+// when that command is run (see above).
+var sizeHeapOn, sizeHeapRun bool
 
 // heapTuner, when set, is the limit sizeHeap chose and keeps above live
 // data; a new command (tests run many in one process) stops the old one.
@@ -58,7 +75,13 @@ func sizeHeap(n int) {
 		return
 	}
 	t := &tuner{}
-	t.limit.Store(memInUse() + heapPerPlanByte*int64(n) + heapSlack)
+	room := heapPerPlanByte*int64(n) + heapSlack
+	inUse := memInUse()
+	if sizeHeapRun {
+		inUse -= readUint("/memory/classes/heap/released:bytes")
+		room = heapPerPlanByte*int64(n) + heapSlackRun
+	}
+	t.limit.Store(inUse + room)
 	debug.SetMemoryLimit(t.limit.Load())
 	if old := heapTuner.Swap(t); old != nil {
 		old.done.Store(true)
@@ -111,7 +134,8 @@ func gcShare() float64 {
 	return s[0].Value.Float64() / s[1].Value.Float64()
 }
 
-// memInUse is the memory the Go runtime has from the OS (what the limit counts).
+// memInUse is the memory the Go runtime has mapped, including heap memory
+// it has returned to the OS (which the limit does not count).
 func memInUse() int64 { return readUint("/memory/classes/total:bytes") }
 
 // heapLive is the heap the last collection found live.
@@ -124,10 +148,12 @@ func readUint(name string) int64 {
 }
 
 // batchGC: see above. Unless GOGC is set, GOGC=300; unless GOMEMLIMIT is
-// set, a soft limit sized to the plan once it is read (sizeHeap).
-func batchGC() {
+// set, a soft limit sized to the plan once it is read (sizeHeap), with the
+// slack of a run when run is set.
+func batchGC(run bool) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(300)
 	}
 	sizeHeapOn = os.Getenv("GOMEMLIMIT") == ""
+	sizeHeapRun = run
 }

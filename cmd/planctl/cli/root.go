@@ -66,11 +66,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A command may size the heap to its input (sizeHeap); in a process
 	// that goes on after Main (tests), the limit ends with the command.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer func() { sizeHeapOn = false; stopHeapTuner() }()
-	root := newRoot(s)
+	defer func() { sizeHeapOn, sizeHeapRun = false, false; stopHeapTuner() }()
+	return execute(newRootFor(s, args), args, s)
+}
+
+// execute runs args on the command tree root and returns the exit code.
+func execute(root *cobra.Command, args []string, s *streams) int {
+	stderr := s.errOut
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetIn(s.in)
+	root.SetOut(s.out)
 	root.SetErr(stderr)
 	err := root.Execute()
 	if err == nil {
@@ -92,6 +97,60 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func newRoot(s *streams) *cobra.Command {
+	root := newBareRoot()
+	for _, c := range commands {
+		root.AddCommand(c.make(s))
+	}
+	return root
+}
+
+// newRootFor is the command tree Main runs args with. When args begin with
+// the name of a command that reads nothing of its siblings (any but the
+// hidden man, which documents them all), only that command is built: the
+// others' flags alone cost a process 160 KiB of heap (pflag formats the
+// default of each string-array flag through an encoding/csv writer with a
+// 4 KiB buffer) and the pages of their constructors. Help, completion,
+// a mistyped command and flags before the command get the whole tree.
+func newRootFor(s *streams, args []string) *cobra.Command {
+	if len(args) > 0 && args[0] != "man" {
+		for _, c := range commands {
+			if c.name == args[0] {
+				root := newBareRoot()
+				root.AddCommand(c.make(s))
+				return root
+			}
+		}
+	}
+	return newRoot(s)
+}
+
+// commands are planctl's commands, in the order a user meets them: the two
+// that read a plan (validate, debug), then run and serve, which execute it,
+// and traces, which lists what serve recorded; then the helpers for a plan
+// (graph), its tools (tools, schema), editors (lsp, dap) and tests (mock).
+// (Help lists them by name, as cobra sorts them.) name is each command's
+// Name (TestCommandTable).
+var commands = []struct {
+	name string
+	make func(*streams) *cobra.Command
+}{
+	{"validate", newValidateCmd},
+	{"debug", newDebugCmd},
+	{"run", newRunCmd},
+	{"query", newQueryCmd},
+	{"serve", newServeCmd},
+	{"traces", newTracesCmd},
+	{"graph", newGraphCmd},
+	{"tools", newToolsCmd},
+	{"schema", newSchemaCmd},
+	{"lsp", newLSPCmd},
+	{"dap", newDAPCmd},
+	{"mock", newMockCmd},
+	{"man", newManCmd}, // hidden: for packagers
+}
+
+// newBareRoot is the root command without its subcommands.
+func newBareRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "planctl",
 		Short: "Debug, validate, run and serve execution plans for Concierge-style MCP servers",
@@ -113,31 +172,11 @@ recorded trace (--replay).`,
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
 		switch {
 		case c.Annotations[annotBatch] != "":
-			batchGC()
+			batchGC(c.Name() == "run")
 		case c.Annotations[annotServer] != "":
 			serverGC()
 		}
 	}
-	// The commands, in the order a user meets them: the two that read a
-	// plan (validate, debug), then run and serve, which execute it, and
-	// traces, which lists what serve recorded; then the helpers for a plan
-	// (graph), its tools (tools, schema), editors (lsp, dap) and tests (mock).
-	// (Help lists them by name, as cobra sorts them.)
-	root.AddCommand(
-		newValidateCmd(s),
-		newDebugCmd(s),
-		newRunCmd(s),
-		newQueryCmd(s),
-		newServeCmd(s),
-		newTracesCmd(s),
-		newGraphCmd(s),
-		newToolsCmd(s),
-		newSchemaCmd(s),
-		newLSPCmd(s),
-		newDAPCmd(s),
-		newMockCmd(s),
-		newManCmd(s), // hidden: for packagers
-	)
 	return root
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/cmd/planctl/internal/stackgrow"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
@@ -125,6 +126,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if speculate && !f.noPreflight && opts.OnEvent == nil && cat.AllImmediate(p) {
 		spec = make(chan *plan.Run, 1)
 		go func() {
+			stackgrow.Grow() // grown once here, not copied frame by frame as the run goes deeper
 			r := plan.NewRun(p, cat, opts)
 			r.RunToEnd(sctx)
 			if sctx.Err() == nil {
