@@ -297,7 +297,7 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 		panic(r.panic)
 	}
 	if !r.err.IsZero() {
-		msg := renderText(r.err.Str(), args)
+		msg := renderText(r.err.Str(), &argv{raw: args})
 		if t.Runtime == plan.RuntimeFastMCP {
 			msg = "Error executing tool " + name + ": " + msg // FastMCP's ToolError
 		}

@@ -1,9 +1,11 @@
 package mockserver
 
 import (
+	"bytes"
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
@@ -18,10 +20,27 @@ import (
 // {{args}} is the whole arguments object. Numbers pass through as
 // written. args must be a valid JSON object.
 func Render(tmpl jsontext.Value, src []byte, args []byte) []byte {
-	return render(make([]byte, 0, 2*(tmpl.End()-tmpl.Start())), tmpl, src, args)
+	// Rendered into a scratch buffer, then copied at its exact size: a run
+	// keeps every result, and a buffer guessed from the template's size
+	// either grew (a garbage copy a call) or was kept with room to spare.
+	sp := renderScratch.Get().(*[]byte)
+	a := argv{raw: args}
+	buf := render((*sp)[:0], tmpl, src, &a)
+	out := bytes.Clone(buf)
+	if cap(buf) <= maxRenderScratch {
+		*sp = buf[:0]
+	}
+	renderScratch.Put(sp)
+	return out
 }
 
-func render(dst []byte, t jsontext.Value, src []byte, args []byte) []byte {
+// renderScratch holds Render's scratch buffers; one that grew past
+// maxRenderScratch (a large result) is not kept.
+var renderScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxRenderScratch = 64 << 10
+
+func render(dst []byte, t jsontext.Value, src []byte, args *argv) []byte {
 	switch t.Kind() {
 	case jsontext.Object:
 		dst = append(dst, '{')
@@ -84,7 +103,7 @@ func parsePlaceholder(in string) (string, bool) {
 // renderText replaces every {{args.X}} in s by the argument as text: a
 // string as itself, any other value as compact JSON, an absent one as
 // nothing. Text that is not a placeholder is kept.
-func renderText(s string, args []byte) string {
+func renderText(s string, args *argv) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{")
@@ -121,22 +140,31 @@ func renderText(s string, args []byte) string {
 // walk reads it); when that finds nothing, path is read as a gjson query
 // (package plan/query: items.#, rows.#(n>1)#.name, a|@reverse), whose
 // value keeps its numbers as written.
-func lookup(args []byte, path string) ([]byte, bool) {
+func lookup(args *argv, path string) ([]byte, bool) {
 	if v, ok := walk(args, path); ok {
 		return v, true
 	}
-	v, err := query.Eval(args, path)
+	v, err := query.Eval(args.raw, path)
 	return v, err == nil
 }
 
 // walk follows a dotted path of literal keys and indexes.
-func walk(args []byte, path string) ([]byte, bool) {
-	v := args
+func walk(args *argv, path string) ([]byte, bool) {
+	v := args.raw
 	if path == "" {
 		return v, true
 	}
+	first := true
 	for k := range strings.SplitSeq(path, ".") {
-		if m, ok := jsontext.RawMember(v, k); ok {
+		var m []byte
+		var ok bool
+		if first {
+			m, ok = args.member(k) // as jsontext.RawMember(v, k)
+		} else {
+			m, ok = jsontext.RawMember(v, k)
+		}
+		first = false
+		if ok {
 			v = m
 			continue
 		}
@@ -211,4 +239,61 @@ func equal(a, b jsontext.Value) bool {
 		}
 		return true
 	}
+}
+
+// argv is a call's raw arguments (a JSON object) with an index of their
+// top-level members, made on the first lookup: a template names several
+// arguments, and finding each with jsontext.RawMember read the whole
+// object once per placeholder (the last of a repeated key wins, so a
+// search goes to the end).
+type argv struct {
+	raw   []byte
+	state int8 // 0: not indexed yet; 1: indexed; -1: not indexed (not an object, an escaped key, too many members)
+	n     int
+	keys  [maxIndexedArgs][]byte // the keys as written, without quotes
+	vals  [maxIndexedArgs][]byte
+}
+
+const maxIndexedArgs = 16
+
+// member is jsontext.RawMember(a.raw, key).
+func (a *argv) member(key string) ([]byte, bool) {
+	if a.state == 0 {
+		a.index()
+	}
+	if a.state < 0 {
+		return jsontext.RawMember(a.raw, key)
+	}
+	for i := a.n - 1; i >= 0; i-- { // the last of a repeated key wins
+		if string(a.keys[i]) == key {
+			return a.vals[i], true
+		}
+	}
+	return nil, false
+}
+
+func (a *argv) index() {
+	a.state = -1
+	b := bytes.Trim(a.raw, " \t\r\n")
+	if len(b) == 0 || b[0] != '{' {
+		return
+	}
+	for i := jsontext.SkipSpace(b, 1); i < len(b) && b[i] == '"'; {
+		ks := i
+		i = jsontext.SkipString(b, i)
+		key := b[ks+1 : i-1]
+		if a.n == maxIndexedArgs || bytes.IndexByte(key, '\\') >= 0 {
+			return // an escaped key is compared decoded: left to RawMember
+		}
+		i = jsontext.SkipSpace(b, jsontext.SkipSpace(b, i)+1) // past ':'
+		end := jsontext.SkipValue(b, i)
+		a.keys[a.n], a.vals[a.n] = key, b[i:end]
+		a.n++
+		i = jsontext.SkipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			break
+		}
+		i = jsontext.SkipSpace(b, i+1)
+	}
+	a.state = 1
 }

@@ -40,3 +40,27 @@ func TestTemplateQueries(t *testing.T) {
 		t.Errorf("dup rendered %s, want 2", got)
 	}
 }
+
+// A call's arguments are indexed once per Render; a lookup through the
+// index finds what jsontext.RawMember finds: the last of a repeated key,
+// an escaped key by its decoded text, any of more members than the index
+// holds, nothing in arguments that are not an object.
+func TestTemplateArgsIndex(t *testing.T) {
+	many := `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k0":"last"}`
+	tmpl := `{"a": "{{args.a}}", "b": "{{args.bc}}", "t": "{{args.a}}/{{args.bc}}", "k0": "{{args.k0}}", "k16": "{{args.k16}}"}`
+	for args, want := range map[string]string{
+		`{"a": 1, "bc": 2, "a": 3}`:            `{"a":3,"b":2,"t":"3/2","k0":null,"k16":null}`,
+		` { "a" : [1, 2] , "b\u0063" : "x" } `: `{"a":[1,2],"b":"x","t":"[1,2]/x","k0":null,"k16":null}`,
+		many:                                   `{"a":null,"b":null,"t":"/","k0":"last","k16":16}`,
+		`{}`:                                   `{"a":null,"b":null,"t":"/","k0":null,"k16":null}`,
+		`[1, 2]`:                               `{"a":null,"b":null,"t":"/","k0":null,"k16":null}`,
+	} {
+		v, err := jsontext.Parse([]byte(tmpl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Render(v, []byte(tmpl), []byte(args))); got != want {
+			t.Errorf("args %s: rendered %s, want %s", args, got, want)
+		}
+	}
+}

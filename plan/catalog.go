@@ -42,6 +42,7 @@ type Tool struct {
 	outShallowOnce sync.Once
 	outShallow     map[string]bool // result members the outputSchema checks only the kind of (shallowParams)
 	outShallowOK   bool
+	resultMemo     resultMemo // skeletons of results that passed (result_memo.go)
 	// The decoded schemas, likewise made once and only read after.
 	docsOnce      sync.Once
 	inDoc, outDoc any
@@ -80,7 +81,8 @@ type Caller interface {
 
 // Immediate is implemented by a Caller whose tool answers at once, without
 // blocking, waiting on anything or having any effect outside the process (a
-// mock tool with no delay). The run calls such a tool without arming a step
+// mock tool with no delay), and keeps nothing of the arguments it is given
+// once it returns (a run under RunOptions.DropArgs reuses their buffer). The run calls such a tool without arming a step
 // timer: a timer per step is most of the cost of a long plan on mock tools,
 // and a call that cannot block cannot time out. A plan whose every tool is
 // immediate may also run while preflight checks it (AllImmediate).
@@ -177,10 +179,16 @@ func (c *Catalog) AllImmediate(p *Plan) bool {
 	if !ok {
 		return false
 	}
-	for _, s := range p.Steps {
-		if name := s.ToolName(); c.Tool(name) != nil && !im.Immediate(name) {
+	last := ""
+	for k, s := range p.Steps {
+		name := s.ToolName()
+		if k > 0 && name == last {
+			continue // consecutive steps mostly call one tool: asked once
+		}
+		if c.Tool(name) != nil && !im.Immediate(name) {
 			return false
 		}
+		last = name
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -102,7 +103,7 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 			bw.WriteByte('}')
 		case st.status == StepOK:
 			bw.WriteString(": {\n      \"status\": \"ok\",\n      \"result\": ")
-			scratch = writeIndented(bw, st.result, "      ", scratch)
+			scratch = writeIndented(bw, st.result, 3, scratch)
 			bw.WriteString("\n    }")
 		default:
 			bw.WriteString(": {\n      \"status\": \"error\",\n      \"error\": ")
@@ -122,18 +123,19 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 }
 
 // writeIndented writes the JSON value v indented as jsontext.Indent does,
-// with prefix after every line break (a value nested in the response).
-// JSON text has line breaks only between tokens once indented: a string's
-// are escaped. A small value is indented into scratch, which it returns
-// for the next one.
-func writeIndented(w *bufio.Writer, v []byte, prefix string, scratch []byte) []byte {
-	pw := prefixWriter{w: w, prefix: prefix}
+// nested depth levels deep (a value in the response). A small value is
+// indented into scratch, which it returns for the next one.
+func writeIndented(w *bufio.Writer, v []byte, depth int, scratch []byte) []byte {
 	if len(v) > 64<<10 {
-		jsontext.WriteIndent(pw, v) // in chunks: a large result is not copied whole
+		// In chunks: a large result is not copied whole. JSON text has
+		// line breaks only between tokens once indented (a string's are
+		// escaped), so the nesting is a prefix after each of them.
+		pw := prefixWriter{w: w, prefix: strings.Repeat("  ", depth)}
+		jsontext.WriteIndent(pw, v)
 		return scratch
 	}
-	scratch = jsontext.AppendIndent(scratch[:0], v)
-	pw.Write(scratch)
+	scratch = jsontext.AppendIndentAt(scratch[:0], v, depth)
+	w.Write(scratch)
 	return scratch
 }
 

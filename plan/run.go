@@ -158,6 +158,8 @@ type RunOptions struct {
 	// They are a second copy of the values references read, as large as
 	// the results on a plan of many references; run sets it when nothing
 	// reads them afterwards (no --trace). Limits count them all the same.
+	// The arguments of a call to an Immediate tool are then valid only
+	// until the call returns (the run reuses their buffer).
 	DropArgs bool
 	// HaltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
 	// replayed trace that has no more answers) halt the run before that
@@ -198,11 +200,38 @@ type Run struct {
 	args     []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
 	cursor   int               // the next step to run: the first that has not run ok
 	status   RunStatus         // RunReady until the end or a failure
-	results  map[string]int    // step id -> index of its latest ok result
+	results  map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
 	heldN    int64             // the bytes steps [0, heldUpTo) hold (limits.go)
 	heldUpTo int
 	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
 	halted   string      // why the last Next ran nothing although steps remain
+	argsBuf  []byte      // the arguments of an immediate tool's call under DropArgs, reused (execute)
+	lastTool toolMemo    // the tool of the step run last (toolOf)
+}
+
+// toolMemo is the catalog's answer for one tool name.
+type toolMemo struct {
+	cat       *Catalog
+	name      string
+	tool      *Tool
+	immediate bool
+}
+
+// toolOf is the catalog's tool of that name (nil when it has none) and
+// whether the tool is immediate. Consecutive steps mostly call one tool:
+// the last answer is kept rather than looked up again, twice a step. Only
+// the goroutine that drives the run calls it.
+func (r *Run) toolOf(name string) (*Tool, bool) {
+	if m := &r.lastTool; m.cat == r.Catalog && m.name == name && m.tool != nil {
+		return m.tool, m.immediate
+	}
+	t := r.Catalog.Tool(name)
+	m := toolMemo{cat: r.Catalog, name: name, tool: t}
+	if t != nil {
+		m.immediate = r.Catalog.immediate(t.Name)
+	}
+	r.lastTool = m
+	return t, m.immediate
 }
 
 // NewRun prepares a run of p against c. Nothing runs until Next or Continue.
@@ -241,14 +270,7 @@ func (r *Run) reset(from int) {
 	if len(r.steps) == from {
 		r.status = RunCompleted
 	}
-	r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
-	for i := 0; i < from; i++ {
-		if r.steps[i].status == StepOK {
-			if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
-				r.results[id.Str()] = i
-			}
-		}
-	}
+	r.results = nil // made again when needed (resultOf)
 	r.mu.Unlock()
 }
 
@@ -385,8 +407,8 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	r.setState(i, st)
 	if st.Status == StepOK {
-		if id := r.Plan.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
-			r.results[id.Str()] = i
+		if id, ok := r.stepID(i); ok && r.results != nil {
+			r.results[id] = i
 		}
 		r.cursor = i + 1
 		if r.cursor == len(r.steps) {
@@ -437,7 +459,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return st, ""
 	}
 	step := r.Plan.Steps[i]
-	tool := r.Catalog.Tool(step.ToolName())
+	tool, immediate := r.toolOf(step.ToolName())
 	if tool == nil {
 		name := "None"
 		if !step.Tool.IsZero() {
@@ -445,7 +467,19 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		}
 		return fail(unknownToolMessage(name, r.Catalog))
 	}
-	args, err := r.ResolveArgs(i)
+	var args json.RawMessage
+	var err error
+	if r.opts.DropArgs && immediate {
+		// Nothing reads the arguments after the call: the run keeps none
+		// (DropArgs) and an immediate tool keeps nothing of them. They are
+		// built in the run's own buffer, not copied out a step at a time.
+		args, err = r.appendArgs(r.argsBuf[:0], i, tool)
+		if cap(args) <= maxArgsScratch {
+			r.argsBuf = args[:0]
+		}
+	} else {
+		args, err = r.ResolveArgs(i)
+	}
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -461,7 +495,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
 	cctx, cancel := ctx, context.CancelFunc(func() {})
-	if r.opts.StepTimeout > 0 && !r.Catalog.immediate(tool.Name) {
+	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
 	res, err := r.call(cctx, tool.Name, args)
@@ -491,8 +525,12 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
 	}
-	if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
-		return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
+	// Nesting d levels takes 2d bytes at least: a shorter result is not
+	// scanned for its depth.
+	if len(res.Value) > 2*jsontext.MaxDepth {
+		if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
+			return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
+		}
 	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)
@@ -566,29 +604,41 @@ func unknownToolMessage(name string, c *Catalog) string {
 // with every top-level reference replaced by the value it names, exactly as
 // Concierge's _resolve_args does. The error carries Concierge's message.
 func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
-	args, _ := r.ArgsOf(i)
-	step := r.Plan.Steps[i]
-	if args.IsZero() {
-		return json.RawMessage("{}"), nil
-	}
-	if args.Kind() != jsontext.Object {
-		return nil, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
-	}
-	tool := r.Catalog.Tool(step.ToolName())
 	// Built in a scratch buffer, then copied at its exact size: the
 	// source's length is no estimate of the size (a reference is longer
 	// or far shorter than the value it names), and a run may keep the
 	// arguments of every step.
 	sp := argsScratch.Get().(*[]byte)
 	defer argsScratch.Put(sp)
-	buf := append((*sp)[:0], '{')
-	defer func() {
-		if cap(buf) <= maxArgsScratch {
-			*sp = buf[:0]
-		} else {
-			*sp = nil // gone to the caller, or too large to keep
-		}
-	}()
+	tool := r.Catalog.Tool(r.Plan.Steps[i].ToolName()) // not toolOf: any goroutine may call ResolveArgs
+	buf, err := r.appendArgs((*sp)[:0], i, tool)
+	large := cap(buf) > maxArgsScratch
+	if large {
+		*sp = nil // too large to keep; given away as it is rather than copied
+	} else {
+		*sp = buf[:0]
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case large:
+		return buf, nil
+	}
+	return bytes.Clone(buf), nil
+}
+
+// appendArgs appends step i's resolved arguments (ResolveArgs) to buf;
+// tool is the step's tool, nil when the catalog has none of its name.
+func (r *Run) appendArgs(buf []byte, i int, tool *Tool) ([]byte, error) {
+	args, _ := r.ArgsOf(i)
+	step := r.Plan.Steps[i]
+	if args.IsZero() {
+		return append(buf, "{}"...), nil
+	}
+	if args.Kind() != jsontext.Object {
+		return buf, fmt.Errorf("'%s' object has no attribute 'items'", pyvalue.TypeName(args))
+	}
+	buf = append(buf, '{')
 	for n, m := range pyvalue.Members(args) {
 		if n > 0 {
 			buf = append(buf, ',')
@@ -601,24 +651,20 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
 			//lint:ignore ST1005 Concierge's own message, word for word: clients match on it.
-			return nil, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
+			return buf, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
 		ref := parseRef(m.Value) // in place: the path is read from its node
 		val, err := r.ResolveRef(i, &ref)
 		if err != nil {
-			return nil, err
+			return buf, err
 		}
 		if max := r.opts.MaxResponse; max > 0 && int64(len(buf)+len(val)) > max {
 			// Checked while building: a step may name one large result many times.
-			return nil, errors.New(overResponse(step.Label(), "resolved arguments", int64(len(buf)+len(val)), max))
+			return buf, errors.New(overResponse(step.Label(), "resolved arguments", int64(len(buf)+len(val)), max))
 		}
 		buf = append(buf, val...)
 	}
-	buf = append(buf, '}')
-	if cap(buf) > maxArgsScratch {
-		return buf, nil // large: given away as it is rather than copied
-	}
-	return bytes.Clone(buf), nil
+	return append(buf, '}'), nil
 }
 
 const maxArgsScratch = 64 << 10
@@ -626,6 +672,50 @@ const maxArgsScratch = 64 << 10
 // argsScratch holds ResolveArgs' scratch buffers. One that grew past
 // maxArgsScratch (a step that passes a large result on) is not kept.
 var argsScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// resultWindow is how many steps before the cursor resultOf looks at
+// before it makes the map of every id.
+const resultWindow = 16
+
+// resultOf is the index of the latest step of that id that ran ok, for a
+// reference made by step i. Every step before the cursor ran ok and none
+// after it has, so for the step at the cursor (the one a run resolves) it
+// is the latest step of that id before it. A reference mostly names one
+// of the few steps just before its own (a chain, a fan-in): those are
+// looked at first, and the map of every id (4 MB at 100,000 steps, and
+// an insertion a step) is made only for a reference further back, or for
+// another step than the cursor. The caller holds r.mu.
+func (r *Run) resultOf(i int, id string) (int, bool) {
+	if i == r.cursor {
+		for j := i - 1; j >= 0 && j >= i-resultWindow; j-- {
+			if s, ok := r.stepID(j); ok && s == id && r.steps[j].status == StepOK {
+				return j, true
+			}
+		}
+	}
+	if r.results == nil {
+		r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
+		for j := range r.steps {
+			if r.steps[j].status == StepOK {
+				if s, ok := r.stepID(j); ok {
+					r.results[s] = j
+				}
+			}
+		}
+	}
+	j, ok := r.results[id]
+	return j, ok
+}
+
+// stepID is step j's id, when it is a string (a reference names a step
+// by a string).
+func (r *Run) stepID(j int) (string, bool) {
+	id := r.Plan.Steps[j].ID
+	if id.IsZero() || id.Kind() != jsontext.String {
+		return "", false
+	}
+	return id.Str(), true
+}
 
 // ResolveRef resolves a reference made by step i against the results the
 // run holds now. It fails with Concierge's message when the referenced step
@@ -636,7 +726,7 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 		return nil, errors.New(ref.Err)
 	}
 	r.mu.Lock()
-	j, ok := r.results[ref.Step]
+	j, ok := r.resultOf(i, ref.Step)
 	var result []byte
 	var x *rawIndex
 	if ok && j < i {

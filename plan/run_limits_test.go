@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // echoCatalog has "big", which returns a string of n bytes, "echo", which
@@ -146,4 +148,100 @@ func TestDropArgs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// DropArgs on mock tools, which are immediate: the run builds every call's
+// arguments in one buffer it reuses, so a result that kept any part of
+// them would change under the next step's. Every shape of plan, and a tool
+// that answers with its whole arguments and with them as text, answers as
+// a run that keeps them.
+func TestDropArgsReusedOnMockTools(t *testing.T) {
+	shapes, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := mockserver.Load("whole.json", []byte(`{"tools": [{"name": "all", "sharable": ["value"],
+		"result": {"args": "{{args}}", "text": "got {{args.value}} and {{args.n}}", "value": "{{args.value}}"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`[{"id":"s0","tool":"all","args":{"value":"first","n":0}}`)
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&b, `,{"id":"s%d","tool":"all","args":{"value":{"output_by_reference":{"s%d":["value"]}},"n":%d}}`, i, i-1, i%10)
+	}
+	b.WriteString(`]`)
+	plans := []struct {
+		cat *plan.Catalog
+		src []byte
+	}{{whole, []byte(b.String())}}
+	for _, s := range plantest.Shapes {
+		plans = append(plans, struct {
+			cat *plan.Catalog
+			src []byte
+		}{shapes, s.Gen(40)})
+	}
+	for k, c := range plans {
+		p := plan.Load("p.json", c.src, plan.Limits{})
+		keep := plan.NewRun(p, c.cat, plan.RunOptions{})
+		keep.Continue(context.Background(), nil)
+		drop := plan.NewRun(p, c.cat, plan.RunOptions{DropArgs: true})
+		drop.Continue(context.Background(), nil)
+		if got, want := string(drop.Response()), string(keep.Response()); got != want {
+			t.Errorf("plan %d: response with DropArgs\n%s\nwant\n%s", k, got, want)
+		}
+		if keep.Cursor() < 1 {
+			t.Errorf("plan %d: the run stopped at step %d", k, keep.Cursor())
+		}
+	}
+}
+
+// A reference resolves to the latest step of its id that ran ok, whether
+// that step is among the few just before (looked at first) or further
+// back (the map of every id), after a rerun, and for a step other than
+// the next one (the debugger's ResolveRef).
+func TestReferenceFindsLatestResult(t *testing.T) {
+	cat := echoCatalog(t, 10, 0)
+	var b strings.Builder
+	b.WriteString(`[{"id":"a","tool":"echo","args":{"value":1}},{"id":"a","tool":"echo","args":{"value":2}},` +
+		`{"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":[]}}}}`)
+	for k := 0; k < 20; k++ {
+		fmt.Fprintf(&b, `,{"id":"f%d","tool":"echo","args":{"value":%d}}`, k, k)
+	}
+	b.WriteString(`,{"id":"c","tool":"echo","args":{"value":{"output_by_reference":{"a":[]}}}}` +
+		`,{"id":"d","tool":"echo","args":{"value":{"output_by_reference":{"b":[]}}}}` +
+		`,{"id":"e","tool":"echo","args":{"value":{"output_by_reference":{"f19":[]}}}}]`)
+	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
+	r := plan.NewRun(p, cat, plan.RunOptions{})
+	want := map[string]string{"b": "2", "c": "2", "d": "2", "e": "19"}
+	check := func(when string) {
+		t.Helper()
+		if r.Status() != plan.RunCompleted {
+			t.Fatalf("%s: %s at step %d: %+v", when, r.Status(), r.Cursor(), r.Step(r.Cursor()))
+		}
+		for i, s := range p.Steps {
+			if w, ok := want[s.IDText()]; ok {
+				if got := string(r.Step(i).Result); got != w {
+					t.Errorf("%s: step %s got %s, want %s", when, s.IDText(), got, w)
+				}
+			}
+		}
+	}
+	r.Continue(context.Background(), nil)
+	check("run")
+	ref := plan.Ref{Step: "a"}
+	if v, err := r.ResolveRef(2, &ref); err != nil || string(v) != "2" {
+		t.Errorf("ResolveRef(2, a) = %s, %v; want 2", v, err)
+	}
+	if _, err := r.ResolveRef(1, &ref); err == nil {
+		t.Error("ResolveRef(1, a): the latest a is step 1 itself, want the error Concierge gives")
+	}
+	if _, err := r.Rerun(1); err != nil {
+		t.Fatal(err)
+	}
+	r.Continue(context.Background(), nil)
+	check("rerun from step 1")
+	r.Restart()
+	r.Continue(context.Background(), nil)
+	check("restart")
 }

@@ -124,11 +124,12 @@ func ResultCheck(r *Run, i int) *Diagnostic {
 	return &d
 }
 
-// checkResult validates a tool's result against its outputSchema and
+// checkResultWhole validates a tool's result against its outputSchema and
 // returns what is wrong, in one line, or "" when it matches (or the tool
 // has no usable outputSchema). A FastMCP wrapper schema also accepts the
-// bare value it wraps.
-func checkResult(t *Tool, result []byte) string {
+// bare value it wraps. checkResult (result_memo.go) calls it for a result
+// whose skeleton has not passed before.
+func checkResultWhole(t *Tool, result []byte) string {
 	sch := t.compiledOutput()
 	if sch == nil {
 		return ""

@@ -6,13 +6,21 @@ import "io"
 // json.Indent does, in one pass: number literals and strings keep their
 // exact text. The engine's responses are large; this is their hot path.
 func Indent(src []byte) []byte {
-	dst, _ := indent(make([]byte, 0, len(src)+len(src)/2), src, nil)
+	dst, _ := indent(make([]byte, 0, len(src)+len(src)/2), src, 0, nil)
 	return dst
 }
 
 // AppendIndent appends src indented as Indent does to dst.
 func AppendIndent(dst, src []byte) []byte {
-	dst, _ = indent(dst, src, nil)
+	dst, _ = indent(dst, src, 0, nil)
+	return dst
+}
+
+// AppendIndentAt appends src indented as Indent does to dst, as a value
+// nested depth levels deep: every line after the first is indented by
+// depth more levels (a result inside a response).
+func AppendIndentAt(dst, src []byte, depth int) []byte {
+	dst, _ = indent(dst, src, depth, nil)
 	return dst
 }
 
@@ -21,7 +29,7 @@ func AppendIndent(dst, src []byte) []byte {
 func WriteIndent(w io.Writer, src []byte) error {
 	const chunk = 64 << 10
 	buf := make([]byte, 0, chunk+chunk/4)
-	buf, err := indent(buf, src, func(b []byte) ([]byte, error) {
+	buf, err := indent(buf, src, 0, func(b []byte) ([]byte, error) {
 		if len(b) < chunk {
 			return b, nil
 		}
@@ -35,10 +43,11 @@ func WriteIndent(w io.Writer, src []byte) error {
 	return err
 }
 
-// indent appends the indented src to dst; flush, when given, is offered
-// dst after every value and may empty it.
-func indent(dst, src []byte, flush func([]byte) ([]byte, error)) ([]byte, error) {
-	depth := 0
+// indent appends the indented src to dst, its lines indented by base
+// levels more; flush, when given, is offered dst after every value and may
+// empty it.
+func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error)) ([]byte, error) {
+	depth := base
 	newline := func() {
 		dst = append(dst, '\n')
 		for range depth {

@@ -33,3 +33,17 @@ func TestWriteIndentMatchesIndent(t *testing.T) {
 		t.Fatal("Indent differs from encoding/json.Indent")
 	}
 }
+
+// AppendIndentAt is Indent with the nesting's indentation after every line
+// break (JSON text has line breaks only between tokens once indented).
+func TestAppendIndentAt(t *testing.T) {
+	for _, src := range []string{`1`, `"a\nb"`, `[]`, ` { "a" : [1, {"b": {}}], "c": "x:y,z" } `, `[[[]], [1, 2]]`} {
+		for depth := 0; depth < 4; depth++ {
+			prefix := bytes.Repeat([]byte("  "), depth)
+			want := bytes.ReplaceAll(Indent([]byte(src)), []byte("\n"), append([]byte("\n"), prefix...))
+			if got := AppendIndentAt([]byte("x"), []byte(src), depth); string(got) != "x"+string(want) {
+				t.Errorf("AppendIndentAt(%s, %d) = %q, want %q", src, depth, got, "x"+string(want))
+			}
+		}
+	}
+}

@@ -119,6 +119,8 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	// dropped if the plan is refused: nothing it does can be seen before
 	// then, and on two cores the check costs no time. Any other tool waits.
 	var spec chan *plan.Run
+	var warnings []string // of the results' checks, once the run is over
+	checked := false
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if speculate && !f.noPreflight && opts.OnEvent == nil && cat.AllImmediate(p) {
@@ -127,10 +129,16 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			stackgrow.Grow() // grown once here, not copied frame by frame as the run goes deeper
 			r := plan.NewRun(p, cat, opts)
 			r.RunToEnd(sctx)
+			if sctx.Err() == nil {
+				// Checked here: while preflight goes on, when it is the longer.
+				warnings, checked = resultWarnings(r), true
+			}
 			spec <- r
 		}()
 	}
-	if rej, ds := plan.Admit(p, cat, !f.noPreflight); rej != nil {
+	rej, ds := plan.Admit(p, cat, !f.noPreflight)
+	timing("admitted")
+	if rej != nil {
 		cancel()
 		if spec != nil {
 			<-spec
@@ -152,6 +160,10 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r = plan.NewRun(p, cat, opts)
 		r.RunToEnd(ctx)
 	}
+	if !checked {
+		warnings = resultWarnings(r)
+	}
+	timing("ran")
 	if progress != nil {
 		progress.finish()
 	}
@@ -166,10 +178,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r.WriteResponse(s.out, !f.compact) // a step at a time: never held whole beside the results
 		fmt.Fprintln(s.out)
 	}
-	for i := range p.Steps {
-		if d := plan.ResultCheck(r, i); d != nil {
-			fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", d.Message)
-		}
+	timing("written")
+	for _, w := range warnings {
+		fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", w)
 	}
 	if f.trace != "" {
 		if err := trace.Write(f.trace, r); err != nil {
@@ -182,6 +193,18 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		return failed
 	}
 	return nil
+}
+
+// resultWarnings checks every result of the run against its tool's
+// outputSchema and returns the RESULT_SCHEMA warnings' messages.
+func resultWarnings(r *plan.Run) []string {
+	var ws []string
+	for i := range r.Plan.Steps {
+		if d := plan.ResultCheck(r, i); d != nil {
+			ws = append(ws, d.Message)
+		}
+	}
+	return ws
 }
 
 // maxResultOption turns --max-result into plan.RunOptions.MaxResult, where
