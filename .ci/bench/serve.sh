@@ -15,8 +15,9 @@
 #
 # The last two columns are over all the mode's rounds. The server's CPU a
 # request (user and system, from /proc, over the requests its log counts)
-# holds still when other processes share the machine, where plans/s and
-# the latencies do not: compare builds by it.
+# moves by a tenth or so when other processes share the machine, where
+# plans/s and the latencies move by half or more: compare builds by it,
+# alternating.
 #
 # Environment: BIN (a planctl binary to measure instead of building one),
 # MODES ("conn raw mcp-go": TestLoad's -load-conn, -load-raw, mcp-go's client;
