@@ -2,6 +2,7 @@ package plan
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"context"
 	"encoding/json"
@@ -47,6 +48,11 @@ type Tool struct {
 	docsOnce      sync.Once
 	inDoc, outDoc any
 	inErr, outErr error
+	// What the validator derives from the inputSchema (toolinfo_cache.go).
+	inInfo atomic.Pointer[inputInfo]
+	// The REQUIRED_SHAPE warning's message for this tool, "" for none.
+	requiredShapeOnce sync.Once
+	requiredShapeMsg  string
 }
 
 // IsSharable reports whether parameter may take an output_by_reference.

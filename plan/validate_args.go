@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -146,30 +145,11 @@ func newToolInfo(t *Tool, work *int) *toolInfo {
 	if len(t.InputSchema) > 0 {
 		if doc, err := t.inputDoc(); err == nil {
 			ti.inRoot = doc
-			// The top-level parameters, with $ref and allOf resolved (an
-			// inputSchema with alternatives at the top is left to jsonschema).
-			if bs := flatten(doc, doc, ti.work); len(bs) == 1 {
-				br := bs[0]
-				if br.props != nil {
-					ti.props = make(map[string]any, len(br.props))
-					for k, v := range br.props {
-						ti.props[k] = conj(v)
-						ti.names = append(ti.names, k)
-					}
-					sort.Strings(ti.names)
-				}
-				for k := range br.required {
-					ti.required = append(ti.required, k)
-				}
-				sort.Slice(ti.required, func(i, j int) bool {
-					oi, oj := requiredOrder(doc, ti.required[i]), requiredOrder(doc, ti.required[j])
-					return oi < oj || (oi == oj && ti.required[i] < ti.required[j])
-				})
-				ti.closed = br.closed
-				ti.open = br.extra != nil
-			}
+			in := t.inputInfo(doc, work)
+			ti.props, ti.names, ti.required = in.props, in.names, in.required
+			ti.closed, ti.open = in.closed, in.open
 			ti.compiled = t.compiledInput()
-			ti.shallow, ti.shallowRest = shallowParams(doc)
+			ti.shallow, ti.shallowRest = in.shallow, in.shallowRest
 		}
 	}
 	if len(t.OutputSchema) > 0 {

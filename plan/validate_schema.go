@@ -349,19 +349,29 @@ func resolveRef(root any, ref string) any {
 // and pays for this call too: a plan that walks many paths on a schema that
 // explodes gets looser checks, not a gigabyte of branches.
 func flatten(root, node any, work *int) []branch {
+	bs, _, _ := flattenCost(root, node, work)
+	return bs
+}
+
+// flattenCost is flatten, also telling the work it charged and whether it
+// ran to its end within its budget. A complete flatten gives the same
+// branches from any budget of at least its cost: the budget only ever
+// cuts a flatten short (the toolInfo cache, toolinfo_cache.go, relies on it).
+func flattenCost(root, node any, work *int) (bs []branch, cost int, complete bool) {
 	budget := maxFlattenWork
 	if work != nil {
 		if *work <= 0 {
-			return []branch{top()}
+			return []branch{top()}, 0, false
 		}
 		budget = min(budget, *work)
 	}
 	start := budget
-	bs := flattenB(root, node, 0, &budget)
+	bs = flattenB(root, node, 0, &budget)
+	cost = start - budget
 	if work != nil {
-		*work -= start - budget
+		*work -= cost
 	}
-	return bs
+	return bs, cost, budget >= 0
 }
 
 // The bounds of schema work: for one flatten, and for one validation (per

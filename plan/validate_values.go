@@ -174,24 +174,34 @@ func (v *validator) requiredShape() {
 			continue
 		}
 		seen[t.Name] = true
+		if msg := t.requiredShape(); msg != "" {
+			v.add(SeverityWarning, "REQUIRED_SHAPE", s.Ptr+"/tool", s.Tool.Start(), s.Tool.End(), s, msg)
+		}
+	}
+}
+
+// requiredShape is the REQUIRED_SHAPE warning's message for tool t, "" when
+// its inputSchema's "required" is an array or absent; made once per tool
+// (a server checks each plan against the same tools).
+func (t *Tool) requiredShape() string {
+	t.requiredShapeOnce.Do(func() {
 		schema, err := jsontext.Parse(t.InputSchema)
 		if err != nil || schema.Kind() != jsontext.Object {
-			continue
+			return
 		}
 		req := schema.Get("required")
 		if req.IsZero() || req.Kind() == jsontext.Array {
-			continue
+			return
 		}
 		names := make([]string, 0, 4)
 		for n := range pySet(req) {
 			names = append(names, strconv.Quote(n))
 		}
 		sort.Strings(names)
-		ptr := s.Ptr + "/tool"
-		v.add(SeverityWarning, "REQUIRED_SHAPE", ptr, s.Tool.Start(), s.Tool.End(), s,
-			fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
-				t.Name, req.Kind(), orNone(names)))
-	}
+		t.requiredShapeMsg = fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
+			t.Name, req.Kind(), orNone(names))
+	})
+	return t.requiredShapeMsg
 }
 
 // toolOfSteps is c.Tool(s.ToolName()) for steps in turn, looked up again

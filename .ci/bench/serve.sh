@@ -11,7 +11,13 @@
 # net/http's client, then mcp-go's client, unless MODES says otherwise), stops the
 # server with SIGTERM and prints one markdown row per round and mode:
 #
-#   | mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |
+#   | mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 | server CPU a request |
+#
+# The last two columns are over all the mode's rounds. The server's CPU a
+# request (user and system, from /proc, over the requests its log counts)
+# moves by a tenth or so when other processes share the machine, where
+# plans/s and the latencies move by half or more: compare builds by it,
+# alternating.
 #
 # Environment: BIN (a planctl binary to measure instead of building one),
 # MODES ("conn raw mcp-go": TestLoad's -load-conn, -load-raw, mcp-go's client;
@@ -74,8 +80,9 @@ row() { # mode flags test-output peak-rss: a row per round
 		}'
 }
 
-echo "| mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| mode | serve flags | failed | plans/s | p50 | p99 | server peak RSS | server's own p50 / p99 | server CPU a request |"
+echo "|---|---|---|---|---|---|---|---|---|"
+tck=$(getconf CLK_TCK)
 for mode in $modes; do
 	PLANCTL_AUTH_TOKEN="$token" ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} "$bin" serve --http 127.0.0.1:0 --stateless --log "$work/serve.log" \
 		"${dbg[@]}" "${extra[@]}" 2>"$work/serve.err" &
@@ -88,6 +95,7 @@ for mode in $modes; do
 		sleep 0.05
 	done
 	[ -n "$url" ] || { echo "the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+	cpu0=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")
 	raw=()
 	[ "$mode" = raw ] && raw=(-load-raw)
 	[ "$mode" = conn ] && raw=(-load-conn)
@@ -115,6 +123,7 @@ for mode in $modes; do
 	fi
 	if [ -n "$prof_pid" ]; then wait "$prof_pid" || true; fi
 	rss=$(awk '/^VmHWM:/ {printf "%.0f MiB", $2/1024}' "/proc/$server_pid/status")
+	cpu1=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")
 	kill -TERM "$server_pid"
 	wait "$server_pid" || { echo "the server exited with $?" >&2; cat "$work/serve.err" >&2; exit 1; }
 	server_pid=
@@ -124,6 +133,7 @@ for mode in $modes; do
 	srv=$(awk '/msg=http / { for (i = 1; i <= NF; i++) if ($i ~ /^duration=/) { d = substr($i, 10)
 			if (d ~ /ms$/) v = d + 0; else if (d ~ /µs$/) v = d / 1000; else if (d ~ /ns$/) v = d / 1e6; else v = d * 1000
 			print v } }' "$work/serve.log" | sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%.1f / %.0f ms", a[int(NR * 0.5) + 1], a[int(NR * 0.99) + 1] }')
+	cpu=$(awk -v t="$((cpu1 - cpu0))" -v hz="$tck" '/msg=http / { n++ } END { if (n) printf "%.0f µs", t / hz * 1e6 / n }' "$work/serve.log")
 	: >"$work/serve.log"
-	row "$mode" "${extra[*]:-(defaults)}" "$out" "$rss | $srv"
+	row "$mode" "${extra[*]:-(defaults)}" "$out" "$rss | $srv | $cpu"
 done

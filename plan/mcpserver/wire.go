@@ -185,7 +185,7 @@ func topMember(b []byte, key string) (start, end int, ok bool) {
 // answer is a run's response as Concierge's text and structuredContent.
 func answer(resp []byte) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(pyvalue.DumpsIndent(resp)))},
+		Content:           []mcp.Content{mcp.NewTextContent(pyvalue.DumpsIndentString(resp))},
 		StructuredContent: json.RawMessage(resp),
 	}
 }

@@ -197,14 +197,20 @@ func pyChanges(v jsontext.Value) bool {
 // Concierge server's execute_plan result. Text that does not parse is
 // returned unchanged.
 func DumpsIndent(raw []byte) []byte {
+	return []byte(DumpsIndentString(raw))
+}
+
+// DumpsIndentString is DumpsIndent as a string, made without a copy (an
+// MCP answer's text is a string: a served plan's answer was copied twice).
+func DumpsIndentString(raw []byte) string {
 	v, err := jsontext.Parse(raw)
 	if err != nil {
-		return raw
+		return string(raw)
 	}
 	var b strings.Builder
 	b.Grow(len(raw) + len(raw)/2)
 	pyDumpsIndent(&b, v, 0)
-	return []byte(b.String())
+	return b.String()
 }
 
 func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int) {

@@ -3,12 +3,14 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"log/slog"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the flusher and the test.
@@ -139,5 +141,81 @@ func TestLogHandlerIsTextHandler(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
+
+// TestLogHandlerConcurrent: records logged at once through one handler,
+// and through handlers made from it, each come out whole and with their
+// own attributes (a formatter is used by one record at a time; go test
+// -race).
+func TestLogHandlerConcurrent(t *testing.T) {
+	noTime := &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey && len(groups) == 0 {
+			return slog.Attr{}
+		}
+		return a
+	}}
+	var got lockedBuffer
+	l := newLogWriter(&got)
+	root := slog.New(newLogHandler(l, noTime))
+	const workers, plans = 8, 200
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range plans {
+				root.Info("request", "id", i)
+				c := root.With("call", fmt.Sprintf("%d-%d", g, i))
+				for s := range 3 {
+					c.Info("step", "step", s)
+				}
+				root.Info("http", "g", g)
+			}
+		}()
+	}
+	wg.Wait()
+	l.Close()
+	want := map[string]int{}
+	for g := range workers {
+		for i := range plans {
+			want[fmt.Sprintf("level=INFO msg=request id=%d", i)]++
+			for s := range 3 {
+				want[fmt.Sprintf("level=INFO msg=step call=%d-%d step=%d", g, i, s)]++
+			}
+			want[fmt.Sprintf("level=INFO msg=http g=%d", g)]++
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(got.String(), "\n"), "\n") {
+		if want[line] == 0 {
+			t.Fatalf("unexpected line %q", line)
+		}
+		want[line]--
+	}
+	for line, n := range want {
+		if n != 0 {
+			t.Fatalf("line %q missing %d times", line, n)
+		}
+	}
+}
+
+// BenchmarkLogPlan is the log lines of one served plan (serve --log): a
+// request line, a handler with the call's id and its step and plan lines,
+// the http line.
+//
+//	go test ./cmd/planctl/cli -run '^$' -bench LogPlan -benchmem
+func BenchmarkLogPlan(b *testing.B) {
+	l := newLogWriter(io.Discard)
+	defer l.Close()
+	log := slog.New(newLogHandler(l, nil))
+	b.ReportAllocs()
+	for b.Loop() {
+		log.Info("request", "method", "tools/call", "id", 1)
+		c := log.With("call", 42)
+		for _, s := range []string{"backup", "validate", "stats"} {
+			c.Info("step", "step", s, "tool", "create_backup", "status", "ok", "duration", time.Millisecond)
+		}
+		c.Info("plan", "steps", 3, "status", "completed", "ran", 3, "duration", time.Millisecond, "goroutines", 400)
+		log.Info("http", "method", "POST", "path", "/mcp", "status", 200, "bytes", 1500, "remote", "127.0.0.1:5000", "duration", time.Millisecond)
 	}
 }
