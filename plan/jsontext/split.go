@@ -128,23 +128,7 @@ func (p *parser) join(depth int) (end, count int, ok bool) {
 		return 0, 0, false
 	}
 	base := p.n
-	left := q.n
-	for _, c := range q.d.chunks {
-		c = c[:min(uint32(len(c)), left)]
-		left -= uint32(len(c))
-		for len(c) > 0 {
-			if p.k >= len(p.cur) {
-				p.grow()
-			}
-			k := copy(p.cur[p.k:], c)
-			for j := range p.cur[p.k : p.k+k] {
-				p.cur[p.k+j].next += base
-			}
-			p.k += k
-			p.n += uint32(k)
-			c = c[k:]
-		}
-	}
+	p.adopt(q.d.chunks, q.n, base)
 	for _, e := range q.d.esc {
 		e.node += base
 		p.d.esc = append(p.d.esc, e)
@@ -154,4 +138,65 @@ func (p *parser) join(depth int) (end, count int, ok bool) {
 	}
 	p.joined = true
 	return s.end, s.count, true
+}
+
+// adopt appends the n nodes of chunks (a speculative parse's tape) to p's
+// tape, adding base to their next. The first chunk's worth goes into p's
+// last chunk; the rest stays where it is, moved down within chunks so
+// that its chunks become p's: the tape is never held twice, which the
+// memory limit a command sets from the plan's size counts on (a copy of
+// the second half's tape made the collector run through the parse).
+func (p *parser) adopt(chunks [][]node, n, base uint32) {
+	// Into p's last chunk, until it is full (a short first chunk grows
+	// as with add): copied.
+	taken := uint32(0)
+	for taken < n && (p.k < len(p.cur) || len(p.cur) < chunkSize) {
+		if p.k >= len(p.cur) {
+			p.grow()
+		}
+		c := chunks[taken>>chunkBits][taken&(chunkSize-1):]
+		c = c[:min(uint32(len(c)), n-taken)]
+		k := copy(p.cur[p.k:], c)
+		for j := range p.cur[p.k : p.k+k] {
+			p.cur[p.k+j].next += base
+		}
+		p.k += k
+		p.n += uint32(k)
+		taken += uint32(k)
+	}
+	if taken == n {
+		return
+	}
+	if len(chunks[0]) < chunkSize { // a short tape: copied, node by node
+		for ; taken < n; taken++ {
+			nd := chunks[taken>>chunkBits][taken&(chunkSize-1)]
+			nd.next += base
+			if p.k >= len(p.cur) {
+				p.grow()
+			}
+			p.cur[p.k] = nd
+			p.k++
+			p.n++
+		}
+		return
+	}
+	// The rest, in place: node j of chunks moves to j-taken, chunk m
+	// taking the tail of its own and the head of the next.
+	sh := int(taken) // under chunkSize: one chunk at most was copied above
+	left := int(n - taken)
+	for m := 0; left > 0; m++ {
+		c := chunks[m]
+		copy(c, c[sh:])
+		if m+1 < len(chunks) {
+			copy(c[chunkSize-sh:], chunks[m+1][:sh])
+		}
+		k := min(left, chunkSize)
+		for j := range c[:k] {
+			c[j].next += base
+		}
+		p.d.chunks = append(p.d.chunks, c)
+		p.cur, p.k = c, k
+		p.n += uint32(k)
+		left -= k
+	}
 }
