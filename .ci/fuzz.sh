@@ -7,6 +7,7 @@ t="${1:-20s}"
 targets=(
   ./plan:FuzzParseJSON
   ./plan/jsontext:FuzzTape
+  ./plan/jsontext:FuzzParseMatchesReference
   ./plan:FuzzLoad
   ./plan:FuzzResolve
   ./plan:FuzzRun

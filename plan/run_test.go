@@ -322,3 +322,48 @@ func TestCancelledBetweenSteps(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestOKCount: the run's count of steps that ran ok follows every change of
+// the steps: steps run, a step that fails, its retry after an edit, a
+// rerun from an earlier step, a restart.
+func TestOKCount(t *testing.T) {
+	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":1}},
+ {"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":["nope"]}}}},
+ {"id":"c","tool":"echo","args":{"value":2}}]`, plan.RunOptions{})
+	r := d.Run()
+	ctx := context.Background()
+	check := func(when string, want int) {
+		t.Helper()
+		n := 0
+		for i := range r.Plan.Steps {
+			if r.Step(i).Status == plan.StepOK {
+				n++
+			}
+		}
+		if got := r.OKCount(); got != n || got != want {
+			t.Errorf("%s: OKCount %d, steps ok %d, want %d", when, got, n, want)
+		}
+	}
+	check("before any step", 0)
+	r.Next(ctx)
+	check("after a", 1)
+	if _, st, _ := r.Next(ctx); st.Status != plan.StepError {
+		t.Fatalf("b with a path a lacks: %v", st.Status)
+	}
+	check("after b failed", 1)
+	if _, err := d.SetArgs(1, []byte(`{"value": {"output_by_reference": {"a": ["value"]}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	r.Next(ctx)
+	check("after b's retry", 2)
+	r.Next(ctx)
+	check("after c", 3)
+	if _, err := r.Rerun(1); err != nil {
+		t.Fatal(err)
+	}
+	check("after a rerun from b", 1)
+	r.RunToEnd(ctx)
+	check("after the rest", 3)
+	r.Restart()
+	check("after a restart", 0)
+}

@@ -10,7 +10,8 @@
 #   start→frame   from the process start (tmux asked to run it) to the same screen
 #   read→checked  from the file read until the validator's diagnostics are on screen
 #                 (the header's "checking the plan…" is gone; the keys work meanwhile)
-# Medians of RUNS runs; the polling adds up to about 10 ms.
+# Medians of RUNS runs; the polling adds up to about 10 ms. The screen is
+# polled only once planctl wrote that the plan is loaded (until_loaded).
 #
 #   bash .ci/bench/debugframe.sh                           # every shape at 1k, 10k, 100k steps, 3 runs each
 #   RUNS=5 SHAPES="wide fan-in" bash .ci/bench/debugframe.sh 100000
@@ -50,6 +51,21 @@ until_screen() {
   tm capture-pane -p -t frame >&2 || true
   return 1
 }
+# until_loaded blocks, with no process running and no polling, until planctl
+# wrote that the plan is loaded: PLANCTL_TIMING names a FIFO the script holds
+# open (fd 3) and reads line by line into $dir/timing. Polling the screen or
+# the file during the parse (a tmux client and a grep every 10 ms, or even
+# a sleep every 5 ms) took CPU from it, which the parse of a large plan, on
+# both cores, felt: 150 ms on the 183 MB wide plan.
+until_loaded() {
+  local l
+  while IFS= read -r -t 120 -u 3 l; do
+    echo "$l" >> "$dir/timing"
+    [[ $l == "loaded "* ]] && return 0
+  done
+  echo "debugframe: planctl never wrote that the plan was loaded" >&2
+  return 1
+}
 ms() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%d\n", (b - a) / 1e6}'; }
 
 bins=("$bin")
@@ -68,16 +84,20 @@ for s in "${shapes[@]}"; do
     for b in "${!bins[@]}"; do : > "$dir/frame$b"; : > "$dir/loaded$b"; : > "$dir/start$b"; : > "$dir/checked$b"; done
     for ((i = 0; i < runs; i++)); do
       for b in "${!bins[@]}"; do
-        rm -f "$dir/timing"
+        rm -f "$dir/timing" "$dir/timing.fifo"
+        mkfifo "$dir/timing.fifo"
+        exec 3<>"$dir/timing.fifo"
         t0=$(now)
         tm new-session -d -s frame -x 120 -y 40 \
-          "PLANCTL_TIMING='$dir/timing' '${bins[$b]}' debug --max-bytes $max --catalog '$dir/catalog.json' '$plan'; sleep 30"
+          "PLANCTL_TIMING='$dir/timing.fifo' '${bins[$b]}' debug --max-bytes $max --catalog '$dir/catalog.json' '$plan'; sleep 30"
+        until_loaded
         until_screen "Steps ($n)"
         t1=$(now)
         until_screen "checking the plan" absent
         t2=$(now)
         tm send-keys -t frame q
         tm kill-session -t frame 2>/dev/null || true
+        exec 3>&-
         read=$(awk '$1 == "read" {print $2}' "$dir/timing")
         ms "$read" "$t1" >> "$dir/frame$b"
         ms "$read" "$(awk '$1 == "loaded" {print $2}' "$dir/timing")" >> "$dir/loaded$b"

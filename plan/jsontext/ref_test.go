@@ -13,6 +13,12 @@ import (
 func sameParse(t *testing.T, src []byte) {
 	t.Helper()
 	got, gotDups, gotErr := ParseWithDuplicates(src)
+	sameAsReference(t, src, got, gotDups, gotErr)
+}
+
+// sameAsReference checks a parse of src against the reference parser's.
+func sameAsReference(t *testing.T, src []byte, got Value, gotDups []Value, gotErr error) {
+	t.Helper()
 	want, wantDups, wantErr := refParse(src)
 	if (gotErr == nil) != (wantErr == nil) {
 		t.Fatalf("%q: error %v, reference %v", trunc(src), gotErr, wantErr)
@@ -116,5 +122,26 @@ func FuzzParseMatchesReference(f *testing.F) {
 			return
 		}
 		sameParse(t, src)
+		// And split anywhere a speculative parse may be joined (split.go):
+		// at every offset of a short input, at the values that follow a
+		// comma in a longer one.
+		for at := 0; at <= len(src); at++ {
+			if len(src) > 64 && !afterComma(src, at) {
+				continue
+			}
+			sameSplit(t, src, at)
+			if t.Failed() {
+				t.Fatalf("split at %d", at)
+			}
+		}
 	})
+}
+
+// afterComma reports whether the last byte before at that is not JSON
+// whitespace is a comma.
+func afterComma(src []byte, at int) bool {
+	for at > 0 && isSpaceTab[src[at-1]] {
+		at--
+	}
+	return at > 0 && src[at-1] == ','
 }
