@@ -26,6 +26,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"unsafe"
 
 	"github.com/planctl/planctl/plan/internal/hugepage"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -213,11 +214,15 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	// The steps' records in one allocation, and each step's keys read in
 	// one pass over its members (the last of a repeated key wins, as Get
 	// would have it) rather than one Get a key.
+	// Their pointers ("/steps/12") are cut from one buffer too.
 	recs := make([]Step, steps.Len())
 	p.Steps = make([]*Step, len(recs))
+	ptrs := make([]byte, 0, len(recs)*(len(p.StepsPtr)+1+len(strconv.Itoa(len(recs)))))
 	for i, n := range steps.Elems() {
 		s := &recs[i]
-		*s = Step{Index: i, Ptr: p.StepsPtr + "/" + strconv.Itoa(i), Node: n}
+		k := len(ptrs)
+		ptrs = strconv.AppendInt(append(append(ptrs, p.StepsPtr...), '/'), int64(i), 10)
+		*s = Step{Index: i, Ptr: unsafe.String(&ptrs[k], len(ptrs)-k), Node: n}
 		for _, m := range n.Members() {
 			switch m.Key {
 			case "id":
