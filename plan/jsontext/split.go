@@ -88,7 +88,7 @@ type errStopped struct{}
 // startSpec starts a speculative parse of src at at, with p's feed.
 func startSpec(src []byte, at int, feed *feed) *spec {
 	s := &spec{at: at, done: make(chan struct{})}
-	first := make([]node, min((len(src)-at)/12+4, chunkSize))
+	first := make([]node, firstChunk(len(src)-at))
 	s.p = &parser{src: src, i: at, d: &document{src: src, chunks: [][]node{first}}, cur: first,
 		feed: feed, large: true, splitAt: -1, virtual: true, stop: &s.stop}
 	go func() {

@@ -420,12 +420,26 @@ func ParseWithDuplicates(src []byte) (Value, []Value, error) {
 	return v, dups, err
 }
 
+// firstChunk is the size of the tape's first chunk for a source of n
+// bytes. Plans take 8 to 15 bytes a node; a first chunk too small for the
+// tape doubles (a copy, and the old one garbage: 1.3 MB of a 335 KB plan's
+// run), one too large costs nothing but address space when it is a large
+// allocation, whose fresh pages nothing writes until the parse does. So
+// from 64 KB on it is sized for 6 bytes a node; below, where an
+// allocation is zeroed whole, for 12.
+func firstChunk(n int) int {
+	if n >= 64<<10 {
+		return min(n/6+4, chunkSize)
+	}
+	return n/12 + 4
+}
+
 // parseSplit is ParseWithDuplicates with a speculative parse from offset
 // at (split.go), or none for -1. Tests give any offset: the result must
 // not depend on it. joined tells whether the parse took the speculative
 // one's nodes.
 func parseSplit(src []byte, at int) (v Value, dups []Value, joined bool, err error) {
-	first := make([]node, min(len(src)/12+4, chunkSize))
+	first := make([]node, firstChunk(len(src)))
 	d := &document{src: src, chunks: [][]node{first}}
 	p := parser{src: src, d: d, cur: first, splitAt: -1, large: len(src) >= feedFrom}
 	if p.large && runtime.GOMAXPROCS(0) > 1 {
