@@ -1,0 +1,5 @@
+//go:build race
+
+package stackgrow
+
+const raceEnabled = true
