@@ -67,19 +67,15 @@ func splitPoint(src []byte) int {
 	return best
 }
 
-// spec is a speculative parse from at.
+// spec is a speculative parse. Once done, ok tells whether it reached the
+// ']' that closes its array: its parser then holds that offset (i), the
+// elements before it (virtualCount) and the deepest stack it pushed onto
+// (deepest: frames before a push, its array included).
 type spec struct {
-	at   int
 	p    *parser
 	done chan struct{}
 	stop atomic.Bool
-	// Once done: ok, the ']' that ends it, the elements it parsed before,
-	// and the deepest stack it pushed onto (frames before a push, its
-	// array included).
-	ok      bool
-	end     int
-	count   int
-	deepest int
+	ok   bool
 }
 
 // errStopped unwinds a speculative parse that is no longer wanted.
@@ -87,7 +83,7 @@ type errStopped struct{}
 
 // startSpec starts a speculative parse of src at at, with p's feed.
 func startSpec(src []byte, at int, feed *feed) *spec {
-	s := &spec{at: at, done: make(chan struct{})}
+	s := &spec{done: make(chan struct{})}
 	first := make([]node, firstChunk(len(src)-at))
 	s.p = &parser{src: src, i: at, d: &document{src: src, chunks: [][]node{first}}, cur: first,
 		feed: feed, large: true, splitAt: -1, virtual: true, stop: &s.stop}
@@ -100,9 +96,7 @@ func startSpec(src []byte, at int, feed *feed) *spec {
 				}
 			}
 		}()
-		if err := s.p.parse(); err == nil {
-			s.ok, s.end, s.count, s.deepest = true, s.p.virtualEnd, s.p.virtualCount, s.p.deepest
-		}
+		s.ok = s.p.parse() == nil
 	}()
 	return s
 }
@@ -124,7 +118,7 @@ func (p *parser) join(depth int) (end, count int, ok bool) {
 	<-s.done
 	q := s.p
 	s.p = nil
-	if !s.ok || depth-1+s.deepest >= MaxDepth {
+	if !s.ok || depth-1+q.deepest >= MaxDepth {
 		return 0, 0, false
 	}
 	base := p.n
@@ -137,7 +131,7 @@ func (p *parser) join(depth int) (end, count int, ok bool) {
 		p.dups = append(p.dups, v+base)
 	}
 	p.joined = true
-	return s.end, s.count, true
+	return q.i, q.virtualCount, true
 }
 
 // adopt appends the n nodes of chunks (a speculative parse's tape) to p's

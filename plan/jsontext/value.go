@@ -498,11 +498,10 @@ type parser struct {
 	spec    *spec
 	joined  bool
 	// For a speculative parse: it starts inside an array it did not see
-	// open (virtual) and ends at the ']' that closes it (virtualEnd,
-	// after virtualCount elements); stop asks it to give up. deepest is
+	// open (virtual) and ends at the ']' that closes it (at p.i, after
+	// virtualCount elements); stop asks it to give up. deepest is
 	// the deepest stack a container was pushed onto.
 	virtual      bool
-	virtualEnd   int
 	virtualCount int
 	deepest      int
 	stop         *atomic.Bool
@@ -806,7 +805,7 @@ after:
 		p.keys = p.keys[:top.keys]
 	case c == ']' && !top.obj:
 		if p.virtual && len(stack) == 1 {
-			p.i, p.virtualEnd, p.virtualCount = i, i, top.n
+			p.i, p.virtualCount = i, top.n
 			return nil
 		}
 		i++
