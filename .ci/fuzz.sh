@@ -19,6 +19,7 @@ targets=(
   ./mockserver:FuzzCatalog
   ./tui:FuzzParseDoc
   ./plan/mcpserver:FuzzExecutePlan
+  ./plan/mcpserver:FuzzDirectSameAsMCPGo
   ./plan/upstream:FuzzParseConcierge
 )
 log=$(mktemp)

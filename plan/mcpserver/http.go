@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -102,10 +103,13 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
-	turns      *turns                        // nil: no bound on the requests computing at once
-	wireIn     func([]byte) ([]byte, []byte) // Concierge's wire (wire.go)
-	ids        *sessionIDs
-	initMu     sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
+	turns      *turns // nil: no bound on the requests computing at once
+	srv        *Server
+	direct     bool // a plain execute_plan call is answered without mcp-go (direct.go)
+	// directServed counts the requests the direct path answered.
+	directServed atomic.Int64
+	ids          *sessionIDs
+	initMu       sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
 }
 
 // NewHTTP builds the HTTP transport of s, to be served by srv (its Handler
@@ -129,7 +133,7 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.MaxRunning == 0 {
 		opts.MaxRunning = runtime.GOMAXPROCS(0)
 	}
-	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), wireIn: s.wireIn}
+	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), srv: s, direct: opts.Stateless}
 	if opts.MaxRunning > 0 {
 		h.turns = newTurns(opts.MaxRunning)
 	}
@@ -223,6 +227,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		}
 		var msg message
 		var body []byte
+		var call *directCall
 		if r.Body != nil && r.Method == http.MethodPost {
 			if r.ContentLength > h.opts.MaxBody {
 				tooLarge(w, h.opts.MaxBody)
@@ -248,16 +253,20 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				w.Write(parseErrorLine(depthMessage))
 				return
 			}
-			pass, reply := h.wireIn(body)
+			pass, reply, root, src := h.srv.wireParse(body)
 			if reply != nil {
 				w.Header().Set("Content-Type", "application/json")
 				w.Write(reply)
 				return
 			}
 			body = pass
-			r.ContentLength = int64(len(body))
-			json.Unmarshal(body, &msg) // a batch or bad JSON leaves msg empty: mcp-go answers it
-			r.Body = io.NopCloser(bytes.NewReader(body))
+			if call = h.directOf(r, src, root); call != nil {
+				msg.Method = string(mcp.MethodToolsCall)
+			} else {
+				r.ContentLength = int64(len(body))
+				json.Unmarshal(body, &msg) // a batch or bad JSON leaves msg empty: mcp-go answers it
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
 		}
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
@@ -281,6 +290,10 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			}
 			defer u.release()
 			r = r.WithContext(context.WithValue(r.Context(), turnKey{}, u))
+		}
+		if call != nil {
+			h.serveDirect(w, r, call, u)
+			return
 		}
 		next.ServeHTTP(wireOutWriter{w, u}, r) // isError explicit, as Concierge (wire.go)
 	})

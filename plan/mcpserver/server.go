@@ -2,7 +2,9 @@
 // execute_plan, that runs the plans a model sends against a catalog, as a
 // Concierge Plan server does, with planctl's preflight, progress,
 // cancellation, timeouts and limits. The MCP protocol itself (framing,
-// sessions, transports) is mark3labs/mcp-go's.
+// sessions, transports) is mark3labs/mcp-go's, but for one request: on a
+// stateless HTTP server, a plain execute_plan call is answered directly,
+// byte for byte as mcp-go would answer it (direct.go).
 //
 //	s := mcpserver.New(mcpserver.Options{Catalog: cat})
 //	err := server.NewStdioServer(s.MCP()).Listen(ctx, os.Stdin, os.Stdout)
@@ -69,6 +71,9 @@ type Server struct {
 
 	initialized atomic.Value // func(sessionID string), told of each successful initialize
 	rec         *recorder    // nil unless Options.Record.Dir is set
+	// handler answers execute_plan, for mcp-go and for the direct path
+	// (direct.go) alike.
+	handler server.ToolHandlerFunc
 }
 
 // onInitialized has f told of every session whose initialize succeeded.
@@ -100,7 +105,7 @@ func New(opts Options) *Server {
 	// One line per MCP request, whatever the transport: its method and
 	// outcome, never its parameters.
 	hooks.AddOnSuccess(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ any) {
-		s.log.Info("request", "method", string(method), "id", id)
+		s.logRequest(method, id, nil)
 		if method == mcp.MethodInitialize {
 			if sess := server.ClientSessionFromContext(ctx); sess != nil && sess.SessionID() != "" {
 				if f, _ := s.initialized.Load().(func(string)); f != nil {
@@ -110,7 +115,7 @@ func New(opts Options) *Server {
 		}
 	})
 	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
-		s.log.Info("request", "method", string(method), "id", id, "err", err)
+		s.logRequest(method, id, err)
 	})
 	s.mcp = server.NewMCPServer("planctl", opts.Version,
 		server.WithToolCapabilities(false),
@@ -129,8 +134,21 @@ func New(opts Options) *Server {
 	if opts.ConciergeWire {
 		tool.RawOutputSchema = nil
 	}
-	s.mcp.AddTool(tool, s.recorded(s.handle))
+	s.handler = s.recorded(s.handle)
+	s.mcp.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return s.handler(ctx, req)
+	})
 	return s
+}
+
+// logRequest is the log line of one MCP request: its method and outcome,
+// never its parameters.
+func (s *Server) logRequest(method mcp.MCPMethod, id any, err error) {
+	if err != nil {
+		s.log.Info("request", "method", string(method), "id", id, "err", err)
+		return
+	}
+	s.log.Info("request", "method", string(method), "id", id)
 }
 
 // Catalog is the catalog the server runs plans against.

@@ -25,30 +25,42 @@ import (
 // and NaN/Infinity replaced by null), or a reply to send instead of
 // passing anything on.
 func (s *Server) wireIn(line []byte) (pass, reply []byte) {
+	pass, reply, _, _ = s.wireParse(line)
+	return pass, reply
+}
+
+// wireParse is wireIn that also returns, for a tools/call passed on as it
+// came, its parse and the text (line without its surrounding space) the
+// parse's offsets are in; otherwise a zero root.
+func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value, src []byte) {
 	if !bytes.Contains(line, []byte(`tools/call`)) {
-		return line, nil // only a tool call carries a plan
+		return line, nil, root, nil // only a tool call carries a plan
 	}
-	root, err := jsontext.Parse(bytes.TrimSpace(line))
+	src = bytes.TrimSpace(line)
+	root, err := jsontext.Parse(src)
 	if err != nil || root.Kind() != jsontext.Object {
-		return line, nil // mcp-go answers what does not parse
+		return line, nil, jsontext.Value{}, nil // mcp-go answers what does not parse
 	}
 	if m := root.Get("method"); m.IsZero() || m.Kind() != jsontext.String || m.Str() != "tools/call" {
-		return line, nil
+		return line, nil, jsontext.Value{}, nil
 	}
 	id := root.Get("id")
 	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
-		trimmed := bytes.TrimSpace(line)
-		rawID := id.Raw(trimmed)
+		rawID := id.Raw(src)
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
-			return nil, wireResult(rawID, unknownToolResult(name.Str()))
+			return nil, wireResult(rawID, unknownToolResult(name.Str())), jsontext.Value{}, nil
 		}
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
 		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
-			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters")
+			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
 		}
 	}
-	return nullNonFinite(bytes.TrimSpace(line), root, line), nil
+	pass = nullNonFinite(src, root, line)
+	if &pass[0] != &line[0] {
+		return pass, nil, jsontext.Value{}, nil // rewritten: the parse is not of it
+	}
+	return pass, nil, root, src
 }
 
 // nullNonFinite returns src with every value that was written as a number

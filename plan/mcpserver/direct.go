@@ -1,0 +1,253 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// The direct path: a stateless HTTP server answers the request it sees
+// most, a plain tools/call of execute_plan, without the round trip through
+// mcp-go's StreamableHTTPServer and MCPServer. That round trip decodes each
+// request's JSON five times with encoding/json (the message, its params, the
+// protocol version twice, the arguments into a map planctl never reads) and
+// encodes the answer twice more; it was a third of a loaded server's CPU
+// (docs/serve.md "## Load"), and mcp-go v1.2.1 has no option that skips it.
+//
+// The direct path writes what mcp-go would write, byte for byte: the same
+// status, headers and body, and the same log lines. Anything it is not
+// sure of goes to mcp-go as before: stateful servers, CORS, a progress
+// token or any other _meta, a protocol version of 2026-07-28 or later, any
+// key but jsonrpc, id, method and params (and name and arguments inside
+// params), a key written twice or with escapes, arguments that are not an
+// object, a request mcp-go's DNS rebinding check would refuse. The request
+// id is decoded and written again with encoding/json and mcp-go's RequestId,
+// as mcp-go does, so an id like 1.0 or 12345678901234567890 comes back as
+// it would. TestDirectSameAsMCPGo sends every kind of request through both
+// paths and compares every byte and log line; FuzzDirectSameAsMCPGo does it
+// for any body.
+
+// directCall is a request the direct path answers.
+type directCall struct {
+	id   any    // the request id as mcp-go decodes it: a string or a float64
+	args []byte // params.arguments, as written
+}
+
+// directOf returns the call that r, whose body src parsed to root, makes,
+// when the direct path can answer it exactly as mcp-go would; nil
+// otherwise.
+func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *directCall {
+	if !h.direct || r.Method != http.MethodPost || root.IsZero() || root.Kind() != jsontext.Object {
+		return nil
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil // mcp-go answers 400
+	}
+	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && (!mcp.IsValidProtocolVersion(v) || mcp.IsModernProtocol(v)) {
+		return nil // refused, or the 2026-07-28 era's own checks
+	}
+	if len(h.opts.AllowOrigins) > 0 {
+		return nil // mcp-go adds the CORS headers
+	}
+	if len(h.opts.AllowHosts) == 0 {
+		// mcp-go's DNS rebinding check is on: leave to it what it refuses.
+		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopbackAddr(la.String()) && !loopbackAddr(r.Host) {
+			return nil
+		}
+	}
+	const (
+		hasVersion = 1 << iota
+		hasID
+		hasMethod
+		hasParams
+		hasName
+		hasArgs
+	)
+	var c directCall
+	seen := 0
+	once := func(bit int) bool {
+		ok := seen&bit == 0
+		seen |= bit
+		return ok
+	}
+	for _, m := range root.Members() {
+		v := m.Value
+		switch string(src[m.KeyStart:m.KeyEnd]) {
+		case `"jsonrpc"`:
+			if !once(hasVersion) || string(v.Raw(src)) != `"2.0"` {
+				return nil
+			}
+		case `"id"`:
+			if !once(hasID) || (v.Kind() != jsontext.String && v.Kind() != jsontext.Number) || json.Unmarshal(v.Raw(src), &c.id) != nil {
+				return nil
+			}
+		case `"method"`:
+			if !once(hasMethod) || string(v.Raw(src)) != `"tools/call"` {
+				return nil
+			}
+		case `"params"`:
+			if !once(hasParams) || v.Kind() != jsontext.Object {
+				return nil
+			}
+			for _, p := range v.Members() {
+				switch string(src[p.KeyStart:p.KeyEnd]) {
+				case `"name"`:
+					if !once(hasName) || string(p.Value.Raw(src)) != `"`+ToolName+`"` {
+						return nil
+					}
+				case `"arguments"`:
+					if !once(hasArgs) || p.Value.Kind() != jsontext.Object {
+						return nil
+					}
+					c.args = p.Value.Raw(src)
+				default:
+					return nil // _meta, task, or anything mcp-go may read
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	if seen != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
+		return nil
+	}
+	return &c
+}
+
+// loopbackAddr is mcp-go's test of a Host header or a listening address
+// (server/http_localhost.go).
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// serveDirect answers c as mcp-go would: the tool's handler behind the same
+// recovery, the same "request" log line, and the JSON-RPC response with
+// wireOut's explicit isError, written after the turn is given up.
+func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall, u *turn) {
+	h.directServed.Add(1)
+	var req mcp.CallToolRequest
+	req.Method = string(mcp.MethodToolsCall)
+	req.Header = r.Header
+	req.Params.Name = ToolName
+	req.Params.RawArguments = c.args
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	res, err := h.srv.callTool(ctx, req)
+	var out []byte
+	if err != nil {
+		rerr := fmt.Errorf("request error: %w", err)
+		h.srv.logRequest(mcp.MethodToolsCall, c.id, rerr)
+		out = encodeLine(mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(c.id),
+			Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, err.Error(), nil)})
+	} else {
+		h.srv.logRequest(mcp.MethodToolsCall, c.id, nil)
+		out = appendResponse(nil, c.id, res)
+	}
+	if r.Context().Err() != nil {
+		return // the client left: mcp-go writes nothing either
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	u.release()
+	w.Write(out)
+}
+
+// callTool is execute_plan's handler as mcp-go calls it: behind
+// server.WithRecovery's recover, with its message.
+func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("panic recovered in %s tool handler: %v", req.Params.Name, p)
+		}
+	}()
+	return s.handler(ctx, req)
+}
+
+// encodeLine is what mcp-go's json.NewEncoder(w).Encode writes for v, with
+// wireOut applied as wireOutWriter does.
+func encodeLine(v any) []byte {
+	var b bytes.Buffer
+	if err := json.NewEncoder(&b).Encode(v); err != nil {
+		return nil // mcp-go writes nothing past the status either
+	}
+	return wireOut(b.Bytes())
+}
+
+// appendResponse appends the JSON-RPC response of a tools/call that res
+// answers, as encodeLine writes it: written directly for the answers
+// execute_plan gives (one text block, perhaps structuredContent), which
+// is most of what encoding/json spent on a served plan; through encodeLine
+// for anything else.
+func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
+	text, ok := plainText(res)
+	var sc json.RawMessage
+	hasSC := ok && res.StructuredContent != nil
+	if hasSC {
+		sc, ok = res.StructuredContent.(json.RawMessage)
+	}
+	rid, err := json.Marshal(mcp.NewRequestId(id))
+	if !ok || err != nil {
+		return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+	}
+	// CallToolResult.MarshalJSON writes a map: its keys sorted, content
+	// then isError then structuredContent; wireOut puts a false isError
+	// first. Strings and raw JSON are escaped for HTML, as encoding/json does.
+	t, err := json.Marshal(text)
+	if err != nil {
+		return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+	}
+	var s []byte
+	if hasSC {
+		if s, err = json.Marshal(sc); err != nil {
+			return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+		}
+	}
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, rid...)
+	dst = append(dst, `,"result":{`...)
+	if !res.IsError {
+		dst = append(dst, `"isError":false,`...)
+	}
+	dst = append(dst, `"content":[{"type":"text","text":`...)
+	dst = append(dst, t...)
+	dst = append(dst, "}]"...)
+	if res.IsError {
+		dst = append(dst, `,"isError":true`...)
+	}
+	if hasSC {
+		dst = append(dst, `,"structuredContent":`...)
+		dst = append(dst, s...)
+	}
+	return append(dst, "}}\n"...)
+}
+
+// plainText is the text of a result that is one plain text block and
+// perhaps structuredContent, nothing else.
+func plainText(res *mcp.CallToolResult) (string, bool) {
+	if res == nil || res.Meta != nil || res.ResultType != "" || len(res.Content) != 1 ||
+		len(res.RawStructuredContent) > 0 || len(res.InputRequests) > 0 || res.RequestState != "" {
+		return "", false
+	}
+	tc, ok := res.Content[0].(mcp.TextContent)
+	if !ok || tc.Annotations != nil || tc.Meta != nil || tc.Type != mcp.ContentTypeText {
+		return "", false
+	}
+	return tc.Text, true
+}
