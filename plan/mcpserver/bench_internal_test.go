@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -36,5 +38,35 @@ func BenchmarkHandle(b *testing.B) {
 		if err != nil || res.IsError || !strings.HasPrefix(res.Content[0].(mcp.TextContent).Text, "{\n  \"status\": \"completed\"") {
 			b.Fatalf("%v %+v", err, res)
 		}
+	}
+}
+
+// BenchmarkServeHTTP is a served plan through the whole HTTP handler (the
+// guard, the turn, the log lines), in process, with and without the
+// direct path (direct.go): the CPU a request costs besides net/http's own
+// reading and writing.
+//
+//	go test ./plan/mcpserver -run '^$' -bench ServeHTTP -benchmem
+func BenchmarkServeHTTP(b *testing.B) {
+	for _, direct := range []bool{true, false} {
+		b.Run(map[bool]string{true: "direct", false: "mcp-go"}[direct], func(b *testing.B) {
+			s := New(Options{Catalog: mockserver.Demo(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			hs := &http.Server{}
+			h := s.NewHTTP(hs, HTTPOptions{Stateless: true, AuthToken: "tok"})
+			h.direct = direct
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":` + benchPlan + `}}`
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, Endpoint, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer tok")
+				req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+				rec := httptest.NewRecorder()
+				hs.Handler.ServeHTTP(rec, req)
+				if rec.Code != 200 || !strings.Contains(rec.Body.String(), `\"status\": \"completed\"`) {
+					b.Fatalf("%d %s", rec.Code, rec.Body)
+				}
+			}
+		})
 	}
 }

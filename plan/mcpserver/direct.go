@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -196,6 +197,10 @@ func encodeLine(v any) []byte {
 // is most of what encoding/json spent on a served plan; through encodeLine
 // for anything else.
 func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
+	base := dst
+	general := func() []byte {
+		return append(base, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+	}
 	text, ok := plainText(res)
 	var sc json.RawMessage
 	hasSC := ok && res.StructuredContent != nil
@@ -204,21 +209,14 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	}
 	rid, err := json.Marshal(mcp.NewRequestId(id))
 	if !ok || err != nil {
-		return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+		return general()
 	}
 	// CallToolResult.MarshalJSON writes a map: its keys sorted, content
 	// then isError then structuredContent; wireOut puts a false isError
-	// first. Strings and raw JSON are escaped for HTML, as encoding/json does.
-	t, err := json.Marshal(text)
-	if err != nil {
-		return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
-	}
-	var s []byte
-	if hasSC {
-		if s, err = json.Marshal(sc); err != nil {
-			return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
-		}
-	}
+	// first. Strings and raw JSON are escaped for HTML, as encoding/json
+	// does: by the two functions below for what execute_plan answers (ASCII
+	// text, compact ASCII JSON), else by encoding/json itself.
+	dst = slices.Grow(dst, len(text)+len(text)/8+len(sc)+len(rid)+100)
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, rid...)
 	dst = append(dst, `,"result":{`...)
@@ -226,14 +224,26 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 		dst = append(dst, `"isError":false,`...)
 	}
 	dst = append(dst, `"content":[{"type":"text","text":`...)
-	dst = append(dst, t...)
+	if dst, ok = appendASCIIString(dst, text); !ok {
+		t, err := json.Marshal(text)
+		if err != nil {
+			return general()
+		}
+		dst = append(dst, t...)
+	}
 	dst = append(dst, "}]"...)
 	if res.IsError {
 		dst = append(dst, `,"isError":true`...)
 	}
 	if hasSC {
 		dst = append(dst, `,"structuredContent":`...)
-		dst = append(dst, s...)
+		if dst, ok = appendCompactASCII(dst, sc); !ok {
+			s, err := json.Marshal(sc)
+			if err != nil {
+				return general()
+			}
+			dst = append(dst, s...)
+		}
 	}
 	return append(dst, "}}\n"...)
 }
@@ -250,4 +260,81 @@ func plainText(res *mcp.CallToolResult) (string, bool) {
 		return "", false
 	}
 	return tc.Text, true
+}
+
+// appendASCIIString appends s as encoding/json writes a string (HTML
+// escaping on), when s is ASCII: execute_plan's text is json.dumps's,
+// which escapes everything else. It reports false, with dst as given,
+// for a string with any other byte.
+func appendASCIIString(dst []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return dst, false
+		}
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch b {
+		case '\\', '"':
+			dst = append(dst, '\\', b)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+		}
+		start = i + 1
+	}
+	return append(append(dst, s[start:]...), '"'), true
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendCompactASCII appends raw, valid JSON as encoding/json writes a
+// json.RawMessage (HTML escaping on) when raw is ASCII and compact, as the
+// run's response is: then only <, > and & change. It reports false, with
+// dst as given, for anything else (space between tokens, a byte past
+// ASCII), which json.Marshal then writes.
+func appendCompactASCII(dst []byte, raw []byte) ([]byte, bool) {
+	in := false
+	esc := 0 // how many of <, > and & there are
+	for i := 0; i < len(raw); i++ {
+		switch b := raw[i]; {
+		case b >= 0x80:
+			return dst, false
+		case in && b == '\\':
+			i++
+		case b == '"':
+			in = !in
+		case !in && (b == ' ' || b == '\t' || b == '\n' || b == '\r'):
+			return dst, false
+		case b == '<' || b == '>' || b == '&':
+			esc++
+		}
+	}
+	if esc == 0 {
+		return append(dst, raw...), true
+	}
+	start := 0
+	for i, b := range raw {
+		if b == '<' || b == '>' || b == '&' {
+			dst = append(dst, raw[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			start = i + 1
+		}
+	}
+	return append(dst, raw[start:]...), true
 }

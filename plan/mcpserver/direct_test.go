@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -317,4 +319,106 @@ func FuzzDirectSameAsMCPGo(f *testing.F) {
 		}
 		plantest.Bounded(t, len(body), func() { tw.compare(t, "fuzz", body, nil) })
 	})
+}
+
+// TestAppendASCIIString: every ASCII byte, alone and between others, and
+// random ASCII strings are written as encoding/json writes them; a string
+// with any other byte is refused and leaves dst as it was.
+func TestAppendASCIIString(t *testing.T) {
+	var cases []string
+	for b := 0; b < 0x80; b++ {
+		cases = append(cases, string(rune(b)), "a"+string(rune(b))+"z"+string(rune(b)))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = byte(rng.IntN(0x80))
+		}
+		cases = append(cases, string(b))
+	}
+	cases = append(cases, "", `{"status": "completed", "x": "<a href=\"&\">"}`)
+	for _, s := range cases {
+		want, _ := json.Marshal(s)
+		got, ok := appendASCIIString([]byte("prefix"), s)
+		if !ok || string(got) != "prefix"+string(want) {
+			t.Fatalf("%q: got %s (%v), want %s", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"é", "a\x80", "\u2028", "\xff"} {
+		if got, ok := appendASCIIString([]byte("prefix"), s); ok || string(got) != "prefix" {
+			t.Fatalf("%q: got %q, %v: want it refused", s, got, ok)
+		}
+	}
+}
+
+// TestAppendCompactASCII: compact ASCII JSON is written as encoding/json
+// writes a json.RawMessage; anything with space between tokens or a byte
+// past ASCII is refused, and leaves dst as it was.
+func TestAppendCompactASCII(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := rng.IntN(7); {
+		case k == 0 && depth < 4:
+			m := map[string]any{}
+			for range rng.IntN(4) {
+				m[randASCII(rng)] = value(depth + 1)
+			}
+			return m
+		case k == 1 && depth < 4:
+			var a []any
+			for range rng.IntN(4) {
+				a = append(a, value(depth+1))
+			}
+			return a
+		case k == 2:
+			return rng.NormFloat64() * 1e6
+		case k == 3:
+			return rng.IntN(2) == 0
+		case k == 4:
+			return nil
+		default:
+			return randASCII(rng)
+		}
+	}
+	for range 3000 {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // the raw text keeps its <, > and &
+		if err := enc.Encode(value(0)); err != nil {
+			t.Fatal(err)
+		}
+		raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		want, err := json.Marshal(json.RawMessage(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := appendCompactASCII([]byte("prefix"), raw)
+		if !ok || string(got) != "prefix"+string(want) {
+			t.Fatalf("%s: got %s (%v), want %s", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`{"a": 1}`, "[1,\n2]", ` 1`, `"é"`, "\"\u2028\"", `{"a":"b"} `} {
+		if got, ok := appendCompactASCII([]byte("prefix"), []byte(raw)); ok || string(got) != "prefix" {
+			t.Fatalf("%q: got %q, %v: want it refused", raw, got, ok)
+		}
+	}
+	// Space inside strings, escaped quotes and backslashes are not
+	// between tokens.
+	for _, raw := range []string{`{"a b":"c \" d","e":"\\"}`, `["\\\\\" <&>"]`} {
+		want, _ := json.Marshal(json.RawMessage(raw))
+		if got, ok := appendCompactASCII(nil, []byte(raw)); !ok || string(got) != string(want) {
+			t.Fatalf("%s: got %s (%v), want %s", raw, got, ok, want)
+		}
+	}
+}
+
+func randASCII(rng *rand.Rand) string {
+	const chars = "ab <>&\"\\\t\n\x01\x7f/:,{}[]"
+	b := make([]byte, rng.IntN(12))
+	for i := range b {
+		b[i] = chars[rng.IntN(len(chars))]
+	}
+	return string(b)
 }
