@@ -24,7 +24,9 @@
 # "wrk": Debian's wrk, a client written in C, for WRK_SECONDS (10) a round:
 # apt-get install wrk), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
 # a CPU profile of the server over the first round, through --debug-addr),
-# SERVER_CPUS and CLIENT_CPUS (taskset lists, e.g. 0 and 1: each process on
+# WARMUP (1: before a mode's rounds, a round of 10 plans a client against the
+# fresh server, not counted; 0: none, the first round then shows the cold
+# server), SERVER_CPUS and CLIENT_CPUS (taskset lists, e.g. 0 and 1: each process on
 # cores of its own, so that they do not compete with each other).
 # Client and server share this machine's cores: on a small machine the
 # figure is of both competing, say so beside it.
@@ -95,6 +97,14 @@ for mode in $modes; do
 		sleep 0.05
 	done
 	[ -n "$url" ] || { echo "the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+	if [ "${WARMUP:-1}" != 0 ]; then
+		# A fresh server's first second is slower (its heap, stacks and
+		# pages grow): a round of 10 plans a client, not counted, unless
+		# WARMUP=0 (docs/serve.md "## Load").
+		"$work/load.test" -test.run "^TestLoad$" -load-conn -load -load-url "$url" -load-token "$token" \
+			-load-clients "$clients" -load-plans 10 -load-rounds 1 >/dev/null 2>&1 || true
+		: >"$work/serve.log"
+	fi
 	cpu0=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")
 	raw=()
 	[ "$mode" = raw ] && raw=(-load-raw)

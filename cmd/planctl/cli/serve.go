@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -311,6 +312,7 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	// An idle keep-alive connection is closed after two minutes: a client
 	// that holds connections open without using them cannot pile them up.
 	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	f.maxRunning = turnsAndProcs(f.maxRunning, os.Getenv("GOMAXPROCS") != "")
 	h := srv.NewHTTP(hs, mcpserver.HTTPOptions{
 		Stateless:          f.stateless,
 		AllowOrigins:       f.allowOrigins,
@@ -416,4 +418,32 @@ func checkRecordDir(dir string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// turnsAndProcs gives the number of requests that compute at once over
+// HTTP (--max-running; 0: one per CPU Go uses) and gives Go one processor
+// (P) more than that, unless GOMAXPROCS is set in the environment or
+// turns are off (-1). The turns keep every P busy with the requests they
+// let through, handing each free turn to the next in line, and a P that
+// always has work never polls the network: a request that arrived
+// meanwhile waited, unread, for the runtime's monitor to poll (up to 10
+// ms) and then behind the line, and that was the p99 (docs/serve.md
+// "## Load"). The one P more has no turn to run, so it reads new requests
+// and writes answers as they come. Setting GOMAXPROCS stops Go from
+// following a change of the CPU quota at run time; serve keeps the value
+// it started with.
+func turnsAndProcs(maxRunning int, procsSet bool) int {
+	if maxRunning < 0 {
+		return maxRunning
+	}
+	if maxRunning == 0 {
+		maxRunning = runtime.GOMAXPROCS(0)
+	}
+	if !procsSet && maxRunning == runtime.GOMAXPROCS(0) {
+		// As many turns as Ps (the default): one P more. With fewer
+		// turns there is a P left already; with more, the CPUs are
+		// oversubscribed by choice.
+		runtime.GOMAXPROCS(maxRunning + 1)
+	}
+	return maxRunning
 }
