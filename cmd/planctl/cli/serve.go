@@ -124,7 +124,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, refuse an initialize past this many live sessions (503)")
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
 	fl.IntVar(&f.maxInFlight, "max-inflight", mcpserver.DefaultMaxInFlight, "over HTTP, refuse requests past this many at once (503)")
-	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU; -1: no bound)")
+	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU, and Go gets one processor more to read requests, unless GOMAXPROCS is set; -1: no bound)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan hold more than this many `BYTES` of results and resolved arguments, summed (0: no bound)")
