@@ -151,6 +151,9 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	res, err := h.srv.callTool(ctx, req)
+	if err == nil && res == nil {
+		err = fmt.Errorf("tool '%s' handler returned no result", ToolName) // mcp-go's words
+	}
 	var out []byte
 	if err != nil {
 		rerr := fmt.Errorf("request error: %w", err)

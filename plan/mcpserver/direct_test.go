@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -262,14 +263,23 @@ func TestDirectSameAsMCPGo(t *testing.T) {
 }
 
 // TestDirectPanic: a handler that panics is answered as mcp-go's
-// WithRecovery answers it, on both paths.
+// WithRecovery answers it, and one that returns no result and no error
+// as mcp-go does, on both paths.
 func TestDirectPanic(t *testing.T) {
-	tw := newTwin(t, Options{}, true)
-	for _, s := range []*Server{tw.direct.s, tw.viaMCP.s} {
-		s.handler = func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { panic("boom <&>") }
-	}
-	if !tw.compare(t, "panic", call(`"p"`, `{}`), nil) {
-		t.Error("the direct path did not answer")
+	for name, h := range map[string]func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error){
+		"panic":     func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { panic("boom <&>") },
+		"no result": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil },
+		"error": func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("e <1>")
+		},
+	} {
+		tw := newTwin(t, Options{}, true)
+		for _, s := range []*Server{tw.direct.s, tw.viaMCP.s} {
+			s.handler = h
+		}
+		if !tw.compare(t, name, call(`"p"`, `{}`), nil) {
+			t.Errorf("%s: the direct path did not answer", name)
+		}
 	}
 }
 
