@@ -41,6 +41,9 @@ import (
 type directCall struct {
 	id   any    // the request id as mcp-go decodes it: a string or a float64
 	args []byte // params.arguments, as written
+	// meta is params._meta of a request of protocol 2026-07-28 or later
+	// (nil before): its answer carries that era's resultType and serverInfo.
+	meta *mcp.Meta
 }
 
 // directOf returns the call that r, whose body src parsed to root, makes,
@@ -53,9 +56,11 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return nil // mcp-go answers 400
 	}
-	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && (!mcp.IsValidProtocolVersion(v) || mcp.IsModernProtocol(v)) {
-		return nil // refused, or the 2026-07-28 era's own checks
+	version := r.Header.Get(mcp.HeaderProtocolVersion)
+	if version != "" && !mcp.IsValidProtocolVersion(version) {
+		return nil // refused
 	}
+	modern := mcp.IsModernProtocol(version)
 	if len(h.opts.AllowOrigins) > 0 {
 		return nil // mcp-go adds the CORS headers
 	}
@@ -72,8 +77,10 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 		hasParams
 		hasName
 		hasArgs
+		hasMeta
 	)
 	var c directCall
+	var params, meta []byte
 	seen := 0
 	once := func(bit int) bool {
 		ok := seen&bit == 0
@@ -99,6 +106,7 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 			if !once(hasParams) || v.Kind() != jsontext.Object {
 				return nil
 			}
+			params = v.Raw(src)
 			for _, p := range v.Members() {
 				switch string(src[p.KeyStart:p.KeyEnd]) {
 				case `"name"`:
@@ -110,18 +118,58 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 						return nil
 					}
 					c.args = p.Value.Raw(src)
+				case `"_meta"`:
+					if !once(hasMeta) || !modern {
+						return nil // before 2026-07-28: a progress token, or a version of the body's own
+					}
+					meta = p.Value.Raw(src)
 				default:
-					return nil // _meta, task, or anything mcp-go may read
+					return nil // task, or anything mcp-go may read
 				}
 			}
 		default:
 			return nil
 		}
 	}
-	if seen != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
+	if seen&^hasMeta != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
+		return nil
+	}
+	if modern && !h.modernChecks(r, version, params, meta, &c) {
 		return nil
 	}
 	return &c
+}
+
+// modernChecks reports whether a request of protocol 2026-07-28 or later
+// passes what mcp-go checks of that era (validateModernRequest,
+// extractRequestProtocolInfo, validateStandardHeadersForMessage), with the
+// same decoders and mcp-go's exported checks, and carries nothing in _meta
+// but the protocol version, the client's info and capabilities and a log
+// level: a progress token, a trace context or anything else goes to mcp-go.
+// It sets c.meta.
+func (h *HTTP) modernChecks(r *http.Request, version string, params, raw []byte, c *directCall) bool {
+	if raw == nil || r.Header.Get(mcp.HeaderLastEventID) != "" || h.paramHeaders {
+		return false
+	}
+	var meta *mcp.Meta
+	if json.Unmarshal(raw, &meta) != nil || meta == nil || meta.ProgressToken != nil {
+		return false
+	}
+	for k := range meta.AdditionalFields {
+		switch k {
+		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyLogLevel:
+		default:
+			return false
+		}
+	}
+	if meta.ProtocolVersion() != version || !h.streamable.SupportsProtocolVersion(version) || meta.ClientCapabilities() == nil {
+		return false
+	}
+	if mcp.ValidateStandardHeaders(r.Header.Get, version, mcp.MethodToolsCall, params) != nil {
+		return false
+	}
+	c.meta = meta
+	return true
 }
 
 // loopbackAddr is mcp-go's test of a Host header or a listening address
@@ -148,6 +196,7 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	req.Header = r.Header
 	req.Params.Name = ToolName
 	req.Params.RawArguments = c.args
+	req.Params.Meta = c.meta
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	res, err := h.srv.callTool(ctx, req)
@@ -162,6 +211,15 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 			Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, err.Error(), nil)})
 	} else {
 		h.srv.logRequest(mcp.MethodToolsCall, c.id, nil)
+		if c.meta != nil {
+			// mcp-go's decorateResult for the 2026-07-28 era.
+			if res.GetResultType() == "" {
+				res.SetResultType(mcp.ResultTypeComplete)
+			}
+			if m := res.EnsureResultMeta(); m != nil && m.ServerInfo() == nil {
+				m.SetServerInfo(mcp.Implementation{Name: serverName, Version: h.srv.opts.Version})
+			}
+		}
 		out = appendResponse(nil, c.id, res)
 	}
 	if r.Context().Err() != nil {

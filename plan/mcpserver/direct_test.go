@@ -309,7 +309,8 @@ func TestDirectOtherResults(t *testing.T) {
 }
 
 // FuzzDirectSameAsMCPGo sends any body, as a tools/call or not, to both
-// servers (in process) and compares the answers.
+// servers (in process), with the headers of protocol 2025-11-25 or of
+// 2026-07-28, and compares the answers.
 //
 //	go test ./plan/mcpserver -run '^$' -fuzz FuzzDirectSameAsMCPGo -fuzztime 60s
 func FuzzDirectSameAsMCPGo(f *testing.F) {
@@ -320,14 +321,20 @@ func FuzzDirectSameAsMCPGo(f *testing.F) {
 		`{"params":{"arguments":{"steps":[]},"name":"execute_plan"},"method":"tools/call","id":1.5,"jsonrpc":"2.0"}`,
 		call("1", `{"steps":[{"id":"n","tool":"notify","args":{"channel":{"output_by_reference":{"x":[]}},"message":"hi"}}]}`),
 	} {
-		f.Add(seed)
+		f.Add(seed, false)
 	}
+	modernBody, modernHdr := modernCall("1", `{"steps":[{"id":"e","tool":"echo","args":{"value":"<a>"}}]}`, "")
+	f.Add(modernBody, true)
 	tw := newTwin(f, Options{MaxSteps: 50}, false)
-	f.Fuzz(func(t *testing.T, body string) {
+	f.Fuzz(func(t *testing.T, body string, modern bool) {
 		if strings.Contains(body, "generate_report") || strings.Contains(body, "run_migration") || strings.Contains(body, "delay") {
 			return // tools that sleep
 		}
-		plantest.Bounded(t, len(body), func() { tw.compare(t, "fuzz", body, nil) })
+		var hdr map[string]string
+		if modern {
+			hdr = modernHdr // protocol 2026-07-28, Mcp-Method and Mcp-Name of a call of execute_plan
+		}
+		plantest.Bounded(t, len(body), func() { tw.compare(t, "fuzz", body, hdr) })
 	})
 }
 
@@ -431,4 +438,76 @@ func randASCII(rng *rand.Rand) string {
 		b[i] = chars[rng.IntN(len(chars))]
 	}
 	return string(b)
+}
+
+// modernCall is a plain call of protocol 2026-07-28: the version, the
+// client's info and capabilities in _meta, and the headers mcp-go's client
+// sends with it (mcp.StandardHeaders).
+func modernCall(id, args, meta string) (string, map[string]string) {
+	if meta == "" {
+		meta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	}
+	params := `{"name":"execute_plan","arguments":` + args + `,"_meta":` + meta + `}`
+	hdr := map[string]string{"MCP-Protocol-Version": mcp.ProtocolVersion20260728}
+	for k, v := range mcp.StandardHeaders(mcp.ProtocolVersion20260728, mcp.MethodToolsCall, json.RawMessage(params)) {
+		hdr[k] = v
+	}
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + params + `}`, hdr
+}
+
+// TestDirectModernSameAsMCPGo: calls of protocol 2026-07-28, and their
+// near misses, through both servers: the answer carries that era's
+// resultType and serverInfo, as mcp-go writes them.
+func TestDirectModernSameAsMCPGo(t *testing.T) {
+	const plan = `{"steps":[{"id":"b","tool":"create_backup","args":{"database":"prod"}},{"id":"v","tool":"validate_backup","args":{"backup_id":{"output_by_reference":{"b":["backup_id"]}}}}]}`
+	const refused = `{"steps":[{"id":"n","tool":"notify","args":{"channel":{"output_by_reference":{"x":[]}},"message":"hi"}}]}`
+	with := func(hdr map[string]string, k, v string) map[string]string {
+		out := map[string]string{}
+		for a, b := range hdr {
+			out[a] = b
+		}
+		out[k] = v
+		return out
+	}
+	for _, opts := range []Options{{}, {NoPreflight: true, ConciergeWire: true, Version: "1.2.3"}} {
+		tw := newTwin(t, opts, true)
+		for _, c := range []struct{ name, id, args, meta string }{
+			{"plan", "1", plan, ""},
+			{"refused", `"r<1>"`, refused, ""},
+			{"failing step", "2", `{"steps":[{"id":"f","tool":"no_such_tool","args":{}}]}`, ""},
+			{"log level", "3", plan, `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"io.modelcontextprotocol/logLevel":"debug"}`},
+		} {
+			body, hdr := modernCall(c.id, c.args, c.meta)
+			if !tw.compare(t, c.name, body, hdr) {
+				t.Errorf("%s: the direct path did not answer", c.name)
+			}
+		}
+		body, hdr := modernCall("4", plan, "")
+		for name, c := range map[string]struct {
+			body string
+			hdr  map[string]string
+		}{
+			"no Mcp-Method":          {body, with(hdr, "Mcp-Method", "")},
+			"other Mcp-Method":       {body, with(hdr, "Mcp-Method", "tools/list")},
+			"no Mcp-Name":            {body, with(hdr, "Mcp-Name", "")},
+			"other Mcp-Name":         {body, with(hdr, "Mcp-Name", "echo")},
+			"Last-Event-ID":          {body, with(hdr, "Last-Event-ID", "7")},
+			"no version header":      {body, with(hdr, "MCP-Protocol-Version", "")},
+			"older version header":   {body, with(hdr, "MCP-Protocol-Version", "2025-11-25")},
+			"unknown version":        {body, with(hdr, "MCP-Protocol-Version", "2099-01-01")},
+			"no _meta":               {call("4", plan), hdr},
+			"null _meta":             {strings.Replace(body, `"_meta":{`, `"_meta":null,"x":{`, 1), hdr},
+			"no capabilities":        {strings.Replace(body, `,"io.modelcontextprotocol/clientCapabilities":{}`, ``, 1), hdr},
+			"capabilities a text":    {strings.Replace(body, `"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":"x"`, 1), hdr},
+			"older version in _meta": {strings.Replace(body, `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, `"io.modelcontextprotocol/protocolVersion":"2025-11-25"`, 1), hdr},
+			"no version in _meta":    {strings.Replace(body, `"io.modelcontextprotocol/protocolVersion":"2026-07-28",`, ``, 1), hdr},
+			"progress token":         {strings.Replace(body, `"_meta":{`, `"_meta":{"progressToken":"p",`, 1), hdr},
+			"trace context":          {strings.Replace(body, `"_meta":{`, `"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",`, 1), hdr},
+			"_meta twice":            {strings.Replace(body, `"_meta":{`, `"_meta":{},"_meta":{`, 1), hdr},
+		} {
+			if tw.compare(t, name, c.body, c.hdr) {
+				t.Errorf("%s: the direct path answered what it must leave to mcp-go", name)
+			}
+		}
+	}
 }

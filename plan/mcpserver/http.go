@@ -108,6 +108,9 @@ type HTTP struct {
 	direct     bool // a plain execute_plan call is answered without mcp-go (direct.go)
 	// directServed counts the requests the direct path answered.
 	directServed atomic.Int64
+	// paramHeaders: execute_plan's inputSchema binds parameters to
+	// headers (x-mcp-header), which the direct path does not check.
+	paramHeaders bool
 	ids          *sessionIDs
 	initMu       sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
 }
@@ -175,6 +178,9 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 		}
 	}
 	h.streamable = server.NewStreamableHTTPServer(s.mcp, sopts...)
+	if t := s.mcp.GetTool(ToolName); t == nil || len(mcp.ExtractParamHeaderBindings(&t.Tool)) > 0 {
+		h.paramHeaders = true
+	}
 	mux := http.NewServeMux()
 	mux.Handle(Endpoint, h.guard(h.streamable))
 	srv.Handler = h.logged(mux)

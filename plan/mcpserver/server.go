@@ -29,6 +29,9 @@ import (
 // ToolName is the one tool the server lists.
 const ToolName = "execute_plan"
 
+// serverName is the server's name in serverInfo.
+const serverName = "planctl"
+
 // DefaultMaxSteps bounds a served plan's length: a model's plan, unlike a
 // file on disk, comes from outside.
 const DefaultMaxSteps = 1000
@@ -117,7 +120,7 @@ func New(opts Options) *Server {
 	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, err error) {
 		s.logRequest(method, id, err)
 	})
-	s.mcp = server.NewMCPServer("planctl", opts.Version,
+	s.mcp = server.NewMCPServer(serverName, opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
