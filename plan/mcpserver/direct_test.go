@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -32,36 +31,16 @@ type twin struct {
 type twinSide struct {
 	h   *HTTP
 	s   *Server
-	log *syncBuffer
+	log *plantest.Buffer
 	url string
 	hs  http.Handler
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-// take returns what was logged since the last take.
-func (b *syncBuffer) take() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := b.b.String()
-	b.b.Reset()
-	return s
 }
 
 func newTwin(t testing.TB, opts Options, listen bool) *twin {
 	side := func(direct bool) *twinSide {
 		o := opts
 		o.Catalog = mockserver.Demo()
-		buf := &syncBuffer{}
+		buf := &plantest.Buffer{}
 		o.Logger = slog.New(slog.NewTextHandler(buf, nil))
 		s := New(o)
 		hs := &http.Server{}
@@ -129,7 +108,7 @@ func (s *twinSide) send(t testing.TB, body string, hdr map[string]string) answer
 	}
 	a.header = a.header.Clone()
 	a.header.Del("Date")
-	a.log = logNoise.ReplaceAllString(s.log.take(), "$1=_")
+	a.log = logNoise.ReplaceAllString(s.log.Take(), "$1=_")
 	return a
 }
 

@@ -1,7 +1,6 @@
 package upstream
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 var (
@@ -55,22 +55,7 @@ func open(t *testing.T, args ...string) (*Upstream, *syncBuffer) {
 	return u, log
 }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = plantest.Buffer
 
 func call(t *testing.T, u *Upstream, tool, args string) (plan.ToolResult, error) {
 	t.Helper()

@@ -11,25 +11,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/planctl/planctl/plan/plantest"
 )
 
-// lockedBuffer is a bytes.Buffer safe for the flusher and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// lockedBuffer is safe for the flusher and the test.
+type lockedBuffer = plantest.Buffer
 
 // TestLogWriterKeepsEveryLineInOrder: lines written at once by many
 // goroutines all arrive, whole, each goroutine's in its order, and Close

@@ -13,8 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // Build compiles each "name=package" (the package path relative to the
@@ -62,25 +63,8 @@ func Run(t testing.TB, cmd *exec.Cmd) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-// Buffer collects a process's output while a test reads it: a bytes.Buffer
-// safe for one writer and concurrent readers.
-type Buffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *Buffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// String returns what has been written so far.
-func (s *Buffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// Buffer collects a process's output while a test reads it.
+type Buffer = plantest.Buffer
 
 // NeedNode returns the path of node when it and the npm package pkg (in
 // dir/node_modules) are installed. Otherwise it skips the test, or fails it
