@@ -134,42 +134,43 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 	if seen&^hasMeta != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
 		return nil
 	}
-	if modern && !h.modernChecks(r, version, params, meta, &c) {
-		return nil
+	if modern {
+		if c.meta = h.modernMeta(r, version, params, meta); c.meta == nil {
+			return nil
+		}
 	}
 	return &c
 }
 
-// modernChecks reports whether a request of protocol 2026-07-28 or later
-// passes what mcp-go checks of that era (validateModernRequest,
-// extractRequestProtocolInfo, validateStandardHeadersForMessage), with the
-// same decoders and mcp-go's exported checks, and carries nothing in _meta
-// but the protocol version, the client's info and capabilities and a log
-// level: a progress token, a trace context or anything else goes to mcp-go.
-// It sets c.meta.
-func (h *HTTP) modernChecks(r *http.Request, version string, params, raw []byte, c *directCall) bool {
+// modernMeta is the _meta (raw) of a request of protocol 2026-07-28 or
+// later, decoded, when the request passes what mcp-go checks of that era
+// (validateModernRequest, extractRequestProtocolInfo,
+// validateStandardHeadersForMessage), with the same decoders and mcp-go's
+// exported checks, and carries nothing in _meta but the protocol version,
+// the client's info and capabilities and a log level; nil otherwise: a
+// progress token, a trace context or anything else goes to mcp-go.
+func (h *HTTP) modernMeta(r *http.Request, version string, params, raw []byte) *mcp.Meta {
 	if raw == nil || r.Header.Get(mcp.HeaderLastEventID) != "" || h.paramHeaders {
-		return false
+		return nil
 	}
 	var meta *mcp.Meta
 	if json.Unmarshal(raw, &meta) != nil || meta == nil || meta.ProgressToken != nil {
-		return false
+		return nil
 	}
 	for k := range meta.AdditionalFields {
 		switch k {
 		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyLogLevel:
 		default:
-			return false
+			return nil
 		}
 	}
 	if meta.ProtocolVersion() != version || !h.streamable.SupportsProtocolVersion(version) || meta.ClientCapabilities() == nil {
-		return false
+		return nil
 	}
 	if mcp.ValidateStandardHeaders(r.Header.Get, version, mcp.MethodToolsCall, params) != nil {
-		return false
+		return nil
 	}
-	c.meta = meta
-	return true
+	return meta
 }
 
 // loopbackAddr is mcp-go's test of a Host header or a listening address
@@ -197,9 +198,7 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	req.Params.Name = ToolName
 	req.Params.RawArguments = c.args
 	req.Params.Meta = c.meta
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	res, err := h.srv.callTool(ctx, req)
+	res, err := h.srv.callTool(r.Context(), req)
 	if err == nil && res == nil {
 		err = fmt.Errorf("tool '%s' handler returned no result", ToolName) // mcp-go's words
 	}

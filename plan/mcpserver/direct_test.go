@@ -58,7 +58,7 @@ func newTwin(t testing.TB, opts Options, listen bool) *twin {
 }
 
 // answer is what a client and the log saw of one request.
-type answer2 struct {
+type httpAnswer struct {
 	status int
 	header http.Header
 	body   string
@@ -67,7 +67,7 @@ type answer2 struct {
 
 var logNoise = regexp.MustCompile(`(time|duration|remote|goroutines)=("[^"]*"|\S+)`)
 
-func (s *twinSide) send(t testing.TB, body string, hdr map[string]string) answer2 {
+func (s *twinSide) send(t testing.TB, body string, hdr map[string]string) httpAnswer {
 	var req *http.Request
 	var err error
 	if s.url != "" {
@@ -92,7 +92,7 @@ func (s *twinSide) send(t testing.TB, body string, hdr map[string]string) answer
 			req.Header.Set(k, v)
 		}
 	}
-	var a answer2
+	var a httpAnswer
 	if s.url != "" {
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -100,11 +100,11 @@ func (s *twinSide) send(t testing.TB, body string, hdr map[string]string) answer
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		a = answer2{status: resp.StatusCode, header: resp.Header, body: string(b)}
+		a = httpAnswer{status: resp.StatusCode, header: resp.Header, body: string(b)}
 	} else {
 		rec := httptest.NewRecorder()
 		s.hs.ServeHTTP(rec, req)
-		a = answer2{status: rec.Code, header: rec.Header(), body: rec.Body.String()}
+		a = httpAnswer{status: rec.Code, header: rec.Header(), body: rec.Body.String()}
 	}
 	a.header = a.header.Clone()
 	a.header.Del("Date")
