@@ -57,7 +57,7 @@ func newTwin(t testing.TB, opts Options, listen bool) *twin {
 	return &twin{direct: side(true), viaMCP: side(false)}
 }
 
-// answer is what a client and the log saw of one request.
+// httpAnswer is what a client and the log saw of one request.
 type httpAnswer struct {
 	status int
 	header http.Header
