@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -27,14 +28,17 @@ import (
 // The direct path writes what mcp-go would write, byte for byte: the same
 // status, headers and body, and the same log lines. Anything it is not
 // sure of goes to mcp-go as before: stateful servers, CORS, a progress
-// token or any other _meta, a protocol version of 2026-07-28 or later, any
-// key but jsonrpc, id, method and params (and name and arguments inside
-// params), a key written twice or with escapes, arguments that are not an
-// object, a request mcp-go's DNS rebinding check would refuse. The request
-// id is decoded and written again with encoding/json and mcp-go's RequestId,
-// as mcp-go does, so an id like 1.0 or 12345678901234567890 comes back as
-// it would. TestDirectSameAsMCPGo sends every kind of request through both
-// paths and compares every byte and log line; FuzzDirectSameAsMCPGo does it
+// token, any _meta before protocol 2026-07-28 and any but the version and
+// the client's info, capabilities and log level from it on (with that
+// era's header checks, modernMeta), a session id before 2026-07-28, any
+// key but jsonrpc, id, method and params (and name, arguments and _meta
+// inside params), a key written twice or with escapes, arguments that are
+// not an object, a request mcp-go's DNS rebinding check would refuse. The
+// request id is decoded and written again with encoding/json and mcp-go's
+// RequestId, as mcp-go does, so an id like 1.0 or 12345678901234567890
+// comes back as it would. TestDirectSameAsMCPGo and
+// TestDirectModernSameAsMCPGo send every kind of request through both
+// paths and compare every byte and log line; FuzzDirectSameAsMCPGo does it
 // for any body.
 
 // directCall is a request the direct path answers.
@@ -61,6 +65,12 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 		return nil // refused
 	}
 	modern := mcp.IsModernProtocol(version)
+	if !modern && r.Header.Get(server.HeaderKeySessionID) != "" {
+		// Before 2026-07-28 mcp-go serves a stateless request in a
+		// session of the id the client sends, which the plan's log lines
+		// and trace then name.
+		return nil
+	}
 	if len(h.opts.AllowOrigins) > 0 {
 		return nil // mcp-go adds the CORS headers
 	}
