@@ -78,7 +78,9 @@ func TestLogWriterBoundsItsQueue(t *testing.T) {
 	g := &gate{open: make(chan struct{})}
 	l := newLogWriter(g)
 	line := []byte("a line of the log\n")
-	const lines = 3 * logQueue
+	// More lines than the queue and a whole batch of the flusher hold
+	// together: an unbounded writer accepts them all, a bounded one waits.
+	lines := 2*logQueue + logBatch/len(line)
 	var accepted atomic.Int64
 	done := make(chan struct{})
 	go func() {
@@ -90,7 +92,12 @@ func TestLogWriterBoundsItsQueue(t *testing.T) {
 	}()
 	// Wait until the queue is full: the writer can then go no further.
 	for len(l.lines) < cap(l.lines) {
-		runtime.Gosched()
+		select {
+		case <-done:
+			t.Fatalf("all %d lines accepted while the output took none: the queue is not bounded", lines)
+		default:
+			runtime.Gosched()
+		}
 	}
 	// At most the queue, the batch the flusher holds, and the one waiting.
 	if a := accepted.Load(); a > logQueue+logBatch/int64(len(line))+2 {
@@ -99,7 +106,7 @@ func TestLogWriterBoundsItsQueue(t *testing.T) {
 	close(g.open)
 	<-done
 	l.Close()
-	if n := g.n.Load(); n != lines*int64(len(line)) {
+	if n := g.n.Load(); n != int64(lines*len(line)) {
 		t.Errorf("%d bytes written, want %d", n, lines*len(line))
 	}
 }
