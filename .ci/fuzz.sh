@@ -13,6 +13,7 @@ targets=(
   ./plan:FuzzRun
   ./plan:FuzzWalk
   ./plan:FuzzValidate
+  ./plan:FuzzAnswerSize
   ./plan/trace:FuzzParseTrace
   ./tui/repl:FuzzParse
   ./mockserver:FuzzRender

@@ -151,10 +151,11 @@ type RunOptions struct {
 	// Redact names object keys whose values trace.Write replaces with
 	// "[redacted]" (see trace.Redactor); the run itself is not changed.
 	Redact []string
-	// MaxResponse bounds what a run holds in bytes: the results and
-	// resolved arguments of all its steps, summed. The step that would
-	// cross it fails with a message that says so; the steps before it
-	// keep their results. Zero or negative: no bound (serve sets
+	// MaxResponse bounds what a run holds in bytes (the results and
+	// resolved arguments of all its steps, summed) and, apart, the size
+	// of its served answer (AnswerSize of its Response, counted step by
+	// step). The step that would cross either fails with a message that
+	// says which; the steps before it keep their results. Zero or negative: no bound (serve sets
 	// DefaultMaxResponse: a plan from a client must not take the
 	// server's memory, whatever its references copy).
 	MaxResponse int64
@@ -201,19 +202,21 @@ type Run struct {
 	Catalog *Catalog
 	opts    RunOptions
 
-	mu       sync.Mutex
-	steps    []stepRec
-	okN      int               // the steps whose status is StepOK, kept by setState and reset
-	args     []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
-	cursor   int               // the next step to run: the first that has not run ok
-	status   RunStatus         // RunReady until the end or a failure
-	results  map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
-	heldN    int64             // the bytes steps [0, heldUpTo) hold (limits.go)
-	heldUpTo int
-	index    []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
-	halted   string      // why the last Next ran nothing although steps remain
-	argsBuf  []byte      // the arguments of an immediate tool's call under DropArgs, reused (execute)
-	lastTool toolMemo    // the tool of the step run last (toolOf)
+	mu         sync.Mutex
+	steps      []stepRec
+	okN        int               // the steps whose status is StepOK, kept by setState and reset
+	args       []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
+	cursor     int               // the next step to run: the first that has not run ok
+	status     RunStatus         // RunReady until the end or a failure
+	results    map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
+	heldN      int64             // the bytes steps [0, heldUpTo) hold (run_limits.go)
+	answerN    int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
+	heldUpTo   int
+	lastAnswer answerCount // the step execute counted last against MaxResponse's answer
+	index      []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
+	halted     string      // why the last Next ran nothing although steps remain
+	argsBuf    []byte      // the arguments of an immediate tool's call under DropArgs, reused (execute)
+	lastTool   toolMemo    // the tool of the step run last (toolOf)
 }
 
 // toolMemo is the catalog's answer for one tool name.
@@ -505,7 +508,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if err != nil {
 		return fail(err.Error())
 	}
-	held := r.held(i)
+	held, answer := r.held(i)
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)) > max {
 		return fail(overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max))
 	}
@@ -559,7 +562,19 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	st.Status, st.Result = StepOK, pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
+	val := pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
+	if max := r.opts.MaxResponse; max > 0 {
+		// The answer writes each result twice, escaped: it may be many
+		// times the result (answer_size.go).
+		n := stepAnswerSize(responseKey(step.ID), true, val, "")
+		if answer+n > max {
+			return fail(overAnswer(step.Label(), tool.Name, answer+n, max))
+		}
+		r.mu.Lock()
+		r.lastAnswer = answerCount{step: i, ok: true, result: val, n: n}
+		r.mu.Unlock()
+	}
+	st.Status, st.Result = StepOK, val
 	return st, ""
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -286,7 +287,14 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	// first. Strings and raw JSON are escaped for HTML, as encoding/json
 	// does: by the two functions below for what execute_plan answers (ASCII
 	// text, compact ASCII JSON), else by encoding/json itself.
-	dst = slices.Grow(dst, len(text)+len(text)/8+len(sc)+len(rid)+100)
+	size := len(text) + len(text)/8 + len(sc)
+	if len(sc) > 64<<10 {
+		// Escapes can make the answer several times the response: a large
+		// one is counted first, so that its buffer is made once, not grown
+		// by doubling to twice the answer.
+		size = int(plan.AnswerSize(sc))
+	}
+	dst = slices.Grow(dst, size+len(rid)+100)
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, rid...)
 	dst = append(dst, `,"result":{`...)

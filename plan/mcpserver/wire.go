@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -130,25 +131,35 @@ func wireLine(id []byte, key string, body []byte) []byte {
 // every answer goes through here, and a parse of each was a tenth of a
 // loaded server's allocations.
 func wireOut(line []byte) []byte {
-	if !bytes.Contains(line, []byte(`"result":{`)) || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
+	at, insert := wireOutAt(line)
+	if insert == "" {
 		return line
+	}
+	out := make([]byte, 0, len(line)+len(insert))
+	out = append(out, line[:at]...)
+	out = append(out, insert...)
+	return append(out, line[at:]...)
+}
+
+// wireOutAt is where wireOut inserts into line, and what; "" when it
+// leaves line as it is. Writers insert it as they write (wireOutWriter):
+// an answer as large as --max-response is not copied to move its tail.
+func wireOutAt(line []byte) (at int, insert string) {
+	if !bytes.Contains(line, []byte(`"result":{`)) || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
+		return 0, ""
 	}
 	rs, re, ok := topMember(line, "result")
 	if !ok || line[rs] != '{' {
-		return line
+		return 0, ""
 	}
 	res := line[rs:re]
 	if _, _, ok := topMember(res, "content"); !ok {
-		return line
+		return 0, ""
 	}
-	at := rs + 1 // just inside the result's "{"
-	out := make([]byte, 0, len(line)+17)
-	out = append(out, line[:at]...)
-	out = append(out, `"isError":false`...)
 	if i := jsontext.SkipSpace(res, 1); i < len(res) && res[i] != '}' {
-		out = append(out, ',')
+		return rs + 1, `"isError":false,` // just inside the result's "{"
 	}
-	return append(out, line[at:]...)
+	return rs + 1, `"isError":false`
 }
 
 // topMember finds key among the top-level members of the JSON object b and
@@ -227,7 +238,21 @@ type wireOutWriter struct {
 
 func (w wireOutWriter) Write(p []byte) (int, error) {
 	w.turn.release()
-	if _, err := w.ResponseWriter.Write(wireOutHTTP(p)); err != nil {
+	at, insert := wireOutHTTPAt(p)
+	if insert == "" {
+		if _, err := w.ResponseWriter.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	_, err := w.ResponseWriter.Write(p[:at])
+	if err == nil {
+		_, err = io.WriteString(w.ResponseWriter, insert)
+	}
+	if err == nil {
+		_, err = w.ResponseWriter.Write(p[at:])
+	}
+	if err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -247,19 +272,20 @@ func (w wireOutWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // sseData is how mcp-go writes one event.
 var sseData = []byte("event: message\ndata: ")
 
-func wireOutHTTP(p []byte) []byte {
+// wireOutHTTPAt is wireOutAt of what mcp-go writes over HTTP: a JSON body,
+// or one event whose first data line is the message.
+func wireOutHTTPAt(p []byte) (at int, insert string) {
 	if bytes.HasPrefix(p, sseData) {
 		body := p[len(sseData):]
 		end := bytes.IndexByte(body, '\n')
 		if end < 0 {
-			return p
+			return 0, ""
 		}
-		out := append([]byte(nil), sseData...)
-		out = append(out, wireOut(body[:end])...)
-		return append(out, body[end:]...)
+		at, insert = wireOutAt(body[:end])
+		return len(sseData) + at, insert
 	}
 	if len(p) > 0 && p[0] == '{' {
-		return wireOut(p)
+		return wireOutAt(p)
 	}
-	return p
+	return 0, ""
 }

@@ -74,8 +74,9 @@ one generated and printed to stderr at start with a host config to paste;
 --no-auth serves without one (loopback only). A foreign Origin or Host gets
 403, a missing or wrong token 401, a body over --max-body 413, an unknown
 session 404, a request past --max-inflight or an initialize past
---max-sessions 503. A plan holding more than --max-response of results and
-arguments fails at the step that crosses it. --stateless keeps no session,
+--max-sessions 503. A plan whose answer, as written, or whose results and
+arguments would take more than --max-response fails at the step that
+crosses it. --stateless keeps no session,
 so replicas can sit behind any load balancer. --record DIR keeps a trace of
 every plan served: list them with 'planctl traces DIR', open one with
 'planctl debug TRACE'.
@@ -127,7 +128,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU, and Go gets one processor more to read requests, unless GOMAXPROCS is set; -1: no bound)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
-	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan hold more than this many `BYTES` of results and resolved arguments, summed (0: no bound)")
+	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
 	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")

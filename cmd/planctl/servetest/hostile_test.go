@@ -95,6 +95,82 @@ func TestAmplificationPlan(t *testing.T) {
 	}
 }
 
+// A small plan asking for an answer many times its results: a 900 KB
+// string of "x<&>" (19 bytes a character once escaped into the answer's
+// text and structuredContent) taken whole by 70 steps. --max-response
+// bounds the answer as written, so the server writes a partial answer of
+// at most that many bytes, and its memory stays a multiple of it: about
+// twice on planctl's direct path, about eight times through mcp-go's
+// encoders. Before the answer was counted, this request made a 316 MB
+// answer and took the server past 1.1 GB at the default bound.
+func TestAnswerAmplificationPlan(t *testing.T) {
+	const max = 32 << 20
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"steps":[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("x<&>", 900_000/4))
+	for i := 1; i < 70; i++ {
+		fmt.Fprintf(&b, `,{"id":"s%d","tool":"echo","args":{"value":{"output_by_reference":{"s0":["value"]}}}}`, i)
+	}
+	b.WriteString("]}")
+	for _, c := range []struct {
+		name, meta string
+		peak       int64 // measured: 60 MiB and 190-237 MiB
+	}{
+		{"a plain call (planctl's direct path)", "", 128 << 20},
+		{"a call with a progress token (mcp-go's path, server-sent events)", `,"_meta":{"progressToken":1}`, 320 << 20},
+	} {
+		s := startHTTP(t, nil, "--stateless", "--max-response", strconv.Itoa(max))
+		call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":` + b.String() + c.meta + `}}`
+		code, body, _ := post(t, s, http.MethodPost, call, "MCP-Protocol-Version", "2025-11-25")
+		final := body
+		if i := strings.LastIndex(body, "data: "); i >= 0 {
+			final = body[i+len("data: "):] // the events before it are progress
+		}
+		var answer struct {
+			Result struct {
+				StructuredContent struct {
+					Status string
+					Steps  map[string]struct{ Status, Error string }
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(final), &answer); code != http.StatusOK || err != nil {
+			t.Fatalf("%s: %d %v: %.300s", c.name, code, err, body)
+		}
+		resp := answer.Result.StructuredContent
+		stopped := resp.Steps[fmt.Sprintf("s%d", len(resp.Steps)-1)]
+		if resp.Status != "partial" || len(resp.Steps) < 2 || !strings.Contains(stopped.Error, "the plan's answer would take") {
+			t.Fatalf("%s: status %s, %d steps, last error %q", c.name, resp.Status, len(resp.Steps), stopped.Error)
+		}
+		if len(final) > max+4096 {
+			t.Errorf("%s: the answer is %d bytes, over --max-response %d", c.name, len(final), max)
+		}
+		peak := peakRSS(t, s)
+		t.Logf("%s: %d steps answered in %d bytes; the server's peak memory %d MiB", c.name, len(resp.Steps)-1, len(final), peak>>20)
+		if peak > c.peak {
+			t.Errorf("%s: the server's peak memory is %d MiB for an answer of %d bytes", c.name, peak>>20, len(final))
+		}
+	}
+}
+
+// peakRSS is the most memory s's process has held (VmHWM).
+func peakRSS(t *testing.T, s *server) int64 {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatalf("no VmHWM in %s", status)
+	return 0
+}
+
 type runtimeVars struct {
 	Goroutines int
 	Memstats   struct{ HeapInuse uint64 }
