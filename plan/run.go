@@ -159,6 +159,10 @@ type RunOptions struct {
 	// DefaultMaxResponse: a plan from a client must not take the
 	// server's memory, whatever its references copy).
 	MaxResponse int64
+	// Lease, when set, takes each result's share of the answer from a
+	// budget shared by many runs (AnswerBudget): the step whose share it
+	// has no room for fails with a message that says so.
+	Lease *Lease
 	// DropArgs makes the run keep no step's resolved arguments once its
 	// tool was called: StepState.Args is nil in the states the run holds
 	// (Step) and in EventStepFinished; EventStepStarted still carries them.
@@ -563,12 +567,15 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 			tool.Name, res.Value[off], off))
 	}
 	val := pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
-	if max := r.opts.MaxResponse; max > 0 {
+	if max := r.opts.MaxResponse; max > 0 || r.opts.Lease != nil {
 		// The answer writes each result twice, escaped: it may be many
 		// times the result (answer_size.go).
 		n := stepAnswerSize(responseKey(step.ID), true, val, "")
-		if answer+n > max {
+		if max > 0 && answer+n > max {
 			return fail(overAnswer(step.Label(), tool.Name, answer+n, max))
+		}
+		if held, ok := r.opts.Lease.take(n); !ok {
+			return fail(overBudget(step.Label(), n, held, r.opts.Lease.b.max))
 		}
 		r.mu.Lock()
 		r.lastAnswer = answerCount{step: i, ok: true, result: val, n: n}

@@ -286,7 +286,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	// then isError then structuredContent; wireOut puts a false isError
 	// first. Strings and raw JSON are escaped for HTML, as encoding/json
 	// does: by the two functions below for what execute_plan answers (ASCII
-	// text, compact ASCII JSON), else by encoding/json itself.
+	// text, compact JSON), else by encoding/json itself.
 	size := len(text) + len(text)/8 + len(sc)
 	if len(sc) > 64<<10 {
 		// Escapes can make the answer several times the response: a large
@@ -315,7 +315,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	}
 	if hasSC {
 		dst = append(dst, `,"structuredContent":`...)
-		if dst, ok = appendCompactASCII(dst, sc); !ok {
+		if dst, ok = appendCompactHTML(dst, sc); !ok {
 			s, err := json.Marshal(sc)
 			if err != nil {
 				return general()
@@ -381,18 +381,19 @@ func appendASCIIString(dst []byte, s string) ([]byte, bool) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendCompactASCII appends raw, valid JSON as encoding/json writes a
-// json.RawMessage (HTML escaping on) when raw is ASCII and compact, as the
-// run's response is: then only <, > and & change. It reports false, with
-// dst as given, for anything else (space between tokens, a byte past
-// ASCII), which json.Marshal then writes.
-func appendCompactASCII(dst []byte, raw []byte) ([]byte, bool) {
+// appendCompactHTML appends raw, valid JSON as encoding/json writes a
+// json.RawMessage (HTML escaping on) when raw is compact, as the run's
+// response is: then only <, >, &, U+2028 and U+2029 change. It reports
+// false, with dst as given, for anything else (space between tokens),
+// which json.Marshal then writes.
+func appendCompactHTML(dst []byte, raw []byte) ([]byte, bool) {
 	in := false
-	esc := 0 // how many of <, > and & there are
+	esc := 0 // how many of <, >, & and the first bytes of U+2028 and U+2029 there are
 	for i := 0; i < len(raw); i++ {
 		switch b := raw[i]; {
+		case b == 0xE2:
+			esc++
 		case b >= 0x80:
-			return dst, false
 		case in && b == '\\':
 			i++
 		case b == '"':
@@ -407,11 +408,18 @@ func appendCompactASCII(dst []byte, raw []byte) ([]byte, bool) {
 		return append(dst, raw...), true
 	}
 	start := 0
-	for i, b := range raw {
-		if b == '<' || b == '>' || b == '&' {
+	for i := 0; i < len(raw); i++ {
+		switch b := raw[i]; {
+		case b == '<' || b == '>' || b == '&':
 			dst = append(dst, raw[start:i]...)
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
 			start = i + 1
+		case b == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			// U+2028 and U+2029, as encoding/json's appendCompact finds them.
+			dst = append(dst, raw[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[raw[i+2]&0xF])
+			start = i + 3
+			i += 2
 		}
 	}
 	return append(dst, raw[start:]...), true

@@ -349,18 +349,24 @@ func TestAppendASCIIString(t *testing.T) {
 	}
 }
 
-// TestAppendCompactASCII: compact ASCII JSON is written as encoding/json
-// writes a json.RawMessage; anything with space between tokens or a byte
-// past ASCII is refused, and leaves dst as it was.
-func TestAppendCompactASCII(t *testing.T) {
+// TestAppendCompactHTML: compact JSON is written as encoding/json writes
+// a json.RawMessage; anything with space between tokens is refused, and
+// leaves dst as it was.
+func TestAppendCompactHTML(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
+	randString := func(rng *rand.Rand) string {
+		if rng.IntN(2) == 0 {
+			return randUTF8(rng)
+		}
+		return randASCII(rng)
+	}
 	var value func(depth int) any
 	value = func(depth int) any {
 		switch k := rng.IntN(7); {
 		case k == 0 && depth < 4:
 			m := map[string]any{}
 			for range rng.IntN(4) {
-				m[randASCII(rng)] = value(depth + 1)
+				m[randString(rng)] = value(depth + 1)
 			}
 			return m
 		case k == 1 && depth < 4:
@@ -376,7 +382,7 @@ func TestAppendCompactASCII(t *testing.T) {
 		case k == 4:
 			return nil
 		default:
-			return randASCII(rng)
+			return randString(rng)
 		}
 	}
 	for range 3000 {
@@ -387,28 +393,46 @@ func TestAppendCompactASCII(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		// encoding/json escapes U+2028 and U+2029; a result may hold them raw.
+		if r := bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte(`\u2028`), []byte("\u2028")), []byte(`\u2029`), []byte("\u2029")); json.Valid(r) {
+			raw = r
+		}
 		want, err := json.Marshal(json.RawMessage(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := appendCompactASCII([]byte("prefix"), raw)
+		got, ok := appendCompactHTML([]byte("prefix"), raw)
 		if !ok || string(got) != "prefix"+string(want) {
 			t.Fatalf("%s: got %s (%v), want %s", raw, got, ok, want)
 		}
 	}
-	for _, raw := range []string{`{"a": 1}`, "[1,\n2]", ` 1`, `"é"`, "\"\u2028\"", `{"a":"b"} `} {
-		if got, ok := appendCompactASCII([]byte("prefix"), []byte(raw)); ok || string(got) != "prefix" {
+	for _, raw := range []string{`{"a": 1}`, "[1,\n2]", ` 1`, `{"a":"b"} `, "[\"é\", 1]"} {
+		if got, ok := appendCompactHTML([]byte("prefix"), []byte(raw)); ok || string(got) != "prefix" {
 			t.Fatalf("%q: got %q, %v: want it refused", raw, got, ok)
 		}
 	}
 	// Space inside strings, escaped quotes and backslashes are not
-	// between tokens.
-	for _, raw := range []string{`{"a b":"c \" d","e":"\\"}`, `["\\\\\" <&>"]`} {
+	// between tokens. Characters past ASCII are kept but U+2028 and
+	// U+2029, whose UTF-8 starts as other characters' does; bytes that
+	// are not UTF-8 are kept too, as encoding/json keeps them.
+	for _, raw := range []string{`{"a b":"c \" d","e":"\\"}`, `["\\\\\" <&>"]`, `"é日😀"`, "\"\u2028\u2029x\u2027\u202a\"",
+		"[\"\xe2\x80\",\"\xe2\"]", "\"\xff\xe2\x80\xa8\"", "{\"\u2028<\":\"\u2029&\"}", "\"\xe2\x80\xa8\xe2\x80\""} {
 		want, _ := json.Marshal(json.RawMessage(raw))
-		if got, ok := appendCompactASCII(nil, []byte(raw)); !ok || string(got) != string(want) {
+		if got, ok := appendCompactHTML(nil, []byte(raw)); !ok || string(got) != string(want) {
 			t.Fatalf("%s: got %s (%v), want %s", raw, got, ok, want)
 		}
 	}
+}
+
+// randUTF8 is randASCII with characters past ASCII, U+2028 and U+2029
+// among them, and bytes that are not UTF-8.
+func randUTF8(rng *rand.Rand) string {
+	pieces := []string{"a", "<", "&", `"`, `\`, "\n", "é", "日", "😀", "\u2028", "\u2029", "\u2027", "\xe2\x80", "\xff"}
+	var b strings.Builder
+	for range rng.IntN(10) {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
 
 func randASCII(rng *rand.Rand) string {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/planctl/planctl/plan"
 )
 
 // Endpoint is the path of the Streamable HTTP endpoint.
@@ -66,7 +67,20 @@ type HTTPOptions struct {
 	// nothing for this long is dropped, and what its answer held is freed.
 	// 0: DefaultWriteTimeout.
 	WriteTimeout time.Duration
+	// MaxAnswers bounds the bytes of answer (plan.AnswerSize) that the
+	// requests being served hold together, from the step that makes them
+	// until the answer is written (plan.AnswerBudget): the step that would
+	// cross it fails with a message that says so. 0: DefaultMaxAnswers;
+	// negative: no bound.
+	MaxAnswers int64
 }
+
+// DefaultMaxAnswers bounds the answers held at once: eight of
+// plan.DefaultMaxResponse, where a served plan's answer is a few
+// kilobytes. Without it, clients that read none of their answers could
+// make a server hold --max-inflight of the largest answers (16 GiB, and
+// twice that or more in memory) until --write-timeout.
+const DefaultMaxAnswers = 512 << 20
 
 // DefaultMaxInFlight bounds the HTTP requests served at once: past it a
 // flood is refused at once and cheaply instead of queuing plans (each
@@ -103,7 +117,8 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
-	turns      *turns // nil: no bound on the requests computing at once
+	turns      *turns             // nil: no bound on the requests computing at once
+	answers    *plan.AnswerBudget // nil: no bound on the answers held at once
 	srv        *Server
 	direct     bool // a plain execute_plan call is answered without mcp-go (direct.go)
 	// directServed counts the requests the direct path answered.
@@ -137,6 +152,12 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 		opts.MaxRunning = runtime.GOMAXPROCS(0)
 	}
 	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), srv: s, direct: opts.Stateless}
+	switch {
+	case opts.MaxAnswers == 0:
+		h.answers = plan.NewAnswerBudget(DefaultMaxAnswers)
+	case opts.MaxAnswers > 0:
+		h.answers = plan.NewAnswerBudget(opts.MaxAnswers)
+	}
 	if opts.MaxRunning > 0 {
 		h.turns = newTurns(opts.MaxRunning)
 	}
@@ -296,6 +317,13 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			}
 			defer u.release()
 			r = r.WithContext(context.WithValue(r.Context(), turnKey{}, u))
+		}
+		if h.answers != nil {
+			// What the request's answer takes is given back once it is
+			// written, or given up (the client left, --write-timeout).
+			lease := h.answers.Lease()
+			defer lease.Release()
+			r = r.WithContext(context.WithValue(r.Context(), leaseKey{}, lease))
 		}
 		if call != nil {
 			h.serveDirect(w, r, call, u)

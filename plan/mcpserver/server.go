@@ -341,7 +341,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
-	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
+	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse, Lease: leaseFrom(ctx)}
 	turn := turnFrom(ctx)
 	opts.OnEvent = func(e plan.Event) {
 		if e.Kind != plan.EventStepFinished {
@@ -435,4 +435,13 @@ func (s *Server) Drain(ctx context.Context) bool {
 		<-s.idle
 		return false
 	}
+}
+
+// leaseKey is the context key of an HTTP request's plan.Lease of the
+// server's answer budget (HTTPOptions.MaxAnswers).
+type leaseKey struct{}
+
+func leaseFrom(ctx context.Context) *plan.Lease {
+	l, _ := ctx.Value(leaseKey{}).(*plan.Lease)
+	return l
 }

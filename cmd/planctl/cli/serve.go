@@ -46,6 +46,7 @@ type serveFlags struct {
 	maxSteps        int
 	maxResult       int64
 	maxResponse     int64
+	maxAnswers      int64
 	writeTimeout    time.Duration
 	maxInFlight     int
 	maxRunning      int
@@ -76,7 +77,8 @@ one generated and printed to stderr at start with a host config to paste;
 session 404, a request past --max-inflight or an initialize past
 --max-sessions 503. A plan whose answer, as written, or whose results and
 arguments would take more than --max-response fails at the step that
-crosses it. --stateless keeps no session,
+crosses it, and so does one that would make the answers of all plans being
+served hold more than --max-answers. --stateless keeps no session,
 so replicas can sit behind any load balancer. --record DIR keeps a trace of
 every plan served: list them with 'planctl traces DIR', open one with
 'planctl debug TRACE'.
@@ -129,6 +131,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxAnswers, "max-answers", mcpserver.DefaultMaxAnswers, "over HTTP, fail the step that would make the answers of all the plans being served hold more than this many `BYTES` together, counted as --max-response counts one (0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
 	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")
@@ -321,6 +324,7 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		AuthToken:          f.authToken,
 		MaxBody:            f.maxBody,
 		MaxInFlight:        f.maxInFlight,
+		MaxAnswers:         maxResultOption(f.maxAnswers),
 		MaxRunning:         f.maxRunning,
 		MaxSessions:        f.maxSessions,
 		SessionIdleTimeout: f.sessionIdle,
