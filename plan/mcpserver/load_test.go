@@ -33,6 +33,7 @@ var (
 	loadToken   = flag.String("load-token", "", "with -load-url: the bearer token the server printed (or its PLANCTL_AUTH_TOKEN)")
 	loadURL     = flag.String("load-url", "", "measure the server at this URL (e.g. a planctl serve --http --stateless process) instead of one in this process")
 	loadRaw     = flag.Bool("load-raw", false, "clients POST a prepared tools/call instead of using mcp-go's client: measures the server alone")
+	loadWarmup  = flag.Int("load-warmup", 0, "before the rounds, a round of this many plans per client, in this process and mode, not counted: the client's own first second (its heap, stacks and connections growing) is not the server's")
 	loadConn    = flag.Bool("load-conn", false, "as -load-raw, each client on one connection of its own written and read by its goroutine (no net/http client, whose two goroutines per connection and channel hand-offs cost the load generator CPU and fairness)")
 )
 
@@ -68,8 +69,15 @@ func TestLoad(t *testing.T) {
 	baseGoroutines, baseHeap := settle()
 
 	var firstHeap uint64
-	for round := 1; round <= *loadRounds; round++ {
+	first := 1
+	if *loadWarmup > 0 {
+		first = 0 // round 0: the warm-up
+	}
+	for round := first; round <= *loadRounds; round++ {
 		n, m := *loadClients, *loadPlans
+		if round == 0 {
+			m = *loadWarmup
+		}
 		lat := make([][]time.Duration, n)
 		var failures sync.Map
 		var wg sync.WaitGroup
@@ -148,6 +156,13 @@ func TestLoad(t *testing.T) {
 			return all[min(len(all)-1, int(float64(len(all))*p))]
 		}
 		peakGoroutines := runtime.NumGoroutine()
+		if round == 0 {
+			if len(all) != n*m {
+				t.Errorf("warm-up: %d of %d plans answered", len(all), n*m)
+			}
+			tr.CloseIdleConnections()
+			continue
+		}
 		tr.CloseIdleConnections()
 		afterGoroutines, afterHeap := settle()
 		t.Logf("round %d: %d clients x %d three-step plans: %d ok, %d failed, in %s", round, n, m, len(all), nFail, elapsed.Round(time.Millisecond))
