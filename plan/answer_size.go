@@ -28,7 +28,8 @@ import (
 // <, >, &, U+2028 and U+2029 six bytes. It is exact for a value as the
 // run keeps it (pyvalue.Values: numbers as Python writes them, no key
 // repeated); for any other valid JSON it does not count less than the
-// bytes written. Its cost is one pass over raw, with nothing allocated.
+// bytes written, and for text that is not JSON it returns a count, never
+// fails. Its cost is one pass over raw, with nothing allocated.
 func answerSize(raw []byte, depth int) (text, structured int64) {
 	// A line break is "\n" in the answer (two bytes), then two spaces a level.
 	nl := func(d int) int64 { return 2 + 2*int64(d) }
@@ -51,7 +52,7 @@ func answerSize(raw []byte, depth int) (text, structured int64) {
 		case ':':
 			text, structured, i = text+2, structured+1, i+1 // ": " in the text
 		case '"':
-			end := jsontext.SkipString(raw, i)
+			end := min(jsontext.SkipString(raw, i), len(raw)) // cut short: counted to the end
 			t, s := stringAnswerSize(raw[i:end])
 			text, structured, i = text+t, structured+s, end
 		default: // a number, true, false or null: the same in both forms
@@ -82,7 +83,10 @@ func isJSONDelim(c byte) bool {
 // token's bytes and escapes as they are, HTML characters aside.
 func stringAnswerSize(tok []byte) (text, structured int64) {
 	text, structured = 4, int64(len(tok)) // each quote is \" in the answer's text
-	s := tok[1 : len(tok)-1]
+	s := tok[1:]
+	if len(s) > 0 && s[len(s)-1] == '"' {
+		s = s[:len(s)-1] // not when the token is cut short
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {

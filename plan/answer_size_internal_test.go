@@ -143,12 +143,17 @@ func randomJSON(rng *rand.Rand, depth int) string {
 }
 
 // FuzzAnswerSize: for any JSON value, the count is exact when the value
-// repeats no key, and never less than the answer otherwise.
+// repeats no key, and never less than the answer otherwise; any other
+// text is counted without a panic.
 func FuzzAnswerSize(f *testing.F) {
 	for _, c := range answerCases {
 		f.Add(c)
 	}
+	for _, c := range []string{`"`, `"\`, `"a\`, `["x`, `{"a":`, `]]]`, `}`, "\x00", `"\u12`, `"\ud800\u`} {
+		f.Add(c)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
+		answerSize([]byte(s), 3) // anything at all: a count, never a panic
 		v, dups, err := jsontext.ParseWithDuplicates([]byte(s))
 		if err != nil || v.IsZero() {
 			return
