@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // Config says how to reach one MCP server and how to read its catalog.
@@ -36,7 +38,22 @@ type Config struct {
 
 	// Label names the server in messages and as the catalog's Source.
 	Label string
+
+	// MaxMessage bounds one message read from the server, in bytes: a
+	// line over stdio, an answer's body over HTTP. Past it planctl stops
+	// reading, and the call fails saying so (over stdio the server is
+	// stopped: the rest of its line cannot be skipped). 0:
+	// DefaultMaxMessage; negative: no bound.
+	MaxMessage int64
 }
+
+// DefaultMaxMessage bounds one message from an upstream server: four
+// times plan.DefaultMaxResult, room for a result of that size as text and
+// as structuredContent, escaped. A larger result would fail its step
+// anyway (--max-result), once read whole; a server answering a plan's
+// call with a gigabyte would first have taken that much of planctl's
+// memory, several times over as it was decoded.
+const DefaultMaxMessage = 4 * plan.DefaultMaxResult
 
 // serverEntry is one entry of an mcpServers file, in the form MCP hosts
 // (Claude Desktop, Cursor, VS Code, mcp-go's own examples) write.

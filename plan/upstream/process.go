@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,9 +23,10 @@ type process struct {
 	exited chan struct{}
 	tail   *tailBuffer
 
-	mu      sync.Mutex
-	waitErr error
-	garbage string // a non-JSON line the server wrote after the handshake began
+	mu       sync.Mutex
+	waitErr  error
+	garbage  string // a non-JSON line the server wrote after the handshake began
+	oversize int64  // the bound (Config.MaxMessage) a message from the server crossed
 }
 
 func startProcess(cfg Config) (*process, error) {
@@ -70,21 +72,51 @@ func startProcess(cfg Config) (*process, error) {
 // a non-JSON line after it breaks the stdio protocol, so the server is
 // stopped and every pending call fails with that line quoted, instead of
 // waiting for an answer that will never be read.
-func (p *process) guard(log io.Writer) io.Reader {
-	return &lineGuard{r: bufio.NewReaderSize(p.stdout, 64<<10), p: p, log: log}
+//
+// A line longer than max bytes (when max > 0) stops the server the same
+// way, before more of it is read: a server must not make planctl hold a
+// message of any size.
+func (p *process) guard(log io.Writer, max int64) io.Reader {
+	return &lineGuard{r: bufio.NewReaderSize(p.stdout, 64<<10), p: p, log: log, max: max}
 }
 
 type lineGuard struct {
 	r       *bufio.Reader
 	p       *process
 	log     io.Writer
+	max     int64
 	buf     []byte
 	started bool
 }
 
+// readLine is bufio.Reader.ReadBytes('\n') that gives up, reporting
+// errOversize, once the line is longer than g.max.
+func (g *lineGuard) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := g.r.ReadSlice('\n')
+		if g.max > 0 && int64(len(line)+len(frag)) > g.max {
+			return nil, errOversize
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
+var errOversize = errors.New("a message over the bound")
+
 func (g *lineGuard) Read(b []byte) (int, error) {
 	for len(g.buf) == 0 {
-		line, err := g.r.ReadBytes('\n')
+		line, err := g.readLine()
+		if err == errOversize {
+			g.p.mu.Lock()
+			g.p.oversize = g.max
+			g.p.mu.Unlock()
+			g.p.kill()
+			return 0, io.EOF
+		}
 		if t := bytes.TrimSpace(line); len(t) > 0 && (err == nil || err == io.EOF) {
 			if json.Valid(t) {
 				g.started = true
@@ -126,8 +158,11 @@ func (p *process) setGarbage(line string) {
 // little for the exit status when the pipe closed first.
 func (p *process) fault() string {
 	p.mu.Lock()
-	garbage := p.garbage
+	garbage, oversize := p.garbage, p.oversize
 	p.mu.Unlock()
+	if oversize > 0 {
+		return fmt.Sprintf("upstream server sent a message of more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it and stopped the server: ask the tool for less", byteCount(oversize))
+	}
 	if garbage != "" {
 		return fmt.Sprintf("upstream server wrote something that is not JSON-RPC on stdout: %q (a stdio MCP server may write only JSON-RPC messages there; logs belong on stderr); planctl stopped it", garbage)
 	}

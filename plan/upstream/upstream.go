@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -65,6 +66,9 @@ type conn struct {
 func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 	if len(cfg.Command) == 0 && cfg.URL == "" {
 		return nil, errors.New("no MCP server given: use --server 'CMD ARG...', --url URL or --config FILE --name NAME")
+	}
+	if cfg.MaxMessage == 0 {
+		cfg.MaxMessage = DefaultMaxMessage
 	}
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 60 * time.Second
@@ -132,6 +136,9 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 		// mcp-go logs transport trouble through slog; planctl reports it
 		// in the step's error instead, and never on a TUI's screen.
 		opts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))}
+		if u.cfg.MaxMessage > 0 {
+			opts = append(opts, transport.WithHTTPBasicClient(&http.Client{Transport: limitBodies{http.DefaultTransport, u.cfg.MaxMessage}}))
+		}
 		if len(u.cfg.Headers) > 0 {
 			opts = append(opts, transport.WithHTTPHeaders(u.cfg.Headers))
 		}
@@ -146,7 +153,7 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 			return nil, fmt.Errorf("upstream server: %w", err)
 		}
 		cn.proc = p
-		tr = transport.NewIO(p.guard(u.cfg.ServerLog), p.stdin, nil)
+		tr = transport.NewIO(p.guard(u.cfg.ServerLog, u.cfg.MaxMessage), p.stdin, nil)
 	}
 	// 2025-11-25 is the newest revision with the initialize handshake that
 	// every server published so far speaks; mcp-go servers accept it too.

@@ -1,0 +1,60 @@
+package upstream
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// limitBodies bounds the body of each answer to a POST (a request's answer,
+// JSON or its stream of events) to max bytes (Config.MaxMessage): past
+// them the read fails with a message that names the bound, and mcp-go's
+// client makes that the call's error. Other requests (a GET's long-lived
+// stream) are not bounded: their bytes add up over a session.
+type limitBodies struct {
+	base http.RoundTripper
+	max  int64
+}
+
+func (l limitBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && resp.Body != nil {
+		resp.Body = &limitedBody{rc: resp.Body, left: l.max, max: l.max}
+	}
+	return resp, err
+}
+
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+	max  int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, b.over()
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n + int(b.left), b.over() // the bytes past the bound are not handed on
+	}
+	return n, err
+}
+
+func (b *limitedBody) over() error {
+	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", byteCount(b.max))
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
+
+// byteCount formats n for people: "268435456 bytes (256.0 MiB)".
+func byteCount(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

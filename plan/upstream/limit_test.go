@@ -1,0 +1,66 @@
+package upstream
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// A stdio server's line past MaxMessage is not read whole: the call fails
+// naming the bound, the server is stopped, and a reconnect serves again.
+func TestStdioMessageBound(t *testing.T) {
+	u, err := Open(context.Background(), Config{Command: []string{broken(t)}, MaxMessage: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { u.Close() })
+	_, err = call(t, u, "big", `{}`) // a 50 MB line
+	if err == nil || !strings.Contains(err.Error(), "upstream server sent a message of more than 1048576 bytes (1.0 MiB)") || !strings.Contains(err.Error(), "stopped the server") {
+		t.Fatalf("a 50 MB answer with a 1 MiB bound: %v", err)
+	}
+	if err := u.Reconnect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	wantOK(t, u)
+
+	// The default bound takes the 50 MB answer.
+	d, _ := open(t)
+	if res, err := call(t, d, "big", `{}`); err != nil || len(res.Value) < 50<<20 {
+		t.Fatalf("50 MB under the default bound: %v (%d bytes)", err, len(res.Value))
+	}
+}
+
+// An HTTP server's answer past MaxMessage is not read whole: the call fails
+// naming the bound, and the next call is answered.
+func TestHTTPMessageBound(t *testing.T) {
+	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil
+	})
+	s.AddTool(mcp.NewToolWithRawSchema("small", "Answer a little.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(`{"value":"still here"}`), nil
+	})
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
+	t.Cleanup(srv.Close)
+	for _, c := range []struct {
+		max int64
+		ok  bool
+	}{{1 << 20, false}, {0, true}} {
+		u, err := Open(context.Background(), Config{URL: srv.URL + "/mcp", MaxMessage: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := call(t, u, "big", `{}`)
+		if c.ok != (err == nil) || (!c.ok && !strings.Contains(err.Error(), "answer is more than 1048576 bytes (1.0 MiB), planctl's bound on one message from an MCP server")) {
+			t.Fatalf("bound %d: %v (%d bytes)", c.max, err, len(res.Value))
+		}
+		if res, err := call(t, u, "small", `{}`); err != nil || !strings.Contains(string(res.Value), "still here") {
+			t.Fatalf("bound %d, the call after: %+v %v", c.max, res, err)
+		}
+		u.Close()
+	}
+}
