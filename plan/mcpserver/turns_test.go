@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"testing"
@@ -8,11 +9,30 @@ import (
 )
 
 // waitFor spins until n requests are blocked on the line: the test's
-// sentinel that a goroutine has joined it.
+// sentinel that a goroutine has joined it. The waiting count goes up just
+// before a request parks on the line's channel, so the count alone let the
+// next goroutine park first now and then (a CI run saw turn 0 go to
+// request 1): it also waits until n goroutines are parked there.
 func waitFor(t *turns, n int64) {
-	for t.waiting.Load() != n {
+	for t.waiting.Load() != n || parkedOnLine() < n {
 		runtime.Gosched()
 	}
+}
+
+// parkedOnLine counts the goroutines blocked sending on a line of turns:
+// in wait's select, or in resume's send.
+func parkedOnLine() int64 {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var n int64
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		header, _, _ := bytes.Cut(g, []byte("\n"))
+		parked := bytes.Contains(header, []byte("[select")) || bytes.Contains(header, []byte("[chan send"))
+		if parked && (bytes.Contains(g, []byte("mcpserver.(*turns).wait(")) || bytes.Contains(g, []byte("mcpserver.(*turn).resume("))) {
+			n++
+		}
+	}
+	return n
 }
 
 func TestTurnsServeInOrderOfArrival(t *testing.T) {
