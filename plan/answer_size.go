@@ -31,31 +31,57 @@ import (
 // bytes written, and for text that is not JSON it returns a count, never
 // fails. Its cost is one pass over raw, with nothing allocated.
 func answerSize(raw []byte, depth int) (text, structured int64) {
-	// A line break is "\n" in the answer (two bytes), then two spaces a level.
-	nl := func(d int) int64 { return 2 + 2*int64(d) }
+	c := answerCounts(raw, depth)
+	return c.text, c.structured
+}
+
+// counts are what a value takes in the answer: plain, its json.dumps text
+// as Python writes it (pyvalue.DumpsIndentString); text, that text once
+// escaped into the answer; structured, its structuredContent.
+type counts struct{ plain, text, structured int64 }
+
+func (c *counts) add(plain, text, structured int64) {
+	c.plain += plain
+	c.text += text
+	c.structured += structured
+}
+
+// answerCounts is answerSize with the plain text's length too.
+func answerCounts(raw []byte, depth int) (c counts) {
+	// A line break then two spaces a level: "\n" is two bytes in the answer.
+	nl := func(d int) (plain, text int64) { return 1 + 2*int64(d), 2 + 2*int64(d) }
 	for i := 0; i < len(raw); {
-		switch c := raw[i]; c {
+		switch b := raw[i]; b {
 		case ' ', '\t', '\n', '\r':
 			i++
 		case '[', '{':
 			if j := jsontext.SkipSpace(raw, i+1); j < len(raw) && (raw[j] == ']' || raw[j] == '}') {
-				text, structured, i = text+2, structured+2, j+1 // [] and {} stay on their line
+				c.add(2, 2, 2) // [] and {} stay on their line
+				i = j + 1
 				continue
 			}
 			depth++
-			text, structured, i = text+1+nl(depth), structured+1, i+1
+			p, t := nl(depth)
+			c.add(1+p, 1+t, 1)
+			i++
 		case ']', '}':
 			depth--
-			text, structured, i = text+nl(depth)+1, structured+1, i+1
+			p, t := nl(depth)
+			c.add(p+1, t+1, 1)
+			i++
 		case ',':
-			text, structured, i = text+1+nl(depth), structured+1, i+1
+			p, t := nl(depth)
+			c.add(1+p, 1+t, 1)
+			i++
 		case ':':
-			text, structured, i = text+2, structured+1, i+1 // ": " in the text
+			c.add(2, 2, 1) // ": " in the text
+			i++
 		case '"':
 			end := min(jsontext.SkipString(raw, i), len(raw)) // cut short: counted to the end
-			t, s := stringAnswerSize(raw[i:end])
-			text, structured, i = text+t, structured+s, end
-		default: // a number, true, false or null: the same in both forms
+			s := stringCounts(raw[i:end])
+			c.add(s.plain, s.text, s.structured)
+			i = end
+		default: // a number, true, false or null: the same in every form
 			j := i
 			for j < len(raw) && !isJSONDelim(raw[j]) {
 				j++
@@ -63,10 +89,12 @@ func answerSize(raw []byte, depth int) (text, structured int64) {
 			if j == i {
 				j++ // not JSON: counted a byte at a time, never looped on
 			}
-			text, structured, i = text+int64(j-i), structured+int64(j-i), j
+			n := int64(j - i)
+			c.add(n, n, n)
+			i = j
 		}
 	}
-	return text, structured
+	return c
 }
 
 func isJSONDelim(c byte) bool {
@@ -78,21 +106,32 @@ func isJSONDelim(c byte) bool {
 }
 
 // stringAnswerSize is answerSize of one string token, quotes included.
-// The text counts each character as json.dumps(ensure_ascii=True) writes
-// it, then escaped again into the answer; structuredContent keeps the
-// token's bytes and escapes as they are, HTML characters aside.
 func stringAnswerSize(tok []byte) (text, structured int64) {
-	text, structured = 4, int64(len(tok)) // each quote is \" in the answer's text
+	c := stringCounts(tok)
+	return c.text, c.structured
+}
+
+// stringCounts is answerCounts of one string token. The text counts each
+// character as json.dumps(ensure_ascii=True) writes it, then escaped
+// again into the answer; structuredContent keeps the token's bytes and
+// escapes as they are, HTML characters aside.
+func stringCounts(tok []byte) (c counts) {
+	c = counts{plain: 2, text: 4, structured: int64(len(tok))} // each quote is \" in the answer's text
 	s := tok[1:]
 	if len(s) > 0 && s[len(s)-1] == '"' {
 		s = s[:len(s)-1] // not when the token is cut short
 	}
+	char := func(r rune) {
+		p, t := runeAnswerSize(r)
+		c.plain += p
+		c.text += t
+	}
 	for i := 0; i < len(s); {
-		c := s[i]
+		b := s[i]
 		switch {
-		case c == '\\' && i+1 < len(s):
+		case b == '\\' && i+1 < len(s):
 			if s[i+1] != 'u' || i+6 > len(s) {
-				text += runeAnswerSize(rune(unescaped(s[i+1])))
+				char(rune(unescaped(s[i+1])))
 				i += 2
 				continue
 			}
@@ -103,41 +142,42 @@ func stringAnswerSize(tok []byte) (text, structured int64) {
 					r, i = 0x10000, i+6 // a surrogate pair: one character beyond the BMP
 				}
 			}
-			text += runeAnswerSize(r) // structuredContent keeps the escape as it is
-		case c < utf8.RuneSelf:
-			if c == '<' || c == '>' || c == '&' {
-				structured += 5
+			char(r) // structuredContent keeps the escape as it is
+		case b < utf8.RuneSelf:
+			if b == '<' || b == '>' || b == '&' {
+				c.structured += 5
 			}
-			text += runeAnswerSize(rune(c))
+			char(rune(b))
 			i++
 		default:
 			r, n := utf8.DecodeRune(s[i:])
 			if r == '\u2028' || r == '\u2029' {
-				structured += 3 // three bytes of UTF-8 written as \u2028
+				c.structured += 3 // three bytes of UTF-8 written as \u2028
 			}
-			text += runeAnswerSize(r)
+			char(r)
 			i += n
 		}
 	}
-	return text, structured
+	return c
 }
 
 // runeAnswerSize is the bytes one character of a string takes in the
-// answer's text: json.dumps's escape of it, escaped again.
-func runeAnswerSize(r rune) int64 {
+// text: plain, json.dumps's escape of it; text, that escaped again into
+// the answer.
+func runeAnswerSize(r rune) (plain, text int64) {
 	switch {
 	case r == '"' || r == '\\':
-		return 4 // \" is \\\" in the answer
+		return 2, 4 // \" is \\\" in the answer
 	case r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
-		return 3 // \n is \\n
+		return 2, 3 // \n is \\n
 	case r == '<' || r == '>' || r == '&':
-		return 6 // \u003c
+		return 1, 6 // \u003c
 	case r >= 0x20 && r < 0x7f:
-		return 1
+		return 1, 1
 	case r >= 0x10000:
-		return 14 // two \uXXXX, each \\uXXXX
+		return 12, 14 // two \uXXXX, each \\uXXXX
 	}
-	return 7 // \uXXXX is \\uXXXX
+	return 6, 7 // \uXXXX is \\uXXXX
 }
 
 // unescaped is the character a two-byte escape stands for.
@@ -172,6 +212,11 @@ func hex4(h []byte) int {
 	}
 	return n
 }
+
+// TextSize is the length of json.dumps(indent=2) of a response, as
+// pyvalue.DumpsIndentString writes it: what the answer's text is before it
+// is escaped, for a buffer made once at its size.
+func TextSize(resp []byte) int64 { return answerCounts(resp, 0).plain }
 
 // AnswerSize is the bytes a response (Run.Response) takes in a served
 // plan's MCP answer: its text form, escaped, and its structuredContent,

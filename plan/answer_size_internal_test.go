@@ -64,8 +64,8 @@ var answerCases = []string{
 }
 
 // A response's answer is counted exactly: AnswerSize against what
-// encoding/json writes, for hand-made values, random ones, and a response
-// that holds each.
+// encoding/json writes, and TextSize against pyvalue.DumpsIndentString,
+// for hand-made values, random ones, and a response that holds each.
 func TestAnswerSizeExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := append([]string{}, answerCases...)
@@ -79,6 +79,9 @@ func TestAnswerSizeExact(t *testing.T) {
 		v := pyvalue.Values([]byte(c))
 		if got, want := AnswerSize(v), answerBytes(t, v); got != want {
 			t.Errorf("%.200q: counted %d bytes, the answer takes %d", c, got, want)
+		}
+		if got, want := TextSize(v), int64(len(pyvalue.DumpsIndentString(v))); got != want {
+			t.Errorf("%.200q: counted %d bytes of text, json.dumps writes %d", c, got, want)
 		}
 		// In a response, at the depth a result takes there.
 		resp := []byte(`{"status":"completed","steps":{"a<":{"status":"ok","result":` + string(v) + `}}}`)
@@ -162,6 +165,10 @@ func FuzzAnswerSize(f *testing.F) {
 		got, want := AnswerSize(raw), answerBytes(t, raw)
 		if got < want || (len(dups) == 0 && got != want) {
 			t.Fatalf("%q: counted %d bytes, the answer takes %d (repeated keys: %d)", s, got, want, len(dups))
+		}
+		text := int64(len(pyvalue.DumpsIndentString(raw)))
+		if got := TextSize(raw); got < text || (len(dups) == 0 && got != text) {
+			t.Fatalf("%q: counted %d bytes of text, json.dumps writes %d (repeated keys: %d)", s, got, text, len(dups))
 		}
 	})
 }

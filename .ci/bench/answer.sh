@@ -10,6 +10,7 @@
 #   html  a 900 KB string of "x<&>" (19 bytes a character in the answer)
 #   cjk   a 900 KB string of "日" (three bytes of UTF-8, ten in the answer)
 #   deep  400,000 numbers nested 990 levels deep (two bytes a level a line)
+#   nest  15,000 numbers 990 levels deep: an answer just under the bound
 # and prints one row per request:
 #
 #   | request | request bytes | HTTP status | answer bytes | seconds | server peak RSS |
@@ -39,6 +40,7 @@ reqs = {
     "html": call(json.dumps("x<&>" * 225000)),
     "cjk": call(json.dumps("日" * 300000, ensure_ascii=False)),
     "deep": call("[" * 990 + ",".join(["1"] * 400000) + "]" * 990),
+    "nest": call("[" * 990 + ",".join(["1"] * 15000) + "]" * 990),
 }
 for name, text in reqs.items():
     open(f"{d}/{name}.json", "w", encoding="utf-8").write(text)
@@ -46,7 +48,7 @@ PY
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "| request | request bytes | HTTP status | answer bytes | seconds | server peak RSS |"
 echo "|---|---|---|---|---|---|"
-for name in html cjk deep; do
+for name in html cjk deep nest; do
   PLANCTL_AUTH_TOKEN=bench "$bin" serve --http "127.0.0.1:$port" --stateless --log "$dir/serve.log" "${extra[@]}" 2>"$dir/stderr" &
   pid=$!
   for _ in $(seq 100); do

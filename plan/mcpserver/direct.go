@@ -288,7 +288,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	// does: by the two functions below for what execute_plan answers (ASCII
 	// text, compact JSON), else by encoding/json itself.
 	size := len(text) + len(text)/8 + len(sc)
-	if len(sc) > 64<<10 {
+	if len(text)+len(sc) > 64<<10 {
 		// Escapes can make the answer several times the response: a large
 		// one is counted first, so that its buffer is made once, not grown
 		// by doubling to twice the answer.

@@ -311,19 +311,22 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			return
 		}
 		var u *turn
-		if h.turns != nil {
-			if u = h.turns.wait(r.Context()); u == nil {
-				return // the client left while it waited
+		if h.turns != nil || h.answers != nil {
+			rs := &requestState{}
+			if h.turns != nil {
+				if u = h.turns.wait(r.Context()); u == nil {
+					return // the client left while it waited
+				}
+				defer u.release()
+				rs.turn = u
 			}
-			defer u.release()
-			r = r.WithContext(context.WithValue(r.Context(), turnKey{}, u))
-		}
-		if h.answers != nil {
-			// What the request's answer takes is given back once it is
-			// written, or given up (the client left, --write-timeout).
-			lease := h.answers.Lease()
-			defer lease.Release()
-			r = r.WithContext(context.WithValue(r.Context(), leaseKey{}, lease))
+			if h.answers != nil {
+				// What the request's answer takes is given back once it is
+				// written, or given up (the client left, --write-timeout).
+				rs.lease = h.answers.Lease()
+				defer rs.lease.Release()
+			}
+			r = r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)) // one copy of the request for both
 		}
 		if call != nil {
 			h.serveDirect(w, r, call, u)

@@ -436,12 +436,3 @@ func (s *Server) Drain(ctx context.Context) bool {
 		return false
 	}
 }
-
-// leaseKey is the context key of an HTTP request's plan.Lease of the
-// server's answer budget (HTTPOptions.MaxAnswers).
-type leaseKey struct{}
-
-func leaseFrom(ctx context.Context) *plan.Lease {
-	l, _ := ctx.Value(leaseKey{}).(*plan.Lease)
-	return l
-}

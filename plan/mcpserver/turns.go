@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // turns lets at most n HTTP requests compute at once; the others wait for
@@ -49,7 +51,15 @@ type turn struct {
 	since time.Time
 }
 
-type turnKey struct{}
+// requestState is what an HTTP request's context carries to the handler:
+// its turn and its lease of the answer budget (HTTPOptions.MaxAnswers),
+// either nil.
+type requestState struct {
+	turn  *turn
+	lease *plan.Lease
+}
+
+type requestKey struct{}
 
 // wait takes a turn for a request, or gives up when ctx ends first (the
 // client left): then it returns nil.
@@ -71,8 +81,18 @@ func (t *turns) wait(ctx context.Context) *turn {
 
 // turnFrom is the turn ctx carries, or nil.
 func turnFrom(ctx context.Context) *turn {
-	u, _ := ctx.Value(turnKey{}).(*turn)
-	return u
+	if rs, _ := ctx.Value(requestKey{}).(*requestState); rs != nil {
+		return rs.turn
+	}
+	return nil
+}
+
+// leaseFrom is the lease of the answer budget ctx carries, or nil.
+func leaseFrom(ctx context.Context) *plan.Lease {
+	if rs, _ := ctx.Value(requestKey{}).(*requestState); rs != nil {
+		return rs.lease
+	}
+	return nil
 }
 
 // release gives the turn up; it is safe from any goroutine, on a nil turn

@@ -203,12 +203,20 @@ func DumpsIndent(raw []byte) []byte {
 // DumpsIndentString is DumpsIndent as a string, made without a copy (an
 // MCP answer's text is a string: a served plan's answer was copied twice).
 func DumpsIndentString(raw []byte) string {
+	return DumpsIndentStringSize(raw, len(raw)+len(raw)/2)
+}
+
+// DumpsIndentStringSize is DumpsIndentString written into a buffer of
+// size bytes, made once: the text's exact length (plan.TextSize) spares a
+// large answer the copies of a buffer grown by doubling, which escapes
+// and indentation make many times the raw JSON.
+func DumpsIndentStringSize(raw []byte, size int) string {
 	v, err := jsontext.Parse(raw)
 	if err != nil {
 		return string(raw)
 	}
 	var b strings.Builder
-	b.Grow(len(raw) + len(raw)/2)
+	b.Grow(size)
 	pyDumpsIndent(&b, v, 0)
 	return b.String()
 }
