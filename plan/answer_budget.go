@@ -76,5 +76,5 @@ func (l *Lease) Release() {
 // answer the budget of all answers had no room for.
 func overBudget(step string, n, held, max int64) string {
 	return fmt.Sprintf("step %q stopped: with its result the answers of the plans being served would hold %s together, more than the limit of %s (--max-answers); the steps before it are kept: retry when fewer plans are running, or ask the tools for less",
-		step, byteSize(held+n), byteSize(max))
+		step, ByteSize(held+n), ByteSize(max))
 }

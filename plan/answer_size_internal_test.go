@@ -64,7 +64,7 @@ var answerCases = []string{
 }
 
 // A response's answer is counted exactly: AnswerSize against what
-// encoding/json writes, and TextSize against pyvalue.DumpsIndentString,
+// encoding/json writes, and pyvalue.Sizes' Text against DumpsIndentString,
 // for hand-made values, random ones, and a response that holds each.
 func TestAnswerSizeExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -80,7 +80,7 @@ func TestAnswerSizeExact(t *testing.T) {
 		if got, want := AnswerSize(v), answerBytes(t, v); got != want {
 			t.Errorf("%.200q: counted %d bytes, the answer takes %d", c, got, want)
 		}
-		if got, want := TextSize(v), int64(len(pyvalue.DumpsIndentString(v))); got != want {
+		if got, want := pyvalue.SizesOf(v, 0).Text, int64(len(pyvalue.DumpsIndentString(v))); got != want {
 			t.Errorf("%.200q: counted %d bytes of text, json.dumps writes %d", c, got, want)
 		}
 		// In a response, at the depth a result takes there.
@@ -156,7 +156,7 @@ func FuzzAnswerSize(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		answerSize([]byte(s), 3) // anything at all: a count, never a panic
+		pyvalue.SizesOf([]byte(s), 3) // anything at all: a count, never a panic
 		v, dups, err := jsontext.ParseWithDuplicates([]byte(s))
 		if err != nil || v.IsZero() {
 			return
@@ -167,7 +167,7 @@ func FuzzAnswerSize(f *testing.F) {
 			t.Fatalf("%q: counted %d bytes, the answer takes %d (repeated keys: %d)", s, got, want, len(dups))
 		}
 		text := int64(len(pyvalue.DumpsIndentString(raw)))
-		if got := TextSize(raw); got < text || (len(dups) == 0 && got != text) {
+		if got := pyvalue.SizesOf(raw, 0).Text; got < text || (len(dups) == 0 && got != text) {
 			t.Fatalf("%q: counted %d bytes of text, json.dumps writes %d (repeated keys: %d)", s, got, text, len(dups))
 		}
 	})

@@ -155,9 +155,10 @@ type RunOptions struct {
 	// resolved arguments of all its steps, summed) and, apart, the size
 	// of its served answer (AnswerSize of its Response, counted step by
 	// step). The step that would cross either fails with a message that
-	// says which; the steps before it keep their results. Zero or negative: no bound (serve sets
-	// DefaultMaxResponse: a plan from a client must not take the
-	// server's memory, whatever its references copy).
+	// says which; the steps before it keep their results. Zero or
+	// negative: no bound (serve sets DefaultMaxResponse: a plan from a
+	// client must not take the server's memory, whatever its references
+	// copy).
 	MaxResponse int64
 	// Lease, when set, takes each result's share of the answer from a
 	// budget shared by many runs (AnswerBudget): the step whose share it
@@ -549,7 +550,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	}
 	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
 		return fail(fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
-			tool.Name, byteSize(int64(len(res.Value))), byteSize(max)))
+			tool.Name, ByteSize(int64(len(res.Value))), ByteSize(max)))
 	}
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
@@ -615,8 +616,8 @@ func invalidUTF8(b []byte) int {
 	return 0
 }
 
-// byteSize formats n for people: "52428800 bytes (50.0 MiB)".
-func byteSize(n int64) string {
+// ByteSize formats n for people: "52428800 bytes (50.0 MiB)".
+func ByteSize(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))

@@ -25,9 +25,10 @@
 # apt-get install wrk), CLIENTS (200), PLANS (50 per client), PROFILE (a file:
 # a CPU profile of the server over the first round, through --debug-addr),
 # WARMUP (1: before a mode's rounds, a round of 10 plans a client against the
-# fresh server, not counted, and for TestLoad's modes another in the measuring
-# process itself (-load-warmup), whose own first round is cold too; 0: none,
-# the first round then shows the cold server and client), SERVER_CPUS and CLIENT_CPUS (taskset lists, e.g. 0 and 1: each process on
+# fresh server, not counted, and for TestLoad's modes another in the
+# measuring process itself (-load-warmup), whose own first round is cold
+# too; 0: none, the first round then shows the cold server and client),
+# SERVER_CPUS and CLIENT_CPUS (taskset lists, e.g. 0 and 1: each process on
 # cores of its own, so that they do not compete with each other).
 # Client and server share this machine's cores: on a small machine the
 # figure is of both competing, say so beside it.

@@ -156,14 +156,13 @@ func TestLoad(t *testing.T) {
 			return all[min(len(all)-1, int(float64(len(all))*p))]
 		}
 		peakGoroutines := runtime.NumGoroutine()
+		tr.CloseIdleConnections()
 		if round == 0 {
 			if len(all) != n*m {
 				t.Errorf("warm-up: %d of %d plans answered", len(all), n*m)
 			}
-			tr.CloseIdleConnections()
 			continue
 		}
-		tr.CloseIdleConnections()
 		afterGoroutines, afterHeap := settle()
 		t.Logf("round %d: %d clients x %d three-step plans: %d ok, %d failed, in %s", round, n, m, len(all), nFail, elapsed.Round(time.Millisecond))
 		t.Logf("throughput: %.0f plans/s (%.0f tool calls/s)", float64(len(all))/elapsed.Seconds(), 3*float64(len(all))/elapsed.Seconds())

@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
@@ -208,17 +207,8 @@ func topMember(b []byte, key string) (start, end int, ok bool) {
 
 // answer is a run's response as Concierge's text and structuredContent.
 func answer(resp []byte) *mcp.CallToolResult {
-	var text string
-	if len(resp) > 16<<10 {
-		// A large text is counted first, and written into a buffer of its
-		// size: grown by doubling, it had been up to twice the text, and
-		// garbage as large again.
-		text = pyvalue.DumpsIndentStringSize(resp, int(plan.TextSize(resp)))
-	} else {
-		text = pyvalue.DumpsIndentString(resp)
-	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		Content:           []mcp.Content{mcp.NewTextContent(pyvalue.DumpsIndentString(resp))},
 		StructuredContent: json.RawMessage(resp),
 	}
 }

@@ -202,18 +202,18 @@ func DumpsIndent(raw []byte) []byte {
 
 // DumpsIndentString is DumpsIndent as a string, made without a copy (an
 // MCP answer's text is a string: a served plan's answer was copied twice).
+// A large text is counted first (SizesOf) and written into a buffer made
+// once at its size: escapes and indentation can make it many times raw,
+// and a buffer grown by doubling from a guess had been up to twice the
+// text, with as much again left as garbage.
 func DumpsIndentString(raw []byte) string {
-	return DumpsIndentStringSize(raw, len(raw)+len(raw)/2)
-}
-
-// DumpsIndentStringSize is DumpsIndentString written into a buffer of
-// size bytes, made once: the text's exact length (plan.TextSize) spares a
-// large answer the copies of a buffer grown by doubling, which escapes
-// and indentation make many times the raw JSON.
-func DumpsIndentStringSize(raw []byte, size int) string {
 	v, err := jsontext.Parse(raw)
 	if err != nil {
 		return string(raw)
+	}
+	size := len(raw) + len(raw)/2
+	if len(raw) > 16<<10 {
+		size = int(SizesOf(raw, 0).Text)
 	}
 	var b strings.Builder
 	b.Grow(size)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // limitBodies bounds the body of each answer to a POST (a request's answer,
@@ -46,15 +48,7 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (b *limitedBody) over() error {
-	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", byteCount(b.max))
+	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", plan.ByteSize(b.max))
 }
 
 func (b *limitedBody) Close() error { return b.rc.Close() }
-
-// byteCount formats n for people: "268435456 bytes (256.0 MiB)".
-func byteCount(n int64) string {
-	if n >= 1<<20 {
-		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
