@@ -4,6 +4,8 @@ import "github.com/charmbracelet/bubbles/key"
 
 // keyMap is every key of the debugger, with the help the ? screen shows.
 // F-keys are aliases of letters: terminals often swallow F10 and F11.
+// ctrl+c is in Cancel and Quit: it cancels a running step (as in the REPL
+// and a shell) and quits when nothing runs.
 type keyMap struct {
 	Next, Continue, Break, Restart, Rerun, Edit, Cancel, Trace key.Binding
 	Focus, FocusBack, Help, Quit                               key.Binding
@@ -26,12 +28,12 @@ func newKeyMap() keyMap {
 		Restart:      b([]string{"R"}, "R", "restart, reconnect"),
 		Rerun:        b([]string{"ctrl+r"}, "ctrl+r", "re-run selected step"),
 		Edit:         b([]string{"i"}, "i", "edit args of next step"),
-		Cancel:       b([]string{"x"}, "x", "cancel step, drop queue"),
+		Cancel:       b([]string{"x", "ctrl+c"}, "x, ctrl+c", "cancel step, drop queue"),
 		Trace:        b([]string{"w"}, "w", "write a trace"),
 		Focus:        b([]string{"tab"}, "tab", "next pane"),
 		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
 		Help:         b([]string{"?"}, "?", "this help"),
-		Quit:         b([]string{"q", "ctrl+c"}, "q, ctrl+c", "quit (asks if running)"),
+		Quit:         b([]string{"q", "ctrl+c"}, "q, ctrl+c", "quit (q asks if busy)"),
 		Up:           b([]string{"k", "up"}, "k, ↑", "up"),
 		Down:         b([]string{"j", "down"}, "j, ↓", "down"),
 		PageUp:       b([]string{"pgup", "ctrl+u"}, "pgup, ctrl+u", "page up"),

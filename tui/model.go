@@ -282,14 +282,17 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case modeQuit:
-		if k.String() == "y" || k.String() == "Y" || k.String() == "ctrl+c" {
+		if k.String() == "y" || k.String() == "Y" {
 			if m.cancel != nil {
 				m.cancel()
 			}
 			return tea.Quit
 		}
 		m.mode = modeNormal
-		return m.note("still debugging")
+		if !key.Matches(k, m.keys.Cancel) {
+			return m.note("still debugging")
+		}
+		// ctrl+c or x at the question: the same as without it.
 	case modeCopy:
 		m.mode = modeNormal
 		return m.copyKey(k.String())
@@ -336,13 +339,16 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 
 	ks := m.keys
 	switch {
+	case m.busy && key.Matches(k, ks.Cancel):
+		m.cancel()
+		if d := m.dropQueue(); d != "" {
+			return m.note("cancelling %s… and dropped the queued keys %s", m.busyLabel(), d)
+		}
+		return m.note("cancelling %s…", m.busyLabel())
 	case key.Matches(k, ks.Quit):
-		if m.busy && k.String() != "ctrl+c" {
+		if m.busy {
 			m.mode = modeQuit
 			return nil
-		}
-		if m.cancel != nil {
-			m.cancel()
 		}
 		return tea.Quit
 	case key.Matches(k, ks.Help):
@@ -377,14 +383,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, ks.Edit):
 		return m.edit()
 	case key.Matches(k, ks.Cancel):
-		if !m.busy || m.cancel == nil {
-			return m.note("nothing is running")
-		}
-		m.cancel()
-		if d := m.dropQueue(); d != "" {
-			return m.note("cancelling %s… and dropped the queued keys %s", m.busyLabel(), d)
-		}
-		return m.note("cancelling %s…", m.busyLabel())
+		return m.note("nothing is running")
 	case key.Matches(k, ks.Whole):
 		m.results.whole, m.results.argsView, m.results.queryView = !m.results.whole, false, false
 		return m.showStep()

@@ -180,6 +180,36 @@ func TestCancelAndQuitWhileRunning(t *testing.T) {
 	}
 }
 
+// ctrl+c while a step runs cancels it, as in the REPL, and the debugger
+// stays open (also at q's question); when nothing runs it quits.
+func TestCtrlCCancelsTheRunningStep(t *testing.T) {
+	cat, _ := hangCatalog(t)
+	tm := newTest(t, `[{"id": "slow", "tool": "hang", "args": {}}, {"id": "b", "tool": "echo", "args": {}}]`, cat)
+	for _, keys := range [][]string{{"ctrl+c"}, {"q", "ctrl+c"}} {
+		tm.press("R")
+		_, cmd := tm.Update(keyMsg("n"))
+		done := make(chan tea.Msg)
+		go func() { done <- runUntil(cmd) }()
+		tm.press("n") // queued: ctrl+c drops it with the step
+		tm.press(keys...)
+		if tm.quit {
+			t.Fatalf("%q while a step runs quit the debugger", keys)
+		}
+		wantView(t, tm, "cancelling slow… and dropped the queued keys n")
+		tm.Update(<-done)
+		if st := tm.run.Step(0); tm.busy || st.Status != plan.StepError || !strings.Contains(st.Error, "cancelled") {
+			t.Fatalf("after %q: busy %v, %+v", keys, tm.busy, st)
+		}
+		if tm.run.Cursor() != 0 {
+			t.Fatalf("after %q the queued n ran: cursor %d", keys, tm.run.Cursor())
+		}
+	}
+	tm.press("ctrl+c")
+	if !tm.quit {
+		t.Fatal("ctrl+c with nothing running did not quit")
+	}
+}
+
 // runUntil runs cmd and returns the first stepsDoneMsg it produces.
 func runUntil(cmd tea.Cmd) tea.Msg {
 	queue := []tea.Cmd{cmd}
