@@ -72,13 +72,18 @@ func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) (
 	return &lineEditor{rl: rl, stdin: stdin}, nil
 }
 
+// errInterrupted is readLine's answer to ctrl+c at the prompt: the line is
+// dropped and nothing runs. It is not an empty line, which would repeat the
+// last command (a step, a restart, a retry) at the very key meant to stop.
+var errInterrupted = errors.New("interrupted at the prompt")
+
 // readLine shows prompt and returns the line typed; io.EOF on ctrl+d at an
-// empty line. ctrl+c drops the line being typed and gives an empty one.
+// empty line, errInterrupted on ctrl+c.
 func (e *lineEditor) readLine(prompt string) (string, error) {
 	e.rl.SetPrompt(prompt)
 	line, err := e.rl.Readline()
 	if errors.Is(err, readline.ErrInterrupt) {
-		return "", nil
+		return "", errInterrupted
 	}
 	return line, err
 }

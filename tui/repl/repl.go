@@ -110,6 +110,12 @@ func Run(ctx context.Context, o Options) error {
 		}
 		defer ed.close()
 		read = ed.readLine
+		// At the prompt ctrl+c is a key (the editor holds the terminal
+		// raw); between a command's end and the next prompt the terminal
+		// turns it into SIGINT, which must not end the session either.
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt)
+		defer signal.Stop(sigs)
 	} else {
 		sc := bufio.NewScanner(o.In)
 		sc.Buffer(make([]byte, 64<<10), 64<<20)
@@ -139,6 +145,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	for {
 		line, err := read("(planctl) ")
+		if errors.Is(err, errInterrupted) {
+			continue
+		}
 		if err != nil {
 			if o.Interactive {
 				fmt.Fprintln(s.errOut)

@@ -1,0 +1,262 @@
+package debugtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// Ctrl+C at the REPL's prompt drops the line and runs nothing. The line
+// editor holds the terminal raw at the prompt, so there the key arrives as
+// the byte 0x03: it used to come back as an empty line, which repeats the
+// last command, so each Ctrl+C ran the next step, restarted, or retried the
+// failed step. Every call the upstream gets is logged, and counted.
+func TestCtrlCAtThePromptRunsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, plan string
+		cmds       [][2]string // a command and what it prints when done
+		calls      int
+	}{
+		{"after next", "samples/backup.json", [][2]string{{"next", "backup (create_backup): ok"}}, 1},
+		{"after restart", "samples/backup.json", [][2]string{{"next", "backup (create_backup): ok"}, {"restart", "restarted"}}, 1},
+		{"after continue", "samples/tool-error.json", [][2]string{{"continue", "run partial: bad_backup failed"}}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "calls.log")
+			term := startOnPty(t, "debug", "--repl", tc.plan, "--server", loggingUpstream(log, ""))
+			term.waitFor("(planctl) ")
+			for _, c := range tc.cmds {
+				term.send(c[0] + "\r")
+				term.waitFor(c[1])
+				term.waitFor("(planctl) ")
+			}
+			before := readLog(t, log)
+			if n := strings.Count(before, `"method":"tools/call"`); n != tc.calls {
+				t.Fatalf("%d tool calls before ctrl+c, want %d:\n%s", n, tc.calls, before)
+			}
+			mark := term.mark()
+			for i := range 3 {
+				if i == 1 {
+					term.send("next") // typed, not entered: ctrl+c drops it
+				}
+				term.send("\x03")
+				term.waitFor("^C")
+				term.waitFor("(planctl) ")
+			}
+			term.send("\x04") // ctrl+d at an empty line quits
+			if code := term.exit(); code != 0 {
+				t.Errorf("exit %d:\n%s", code, term.screen())
+			}
+			// Requests, which planctl awaits; a restart's notification
+			// may still be on its way through tee.
+			after := readLog(t, log)
+			for _, req := range []string{`"method":"tools/call"`, `"method":"initialize"`} {
+				if a, b := strings.Count(after, req), strings.Count(before, req); a != b {
+					t.Errorf("ctrl+c at the prompt sent the upstream %d more %s; it was sent:\n%s", a-b, req, strings.TrimPrefix(after, before))
+				}
+			}
+			for _, ran := range []string{"ok\r\n", "error", "restarted", "run partial"} {
+				if s := term.since(mark); strings.Contains(s, ran) {
+					t.Errorf("after ctrl+c the session printed %q:\n%q", ran, s)
+				}
+			}
+		})
+	}
+}
+
+// Ctrl+C while a step runs cancels the step and keeps the session. The
+// line editor gives the terminal back while a command runs, so there the
+// terminal's line discipline turns the key into SIGINT.
+func TestCtrlCWhileAStepRunsCancelsIt(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "calls.log")
+	cat := filepath.Join(dir, "slow.json")
+	// an hour: only a cancellation ends the call within the test
+	if err := os.WriteFile(cat, []byte(`{"tools": [{"name": "slow", "inputSchema": {"type": "object"}, "result": {"ok": true}, "delay": "1h"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(plan, []byte(`[{"id": "wait", "tool": "slow", "args": {}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startOnPty(t, "debug", "--repl", plan, "--server", loggingUpstream(log, cat))
+	term.waitFor("(planctl) ")
+	term.send("next\r")
+	waitForLog(t, log, `"method":"tools/call"`)
+	term.send("\x03")
+	term.waitFor("wait (slow): error: ")
+	term.waitFor("(planctl) ")
+	term.send("steps\r")
+	term.waitFor("wait  slow  error")
+	term.waitFor("(planctl) ")
+	term.send("\x04")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
+	}
+	if s := term.screen(); !strings.Contains(s, "cancel") {
+		t.Errorf("the step's error does not say it was cancelled:\n%s", s)
+	}
+	if n := strings.Count(readLog(t, log), `"method":"tools/call"`); n != 1 {
+		t.Errorf("%d tool calls, want 1", n)
+	}
+}
+
+// loggingUpstream is a --server command: planctl mock (with catalog, if
+// any) behind tee, which appends every message planctl sends it to log.
+func loggingUpstream(log, catalog string) string {
+	mock := binary + " mock"
+	if catalog != "" {
+		mock += " --catalog " + catalog
+	}
+	return fmt.Sprintf("sh -c 'tee -a %s | %s'", log, mock)
+}
+
+func readLog(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// waitForLog polls the upstream's log until it holds text: tee gives no
+// other sign that a message went by. The deadline only guards a hang.
+func waitForLog(t *testing.T, path, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if strings.Contains(readLog(t, path), text) {
+			return
+		}
+	}
+	t.Fatalf("the upstream never got %s:\n%s", text, readLog(t, path))
+}
+
+// ptyTerm is planctl on a pseudo-terminal of its own (a new session whose
+// controlling terminal it is), as in a terminal emulator: what is typed
+// goes through the terminal's line discipline.
+type ptyTerm struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	f    *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	seen int           // how far waitFor has read
+	more chan struct{} // a write since the last look
+	eof  chan struct{} // the terminal closed
+}
+
+func startOnPty(t *testing.T, args ...string) *ptyTerm {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = "../../.."
+	cmd.Env = ptyEnv()
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &ptyTerm{t: t, cmd: cmd, f: f, more: make(chan struct{}, 1), eof: make(chan struct{})}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+		f.Close()
+	})
+	go func() {
+		defer close(p.eof)
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			p.mu.Lock()
+			p.out.Write(buf[:n])
+			p.mu.Unlock()
+			select {
+			case p.more <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return // EIO once the last process on the terminal exits
+			}
+		}
+	}()
+	return p
+}
+
+func (p *ptyTerm) send(s string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.f, s); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// waitFor waits until text shows after what the last waitFor found.
+func (p *ptyTerm) waitFor(text string) {
+	p.t.Helper()
+	guard := time.NewTimer(time.Minute) // a hang guard, not a timing assertion
+	defer guard.Stop()
+	for {
+		p.mu.Lock()
+		i := strings.Index(p.out.String()[p.seen:], text)
+		if i >= 0 {
+			p.seen += i + len(text)
+		}
+		p.mu.Unlock()
+		if i >= 0 {
+			return
+		}
+		select {
+		case <-p.more:
+		case <-p.eof:
+			p.mu.Lock()
+			found := strings.Contains(p.out.String()[p.seen:], text)
+			p.mu.Unlock()
+			if !found {
+				p.t.Fatalf("the terminal closed before %q showed:\n%s", text, p.screen())
+			}
+		case <-guard.C:
+			p.t.Fatalf("%q never showed:\n%s", text, p.screen())
+		}
+	}
+}
+
+// mark is where the terminal's output is now, for since.
+func (p *ptyTerm) mark() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.Len()
+}
+
+// since is what the terminal showed after mark.
+func (p *ptyTerm) since(mark int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()[mark:]
+}
+
+func (p *ptyTerm) screen() string { return strings.ReplaceAll(p.since(0), "\r", "") }
+
+// exit waits for planctl to end and returns its exit code.
+func (p *ptyTerm) exit() int {
+	p.t.Helper()
+	err := p.cmd.Wait()
+	<-p.eof
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return 0
+}
