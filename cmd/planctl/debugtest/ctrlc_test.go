@@ -96,6 +96,11 @@ func TestCtrlCWhileAStepRunsCancelsIt(t *testing.T) {
 	term.send("\x03")
 	term.waitFor("wait (slow): error: ")
 	term.waitFor("(planctl) ")
+	// A SIGINT that is not a step's to take (as one that comes while the
+	// prompt is not yet up) leaves the session as it is.
+	if err := term.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
 	term.send("steps\r")
 	term.waitFor("wait  slow  error")
 	term.waitFor("(planctl) ")
