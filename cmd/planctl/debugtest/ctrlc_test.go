@@ -265,3 +265,75 @@ func (p *ptyTerm) exit() int {
 	}
 	return 0
 }
+
+// In the TUI, in tmux as a user has it, Ctrl+C while a slow step runs
+// cancels the step and the debugger stays open; Ctrl+C with nothing
+// running quits, with exit code 0.
+func TestTUICtrlCCancelsTheRunningStep(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed: run .ci/install.sh")
+		}
+		t.Skip("tmux is not installed (.ci/install.sh installs it)")
+	}
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "slow.json")
+	if err := os.WriteFile(cat, []byte(`{"tools": [{"name": "slow", "inputSchema": {"type": "object"}, "result": {"ok": true}, "delay": "1h"},
+ {"name": "echo", "inputSchema": {"type": "object"}, "result": {"ok": true}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(plan, []byte(`[{"id": "wait", "tool": "slow", "args": {}}, {"id": "after", "tool": "echo", "args": {}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exit := filepath.Join(dir, "exit")
+	// a server of its own, without the user's configuration
+	socket := filepath.Join(dir, "tmux.sock")
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-S", socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", args[0], err, out)
+		}
+		return string(out)
+	}
+	run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+		fmt.Sprintf("%s debug %s --catalog %s; echo exit=$? > %s; sleep 600", binary, plan, cat, exit))
+	t.Cleanup(func() { exec.Command(tmux, "-S", socket, "kill-server").Run() })
+	screen := func() string { return run("capture-pane", "-p", "-t", "t") }
+	// waitFor polls the screen: tmux gives no other sign of a change. The
+	// deadline only guards a hang.
+	waitFor := func(text string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if strings.Contains(screen(), text) {
+				return
+			}
+			if got := readLog(t, exit); got != "" {
+				t.Fatalf("the debugger ended (%s) before %q showed", strings.TrimSpace(got), text)
+			}
+		}
+		t.Fatalf("%q never showed:\n%s", text, screen())
+	}
+	waitFor("status: ready")
+	run("send-keys", "-t", "t", "n")
+	waitFor("running wait")
+	run("send-keys", "-t", "t", "C-c")
+	waitFor("status: ✗ partial: wait failed")
+	waitFor(`step "wait" was cancelled`)
+	run("send-keys", "-t", "t", "x") // still open, and idle
+	waitFor("nothing is running")
+	if got := readLog(t, exit); got != "" {
+		t.Fatalf("ctrl+c while a step ran ended the debugger: %s", got)
+	}
+	run("send-keys", "-t", "t", "C-c")
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if readLog(t, exit) != "" {
+			break
+		}
+	}
+	if got := readLog(t, exit); got != "exit=0\n" {
+		t.Fatalf("ctrl+c with nothing running: %q, want exit=0\n%s", got, screen())
+	}
+}
