@@ -25,7 +25,11 @@ type commandSpec struct {
 	rawTail bool // everything after the first argument is one raw argument
 	rawAll  bool // everything after the command is one raw argument (a query)
 	ifTail  bool // STEP if EXPR: EXPR is raw, in Command.Cond
-	run     func(s *Session, ctx context.Context, c Command) error
+	// once: an empty line does not repeat it. Enter is for stepping
+	// (next, continue) and looking; a command that calls tools again,
+	// edits the plan or writes a file runs only when typed.
+	once bool
+	run  func(s *Session, ctx context.Context, c Command) error
 }
 
 // commandSpecs and commandIndex are built in init: the help command's
@@ -50,7 +54,7 @@ func init() {
 				s.stopped(ctx)
 				return nil
 			}},
-		{name: "break", aliases: []string{"b"}, usage: "break STEP [if QUERY]", min: 1, max: -1, ifTail: true,
+		{name: "break", aliases: []string{"b"}, usage: "break STEP [if QUERY]", min: 1, max: -1, ifTail: true, once: true,
 			help: "stop before STEP (an id, or #N for the step at index N); with if, only when QUERY's value exists and is truthy",
 			more: "QUERY is read as in query, over the results before STEP; truthy: not false, null, 0, \"\", [] or {}",
 			run:  cmdBreak},
@@ -68,7 +72,7 @@ func init() {
 				}
 				return nil
 			}},
-		{name: "restart", aliases: []string{"r"}, usage: "restart",
+		{name: "restart", aliases: []string{"r"}, usage: "restart", once: true,
 			help: "forget every result; the first step is next again (reconnects a crashed server; edits stay)",
 			run: func(s *Session, ctx context.Context, c Command) error {
 				err := s.dbg.Restart(ctx)
@@ -76,7 +80,7 @@ func init() {
 				s.where()
 				return err
 			}},
-		{name: "rerun", aliases: []string{"rr"}, usage: "rerun STEP", min: 1, max: 1,
+		{name: "rerun", aliases: []string{"rr"}, usage: "rerun STEP", min: 1, max: 1, once: true,
 			help: "keep the results before STEP and make STEP the next step (from the first failed or unrun step, if STEP comes after it)",
 			run: func(s *Session, ctx context.Context, c Command) error {
 				i, err := s.dbg.FindStep(c.Args[0])
@@ -101,7 +105,7 @@ func init() {
 		{name: "display", aliases: []string{"disp"}, usage: "display [QUERY]", max: 1, rawAll: true,
 			help: "show QUERY's value after every next and continue (no QUERY: list them, with their values now)",
 			run:  cmdDisplay},
-		{name: "undisplay", usage: "undisplay N", min: 1, max: -1,
+		{name: "undisplay", usage: "undisplay N", min: 1, max: -1, once: true,
 			help: "stop showing display number N", run: cmdUndisplay},
 		{name: "print", aliases: []string{"p"}, usage: "print [STEP [PATH...]]", max: -1,
 			help: "the response so far (status \"running\" until the run ends), a step's result, or the value at a path (elements separated by spaces, quoted when they hold one)",
@@ -120,7 +124,7 @@ func init() {
 				}
 				return s.args(i)
 			}},
-		{name: "set", usage: "set ARG JSON", min: 2, max: -1, rawTail: true,
+		{name: "set", usage: "set ARG JSON", min: 2, max: -1, rawTail: true, once: true,
 			help: "change an argument of the next step (after a failure, the failed step) before it runs; JSON may be a reference",
 			more: "the edited plan is validated at once: the step's diagnostics are printed, and diag lists them",
 			run: func(s *Session, ctx context.Context, c Command) error {
@@ -134,7 +138,7 @@ func init() {
 				}
 				return s.edited(i, ds)
 			}},
-		{name: "unset", usage: "unset ARG", min: 1, max: 1,
+		{name: "unset", usage: "unset ARG", min: 1, max: 1, once: true,
 			help: "remove an argument of the next step (after a failure, the failed step) before it runs",
 			run: func(s *Session, ctx context.Context, c Command) error {
 				i, err := s.dbg.EditableStep()
@@ -173,7 +177,7 @@ func init() {
 				}
 				return nil
 			}},
-		{name: "trace", aliases: []string{"w"}, usage: "trace [FILE]", max: 1,
+		{name: "trace", aliases: []string{"w"}, usage: "trace [FILE]", max: 1, once: true,
 			help: "write the run as a trace (default: --trace, or the plan's name with .trace.json)",
 			run: func(s *Session, ctx context.Context, c Command) error {
 				path := s.o.TracePath

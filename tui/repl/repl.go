@@ -180,14 +180,15 @@ func (s *Session) banner() {
 	if n > 0 {
 		fmt.Fprintf(s.errOut, "; %d diagnostic(s) (type diag)", n)
 	}
-	fmt.Fprintln(s.errOut, "\nType help for the commands; an empty line repeats the last one.")
+	fmt.Fprintln(s.errOut, "\nType help for the commands; an empty line repeats the last command (not one that calls tools again, edits or writes).")
 	if len(p.Steps) > 0 {
 		fmt.Fprintf(s.errOut, "next: %s\n", s.describe(0))
 	}
 }
 
 // Exec runs one command line and reports whether the session should end.
-// An empty line repeats the last command.
+// An empty line repeats the last command, unless that command is one
+// that runs only when typed (restart, rerun, set, ...: commandSpec.once).
 func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 	defer s.out.Flush()
 	cmd, err := Parse(line)
@@ -202,6 +203,9 @@ func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 		cmd = s.last
 	}
 	s.last = cmd
+	if commandIndex[cmd.Name] != nil && commandIndex[cmd.Name].once {
+		s.last = Command{}
+	}
 	if cmd.Name == "quit" {
 		return true
 	}
@@ -447,7 +451,7 @@ func (s *Session) help(args []string) error {
 		fmt.Fprintf(w, "%s\t%s\n", c.usage, c.help)
 	}
 	w.Flush()
-	fmt.Fprintln(s.out, "An empty line repeats the last command. STEP is a step id, or #N for the step at index N.")
+	fmt.Fprintln(s.out, "An empty line repeats the last command, unless it was restart, rerun, set, unset, break, undisplay or trace. STEP is a step id, or #N for the step at index N.")
 	return nil
 }
 

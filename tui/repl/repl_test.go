@@ -272,3 +272,22 @@ func TestHangingToolIsCancellable(t *testing.T) {
 		t.Errorf("steps after a cancel: %q", out.String())
 	}
 }
+
+// TestEmptyLineRepeatsOnlyStepping: Enter repeats next, but never a
+// restart (which would call every tool again) or a set (an edit).
+func TestEmptyLineRepeatsOnlyStepping(t *testing.T) {
+	s, out := session(t, migration, nil)
+	got := script(t, s, out, "next", "", "restart", "", "set database \"x\"", "")
+	if !strings.HasPrefix(got[1], "check (validate_backup): ok") {
+		t.Errorf("Enter after next: %q, want the next step run", got[1])
+	}
+	if got[3] != "" {
+		t.Errorf("Enter after restart printed %q, want nothing (no restart, no step)", got[3])
+	}
+	if got[5] != "" {
+		t.Errorf("Enter after set printed %q, want nothing", got[5])
+	}
+	if st := s.run.Step(0); st.Status != plan.StepPending {
+		t.Errorf("step 0 is %v after restart and Enter, want pending", st.Status)
+	}
+}
