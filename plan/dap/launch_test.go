@@ -215,3 +215,32 @@ func TestAttributesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartBeforeConfigurationDone: a restart that comes before the
+// configuration is done swaps the plan and waits: the run begins at
+// configurationDone, once.
+func TestRestartBeforeConfigurationDone(t *testing.T) {
+	program := writePlan(t, backupPlan)
+	c := start(t, nil)
+	c.ok("initialize", map[string]any{"adapterID": "planctl"})
+	c.ok("launch", map[string]any{"program": program, "stopOnEntry": true})
+	c.until(isEvent("initialized"))
+	_, seen := c.call("restart", map[string]any{"arguments": map[string]any{"program": program, "stopOnEntry": true}})
+	for _, m := range seen {
+		if isEvent("stopped")(m) {
+			t.Fatalf("the run began before configurationDone: %+v", m)
+		}
+	}
+	r, seen := c.call("configurationDone", nil)
+	if !r.GetResponse().Success {
+		t.Fatalf("configurationDone: %+v", r.GetResponse())
+	}
+	for _, m := range seen {
+		if isEvent("stopped")(m) {
+			t.Fatalf("the run began before configurationDone: %+v", m)
+		}
+	}
+	if s := c.stopped(); s.Body.Reason != "entry" {
+		t.Fatalf("after configurationDone: %+v", s.Body)
+	}
+}

@@ -668,7 +668,10 @@ func (s *Server) restart(q *godap.RestartRequest) {
 	for _, b := range changed {
 		s.send(&godap.BreakpointEvent{Event: event("breakpoint"), Body: godap.BreakpointEventBody{Reason: "changed", Breakpoint: b}})
 	}
-	s.start()
+	if s.configed {
+		// Before configurationDone the run has not begun: it begins then.
+		s.start()
+	}
 }
 
 // restartLaunch is the configuration a restart request carries, or the
