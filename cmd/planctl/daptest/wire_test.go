@@ -257,3 +257,53 @@ func (c *wire) output(prefix string) string {
 		seen = strings.HasPrefix(o.Body.Output, prefix)
 	}
 }
+
+// try sends a request and returns its response, failed or not.
+func (c *wire) try(command string, args any) *godap.Response {
+	c.t.Helper()
+	c.seq++
+	data, _ := json.Marshal(map[string]any{"seq": c.seq, "type": "request", "command": command, "arguments": args})
+	if err := godap.WriteBaseMessage(c.w, data); err != nil {
+		c.t.Fatal(err)
+	}
+	for {
+		if r, ok := c.read().(godap.ResponseMessage); ok && r.GetResponse().RequestSeq == c.seq {
+			return r.GetResponse()
+		}
+	}
+}
+
+// TestOldNameSpelling: "name" once picked the server from "config"; now
+// it is the configuration's label, and a configuration written the old
+// way is told to write "serverName", never given another server.
+// "serverName" picks it.
+func TestOldNameSpelling(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "env", "args": {}}]}`), 0o644)
+	os.WriteFile(filepath.Join(ws, "mcp.json"), []byte(`{"mcpServers": {
+  "other": {"command": "sh", "args": ["no-such-script.sh"]},
+  "env": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-config"}}
+}}`), 0o644)
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	r := c.try("launch", map[string]any{"name": "env", "program": "plan.json", "cwd": ws, "config": "mcp.json"})
+	if r.Success || !strings.Contains(r.Message, `pick the server with "serverName" ("name" "env" is only the configuration's label)`) {
+		t.Fatalf("the old spelling: %+v", r)
+	}
+	c.call("launch", map[string]any{"name": "env", "program": "plan.json", "cwd": ws, "config": "mcp.json", "serverName": "env"})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run completed"); !strings.Contains(got, "var=from-config pwd="+ws) {
+		t.Errorf("the server serverName picks: %s", got)
+	}
+	c.call("disconnect", nil)
+}
