@@ -162,6 +162,18 @@ func TestRestartRereadsThePlan(t *testing.T) {
 	}
 	c.ok("terminate", nil)
 	c.until(isEvent("terminated"))
+	noNulls(t, c)
+}
+
+// noNulls fails when a message planctl sent holds a null: where the
+// protocol wants an array planctl sends [], and it sends no other null.
+func noNulls(t *testing.T, c *client) {
+	t.Helper()
+	for _, line := range strings.Split(c.log.String(), "\n") {
+		if strings.HasPrefix(line, "<- ") && strings.Contains(line, "null") {
+			t.Errorf("a message with a null: %s", line)
+		}
+	}
 }
 
 // TestAttachAndFunctionBreakpoints: attach takes the same configuration
@@ -188,6 +200,7 @@ func TestAttachAndFunctionBreakpoints(t *testing.T) {
 	if again.GetResponse().Success || !strings.Contains(again.GetResponse().Message, "already launched") {
 		t.Errorf("a second launch: %+v", again.GetResponse())
 	}
+	noNulls(t, c)
 }
 
 // TestAttributesDocumented: every attribute Launch reads has a row in
