@@ -10,12 +10,14 @@ go mod download
 #   tmux               drives the debugger in .ci/tmux-smoke.sh
 #   nginx (nginx-light) sits in front of two `planctl serve --stateless` replicas
 #                      in cmd/planctl/servetest
+#   nvim (neovim)      runs the nvim-dap snippet of docs/debug.md in cmd/planctl/daptest
 missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
 need dot graphviz
 need script util-linux
 need tmux tmux
 need nginx nginx-light
+need nvim neovim
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -23,11 +23,13 @@ type breakpoints struct {
 
 type lineBreak struct {
 	id       int
+	req      godap.SourceBreakpoint
+	asked    int // the requested line, 1-based
 	step     int // -1: unverified
 	line     int // 1-based, the step's first line when verified
 	hitOp    string
 	hitN     int
-	hits     int
+	hits     int // counted across restarts
 	verified bool
 	message  string
 }
@@ -79,46 +81,78 @@ func (b *breakpoints) set(req []godap.SourceBreakpoint, lineBase func(int) int, 
 	var out []godap.Breakpoint
 	for _, sb := range req {
 		b.nextID++
-		lb := &lineBreak{id: b.nextID, step: -1, line: lineBase(sb.Line)}
-		i := stepAt(b.plan, lb.line)
-		cond := strings.TrimSpace(sb.Condition)
-		switch {
-		case i < 0:
-			lb.message = fmt.Sprintf("line %d is not inside a step: a breakpoint goes on a line of a step's object, and stops before that step runs", lb.line)
-		case sb.LogMessage != "":
-			lb.message = "planctl has no log points: remove the log message to stop at this step"
-		default:
-			lb.line, _ = stepLine(b.plan, i)
-			if cond != "" {
-				if err := conditions(cond); err != nil {
-					lb.message = err.Error()
-					break
-				}
-				if had, ok := steps[i]; ok && had != cond {
-					lb.message = fmt.Sprintf("another breakpoint on this step has the condition %q: a step takes one condition (or none)", had)
-					if had == "" {
-						lb.message = "another breakpoint on this step stops there always: remove it to make this condition count"
-					}
-					break
-				}
-			}
-			if sb.HitCondition != "" {
-				op, n, err := parseHitCondition(sb.HitCondition)
-				if err != nil {
-					lb.message = err.Error()
-					break
-				}
-				lb.hitOp, lb.hitN = op, n
-			}
-			lb.step, lb.verified = i, true
-			if had, ok := steps[i]; !ok || had != "" {
-				steps[i] = cond
-			}
-		}
+		lb := &lineBreak{id: b.nextID, req: sb, asked: lineBase(sb.Line)}
+		b.place(lb, steps, conditions)
 		b.list = append(b.list, lb)
-		out = append(out, godap.Breakpoint{Id: lb.id, Verified: lb.verified, Message: lb.message, Line: lb.line})
+		out = append(out, lb.breakpoint())
 	}
 	return out, steps
+}
+
+// rebind places the breakpoints again on b.plan (a restart read the plan
+// anew, and its steps may have moved), keeping their ids and hit counts;
+// it returns the breakpoints that changed, for breakpoint events, and the
+// steps that now have one.
+func (b *breakpoints) rebind(conditions func(string) error) ([]godap.Breakpoint, map[int]string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	steps := map[int]string{}
+	var changed []godap.Breakpoint
+	for _, lb := range b.list {
+		before := lb.breakpoint()
+		b.place(lb, steps, conditions)
+		if after := lb.breakpoint(); after != before {
+			changed = append(changed, after)
+		}
+	}
+	return changed, steps
+}
+
+func (lb *lineBreak) breakpoint() godap.Breakpoint {
+	return godap.Breakpoint{Id: lb.id, Verified: lb.verified, Message: lb.message, Line: lb.line}
+}
+
+// place puts lb on the step that holds its requested line, and records
+// the step in steps.
+func (b *breakpoints) place(lb *lineBreak, steps map[int]string, conditions func(string) error) {
+	sb := lb.req
+	lb.step, lb.line, lb.verified, lb.message, lb.hitOp, lb.hitN = -1, lb.asked, false, "", "", 0
+	i := stepAt(b.plan, lb.line)
+	cond := strings.TrimSpace(sb.Condition)
+	switch {
+	case i < 0:
+		lb.message = fmt.Sprintf("line %d is not inside a step: a breakpoint goes on a line of a step's object, and stops before that step runs", lb.line)
+		return
+	case sb.LogMessage != "":
+		lb.message = "planctl has no log points: remove the log message to stop at this step"
+		return
+	}
+	lb.line, _ = stepLine(b.plan, i)
+	if cond != "" {
+		if err := conditions(cond); err != nil {
+			lb.message = err.Error()
+			return
+		}
+		if had, ok := steps[i]; ok && had != cond {
+			lb.message = fmt.Sprintf("another breakpoint on this step has the condition %q: a step takes one condition (or none)", had)
+			if had == "" {
+				lb.message = "another breakpoint on this step stops there always: remove it to make this condition count"
+			}
+			return
+		}
+	}
+	if sb.HitCondition != "" {
+		op, n, err := parseHitCondition(sb.HitCondition)
+		if err != nil {
+			lb.message = err.Error()
+			return
+		}
+		lb.hitOp, lb.hitN = op, n
+	}
+	lb.step, lb.verified = i, true
+	if had, ok := steps[i]; !ok || had != "" {
+		steps[i] = cond
+	}
 }
 
 // parseHitCondition reads a hit condition: N (stop on the Nth time the
@@ -227,9 +261,21 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 		return n + 1
 	}
 	bps, steps := s.bps.set(req, toLine, s.checkCondition)
+	s.applyBreaks(steps)
+	s.toClient(bps)
+	if bps == nil {
+		bps = []godap.Breakpoint{}
+	}
+	resp.Body.Breakpoints = bps
+	s.send(resp)
+}
+
+// applyBreaks gives the Debugger the steps that have a breakpoint (none
+// when running without debugging).
+func (s *Server) applyBreaks(steps map[int]string) {
 	s.dbg.ClearBreaks()
 	if s.launch.NoDebug {
-		steps = nil
+		return
 	}
 	for i, cond := range steps {
 		if cond == "" {
@@ -238,6 +284,10 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 			s.output("console", err.Error()+"\n")
 		}
 	}
+}
+
+// toClient gives breakpoints the plan's source and the client's line base.
+func (s *Server) toClient(bps []godap.Breakpoint) {
 	src := s.source(nil)
 	for k := range bps {
 		if bps[k].Verified {
@@ -247,13 +297,26 @@ func (s *Server) setBreakpoints(q *godap.SetBreakpointsRequest) {
 			bps[k].Line = s.line(bps[k].Line)
 		}
 	}
-	if bps == nil {
-		bps = []godap.Breakpoint{}
-	}
-	resp.Body.Breakpoints = bps
-	s.send(resp)
 }
 
+// setFunctionBreakpoints refuses each function breakpoint (a plan has no
+// functions), answering an array, never null, as the protocol requires.
+func (s *Server) setFunctionBreakpoints(q *godap.SetFunctionBreakpointsRequest) {
+	bps := []godap.Breakpoint{}
+	for _, fb := range q.Arguments.Breakpoints {
+		bps = append(bps, godap.Breakpoint{Verified: false,
+			Message: fmt.Sprintf("planctl has no functions to break on (%q): put a line breakpoint on the step's object in the plan file", fb.Name)})
+	}
+	s.send(&godap.SetFunctionBreakpointsResponse{Response: response(q.Seq, q.Command), Body: godap.SetFunctionBreakpointsResponseBody{Breakpoints: bps}})
+}
+
+// checkCondition and setBreakIf are the seam for breakpoint conditions:
+// the first decides whether a condition is verified (an invalid one is
+// verified: false with its message), the second arms it in the engine,
+// which evaluates it when the step is reached. The shared condition
+// evaluator of the REPL, the TUI and DAP goes in behind these two; this
+// package evaluates nothing itself.
+//
 // checkCondition says whether a breakpoint condition, a query over the
 // results so far (package plan/query), can be asked.
 func (s *Server) checkCondition(cond string) error { return query.Check(cond) }

@@ -386,12 +386,12 @@ func TestBadRequests(t *testing.T) {
 	}{
 		{"launch", map[string]any{}, `no "program"`},
 		{"launch", map[string]any{"program": "x.json", "stepTimeout": "soon"}, "not a duration"},
-		{"launch", map[string]any{"program": "x.json", "stopOnEntry": "yes"}, "not what planctl expects"},
+		{"launch", map[string]any{"program": "x.json", "stopOnEntry": "yes"}, `"stopOnEntry" is a string: it takes true or false`},
 		{"launch", map[string]any{"program": "/no/such/plan.json"}, "no such file"},
 		{"next", map[string]any{"threadId": 1}, "no plan is launched"},
 		{"stackTrace", map[string]any{"threadId": 1}, "no plan is launched"},
 		{"variables", map[string]any{"variablesReference": 99}, "gone"},
-		{"attach", map[string]any{}, "launch configuration"},
+		{"attach", map[string]any{}, `no "program"`},
 		{"gotoTargets", map[string]any{"source": map[string]any{}, "line": 1}, "does not support"},
 		{"noSuchCommand", nil, "cannot read"},
 	} {

@@ -20,34 +20,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 )
-
-// Launch is what a launch request asks for: the plan and the tool source,
-// with the meaning the command line gives the flags of the same names.
-type Launch struct {
-	Program     string   `json:"program"`  // the plan file, or a trace
-	Catalog     string   `json:"catalog"`  // --catalog
-	Server      string   `json:"server"`   // --server
-	URL         string   `json:"url"`      // --url
-	Headers     []string `json:"headers"`  // --header
-	Header      []string `json:"header"`   // the same, named as planctl lsp's options name it
-	Config      string   `json:"config"`   // --config
-	Name        string   `json:"name"`     // --name (the server in Config)
-	Replay      string   `json:"replay"`   // --replay
-	Sharable    []string `json:"sharable"` // --sharable
-	StopOnEntry bool     `json:"stopOnEntry"`
-	NoDebug     bool     `json:"noDebug"` // run to the end: no breakpoints, no stops
-	// Cwd is the folder relative paths (program, catalog, config,
-	// replay) are relative to; default: planctl's own.
-	Cwd         string        `json:"cwd"`
-	StepTimeout string        `json:"stepTimeout"` // a Go duration; default 60s
-	stepTimeout time.Duration // parsed
-}
 
 // Opened is a launch's plan and tools, as the command line opens them.
 type Opened struct {
@@ -185,6 +162,12 @@ func (s *Server) decodeError(data []byte, err error) {
 
 func (s *Server) shutdown() {
 	s.stopRunning()
+	s.closeTools()
+}
+
+// closeTools releases the tools of the plan in use (stops upstream
+// servers), once.
+func (s *Server) closeTools() {
 	if s.opened != nil && s.opened.Close != nil {
 		if err := s.opened.Close(); err != nil {
 			fmt.Fprintf(s.o.Log, "planctl dap: closing the tools: %v\n", err)
@@ -250,17 +233,19 @@ func (s *Server) handle(req godap.RequestMessage, data []byte) error {
 	case *godap.InitializeRequest:
 		s.initialize(q, data)
 	case *godap.LaunchRequest:
-		if err := s.launchPlan(q); err != nil {
+		if err := s.launchPlan(r, q.Arguments); err != nil {
 			fail(err)
 		}
 	case *godap.AttachRequest:
-		fail(errors.New("planctl dap does not attach to a running plan: use a launch configuration (request \"launch\") with \"program\" set to the plan file"))
+		if err := s.launchPlan(r, q.Arguments); err != nil {
+			fail(err)
+		}
 	case *godap.SetBreakpointsRequest:
 		s.setBreakpoints(q)
 	case *godap.SetExceptionBreakpointsRequest:
 		s.setExceptionBreakpoints(q)
 	case *godap.SetFunctionBreakpointsRequest:
-		s.send(&godap.SetFunctionBreakpointsResponse{Response: response(r.Seq, r.Command)})
+		s.setFunctionBreakpoints(q)
 	case *godap.ConfigurationDoneRequest:
 		if err := s.needLaunch(); err != nil {
 			fail(err)
@@ -301,7 +286,7 @@ func (s *Server) handle(req godap.RequestMessage, data []byte) error {
 	case *godap.PauseRequest:
 		s.pause(r)
 	case *godap.RestartRequest:
-		s.restart(r)
+		s.restart(q)
 	case *godap.RestartFrameRequest:
 		s.restartFrame(q)
 	case *godap.TerminateRequest:
@@ -359,43 +344,39 @@ func (s *Server) initialize(q *godap.InitializeRequest, data []byte) {
 	}})
 }
 
-func (s *Server) launchPlan(q *godap.LaunchRequest) error {
+// launchPlan answers a launch or an attach request: both open the plan
+// their configuration names (planctl has no running plan to attach to;
+// attach is how clients that connect to planctl dap --listen start).
+func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	if s.dbg != nil {
-		return errors.New("this session already launched a plan: start a new session for another")
+		return errors.New("this session already launched a plan: start a new session for another, or restart this one")
 	}
 	if s.o.Open == nil {
 		return errors.New("this server cannot open plans")
 	}
-	var l Launch
-	if len(q.Arguments) > 0 {
-		dec := json.NewDecoder(strings.NewReader(string(q.Arguments)))
-		if err := dec.Decode(&l); err != nil {
-			return fmt.Errorf("the launch arguments are not what planctl expects (%v): give \"program\" (the plan file) and optionally catalog, server, url, headers, config, name, replay, sharable, stopOnEntry, stepTimeout", err)
-		}
-	}
-	l.Headers = append(l.Headers, l.Header...)
-	if l.Cwd != "" {
-		for _, p := range []*string{&l.Program, &l.Catalog, &l.Config, &l.Replay} {
-			if *p != "" && !filepath.IsAbs(*p) {
-				*p = filepath.Join(l.Cwd, *p)
-			}
-		}
-	}
-	if l.Program == "" && l.Replay == "" {
-		return errors.New("the launch arguments have no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")
-	}
-	l.stepTimeout = 60 * time.Second
-	if l.StepTimeout != "" {
-		d, err := time.ParseDuration(l.StepTimeout)
-		if err != nil || d < 0 {
-			return fmt.Errorf("stepTimeout %q is not a duration: write e.g. \"30s\" or \"2m\" (\"0s\": no bound)", l.StepTimeout)
-		}
-		l.stepTimeout = d
+	l, err := ParseLaunch(args)
+	if err != nil {
+		return err
 	}
 	op, err := s.o.Open(context.Background(), l)
 	if err != nil {
 		return err
 	}
+	s.use(l, op)
+	resp := response(r.Seq, r.Command)
+	if r.Command == "attach" {
+		s.send(&godap.AttachResponse{Response: resp})
+	} else {
+		s.send(&godap.LaunchResponse{Response: resp})
+	}
+	s.sendDiagnostics(s.dbg.Diagnostics())
+	s.send(&godap.InitializedEvent{Event: event("initialized")})
+	return nil
+}
+
+// use makes an opened plan the session's, with a new Debugger; the
+// client's breakpoints move to the plan's lines.
+func (s *Server) use(l Launch, op *Opened) {
 	s.launch, s.opened, s.orig = l, op, op.Plan
 	s.path = l.Program
 	if s.path == "" {
@@ -407,10 +388,6 @@ func (s *Server) launchPlan(q *godap.LaunchRequest) error {
 	ro := plan.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
 	s.dbg = plan.NewDebugger(op.Plan, op.Catalog, plan.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
 	s.bps.plan = s.orig
-	s.send(&godap.LaunchResponse{Response: response(q.Seq, q.Command)})
-	s.sendDiagnostics(s.dbg.Diagnostics())
-	s.send(&godap.InitializedEvent{Event: event("initialized")})
-	return nil
 }
 
 func (s *Server) needLaunch() error {
@@ -650,25 +627,68 @@ func (s *Server) stopRunning() {
 	}
 }
 
-func (s *Server) restart(r *godap.Request) {
+// restart reads the plan again from disk and reopens its tools with the
+// configuration the request carries (arguments.arguments, the client's
+// latest launch configuration), or the session's own when it carries
+// none; breakpoints keep their ids and hit counts and move to the new
+// plan's lines. Edits made with setVariable are not kept: the file is the
+// plan. When the new configuration or plan cannot be opened, the session
+// goes on as it was.
+func (s *Server) restart(q *godap.RestartRequest) {
+	r := &q.Request
 	if err := s.needLaunch(); err != nil {
 		s.send(errorResponse(r.Seq, r.Command, err.Error()))
+		return
+	}
+	l, err := s.restartLaunch(q.Arguments)
+	var op *Opened
+	if err == nil {
+		op, err = s.o.Open(context.Background(), l)
+	}
+	if err != nil {
+		s.send(errorResponse(r.Seq, r.Command, "cannot restart, the session goes on as it was: "+err.Error()))
 		return
 	}
 	s.mu.Lock()
 	s.ended = true // the running action reports nothing
 	s.mu.Unlock()
 	s.stopRunning()
-	err := s.dbg.Restart(context.Background())
+	s.closeTools()
+	s.use(l, op)
+	changed, steps := s.bps.rebind(s.checkCondition)
+	s.applyBreaks(steps)
 	s.mu.Lock()
 	s.ended = false
+	s.stopped = stopInfo{}
 	s.vars.reset()
 	s.mu.Unlock()
-	if err != nil {
-		s.output("console", err.Error()+"\n")
-	}
 	s.send(&godap.RestartResponse{Response: response(r.Seq, r.Command)})
-	s.start()
+	s.sendDiagnostics(s.dbg.Diagnostics())
+	s.toClient(changed)
+	for _, b := range changed {
+		s.send(&godap.BreakpointEvent{Event: event("breakpoint"), Body: godap.BreakpointEventBody{Reason: "changed", Breakpoint: b}})
+	}
+	if s.configed {
+		// Before configurationDone the run has not begun: it begins then.
+		s.start()
+	}
+}
+
+// restartLaunch is the configuration a restart request carries, or the
+// session's when it carries none.
+func (s *Server) restartLaunch(args json.RawMessage) (Launch, error) {
+	var ra struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if len(args) > 0 && string(args) != "null" {
+		if err := json.Unmarshal(args, &ra); err != nil {
+			return Launch{}, fmt.Errorf("the restart arguments are not {\"arguments\": CONFIGURATION}: %w", err)
+		}
+	}
+	if len(ra.Arguments) == 0 || string(ra.Arguments) == "null" {
+		return s.launch, nil
+	}
+	return ParseLaunch(ra.Arguments)
 }
 
 // restartFrame reruns a finished step: the results before it are kept

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
+	"slices"
+	"strings"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
@@ -26,10 +29,14 @@ the finished steps, the scopes Arguments, Result and Response, next, continue,
 restart, pause, setVariable on an argument of the next step (validated), and
 evaluate of STEP.key.key, an output_by_reference object or a query.
 
-The launch request's arguments: "program" (the plan file, or a trace, which opens
-the recorded run with its answers), the tool source as the flags of the same names
-mean it ("catalog", "server", "url", "headers", "config" with "name", "replay",
-"sharable"), "stopOnEntry" and "stepTimeout" (a Go duration; default 60s).`,
+The launch (or attach) configuration: "program" (the plan file, or a trace, which
+opens the recorded run with its answers), the tool source as the flags of the same
+names mean it ("catalog", "server", "url", "headers", "config" with "serverName",
+"replay", "sharable"), "stopOnEntry", "stepTimeout" (a Go duration; default 60s),
+"cwd", "env" (for a stdio server) and "noDebug". The host's own keys ("name", the
+configuration's label, "type", "request", "__sessionId", ...) and unknown keys are
+ignored. Restart reads the plan again and takes the configuration it carries.
+The table: docs/debug.md, "Launch and attach attributes".`,
 		Example: `  planctl dap                       # an editor starts it and talks on stdio
   planctl dap --listen 127.0.0.1:4711  # for clients that connect over TCP`,
 		Args: exactArgs(0, "no arguments (the plan comes with the client's launch request)"),
@@ -86,14 +93,32 @@ func listenLoopback(addr string) (net.Listener, error) {
 func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
-			config: l.Config, name: l.Name, replay: l.Replay, sharable: l.Sharable, live: true}
+			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd}
+		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+			f.env = append(f.env, k+"="+l.Env[k])
+		}
 		// The protocol is on standard output: an upstream server's stderr
 		// and planctl's notes go to stderr only.
 		t, err := openDebugTarget(ctx, &streams{in: eofReader{}, out: s.errOut, errOut: s.errOut}, f, l.Program, plan.Limits{})
 		if err != nil {
-			return nil, err
+			return nil, launchHint(l, err)
 		}
 		p, src, fromTrace := t.plan, t.src, t.fromTrace
 		return &dap.Opened{Plan: p, Catalog: src.catalog, Live: src.live, FromTrace: fromTrace, Close: src.Close}, nil
 	}
+}
+
+// launchHint says, in a launch configuration's terms, how to pick a server
+// from "config": the command line's --name is "serverName" there, and
+// "name" is only the configuration's label (it once meant the server, so
+// a configuration written then is told what to change).
+func launchHint(l dap.Launch, err error) error {
+	if l.Config == "" || l.ServerName != "" || !strings.Contains(err.Error(), "--name") {
+		return err
+	}
+	hint := `in a launch configuration, pick the server with "serverName"`
+	if l.Name != "" {
+		hint += fmt.Sprintf(` ("name" %q is only the configuration's label)`, l.Name)
+	}
+	return fmt.Errorf("%w; %s", err, hint)
 }

@@ -25,6 +25,11 @@ type sourceFlags struct {
 	replay    string
 	sharable  []string
 	serverLog string
+	// env and dir are a stdio server's extra environment ("K=V") and
+	// working folder when no --config entry gives its own (planctl dap's
+	// "env" and "cwd").
+	env []string
+	dir string
 	// live lets --replay stand beside one other source (debug): the trace
 	// answers what it recorded, the other source the steps after it.
 	live bool

@@ -43,6 +43,12 @@ func openMCPServer(ctx context.Context, f *sourceFlags, s *streams) (*toolSource
 		cfg.Headers[k] = v
 	}
 	cfg.Sharable = f.sharable
+	if len(cfg.Command) > 0 {
+		cfg.Env = append(cfg.Env, f.env...)
+		if cfg.Dir == "" {
+			cfg.Dir = f.dir
+		}
+	}
 	var logFile *os.File
 	if len(cfg.Command) > 0 {
 		w, file, err := serverLog(f.serverLog, s)

@@ -1,7 +1,9 @@
 // Package daptest drives `planctl dap` with a DAP client nobody here wrote:
 // Microsoft's DebugClient (@vscode/debugadapter-testsupport), the client
-// VS Code's own debug adapters are tested with. The node package is
-// installed by .ci/install.sh from testdata/node.
+// VS Code's own debug adapters are tested with, launched with the
+// configurations docs/debug.md shows, as VS Code and nvim-dap send them
+// (hosts_test.go). The node package is installed by .ci/install.sh from
+// testdata/node, and Neovim, which runs the nvim-dap snippet, from Debian.
 package daptest
 
 import (

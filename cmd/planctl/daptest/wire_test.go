@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -181,4 +182,128 @@ func TestUpstreamServer(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("planctl dap after disconnect: %v", err)
 	}
+}
+
+// envServer is a stdio MCP server whose one tool answers with the
+// variable PLANCTL_DAP_ENV and the folder it runs in.
+const envServer = `#!/bin/sh
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/^{"jsonrpc": *"2.0", *"id": *\([0-9][0-9]*\|"[^"]*"\).*/\1/p')
+  case "$line" in
+  *'"method":"initialize"'*|*'"method": "initialize"'*)
+    v=$(printf '%s' "$line" | sed -n 's/.*"protocolVersion": *"\([^"]*\)".*/\1/p')
+    printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"%s","capabilities":{"tools":{}},"serverInfo":{"name":"env","version":"1"}}}\n' "$id" "$v" ;;
+  *'"method":"tools/list"'*|*'"method": "tools/list"'*)
+    printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"env","description":"the environment","inputSchema":{"type":"object"}}]}}\n' "$id" ;;
+  *'"method":"tools/call"'*|*'"method": "tools/call"'*)
+    printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"var=%s pwd=%s"}]}}\n' "$id" "${PLANCTL_DAP_ENV:-unset}" "$(pwd)" ;;
+  *'"method":"ping"'*|*'"method": "ping"'*)
+    printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
+  esac
+done
+`
+
+// TestEnvAndCwd: a launch configuration's "env" reaches the stdio server
+// planctl starts, which starts in "cwd", as do the relative paths; its
+// "name" is only a label, and a restart's new "env" reaches the new
+// server.
+func TestEnvAndCwd(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "env", "args": {}}]}`), 0o644)
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	config := map[string]any{"type": "planctl", "request": "launch", "name": "env check", "program": "plan.json",
+		"cwd": ws, "server": "sh env.sh", "env": map[string]any{"PLANCTL_DAP_ENV": "from-launch"}, "console": "integratedTerminal"}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", config)
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	want := "var=from-launch pwd=" + ws
+	if got := c.output("run completed"); !strings.Contains(got, want) {
+		t.Errorf("the server's answer: want %q in\n%s", want, got)
+	}
+	c.event("terminated")
+	config["env"] = map[string]any{"PLANCTL_DAP_ENV": "from-restart"}
+	c.call("restart", map[string]any{"arguments": config})
+	if got := c.output("run completed"); !strings.Contains(got, "var=from-restart") {
+		t.Errorf("after a restart with a new env: %s", got)
+	}
+	c.call("disconnect", nil)
+}
+
+// output reads output events up to the one after the event whose text
+// has prefix, and returns their texts.
+func (c *wire) output(prefix string) string {
+	c.t.Helper()
+	var b strings.Builder
+	seen := false
+	for {
+		o, ok := c.event("output").(*godap.OutputEvent)
+		if !ok {
+			continue
+		}
+		b.WriteString(o.Body.Output)
+		if seen {
+			return b.String()
+		}
+		seen = strings.HasPrefix(o.Body.Output, prefix)
+	}
+}
+
+// try sends a request and returns its response, failed or not.
+func (c *wire) try(command string, args any) *godap.Response {
+	c.t.Helper()
+	c.seq++
+	data, _ := json.Marshal(map[string]any{"seq": c.seq, "type": "request", "command": command, "arguments": args})
+	if err := godap.WriteBaseMessage(c.w, data); err != nil {
+		c.t.Fatal(err)
+	}
+	for {
+		if r, ok := c.read().(godap.ResponseMessage); ok && r.GetResponse().RequestSeq == c.seq {
+			return r.GetResponse()
+		}
+	}
+}
+
+// TestOldNameSpelling: "name" once picked the server from "config"; now
+// it is the configuration's label, and a configuration written the old
+// way is told to write "serverName", never given another server.
+// "serverName" picks it.
+func TestOldNameSpelling(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "env", "args": {}}]}`), 0o644)
+	os.WriteFile(filepath.Join(ws, "mcp.json"), []byte(`{"mcpServers": {
+  "other": {"command": "sh", "args": ["no-such-script.sh"]},
+  "env": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-config"}}
+}}`), 0o644)
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	r := c.try("launch", map[string]any{"name": "env", "program": "plan.json", "cwd": ws, "config": "mcp.json"})
+	if r.Success || !strings.Contains(r.Message, `pick the server with "serverName" ("name" "env" is only the configuration's label)`) {
+		t.Fatalf("the old spelling: %+v", r)
+	}
+	c.call("launch", map[string]any{"name": "env", "program": "plan.json", "cwd": ws, "config": "mcp.json", "serverName": "env"})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run completed"); !strings.Contains(got, "var=from-config pwd="+ws) {
+		t.Errorf("the server serverName picks: %s", got)
+	}
+	c.call("disconnect", nil)
 }

@@ -1,0 +1,177 @@
+package dap
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Launch is a launch or attach configuration as a DAP client sends it:
+// the host's own attributes beside planctl's, which read as the command
+// line's flags of the same meaning. Hosts send the whole configuration
+// (VS Code adds __sessionId and __configurationTarget, nvim-dap sends its
+// table as written), so planctl's names avoid the host's, and any key
+// planctl does not know is ignored. docs/debug.md, "Launch and attach
+// attributes", is the table users read.
+type Launch struct {
+	// The host's attributes: the configuration's kind and label. None of
+	// them configures planctl; in particular Name is not the server name
+	// (that is ServerName).
+	Type    string `json:"type"`
+	Request string `json:"request"`
+	Name    string `json:"name"`
+
+	Program    string   `json:"program"`    // the plan file, or a trace
+	Catalog    string   `json:"catalog"`    // --catalog
+	Server     string   `json:"server"`     // --server
+	URL        string   `json:"url"`        // --url
+	Headers    []string `json:"headers"`    // --header
+	Header     []string `json:"header"`     // the same, named as planctl lsp's options name it
+	Config     string   `json:"config"`     // --config
+	ServerName string   `json:"serverName"` // --name: the server in Config
+	Replay     string   `json:"replay"`     // --replay
+	Sharable   []string `json:"sharable"`   // --sharable
+
+	StopOnEntry bool `json:"stopOnEntry"`
+	NoDebug     bool `json:"noDebug"` // run to the end: no breakpoints, no stops
+	// Cwd is the folder relative paths (program, catalog, config,
+	// replay) are relative to, and where a stdio server starts; default:
+	// planctl's own.
+	Cwd string `json:"cwd"`
+	// Env is added to the environment of a stdio server planctl starts.
+	Env map[string]string `json:"-"`
+	// Console is where the host would show the debuggee's terminal;
+	// planctl's run has none (its log is the debug console), so any
+	// value is accepted and changes nothing.
+	Console     string        `json:"console"`
+	StepTimeout string        `json:"stepTimeout"` // a Go duration; default 60s
+	stepTimeout time.Duration // parsed
+}
+
+// attributes are the launch attributes and the JSON type each takes, for
+// the message about a value of the wrong type.
+var attributeTypes = map[string]string{
+	"type": "a string", "request": "a string", "name": "a string", "program": "a string",
+	"catalog": "a string", "server": "a string", "url": "a string", "headers": "an array of strings",
+	"header": "an array of strings", "config": "a string", "serverName": "a string", "replay": "a string",
+	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
+	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string",
+}
+
+// ParseLaunch reads the arguments of a launch, attach or restart request.
+// Relative paths are made absolute against cwd (which is itself made
+// absolute against planctl's folder), and a wrong type, a cwd that is not
+// a folder or attributes that only go together are refused with a message
+// naming the attribute and the fix.
+func ParseLaunch(raw json.RawMessage) (Launch, error) {
+	var l Launch
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return l, errors.New("the configuration is empty: give \"program\", the plan file to debug (in VS Code, \"${file}\")")
+	}
+	if raw[0] != '{' {
+		return l, errors.New("the configuration is not a JSON object: send the launch configuration's attributes, e.g. {\"program\": \"plan.json\"}")
+	}
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return Launch{}, typeError(err)
+	}
+	var env struct {
+		Env map[string]*string `json:"env"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "env" && te.Value != "object" {
+			var whole struct{ Env json.RawMessage }
+			json.Unmarshal(raw, &whole)
+			if t := bytes.TrimSpace(whole.Env); len(t) > 0 && t[0] == '{' {
+				// A map's field is the map's own name: the value is one of its.
+				return Launch{}, fmt.Errorf("the configuration's \"env\" holds %s: each variable's value is a string (see docs/debug.md, \"Launch and attach attributes\")", article(te.Value))
+			}
+		}
+		return Launch{}, typeError(err)
+	}
+	keys := make([]string, 0, len(env.Env))
+	for k := range env.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := env.Env[k]
+		if v == nil {
+			return Launch{}, fmt.Errorf("env %q is null: planctl adds variables to a stdio server's environment and cannot remove one; drop the key or give it a string", k)
+		}
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return Launch{}, fmt.Errorf("env key %q is not a variable name: a name has no \"=\" and is not empty", k)
+		}
+		if l.Env == nil {
+			l.Env = map[string]string{}
+		}
+		l.Env[k] = *v
+	}
+	l.Headers = append(l.Headers, l.Header...)
+	l.Header = nil
+	if l.Cwd != "" {
+		abs, err := filepath.Abs(l.Cwd)
+		if err != nil {
+			return Launch{}, fmt.Errorf("cwd %q: %w", l.Cwd, err)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return Launch{}, fmt.Errorf("cwd %q is not a folder: set it to the folder relative paths start from (in VS Code, \"${workspaceFolder}\"), or leave it out", l.Cwd)
+		}
+		l.Cwd = abs
+		for _, p := range []*string{&l.Program, &l.Catalog, &l.Config, &l.Replay} {
+			if *p != "" && !filepath.IsAbs(*p) {
+				*p = filepath.Join(l.Cwd, *p)
+			}
+		}
+	}
+	if l.Program == "" && l.Replay == "" {
+		return Launch{}, errors.New("the configuration has no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")
+	}
+	if l.ServerName != "" && l.Config == "" {
+		return Launch{}, fmt.Errorf("\"serverName\" %q picks a server from \"config\": set \"config\" to the mcpServers file too", l.ServerName)
+	}
+	if len(l.Headers) > 0 && l.URL == "" {
+		return Launch{}, errors.New("\"headers\" go with \"url\": set \"url\" to the MCP server's address, or drop them")
+	}
+	l.stepTimeout = 60 * time.Second
+	if l.StepTimeout != "" {
+		d, err := time.ParseDuration(l.StepTimeout)
+		if err != nil || d < 0 {
+			return Launch{}, fmt.Errorf("stepTimeout %q is not a duration: write e.g. \"30s\" or \"2m\" (\"0s\": no bound)", l.StepTimeout)
+		}
+		l.stepTimeout = d
+	}
+	return l, nil
+}
+
+// typeError names the attribute whose value has the wrong type.
+func typeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		attr, _, _ := strings.Cut(te.Field, ".")
+		want := attributeTypes[attr]
+		if want == "" {
+			want = "another type"
+		}
+		return fmt.Errorf("the configuration's %q is %s: it takes %s (see docs/debug.md, \"Launch and attach attributes\")", te.Field, article(te.Value), want)
+	}
+	return fmt.Errorf("the configuration is not JSON planctl can read: %w", err)
+}
+
+// article names a JSON value's kind as a phrase.
+func article(kind string) string {
+	switch kind {
+	case "object", "array":
+		return "an " + kind
+	case "":
+		return "a value"
+	}
+	return "a " + kind
+}
