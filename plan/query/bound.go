@@ -101,7 +101,7 @@ func (k *qcomp) estimate(in shape) (f, peak, work float64) {
 		for _, g := range groups {
 			most = math.Max(most, g)
 		}
-		f = other + most
+		f = math.Max(1, other+most) // literals alone: the slack bounds them
 		return f, f + peak, work + f
 	}
 	return 1, 1, 1
@@ -131,7 +131,7 @@ func checkCopies(text string, q *qpath) error {
 // checkCost refuses a query whose estimate over root passes MaxBytes or
 // MaxWork.
 func checkCost(text string, q *qpath, root []byte, usesDepth bool) error {
-	in := shape{size: float64(len(root) + len(text)), depth: 1}
+	in := shape{size: base(root, text), depth: 1}
 	if usesDepth {
 		d, l := depthOf(root)
 		in.depth, in.longest = float64(d), float64(l)
@@ -145,6 +145,16 @@ func checkCost(text string, q *qpath, root []byte, usesDepth bool) error {
 	}
 	return nil
 }
+
+// slack is what a query may add per character of its own text besides
+// copies of its input: a multipath's names (escaped: up to six bytes per
+// character), brackets, commas and literals, @tostr's quotes, @pretty's
+// newline. Each is counted as part of the input, so the factors bound it
+// wherever it is copied later.
+const slack = 16
+
+// base is the size the factors multiply: the root and the query's slack.
+func base(root []byte, q string) float64 { return float64(len(root)) + slack*float64(len(q)) }
 
 // usesDepth says whether q's estimate depends on the input's depth or
 // longest string.

@@ -104,7 +104,7 @@ func TestEstimateBoundsResult(t *testing.T) {
 		}
 		res := gjson.GetBytes(root, q.String())
 		d, l := depthOf(root)
-		in := shape{size: float64(len(root) + q.Len()), depth: float64(d), longest: float64(l)}
+		in := shape{size: base(root, q.String()), depth: float64(d), longest: float64(l)}
 		if c := path.estimate(in); float64(len(res.Raw)) > c.out*in.size || float64(len(res.Raw)) > c.peak*in.size {
 			t.Errorf("%s over %s: %d bytes, estimated at most %.0f (peak %.0f)", q.String(), root, len(res.Raw), c.out*in.size, c.peak*in.size)
 		}
@@ -132,4 +132,30 @@ func randomJSON(r *rand.Rand, depth int) string {
 		}
 		return "{" + strings.Join(e, ",") + "}"
 	}
+}
+
+// FuzzEstimate: for any query that parses, over a fixed document with
+// escapes, nesting and repeated keys, gjson builds no more than the
+// estimate allows.
+func FuzzEstimate(f *testing.F) {
+	root := []byte(`{"a":{"a":[1,{"a":"<&>\"\\"}],"b":[[1,2],[3,[4,{"a":5}]]],"x":{"k":[1,2],"kk":[3,4]}},"b":[{"a":1,"b":"q"},{"a":2}],"x":"\u0001"}`)
+	for _, s := range []string{"a|[@this,@this]", "a.b|@flatten", "@dig:a", "a.x|@group", "a|@pretty", `a|@pretty:{"indent":"      "}`, "..a", "b.#(a>1)#", "{a,b,c:@this}|@tostr", "a.a.#.a", "@this|@values|@join"} {
+		f.Add(s)
+	}
+	d, l := depthOf(root)
+	f.Fuzz(func(t *testing.T, q string) {
+		path, err := parse(q)
+		if err != nil {
+			return
+		}
+		in := shape{size: base(root, q), depth: float64(d), longest: float64(l)}
+		c := path.estimate(in)
+		if c.out*in.size > 1<<20 {
+			return // cheap enough to refuse here; gjson would take long
+		}
+		res := gjson.GetBytes(root, q)
+		if n := float64(len(res.Raw)); n > c.out*in.size || n > c.peak*in.size {
+			t.Fatalf("%q: %d bytes, estimated at most %.0f (peak %.0f)", q, len(res.Raw), c.out*in.size, c.peak*in.size)
+		}
+	})
 }
