@@ -22,9 +22,12 @@ const (
 	// MaxBytes bounds the bytes a query may build from the results it
 	// reads (estimated from their size before it runs).
 	MaxBytes = 256 << 20
-	// MaxWork bounds the bytes a query may read and build in all its
-	// stages together (estimated likewise): its time.
-	MaxWork = 4 << 30
+	// MaxWork bounds the bytes a query (or a condition's queries
+	// together) may read and build in all its stages (estimated likewise):
+	// its time. gjson goes through 8 to 1,500 MB a second depending on the
+	// stage (@reverse of many small elements the slowest), so it is seconds
+	// at worst; four passes over a result of run's default --max-result.
+	MaxWork = 256 << 20
 )
 
 // cost is a query's estimate, each figure a multiple of its input's size.
@@ -128,22 +131,43 @@ func checkCopies(text string, q *qpath) error {
 	return nil
 }
 
-// checkCost refuses a query whose estimate over root passes MaxBytes or
-// MaxWork.
-func checkCost(text string, q *qpath, root []byte, usesDepth bool) error {
-	in := shape{size: base(root, text), depth: 1}
-	if usesDepth {
-		d, l := depthOf(root)
-		in.depth, in.longest = float64(d), float64(l)
+// over is a root being asked one or more queries (a condition's
+// operands): measured once, and the work of all its queries counted
+// together against MaxWork.
+type over struct {
+	root     []byte
+	measured bool
+	depth    int
+	longest  int
+	work     float64
+}
+
+// checkCost refuses a query whose estimate over o.root passes MaxBytes,
+// or whose work with that of the queries asked before it passes MaxWork;
+// it returns the query's own work, in bytes.
+func checkCost(text string, q *qpath, o *over) (float64, error) {
+	in := shape{size: base(o.root, text), depth: 1}
+	if q.usesDepth() {
+		if !o.measured {
+			o.depth, o.longest = depthOf(o.root)
+			o.measured = true
+		}
+		in.depth, in.longest = float64(o.depth), float64(o.longest)
 	}
 	c := q.estimate(in)
 	if b := c.peak * in.size; b > MaxBytes {
-		return &BoundError{Query: text, Msg: fmt.Sprintf("the query could build up to %s from the %s of results it reads, more than the %s a query may build: ask for less (fewer multipath copies, no @pretty/@tostr over a large value)", bytes(b), bytes(float64(len(root))), bytes(MaxBytes))}
+		return 0, &BoundError{Query: text, Msg: fmt.Sprintf("the query could build up to %s from the %s of results it reads, more than the %s a query may build: ask for less (fewer multipath copies, no @pretty/@tostr over a large value)", bytes(b), bytes(float64(len(o.root))), bytes(MaxBytes))}
 	}
-	if w := c.work * in.size; w > MaxWork {
-		return &BoundError{Query: text, Msg: fmt.Sprintf("the query could read and build %s in all its stages from the %s of results it reads, more than the %s a query may: ask in fewer stages", bytes(w), bytes(float64(len(root))), bytes(MaxWork))}
+	w := c.work * in.size
+	if o.work+w > MaxWork {
+		what := "the query could read and build %s in all its stages from the %s of results it reads"
+		if o.work > 0 {
+			what = "the condition's queries together could read and build %s in all their stages from the %s of results they read"
+		}
+		return 0, &BoundError{Query: text, Msg: fmt.Sprintf(what+", more than the %s a question may: ask in fewer stages", bytes(o.work+w), bytes(float64(len(o.root))), bytes(MaxWork))}
 	}
-	return nil
+	o.work += w
+	return w, nil
 }
 
 // slack is what a query may add per character of its own text besides

@@ -159,3 +159,42 @@ func FuzzEstimate(f *testing.F) {
 		}
 	})
 }
+
+// A condition's queries share one budget, checked before any runs: each
+// of 400 reversals of a 0.6 MB array fits alone, together they are
+// refused; a query repeated is asked once.
+func TestConditionWorkTogether(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := range 50_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"item-%d"`, i)
+	}
+	b.WriteString(`]}`)
+	root := []byte(b.String())
+	var ops []string
+	for i := range 400 {
+		ops = append(ops, fmt.Sprintf("items|@reverse.%d != missing", i))
+	}
+	c, err := Compile(strings.Join(ops, " && "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Eval(root)
+	var be *BoundError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "the condition's queries together could read and build") {
+		t.Errorf("400 reversals: %v", err)
+	}
+	if ok, err := Condition(root, ops[0]+" && "+ops[1]); !ok || err != nil {
+		t.Errorf("two reversals: %v, %v", ok, err)
+	}
+	same, err := Compile(strings.Repeat("items|@reverse.0 == \"item-49999\" && ", 399) + "items|@reverse.0 == \"item-49999\"")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := same.Eval(root); !ok || err != nil {
+		t.Errorf("one query 400 times: %v, %v", ok, err)
+	}
+}

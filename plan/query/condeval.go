@@ -13,15 +13,41 @@ import (
 // operand that matches nothing is missing, not an error; an operand
 // refused for its cost over this root is an error (*BoundError).
 func (c *Cond) Eval(root []byte) (bool, error) {
-	vals := map[*operand]value{}
-	for _, o := range c.operands {
-		v, err := o.value(root)
-		if err != nil {
-			return false, fmt.Errorf("%s: %w", clip(o.text), err)
-		}
-		vals[o] = v
+	vals, err := c.values(root)
+	if err != nil {
+		return false, err
 	}
 	return c.root.holds(vals), nil
+}
+
+// values evaluates each distinct query of the condition once, their work
+// counted together.
+func (c *Cond) values(root []byte) (map[*operand]value, error) {
+	o := &over{root: root}
+	asked := map[string]bool{}
+	for _, op := range c.operands {
+		if !asked[op.text] {
+			asked[op.text] = true
+			if _, err := checkCost(op.text, op.path, o); err != nil {
+				return nil, fmt.Errorf("%s: %w", clip(op.text), err)
+			}
+		}
+	}
+	o.work = 0 // checked together before any runs; each is checked again as it runs
+	byText := map[string]value{}
+	vals := map[*operand]value{}
+	for _, op := range c.operands {
+		v, ok := byText[op.text]
+		if !ok {
+			var err error
+			if v, err = op.value(o); err != nil {
+				return nil, fmt.Errorf("%s: %w", clip(op.text), err)
+			}
+			byText[op.text] = v
+		}
+		vals[op] = v
+	}
+	return vals, nil
 }
 
 // value is an operand's value: its JSON, or missing.
@@ -30,8 +56,8 @@ type value struct {
 	missing bool
 }
 
-func (o *operand) value(root []byte) (value, error) {
-	raw, err := evalParsed(root, o.text, o.path)
+func (op *operand) value(o *over) (value, error) {
+	raw, err := evalParsed(o, op.text, op.path, false)
 	var nm *NoMatch
 	if errors.As(err, &nm) {
 		return value{missing: true}, nil
@@ -334,12 +360,13 @@ type Value struct {
 	Err     error
 }
 
-// Values evaluates each query of the condition over root.
+// Values evaluates each query of the condition over root, in order.
 func (c *Cond) Values(root []byte) []Value {
+	o := &over{root: root}
 	var out []Value
-	for _, o := range c.operands {
-		v := Value{Query: o.text, Col: col(c.text, o.off)}
-		x, err := o.value(root)
+	for _, op := range c.operands {
+		v := Value{Query: op.text, Col: col(c.text, op.off)}
+		x, err := op.value(o)
 		switch {
 		case err != nil:
 			v.Err = err

@@ -29,6 +29,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -150,19 +151,28 @@ func Eval(root []byte, q string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return evalParsed(root, q, path)
+	return evalParsed(&over{root: root}, q, path, true)
 }
 
-// evalParsed is Eval of a query parse has read.
-func evalParsed(root []byte, q string, path *qpath) ([]byte, error) {
-	if err := checkCost(q, path, root, path.usesDepth()); err != nil {
+// evalParsed is Eval of a query parse has read, over o.root. A query
+// that matches nothing is explained (see explain) when explain's few
+// evaluations of its leading parts fit in what is left of MaxWork, and
+// only when explained.
+func evalParsed(o *over, q string, path *qpath, explained bool) ([]byte, error) {
+	w, err := checkCost(q, path, o)
+	if err != nil {
 		return nil, err
 	}
-	r := gjson.GetBytes(root, q)
+	r := gjson.GetBytes(o.root, q)
 	if r.Exists() {
 		return []byte(r.Raw), nil
 	}
-	return nil, explain(root, q)
+	searches := float64(bits.Len(uint(len(path.comps))) + 1)
+	if !explained || o.work+w*searches > MaxWork {
+		return nil, &NoMatch{Query: q, Missing: q, Value: "the results so far"}
+	}
+	o.work += w * searches
+	return nil, explain(o.root, q)
 }
 
 // Truthy reports whether raw JSON counts as true for a condition: it
