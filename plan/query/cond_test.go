@@ -278,6 +278,25 @@ func TestShow(t *testing.T) {
 	}
 }
 
+func TestBareQuery(t *testing.T) {
+	for cond, want := range map[string]string{
+		" migrate.applied.#(version==\"042\") ": `migrate.applied.#(version=="042")`,
+		"a|@keys":                               "a|@keys",
+		"(a)":                                   "",
+		"!a":                                    "",
+		"a == 1":                                "",
+		"true":                                  "",
+	} {
+		c, err := query.Compile(cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q, ok := c.Query(); q != want || ok != (want != "") {
+			t.Errorf("Compile(%q).Query() = %q, %v; want %q", cond, q, ok, want)
+		}
+	}
+}
+
 // FuzzCompile feeds any text to the condition compiler and evaluates what
 // compiles: no panic; a syntax error's column lies within the text.
 func FuzzCompile(f *testing.F) {

@@ -414,3 +414,13 @@ func (c *Cond) Show(root []byte) string {
 	}
 	return strings.Join(parts, "; ") + " → " + verdict
 }
+
+// Query is the condition's query when the condition is one bare query
+// (no operator, literal or parentheses around it), so a watch can show
+// its value rather than whether it holds.
+func (c *Cond) Query() (string, bool) {
+	if c.root.kind == nQuery && strings.TrimSpace(c.text) == c.root.q.text {
+		return c.root.q.text, true
+	}
+	return "", false
+}
