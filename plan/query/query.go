@@ -15,7 +15,11 @@
 //     the tool wrote them (12345678901234567890 is never a float).
 //   - A query that matches nothing is an error saying which part of it
 //     matched nothing (see NoMatch).
-//   - A condition holds when its value exists and is truthy (see Truthy).
+//   - A condition compares query values or combines them (see Compile);
+//     a bare query holds when its value exists and is truthy (see Truthy).
+//   - A query is read before it runs: a malformed one is a *SyntaxError
+//     with its column, and one that could cost too much memory or time is
+//     a *BoundError (see MaxCopies, MaxBytes, MaxWork).
 //
 // A key that gjson would read as syntax (`a.b`, `*`, `#`, `@this`, `x|y`)
 // is written with a backslash before each such character; Path does that
@@ -25,6 +29,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -100,18 +105,36 @@ func clip(s string) string {
 	return s[:cut] + "..."
 }
 
-// Check says whether q can be asked at all: it is not blank and not
-// longer than MaxLen. (gjson has no syntax errors: a malformed query
-// matches nothing, and Eval says where.) Drivers check a condition or a
-// watch with it when it is set, before any result exists.
+// Check says whether the condition q can be asked at all: Compile's
+// checks (a bare query is a condition too), without keeping the result.
+// Drivers check a condition or a watch with it when it is set, before any
+// result exists: a *SyntaxError with its column, or a *BoundError.
 func Check(q string) error {
+	_, err := Compile(q)
+	return err
+}
+
+// parse checks the query q before it runs: it is not blank, not longer
+// than MaxLen, reads as a gjson query (brackets and strings closed, no
+// empty key, known modifiers, a value after each comparison in #(...): a
+// *SyntaxError with its column otherwise) and makes at most MaxCopies
+// copies of what it reads (a *BoundError otherwise).
+func parse(q string) (*qpath, error) {
 	if strings.TrimSpace(q) == "" {
-		return errors.New("the query is empty: write a gjson path, e.g. STEP.key, STEP.items.#, or STEP.items.#.name")
+		return nil, errors.New("the query is empty: write a gjson path, e.g. STEP.key, STEP.items.#, or STEP.items.#.name")
 	}
 	if len(q) > MaxLen {
-		return fmt.Errorf("the query is %d bytes long, more than the %d a query may be: ask a shorter question", len(q), MaxLen)
+		return nil, fmt.Errorf("the query is %d bytes long, more than the %d a query may be: ask a shorter question", len(q), MaxLen)
 	}
-	return nil
+	p := &parser{text: q}
+	path, serr := p.parsePath(0, len(q))
+	if serr != nil {
+		return nil, serr
+	}
+	if err := checkCopies(q, path); err != nil {
+		return nil, err
+	}
+	return path, nil
 }
 
 // MaxLen bounds a query's length.
@@ -119,17 +142,37 @@ const MaxLen = 64 << 10
 
 // Eval evaluates the gjson query q over root (a JSON document, usually
 // the run's QueryRoot) and returns the value's raw JSON text, numbers as
-// written. A query that matches nothing returns a *NoMatch; an empty
-// query returns an error that says what to write.
+// written. A query that matches nothing returns a *NoMatch; one that
+// cannot be read, a *SyntaxError; one that could build more than MaxBytes
+// or work through more than MaxWork over this root, a *BoundError, before
+// it runs; an empty query, an error that says what to write.
 func Eval(root []byte, q string) ([]byte, error) {
-	if err := Check(q); err != nil {
+	path, err := parse(q)
+	if err != nil {
 		return nil, err
 	}
-	r := gjson.GetBytes(root, q)
+	return evalParsed(&over{root: root}, q, path, true)
+}
+
+// evalParsed is Eval of a query parse has read, over o.root. A query
+// that matches nothing is explained (see explain) when explain's few
+// evaluations of its leading parts fit in what is left of MaxWork, and
+// only when explained.
+func evalParsed(o *over, q string, path *qpath, explained bool) ([]byte, error) {
+	w, err := checkCost(q, path, o)
+	if err != nil {
+		return nil, err
+	}
+	r := gjson.GetBytes(o.root, q)
 	if r.Exists() {
 		return []byte(r.Raw), nil
 	}
-	return nil, explain(root, q)
+	searches := float64(bits.Len(uint(len(path.comps))) + 1)
+	if !explained || o.work+w*searches > MaxWork {
+		return nil, &NoMatch{Query: q, Missing: q, Value: "the results so far"}
+	}
+	o.work += w * searches
+	return nil, explain(o.root, q)
 }
 
 // Truthy reports whether raw JSON counts as true for a condition: it
@@ -159,19 +202,17 @@ func Truthy(raw []byte) bool {
 	return false
 }
 
-// Condition evaluates q over root as a condition: true when the value
-// exists and is truthy. A query that matches nothing is false, not an
-// error (a breakpoint on `step.error` stops only once there is one).
-func Condition(root []byte, q string) (bool, error) {
-	v, err := Eval(root, q)
-	var nm *NoMatch
-	if errors.As(err, &nm) {
-		return false, nil
-	}
+// Condition evaluates the condition cond over root (see Compile): a
+// comparison or logic over query values, or a bare query that holds when
+// its value exists and is truthy. A query that matches nothing is
+// missing, not an error (a breakpoint on `step.error` stops only once
+// there is one). A condition that cannot be read is an error.
+func Condition(root []byte, cond string) (bool, error) {
+	c, err := Compile(cond)
 	if err != nil {
 		return false, err
 	}
-	return Truthy(v), nil
+	return c.Eval(root)
 }
 
 // zeroNumber reports whether the JSON number n is zero, from its text

@@ -1,0 +1,39 @@
+package dap_test
+
+import (
+	"strings"
+	"testing"
+
+	godap "github.com/google/go-dap"
+)
+
+// TestConditionLanguage: conditions compare (issue 26's
+// `backup.database == "orders"` was verified and never stopped); an
+// invalid one is verified: false with its column; a query that would
+// explode is refused by evaluate with its message.
+func TestConditionLanguage(t *testing.T) {
+	program := writePlan(t, `{"steps": [
+  {"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "b", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "c", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "d", "tool": "create_backup", "args": {"database": "prod"}}
+]}`)
+	c := start(t, nil)
+	bps := c.launch(program, false, []string{"step-failed"},
+		godap.SourceBreakpoint{Line: 3, Condition: `a.database == "staging"`},
+		godap.SourceBreakpoint{Line: 4, Condition: `a.backup.#(`},
+		godap.SourceBreakpoint{Line: 5, Condition: `b.database == "prod" && a.size_bytes > 12345678901234567889`})
+	b := bps.Body.Breakpoints
+	if !b[0].Verified || b[1].Verified || b[1].Message != "column 11: this ( is not closed: end it with )" || !b[2].Verified {
+		t.Fatalf("breakpoints: %+v", b)
+	}
+	c.stopped()
+	st := c.ok("stackTrace", map[string]any{"threadId": 1}).(*godap.StackTraceResponse)
+	if !strings.HasPrefix(st.Body.StackFrames[0].Name, "d ") {
+		t.Fatalf("stopped at %+v, want d (b's condition does not hold, d's does)", st.Body.StackFrames[0])
+	}
+	r, _ := c.call("evaluate", map[string]any{"expression": "a" + strings.Repeat("|[@this,@this]", 24), "context": "repl"})
+	if m := r.GetResponse().Message; r.GetResponse().Success || !strings.Contains(m, "the query could make 16777216 copies of what it reads") {
+		t.Errorf("the exploding query: %+v", r.GetResponse())
+	}
+}
