@@ -18,12 +18,15 @@ import (
 // of megabytes at most.
 const DefaultMaxConns = 1024
 
-// MaxHeaderBytes bounds a request's header lines: nginx's default
-// (large_client_header_buffers 4 8k), so that whatever an nginx in front
-// passes, planctl reads; a bearer token, a session id and an MCP client's
-// few headers take well under a kilobyte. net/http's default is 1 MiB,
-// which let a stranger make the server hold a megabyte per connection.
-const MaxHeaderBytes = 32 << 10
+// MaxHeaderBytes bounds a request's header lines: Node's default
+// (--max-http-header-size), so every MCP client that works with a
+// TypeScript SDK server fits; a bearer token, a session id and a
+// client's few headers take well under a kilobyte. Each connection
+// reading its headers holds about three times the bytes read (the parsed
+// map, its buffers), and --max-conns of them may be at it at once.
+// net/http's default is 1 MiB, which let a stranger make the server hold
+// megabytes per connection.
+const MaxHeaderBytes = 16 << 10
 
 // LingerTimeout bounds how long a refused request's connection is kept
 // to discard what the client still sends: a client that writes its whole
@@ -35,9 +38,9 @@ const LingerTimeout = 2 * time.Second
 type connKey struct{}
 
 // conns caps the open connections of an http.Server. At the cap, a new
-// connection makes the oldest one that is idle, not yet past its headers,
-// or not authenticated close; a request that passed the checks is never
-// cut. When every connection serves such a request, the new one is
+// connection makes the oldest one not yet past its first headers or not
+// authenticated close, else the oldest idle one; a request that passed
+// the checks is never cut. When every connection serves such a request, the new one is
 // answered 503 and closed. netutil.LimitListener stops accepting at its
 // cap instead, which would let strangers that send nothing hold every
 // slot and keep a client with the token waiting in the listen queue; and
@@ -119,18 +122,23 @@ func (c *conns) state(nc net.Conn, st http.ConnState) {
 	c.mu.Unlock()
 }
 
-// oldestSheddable is the connection that has been idle, reading its
-// headers or unauthenticated the longest; nil when every open one serves
-// an authenticated request. c.mu is held.
+// oldestSheddable is the connection that has been reading its first
+// request's headers or unauthenticated the longest, else the one idle the
+// longest; nil when every open one serves an authenticated request. A
+// refused request's connection is closed, so an idle one belongs to a
+// client whose last request passed the checks: strangers go first. c.mu
+// is held.
 func (c *conns) oldestSheddable() net.Conn {
 	var victim net.Conn
 	var since uint64
+	victimIdle := false
 	for nc, ci := range c.open {
 		if ci.state == http.StateActive && ci.authed {
 			continue
 		}
-		if victim == nil || ci.since < since {
-			victim, since = nc, ci.since
+		idle := ci.state == http.StateIdle
+		if victim == nil || (victimIdle && !idle) || (idle == victimIdle && ci.since < since) {
+			victim, since, victimIdle = nc, ci.since, idle
 		}
 	}
 	return victim
@@ -147,6 +155,21 @@ func (c *conns) authenticated(r *http.Request) {
 	if ci := c.open[nc]; ci != nil {
 		ci.authed = true
 	}
+	c.mu.Unlock()
+}
+
+// lingering counts nc again once net/http gave it up (refuse): answered,
+// it is the first to shed.
+func (c *conns) lingering(nc net.Conn) {
+	c.mu.Lock()
+	c.open[nc] = &connInfo{since: 0, state: http.StateNew}
+	c.mu.Unlock()
+}
+
+// forget drops nc, closed.
+func (c *conns) forget(nc net.Conn) {
+	c.mu.Lock()
+	delete(c.open, nc)
 	c.mu.Unlock()
 }
 

@@ -256,3 +256,32 @@ func TestSessionsFairPerClient(t *testing.T) {
 		t.Errorf("%d sessions, want 3", n)
 	}
 }
+
+// An idle keep-alive connection (its last request passed the checks) is
+// shed only when no stranger is left to shed.
+func TestConnectionCapShedsIdleLast(t *testing.T) {
+	s := mcpserver.New(mcpserver.Options{Catalog: mockserver.Demo()})
+	addr, _ := serveConns(t, s, mcpserver.HTTPOptions{AuthToken: "s3cret", Stateless: true, MaxConns: 2})
+	idle := dial(t, addr)
+	body := callBody(`{"steps":[{"id":"b","tool":"create_backup","args":{"database":"prod"}}]}`)
+	fmt.Fprintf(idle, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer s3cret\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	br := bufio.NewReader(idle)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d", resp.StatusCode)
+	}
+	older := dial(t, addr) // a stranger that sends nothing
+	dial(t, addr)          // past the cap: the stranger goes, not the idle connection
+	if _, err := older.Read(make([]byte, 1)); !errors.Is(err, io.EOF) && !isReset(err) {
+		t.Fatalf("the stranger: %v, want it closed", err)
+	}
+	fmt.Fprintf(idle, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer s3cret\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("the idle connection was shed before the stranger: %v", err)
+	}
+}

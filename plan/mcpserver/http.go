@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -507,23 +509,56 @@ func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
 }
 
 // refuse answers a request that will not be served, at once, before
-// reading its body, and closes the connection after it. In between it
-// discards what the client still sends, at most twice MaxBody within
-// LingerTimeout: a client that writes its whole body before reading then
-// sees the status rather than a reset, and a stranger's partial body
-// holds the connection that long at most. (Left to itself, net/http
-// reads up to 256 KiB of an unread body before it answers or closes,
-// with no deadline: a partial body held the connection forever.)
+// reading its body, and closes the connection after it. When a body may
+// follow, the connection is taken from net/http (which would read up to
+// 256 KiB of it before answering and again before closing, with no
+// deadline: a partial body held the connection, and its headers, forever)
+// and closed by linger.
 func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg string) {
-	rc := http.NewResponseController(w)
-	rc.EnableFullDuplex() // the body is read after the answer is written
-	w.Header().Set("Connection", "close")
-	http.Error(w, msg, code)
-	rc.Flush()
-	rc.SetReadDeadline(time.Now().Add(LingerTimeout))
-	if r.Body != nil && r.ContentLength != 0 {
-		io.CopyN(io.Discard, r.Body, 2*h.opts.MaxBody)
+	body := msg + "\n"
+	hd := w.Header()
+	hd.Set("Connection", "close")
+	hd.Set("Content-Type", "text/plain; charset=utf-8")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Length", strconv.Itoa(len(body))) // whole before the connection is taken
+	w.WriteHeader(code)
+	io.WriteString(w, body)
+	if r.ContentLength == 0 {
+		return // no body: net/http closes the connection after the answer
 	}
+	rc := http.NewResponseController(w)
+	rc.Flush()
+	nc, brw, err := rc.Hijack()
+	if err != nil {
+		// Not HTTP/1 over a connection of its own: bound net/http's
+		// own reading of the body instead.
+		rc.SetReadDeadline(time.Now().Add(LingerTimeout))
+		return
+	}
+	if h.conns != nil {
+		h.conns.lingering(nc)
+	}
+	go h.linger(nc, brw.Reader)
+}
+
+// linger closes a refused request's connection: its half first, so the
+// client sees the end of the answer, then it discards what the client
+// still sends, at most twice MaxBody within LingerTimeout, then closes
+// the rest. A client that writes its whole body before reading (Python's
+// httpx does) so reads the refusal instead of a reset; a stranger's
+// partial body holds a small goroutine and a descriptor that long at
+// most, and is shed first past MaxConns. The request and its headers are
+// freed as the handler returns.
+func (h *HTTP) linger(nc net.Conn, br *bufio.Reader) {
+	defer nc.Close()
+	if h.conns != nil {
+		defer h.conns.forget(nc)
+	}
+	if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+	nc.SetReadDeadline(time.Now().Add(LingerTimeout))
+	io.CopyN(io.Discard, br, 2*h.opts.MaxBody)
 }
 
 // clientOf is who opened a session, for MaxClientSessions: the address
