@@ -76,9 +76,12 @@ unless ADDR names a host; a non-loopback host needs --allow-host and a token.
 Over HTTP a bearer token is required: --auth-token or $PLANCTL_AUTH_TOKEN, or
 one generated and printed to stderr at start with a host config to paste;
 --no-auth serves without one (loopback only). A foreign Origin or Host gets
-403, a missing or wrong token 401, a body over --max-body 413, an unknown
-session 404, a request past --max-inflight or an initialize past
---max-sessions 503. A plan whose answer, as written, or whose results and
+403, a missing or wrong token 401, headers over 16 KiB 431, a body over
+--max-body 413 (each answered before the body is read, the connection then
+closed), an unknown session 404, a request past --max-inflight 503. Past
+--max-conns open connections the oldest idle or unauthenticated one is
+closed; an initialize past --max-client-sessions or --max-sessions ends the
+least recently used session of the client holding the most. A plan whose answer, as written, or whose results and
 arguments would take more than --max-response fails at the step that
 crosses it, and so does one that would make the answers of all plans being
 served hold more than --max-answers. --stateless keeps no session,
@@ -130,7 +133,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.StringVar(&f.authToken, "auth-token", "", "require 'Authorization: Bearer `TOKEN`' over HTTP (default $PLANCTL_AUTH_TOKEN, else one generated and printed at start)")
 	fl.BoolVar(&f.noAuth, "no-auth", false, "over HTTP, require no token: any local program or web page that reaches the port can run plans (loopback only)")
 	fl.StringArrayVar(&f.allowHosts, "allow-host", nil, "answer requests whose Host is `NAME` (repeatable; '*' any); required to bind a non-loopback address")
-	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, refuse an initialize past this many live sessions (503)")
+	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, keep at most this many live sessions: an initialize past it ends the least recently used session of the client that holds the most")
 	fl.IntVar(&f.maxClientSess, "max-client-sessions", mcpserver.DefaultMaxClientSessions, "over HTTP, let one client address hold this many live sessions: a new one past it, or past --max-sessions, ends the least recently used of the client that holds the most")
 	fl.IntVar(&f.maxConns, "max-conns", mcpserver.DefaultMaxConns, "over HTTP, keep at most this many connections open (each is a file descriptor): past it the oldest idle or unauthenticated one is closed; lowered to fit the descriptor limit (ulimit -n) when left at its default")
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")

@@ -169,8 +169,11 @@ func TestStrangersAreCheap(t *testing.T) {
 	if peak > floodPeak {
 		t.Errorf("the server's peak memory is %d MiB, over the %d MiB documented", peak>>20, floodPeak>>20)
 	}
-	if mostFDs > 1024+64 {
-		t.Errorf("the server held %d descriptors, over --max-conns's 1,024 and a few of its own", mostFDs)
+	// A closed connection's descriptor goes once its goroutine wakes:
+	// under load a few dozen more are open for a moment, within the 128
+	// serve keeps beside --max-conns.
+	if mostFDs > 1024+128 {
+		t.Errorf("the server held %d descriptors, over --max-conns's 1,024 and the 128 kept beside it", mostFDs)
 	}
 	if !strings.Contains(s.stderr.String(), "connections shed") {
 		t.Errorf("more connections than --max-conns at once, but none shed:\n%s", tail(s.stderr.String()))
