@@ -285,3 +285,22 @@ func TestConnectionCapShedsIdleLast(t *testing.T) {
 		t.Fatalf("the idle connection was shed before the stranger: %v", err)
 	}
 }
+
+// A session with a request in progress is never ended to make room: with
+// every session busy, an initialize past the cap gets 503.
+func TestSessionBusyNotEnded(t *testing.T) {
+	started, release, cat := holding(t)
+	defer close(release)
+	s := mcpserver.New(mcpserver.Options{Catalog: cat})
+	addr, _ := serveConns(t, s, mcpserver.HTTPOptions{MaxSessions: 1})
+	url := "http://" + addr + mcpserver.Endpoint
+	id := initFrom(t, url, "127.0.0.1")
+	conn := dial(t, addr)
+	body := callBody(`{"steps":[{"id":"h","tool":"hold","args":{}}]}`)
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nMcp-Session-Id: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", addr, id, len(body), body)
+	<-started
+	code, msg := post(t, url, []byte(initBody), nil)
+	if code != 503 || !strings.Contains(msg, "--max-sessions") {
+		t.Fatalf("past --max-sessions with the one session busy: %d %s", code, msg)
+	}
+}
