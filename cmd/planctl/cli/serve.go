@@ -335,6 +335,9 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		ln.Close()
 		return usage(err)
 	}
+	if maxConns != f.maxConns {
+		warn(s, f, log, fmt.Sprintf("--max-conns lowered from %d to %d to fit the descriptor limit of %d (ulimit -n) with %d kept for upstream servers, logs and traces", f.maxConns, maxConns, descriptorLimit(), fdReserve))
+	}
 	// NewHTTP sets the deadlines and the header bound (mcpserver/conns.go).
 	hs := &http.Server{}
 	f.maxRunning = turnsAndProcs(f.maxRunning, os.Getenv("GOMAXPROCS") != "")

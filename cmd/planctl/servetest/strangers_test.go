@@ -269,3 +269,20 @@ func TestSessionsFairUnderFlood(t *testing.T) {
 		t.Errorf("%d sessions ended to make room, want the greedy client's 995", n)
 	}
 }
+
+// --max-conns fits the descriptor limit: the default is lowered, with a
+// warning, and a value given that does not fit is refused.
+func TestMaxConnsFitsDescriptors(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("no prlimit (util-linux)")
+	}
+	s := startHTTPWith(t, []string{"prlimit", "--nofile=512", "--", binary}, "127.0.0.1:0", nil)
+	if !strings.Contains(s.stderr.String(), "--max-conns lowered from 1024 to 384") {
+		t.Errorf("under ulimit -n 512:\n%s", s.stderr.String())
+	}
+	cmd := exec.Command("prlimit", "--nofile=512", "--", binary, "serve", "--http", "127.0.0.1:0", "--max-conns", "1000")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "ulimit -n") {
+		t.Errorf("--max-conns 1000 under ulimit -n 512: %v %s", err, out)
+	}
+}
