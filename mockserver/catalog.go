@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -262,8 +263,8 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	if t == nil {
 		return plan.ToolResult{}, fmt.Errorf("the mock catalog has no tool %q", name)
 	}
-	if t.Runtime == plan.RuntimeFastMCP {
-		conv, _, errText := plan.FastMCPArgs(name, t.InputSchema, args)
+	if t.Runtime == concierge.RuntimeFastMCP {
+		conv, _, errText := concierge.FastMCPArgs(name, t.InputSchema, args)
 		if errText != "" {
 			return plan.ToolResult{IsError: true, Error: errText}, nil
 		}
@@ -298,7 +299,7 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	}
 	if !r.err.IsZero() {
 		msg := renderText(r.err.Str(), &argv{raw: args})
-		if t.Runtime == plan.RuntimeFastMCP {
+		if t.Runtime == concierge.RuntimeFastMCP {
 			msg = "Error executing tool " + name + ": " + msg // FastMCP's ToolError
 		}
 		return plan.ToolResult{IsError: true, Error: msg}, nil

@@ -3,7 +3,7 @@ package mockserver
 import (
 	"fmt"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
@@ -33,8 +33,8 @@ func runtimeOf(v jsontext.Value) (string, error) {
 		switch v.Str() {
 		case "raw":
 			return "", nil
-		case plan.RuntimeFastMCP:
-			return plan.RuntimeFastMCP, nil
+		case concierge.RuntimeFastMCP:
+			return concierge.RuntimeFastMCP, nil
 		}
 	}
 	return "", fmt.Errorf("\"runtime\" must be \"fastmcp\" (arguments converted by pydantic, as a FastMCP tool) or \"raw\" (as sent), not %s", pyvalue.Repr(v))

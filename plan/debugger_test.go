@@ -6,7 +6,9 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Edits splice the document, whatever form it came in and however its
@@ -17,7 +19,7 @@ func TestEditOddDocs(t *testing.T) {
 		`{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}}}`,
 	} {
-		d := plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), plan.DebugOptions{})
+		d := runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), runner.DebugOptions{})
 		if _, err := d.SetArg(0, "value", []byte(`"é\u00e9"`)); err != nil {
 			t.Errorf("%q: %v", src, err)
 			continue
@@ -43,13 +45,13 @@ func TestDeferValidation(t *testing.T) {
 	src := `[{"id": "a", "tool": "echo", "args": {"value": 1}}, {"id": "b", "tool": "echo", "args": {"value": {"output_by_reference": {"nope": []}}}}]`
 	cat := mockserver.Demo()
 	calls := 0
-	var d *plan.Debugger
+	var d *runner.Debugger
 	edit := func() {}
-	d = plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.DebugOptions{DeferValidation: true,
+	d = runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, runner.DebugOptions{DeferValidation: true,
 		Validate: func(p *plan.Plan, c *plan.Catalog) []plan.Diagnostic {
 			calls++
 			edit() // an edit lands while this validation runs
-			return plan.Validate(p, c)
+			return check.Validate(p, c)
 		}})
 	if calls != 0 || d.Checked() || d.Diagnostics() != nil {
 		t.Fatalf("validated before Check: %d calls, checked %v", calls, d.Checked())
@@ -72,7 +74,7 @@ func TestDeferValidation(t *testing.T) {
 		t.Fatalf("a second Check validated again (%d calls)", calls)
 	}
 	// Without an edit, Check keeps what it found.
-	d = plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.DebugOptions{DeferValidation: true})
+	d = runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, runner.DebugOptions{DeferValidation: true})
 	if _, ds := d.Check(); !plan.HasErrors(ds) || len(d.Diagnostics()) != len(ds) {
 		t.Fatalf("diagnostics %v, Diagnostics() %v", ds, d.Diagnostics())
 	}
@@ -83,7 +85,7 @@ func TestDeferValidation(t *testing.T) {
 // validated like the plan").
 func BenchmarkEdit(b *testing.B) {
 	p := plan.Load("chain.json", plantest.Chain(50_000), plan.Limits{})
-	d := plan.NewDebugger(p, mockserver.Demo(), plan.DebugOptions{})
+	d := runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := d.SetArg(25_000, "value", []byte(`{"output_by_reference": {"step-024999": []}}`)); err != nil {
@@ -96,7 +98,7 @@ func BenchmarkEdit(b *testing.B) {
 // the first FindStep (not before the first frame), names a repeated id's
 // first step, after an edit too, with callers at once.
 func TestFindStepIndexOnFirstUse(t *testing.T) {
-	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":2}},{"id":"a","tool":"echo","args":{"value":3}}]`, plan.RunOptions{})
+	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":2}},{"id":"a","tool":"echo","args":{"value":3}}]`, runner.RunOptions{})
 	if _, err := d.SetArg(0, "value", []byte(`5`)); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // A run driven one step at a time, as the debugger drives it.
@@ -16,7 +18,7 @@ func ExampleRun() {
 	  {"id": "check", "tool": "validate_backup",
 	   "args": {"backup_id": {"output_by_reference": {"backup": ["backup_id"]}}}}]}`)
 	p := plan.Load("plan.json", src, plan.Limits{})
-	r := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
+	r := runner.NewRun(p, mockserver.Demo(), runner.RunOptions{})
 	for {
 		i, st, ok := r.Next(context.Background())
 		if !ok {
@@ -34,7 +36,7 @@ func ExampleRun() {
 // Concierge's checks before a run, with its exact message.
 func ExampleConciergeCheck() {
 	p := plan.Load("plan.json", []byte(`[{"id": "a", "tool": "echo", "args": {"value": {"output_by_reference": {"b": []}}}}]`), plan.Limits{})
-	fmt.Println(plan.ConciergeCheck(p, mockserver.Demo()).Message)
+	fmt.Println(concierge.ConciergeCheck(p, mockserver.Demo()).Message)
 	// Output: Step 'a' references step 'b' which either does not exist or comes later in the plan
 }
 
@@ -42,7 +44,7 @@ func ExampleConciergeCheck() {
 func Example() {
 	src := []byte(`[{"id": "hi", "tool": "echo", "args": {"value": {"n": 12345678901234567890}}}]`)
 	p := plan.Load("plan.json", src, plan.Limits{})
-	r := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
+	r := runner.NewRun(p, mockserver.Demo(), runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	os.Stdout.Write(r.Response())
 	// Output: {"status":"completed","steps":{"hi":{"status":"ok","result":{"value":{"n":12345678901234567890}}}}}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // A Caller that panics, answers too much or answers bytes that are not
@@ -19,16 +20,16 @@ func TestToolFaultsFailTheirStep(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		bad  func() (plan.ToolResult, error)
-		opts plan.RunOptions
+		opts runner.RunOptions
 		want string
 	}{
-		{"panic", func() (plan.ToolResult, error) { panic("kaboom") }, plan.RunOptions{}, `tool "bad" panicked: kaboom`},
+		{"panic", func() (plan.ToolResult, error) { panic("kaboom") }, runner.RunOptions{}, `tool "bad" panicked: kaboom`},
 		{"too big", func() (plan.ToolResult, error) {
 			return plan.ToolResult{Value: json.RawMessage(`"` + strings.Repeat("x", 2000) + `"`)}, nil
-		}, plan.RunOptions{MaxResult: 1024}, `tool "bad" returned 2002 bytes (2.0 KiB), more than the limit of 1024 bytes (1.0 KiB) on one result (--max-result)`},
+		}, runner.RunOptions{MaxResult: 1024}, `tool "bad" returned 2002 bytes (2.0 KiB), more than the limit of 1024 bytes (1.0 KiB) on one result (--max-result)`},
 		{"not UTF-8", func() (plan.ToolResult, error) {
 			return plan.ToolResult{Value: json.RawMessage("\"ok \xff\"")}, nil
-		}, plan.RunOptions{}, `tool "bad" returned a result that is not valid UTF-8 (byte 0xff at offset 4)`},
+		}, runner.RunOptions{}, `tool "bad" returned a result that is not valid UTF-8 (byte 0xff at offset 4)`},
 	} {
 		cat, err := plan.NewCatalog("test", tools, plan.CallerFunc(func(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
 			if tool == "bad" {
@@ -40,15 +41,15 @@ func TestToolFaultsFailTheirStep(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := plan.Load("p.json", []byte(`[{"id":"a","tool":"ok","args":{}},{"id":"b","tool":"bad","args":{}},{"id":"c","tool":"ok","args":{}}]`), plan.Limits{})
-		r := plan.NewRun(p, cat, c.opts)
+		r := runner.NewRun(p, cat, c.opts)
 		r.Continue(context.Background(), nil)
-		if st := r.Step(1); st.Status != plan.StepError || !strings.Contains(st.Error, c.want) {
+		if st := r.Step(1); st.Status != runner.StepError || !strings.Contains(st.Error, c.want) {
 			t.Errorf("%s: step b: %+v, want an error with %q", c.name, st, c.want)
 		}
-		if st := r.Step(0); st.Status != plan.StepOK || string(st.Result) != `{"v":1}` {
+		if st := r.Step(0); st.Status != runner.StepOK || string(st.Result) != `{"v":1}` {
 			t.Errorf("%s: step a lost its result: %+v", c.name, st)
 		}
-		if r.Status() != plan.RunPartial || r.Step(2).Status != plan.StepPending {
+		if r.Status() != runner.RunPartial || r.Step(2).Status != runner.StepPending {
 			t.Errorf("%s: the run went on past the fault", c.name)
 		}
 	}
@@ -60,7 +61,7 @@ func TestMockPanic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := plan.NewRun(plan.Load("p.json", []byte(`[{"id":"a","tool":"boom","args":{}}]`), plan.Limits{}), cat, plan.RunOptions{})
+	r := runner.NewRun(plan.Load("p.json", []byte(`[{"id":"a","tool":"boom","args":{}}]`), plan.Limits{}), cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	if st := r.Step(0); st.Error != `tool "boom" panicked: simulated` {
 		t.Errorf("step a: %+v", st)

@@ -62,7 +62,7 @@ const (
 	DefaultMaxSteps = 100_000
 )
 
-func (l Limits) withDefaults() Limits {
+func (l Limits) WithDefaults() Limits {
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = DefaultMaxBytes
 	}
@@ -177,7 +177,7 @@ func Load(name string, src []byte, lim Limits) *Plan { return load(name, src, li
 func LoadArguments(name string, src []byte, lim Limits) *Plan { return load(name, src, lim, true) }
 
 func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	p := &Plan{Src: jsontext.NewSource(name, src)}
 	if int64(len(src)) > lim.MaxBytes {
 		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,

@@ -7,6 +7,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 func queryPlan(flag string) *plan.Plan {
@@ -20,7 +21,7 @@ func queryPlan(flag string) *plan.Plan {
 // The query root holds every ok result as the tool wrote it, a repeated
 // id with its latest result; Query answers over it with exact numbers.
 func TestQueryRoot(t *testing.T) {
-	d := plan.NewDebugger(queryPlan("true"), mockserver.Demo(), plan.DebugOptions{})
+	d := runner.NewDebugger(queryPlan("true"), mockserver.Demo(), runner.DebugOptions{})
 	if got := string(d.Run().QueryRoot()); got != `{}` {
 		t.Errorf("root before any step: %s", got)
 	}
@@ -60,7 +61,7 @@ func TestConditionalBreak(t *testing.T) {
 		{"true", "a.value.a\\.b.#(>1)", 3},
 		{"true", "a.value.a\\.b.#(>5)", -1},
 	} {
-		d := plan.NewDebugger(queryPlan(c.flag), mockserver.Demo(), plan.DebugOptions{})
+		d := runner.NewDebugger(queryPlan(c.flag), mockserver.Demo(), runner.DebugOptions{})
 		at := 3
 		if c.cond == "b.value" {
 			at = 2
@@ -80,7 +81,7 @@ func TestConditionalBreak(t *testing.T) {
 			t.Errorf("flag %s, break %d if %s: stopped at %d, want %d", c.flag, at, c.cond, got, c.stopAt)
 		}
 	}
-	d := plan.NewDebugger(queryPlan("true"), mockserver.Demo(), plan.DebugOptions{})
+	d := runner.NewDebugger(queryPlan("true"), mockserver.Demo(), runner.DebugOptions{})
 	if err := d.SetBreakIf(1, " "); err == nil {
 		t.Error("an empty condition was accepted")
 	}

@@ -34,7 +34,7 @@ func IsRef(v jsontext.Value) bool {
 
 // ParseRef reads a reference the way Concierge's _parse_ref does.
 func ParseRef(v jsontext.Value) *Ref {
-	r := parseRef(v)
+	r := ParseRefValue(v)
 	if r.Err == "" {
 		r.Path = make([]string, r.PathNode.Len())
 		for i, e := range r.PathNode.Elems() {
@@ -48,7 +48,7 @@ func ParseRef(v jsontext.Value) *Ref {
 // PathNode, so that a reference costs no allocation (a plan of 100,000
 // steps holds hundreds of thousands of them) and nothing is kept per
 // reference between the validator and the run.
-func parseRef(v jsontext.Value) Ref {
+func ParseRefValue(v jsontext.Value) Ref {
 	r := Ref{Value: v, Payload: v.Get(RefKey)}
 	pl := r.Payload
 	var m jsontext.Member
@@ -127,8 +127,14 @@ func Walk(result []byte, step string, path []string) ([]byte, error) {
 // is not nil (x.result is result). When path is nil, the path is the
 // elements of node (a reference's path array), each read as Concierge's
 // str() reads it: nothing is allocated for a path of strings and integers.
-func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
-	cur := trimSpace(result)
+// WalkNode is Walk for a reference's path given as its keys or, when path
+// is nil, as the JSON node that lists them (Ref.PathNode).
+func WalkNode(result []byte, step string, path []string, node jsontext.Value) ([]byte, error) {
+	return walk(result, nil, step, path, node)
+}
+
+func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
+	cur := TrimSpace(result)
 	n := len(path)
 	var c jsontext.Cursor
 	if path == nil {
@@ -142,11 +148,11 @@ func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.
 			e, _ := c.Next()
 			key = pyvalue.Str(e.Value)
 		}
-		switch firstByte(cur) {
+		switch FirstByte(cur) {
 		case '[':
 			var n int
 			var spans []span
-			if x != nil && len(cur) >= indexMinBytes {
+			if x != nil && len(cur) >= IndexMinBytes {
 				spans = x.elems(cur)
 				n = len(spans)
 			} else {
@@ -179,7 +185,7 @@ func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.
 		case '{':
 			var v []byte
 			var ok bool
-			if x != nil && len(cur) >= indexMinBytes {
+			if x != nil && len(cur) >= IndexMinBytes {
 				var s span
 				if s, ok = x.members(cur)[key]; ok {
 					v = x.at(s)
@@ -279,14 +285,14 @@ func forElems(b []byte, f func(start, end int) bool) {
 
 // firstByte and trimSpace read a raw result's JSON whitespace only, as the
 // walkers of jsontext do.
-func firstByte(b []byte) byte {
+func FirstByte(b []byte) byte {
 	if len(b) == 0 {
 		return 0
 	}
 	return b[0]
 }
 
-func trimSpace(b []byte) []byte {
+func TrimSpace(b []byte) []byte {
 	i, j := 0, len(b)
 	for i < j && isSpace(b[i]) {
 		i++

@@ -12,6 +12,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // WriteResponse writes, a step at a time, exactly Response (compact) and
@@ -55,7 +56,7 @@ func TestWriteResponseIsResponse(t *testing.T) {
 		"weird":    `[{"id":"a","tool":"spaced","args":{}},{"id":7,"tool":"scalar","args":{}},{"id":null,"tool":"empty","args":{}},{"id":true,"tool":"large","args":{}},{"id":"é\"","tool":"fail","args":{}},{"id":"never","tool":"spaced","args":{}}]`,
 		"all ok":   `[{"id":"a","tool":"large","args":{}},{"id":"b","tool":"spaced","args":{}}]`,
 	}
-	check := func(name string, r *plan.Run) {
+	check := func(name string, r *runner.Run) {
 		t.Helper()
 		for _, indent := range []bool{false, true} {
 			var b bytes.Buffer
@@ -73,7 +74,7 @@ func TestWriteResponseIsResponse(t *testing.T) {
 	}
 	for name, src := range plans {
 		p := plan.Load("p.json", []byte(src), plan.Limits{})
-		r := plan.NewRun(p, cat, plan.RunOptions{})
+		r := runner.NewRun(p, cat, runner.RunOptions{})
 		check(name+", before any step", r)
 		r.Next(context.Background())
 		check(name+", after one step", r)
@@ -85,7 +86,7 @@ func TestWriteResponseIsResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range plantest.Shapes {
-		r := plan.NewRun(plan.Load("shape.json", s.Gen(30), plan.Limits{}), shapes, plan.RunOptions{})
+		r := runner.NewRun(plan.Load("shape.json", s.Gen(30), plan.Limits{}), shapes, runner.RunOptions{})
 		r.Continue(context.Background(), nil)
 		check(s.Name, r)
 	}
@@ -102,7 +103,7 @@ func (w *failingWriter) Write(b []byte) (int, error) {
 
 // A writer that fails makes WriteResponse fail with its error.
 func TestWriteResponseError(t *testing.T) {
-	r := plan.NewRun(plan.Load("shape.json", plantest.Chain(3000), plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
+	r := runner.NewRun(plan.Load("shape.json", plantest.Chain(3000), plan.Limits{}), mockserver.Demo(), runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	if err := r.WriteResponse(&failingWriter{n: 100 << 10}, true); err == nil || err.Error() != "disk full" {
 		t.Errorf("WriteResponse to a failing writer: %v", err)

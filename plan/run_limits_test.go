@@ -11,6 +11,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // echoCatalog has "big", which returns a string of n bytes, "echo", which
@@ -48,21 +49,21 @@ func TestMaxResponse(t *testing.T) {
 	}
 	b.WriteString("]")
 	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
-	r := plan.NewRun(p, cat, plan.RunOptions{MaxResponse: 10_000})
+	r := runner.NewRun(p, cat, runner.RunOptions{MaxResponse: 10_000})
 	r.Continue(context.Background(), nil)
-	if r.Status() != plan.RunPartial {
+	if r.Status() != runner.RunPartial {
 		t.Fatalf("status %s, want partial", r.Status())
 	}
 	last := r.Cursor()
 	st := r.Step(last)
-	if st.Status != plan.StepError || !strings.Contains(st.Error, "(--max-response)") || !strings.Contains(st.Error, "10000 bytes") {
+	if st.Status != runner.StepError || !strings.Contains(st.Error, "(--max-response)") || !strings.Contains(st.Error, "10000 bytes") {
 		t.Fatalf("step %d: %+v", last, st)
 	}
 	if last < 3 {
 		t.Errorf("stopped at step %d: the steps that fit should have run", last)
 	}
 	for i := 0; i < last; i++ {
-		if r.Step(i).Status != plan.StepOK {
+		if r.Step(i).Status != runner.StepOK {
 			t.Errorf("step %d lost its result: %+v", i, r.Step(i))
 		}
 	}
@@ -77,16 +78,16 @@ func TestMaxResponse(t *testing.T) {
 		fmt.Fprintf(&a, `,"k%d":{"output_by_reference":{"s0":[]}}`, i)
 	}
 	a.WriteString(`}}]`)
-	r = plan.NewRun(plan.Load("p.json", []byte(a.String()), plan.Limits{}), cat, plan.RunOptions{MaxResponse: 10_000})
+	r = runner.NewRun(plan.Load("p.json", []byte(a.String()), plan.Limits{}), cat, runner.RunOptions{MaxResponse: 10_000})
 	r.Continue(context.Background(), nil)
-	if st := r.Step(1); st.Status != plan.StepError || !strings.Contains(st.Error, "with its resolved arguments") {
+	if st := r.Step(1); st.Status != runner.StepError || !strings.Contains(st.Error, "with its resolved arguments") {
 		t.Errorf("step s1: %+v", st)
 	}
 
 	// No bound by default: the engine's other drivers keep their behaviour.
-	r = plan.NewRun(p, cat, plan.RunOptions{})
+	r = runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
-	if r.Status() != plan.RunCompleted {
+	if r.Status() != runner.RunCompleted {
 		t.Errorf("unbounded: %s", r.Status())
 	}
 }
@@ -97,10 +98,10 @@ func TestResultDepth(t *testing.T) {
 		depth int
 		ok    bool
 	}{{jsontext.MaxDepth, true}, {jsontext.MaxDepth + 1, false}} {
-		r := plan.NewRun(plan.Load("p.json", []byte(`[{"id":"d","tool":"deep","args":{}}]`), plan.Limits{}), echoCatalog(t, 0, c.depth), plan.RunOptions{})
+		r := runner.NewRun(plan.Load("p.json", []byte(`[{"id":"d","tool":"deep","args":{}}]`), plan.Limits{}), echoCatalog(t, 0, c.depth), runner.RunOptions{})
 		r.Continue(context.Background(), nil)
 		st := r.Step(0)
-		if (st.Status == plan.StepOK) != c.ok {
+		if (st.Status == runner.StepOK) != c.ok {
 			t.Errorf("depth %d: %+v", c.depth, st.Error)
 		}
 		if !c.ok && !strings.Contains(st.Error, fmt.Sprintf("nested %d levels deep", c.depth)) {
@@ -123,11 +124,11 @@ func TestDropArgs(t *testing.T) {
 	b.WriteString(`,{"id":"bad","tool":"echo","args":{"value":{"output_by_reference":{"s1":["x"]}}}}]`)
 	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
 	for _, max := range []int64{0, 30_000} {
-		keep := plan.NewRun(p, cat, plan.RunOptions{MaxResponse: max})
+		keep := runner.NewRun(p, cat, runner.RunOptions{MaxResponse: max})
 		keep.Continue(context.Background(), nil)
 		started := map[int]string{}
-		drop := plan.NewRun(p, cat, plan.RunOptions{MaxResponse: max, DropArgs: true, OnEvent: func(e plan.Event) {
-			if e.Kind == plan.EventStepStarted {
+		drop := runner.NewRun(p, cat, runner.RunOptions{MaxResponse: max, DropArgs: true, OnEvent: func(e runner.Event) {
+			if e.Kind == runner.EventStepStarted {
 				started[e.Step] = string(e.State.Args)
 			}
 		}})
@@ -135,7 +136,7 @@ func TestDropArgs(t *testing.T) {
 		if got, want := string(drop.Response()), string(keep.Response()); got != want {
 			t.Fatalf("max %d: response with DropArgs\n%s\nwant\n%s", max, got, want)
 		}
-		if drop.Cursor() != keep.Cursor() || drop.Status() != plan.RunPartial {
+		if drop.Cursor() != keep.Cursor() || drop.Status() != runner.RunPartial {
 			t.Errorf("max %d: stopped at %d (%s), want %d (partial)", max, drop.Cursor(), drop.Status(), keep.Cursor())
 		}
 		for i := 0; i <= drop.Cursor(); i++ {
@@ -183,9 +184,9 @@ func TestDropArgsReusedOnMockTools(t *testing.T) {
 	}
 	for k, c := range plans {
 		p := plan.Load("p.json", c.src, plan.Limits{})
-		keep := plan.NewRun(p, c.cat, plan.RunOptions{})
+		keep := runner.NewRun(p, c.cat, runner.RunOptions{})
 		keep.Continue(context.Background(), nil)
-		drop := plan.NewRun(p, c.cat, plan.RunOptions{DropArgs: true})
+		drop := runner.NewRun(p, c.cat, runner.RunOptions{DropArgs: true})
 		drop.Continue(context.Background(), nil)
 		if got, want := string(drop.Response()), string(keep.Response()); got != want {
 			t.Errorf("plan %d: response with DropArgs\n%s\nwant\n%s", k, got, want)
@@ -212,11 +213,11 @@ func TestReferenceFindsLatestResult(t *testing.T) {
 		`,{"id":"d","tool":"echo","args":{"value":{"output_by_reference":{"b":[]}}}}` +
 		`,{"id":"e","tool":"echo","args":{"value":{"output_by_reference":{"f19":[]}}}}]`)
 	p := plan.Load("p.json", []byte(b.String()), plan.Limits{})
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	want := map[string]string{"b": "2", "c": "2", "d": "2", "e": "19"}
 	check := func(when string) {
 		t.Helper()
-		if r.Status() != plan.RunCompleted {
+		if r.Status() != runner.RunCompleted {
 			t.Fatalf("%s: %s at step %d: %+v", when, r.Status(), r.Cursor(), r.Step(r.Cursor()))
 		}
 		for i, s := range p.Steps {

@@ -10,26 +10,28 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 const threeSteps = `[{"id":"a","tool":"echo","args":{"value":1}},
  {"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":["value"]}}}},
  {"id":"c","tool":"echo","args":{"value":{"output_by_reference":{"b":[]}}}}]`
 
-func newRun(t *testing.T, src string, opts plan.RunOptions) *plan.Run {
+func newRun(t *testing.T, src string, opts runner.RunOptions) *runner.Run {
 	t.Helper()
-	return plan.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), opts)
+	return runner.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), opts)
 }
 
-func newDebugger(t *testing.T, src string, opts plan.RunOptions) *plan.Debugger {
+func newDebugger(t *testing.T, src string, opts runner.RunOptions) *runner.Debugger {
 	t.Helper()
-	return plan.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), plan.DebugOptions{Run: opts})
+	return runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), runner.DebugOptions{Run: opts})
 }
 
 func TestStepping(t *testing.T) {
 	var mu sync.Mutex
 	var events []string
-	d := newDebugger(t, threeSteps, plan.RunOptions{OnEvent: func(e plan.Event) {
+	d := newDebugger(t, threeSteps, runner.RunOptions{OnEvent: func(e runner.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		events = append(events, []string{"started", "finished", "reset", "edited", "halted"}[e.Kind]+":"+string(rune('a'+e.Step)))
@@ -39,10 +41,10 @@ func TestStepping(t *testing.T) {
 	if got := string(r.Response()); got != `{"status":"running","steps":{}}` {
 		t.Errorf("before any step the response must say the run has not ended: %s", got)
 	}
-	if i, st, ok := r.Next(ctx); !ok || i != 0 || st.Status != plan.StepOK || string(st.Result) != `{"value":1}` {
+	if i, st, ok := r.Next(ctx); !ok || i != 0 || st.Status != runner.StepOK || string(st.Result) != `{"value":1}` {
 		t.Fatalf("first step: %d %+v %v", i, st, ok)
 	}
-	if r.Cursor() != 1 || r.Status() != plan.RunReady || r.Done() {
+	if r.Cursor() != 1 || r.Status() != runner.RunReady || r.Done() {
 		t.Fatalf("after one step: cursor %d, %v", r.Cursor(), r.Status())
 	}
 	if got := string(r.Response()); got != `{"status":"running","steps":{"a":{"status":"ok","result":{"value":1}}}}` {
@@ -67,14 +69,14 @@ func TestStepping(t *testing.T) {
 		t.Errorf("edited step result %s", got)
 	}
 	d.Continue(ctx) // continuing from a breakpoint moves on
-	if r.Status() != plan.RunCompleted || !r.Done() {
+	if r.Status() != runner.RunCompleted || !r.Done() {
 		t.Fatalf("status %v", r.Status())
 	}
 	// Rerun keeps what came before.
 	if from, note, err := d.Rerun(1); err != nil || from != 1 || note != "" {
 		t.Fatal(from, note, err)
 	}
-	if r.Step(0).Status != plan.StepOK || r.Step(1).Status != plan.StepPending || r.Cursor() != 1 {
+	if r.Step(0).Status != runner.StepOK || r.Step(1).Status != runner.StepPending || r.Cursor() != 1 {
 		t.Errorf("after rerun: %v %v %d", r.Step(0).Status, r.Step(1).Status, r.Cursor())
 	}
 	r.Continue(ctx, nil)
@@ -82,7 +84,7 @@ func TestStepping(t *testing.T) {
 		t.Errorf("response after rerun %s", r.Response())
 	}
 	r.Restart()
-	if r.Cursor() != 0 || r.Step(0).Status != plan.StepPending || string(r.Response()) != `{"status":"running","steps":{}}` {
+	if r.Cursor() != 0 || r.Step(0).Status != runner.StepPending || string(r.Response()) != `{"status":"running","steps":{}}` {
 		t.Errorf("after restart: cursor %d, %s", r.Cursor(), r.Response())
 	}
 	// Rerun of a step after an unrun one starts from the first unrun one.
@@ -101,15 +103,15 @@ func TestStepping(t *testing.T) {
 func TestFailedStepStopsTheRunAtItAndIsRetried(t *testing.T) {
 	calls := 0
 	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":["nope"]}}}},{"id":"c","tool":"echo"}]`,
-		plan.RunOptions{OnEvent: func(e plan.Event) {
-			if e.Kind == plan.EventStepStarted {
+		runner.RunOptions{OnEvent: func(e runner.Event) {
+			if e.Kind == runner.EventStepStarted {
 				calls++
 			}
 		}})
 	r := d.Run()
 	ctx := context.Background()
 	r.Continue(ctx, nil)
-	if r.Status() != plan.RunPartial || r.Step(2).Status != plan.StepPending || r.Cursor() != 1 || r.Done() {
+	if r.Status() != runner.RunPartial || r.Step(2).Status != runner.StepPending || r.Cursor() != 1 || r.Done() {
 		t.Fatalf("status %v, c %v, cursor %d", r.Status(), r.Step(2).Status, r.Cursor())
 	}
 	want := `{"status":"partial","steps":{"a":{"status":"ok","result":{"value":1}},"b":{"status":"error","error":"Cannot resolve output_by_reference: key 'nope' not found in step 'a'"}}}`
@@ -120,7 +122,7 @@ func TestFailedStepStopsTheRunAtItAndIsRetried(t *testing.T) {
 	if from, note, err := d.Rerun(2); err != nil || from != 1 || !strings.Contains(note, "rerunning from b") {
 		t.Fatalf("rerun past the failure: %d %q %v", from, note, err)
 	}
-	if _, st, _ := r.Next(ctx); st.Status != plan.StepError {
+	if _, st, _ := r.Next(ctx); st.Status != runner.StepError {
 		t.Fatalf("b fails again: %+v", st)
 	}
 	if got := string(r.Response()); got != want {
@@ -134,7 +136,7 @@ func TestFailedStepStopsTheRunAtItAndIsRetried(t *testing.T) {
 		t.Fatal(ds, err)
 	}
 	d.Continue(ctx)
-	if r.Status() != plan.RunCompleted {
+	if r.Status() != runner.RunCompleted {
 		t.Errorf("after fixing the arguments: %v %s", r.Status(), r.Response())
 	}
 	if calls-before != 2 {
@@ -147,7 +149,7 @@ func TestEditsAreValidated(t *testing.T) {
   {"id": "backup", "tool": "create_backup", "args": {"database": "prod"}},
   {"id": "check", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"backup": ["backup_id"]}}}}
 ]}`
-	d := newDebugger(t, src, plan.RunOptions{})
+	d := newDebugger(t, src, runner.RunOptions{})
 	if len(d.Diagnostics()) != 0 {
 		t.Fatalf("the plan is clean: %v", d.Diagnostics())
 	}
@@ -209,7 +211,7 @@ func TestEditShapes(t *testing.T) {
 		{`[{"id":"a","tool":"echo","args":{"value":1,"value":2}}]`, "value", "set", `3`, `[{"id":"a","tool":"echo","args":{"value":3,"value":3}}]`},
 		{`[{"id":"a","tool":"echo","args":{"a\u002eb":1}}]`, "a.b", "set", `2`, `[{"id":"a","tool":"echo","args":{"a\u002eb":2}}]`},
 	} {
-		d := newDebugger(t, c.src, plan.RunOptions{})
+		d := newDebugger(t, c.src, runner.RunOptions{})
 		var err error
 		if c.op == "set" {
 			_, err = d.SetArg(0, c.name, []byte(c.value))
@@ -227,7 +229,7 @@ func TestEditShapes(t *testing.T) {
 }
 
 func TestFindStep(t *testing.T) {
-	d := newDebugger(t, threeSteps, plan.RunOptions{})
+	d := newDebugger(t, threeSteps, runner.RunOptions{})
 	for arg, want := range map[string]int{"a": 0, "c": 2, "#1": 1} {
 		if i, err := d.FindStep(arg); err != nil || i != want {
 			t.Errorf("FindStep(%q) = %d, %v", arg, i, err)
@@ -243,12 +245,12 @@ func TestFindStep(t *testing.T) {
 func TestAdmit(t *testing.T) {
 	p := plan.Load("p.json", []byte(`[{"id":"a","tool":"echo","args":{"value":{"output_by_reference":{"a":[]}}}}]`), plan.Limits{})
 	for _, preflight := range []bool{true, false} {
-		rej, _ := plan.Admit(p, mockserver.Demo(), preflight)
+		rej, _ := runner.Admit(p, mockserver.Demo(), preflight)
 		if rej == nil || rej.Code != "REF_SELF" {
 			t.Errorf("preflight %v: %+v", preflight, rej)
 		}
 	}
-	rej, ds := plan.Admit(plan.Load("p.json", []byte(threeSteps), plan.Limits{}), mockserver.Demo(), true)
+	rej, ds := runner.Admit(plan.Load("p.json", []byte(threeSteps), plan.Limits{}), mockserver.Demo(), true)
 	if rej != nil || ds.Len() != 0 {
 		t.Errorf("a good plan is admitted: %+v %v", rej, ds)
 	}
@@ -256,14 +258,14 @@ func TestAdmit(t *testing.T) {
 	// a refused plan gets every diagnostic, the warnings of the steps
 	// before its error too.
 	warned := `[{"id":"a","tool":"echo","args":{"value":1,"extra":1}},{"id":"b","tool":"echo","args":{"value":2,"extra":2}}]`
-	rej, ds = plan.Admit(plan.Load("p.json", []byte(warned), plan.Limits{}), mockserver.Demo(), true)
+	rej, ds = runner.Admit(plan.Load("p.json", []byte(warned), plan.Limits{}), mockserver.Demo(), true)
 	if rej != nil || ds.Len() != 0 {
 		t.Errorf("a plan with warnings only: %+v %v", rej, ds.Slice())
 	}
 	refused := `[{"id":"a","tool":"echo","args":{"value":1,"extra":1}},{"id":"b","tool":"nope","args":{}}]`
 	p = plan.Load("p.json", []byte(refused), plan.Limits{})
-	rej, ds = plan.Admit(p, mockserver.Demo(), true)
-	if all := ds.Slice(); rej == nil || rej.Code != "UNKNOWN_TOOL" || !slices.EqualFunc(all, plan.Validate(p, mockserver.Demo()), func(a, b plan.Diagnostic) bool {
+	rej, ds = runner.Admit(p, mockserver.Demo(), true)
+	if all := ds.Slice(); rej == nil || rej.Code != "UNKNOWN_TOOL" || !slices.EqualFunc(all, check.Validate(p, mockserver.Demo()), func(a, b plan.Diagnostic) bool {
 		return a.Code == b.Code && a.Pointer == b.Pointer && a.Message == b.Message
 	}) || all[0].Code != "UNKNOWN_ARG" {
 		t.Errorf("a plan with an error after warnings: %+v %v", rej, all)
@@ -272,25 +274,25 @@ func TestAdmit(t *testing.T) {
 
 func TestCancelAndTimeout(t *testing.T) {
 	src := `[{"id":"r","tool":"generate_report","args":{"database":"x"}}]`
-	r := newRun(t, src, plan.RunOptions{StepTimeout: 30 * time.Millisecond})
+	r := newRun(t, src, runner.RunOptions{StepTimeout: 30 * time.Millisecond})
 	_, st, _ := r.Next(context.Background())
-	if st.Status != plan.StepError || !strings.Contains(st.Error, `step "r" timed out after 30ms`) {
+	if st.Status != runner.StepError || !strings.Contains(st.Error, `step "r" timed out after 30ms`) {
 		t.Errorf("timeout: %+v", st)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r = newRun(t, src, plan.RunOptions{OnEvent: func(e plan.Event) {
-		if e.Kind == plan.EventStepStarted {
+	r = newRun(t, src, runner.RunOptions{OnEvent: func(e runner.Event) {
+		if e.Kind == runner.EventStepStarted {
 			cancel()
 		}
 	}})
 	_, st, _ = r.Next(ctx)
-	if st.Status != plan.StepError || !strings.Contains(st.Error, `step "r" was cancelled`) {
+	if st.Status != runner.StepError || !strings.Contains(st.Error, `step "r" was cancelled`) {
 		t.Errorf("cancel: %+v", st)
 	}
 }
 
 func TestDebuggerRunsIntoWhatConciergeRefuses(t *testing.T) {
-	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":{"output_by_reference":{"b":[]}}}},{"id":"b","tool":"nope"}]`, plan.RunOptions{})
+	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":{"output_by_reference":{"b":[]}}}},{"id":"b","tool":"nope"}]`, runner.RunOptions{})
 	r := d.Run()
 	_, st, _ := r.Next(context.Background())
 	if st.Error != "Step 'a' references step 'b' which either does not exist or comes later in the plan" {
@@ -311,8 +313,8 @@ func TestDebuggerRunsIntoWhatConciergeRefuses(t *testing.T) {
 // "running".
 func TestCancelledBetweenSteps(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := newRun(t, threeSteps, plan.RunOptions{OnEvent: func(e plan.Event) {
-		if e.Kind == plan.EventStepFinished && e.Step == 0 {
+	r := newRun(t, threeSteps, runner.RunOptions{OnEvent: func(e runner.Event) {
+		if e.Kind == runner.EventStepFinished && e.Step == 0 {
 			cancel()
 		}
 	}})
@@ -329,14 +331,14 @@ func TestCancelledBetweenSteps(t *testing.T) {
 func TestOKCount(t *testing.T) {
 	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"value":1}},
  {"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":["nope"]}}}},
- {"id":"c","tool":"echo","args":{"value":2}}]`, plan.RunOptions{})
+ {"id":"c","tool":"echo","args":{"value":2}}]`, runner.RunOptions{})
 	r := d.Run()
 	ctx := context.Background()
 	check := func(when string, want int) {
 		t.Helper()
 		n := 0
 		for i := range r.Plan.Steps {
-			if r.Step(i).Status == plan.StepOK {
+			if r.Step(i).Status == runner.StepOK {
 				n++
 			}
 		}
@@ -347,7 +349,7 @@ func TestOKCount(t *testing.T) {
 	check("before any step", 0)
 	r.Next(ctx)
 	check("after a", 1)
-	if _, st, _ := r.Next(ctx); st.Status != plan.StepError {
+	if _, st, _ := r.Next(ctx); st.Status != runner.StepError {
 		t.Fatalf("b with a path a lacks: %v", st.Status)
 	}
 	check("after b failed", 1)

@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/planctl/planctl/plan"
+import "github.com/planctl/planctl/plan/runner"
 
 // refreshResultDiags puts each step's RESULT_SCHEMA warning (a result that
 // does not match its tool's outputSchema; plan/validate_result.go) beside the step's
@@ -29,7 +29,7 @@ func (m *common) refreshResultDiags() {
 			}
 		}
 		m.diags[i] = kept
-		if d := plan.ResultCheck(m.run, i); d != nil {
+		if d := runner.ResultCheck(m.run, i); d != nil {
 			m.diags[i] = append(m.diags[i], *d)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Stepping: every action is the Debugger's (plan.Debugger), called in a
@@ -85,7 +86,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	}
 	halted := m.dbg.Halted()
 	switch {
-	case msg.last >= 0 && m.run.Step(msg.last).Status == plan.StepError:
+	case msg.last >= 0 && m.run.Step(msg.last).Status == runner.StepError:
 		st := m.run.Step(msg.last)
 		say(true, fmt.Sprintf("%s failed: %s%s; i edits it, n retries it", m.label(msg.last), oneLine(st.Error), dropped()))
 	case halted != "":

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/tui/internal/noquery"
 )
 
@@ -27,7 +28,7 @@ func init() { noquery.Restore() }
 type Options struct {
 	Plan        *plan.Plan
 	Catalog     *plan.Catalog
-	RunOptions  plan.RunOptions   // step timeout; OnEvent is the TUI's own
+	RunOptions  runner.RunOptions // step timeout; OnEvent is the TUI's own
 	Diagnostics []plan.Diagnostic // from plan.Validate, shown beside the steps (nil: the debugger validates the plan after its first screen)
 	Breakpoints []int             // step indexes to stop before
 	// Validate checks the plan and every edit of it (nil: plan.Validate).

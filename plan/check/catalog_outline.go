@@ -1,9 +1,11 @@
-package plan
+package check
 
 import (
 	"sort"
 
 	"github.com/planctl/planctl/plan/jsontext"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // OutputKey is one key a reference path may take next: a property of the
@@ -27,11 +29,11 @@ type Output struct {
 // outputSchema of t, through $ref, allOf, anyOf and oneOf as the validator
 // does, and describes the value it reaches. ok is false when the tool has no
 // outputSchema or the path cannot be walked on it.
-func (t *Tool) OutputAt(path []string) (out Output, ok bool) {
+func OutputAt(t *plan.Tool, path []string) (out Output, ok bool) {
 	if t == nil || len(t.OutputSchema) == 0 {
 		return Output{Type: "any"}, false
 	}
-	doc, err := t.outputDoc()
+	doc, err := outputDoc(t)
 	if err != nil {
 		return Output{Type: "any"}, false
 	}
@@ -98,7 +100,7 @@ type ParamInfo struct {
 
 // Params lists the top-level parameters of t's inputSchema ($ref and allOf
 // resolved), in the schema's order where it can be read, else sorted.
-func (t *Tool) Params() []ParamInfo {
+func Params(t *plan.Tool) []ParamInfo {
 	work := minSchemaWork + schemaWorkBytes*len(t.InputSchema)
 	ti := newToolInfo(t, &work)
 	req := map[string]bool{}

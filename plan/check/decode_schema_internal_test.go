@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"cmp"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // chunks is a list kept in chunks of diagChunk: an append never copies the
@@ -58,9 +60,9 @@ func (l *chunks[T]) reset() {
 // message of about 230 (REF_UNKNOWN_PROPERTY names its step) and a pointer
 // of 24 to 60: most of what validate kept.
 type diagList struct {
-	p     *Plan // what the records' steps, references and offsets are of
+	p     *plan.Plan // what the records' steps, references and offsets are of
 	recs  chunks[diagRec]
-	fulls chunks[Diagnostic]
+	fulls chunks[plan.Diagnostic]
 }
 
 // lazyKind says how a record's diagnostic is made.
@@ -92,14 +94,14 @@ type lazyWords struct{ msg, sug string }
 
 // add records d whole and returns it for decoration (valid until the next
 // add).
-func (l *diagList) add(d Diagnostic) *Diagnostic {
+func (l *diagList) add(d plan.Diagnostic) *plan.Diagnostic {
 	l.recs.add(diagRec{full: int32(l.fulls.n)})
 	return l.fulls.add(d)
 }
 
 // addLazy records a diagnostic of kind k at span start-end of step s
 // (clamped to the source as Plan.Diag clamps); r gives the rest.
-func (l *diagList) addLazy(k lazyKind, sev Severity, start, end int, s *Step, r diagRec) {
+func (l *diagList) addLazy(k lazyKind, sev plan.Severity, start, end int, s *plan.Step, r diagRec) {
 	n := len(l.p.Src.Bytes)
 	start, end = min(max(start, 0), n), min(end, n)
 	if end < start {
@@ -113,7 +115,7 @@ func (l *diagList) addLazy(k lazyKind, sev Severity, start, end int, s *Step, r 
 func (l *diagList) len() int { return l.recs.n }
 
 // at is diagnostic i when it is kept whole, else nil.
-func (l *diagList) at(i int) *Diagnostic {
+func (l *diagList) at(i int) *plan.Diagnostic {
 	r := l.recs.at(i)
 	if r.kind != lazyNone {
 		return nil
@@ -130,11 +132,11 @@ func (l *diagList) stepOf(i int) int {
 }
 
 // severity, start and code are those of diagnostic i.
-func (l *diagList) severity(i int) Severity {
+func (l *diagList) severity(i int) plan.Severity {
 	if d := l.at(i); d != nil {
 		return d.Severity
 	}
-	return Severity(l.recs.at(i).sev)
+	return plan.Severity(l.recs.at(i).sev)
 }
 
 func (l *diagList) start(i int) int {
@@ -157,7 +159,7 @@ func (l *diagList) code(i int) string {
 
 // appendPtr and appendMsg append the pointer and the message of
 // diagnostic i; ref is parseRef(its reference) for REF_UNKNOWN_PROPERTY.
-func (l *diagList) appendPtr(b []byte, i int, ref *Ref) []byte {
+func (l *diagList) appendPtr(b []byte, i int, ref *plan.Ref) []byte {
 	r := l.recs.at(i)
 	switch r.kind {
 	case lazyNone:
@@ -169,7 +171,7 @@ func (l *diagList) appendPtr(b []byte, i int, ref *Ref) []byte {
 	return strconv.AppendInt(append(b, '/'), int64(r.elem), 10)
 }
 
-func (l *diagList) appendMsg(b []byte, i int, ref *Ref) []byte {
+func (l *diagList) appendMsg(b []byte, i int, ref *plan.Ref) []byte {
 	r := l.recs.at(i)
 	switch r.kind {
 	case lazyNone:
@@ -181,15 +183,15 @@ func (l *diagList) appendMsg(b []byte, i int, ref *Ref) []byte {
 }
 
 // refOf is parseRef of diagnostic i's reference (zero when it has none).
-func (l *diagList) refOf(i int) Ref {
+func (l *diagList) refOf(i int) plan.Ref {
 	if r := l.recs.at(i); r.kind == lazyUnknownProperty {
-		return parseRef(r.ref)
+		return plan.ParseRefValue(r.ref)
 	}
-	return Ref{}
+	return plan.Ref{}
 }
 
 // make is diagnostic i, whole; without ptr, its Pointer is left empty.
-func (l *diagList) make(i int, ptr bool) Diagnostic {
+func (l *diagList) make(i int, ptr bool) plan.Diagnostic {
 	r := l.recs.at(i)
 	if r.kind == lazyNone {
 		return *l.fulls.at(int(r.full))
@@ -205,14 +207,14 @@ func (l *diagList) make(i int, ptr bool) Diagnostic {
 		msg = string(l.appendMsg(buf[:0], i, &ref))
 	}
 	s := l.p.Steps[r.step]
-	d := l.p.Diag(Severity(r.sev), l.code(i), pointer, int(r.start), int(r.end), msg)
+	d := l.p.Diag(plan.Severity(r.sev), l.code(i), pointer, int(r.start), int(r.end), msg)
 	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), r.words.sug
 	return d
 }
 
 // all is every diagnostic, whole, in the order they were made.
-func (l *diagList) all() []Diagnostic {
-	out := make([]Diagnostic, l.len())
+func (l *diagList) all() []plan.Diagnostic {
+	out := make([]plan.Diagnostic, l.len())
 	for i := range out {
 		out[i] = l.make(i, true)
 	}
@@ -221,7 +223,7 @@ func (l *diagList) all() []Diagnostic {
 
 // filter keeps the diagnostics kept whole that keep says yes to, and every
 // lazy one.
-func (l *diagList) filter(keep func(*Diagnostic) bool) {
+func (l *diagList) filter(keep func(*plan.Diagnostic) bool) {
 	old := *l
 	*l = diagList{p: old.p}
 	for i := range old.len() {
@@ -311,15 +313,15 @@ func (ds *Diagnostics) Len() int {
 
 // At is diagnostic i, whole (a new one each call: keep it if it is needed
 // twice).
-func (ds *Diagnostics) At(i int) Diagnostic { return ds.l.make(int(ds.order[i]), true) }
+func (ds *Diagnostics) At(i int) plan.Diagnostic { return ds.l.make(int(ds.order[i]), true) }
 
 // AtNoPointer is At, except that the Pointer of a diagnostic kept compact
 // is left empty: for a driver that does not show pointers (the text
 // report), which then makes no string but the message.
-func (ds *Diagnostics) AtNoPointer(i int) Diagnostic { return ds.l.make(int(ds.order[i]), false) }
+func (ds *Diagnostics) AtNoPointer(i int) plan.Diagnostic { return ds.l.make(int(ds.order[i]), false) }
 
 // Severity is the severity of diagnostic i (without making it whole).
-func (ds *Diagnostics) Severity(i int) Severity { return ds.l.severity(int(ds.order[i])) }
+func (ds *Diagnostics) Severity(i int) plan.Severity { return ds.l.severity(int(ds.order[i])) }
 
 // Code is the code of diagnostic i (without making it whole).
 func (ds *Diagnostics) Code(i int) string { return ds.l.code(int(ds.order[i])) }
@@ -337,8 +339,8 @@ func (ds *Diagnostics) Keep(keep func(i int) bool) {
 
 // Slice is every diagnostic, whole, in one slice (what Validate returns;
 // empty for a nil list).
-func (ds *Diagnostics) Slice() []Diagnostic {
-	out := make([]Diagnostic, ds.Len())
+func (ds *Diagnostics) Slice() []plan.Diagnostic {
+	out := make([]plan.Diagnostic, ds.Len())
 	for i := range out {
 		out[i] = ds.At(i)
 	}

@@ -1,4 +1,4 @@
-package plan_test
+package check_test
 
 import (
 	"io"
@@ -9,8 +9,11 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/plantest"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // FuzzValidate validates fuzzed plans against fuzzed catalogs. Whatever the
@@ -20,8 +23,8 @@ import (
 // an error (so that preflight refuses it too), and preflight (Admit) must
 // refuse exactly the plans with an error, on the first.
 func FuzzValidate(f *testing.F) {
-	cat, _ := os.ReadFile("testdata/catalog.json")
-	for _, src := range plantest.Files("testdata/err/*.json", "testdata/ok/*.json") {
+	cat, _ := os.ReadFile("../testdata/catalog.json")
+	for _, src := range plantest.Files("../testdata/err/*.json", "../testdata/ok/*.json") {
 		f.Add(src, cat)
 		f.Add(src, mockserver.DemoJSON())
 	}
@@ -51,7 +54,7 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 		c = mockserver.Demo()
 	}
 	p := plan.Load("plan.json", src, plan.Limits{MaxSteps: 1000})
-	ds := plan.Validate(p, c)
+	ds := check.Validate(p, c)
 	for i, d := range ds {
 		if _, ok := plan.LookupCode(d.Code); !ok {
 			t.Fatalf("unknown code %s", d.Code)
@@ -63,12 +66,12 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 			t.Fatalf("not sorted")
 		}
 	}
-	if rej := plan.ConciergeCheck(p, c); rej != nil && !plan.HasErrors(ds) {
+	if rej := concierge.ConciergeCheck(p, c); rej != nil && !plan.HasErrors(ds) {
 		t.Fatalf("Concierge refuses the plan (%s) but the validator finds no error", rej.Message)
 	}
 	// The diagnostics kept compact make what they would be kept whole, and
 	// the compact list reads as the slice does.
-	if eager := plan.ValidateEager(p, c); !reflect.DeepEqual(ds, eager) {
+	if eager := check.ValidateEager(p, c); !reflect.DeepEqual(ds, eager) {
 		for i := range min(len(ds), len(eager)) {
 			if !reflect.DeepEqual(ds[i], eager[i]) {
 				t.Fatalf("diagnostic %d: compact %+v, whole %+v", i, ds[i], eager[i])
@@ -76,7 +79,7 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 		}
 		t.Fatalf("%d diagnostics compact, %d whole", len(ds), len(eager))
 	}
-	l := plan.ValidateList(p, c, plan.ValidateOptions{})
+	l := check.ValidateList(p, c, check.ValidateOptions{})
 	if l.Len() != len(ds) {
 		t.Fatalf("ValidateList: %d, Validate: %d", l.Len(), len(ds))
 	}
@@ -92,7 +95,7 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 	}
 	// Preflight's check keeps no warnings and stops at the first error: it
 	// must refuse exactly the plans with an error, on the first of them.
-	if rej, _ := plan.Admit(p, c, true); (rej != nil) != plan.HasErrors(ds) {
+	if rej, _ := runner.Admit(p, c, true); (rej != nil) != plan.HasErrors(ds) {
 		t.Fatalf("Admit refuses: %v, but the diagnostics have an error: %v", rej != nil, plan.HasErrors(ds))
 	} else if rej != nil {
 		first := ds[slices.IndexFunc(ds, func(d plan.Diagnostic) bool { return d.Severity == plan.SeverityError })]

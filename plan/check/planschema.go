@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // SchemaDraft is the JSON Schema dialect PlanSchema writes.
@@ -27,7 +29,7 @@ const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 // keywords of the inputSchema's top level that apply subschemas (allOf,
 // anyOf, if, ...) are not carried over, since they would refuse the
 // references themselves.
-func PlanSchema(c *Catalog) ([]byte, error) {
+func PlanSchema(c *plan.Catalog) ([]byte, error) {
 	defs := map[string]any{
 		"plan":      planObject(true),
 		"arguments": planObject(false),
@@ -247,7 +249,7 @@ func rewriteRefs(v any, base string) any {
 // sits at base. It takes the parameters as the validator sees them (the
 // top level with $ref and allOf resolved); an inputSchema with
 // alternatives at its top (anyOf, oneOf) leaves the args an open object.
-func argsSchema(t *Tool, base string) map[string]any {
+func argsSchema(t *plan.Tool, base string) map[string]any {
 	out := map[string]any{"type": "object", "title": t.Name}
 	if t.Description != "" {
 		out["description"] = t.Description

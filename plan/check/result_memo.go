@@ -1,10 +1,12 @@
-package plan
+package check
 
 import (
 	"strings"
 	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // The result check's memo. A run checks every step's result against its
@@ -38,13 +40,13 @@ const (
 )
 
 // checkResult is checkResultWhole with the memo of skeletons that passed.
-func checkResult(t *Tool, result []byte) string {
-	if t.compiledOutput() == nil {
+func CheckResult(t *plan.Tool, result []byte) string {
+	if compiledOutput(t) == nil {
 		return ""
 	}
-	m := &t.resultMemo
+	m := &memoOf(t).resultMemo
 	m.once.Do(func() {
-		if doc, err := t.outputDoc(); err == nil {
+		if doc, err := outputDoc(t); err == nil {
 			m.structural = structuralSchema(doc, doc, true, map[string]bool{})
 		}
 	})

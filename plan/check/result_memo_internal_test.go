@@ -1,10 +1,12 @@
-package plan
+package check
 
 import (
 	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/planctl/planctl/plan"
 )
 
 func TestResultSkeleton(t *testing.T) {
@@ -82,15 +84,15 @@ func TestResultMemoAgrees(t *testing.T) {
 		`{"result": 3}`, `4`, `"text"`, `{"n": 1, "n": "x"}`, `{"n": "x", "n": 1}`,
 	}
 	for _, sch := range schemas {
-		memo := &Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
-		whole := &Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
+		memo := &plan.Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
+		whole := &plan.Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
 		for pass := 0; pass < 2; pass++ { // the second pass meets every skeleton again
 			for k := range results {
 				r := results[k]
 				if pass == 1 {
 					r = results[len(results)-1-k]
 				}
-				if got, want := checkResult(memo, []byte(r)), checkResultWhole(whole, []byte(r)); got != want {
+				if got, want := CheckResult(memo, []byte(r)), checkResultWhole(whole, []byte(r)); got != want {
 					t.Errorf("schema %s, result %s: with the memo %q, without %q", sch, r, got, want)
 				}
 			}
@@ -103,8 +105,8 @@ func TestResultMemoAgrees(t *testing.T) {
 // as the whole check does.
 func TestResultMemoShared(t *testing.T) {
 	sch := `{"type": "object", "properties": {"n": {"type": "integer"}}}`
-	memo := &Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
-	whole := &Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
+	memo := &plan.Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
+	whole := &plan.Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for g := 0; g < 4; g++ {
@@ -117,7 +119,7 @@ func TestResultMemoShared(t *testing.T) {
 				if i%7 == g {
 					r = fmt.Sprintf(`{"k%d": "x", "n": %d.5}`, i, i)
 				}
-				if got, want := checkResult(memo, []byte(r)), checkResultWhole(whole, []byte(r)); got != want {
+				if got, want := CheckResult(memo, []byte(r)), checkResultWhole(whole, []byte(r)); got != want {
 					select {
 					case errs <- fmt.Sprintf("%s: with the memo %q, without %q", r, got, want):
 					default:
@@ -131,7 +133,7 @@ func TestResultMemoShared(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	if n := len(memo.resultMemo.passed); n != maxMemoSkeletons {
+	if n := len(memoOf(memo).resultMemo.passed); n != maxMemoSkeletons {
 		t.Errorf("the memo holds %d skeletons, want its bound %d", n, maxMemoSkeletons)
 	}
 }

@@ -1,8 +1,10 @@
-package plan
+package check
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // TestDecodeResultAgrees: a result decoded only as deep as the outputSchema
@@ -22,8 +24,8 @@ func TestDecodeResultAgrees(t *testing.T) {
 		`{"x": {"k": 1}}`, `{"data": {"k": 1}, "data": [1]}`, `{"d\u0061ta": []}`, `[1, 2]`, `"text"`, `{"result": {"j": 1}}`, `{"k": 1}`,
 	}
 	for _, sc := range schemas {
-		tool := &Tool{Name: "t", OutputSchema: json.RawMessage(sc)}
-		sch := tool.compiledOutput()
+		tool := &plan.Tool{Name: "t", OutputSchema: json.RawMessage(sc)}
+		sch := compiledOutput(tool)
 		if sch == nil {
 			t.Fatalf("schema does not compile: %s", sc)
 		}
@@ -32,7 +34,7 @@ func TestDecodeResultAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			part, err := tool.decodeResult([]byte(res))
+			part, err := decodeResult(tool, []byte(res))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,14 @@
-package plan
+package check
 
-import "sort"
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/planctl/planctl/plan"
+)
 
 // The part of a toolInfo that its inputSchema alone decides, made once per
 // tool and shared by every validation after (a server validates each plan
@@ -16,6 +24,38 @@ import "sort"
 //     (at least its cost); otherwise it flattens anew, as before the cache,
 //     and is cut short the same way.
 
+// schemaMemo is what the checks derive from one tool's schemas, made once
+// and only read after; it lives on the tool (Tool.Memo).
+type schemaMemo struct {
+	// The compiled inputSchema.
+	inputOnce     sync.Once
+	inputCompiled *jsonschema.Schema
+	// The compiled outputSchema, for result checks (validate_result.go).
+	outputOnce     sync.Once
+	outputCompiled *jsonschema.Schema
+	outShallowOnce sync.Once
+	outShallow     map[string]bool // result members the outputSchema checks only the kind of (shallowParams)
+	outShallowOK   bool
+	resultMemo     resultMemo // skeletons of results that passed (result_memo.go)
+	// The decoded schemas.
+	docsOnce      sync.Once
+	inDoc, outDoc any
+	inErr, outErr error
+	// What the validator derives from the inputSchema.
+	inInfo atomic.Pointer[inputInfo]
+	// The REQUIRED_SHAPE warning's message for this tool, "" for none.
+	requiredShapeOnce sync.Once
+	requiredShapeMsg  string
+}
+
+// schemaMemoKey is the key of a tool's schemaMemo.
+type schemaMemoKey struct{}
+
+// memoOf is t's schemaMemo.
+func memoOf(t *plan.Tool) *schemaMemo {
+	return t.Memo(schemaMemoKey{}, func() any { return new(schemaMemo) }).(*schemaMemo)
+}
+
 // inputInfo is what newToolInfo derives from a tool's decoded inputSchema.
 // It is only read once made.
 type inputInfo struct {
@@ -29,10 +69,11 @@ type inputInfo struct {
 	cost        int // the schema work its flatten charged
 }
 
-// inputInfo is the tool's inputInfo for a validation with work left
+// toolInputInfo is the tool's inputInfo for a validation with work left
 // (nil: unbounded), charged to it as making it would have been.
-func (t *Tool) inputInfo(doc any, work *int) *inputInfo {
-	if in := t.inInfo.Load(); in != nil && (work == nil || *work >= in.cost) {
+func toolInputInfo(t *plan.Tool, doc any, work *int) *inputInfo {
+	m := memoOf(t)
+	if in := m.inInfo.Load(); in != nil && (work == nil || *work >= in.cost) {
 		if work != nil {
 			*work -= in.cost
 		}
@@ -40,7 +81,7 @@ func (t *Tool) inputInfo(doc any, work *int) *inputInfo {
 	}
 	in, complete := makeInputInfo(doc, work)
 	if complete {
-		t.inInfo.Store(in) // concurrent makers store equal values
+		m.inInfo.Store(in) // concurrent makers store equal values
 	}
 	return in
 }

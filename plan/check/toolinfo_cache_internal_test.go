@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"encoding/json"
@@ -6,14 +6,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // cacheTools are tools whose inputSchemas take flattening work ($ref,
 // allOf, anyOf), so that a small schema-work budget cuts the flatten short
 // and the validation's diagnostics change with the budget; one of them
 // gives "required" as an object (REQUIRED_SHAPE).
-func cacheTools() []*Tool {
-	return []*Tool{
+func cacheTools() []*plan.Tool {
+	return []*plan.Tool{
 		{Name: "put", InputSchema: json.RawMessage(`{"type": "object",
 			"allOf": [{"$ref": "#/$defs/key"}, {"$ref": "#/$defs/val"}],
 			"anyOf": [{"required": ["key"]}],
@@ -36,7 +38,7 @@ const cachePlan = `{"steps": [
  {"id": "b", "tool": "get", "args": {"key": {"output_by_reference": {"a": ["key"]}}, "nn": 1}},
  {"id": "c", "tool": "put", "args": {"key": "y", "valeu": 1, "ttl": "[1]"}}]}`
 
-func diagnosticsWithWork(p *Plan, c *Catalog, work int) string {
+func diagnosticsWithWork(p *plan.Plan, c *plan.Catalog, work int) string {
 	v := newValidator(p, c, ValidateOptions{})
 	v.schemaWork = work
 	v.check()
@@ -49,9 +51,9 @@ func diagnosticsWithWork(p *Plan, c *Catalog, work int) string {
 	return b.String()
 }
 
-func newCacheCatalog(t *testing.T) *Catalog {
+func newCacheCatalog(t *testing.T) *plan.Catalog {
 	t.Helper()
-	c, err := NewCatalog("test", cacheTools(), nil)
+	c, err := plan.NewCatalog("test", cacheTools(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func newCacheCatalog(t *testing.T) *Catalog {
 // byte for byte, at every budget, including those that cut a flatten short
 // and those that leave exactly its cost.
 func TestToolInfoCacheSameDiagnostics(t *testing.T) {
-	p := Load("plan.json", []byte(cachePlan), Limits{})
+	p := plan.Load("plan.json", []byte(cachePlan), plan.Limits{})
 	const top = 400
 	want := make([]string, top+1)
 	for w := range want {
@@ -102,12 +104,12 @@ func TestToolInfoCacheSameDiagnostics(t *testing.T) {
 	}
 	// Unbounded (nil work), as the catalog outline and the plan schema use it.
 	for _, tool := range shared.Tools {
-		doc, err := tool.inputDoc()
+		doc, err := inputDoc(tool)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got, _ := makeInputInfo(doc, nil)
-		if cached := tool.inputInfo(doc, nil); fmt.Sprint(*cached) != fmt.Sprint(*got) {
+		if cached := toolInputInfo(tool, doc, nil); fmt.Sprint(*cached) != fmt.Sprint(*got) {
 			t.Errorf("tool %s: cached %v, made %v", tool.Name, *cached, *got)
 		}
 	}

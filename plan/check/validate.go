@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // Validate checks a plan against a catalog before anything runs and returns
@@ -23,7 +25,7 @@ import (
 // Schemas are decoded and compiled once per tool, not once per step.
 //
 // Validate makes the default checks; ValidateWith turns on the opt-in ones.
-func Validate(p *Plan, c *Catalog) []Diagnostic {
+func Validate(p *plan.Plan, c *plan.Catalog) []plan.Diagnostic {
 	return ValidateWith(p, c, ValidateOptions{})
 }
 
@@ -39,14 +41,14 @@ type ValidateOptions struct {
 // ValidateWith is Validate with the opt-in checks of o. Each reference is
 // parsed where it is checked and nothing of it is kept (a step keeps no
 // parsed references: see Step.Refs).
-func ValidateWith(p *Plan, c *Catalog, o ValidateOptions) []Diagnostic {
+func ValidateWith(p *plan.Plan, c *plan.Catalog, o ValidateOptions) []plan.Diagnostic {
 	return ValidateList(p, c, o).Slice()
 }
 
 // ValidateList is ValidateWith, its diagnostics kept compact: a driver that
 // shows them one at a time (the validate command's text report) makes each
 // whole only when it writes it.
-func ValidateList(p *Plan, c *Catalog, o ValidateOptions) *Diagnostics {
+func ValidateList(p *plan.Plan, c *plan.Catalog, o ValidateOptions) *Diagnostics {
 	v := newValidator(p, c, o)
 	v.check()
 	return v.ds.sorted()
@@ -56,10 +58,10 @@ func ValidateList(p *Plan, c *Catalog, o ValidateOptions) *Diagnostics {
 // plan runs (Admit): the first error (in position order), or nil when the
 // plan may run, and every diagnostic, compact, for the driver to show.
 // Warnings never stop a run.
-func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds *Diagnostics) {
+func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *Diagnostics) {
 	ds = ValidateList(p, c, ValidateOptions{})
 	for i := range ds.Len() {
-		if ds.Severity(i) == SeverityError {
+		if ds.Severity(i) == plan.SeverityError {
 			d := ds.At(i)
 			return &d, ds
 		}
@@ -75,15 +77,15 @@ func validateFirst(p *Plan, c *Catalog) (first *Diagnostic, ds *Diagnostics) {
 // kept 200,000 diagnostics to the end of the check, most of a run's peak
 // memory, for nothing: run, serve and the DAP server show none of them
 // when the plan runs.)
-func hasErrors(p *Plan, c *Catalog) bool {
+func HasErrors(p *plan.Plan, c *plan.Catalog) bool {
 	v := newValidator(p, c, ValidateOptions{})
 	v.errorsOnly = true
 	v.check()
 	return v.settle()
 }
 
-func newValidator(p *Plan, c *Catalog, o ValidateOptions) *validator {
-	v := &validator{p: p, c: c, src: nil, tools: map[*Tool]*toolInfo{}, opts: o}
+func newValidator(p *plan.Plan, c *plan.Catalog, o ValidateOptions) *validator {
+	v := &validator{p: p, c: c, src: nil, tools: map[*plan.Tool]*toolInfo{}, opts: o}
 	v.schemaWork = schemaWork(p, c)
 	v.ds.p = p
 	return v
@@ -96,7 +98,7 @@ func (v *validator) check() {
 	for _, d := range p.Problems {
 		v.ds.add(d)
 	}
-	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != FormSteps) || v.settle() {
+	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != plan.FormSteps) || v.settle() {
 		return
 	}
 	v.src = p.Src.Bytes
@@ -110,7 +112,7 @@ func (v *validator) check() {
 		return
 	}
 	if len(p.Steps) == 0 {
-		v.add(SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
+		v.add(plan.SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
 			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
 	}
 	if v.run(); v.settle() {
@@ -132,7 +134,7 @@ func (v *validator) settle() bool {
 		return true
 	}
 	for i := range v.ds.len() {
-		if v.ds.severity(i) == SeverityError {
+		if v.ds.severity(i) == plan.SeverityError {
 			v.stop = true
 			return true
 		}
@@ -142,11 +144,11 @@ func (v *validator) settle() bool {
 }
 
 type validator struct {
-	p      *Plan
-	c      *Catalog
+	p      *plan.Plan
+	c      *plan.Catalog
 	src    []byte
 	ds     diagList
-	tools  map[*Tool]*toolInfo
+	tools  map[*plan.Tool]*toolInfo
 	opts   ValidateOptions
 	ptrBuf []byte // a JSON Pointer being built (lookalikes)
 	msgBuf []byte // a message being built
@@ -184,7 +186,7 @@ type validator struct {
 
 // schemaWork is the schema work a validation may do: linear in the size of
 // the plan and of the catalog's schemas.
-func schemaWork(p *Plan, c *Catalog) int {
+func schemaWork(p *plan.Plan, c *plan.Catalog) int {
 	n := len(p.Src.Bytes)
 	if c != nil {
 		for _, t := range c.Tools {
@@ -203,7 +205,7 @@ type stepIDs struct {
 	idNode jsontext.Value
 	tool   jsontext.Value
 	args   jsontext.Value
-	step   *Step
+	step   *plan.Step
 	// The pointers of a misspelt id or args key; "": the step's own
 	// (built when a diagnostic needs one, not twice for every step).
 	idAt, argAt string
@@ -226,7 +228,7 @@ func (id *stepIDs) argPtr() string {
 }
 
 // add records a diagnostic and returns it for decoration.
-func (v *validator) add(sev Severity, code, ptr string, start, end int, s *Step, msg string) *Diagnostic {
+func (v *validator) add(sev plan.Severity, code, ptr string, start, end int, s *plan.Step, msg string) *plan.Diagnostic {
 	d := v.p.Diag(sev, code, ptr, start, end, v.intern(code, msg))
 	if s != nil {
 		d.StepIndex, d.StepID = s.Index, s.IDText()
@@ -249,8 +251,8 @@ func (v *validator) intern(code, msg string) string {
 }
 
 // relate adds a related location to d.
-func (v *validator) relate(d *Diagnostic, ptr string, offset int, msg string) {
-	d.Related = append(d.Related, Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
+func (v *validator) relate(d *plan.Diagnostic, ptr string, offset int, msg string) {
+	d.Related = append(d.Related, plan.Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
 }
 
 // planKeys reports keys of the plan object other than "steps".
@@ -264,11 +266,11 @@ func (v *validator) planKeys() {
 			continue
 		}
 		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)
-		sug := suggest(m.Key, []string{"steps"})
+		sug := Suggest(m.Key, []string{"steps"})
 		if sug != "" {
 			msg = fmt.Sprintf("the plan has a key %q instead of \"steps\": rename it.%s", m.Key, didYouMean(sug))
 		}
-		d := v.add(SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
+		d := v.add(plan.SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
 		d.Suggestion = sug
 	}
 }
@@ -323,10 +325,10 @@ func (v *validator) run() {
 
 // shape checks a step's form (its keys, id, tool and args) and returns what
 // the rest of the walk takes as its id, tool and args.
-func (v *validator) shape(s *Step) stepIDs {
+func (v *validator) shape(s *plan.Step) stepIDs {
 	out := stepIDs{idNode: s.ID, tool: s.Tool, args: s.Args, step: s}
 	if s.Node.Kind() != jsontext.Object {
-		v.add(SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
+		v.add(plan.SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
 		return out
 	}
@@ -337,7 +339,7 @@ func (v *validator) shape(s *Step) stepIDs {
 		}
 		sug := stepKeyAliases[m.Key]
 		if sug == "" {
-			sug = suggest(m.Key, stepKeys)
+			sug = Suggest(m.Key, stepKeys)
 		}
 		if sug != "" && !s.Node.Get(sug).IsZero() {
 			sug = "" // the real key is there too: this one is just extra
@@ -358,12 +360,12 @@ func (v *validator) shape(s *Step) stepIDs {
 				}
 			}
 		}
-		d := v.add(SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+		d := v.add(plan.SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
 		d.Suggestion = sug
 	}
 	startOf := s.Node.Start()
 	switch id := out.idNode; {
-	case id.IsZero() || !pyTruthy(id):
+	case id.IsZero() || !pyvalue.Truthy(id):
 		if !aliased[0] {
 			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
 			ptr, start, end := s.Ptr, startOf, startOf+1
@@ -371,29 +373,29 @@ func (v *validator) shape(s *Step) stepIDs {
 				msg = fmt.Sprintf("step %d has an empty id %s (Concierge treats it as missing): give it a unique, non-empty string id", s.Index, id.Raw(v.src))
 				ptr, start, end = out.idPtr(), id.Start(), id.End()
 			}
-			v.add(SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
+			v.add(plan.SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
 		}
 	case id.Kind() != jsontext.String:
-		v.add(SeverityError, "STEP_ID_TYPE", out.idPtr(), id.Start(), id.End(), s,
+		v.add(plan.SeverityError, "STEP_ID_TYPE", out.idPtr(), id.Start(), id.End(), s,
 			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind(), strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
 		out.id, out.hasID = id.Str(), true
 		if j, dup := v.first[id.Str()]; dup && j < s.Index {
-			d := v.add(SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
+			d := v.add(plan.SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str(), j))
 			first := v.ids[j]
 			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %q is first defined here", id.Str()))
 		} else if !goodID(id.Str()) {
-			v.add(SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
+			v.add(plan.SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
 		}
 	}
 	if out.tool.IsZero() && !aliased[1] {
-		v.add(SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
+		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
 	}
 	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
-		v.add(SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
+		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
 			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind()))
 	}
 	return out
@@ -426,11 +428,11 @@ func tidyID(id string) string {
 }
 
 // step checks one step's tool, arguments and references.
-func (v *validator) step(s *Step) {
+func (v *validator) step(s *plan.Step) {
 	ids := &v.ids[s.Index]
 	var info *toolInfo
 	if t := ids.tool; !t.IsZero() {
-		var tool *Tool
+		var tool *plan.Tool
 		if t.Kind() == jsontext.String {
 			tool = v.c.Tool(t.Str())
 		}
@@ -449,7 +451,7 @@ func (v *validator) step(s *Step) {
 			sug := ""
 			msg := ""
 			if t.Kind() == jsontext.String {
-				sug = suggest(t.Str(), v.c.Names())
+				sug = Suggest(t.Str(), v.c.Names())
 				if sug != "" {
 					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
 				} else {
@@ -458,7 +460,7 @@ func (v *validator) step(s *Step) {
 			} else {
 				msg = fmt.Sprintf("the tool of step %q is a JSON %s: name a tool with a string, one of %s", s.Label(), t.Kind(), quoteList(v.c.Names(), 12))
 			}
-			d := v.add(SeverityError, "UNKNOWN_TOOL", ptr, t.Start(), t.End(), s, msg)
+			d := v.add(plan.SeverityError, "UNKNOWN_TOOL", ptr, t.Start(), t.End(), s, msg)
 			d.Suggestion = sug
 		}
 	}
@@ -469,7 +471,7 @@ func (v *validator) step(s *Step) {
 			if info != nil && len(info.required) > 0 {
 				v.missingArgs(s, info, jsontext.Value{}, *ids)
 			} else {
-				v.add(SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
+				v.add(plan.SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
 					fmt.Sprintf("step %q has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", s.Label()))
 			}
 		}
@@ -477,9 +479,9 @@ func (v *validator) step(s *Step) {
 	}
 	refs := scratch(&v.refs)
 	for _, m := range pyvalue.Members(args) {
-		if IsRef(m.Value) {
+		if plan.IsRef(m.Value) {
 			refs[m.Key] = true
-			ref := parseRef(m.Value) // in place: nothing allocated, nothing kept
+			ref := plan.ParseRefValue(m.Value) // in place: nothing allocated, nothing kept
 			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
 			continue
 		}
@@ -510,7 +512,7 @@ func (v *validator) unused() {
 			continue
 		}
 		id := v.ids[i]
-		v.add(SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode.Start(), id.idNode.End(), s,
+		v.add(plan.SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode.Start(), id.idNode.End(), s,
 			fmt.Sprintf("no later step references the output of step %q (read-only tool %q): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", id.id, info.tool.Name))
 	}
 }

@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"encoding/json"
@@ -13,12 +13,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // toolInfo is what the validator knows of one tool, built once per tool:
 // its schemas decoded and its inputSchema compiled.
 type toolInfo struct {
-	tool     *Tool
+	tool     *plan.Tool
 	inRoot   any            // the decoded inputSchema; nil when absent or unreadable
 	props    map[string]any // its top-level properties; nil when it lists none
 	names    []string       // their names, sorted
@@ -131,7 +133,7 @@ func (ti *toolInfo) paramKinds(name string, schema any) kindSet {
 	return r
 }
 
-func (v *validator) info(t *Tool) *toolInfo {
+func (v *validator) info(t *plan.Tool) *toolInfo {
 	if ti, ok := v.tools[t]; ok {
 		return ti
 	}
@@ -140,20 +142,20 @@ func (v *validator) info(t *Tool) *toolInfo {
 	return ti
 }
 
-func newToolInfo(t *Tool, work *int) *toolInfo {
+func newToolInfo(t *plan.Tool, work *int) *toolInfo {
 	ti := &toolInfo{tool: t, work: work}
 	if len(t.InputSchema) > 0 {
-		if doc, err := t.inputDoc(); err == nil {
+		if doc, err := inputDoc(t); err == nil {
 			ti.inRoot = doc
-			in := t.inputInfo(doc, work)
+			in := toolInputInfo(t, doc, work)
 			ti.props, ti.names, ti.required = in.props, in.names, in.required
 			ti.closed, ti.open = in.closed, in.open
-			ti.compiled = t.compiledInput()
+			ti.compiled = compiledInput(t)
 			ti.shallow, ti.shallowRest = in.shallow, in.shallowRest
 		}
 	}
 	if len(t.OutputSchema) > 0 {
-		if doc, err := t.outputDoc(); err == nil {
+		if doc, err := outputDoc(t); err == nil {
 			ti.hasOut = true
 			ti.out = shape{root: doc, node: doc, work: ti.work}
 			if m, ok := doc.(map[string]any); ok {
@@ -227,7 +229,7 @@ func scratch[V any](m *map[string]V) map[string]V {
 
 // unknownArg is the diagnostic of an unknown argument name.
 type unknownArg struct {
-	sev   Severity
+	sev   plan.Severity
 	words *lazyWords // the message and the suggestion
 }
 
@@ -236,7 +238,7 @@ func (ti *toolInfo) suggestArg(key string) string {
 	if sug, ok := ti.argSuggest[key]; ok {
 		return sug
 	}
-	sug := suggest(key, ti.names)
+	sug := Suggest(key, ti.names)
 	if ti.argSuggest == nil {
 		ti.argSuggest = map[string]string{}
 	}
@@ -252,9 +254,9 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 	if u, ok := ti.unknownArgs[k]; ok {
 		return u
 	}
-	sev := SeverityWarning
+	sev := plan.SeverityWarning
 	if ti.closed {
-		sev = SeverityError
+		sev = plan.SeverityError
 	}
 	msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, key, quoteList(ti.names, 12))
 	if len(ti.names) == 0 {
@@ -263,10 +265,10 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 	if sug != "" {
 		msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, key, didYouMean(sug))
 		if contains2(ti.required, sug) {
-			sev = SeverityError
+			sev = plan.SeverityError
 		}
 	}
-	if !ti.closed && sev == SeverityWarning {
+	if !ti.closed && sev == plan.SeverityWarning {
 		msg += " (the inputSchema allows other names, so the tool may ignore it)"
 	}
 	u := unknownArg{sev, &lazyWords{msg, sug}}
@@ -279,7 +281,7 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
-func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
+func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
 	members := v.members[:0]
 	for _, m := range pyvalue.Members(args) {
 		members = append(members, m)
@@ -327,7 +329,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 				typ = "a " + k.String()
 			}
 		}
-		v.add(SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr(), argsKey[0], argsKey[1], s,
+		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr(), argsKey[0], argsKey[1], s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"%s\": %s (a literal, or a reference if it is sharable)", s.Label(), ti.tool.Name, r, r, typ))
 	}
 	if ti.compiled == nil {
@@ -398,7 +400,7 @@ func (v *validator) arguments(s *Step, ti *toolInfo, args jsontext.Value, ids st
 
 // jsonStrings warns about JSON text in a string, where the parameter also
 // takes an object or array.
-func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed map[string]bool) {
+func (v *validator) jsonStrings(s *plan.Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed map[string]bool) {
 	for _, m := range members {
 		if refs[m.Key] || failed[m.Key] || m.Value.Kind() != jsontext.String {
 			continue
@@ -414,7 +416,7 @@ func (v *validator) jsonStrings(s *Step, ti *toolInfo, ids stepIDs, members []js
 		if want == kStr || (want != kAll && want&k == 0) {
 			continue
 		}
-		v.add(SeverityWarning, "ARG_JSON_STRING", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
+		v.add(plan.SeverityWarning, "ARG_JSON_STRING", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
 	}
 }
@@ -445,7 +447,7 @@ func contains2(xs []string, x string) bool {
 }
 
 // keySpan is the span of the "args" key of a step, or the step's first byte.
-func (v *validator) keySpan(s *Step, ids stepIDs) [2]int {
+func (v *validator) keySpan(s *plan.Step, ids stepIDs) [2]int {
 	for _, m := range s.Node.Members() {
 		if m.Value == ids.args {
 			return [2]int{m.KeyStart, m.KeyEnd}
@@ -486,7 +488,7 @@ func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationE
 }
 
 // argError turns one schema error into a diagnostic on its argument.
-func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]jsontext.Value, refs, failed map[string]bool) {
+func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]jsontext.Value, refs, failed map[string]bool) {
 	loc := l.InstanceLocation
 	if len(loc) == 0 {
 		switch l.ErrorKind.(type) {
@@ -497,7 +499,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 			return // the references are absent from the instance: nothing sure to say
 		}
 		span := v.keySpan(s, ids)
-		v.add(SeverityError, "ARG_SCHEMA", ids.argPtr(), span[0], span[1], s,
+		v.add(plan.SeverityError, "ARG_SCHEMA", ids.argPtr(), span[0], span[1], s,
 			fmt.Sprintf("the arguments of step %q do not fit the inputSchema of tool %q: %s; change them to fit", s.Label(), ti.tool.Name, l.ErrorKind.LocalizedString(printer)))
 		return
 	}
@@ -529,7 +531,7 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 	for i := v.ds.len() - 1; i >= 0 && v.ds.stepOf(i) == s.Index; i-- {
 		d := v.ds.at(i)
 		if d != nil && d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
-			d.Severity = SeverityError
+			d.Severity = plan.SeverityError
 			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
 			return
 		}
@@ -538,27 +540,27 @@ func (v *validator) argError(s *Step, ti *toolInfo, ids stepIDs, l *jsonschema.V
 		want := strings.Join(t.Want, " or ")
 		if inner == "" && top.Kind() == jsontext.String && !contains2(t.Want, "string") {
 			if k := jsonTextKind(top.Str()); k != 0 && (contains2(t.Want, k.String())) {
-				v.add(SeverityError, "ARG_JSON_STRING", ptr, val.Start(), val.End(), s,
+				v.add(plan.SeverityError, "ARG_JSON_STRING", ptr, val.Start(), val.End(), s,
 					fmt.Sprintf("%s is a string holding JSON %s text, but the inputSchema wants %s: write the %s itself, without the quotes", where, k, want, k))
 				return
 			}
 		}
-		v.add(SeverityError, "ARG_TYPE", ptr, val.Start(), val.End(), s,
+		v.add(plan.SeverityError, "ARG_TYPE", ptr, val.Start(), val.End(), s,
 			fmt.Sprintf("%s is %s %s, but the inputSchema wants %s: write %s value", where, article(val.Kind().String()), val.Kind(), want, article(t.Want[0])+" "+t.Want[0]))
 		return
 	}
 	if a, ok := l.ErrorKind.(*kind.AnyOf); ok {
 		_ = a
-		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
+		v.add(plan.SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
 			fmt.Sprintf("%s fits none of the alternatives (anyOf) of its schema%s: change the value to fit one", where, firstCause(l)))
 		return
 	}
 	if _, ok := l.ErrorKind.(*kind.OneOf); ok {
-		v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
+		v.add(plan.SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
 			fmt.Sprintf("%s must fit exactly one alternative (oneOf) of its schema%s: change the value to fit one", where, firstCause(l)))
 		return
 	}
-	v.add(SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
+	v.add(plan.SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
 		fmt.Sprintf("%s does not fit the inputSchema: %s; change the value to fit", where, l.ErrorKind.LocalizedString(printer)))
 }
 
@@ -703,9 +705,9 @@ var kindKeywords = map[string]bool{"type": true, "description": true, "title": t
 	"examples": true, "deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true}
 
 // missingArgs reports the required arguments of a step that has no args.
-func (v *validator) missingArgs(s *Step, ti *toolInfo, _ jsontext.Value, ids stepIDs) {
+func (v *validator) missingArgs(s *plan.Step, ti *toolInfo, _ jsontext.Value, ids stepIDs) {
 	for _, r := range ti.required {
-		v.add(SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
+		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
 			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"args\": {\"%s\": ...}", s.Label(), ti.tool.Name, r, r))
 	}
 }
@@ -713,8 +715,9 @@ func (v *validator) missingArgs(s *Step, ti *toolInfo, _ jsontext.Value, ids ste
 // compiledInput is the tool's inputSchema compiled by jsonschema, or nil
 // when it does not compile. It is compiled once per tool: a compiled schema
 // is read-only and safe to share between validations.
-func (t *Tool) compiledInput() *jsonschema.Schema {
-	t.inputOnce.Do(func() {
+func compiledInput(t *plan.Tool) *jsonschema.Schema {
+	m := memoOf(t)
+	m.inputOnce.Do(func() {
 		doc, err := decodeSchema(t.InputSchema)
 		if err != nil {
 			return
@@ -724,32 +727,35 @@ func (t *Tool) compiledInput() *jsonschema.Schema {
 		const url = "planctl:///input-schema.json"
 		if c.AddResource(url, doc) == nil {
 			if sch, err := c.Compile(url); err == nil {
-				t.inputCompiled = sch
+				m.inputCompiled = sch
 			}
 		}
 	})
-	return t.inputCompiled
+	return m.inputCompiled
 }
 
 // inputDoc and outputDoc are the tool's schemas decoded (numbers kept as
 // json.Number), once per tool; the validator only reads them.
-func (t *Tool) inputDoc() (any, error) {
-	t.decodeDocs()
-	return t.inDoc, t.inErr
+func inputDoc(t *plan.Tool) (any, error) {
+	m := memoOf(t)
+	decodeDocs(t)
+	return m.inDoc, m.inErr
 }
 
-func (t *Tool) outputDoc() (any, error) {
-	t.decodeDocs()
-	return t.outDoc, t.outErr
+func outputDoc(t *plan.Tool) (any, error) {
+	m := memoOf(t)
+	decodeDocs(t)
+	return m.outDoc, m.outErr
 }
 
-func (t *Tool) decodeDocs() {
-	t.docsOnce.Do(func() {
-		t.inDoc, t.inErr = decodeSchema(t.InputSchema)
-		t.outDoc, t.outErr = decodeSchema(t.OutputSchema)
+func decodeDocs(t *plan.Tool) {
+	m := memoOf(t)
+	m.docsOnce.Do(func() {
+		m.inDoc, m.inErr = decodeSchema(t.InputSchema)
+		m.outDoc, m.outErr = decodeSchema(t.OutputSchema)
 		// Refs the walker cannot follow ($anchor, $id), as the schema
 		// library resolved them (validate_result.go).
-		t.inDoc = resolveRefsCompiled(t.inDoc, t.compiledInput())
-		t.outDoc = resolveRefsCompiled(t.outDoc, t.compiledOutput())
+		m.inDoc = resolveRefsCompiled(m.inDoc, compiledInput(t))
+		m.outDoc = resolveRefsCompiled(m.outDoc, compiledOutput(t))
 	})
 }

@@ -1,19 +1,21 @@
-package plan
+package check
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // TestSchemasOncePerTool: validating a long chain on one tool decodes and
 // compiles that tool's schemas once, walks its one path once, and validates
 // its (identical) literal arguments once.
 func TestSchemasOncePerTool(t *testing.T) {
-	echo := &Tool{Name: "echo",
+	echo := &plan.Tool{Name: "echo",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"value":{}},"required":["value"]}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"value":{}},"required":["value"]}`),
 		Sharable:     map[string]bool{"value": true}}
-	c, err := NewCatalog("test", []*Tool{echo}, nil)
+	c, err := plan.NewCatalog("test", []*plan.Tool{echo}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +28,8 @@ func TestSchemasOncePerTool(t *testing.T) {
 		src = append(src, `": ["value"]}}}}`...)
 	}
 	src = append(src, "]}"...)
-	p := Load("chain.json", src, Limits{})
-	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}, ds: diagList{p: p}}
+	p := plan.Load("chain.json", src, plan.Limits{})
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*plan.Tool]*toolInfo{}, ds: diagList{p: p}}
 	v.run()
 	if v.ds.len() != 0 {
 		t.Fatalf("diagnostics: %v", v.ds.all())
@@ -58,7 +60,7 @@ func TestSuggest(t *testing.T) {
 		"lcos": "locs", "Backup-ID": "backup_id", "creat_backup": "create_backup", "id": "backup_id",
 		"radius": "radius_km", "la": "lat", "zzz": "", "locs": "", "": "",
 	} {
-		if got := suggest(word, names); got != want {
+		if got := Suggest(word, names); got != want {
 			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
 		}
 	}
@@ -88,7 +90,7 @@ func TestDiagList(t *testing.T) {
 	for _, n := range []int{0, 1, diagChunk - 1, diagChunk, diagChunk + 1, 3*diagChunk + 7} {
 		var l diagList
 		for i := 0; i < n; i++ {
-			l.add(Diagnostic{Start: i, Code: "C"}).End = i + 1
+			l.add(plan.Diagnostic{Start: i, Code: "C"}).End = i + 1
 		}
 		all := l.all()
 		if len(all) != n || l.len() != n {
@@ -99,7 +101,7 @@ func TestDiagList(t *testing.T) {
 				t.Fatalf("%d: diagnostic %d is %+v", n, i, all[i])
 			}
 		}
-		l.filter(func(d *Diagnostic) bool { return d.Start%3 != 0 })
+		l.filter(func(d *plan.Diagnostic) bool { return d.Start%3 != 0 })
 		for i, d := range l.all() {
 			if want := i + i/2 + 1; d.Start != want || l.at(i).Start != want {
 				t.Fatalf("%d: after filter, %d is %d, want %d", n, i, d.Start, want)
@@ -116,9 +118,9 @@ func TestDiagList(t *testing.T) {
 // literals), and a literal of another kind, or one a deeper schema
 // rejects, is still checked and reported.
 func TestMemoByKind(t *testing.T) {
-	note := &Tool{Name: "note",
+	note := &plan.Tool{Name: "note",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"note":{"type":"string"},"data":{"type":"object"},"code":{"type":"string","pattern":"^[a-z]+$"},"n":{"type":"integer"}},"required":["note"]}`)}
-	c, err := NewCatalog("test", []*Tool{note}, nil)
+	c, err := plan.NewCatalog("test", []*plan.Tool{note}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +133,8 @@ func TestMemoByKind(t *testing.T) {
   {"id": "f", "tool": "note", "args": {"note": "six", "data": {}, "code": "ok", "n": 1.5}},
   {"id": "g", "tool": "note", "args": {"note": "seven", "data": {"z": null}, "code": "ok", "n": 1}}
 ]}`)
-	p := Load("memo.json", src, Limits{})
-	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*Tool]*toolInfo{}, ds: diagList{p: p}}
+	p := plan.Load("memo.json", src, plan.Limits{})
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*plan.Tool]*toolInfo{}, ds: diagList{p: p}}
 	v.run()
 	got := map[string]string{}
 	for _, d := range v.ds.all() {

@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"fmt"
@@ -7,38 +7,41 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 )
 
 // reference checks one top-level reference argument of step s: its form, the
 // parameter it sits on, its target step, and its path against the target
 // tool's outputSchema; then the type it reaches against the parameter.
-func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, at argAt, r *Ref) {
+func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, at argAt, r *plan.Ref) {
 	for _, x := range m.Value.Members() {
-		if x.Key == RefKey {
+		if x.Key == plan.RefKey {
 			continue
 		}
-		v.add(SeverityError, "REF_EXTRA_KEYS", at.ptr()+"/"+jsontext.EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
+		v.add(plan.SeverityError, "REF_EXTRA_KEYS", at.ptr()+"/"+jsontext.EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
 			fmt.Sprintf("key %q beside output_by_reference in argument %q is ignored (Concierge reads only output_by_reference): remove it", x.Key, m.Key))
 	}
 	if info != nil && !info.tool.IsSharable(m.Key) {
 		msg := fmt.Sprintf("parameter %q of tool %q is not sharable and cannot take a reference: pass a literal value", m.Key, info.tool.Name)
 		sug := ""
 		if info.props != nil && info.props[m.Key] == nil {
-			if sug = suggest(m.Key, info.sharableNames()); sug != "" {
+			if sug = Suggest(m.Key, info.sharableNames()); sug != "" {
 				msg = fmt.Sprintf("tool %q has no sharable parameter %q:%s", info.tool.Name, m.Key, didYouMean(sug))
 			}
 		}
-		d := v.add(SeverityError, "REF_NOT_SHARABLE", at.ptr(), m.Value.Start(), m.Value.End(), s, msg)
+		d := v.add(plan.SeverityError, "REF_NOT_SHARABLE", at.ptr(), m.Value.Start(), m.Value.End(), s, msg)
 		d.Suggestion = sug
 	} else if info != nil && info.tool.SharableAll {
-		v.add(SeverityWarning, "REF_SHARABLE_UNKNOWN", at.ptr(), m.Value.Start(), m.Value.End(), s,
+		v.add(plan.SeverityWarning, "REF_SHARABLE_UNKNOWN", at.ptr(), m.Value.Start(), m.Value.End(), s,
 			fmt.Sprintf("tool %q carries no sharable marks, so planctl assumed parameter %q may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", info.tool.Name, m.Key))
 	}
 	v.mention(s, r.Payload)
 	if r.Err != "" {
 		if r.StepKey.Value.IsZero() {
 			pl := r.Payload
-			v.add(SeverityError, "REF_MALFORMED", at.refPtr(), pl.Start(), pl.End(), s,
+			v.add(plan.SeverityError, "REF_MALFORMED", at.refPtr(), pl.Start(), pl.End(), s,
 				fmt.Sprintf("the output_by_reference of argument %q must be an object with exactly one key, the step id, whose value is the path: write {\"output_by_reference\": {\"step_id\": [\"key\", 0]}}", m.Key))
 			return
 		}
@@ -47,21 +50,21 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, at arg
 		if pv.Kind() == jsontext.String {
 			fix = "[" + string(pv.Raw(v.src)) + "]"
 		}
-		v.add(SeverityError, "REF_PATH_TYPE", at.keyPtr(r.Step), pv.Start(), pv.End(), s,
+		v.add(plan.SeverityError, "REF_PATH_TYPE", at.keyPtr(r.Step), pv.Start(), pv.End(), s,
 			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind(), fix))
 		return
 	}
 	ks, ke := r.StepKey.KeyStart, r.StepKey.KeyEnd
 	own := v.ids[s.Index]
 	if own.hasID && r.Step == own.id {
-		v.add(SeverityError, "REF_SELF", at.keyPtr(r.Step), ks, ke, s,
+		v.add(plan.SeverityError, "REF_SELF", at.keyPtr(r.Step), ks, ke, s,
 			fmt.Sprintf("step %q references its own output: a step can only read the output of steps before it", r.Step))
 		return
 	}
 	j, ok := v.scope[r.Step]
 	if !ok {
 		if later, exists := v.first[r.Step]; exists && later > s.Index {
-			d := v.add(SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
+			d := v.add(plan.SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
 				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
 			id := v.ids[later]
 			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", r.Step))
@@ -72,7 +75,7 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, at arg
 		for i, n := range names {
 			near[len(names)-1-i] = n
 		}
-		sug := suggest(r.Step, near)
+		sug := Suggest(r.Step, near)
 		msg := fmt.Sprintf("step %q references step %q, which is not defined: reference one of the steps before it (%s)", s.Label(), r.Step, quoteList(names, 8))
 		if len(names) == 0 {
 			msg = fmt.Sprintf("step %q references step %q, which is not defined: no step comes before it, so it can take no reference", s.Label(), r.Step)
@@ -80,7 +83,7 @@ func (v *validator) reference(s *Step, info *toolInfo, m jsontext.Member, at arg
 		if sug != "" {
 			msg = fmt.Sprintf("step %q references step %q, which is not defined.%s", s.Label(), r.Step, didYouMean(sug))
 		}
-		d := v.add(SeverityError, "REF_UNDEFINED_STEP", at.keyPtr(r.Step), ks, ke, s, msg)
+		d := v.add(plan.SeverityError, "REF_UNDEFINED_STEP", at.keyPtr(r.Step), ks, ke, s, msg)
 		d.Suggestion = sug
 		if sug != "" {
 			id := v.ids[v.scope[sug]]
@@ -110,7 +113,7 @@ func (a argAt) appendPtr(b []byte) []byte {
 }
 
 func (a argAt) appendKeyPtr(b []byte, step string) []byte {
-	b = append(append(a.appendPtr(b), '/'), RefKey...)
+	b = append(append(a.appendPtr(b), '/'), plan.RefKey...)
 	return appendPointerToken(append(b, '/'), step)
 }
 
@@ -119,7 +122,7 @@ func (a argAt) ptr() string {
 	return string(a.appendPtr(buf[:0]))
 }
 
-func (a argAt) refPtr() string { return a.ptr() + "/" + RefKey }
+func (a argAt) refPtr() string { return a.ptr() + "/" + plan.RefKey }
 
 func (a argAt) keyPtr(step string) string {
 	var buf [128]byte
@@ -144,7 +147,7 @@ func (v *validator) scopeNames() []string {
 }
 
 // walkPath follows a reference's path on the output type of step j.
-func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref, at argAt, j int) {
+func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r *plan.Ref, at argAt, j int) {
 	target := v.infos[j]
 	path := r.PathNode
 	elemPtr := func(i int) string { return at.elemPtr(r.Step, i) }
@@ -171,7 +174,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		if path.Len() > 1 {
 			rest = "[" + string(v.src[path.Index(1).Start():path.Index(path.Len()-1).End()]) + "]"
 		}
-		v.add(SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start(), e.End(), s,
+		v.add(plan.SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start(), e.End(), s,
 			fmt.Sprintf("tool %q is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", target.tool.Name, rest))
 		start = 1
 		node = node.skipWrapper()
@@ -184,7 +187,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 	}
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
-	var pending Diagnostic // (a value: a pointer to it put it on the heap for every reference)
+	var pending plan.Diagnostic // (a value: a pointer to it put it on the heap for every reference)
 	// or, when pendingNode is set, a REF_UNKNOWN_PROPERTY kept compact
 	var pendingNode *walkNode
 	var pendingFail *walkFailure
@@ -223,7 +226,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 				}
 				held = true
 			} else if res.maybe != "" {
-				pending = v.p.Diag(SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
+				pending = v.p.Diag(plan.SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
 					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
 				held = true
 			}
@@ -249,11 +252,11 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 		return
 	}
 	wat := where(path.Len())
-	if info.tool.Runtime == RuntimeFastMCP && laxConverts(want, got) {
+	if info.tool.Runtime == concierge.RuntimeFastMCP && laxConverts(want, got) {
 		v.refCoerced(s, info.tool, m.Key, at.keyPtr(r.Step), path, want, got, wat) // validate_values.go
 		return
 	}
-	v.add(SeverityError, "REF_TYPE_MISMATCH", at.keyPtr(r.Step), path.Start(), path.End(), s,
+	v.add(plan.SeverityError, "REF_TYPE_MISMATCH", at.keyPtr(r.Step), path.Start(), path.End(), s,
 		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, wat, want))
 }
 
@@ -261,7 +264,7 @@ func (v *validator) walkPath(s *Step, info *toolInfo, m jsontext.Member, r *Ref,
 // element i of its path, walked to node n, compact: offsets, the reference
 // and the words it shares with every reference that walks to n
 // (unknownTail made them).
-func (v *validator) addUnknownProperty(s *Step, n *walkNode, f *walkFailure, r *Ref, at argAt, i int) {
+func (v *validator) addUnknownProperty(s *plan.Step, n *walkNode, f *walkFailure, r *plan.Ref, at argAt, i int) {
 	e := r.PathNode.Index(i)
 	v.ds.addLazy(lazyUnknownProperty, f.sev, e.Start(), e.End(), s, diagRec{ref: r.Value, key: at.key, words: n.unknown, elem: int32(i)})
 }
@@ -273,9 +276,9 @@ func goodPathElement(e jsontext.Value) bool {
 }
 
 // badPathElement reports path element i of reference r.
-func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
+func (v *validator) badPathElement(s *plan.Step, r *plan.Ref, i int, ptr string) {
 	e := r.PathNode.Index(i)
-	v.add(SeverityError, "REF_PATH_ELEMENT", ptr, e.Start(), e.End(), s,
+	v.add(plan.SeverityError, "REF_PATH_ELEMENT", ptr, e.Start(), e.End(), s,
 		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), pyvalue.Str(e)))
 }
 
@@ -284,7 +287,7 @@ func (v *validator) badPathElement(s *Step, r *Ref, i int, ptr string) {
 // for every reference that walks to n, so made once.
 func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, key string) *lazyWords {
 	if n.unknown == nil {
-		sug := suggest(key, f.names)
+		sug := Suggest(key, f.names)
 		var tail string
 		if f.closed {
 			tail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
@@ -299,11 +302,11 @@ func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, k
 // unknownProperty is the REF_UNKNOWN_PROPERTY of reference r at element i
 // of its path, walked to node n, kept compact (diagList.addLazy) where its
 // pointer is the step's own; else it is made whole and returned.
-func (v *validator) unknownProperty(s *Step, n *walkNode, f *walkFailure, target *toolInfo, r *Ref, at argAt, i int, key string) (Diagnostic, bool) {
+func (v *validator) unknownProperty(s *plan.Step, n *walkNode, f *walkFailure, target *toolInfo, r *plan.Ref, at argAt, i int, key string) (plan.Diagnostic, bool) {
 	w := v.unknownTail(n, f, target, key)
 	e := r.PathNode.Index(i)
 	if at.ids.argAt == "" && !v.eager {
-		return Diagnostic{}, false
+		return plan.Diagnostic{}, false
 	}
 	b := appendWhere(v.msgBuf[:0], v.src, r.PathNode, i, r.Step)
 	b = append(b, w.msg...)
@@ -340,7 +343,7 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Val
 	case "REF_TRAVERSE_SCALAR":
 		return fmt.Sprintf("path element %s walks into %s, which is %s %s and has no keys or elements: end the path before %s", raw, where, article(f.kinds.String()), f.kinds, raw)
 	case "REF_INDEX_RANGE":
-		if f.sev == SeverityWarning {
+		if f.sev == plan.SeverityWarning {
 			short := fmt.Sprintf("hold fewer than %d elements", -f.index)
 			if f.index == -1 {
 				short = "be empty"
@@ -358,7 +361,7 @@ func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Val
 // It returns the index of the first diagnostic it gave, or -1. ptr is
 // val's pointer in a buffer the walk appends to (a string only for a
 // diagnostic).
-func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param string, top bool) int {
+func (v *validator) lookalikes(s *plan.Step, val jsontext.Value, ptr []byte, param string, top bool) int {
 	first := -1
 	note := func(i int) {
 		if first < 0 {
@@ -367,10 +370,10 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 	}
 	switch val.Kind() {
 	case jsontext.Object:
-		if !top && IsRef(val) {
-			v.mention(s, val.Get(RefKey))
-			if mm, ok := val.Lookup(RefKey); ok {
-				v.add(SeverityWarning, "REF_NESTED", string(ptr)+"/"+RefKey, mm.KeyStart, mm.KeyEnd, s,
+		if !top && plan.IsRef(val) {
+			v.mention(s, val.Get(plan.RefKey))
+			if mm, ok := val.Lookup(plan.RefKey); ok {
+				v.add(plan.SeverityWarning, "REF_NESTED", string(ptr)+"/"+plan.RefKey, mm.KeyStart, mm.KeyEnd, s,
 					fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
 				note(v.ds.len() - 1)
 			}
@@ -379,7 +382,7 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 		for _, mm := range val.Members() {
 			kp := appendPointerToken(append(ptr, '/'), mm.Key)
 			if looksLikeRefKey(mm.Key) {
-				v.add(SeverityWarning, "REF_LOOKALIKE", string(kp), mm.KeyStart, mm.KeyEnd, s,
+				v.add(plan.SeverityWarning, "REF_LOOKALIKE", string(kp), mm.KeyStart, mm.KeyEnd, s,
 					fmt.Sprintf("key %q looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", mm.Key))
 				note(v.ds.len() - 1)
 				continue
@@ -397,7 +400,7 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 	case jsontext.String:
 		if step, path, ok := v.refString(val.Str()); ok {
 			v.markRead(s, step)
-			v.add(SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start(), val.End(), s,
+			v.add(plan.SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start(), val.End(), s,
 				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str(), step, step, path))
 			note(v.ds.len() - 1)
 		}
@@ -408,7 +411,7 @@ func (v *validator) lookalikes(s *Step, val jsontext.Value, ptr []byte, param st
 // mention marks the steps a reference payload names as read, whatever its
 // form, so that a malformed reference to a step does not also make the step
 // look unused.
-func (v *validator) mention(s *Step, payload jsontext.Value) {
+func (v *validator) mention(s *plan.Step, payload jsontext.Value) {
 	if payload.IsZero() || payload.Kind() != jsontext.Object {
 		return
 	}
@@ -417,14 +420,14 @@ func (v *validator) mention(s *Step, payload jsontext.Value) {
 	}
 }
 
-func (v *validator) markRead(s *Step, id string) {
+func (v *validator) markRead(s *plan.Step, id string) {
 	if j, ok := v.scope[id]; ok && j < s.Index {
 		v.readBy[j] = true
 	}
 }
 
 func looksLikeRefKey(k string) bool {
-	if k == RefKey || len(k) < 8 {
+	if k == plan.RefKey || len(k) < 8 {
 		return false
 	}
 	f := strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(k))
@@ -432,7 +435,7 @@ func looksLikeRefKey(k string) bool {
 	case "outputbyreference", "outputbyref", "outputreference", "byreference", "outputfromstep":
 		return true
 	}
-	return editDistance(k, RefKey) <= 3
+	return editDistance(k, plan.RefKey) <= 3
 }
 
 // refString recognises "$step.key", "${step.key}", "{{step.key}}",
@@ -512,17 +515,17 @@ const maxUncheckedRelated = 3
 // without an outputSchema.
 type uncheckedRefs struct {
 	n       int // how many
-	step    *Step
+	step    *plan.Step
 	ptr     string
 	path    jsontext.Value
 	target  string // the step the first one reads
-	related []Related
+	related []plan.Related
 }
 
 // uncheckedRef counts a reference whose path cannot be checked because the
 // tool of the step it reads has no outputSchema; reportUnchecked reports
 // them, once per tool.
-func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, at argAt, path jsontext.Value) {
+func (v *validator) uncheckedRef(s *plan.Step, target *toolInfo, r *plan.Ref, at argAt, path jsontext.Value) {
 	if v.unchecked == nil {
 		v.unchecked = map[*toolInfo]*uncheckedRefs{}
 	}
@@ -534,7 +537,7 @@ func (v *validator) uncheckedRef(s *Step, target *toolInfo, r *Ref, at argAt, pa
 	}
 	u.n++
 	if len(u.related) < maxUncheckedRelated {
-		u.related = append(u.related, Related{Pointer: at.keyPtr(r.Step), Pos: v.p.Src.Position(path.Start()),
+		u.related = append(u.related, plan.Related{Pointer: at.keyPtr(r.Step), Pos: v.p.Src.Position(path.Start()),
 			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, path.Len()), r.Step)})
 	}
 }
@@ -549,7 +552,7 @@ func (v *validator) reportUnchecked() {
 		if u.n > 1 {
 			msg = fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", t.tool.Name, u.n, first)
 		}
-		d := v.add(SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start(), u.path.End(), u.step, msg)
+		d := v.add(plan.SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start(), u.path.End(), u.step, msg)
 		d.Related = u.related
 	}
 }

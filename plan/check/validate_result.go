@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // Result checks. The MCP specification says a client SHOULD check a tool's
@@ -20,14 +22,15 @@ import (
 
 // compiledOutput is the tool's outputSchema compiled by jsonschema, or nil
 // when it has none or it does not compile. Compiled once per tool.
-func (t *Tool) compiledOutput() *jsonschema.Schema {
-	t.outputOnce.Do(func() {
+func compiledOutput(t *plan.Tool) *jsonschema.Schema {
+	m := memoOf(t)
+	m.outputOnce.Do(func() {
 		if len(t.OutputSchema) == 0 {
 			return
 		}
-		t.outputCompiled = compileSchema(t.OutputSchema, "planctl:///output-schema.json")
+		m.outputCompiled = compileSchema(t.OutputSchema, "planctl:///output-schema.json")
 	})
-	return t.outputCompiled
+	return m.outputCompiled
 }
 
 func compileSchema(raw json.RawMessage, url string) *jsonschema.Schema {
@@ -52,19 +55,20 @@ func compileSchema(raw json.RawMessage, url string) *jsonschema.Schema {
 // empty object stands for a large one under {"type": "object"} or {}.
 // Decoding every result whole was a third of running a plan of large
 // results. result is valid JSON (results are checked when they arrive).
-func (t *Tool) decodeResult(result []byte) (any, error) {
-	t.outShallowOnce.Do(func() {
+func decodeResult(t *plan.Tool, result []byte) (any, error) {
+	m := memoOf(t)
+	m.outShallowOnce.Do(func() {
 		// (Not in compiledOutput's Once: outputDoc calls compiledOutput.)
-		if doc, err := t.outputDoc(); err == nil {
-			if m, ok := doc.(map[string]any); ok {
-				if _, wrapped := wrappedResult(m); !wrapped {
-					t.outShallow, t.outShallowOK = shallowParams(doc)
+		if doc, err := outputDoc(t); err == nil {
+			if obj, ok := doc.(map[string]any); ok {
+				if _, wrapped := wrappedResult(obj); !wrapped {
+					m.outShallow, m.outShallowOK = shallowParams(doc)
 				}
 			}
 		}
 	})
-	b := trimSpace(result)
-	if !t.outShallowOK || firstByte(b) != '{' {
+	b := plan.TrimSpace(result)
+	if !m.outShallowOK || plan.FirstByte(b) != '{' {
 		return decodeSchema(result)
 	}
 	out := map[string]any{}
@@ -79,7 +83,7 @@ func (t *Tool) decodeResult(result []byte) (any, error) {
 		i = jsontext.SkipSpace(b, i)
 		i = jsontext.SkipSpace(b, i+1) // ':'
 		end := jsontext.SkipValue(b, i)
-		if sh, named := t.outShallow[key]; (sh || !named) && (b[i] == '{' || b[i] == '[') {
+		if sh, named := m.outShallow[key]; (sh || !named) && (b[i] == '{' || b[i] == '[') {
 			out[key] = emptyLike(b[i])
 		} else if out[key], err = decodeSchema(b[i:end]); err != nil {
 			return decodeSchema(result)
@@ -101,40 +105,17 @@ func emptyLike(c byte) any {
 	return []any{}
 }
 
-// ResultCheck checks step i's result, when it has one, against its tool's
-// outputSchema, and returns the RESULT_SCHEMA warning, or nil.
-func ResultCheck(r *Run, i int) *Diagnostic {
-	st := r.Step(i)
-	if st.Status != StepOK {
-		return nil
-	}
-	s := r.Plan.Steps[i]
-	t := r.Catalog.Tool(s.ToolName())
-	if t == nil {
-		return nil
-	}
-	msg := checkResult(t, st.Result)
-	if msg == "" {
-		return nil
-	}
-	d := r.Plan.Diag(SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node.Start(), s.Node.Start()+1,
-		fmt.Sprintf("the result of step %q does not match the outputSchema of tool %q: %s (the response is unchanged; a client that checks structuredContent would refuse it)",
-			s.Label(), t.Name, msg))
-	d.StepIndex, d.StepID = s.Index, s.IDText()
-	return &d
-}
-
 // checkResultWhole validates a tool's result against its outputSchema and
 // returns what is wrong, in one line, or "" when it matches (or the tool
 // has no usable outputSchema). A FastMCP wrapper schema also accepts the
 // bare value it wraps. checkResult (result_memo.go) calls it for a result
 // whose skeleton has not passed before.
-func checkResultWhole(t *Tool, result []byte) string {
-	sch := t.compiledOutput()
+func checkResultWhole(t *plan.Tool, result []byte) string {
+	sch := compiledOutput(t)
 	if sch == nil {
 		return ""
 	}
-	v, err := t.decodeResult(result)
+	v, err := decodeResult(t, result)
 	if err != nil {
 		return ""
 	}
@@ -142,7 +123,7 @@ func checkResultWhole(t *Tool, result []byte) string {
 	if verr == nil {
 		return ""
 	}
-	if doc, err := t.outputDoc(); err == nil {
+	if doc, err := outputDoc(t); err == nil {
 		if m, ok := doc.(map[string]any); ok {
 			if _, wrapped := wrappedResult(m); wrapped && sch.Validate(map[string]any{"result": v}) == nil {
 				return ""

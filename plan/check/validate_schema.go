@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // This file is the validator's view of JSON Schema as a type system: what a
@@ -544,7 +546,7 @@ func conj(nodes []any) any {
 // walkFailure is why a path element cannot be walked on a shape.
 type walkFailure struct {
 	code    string
-	sev     Severity
+	sev     plan.Severity
 	names   []string // known property names, for suggestions
 	index   int
 	limit   int
@@ -619,7 +621,7 @@ func (s shape) step(key string) walkResult {
 func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe string) {
 	container := b.kinds & (kObj | kArr)
 	if container == 0 {
-		return nil, &walkFailure{code: "REF_TRAVERSE_SCALAR", sev: SeverityError, kinds: b.kinds}, nil, ""
+		return nil, &walkFailure{code: "REF_TRAVERSE_SCALAR", sev: plan.SeverityError, kinds: b.kinds}, nil, ""
 	}
 	if b.kinds&^(kObj|kArr) != 0 {
 		if b.kinds&kNull != 0 {
@@ -635,13 +637,13 @@ func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe stri
 		n, ok := parseIndex(key)
 		if !ok {
 			if _, msg := pyvalue.Index(key, 1); strings.HasPrefix(msg, "invalid literal") {
-				return nil, &walkFailure{code: "REF_INDEX_NOT_INTEGER", sev: SeverityError}, nil, ""
+				return nil, &walkFailure{code: "REF_INDEX_NOT_INTEGER", sev: plan.SeverityError}, nil, ""
 			}
 			return nil, nil, nil, maybe
 		}
 		if n < 0 {
 			if b.minItems < -n {
-				warn = &walkFailure{code: "REF_INDEX_RANGE", sev: SeverityWarning, index: n, minimum: b.minItems}
+				warn = &walkFailure{code: "REF_INDEX_RANGE", sev: plan.SeverityWarning, index: n, minimum: b.minItems}
 			}
 			if len(b.prefix) > 0 && b.noMore && -n <= len(b.prefix) && b.minItems >= len(b.prefix) {
 				return conj(b.prefix[len(b.prefix)+n]), nil, warn, maybe
@@ -659,7 +661,7 @@ func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe stri
 			limit = b.maxItems
 		}
 		if limit >= 0 && n >= limit {
-			return nil, &walkFailure{code: "REF_INDEX_RANGE", sev: SeverityError, index: n, limit: limit}, nil, ""
+			return nil, &walkFailure{code: "REF_INDEX_RANGE", sev: plan.SeverityError, index: n, limit: limit}, nil, ""
 		}
 		return conjOrNil(b.items), nil, nil, maybe
 	}
@@ -676,13 +678,13 @@ func (b *branch) step(key string) (next any, fail, warn *walkFailure, maybe stri
 	}
 	sort.Strings(names)
 	if b.closed {
-		return nil, &walkFailure{code: "REF_UNKNOWN_PROPERTY", sev: SeverityError, names: names, closed: true}, nil, ""
+		return nil, &walkFailure{code: "REF_UNKNOWN_PROPERTY", sev: plan.SeverityError, names: names, closed: true}, nil, ""
 	}
 	if b.extra != nil {
 		return conj(b.extra), nil, nil, maybe
 	}
 	if b.props != nil {
-		warn = &walkFailure{code: "REF_UNKNOWN_PROPERTY", sev: SeverityWarning, names: names}
+		warn = &walkFailure{code: "REF_UNKNOWN_PROPERTY", sev: plan.SeverityWarning, names: names}
 	}
 	return nil, nil, warn, maybe
 }

@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"strconv"
@@ -13,7 +13,7 @@ import (
 // word's length, else a candidate that has the word as one of its
 // '_'-separated parts. "" when nothing is close. It allocates nothing, so
 // that a plan full of unknown names stays fast.
-func suggest(word string, candidates []string) string {
+func Suggest(word string, candidates []string) string {
 	if word == "" || len(candidates) == 0 {
 		return ""
 	}

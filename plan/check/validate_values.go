@@ -1,4 +1,4 @@
-package plan
+package check
 
 import (
 	"fmt"
@@ -10,6 +10,9 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 )
 
 // Value checks: where Concierge's Python will not receive the number the
@@ -54,14 +57,14 @@ func (v *validator) walkValues(n jsontext.Value, ptr []byte) {
 		} else {
 			msg = fmt.Sprintf("the number %s is beyond what a double holds (about 1.8e308): Concierge receives null here; write a smaller number, or a string", n.Str())
 		}
-		v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)), msg)
+		v.add(plan.SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)), msg)
 	case jsontext.Number:
 		if pyvalue.IsIntLiteral(n.Str()) {
 			return
 		}
 		f, _ := strconv.ParseFloat(n.Str(), 64)
 		if f == 0 && !zeroLiteral(n.Str()) {
-			v.add(SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)),
+			v.add(plan.SeverityWarning, "NUMBER_RANGE", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)),
 				fmt.Sprintf("the number %s is too small for a double: Concierge receives %s here; write 0.0, or a string", n.Str(), pyvalue.FloatRepr(f)))
 			return
 		}
@@ -76,14 +79,14 @@ func (v *validator) walkValues(n jsontext.Value, ptr []byte) {
 			if math.Trunc(f) == f && math.Abs(f) < 1e300 {
 				fix = "write it as an integer (no point or exponent: Python keeps integers exact) or as a string"
 			}
-			v.add(SeverityWarning, "FLOAT_PRECISION", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)),
+			v.add(plan.SeverityWarning, "FLOAT_PRECISION", string(ptr), n.Start(), n.End(), v.stepAt(string(ptr)),
 				fmt.Sprintf("the number %s has more digits than a double holds: Concierge receives %s here; %s", n.Str(), repr, fix))
 		}
 	}
 }
 
 // stepAt is the step a pointer lies in, or nil.
-func (v *validator) stepAt(ptr string) *Step {
+func (v *validator) stepAt(ptr string) *plan.Step {
 	rest, ok := strings.CutPrefix(ptr, v.p.StepsPtr+"/")
 	if !ok {
 		return nil
@@ -121,7 +124,7 @@ func (v *validator) fastmcpChecks() {
 	var tools toolOfSteps
 	for _, s := range v.p.Steps {
 		t := tools.of(v.c, s)
-		if t == nil || t.Runtime != RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
+		if t == nil || t.Runtime != concierge.RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 			continue
 		}
 		schema, err := jsontext.Parse(t.InputSchema)
@@ -131,21 +134,21 @@ func (v *validator) fastmcpChecks() {
 		props := schema.Get("properties")
 		for _, m := range pyvalue.Members(s.Args) {
 			ps := props.Get(m.Key)
-			if ps.IsZero() || IsRef(m.Value) {
+			if ps.IsZero() || plan.IsRef(m.Value) {
 				continue
 			}
-			c := &pyConverter{}
-			c.value(nil, ps, m.Value, []string{m.Key})
-			if len(c.errs) > 0 {
+			c := &concierge.PyConverter{}
+			c.Value(nil, ps, m.Value, []string{m.Key})
+			if len(c.Errs) > 0 {
 				continue // not converted: the validator's ARG_TYPE stands
 			}
-			for _, co := range c.coerced {
+			for _, co := range c.Coerced {
 				ptr := s.Ptr + "/args"
 				for _, k := range co.Loc {
 					ptr += "/" + jsontext.EscapePointer(k)
 				}
 				coerced[ptr] = true
-				v.add(SeverityInfo, "ARG_COERCED", ptr, co.From.Start(), co.From.End(), s,
+				v.add(plan.SeverityInfo, "ARG_COERCED", ptr, co.From.Start(), co.From.End(), s,
 					fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
 						t.Name, co.From.Raw(v.src), co.To, co.To))
 			}
@@ -154,7 +157,7 @@ func (v *validator) fastmcpChecks() {
 	if len(coerced) == 0 {
 		return
 	}
-	v.ds.filter(func(d *Diagnostic) bool { return d.Code != "ARG_TYPE" || !coerced[d.Pointer] })
+	v.ds.filter(func(d *plan.Diagnostic) bool { return d.Code != "ARG_TYPE" || !coerced[d.Pointer] })
 }
 
 // requiredShape warns, once per tool a plan calls, when its inputSchema
@@ -174,8 +177,8 @@ func (v *validator) requiredShape() {
 			continue
 		}
 		seen[t.Name] = true
-		if msg := t.requiredShape(); msg != "" {
-			v.add(SeverityWarning, "REQUIRED_SHAPE", s.Ptr+"/tool", s.Tool.Start(), s.Tool.End(), s, msg)
+		if msg := requiredShape(t); msg != "" {
+			v.add(plan.SeverityWarning, "REQUIRED_SHAPE", s.Ptr+"/tool", s.Tool.Start(), s.Tool.End(), s, msg)
 		}
 	}
 }
@@ -183,8 +186,9 @@ func (v *validator) requiredShape() {
 // requiredShape is the REQUIRED_SHAPE warning's message for tool t, "" when
 // its inputSchema's "required" is an array or absent; made once per tool
 // (a server checks each plan against the same tools).
-func (t *Tool) requiredShape() string {
-	t.requiredShapeOnce.Do(func() {
+func requiredShape(t *plan.Tool) string {
+	m := memoOf(t)
+	m.requiredShapeOnce.Do(func() {
 		schema, err := jsontext.Parse(t.InputSchema)
 		if err != nil || schema.Kind() != jsontext.Object {
 			return
@@ -194,14 +198,14 @@ func (t *Tool) requiredShape() string {
 			return
 		}
 		names := make([]string, 0, 4)
-		for n := range pySet(req) {
+		for n := range concierge.PySet(req) {
 			names = append(names, strconv.Quote(n))
 		}
 		sort.Strings(names)
-		t.requiredShapeMsg = fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
+		m.requiredShapeMsg = fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
 			t.Name, req.Kind(), orNone(names))
 	})
-	return t.requiredShapeMsg
+	return m.requiredShapeMsg
 }
 
 // toolOfSteps is c.Tool(s.ToolName()) for steps in turn, looked up again
@@ -209,11 +213,11 @@ func (t *Tool) requiredShape() string {
 // over and over; the lookups were a tenth of validating such a plan).
 type toolOfSteps struct {
 	name string
-	tool *Tool
+	tool *plan.Tool
 	same bool // the name was the step before's
 }
 
-func (t *toolOfSteps) of(c *Catalog, s *Step) *Tool {
+func (t *toolOfSteps) of(c *plan.Catalog, s *plan.Step) *plan.Tool {
 	name := s.ToolName()
 	if t.same = t.tool != nil && name == t.name; !t.same {
 		t.name, t.tool = name, c.Tool(name)
@@ -248,8 +252,8 @@ func laxConverts(want, got kindSet) bool {
 
 // refCoerced is ARG_COERCED for a reference into a FastMCP tool whose
 // value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
-func (v *validator) refCoerced(s *Step, t *Tool, param, ptr string, path jsontext.Value, want, got kindSet, at string) {
-	v.add(SeverityInfo, "ARG_COERCED", ptr, path.Start(), path.End(), s,
+func (v *validator) refCoerced(s *plan.Step, t *plan.Tool, param, ptr string, path jsontext.Value, want, got kindSet, at string) {
+	v.add(plan.SeverityInfo, "ARG_COERCED", ptr, path.Start(), path.End(), s,
 		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
 			t.Name, got, at, want, param))
 }

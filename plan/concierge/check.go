@@ -1,4 +1,4 @@
-package plan
+package concierge
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // Rejection is a whole plan refused before any step runs, with Concierge's
@@ -35,7 +37,7 @@ const executePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
 // would start running the plan. Where Concierge's Python raises instead of
 // answering (a step that is not an object, an unhashable id), the message is
 // Python's exception text.
-func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
+func ConciergeCheck(p *plan.Plan, c *plan.Catalog) *Rejection {
 	if p.Root.IsZero() {
 		if len(p.Problems) > 0 {
 			return &Rejection{Message: p.Problems[0].Message, Code: p.Problems[0].Code, StepIndex: -1}
@@ -60,7 +62,7 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
 				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 		}
-		if !pyTruthy(s.ID) {
+		if !pyvalue.Truthy(s.ID) {
 			return &Rejection{Message: "Every step must have an 'id'", Code: "MISSING_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr}
 		}
 		key, ok := pyHashKey(s.ID)
@@ -97,10 +99,10 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 		}
 		sid, _ := pyHashKey(s.ID)
 		for _, m := range pyvalue.Members(s.Args) {
-			if !IsRef(m.Value) {
+			if !plan.IsRef(m.Value) {
 				continue
 			}
-			r := parseRef(m.Value) // in place: a step keeps nothing of its references
+			r := plan.ParseRefValue(m.Value) // in place: a step keeps nothing of its references
 			if r.Err != "" {
 				code := "REF_MALFORMED"
 				if !r.StepKey.Value.IsZero() {
@@ -135,8 +137,8 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 // or steps it cannot iterate: a key beside "steps" and a missing "steps" are
 // Python's TypeErrors; steps that are not a list fail as iterating them
 // does, except "" and {}, which iterate nothing.
-func shapeException(p *Plan) (string, string) {
-	if p.Form == FormSteps {
+func shapeException(p *plan.Plan) (string, string) {
+	if p.Form == plan.FormSteps {
 		return "", ""
 	}
 	if p.Body.IsZero() || p.Body.Kind() != jsontext.Object {
@@ -167,28 +169,6 @@ func shapeException(p *Plan) (string, string) {
 // that is a list).
 func iteratesNothing(steps jsontext.Value) bool {
 	return !steps.IsZero() && ((steps.Kind() == jsontext.String && steps.Str() == "") || (steps.Kind() == jsontext.Object && steps.Len() == 0))
-}
-
-// pyTruthy is Python's bool() of a decoded JSON value; absent is None.
-func pyTruthy(v jsontext.Value) bool {
-	if v.IsZero() {
-		return false
-	}
-	switch v.Kind() {
-	case jsontext.Null:
-		return false
-	case jsontext.Bool:
-		return v.Bool()
-	case jsontext.String:
-		return v.Str() != ""
-	case jsontext.Array:
-		return v.Len() > 0
-	case jsontext.Object:
-		return v.Len() > 0
-	default:
-		f, err := strconv.ParseFloat(v.Str(), 64)
-		return err != nil || f != 0
-	}
 }
 
 // pyHashKey gives values that Python considers equal (1, 1.0, true) the same

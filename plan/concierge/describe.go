@@ -1,10 +1,12 @@
-package plan
+package concierge
 
 import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -12,7 +14,7 @@ import (
 // line, the description indented four spaces, and "returns: " with the
 // output schema as Python's json.dumps(separators=(',', ':')) writes it;
 // tools separated by a blank line.
-func RenderConcierge(tools []*Tool) string {
+func RenderConcierge(tools []*plan.Tool) string {
 	var b strings.Builder
 	for i, t := range tools {
 		if i > 0 {
@@ -24,12 +26,12 @@ func RenderConcierge(tools []*Tool) string {
 }
 
 // RenderConciergeTool writes one tool as Concierge renders it.
-func RenderConciergeTool(b *strings.Builder, t *Tool) {
+func RenderConciergeTool(b *strings.Builder, t *plan.Tool) {
 	b.WriteString("  ")
 	b.WriteString(t.Name)
 	b.WriteByte('(')
 	if schema, err := jsontext.Parse(t.InputSchema); err == nil && schema.Kind() == jsontext.Object {
-		required := pySet(schema.Get("required"))
+		required := PySet(schema.Get("required"))
 		if props := schema.Get("properties"); !props.IsZero() && props.Kind() == jsontext.Object {
 			for i, m := range pyvalue.Members(props) {
 				if i > 0 {
@@ -56,7 +58,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 		b.WriteString("    ")
 		b.WriteString(t.Description)
 	}
-	if out, err := jsontext.Parse(t.OutputSchema); err == nil && pyTruthy(out) {
+	if out, err := jsontext.Parse(t.OutputSchema); err == nil && pyvalue.Truthy(out) {
 		b.WriteString("\n    returns: ")
 		b.WriteString(pyvalue.JSONDumps(out))
 	}
@@ -65,7 +67,7 @@ func RenderConciergeTool(b *strings.Builder, t *Tool) {
 // pySet is the set of strings Python's set(v) holds, as Concierge builds its
 // required names: a list's string elements, a str's characters, a dict's
 // keys. Anything else gives the empty set.
-func pySet(v jsontext.Value) map[string]bool {
+func PySet(v jsontext.Value) map[string]bool {
 	set := map[string]bool{}
 	if v.IsZero() {
 		return set

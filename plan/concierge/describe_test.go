@@ -1,12 +1,14 @@
-package plan
+package concierge
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/plan"
 )
 
 func TestRenderConcierge(t *testing.T) {
-	tools := []*Tool{
+	tools := []*plan.Tool{
 		{Name: "validate_backup", Description: "Validate the integrity of a backup.",
 			InputSchema:  []byte(`{"type":"object","properties":{"backup_id":{"type":"string"}},"required":["backup_id"]}`),
 			OutputSchema: []byte(`{"type": "object", "properties": {"status": {"type": "string"}}, "required": ["status"]}`),
@@ -33,23 +35,23 @@ func TestRenderConcierge(t *testing.T) {
 func TestRenderConciergeExact(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		tool *Tool
+		tool *plan.Tool
 		want string
 	}{
 		{"DEL and non-ASCII escaped in returns",
-			&Tool{Name: "t", InputSchema: []byte(`{}`), OutputSchema: []byte("{\"description\":\"a\x7fb\\u0080c\\u00a0\"}")},
+			&plan.Tool{Name: "t", InputSchema: []byte(`{}`), OutputSchema: []byte("{\"description\":\"a\x7fb\\u0080c\\u00a0\"}")},
 			"  t()\n\n" + `    returns: {"description":"a\u007fb\u0080c\u00a0"}`},
 		{"required as a string: each character",
-			&Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{"type":"string"},"b":{},"ab":{}},"required":"ab"}`)},
+			&plan.Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{"type":"string"},"b":{},"ab":{}},"required":"ab"}`)},
 			"  t(a: string, b: any, ab?: any)\n"},
 		{"required as an object: its keys",
-			&Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{},"b":{}},"required":{"b":false}}`)},
+			&plan.Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{},"b":{}},"required":{"b":false}}`)},
 			"  t(a?: any, b: any)\n"},
 		{"required null: none",
-			&Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{}},"required":null}`)},
+			&plan.Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{}},"required":null}`)},
 			"  t(a?: any)\n"},
 		{"a repeated property: first place, last schema",
-			&Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{"type":"string"},"b":{},"a":{"type":"integer"}}}`)},
+			&plan.Tool{Name: "t", InputSchema: []byte(`{"properties":{"a":{"type":"string"},"b":{},"a":{"type":"integer"}}}`)},
 			"  t(a?: integer, b?: any)\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,7 +65,7 @@ func TestRenderConciergeExact(t *testing.T) {
 }
 
 func TestXSharableExact(t *testing.T) {
-	got := XSharable([]byte(`{"properties":{"a":{"x-sharable":true},"b":{"X-Sharable":true},"c":{"x-sharable":"yes"},"d":{"x-sharable":false},"e":{"x-sharable":0},"f":{"x-sharable":1}}}`))
+	got := plan.XSharable([]byte(`{"properties":{"a":{"x-sharable":true},"b":{"X-Sharable":true},"c":{"x-sharable":"yes"},"d":{"x-sharable":false},"e":{"x-sharable":0},"f":{"x-sharable":1}}}`))
 	if want := []string{"a", "c", "f"}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("XSharable = %v, want %v", got, want)
 	}

@@ -1,4 +1,4 @@
-package plan
+package concierge
 
 import (
 	"math"
@@ -66,12 +66,12 @@ func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coer
 	if err != nil || sv.Kind() != jsontext.Object {
 		return pyvalue.AppendJSON(nil, av), nil, ""
 	}
-	c := &pyConverter{}
+	c := &PyConverter{}
 	out = c.object(nil, sv, av, nil, true)
-	if len(c.errs) > 0 {
+	if len(c.Errs) > 0 {
 		return nil, nil, "Error executing tool " + tool + ": " + c.report(tool)
 	}
-	return out, c.coerced, ""
+	return out, c.Coerced, ""
 }
 
 type pydanticError struct {
@@ -81,27 +81,27 @@ type pydanticError struct {
 	input jsontext.Value
 }
 
-type pyConverter struct {
-	errs    []pydanticError
-	coerced []Coercion
+type PyConverter struct {
+	Errs    []pydanticError
+	Coerced []Coercion
 }
 
-func (c *pyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
-	c.errs = append(c.errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
+func (c *PyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
+	c.Errs = append(c.Errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
 }
 
 // report renders the errors as str(ValidationError) does.
-func (c *pyConverter) report(tool string) string {
+func (c *PyConverter) report(tool string) string {
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(c.errs)))
-	if len(c.errs) == 1 {
+	b.WriteString(strconv.Itoa(len(c.Errs)))
+	if len(c.Errs) == 1 {
 		b.WriteString(" validation error for ")
 	} else {
 		b.WriteString(" validation errors for ")
 	}
 	b.WriteString(tool)
 	b.WriteString("Arguments")
-	for _, e := range c.errs {
+	for _, e := range c.Errs {
 		b.WriteString("\n")
 		b.WriteString(strings.Join(e.loc, "."))
 		b.WriteString("\n  ")
@@ -183,7 +183,7 @@ func fastmcpBranch(s jsontext.Value) jsontext.Value {
 }
 
 // value appends v converted by schema s.
-func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc []string) []byte {
+func (c *PyConverter) Value(dst []byte, s jsontext.Value, v jsontext.Value, loc []string) []byte {
 	types, nullable := schemaTypes(s)
 	if len(types) == 0 && !nullable {
 		return pyvalue.AppendJSON(dst, v) // any: unchanged
@@ -208,7 +208,7 @@ func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc 
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = c.value(dst, items, e, append(loc, strconv.Itoa(i)))
+			dst = c.Value(dst, items, e, append(loc, strconv.Itoa(i)))
 		}
 		return append(dst, ']')
 	case "object":
@@ -216,7 +216,7 @@ func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc 
 	}
 	if out != "" {
 		if out != string(pyvalue.AppendJSON(nil, v)) {
-			c.coerced = append(c.coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
+			c.Coerced = append(c.Coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
 		}
 		return append(dst, out...)
 	}
@@ -225,9 +225,9 @@ func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc 
 
 // object converts the declared properties of v; top-level drops the
 // undeclared ones and reports missing required ones.
-func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc []string, top bool) []byte {
+func (c *PyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc []string, top bool) []byte {
 	props := s.Get("properties")
-	required := pySet(s.Get("required"))
+	required := PySet(s.Get("required"))
 	dst = append(dst, '{')
 	n := 0
 	if !props.IsZero() && props.Kind() == jsontext.Object {
@@ -245,7 +245,7 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 			n++
 			dst = jsontext.AppendJSONString(dst, p.Key)
 			dst = append(dst, ':')
-			dst = c.value(dst, p.Value, a, append(loc, p.Key))
+			dst = c.Value(dst, p.Value, a, append(loc, p.Key))
 		}
 	}
 	if !top || props.IsZero() || props.Kind() != jsontext.Object {
@@ -267,7 +267,7 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 
 // scalar converts v to JSON type typ: the converted JSON for scalars ("" to
 // keep v as it is), and whether v is acceptable at all.
-func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
+func (c *PyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
 	switch typ {
 	case "integer":
 		switch v.Kind() {

@@ -25,6 +25,7 @@ import (
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Launch is what a launch request asks for: the plan and the tool source,
@@ -91,7 +92,7 @@ type Server struct {
 	// Set by launch.
 	launch   Launch
 	opened   *Opened
-	dbg      *plan.Debugger
+	dbg      *runner.Debugger
 	orig     *plan.Plan // the plan as loaded: frames and breakpoints use its lines
 	path     string     // the program's absolute path
 	configed bool       // configurationDone arrived
@@ -404,8 +405,8 @@ func (s *Server) launchPlan(q *godap.LaunchRequest) error {
 	if abs, err := filepath.Abs(s.path); err == nil {
 		s.path = abs
 	}
-	ro := plan.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
-	s.dbg = plan.NewDebugger(op.Plan, op.Catalog, plan.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
+	ro := runner.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
+	s.dbg = runner.NewDebugger(op.Plan, op.Catalog, runner.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
 	s.bps.plan = s.orig
 	s.send(&godap.LaunchResponse{Response: response(q.Seq, q.Command)})
 	s.sendDiagnostics(s.dbg.Diagnostics())
@@ -449,7 +450,7 @@ func (s *Server) start() {
 	pre := s.preStop
 	s.mu.Unlock()
 	if pre {
-		if rej, _ := plan.Admit(p, s.dbg.Catalog(), true); rej != nil {
+		if rej, _ := runner.Admit(p, s.dbg.Catalog(), true); rej != nil {
 			s.stop(stopInfo{reason: "exception", id: "plan rejected by preflight", text: rej.Message})
 			return
 		}
@@ -551,7 +552,7 @@ func (s *Server) afterRun(how string, paused bool) {
 	c := run.Cursor()
 	p := s.dbg.Plan()
 	switch {
-	case run.Status() == plan.RunCompleted:
+	case run.Status() == runner.RunCompleted:
 		s.output("console", "run completed\n")
 		s.output("console", string(jsontext.Indent(run.Response()))+"\n")
 		s.send(&godap.ExitedEvent{Event: event("exited"), Body: godap.ExitedEventBody{ExitCode: 0}})
@@ -696,23 +697,23 @@ func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
 }
 
 // onEvent writes the step log as output events.
-func (s *Server) onEvent(e plan.Event) {
+func (s *Server) onEvent(e runner.Event) {
 	st := s.dbg.Run().Plan.Steps[e.Step]
 	tool := st.ToolName()
 	if tool == "" {
 		tool = "(no tool)"
 	}
 	switch e.Kind {
-	case plan.EventStepStarted:
+	case runner.EventStepStarted:
 		s.output("stdout", fmt.Sprintf("%s (%s): calling the tool\n", st.Label(), tool))
 		return
-	case plan.EventStepFinished:
+	case runner.EventStepFinished:
 	default:
 		return
 	}
-	if e.State.Status == plan.StepOK {
+	if e.State.Status == runner.StepOK {
 		s.output("stdout", fmt.Sprintf("%s (%s): ok\n", st.Label(), tool))
-		if d := plan.ResultCheck(s.dbg.Run(), e.Step); d != nil {
+		if d := runner.ResultCheck(s.dbg.Run(), e.Step); d != nil {
 			s.output("stdout", fmt.Sprintf("  warning: %s [%s]\n", d.Message, d.Code))
 		}
 	} else {

@@ -20,7 +20,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/planctl/planctl/plan"
 )
 
 // Endpoint is the path of the Streamable HTTP endpoint.
@@ -69,7 +68,7 @@ type HTTPOptions struct {
 	WriteTimeout time.Duration
 	// MaxAnswers bounds the bytes of answer (plan.AnswerSize) that the
 	// requests being served hold together, from the step that makes them
-	// until the answer is written (plan.AnswerBudget): the step that would
+	// until the answer is written (answerBudget): the step that would
 	// cross it fails with a message that says so. 0: DefaultMaxAnswers;
 	// negative: no bound.
 	MaxAnswers int64
@@ -117,8 +116,8 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
-	turns      *turns             // nil: no bound on the requests computing at once
-	answers    *plan.AnswerBudget // nil: no bound on the answers held at once
+	turns      *turns        // nil: no bound on the requests computing at once
+	answers    *answerBudget // nil: no bound on the answers held at once
 	srv        *Server
 	direct     bool // a plain execute_plan call is answered without mcp-go (direct.go)
 	// directServed counts the requests the direct path answered.
@@ -154,9 +153,9 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), srv: s, direct: opts.Stateless}
 	switch {
 	case opts.MaxAnswers == 0:
-		h.answers = plan.NewAnswerBudget(DefaultMaxAnswers)
+		h.answers = newAnswerBudget(DefaultMaxAnswers)
 	case opts.MaxAnswers > 0:
-		h.answers = plan.NewAnswerBudget(opts.MaxAnswers)
+		h.answers = newAnswerBudget(opts.MaxAnswers)
 	}
 	if opts.MaxRunning > 0 {
 		h.turns = newTurns(opts.MaxRunning)
@@ -323,7 +322,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			if h.answers != nil {
 				// What the request's answer takes is given back once it is
 				// written, or given up (the client left, --write-timeout).
-				rs.lease = h.answers.Lease()
+				rs.lease = h.answers.newLease()
 				defer rs.lease.Release()
 			}
 			r = r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)) // one copy of the request for both

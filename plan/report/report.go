@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -50,7 +51,7 @@ type File struct {
 
 	// List, when set, stands for Diags: diagnostics kept compact
 	// (plan.ValidateList), each made whole only as it is written.
-	List *plan.Diagnostics
+	List *check.Diagnostics
 }
 
 func (f *File) len() int {

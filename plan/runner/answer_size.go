@@ -1,4 +1,4 @@
-package plan
+package runner
 
 import (
 	"github.com/planctl/planctl/plan/jsontext"

@@ -1,4 +1,4 @@
-package plan
+package runner
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // answerBytes is what encoding/json writes of a response in an MCP answer
@@ -29,17 +31,17 @@ func answerBytes(t testing.TB, resp []byte) int64 {
 
 // echoValueCatalog has "echo", which returns its "value" argument, and
 // "fail", whose call fails with a message of characters escaped in answers.
-func echoValueCatalog(t *testing.T) *Catalog {
+func echoValueCatalog(t *testing.T) *plan.Catalog {
 	t.Helper()
-	cat, err := NewCatalog("test", []*Tool{{Name: "echo", SharableAll: true}, {Name: "fail"}}, CallerFunc(func(_ context.Context, tool string, args json.RawMessage) (ToolResult, error) {
+	cat, err := plan.NewCatalog("test", []*plan.Tool{{Name: "echo", SharableAll: true}, {Name: "fail"}}, plan.CallerFunc(func(_ context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
 		if tool == "fail" {
-			return ToolResult{IsError: true, Error: "it failed: <&> \"é\" \u2028"}, nil
+			return plan.ToolResult{IsError: true, Error: "it failed: <&> \"é\" \u2028"}, nil
 		}
 		var a struct{ Value json.RawMessage }
 		if err := json.Unmarshal(args, &a); err != nil {
-			return ToolResult{}, err
+			return plan.ToolResult{}, err
 		}
-		return ToolResult{Value: a.Value}, nil
+		return plan.ToolResult{Value: a.Value}, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +198,7 @@ func TestRunAnswerCount(t *testing.T) {
 			b.WriteString(`,{"id":"last","tool":"fail","args":{}}`)
 		}
 		b.WriteString("]")
-		r := NewRun(Load("p.json", []byte(b.String()), Limits{}), cat, RunOptions{MaxResponse: 1 << 40})
+		r := NewRun(plan.Load("p.json", []byte(b.String()), plan.Limits{}), cat, RunOptions{MaxResponse: 1 << 40})
 		r.Continue(context.Background(), nil)
 		if fails != (r.Status() == RunPartial) || (!fails && r.Cursor() != len(values)) {
 			t.Fatalf("status %s at step %d: %+v", r.Status(), r.Cursor(), r.Step(r.Cursor()))
@@ -233,7 +235,7 @@ func TestMaxResponseBoundsTheAnswer(t *testing.T) {
 			fmt.Fprintf(&b, `,{"id":"s%d","tool":"echo","args":{"value":{"output_by_reference":{"s0":[]}}}}`, i)
 		}
 		b.WriteString("]")
-		r := NewRun(Load("p.json", []byte(b.String()), Limits{}), cat, RunOptions{MaxResponse: max})
+		r := NewRun(plan.Load("p.json", []byte(b.String()), plan.Limits{}), cat, RunOptions{MaxResponse: max})
 		r.Continue(context.Background(), nil)
 		stopped := r.Step(r.Cursor())
 		if r.Status() != RunPartial || stopped.Status != StepError || !strings.Contains(stopped.Error, "(--max-response)") {
@@ -254,90 +256,5 @@ func TestMaxResponseBoundsTheAnswer(t *testing.T) {
 			t.Errorf("%s: stopped by %q", name, stopped.Error)
 		}
 		t.Logf("%s: %d steps ran, answer %d bytes: %s", name, r.Cursor(), written, stopped.Error)
-	}
-}
-
-// A budget's leases take what fits and give it all back once; a released
-// lease takes nothing more; a nil lease takes anything. Runs sharing a
-// budget each stop at the step it has no room for, keep the steps before,
-// and hold nothing once released.
-func TestAnswerBudget(t *testing.T) {
-	b := NewAnswerBudget(100)
-	l1, l2 := b.Lease(), b.Lease()
-	if _, ok := l1.take(60); !ok {
-		t.Fatal("60 of 100")
-	}
-	if held, ok := l2.take(50); ok || held != 60 {
-		t.Fatalf("50 more: %d %v", held, ok)
-	}
-	if _, ok := l2.take(40); !ok || b.Held() != 100 {
-		t.Fatalf("40 more: held %d", b.Held())
-	}
-	l1.Release()
-	l1.Release()
-	if b.Held() != 40 {
-		t.Fatalf("released twice: held %d", b.Held())
-	}
-	if _, ok := l1.take(1); ok {
-		t.Fatal("a released lease took more")
-	}
-	var none *Lease
-	if _, ok := none.take(1 << 40); !ok {
-		t.Fatal("a nil lease refused")
-	}
-	none.Release()
-	l2.Release()
-	if b.Held() != 0 {
-		t.Fatalf("held %d after every release", b.Held())
-	}
-
-	// Eight runs at once share a budget that holds about three answers.
-	cat := echoValueCatalog(t)
-	var pb strings.Builder
-	fmt.Fprintf(&pb, `[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("<", 1000))
-	for i := 1; i < 10; i++ {
-		fmt.Fprintf(&pb, `,{"id":"s%d","tool":"echo","args":{"value":{"output_by_reference":{"s0":[]}}}}`, i)
-	}
-	pb.WriteString("]")
-	p := Load("p.json", []byte(pb.String()), Limits{})
-	one := NewRun(p, cat, RunOptions{MaxResponse: 1 << 30})
-	one.Continue(context.Background(), nil)
-	whole := AnswerSize(one.Response())
-	b = NewAnswerBudget(3 * whole)
-	leases := make([]*Lease, 8)
-	done := make(chan *Run)
-	for i := range leases {
-		leases[i] = b.Lease()
-		go func(l *Lease) {
-			r := NewRun(p, cat, RunOptions{Lease: l})
-			r.Continue(context.Background(), nil)
-			done <- r
-		}(leases[i])
-	}
-	completed := 0
-	for range leases {
-		r := <-done
-		if r.Status() == RunCompleted {
-			completed++
-			continue
-		}
-		st := r.Step(r.Cursor())
-		if !strings.Contains(st.Error, "(--max-answers)") {
-			t.Errorf("stopped by %q", st.Error)
-		}
-		for i := 0; i < r.Cursor(); i++ {
-			if r.Step(i).Status != StepOK {
-				t.Errorf("step %d lost its result", i)
-			}
-		}
-	}
-	if completed < 1 || completed > 3 || b.Held() > 3*whole {
-		t.Errorf("%d runs completed, %d bytes held of %d", completed, b.Held(), 3*whole)
-	}
-	for _, l := range leases {
-		l.Release()
-	}
-	if b.Held() != 0 {
-		t.Errorf("held %d after every release", b.Held())
 	}
 }

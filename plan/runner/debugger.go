@@ -1,4 +1,4 @@
-package plan
+package runner
 
 import (
 	"context"
@@ -11,6 +11,10 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/concierge"
 )
 
 // Debugger is what every interactive driver of a run shares (the TUI, the
@@ -28,14 +32,14 @@ type Debugger struct {
 	// step label -> index of its first step in the plan as loaded (idsOf),
 	// built by the first FindStep
 	ids     map[string]int
-	idsOf   *Plan
+	idsOf   *plan.Plan
 	idsOnce sync.Once
 
-	cat *Catalog // the catalog the plan as loaded is validated against
+	cat *plan.Catalog // the catalog the plan as loaded is validated against
 
 	mu      sync.Mutex
-	plan    *Plan
-	diags   []Diagnostic
+	plan    *plan.Plan
+	diags   []plan.Diagnostic
 	checked bool // diags are the plan's (false only with DeferValidation, until Check)
 	breaks  map[int]bool
 	conds   map[int]string // step index -> condition of its breakpoint
@@ -46,12 +50,12 @@ type DebugOptions struct {
 	// Run configures the run; HaltAtTraceEnd is always set.
 	Run RunOptions
 	// Limits bound the edited plan documents (the original's limits).
-	Limits Limits
+	Limits plan.Limits
 	// Validate checks a plan; nil means Validate with no options.
-	Validate func(*Plan, *Catalog) []Diagnostic
+	Validate func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
 	// Diagnostics of the plan as loaded, when the caller already has them
 	// (nil: the Debugger validates the plan).
-	Diagnostics []Diagnostic
+	Diagnostics []plan.Diagnostic
 	// DeferValidation: with no Diagnostics, NewDebugger does not validate
 	// the plan; Check does, when the driver asks (a full-screen debugger
 	// draws its first screen first). Until then Diagnostics is nil.
@@ -66,14 +70,14 @@ type DebugOptions struct {
 	// Live, when the run replays a trace, is the catalog to go on with
 	// once the trace has no more answers: the run halts there first, and
 	// the next step calls Live's tools.
-	Live *Catalog
+	Live *plan.Catalog
 }
 
 // NewDebugger prepares a debugger of p on c; nothing runs until Next or
 // Continue.
-func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
+func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
 	if o.Validate == nil {
-		o.Validate = Validate
+		o.Validate = check.Validate
 	}
 	o.Run.HaltAtTraceEnd = true
 	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, idsOf: p}
@@ -99,17 +103,17 @@ func NewDebugger(p *Plan, c *Catalog, o DebugOptions) *Debugger {
 func (d *Debugger) Run() *Run { return d.run }
 
 // Plan is the plan as edited so far (the loaded plan until an edit).
-func (d *Debugger) Plan() *Plan {
+func (d *Debugger) Plan() *plan.Plan {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.plan
 }
 
 // Catalog is the catalog the run calls.
-func (d *Debugger) Catalog() *Catalog { return d.run.Catalog }
+func (d *Debugger) Catalog() *plan.Catalog { return d.run.Catalog }
 
 // Diagnostics are the validator's diagnostics of the plan as edited so far.
-func (d *Debugger) Diagnostics() []Diagnostic {
+func (d *Debugger) Diagnostics() []plan.Diagnostic {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.diags
@@ -120,7 +124,7 @@ func (d *Debugger) Diagnostics() []Diagnostic {
 // goroutine of its own while the run goes on; an edit made meanwhile wins
 // (SetArgs validates the edited plan), and Check then returns the edited
 // plan with its diagnostics.
-func (d *Debugger) Check() (*Plan, []Diagnostic) {
+func (d *Debugger) Check() (*plan.Plan, []plan.Diagnostic) {
 	d.mu.Lock()
 	p, ds, done := d.plan, d.diags, d.checked
 	d.mu.Unlock()
@@ -145,12 +149,12 @@ func (d *Debugger) Checked() bool {
 }
 
 // StepDiagnostics are the diagnostics of step i.
-func (d *Debugger) StepDiagnostics(i int) []Diagnostic {
+func (d *Debugger) StepDiagnostics(i int) []plan.Diagnostic {
 	return stepDiagnostics(d.Diagnostics(), i)
 }
 
-func stepDiagnostics(ds []Diagnostic, i int) []Diagnostic {
-	var out []Diagnostic
+func stepDiagnostics(ds []plan.Diagnostic, i int) []plan.Diagnostic {
+	var out []plan.Diagnostic
 	for _, x := range ds {
 		if x.StepIndex == i {
 			out = append(out, x)
@@ -178,7 +182,7 @@ func (d *Debugger) FindStep(arg string) (int, error) {
 
 // FindStep finds a step of p by id, or by "#N" for the step at index N.
 // ids maps labels to indexes (nil: built from p).
-func FindStep(p *Plan, ids map[string]int, arg string) (int, error) {
+func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 	if ids == nil {
 		ids = make(map[string]int, len(p.Steps))
 		for i := len(p.Steps) - 1; i >= 0; i-- {
@@ -207,13 +211,13 @@ func FindStep(p *Plan, ids map[string]int, arg string) (int, error) {
 		known = append(known, strconv.Quote(st.Label()))
 	}
 	hint := ""
-	if s := suggest(arg, labels(p)); s != "" {
+	if s := check.Suggest(arg, labels(p)); s != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return 0, fmt.Errorf("there is no step %q%s: the steps are %s; #N names the step at index N", arg, hint, strings.Join(known, ", "))
 }
 
-func labels(p *Plan) []string {
+func labels(p *plan.Plan) []string {
 	out := make([]string, len(p.Steps))
 	for i, st := range p.Steps {
 		out[i] = st.Label()
@@ -402,7 +406,7 @@ func (d *Debugger) EditableStep() (int, error) {
 // SetArgs replaces the arguments of step i with args, a JSON object, and
 // returns the diagnostics of step i in the edited plan. Step i must not
 // have run ok (rerun it first); references in args resolve as usual.
-func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
+func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 	v, err := jsontext.Parse(args)
 	if err != nil {
 		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
@@ -410,7 +414,7 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
 	if v.Kind() != jsontext.Object {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind())
 	}
-	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
 		if !s.Args.IsZero() {
 			return []splice{{s.Args.Start(), s.Args.End(), string(args[v.Start():v.End()])}}, nil
 		}
@@ -422,13 +426,13 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]Diagnostic, error) {
 // reference object), and returns the diagnostics of step i in the edited
 // plan: an unknown name is UNKNOWN_ARG with its did-you-mean, not a silent
 // new argument.
-func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error) {
+func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, error) {
 	v, err := jsontext.Parse(value)
 	if err != nil {
 		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
 	}
 	text := string(value[v.Start():v.End()])
-	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
 		if s.Args.IsZero() {
 			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
 		}
@@ -450,8 +454,8 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]Diagnostic, error
 
 // UnsetArg removes argument name of step i (every copy of it) and returns
 // the diagnostics of step i in the edited plan.
-func (d *Debugger) UnsetArg(i int, name string) ([]Diagnostic, error) {
-	return d.edit(i, func(p *Plan, s *Step) ([]splice, error) {
+func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
 		if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
 		}
@@ -524,7 +528,7 @@ func insertMember(src []byte, obj jsontext.Value, key, text string) []splice {
 
 // edit applies the splices mk makes for step i, re-parses and re-validates
 // the plan, and hands it to the run.
-func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagnostic, error) {
+func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)) ([]plan.Diagnostic, error) {
 	p := d.Plan()
 	if i < 0 || i >= len(p.Steps) {
 		return nil, fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(p.Steps))
@@ -561,10 +565,10 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 		out = append(out, tail[k]...)
 	}
 	lim := d.opts.Limits
-	if int64(len(out)) > lim.withDefaults().MaxBytes {
+	if int64(len(out)) > lim.WithDefaults().MaxBytes {
 		lim.MaxBytes = int64(len(out))
 	}
-	np := Load(p.Src.Name, out, lim)
+	np := plan.Load(p.Src.Name, out, lim)
 	if len(np.Steps) != len(p.Steps) {
 		why := "the edit changed the plan's shape"
 		if len(np.Problems) > 0 {
@@ -590,16 +594,16 @@ func (d *Debugger) edit(i int, mk func(*Plan, *Step) ([]splice, error)) ([]Diagn
 // whole when asked for). A plan that may run gets none: its warnings are
 // not kept while it is checked (see hasErrors), and the plan is validated
 // whole only to be refused.
-func Admit(p *Plan, c *Catalog, preflight bool) (*Rejection, *Diagnostics) {
+func Admit(p *plan.Plan, c *plan.Catalog, preflight bool) (*concierge.Rejection, *check.Diagnostics) {
 	if !preflight {
-		return ConciergeCheck(p, c), nil
+		return concierge.ConciergeCheck(p, c), nil
 	}
-	if !hasErrors(p, c) {
+	if !check.HasErrors(p, c) {
 		return nil, nil
 	}
-	first, ds := validateFirst(p, c)
+	first, ds := check.ValidateFirst(p, c)
 	if first == nil {
 		return nil, ds
 	}
-	return &Rejection{Message: first.Message, Code: first.Code, StepIndex: first.StepIndex, Pointer: first.Pointer}, ds
+	return &concierge.Rejection{Message: first.Message, Code: first.Code, StepIndex: first.StepIndex, Pointer: first.Pointer}, ds
 }

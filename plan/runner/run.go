@@ -1,4 +1,4 @@
-package plan
+package runner
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // StepStatus is where a step is in a run.
@@ -161,9 +163,9 @@ type RunOptions struct {
 	// copy).
 	MaxResponse int64
 	// Lease, when set, takes each result's share of the answer from a
-	// budget shared by many runs (AnswerBudget): the step whose share it
-	// has no room for fails with a message that says so.
-	Lease *Lease
+	// budget shared by many runs (serve's --max-answers): the step whose
+	// share it has no room for fails with the message it gives.
+	Lease Lease
 	// DropArgs makes the run keep no step's resolved arguments once its
 	// tool was called: StepState.Args is nil in the states the run holds
 	// (Step) and in EventStepFinished; EventStepStarted still carries them.
@@ -179,6 +181,14 @@ type RunOptions struct {
 	// nothing ran, and Halted says why. The debugger sets it; run and
 	// serve keep the step error Concierge would show.
 	HaltAtTraceEnd bool
+}
+
+// Lease takes each step's share of the answer from a budget that the runs
+// of many plans share, so that a server bounds the answers it holds at once
+// (RunOptions.Lease). Take reports false, with the step's error message,
+// when the budget has no room for n bytes more.
+type Lease interface {
+	Take(step string, n int64) (msg string, ok bool)
 }
 
 // ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
@@ -203,8 +213,8 @@ const DefaultMaxResult = 64 << 20
 type Run struct {
 	// Plan is the plan being run. SetPlan replaces it with an edited copy
 	// between steps; read it between steps, or through a Debugger.
-	Plan    *Plan
-	Catalog *Catalog
+	Plan    *plan.Plan
+	Catalog *plan.Catalog
 	opts    RunOptions
 
 	mu         sync.Mutex
@@ -217,18 +227,18 @@ type Run struct {
 	heldN      int64             // the bytes steps [0, heldUpTo) hold (run_limits.go)
 	answerN    int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
 	heldUpTo   int
-	lastAnswer answerCount // the step execute counted last against MaxResponse's answer
-	index      []*rawIndex // step index -> index of its result, for references that read it again (rawindex.go)
-	halted     string      // why the last Next ran nothing although steps remain
-	argsBuf    []byte      // the arguments of an immediate tool's call under DropArgs, reused (execute)
-	lastTool   toolMemo    // the tool of the step run last (toolOf)
+	lastAnswer answerCount      // the step execute counted last against MaxResponse's answer
+	index      []*plan.RawIndex // step index -> index of its result, for references that read it again (rawindex.go)
+	halted     string           // why the last Next ran nothing although steps remain
+	argsBuf    []byte           // the arguments of an immediate tool's call under DropArgs, reused (execute)
+	lastTool   toolMemo         // the tool of the step run last (toolOf)
 }
 
 // toolMemo is the catalog's answer for one tool name.
 type toolMemo struct {
-	cat       *Catalog
+	cat       *plan.Catalog
 	name      string
-	tool      *Tool
+	tool      *plan.Tool
 	immediate bool
 }
 
@@ -236,21 +246,21 @@ type toolMemo struct {
 // whether the tool is immediate. Consecutive steps mostly call one tool:
 // the last answer is kept rather than looked up again, twice a step. Only
 // the goroutine that drives the run calls it.
-func (r *Run) toolOf(name string) (*Tool, bool) {
+func (r *Run) toolOf(name string) (*plan.Tool, bool) {
 	if m := &r.lastTool; m.cat == r.Catalog && m.name == name && m.tool != nil {
 		return m.tool, m.immediate
 	}
 	t := r.Catalog.Tool(name)
 	m := toolMemo{cat: r.Catalog, name: name, tool: t}
 	if t != nil {
-		m.immediate = r.Catalog.immediate(t.Name)
+		m.immediate = r.Catalog.IsImmediate(t.Name)
 	}
 	r.lastTool = m
 	return t, m.immediate
 }
 
 // NewRun prepares a run of p against c. Nothing runs until Next or Continue.
-func NewRun(p *Plan, c *Catalog, opts RunOptions) *Run {
+func NewRun(p *plan.Plan, c *plan.Catalog, opts RunOptions) *Run {
 	r := &Run{Plan: p, Catalog: c, opts: opts}
 	r.reset(0)
 	return r
@@ -381,7 +391,7 @@ func (r *Run) Rerun(i int) (from int, err error) {
 // (ids and tools; arguments may differ), keeping every result. Steps that
 // already ran ok keep their results; edits take effect on the steps that
 // run next. The Debugger makes such copies (SetArgs, SetArg, UnsetArg).
-func (r *Run) SetPlan(p *Plan, edited int) error {
+func (r *Run) SetPlan(p *plan.Plan, edited int) error {
 	if len(p.Steps) != len(r.Plan.Steps) {
 		return fmt.Errorf("the edited plan has %d steps where the run has %d", len(p.Steps), len(r.Plan.Steps))
 	}
@@ -575,8 +585,10 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		if max > 0 && answer+n > max {
 			return fail(overAnswer(step.Label(), tool.Name, answer+n, max))
 		}
-		if held, ok := r.opts.Lease.take(n); !ok {
-			return fail(overBudget(step.Label(), n, held, r.opts.Lease.b.max))
+		if r.opts.Lease != nil {
+			if msg, ok := r.opts.Lease.Take(step.Label(), n); !ok {
+				return fail(msg)
+			}
 		}
 		r.mu.Lock()
 		r.lastAnswer = answerCount{step: i, ok: true, result: val, n: n}
@@ -588,10 +600,10 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 
 // call calls a tool through the catalog, turning a panic in the Caller
 // into an error: one broken tool fails its step, never the process.
-func (r *Run) call(ctx context.Context, tool string, args json.RawMessage) (res ToolResult, err error) {
+func (r *Run) call(ctx context.Context, tool string, args json.RawMessage) (res plan.ToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = ToolResult{}, fmt.Errorf("tool %q panicked: %v", tool, p)
+			res, err = plan.ToolResult{}, fmt.Errorf("tool %q panicked: %v", tool, p)
 		}
 	}()
 	return r.Catalog.Call(ctx, tool, args)
@@ -634,7 +646,7 @@ func roundDuration(d time.Duration) time.Duration {
 	return d.Round(time.Microsecond)
 }
 
-func unknownToolMessage(name string, c *Catalog) string {
+func unknownToolMessage(name string, c *plan.Catalog) string {
 	var b bytes.Buffer
 	for i, n := range c.Names() {
 		if i > 0 {
@@ -674,7 +686,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 
 // appendArgs appends step i's resolved arguments (ResolveArgs) to buf;
 // tool is the step's tool, nil when the catalog has none of its name.
-func (r *Run) appendArgs(buf []byte, i int, tool *Tool) ([]byte, error) {
+func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool) ([]byte, error) {
 	args, _ := r.ArgsOf(i)
 	step := r.Plan.Steps[i]
 	if args.IsZero() {
@@ -690,7 +702,7 @@ func (r *Run) appendArgs(buf []byte, i int, tool *Tool) ([]byte, error) {
 		}
 		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
-		if !IsRef(m.Value) {
+		if !plan.IsRef(m.Value) {
 			buf = pyvalue.AppendJSON(buf, m.Value) // Python's value: plan/pyvalue
 			continue
 		}
@@ -698,7 +710,7 @@ func (r *Run) appendArgs(buf []byte, i int, tool *Tool) ([]byte, error) {
 			//lint:ignore ST1005 Concierge's own message, word for word: clients match on it.
 			return buf, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
-		ref := parseRef(m.Value) // in place: the path is read from its node
+		ref := plan.ParseRefValue(m.Value) // in place: the path is read from its node
 		val, err := r.ResolveRef(i, &ref)
 		if err != nil {
 			return buf, err
@@ -766,14 +778,14 @@ func (r *Run) stepID(j int) (string, bool) {
 // run holds now. It fails with Concierge's message when the referenced step
 // has no result (in a Concierge run, the whole-plan check refuses such a
 // plan before it starts; the debugger lets it run into the failure).
-func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
+func (r *Run) ResolveRef(i int, ref *plan.Ref) (json.RawMessage, error) {
 	if ref.Err != "" {
 		return nil, errors.New(ref.Err)
 	}
 	r.mu.Lock()
 	j, ok := r.resultOf(i, ref.Step)
 	var result []byte
-	var x *rawIndex
+	var x *plan.RawIndex
 	if ok && j < i {
 		result = r.steps[j].result
 		x = r.indexFor(j, result)
@@ -788,9 +800,22 @@ func (r *Run) ResolveRef(i int, ref *Ref) (json.RawMessage, error) {
 		node = ref.PathNode
 	}
 	if x == nil {
-		return walk(result, nil, ref.Step, path, node)
+		return plan.WalkNode(result, ref.Step, path, node)
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.walk(ref.Step, path, node)
+	return x.Walk(ref.Step, path, node)
+}
+
+// indexFor returns the index of step j's result, made anew when the result
+// is not the one indexed; nil for a result too small to index. The caller
+// holds r.mu.
+func (r *Run) indexFor(j int, result []byte) *plan.RawIndex {
+	if len(r.index) != len(r.steps) {
+		r.index = make([]*plan.RawIndex, len(r.steps))
+	}
+	x := r.index[j]
+	if !x.Indexes(result) {
+		x = plan.NewRawIndex(result)
+		r.index[j] = x
+	}
+	return x
 }
