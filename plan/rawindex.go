@@ -31,7 +31,7 @@ type RawIndex struct {
 type span struct{ start, end int32 }
 
 // indexMinBytes is the smallest container the index records.
-const IndexMinBytes = 1 << 10
+const indexMinBytes = 1 << 10
 
 func (x *RawIndex) off(b []byte) int { return cap(x.result) - cap(b) }
 
@@ -114,7 +114,7 @@ func (x *RawIndex) Walk(step string, path []string, node jsontext.Value) ([]byte
 
 // NewRawIndex is an index of result, nil for a result too small to index.
 func NewRawIndex(result []byte) *RawIndex {
-	if len(result) < IndexMinBytes {
+	if len(result) < indexMinBytes {
 		return nil
 	}
 	return &RawIndex{result: result}

@@ -28,7 +28,7 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 	}
 	b.WriteString(`"k7": "last copy"}, "dup": 2, "s": "scalar"}`)
 	result := []byte(b.String())
-	if len(result) < 4*IndexMinBytes {
+	if len(result) < 4*indexMinBytes {
 		t.Fatalf("the test result is too small to be indexed: %d bytes", len(result))
 	}
 	paths := [][]string{

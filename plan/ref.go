@@ -152,7 +152,7 @@ func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.
 		case '[':
 			var n int
 			var spans []span
-			if x != nil && len(cur) >= IndexMinBytes {
+			if x != nil && len(cur) >= indexMinBytes {
 				spans = x.elems(cur)
 				n = len(spans)
 			} else {
@@ -185,7 +185,7 @@ func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.
 		case '{':
 			var v []byte
 			var ok bool
-			if x != nil && len(cur) >= IndexMinBytes {
+			if x != nil && len(cur) >= indexMinBytes {
 				var s span
 				if s, ok = x.members(cur)[key]; ok {
 					v = x.at(s)

@@ -137,12 +137,11 @@ func (v *validator) fastmcpChecks() {
 			if ps.IsZero() || plan.IsRef(m.Value) {
 				continue
 			}
-			c := &concierge.PyConverter{}
-			c.Value(nil, ps, m.Value, []string{m.Key})
-			if len(c.Errs) > 0 {
+			coercions, ok := concierge.FastMCPValue(ps, m.Value, []string{m.Key})
+			if !ok {
 				continue // not converted: the validator's ARG_TYPE stands
 			}
-			for _, co := range c.Coerced {
+			for _, co := range coercions {
 				ptr := s.Ptr + "/args"
 				for _, k := range co.Loc {
 					ptr += "/" + jsontext.EscapePointer(k)

@@ -66,12 +66,21 @@ func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coer
 	if err != nil || sv.Kind() != jsontext.Object {
 		return pyvalue.AppendJSON(nil, av), nil, ""
 	}
-	c := &PyConverter{}
+	c := &pyConverter{}
 	out = c.object(nil, sv, av, nil, true)
-	if len(c.Errs) > 0 {
+	if len(c.errs) > 0 {
 		return nil, nil, "Error executing tool " + tool + ": " + c.report(tool)
 	}
-	return out, c.Coerced, ""
+	return out, c.coerced, ""
+}
+
+// FastMCPValue converts one argument value v, at loc, under its property
+// schema s as FastMCPArgs does: it returns the conversions made, and false
+// when pydantic refuses the value.
+func FastMCPValue(s, v jsontext.Value, loc []string) (coerced []Coercion, ok bool) {
+	c := &pyConverter{}
+	c.value(nil, s, v, loc)
+	return c.coerced, len(c.errs) == 0
 }
 
 type pydanticError struct {
@@ -81,27 +90,27 @@ type pydanticError struct {
 	input jsontext.Value
 }
 
-type PyConverter struct {
-	Errs    []pydanticError
-	Coerced []Coercion
+type pyConverter struct {
+	errs    []pydanticError
+	coerced []Coercion
 }
 
-func (c *PyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
-	c.Errs = append(c.Errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
+func (c *pyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
+	c.errs = append(c.errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
 }
 
 // report renders the errors as str(ValidationError) does.
-func (c *PyConverter) report(tool string) string {
+func (c *pyConverter) report(tool string) string {
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(c.Errs)))
-	if len(c.Errs) == 1 {
+	b.WriteString(strconv.Itoa(len(c.errs)))
+	if len(c.errs) == 1 {
 		b.WriteString(" validation error for ")
 	} else {
 		b.WriteString(" validation errors for ")
 	}
 	b.WriteString(tool)
 	b.WriteString("Arguments")
-	for _, e := range c.Errs {
+	for _, e := range c.errs {
 		b.WriteString("\n")
 		b.WriteString(strings.Join(e.loc, "."))
 		b.WriteString("\n  ")
@@ -183,7 +192,7 @@ func fastmcpBranch(s jsontext.Value) jsontext.Value {
 }
 
 // value appends v converted by schema s.
-func (c *PyConverter) Value(dst []byte, s jsontext.Value, v jsontext.Value, loc []string) []byte {
+func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc []string) []byte {
 	types, nullable := schemaTypes(s)
 	if len(types) == 0 && !nullable {
 		return pyvalue.AppendJSON(dst, v) // any: unchanged
@@ -208,7 +217,7 @@ func (c *PyConverter) Value(dst []byte, s jsontext.Value, v jsontext.Value, loc 
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = c.Value(dst, items, e, append(loc, strconv.Itoa(i)))
+			dst = c.value(dst, items, e, append(loc, strconv.Itoa(i)))
 		}
 		return append(dst, ']')
 	case "object":
@@ -216,7 +225,7 @@ func (c *PyConverter) Value(dst []byte, s jsontext.Value, v jsontext.Value, loc 
 	}
 	if out != "" {
 		if out != string(pyvalue.AppendJSON(nil, v)) {
-			c.Coerced = append(c.Coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
+			c.coerced = append(c.coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
 		}
 		return append(dst, out...)
 	}
@@ -225,7 +234,7 @@ func (c *PyConverter) Value(dst []byte, s jsontext.Value, v jsontext.Value, loc 
 
 // object converts the declared properties of v; top-level drops the
 // undeclared ones and reports missing required ones.
-func (c *PyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc []string, top bool) []byte {
+func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc []string, top bool) []byte {
 	props := s.Get("properties")
 	required := PySet(s.Get("required"))
 	dst = append(dst, '{')
@@ -245,7 +254,7 @@ func (c *PyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 			n++
 			dst = jsontext.AppendJSONString(dst, p.Key)
 			dst = append(dst, ':')
-			dst = c.Value(dst, p.Value, a, append(loc, p.Key))
+			dst = c.value(dst, p.Value, a, append(loc, p.Key))
 		}
 	}
 	if !top || props.IsZero() || props.Kind() != jsontext.Object {
@@ -267,7 +276,7 @@ func (c *PyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 
 // scalar converts v to JSON type typ: the converted JSON for scalars ("" to
 // keep v as it is), and whether v is acceptable at all.
-func (c *PyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
+func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
 	switch typ {
 	case "integer":
 		switch v.Kind() {
