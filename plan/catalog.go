@@ -194,7 +194,7 @@ func (c *Catalog) AllImmediate(p *Plan) bool {
 	return true
 }
 
-// immediate reports whether the catalog's caller says tool answers at once.
+// IsImmediate reports whether the catalog's caller says tool answers at once.
 func (c *Catalog) IsImmediate(tool string) bool {
 	im, ok := c.Caller.(Immediate)
 	return ok && im.Immediate(tool)

@@ -44,7 +44,7 @@ func ParseRef(v jsontext.Value) *Ref {
 	return &r
 }
 
-// parseRef is ParseRef without Path: the engine reads the path from
+// ParseRefValue is ParseRef without Path, by value: the engine reads the path from
 // PathNode, so that a reference costs no allocation (a plan of 100,000
 // steps holds hundreds of thousands of them) and nothing is kept per
 // reference between the validator and the run.
@@ -134,7 +134,7 @@ func WalkNode(result []byte, step string, path []string, node jsontext.Value) ([
 }
 
 func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
-	cur := TrimSpace(result)
+	cur := trimSpace(result)
 	n := len(path)
 	var c jsontext.Cursor
 	if path == nil {
@@ -148,7 +148,7 @@ func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.
 			e, _ := c.Next()
 			key = pyvalue.Str(e.Value)
 		}
-		switch FirstByte(cur) {
+		switch firstByte(cur) {
 		case '[':
 			var n int
 			var spans []span
@@ -285,14 +285,14 @@ func forElems(b []byte, f func(start, end int) bool) {
 
 // firstByte and trimSpace read a raw result's JSON whitespace only, as the
 // walkers of jsontext do.
-func FirstByte(b []byte) byte {
+func firstByte(b []byte) byte {
 	if len(b) == 0 {
 		return 0
 	}
 	return b[0]
 }
 
-func TrimSpace(b []byte) []byte {
+func trimSpace(b []byte) []byte {
 	i, j := 0, len(b)
 	for i < j && isSpace(b[i]) {
 		i++

@@ -3,9 +3,8 @@ package check
 import (
 	"sort"
 
-	"github.com/planctl/planctl/plan/jsontext"
-
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // OutputKey is one key a reference path may take next: a property of the

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planctl/planctl/plan/jsontext"
-
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // chunks is a list kept in chunks of diagChunk: an append never copies the
@@ -158,7 +157,7 @@ func (l *diagList) code(i int) string {
 }
 
 // appendPtr and appendMsg append the pointer and the message of
-// diagnostic i; ref is parseRef(its reference) for REF_UNKNOWN_PROPERTY.
+// diagnostic i; ref is plan.ParseRefValue(its reference) for REF_UNKNOWN_PROPERTY.
 func (l *diagList) appendPtr(b []byte, i int, ref *plan.Ref) []byte {
 	r := l.recs.at(i)
 	switch r.kind {
@@ -182,7 +181,7 @@ func (l *diagList) appendMsg(b []byte, i int, ref *plan.Ref) []byte {
 	return append(appendWhere(b, l.p.Src.Bytes, ref.PathNode, int(r.elem), ref.Step), r.words.msg...)
 }
 
-// refOf is parseRef of diagnostic i's reference (zero when it has none).
+// refOf is plan.ParseRefValue of diagnostic i's reference (zero when it has none).
 func (l *diagList) refOf(i int) plan.Ref {
 	if r := l.recs.at(i); r.kind == lazyUnknownProperty {
 		return plan.ParseRefValue(r.ref)

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/planctl/planctl/plan/jsontext"
-
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // The result check's memo. A run checks every step's result against its
@@ -39,7 +38,7 @@ const (
 	maxMemoSkeletons = 256
 )
 
-// checkResult is checkResultWhole with the memo of skeletons that passed.
+// CheckResult is checkResultWhole with the memo of skeletons that passed.
 func CheckResult(t *plan.Tool, result []byte) string {
 	if compiledOutput(t) == nil {
 		return ""

@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // Validate checks a plan against a catalog before anything runs and returns
@@ -54,7 +53,7 @@ func ValidateList(p *plan.Plan, c *plan.Catalog, o ValidateOptions) *Diagnostics
 	return v.ds.sorted()
 }
 
-// validateFirst validates p for the check `run` and `serve` make before a
+// ValidateFirst validates p for the check `run` and `serve` make before a
 // plan runs (Admit): the first error (in position order), or nil when the
 // plan may run, and every diagnostic, compact, for the driver to show.
 // Warnings never stop a run.
@@ -69,7 +68,7 @@ func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *D
 	return nil, ds
 }
 
-// hasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
+// HasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
 // infos: the check before a run, which shows diagnostics only when it
 // refuses the plan. The walk is Validate's; at each step's end it keeps
 // nothing of the step when the step gave no error, and it stops at the

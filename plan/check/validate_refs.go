@@ -5,11 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planctl/planctl/plan/jsontext"
-	"github.com/planctl/planctl/plan/pyvalue"
-
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // reference checks one top-level reference argument of step s: its form, the

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -67,8 +68,8 @@ func decodeResult(t *plan.Tool, result []byte) (any, error) {
 			}
 		}
 	})
-	b := plan.TrimSpace(result)
-	if !m.outShallowOK || plan.FirstByte(b) != '{' {
+	b := bytes.TrimSpace(result) // JSON's whitespace: result is valid JSON
+	if !m.outShallowOK || len(b) == 0 || b[0] != '{' {
 		return decodeSchema(result)
 	}
 	out := map[string]any{}
@@ -108,7 +109,7 @@ func emptyLike(c byte) any {
 // checkResultWhole validates a tool's result against its outputSchema and
 // returns what is wrong, in one line, or "" when it matches (or the tool
 // has no usable outputSchema). A FastMCP wrapper schema also accepts the
-// bare value it wraps. checkResult (result_memo.go) calls it for a result
+// bare value it wraps. CheckResult (result_memo.go) calls it for a result
 // whose skeleton has not passed before.
 func checkResultWhole(t *plan.Tool, result []byte) string {
 	sch := compiledOutput(t)

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // This file is the validator's view of JSON Schema as a type system: what a

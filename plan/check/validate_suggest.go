@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// suggest returns the candidate closest to word, for "did you mean": the
+// Suggest returns the candidate closest to word, for "did you mean": the
 // same word in another case or spelling of separators, else the one at the
 // smallest edit distance (transpositions count one) within a third of the
 // word's length, else a candidate that has the word as one of its

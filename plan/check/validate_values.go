@@ -8,11 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planctl/planctl/plan/jsontext"
-	"github.com/planctl/planctl/plan/pyvalue"
-
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 )
 
 // Value checks: where Concierge's Python will not receive the number the

@@ -7,10 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // Rejection is a whole plan refused before any step runs, with Concierge's

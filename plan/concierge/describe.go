@@ -3,10 +3,9 @@ package concierge
 import (
 	"strings"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // RenderConcierge renders a catalog's tools exactly as a Concierge Plan
@@ -64,7 +63,7 @@ func RenderConciergeTool(b *strings.Builder, t *plan.Tool) {
 	}
 }
 
-// pySet is the set of strings Python's set(v) holds, as Concierge builds its
+// PySet is the set of strings Python's set(v) holds, as Concierge builds its
 // required names: a list's string elements, a str's characters, a dict's
 // keys. Anything else gives the empty set.
 func PySet(v jsontext.Value) map[string]bool {

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // answerBytes is what encoding/json writes of a response in an MCP answer

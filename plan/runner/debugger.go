@@ -9,12 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/planctl/planctl/plan/jsontext"
-	"github.com/planctl/planctl/plan/query"
-
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
 )
 
 // Debugger is what every interactive driver of a run shares (the TUI, the

@@ -10,10 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // StepStatus is where a step is in a run.
