@@ -4,7 +4,7 @@
 // samples/, and can serve any catalog as a plain MCP server (planctl mock).
 //
 //	cat, err := mockserver.Load("tools.json", data)
-//	r := plan.NewRun(p, cat, plan.RunOptions{})
+//	r := runner.NewRun(p, cat, runner.RunOptions{})
 package mockserver
 
 import (
@@ -294,7 +294,7 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	}
 	if r.panic != "" {
 		// A deliberate fault, to test that a panicking Caller fails its
-		// step and nothing else (plan.Run recovers it).
+		// step and nothing else (runner.Run recovers it).
 		panic(r.panic)
 	}
 	if !r.err.IsZero() {

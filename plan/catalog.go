@@ -28,7 +28,7 @@ type Tool struct {
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
 	// Runtime is RuntimeFastMCP for a tool written with FastMCP, whose
-	// arguments pydantic converts before it runs (concierge_fastmcp.go); "" otherwise.
+	// arguments pydantic converts before it runs (plan/concierge/fastmcp.go); "" otherwise.
 	Runtime string
 
 	// What the checks derive from the schemas, made once and shared by

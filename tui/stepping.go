@@ -12,7 +12,7 @@ import (
 	"github.com/planctl/planctl/plan/runner"
 )
 
-// Stepping: every action is the Debugger's (plan.Debugger), called in a
+// Stepping: every action is the Debugger's (runner.Debugger), called in a
 // command that sends a message back when it is done. The run is only ever
 // driven from one command at a time (busy), and a restart bumps the
 // generation so late answers are dropped.

@@ -114,7 +114,7 @@ func significantDigits(lit string) int {
 
 // fastmcpChecks says where a FastMCP tool's pydantic model will convert a
 // literal argument (ARG_COERCED), and withdraws the ARG_TYPE error of a
-// value it converts: the tool accepts it (concierge_fastmcp.go).
+// value it converts: the tool accepts it (plan/concierge/fastmcp.go).
 func (v *validator) fastmcpChecks() {
 	if v.c == nil {
 		return
@@ -162,7 +162,7 @@ func (v *validator) fastmcpChecks() {
 // gives "required" as something other than an array: Concierge reads it
 // through Python's set(), so a string makes each of its characters a
 // required parameter in the tool list a model reads, and an object its keys
-// (concierge_describe.go); JSON Schema itself has no such form.
+// (plan/concierge/describe.go); JSON Schema itself has no such form.
 func (v *validator) requiredShape() {
 	if v.c == nil {
 		return

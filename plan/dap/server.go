@@ -1,7 +1,7 @@
 // Package dap is planctl's Debug Adapter: it speaks the Debug Adapter
 // Protocol (github.com/google/go-dap's messages and framing, as delve does)
 // so that VS Code, Neovim (nvim-dap) and any other DAP client step through
-// a plan. It is a thin driver of plan.Debugger, like the TUI and the REPL:
+// a plan. It is a thin driver of runner.Debugger, like the TUI and the REPL:
 // every step, resolution, edit and validation is the engine's; this
 // package maps them to breakpoints on lines, stack frames, scopes and
 // variables.
@@ -673,7 +673,7 @@ func (s *Server) restart(r *godap.Request) {
 }
 
 // restartFrame reruns a finished step: the results before it are kept
-// and it is next again (plan.Debugger.Rerun).
+// and it is next again (runner.Debugger.Rerun).
 func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
 	if s.busy(&q.Request) {
 		return

@@ -66,7 +66,7 @@ type HTTPOptions struct {
 	// nothing for this long is dropped, and what its answer held is freed.
 	// 0: DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// MaxAnswers bounds the bytes of answer (plan.AnswerSize) that the
+	// MaxAnswers bounds the bytes of answer (runner.AnswerSize) that the
 	// requests being served hold together, from the step that makes them
 	// until the answer is written (answerBudget): the step that would
 	// cross it fails with a message that says so. 0: DefaultMaxAnswers;
@@ -75,7 +75,7 @@ type HTTPOptions struct {
 }
 
 // DefaultMaxAnswers bounds the answers held at once: eight of
-// plan.DefaultMaxResponse, where a served plan's answer is a few
+// runner.DefaultMaxResponse, where a served plan's answer is a few
 // kilobytes. Without it, clients that read none of their answers could
 // make a server hold --max-inflight of the largest answers (16 GiB, and
 // twice that or more in memory) until --write-timeout.

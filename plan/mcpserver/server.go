@@ -46,12 +46,12 @@ type Options struct {
 	StepTimeout time.Duration // bounds each tool call; 0: none
 	PlanTimeout time.Duration // bounds a whole plan; 0: none
 	MaxSteps    int           // 0: DefaultMaxSteps
-	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
+	MaxResult   int64         // bounds one tool result (runner.RunOptions.MaxResult)
 	// ConciergeWire drops planctl's additions to Concierge's wire: no
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
 	// is not marked isError (wire.go; --concierge-wire).
 	ConciergeWire bool
-	MaxResponse   int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
+	MaxResponse   int64         // bounds a plan's results and arguments together; 0: runner.DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
 	Record        RecordOptions // the flight recorder: a trace of every plan served
 }

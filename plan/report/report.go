@@ -2,7 +2,7 @@
 // with the source line and the offending token underlined, a JSON envelope,
 // SARIF 2.1.0 for code scanning, and GitHub Actions workflow commands.
 //
-//	ds := plan.Validate(p, catalog)
+//	ds := check.Validate(p, catalog)
 //	report.Write(os.Stdout, "text", p, ds, report.Options{})
 package report
 
@@ -50,7 +50,7 @@ type File struct {
 	Diags []plan.Diagnostic
 
 	// List, when set, stands for Diags: diagnostics kept compact
-	// (plan.ValidateList), each made whole only as it is written.
+	// (check.ValidateList), each made whole only as it is written.
 	List *check.Diagnostics
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // QueryRoot is the recorded run as one JSON object for queries, like
-// plan.Run.QueryRoot: each step that ended ok, by id (its label in the
+// runner.Run.QueryRoot: each step that ended ok, by id (its label in the
 // recorded plan), mapped to its recorded result. A recorded result nested
 // deeper than a run's results may be (jsontext.MaxDepth: an edited trace)
 // is an error, as some queries (@pretty) take memory by the square of it.

@@ -1,5 +1,5 @@
 // Package trace records a run of a plan to a file and replays it: Write
-// and Append record a *plan.Run (plan, catalog, each step's arguments and
+// and Append record a *runner.Run (plan, catalog, each step's arguments and
 // result; secrets redacted with RunOptions.Redact), Read and Parse read a
 // trace back and refuse a damaged one with a message that says so, and a
 // Replay answers the recorded calls as a plan.Caller, so a run can be
@@ -19,7 +19,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+//	again := runner.NewRun(tr.LoadPlan(plan.Limits{}), cat, runner.RunOptions{})
 //	again.Continue(ctx, nil) // the same results, from the trace
 package trace
 

@@ -48,7 +48,7 @@ type Config struct {
 }
 
 // DefaultMaxMessage bounds one message from an upstream server: four
-// times plan.DefaultMaxResult, room for a result of that size as text and
+// times runner.DefaultMaxResult, room for a result of that size as text and
 // as structuredContent, escaped. A larger result would fail its step
 // anyway (--max-result), once read whole; a server answering a plan's
 // call with a gigabyte would first have taken that much of planctl's

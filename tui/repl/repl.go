@@ -1,5 +1,5 @@
 // Package repl is planctl's line-oriented debugger: delve-like commands
-// (next, continue, break, print, ...) that drive a plan.Run one step at a
+// (next, continue, break, print, ...) that drive a runner.Run one step at a
 // time. Interactive on a terminal (prompt, history, line editing); plain
 // and prompt-free when commands come from a pipe, so a script is a test:
 //
@@ -32,10 +32,10 @@ type Options struct {
 	Plan        *plan.Plan
 	Catalog     *plan.Catalog
 	RunOptions  runner.RunOptions // step timeout; OnEvent is the REPL's own
-	Diagnostics []plan.Diagnostic // from plan.Validate (nil: the session validates the plan)
+	Diagnostics []plan.Diagnostic // from check.Validate (nil: the session validates the plan)
 	Limits      plan.Limits       // the plan's limits, for edited copies of it
 	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
-	// Validate checks the plan and every edit of it (nil: plan.Validate).
+	// Validate checks the plan and every edit of it (nil: check.Validate).
 	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
 	Breakpoints []int     // step indexes to stop before
 	TracePath   string    // default file for the trace command
@@ -60,7 +60,7 @@ type Reconnecter interface {
 	Reconnect(ctx context.Context) error
 }
 
-// Session is a REPL over one run, a thin driver of a plan.Debugger: every
+// Session is a REPL over one run, a thin driver of a runner.Debugger: every
 // action (stepping, breakpoints, edits, restart) is the Debugger's.
 type Session struct {
 	o      Options
@@ -97,7 +97,7 @@ func NewSession(o Options) *Session {
 	return s
 }
 
-// Run is the session's plan.Run.
+// Run is the session's runner.Run.
 func (s *Session) Run() *runner.Run { return s.run }
 
 // Run reads commands from o.In until quit or the end of input.

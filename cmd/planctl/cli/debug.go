@@ -133,7 +133,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	// The debuggers validate the plan themselves (plan.Debugger): the REPL
+	// The debuggers validate the plan themselves (runner.Debugger): the REPL
 	// before its prompt, the full screen after its first frame.
 	if f.trace == "" {
 		f.trace = trace.DefaultPath(p.Src.Name)

@@ -208,7 +208,7 @@ func resultWarnings(r *runner.Run) []string {
 	return ws
 }
 
-// maxResultOption turns --max-result into plan.RunOptions.MaxResult, where
+// maxResultOption turns --max-result into runner.RunOptions.MaxResult, where
 // zero means the default and a negative value no bound.
 func maxResultOption(n int64) int64 {
 	if n <= 0 {

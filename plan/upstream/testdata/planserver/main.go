@@ -1,8 +1,8 @@
 // Command planserver is a small Concierge-style Plan server for planctl's
 // tests and overhead measurement: over stdio it lists one tool,
 // execute_plan, described the way Concierge describes it (prose, then
-// "AVAILABLE TOOLS:" and plan.RenderConcierge), and runs each plan with
-// plan.Run against the embedded demo catalog, or against an upstream MCP
+// "AVAILABLE TOOLS:" and concierge.RenderConcierge), and runs each plan with
+// runner.Run against the embedded demo catalog, or against an upstream MCP
 // server given with -server 'CMD ARG...'.
 package main
 
