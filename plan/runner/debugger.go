@@ -46,7 +46,8 @@ type Debugger struct {
 
 // DebugOptions configure a Debugger.
 type DebugOptions struct {
-	// Run configures the run; HaltAtTraceEnd is always set.
+	// Run configures the run. A call a replayed trace has no answer for
+	// halts the run before its step instead of failing it (ErrNoAnswer).
 	Run RunOptions
 	// Limits bound the edited plan documents (the original's limits).
 	Limits plan.Limits
@@ -78,7 +79,7 @@ func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
 	if o.Validate == nil {
 		o.Validate = check.Validate
 	}
-	o.Run.HaltAtTraceEnd = true
+	o.Run.haltAtTraceEnd = true
 	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, idsOf: p}
 	d.run = NewRun(p, c, o.Run)
 	d.diags, d.checked = o.Diagnostics, true

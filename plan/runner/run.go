@@ -174,12 +174,12 @@ type RunOptions struct {
 	// The arguments of a call to an Immediate tool are then valid only
 	// until the call returns (the run reuses their buffer).
 	DropArgs bool
-	// HaltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
+	// haltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
 	// replayed trace that has no more answers) halt the run before that
 	// step instead of failing it: the step stays next, Next reports that
-	// nothing ran, and Halted says why. The debugger sets it; run and
-	// serve keep the step error Concierge would show.
-	HaltAtTraceEnd bool
+	// nothing ran, and Halted says why. NewDebugger sets it; run and serve
+	// keep the step error Concierge would show.
+	haltAtTraceEnd bool
 }
 
 // Lease takes each step's share of the answer from a budget that the runs
@@ -193,7 +193,7 @@ type Lease interface {
 // ErrNoAnswer is the error (tested with errors.Is) a Caller gives for a
 // call it has no answer for: a replayed trace (package trace) that never
 // recorded it, as when the trace was written mid-run. A debugger's run
-// halts there instead of failing the step (RunOptions.HaltAtTraceEnd); an
+// halts there instead of failing the step (a Debugger's run); an
 // error that also has a NoAnswerReason() string method adds its reason to
 // Halted.
 var ErrNoAnswer = errors.New("the trace has no more answers")
@@ -335,7 +335,7 @@ func (r *Run) Failed() bool {
 }
 
 // Halted says why the last Next ran nothing although steps remain (a
-// replayed trace with no more answers, see RunOptions.HaltAtTraceEnd), or
+// replayed trace with no more answers, see NewDebugger), or
 // "" when it did not halt.
 func (r *Run) Halted() string {
 	r.mu.Lock()
@@ -490,7 +490,7 @@ func (r *Run) RunToEnd(ctx context.Context) {
 }
 
 // execute resolves and calls step i. It takes no lock while the tool runs.
-// halt is set when the tools had no answer (HaltAtTraceEnd).
+// halt is set when the tools had no answer (haltAtTraceEnd).
 func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	st := StepState{Status: StepRunning, Started: time.Now()}
 	fail := func(msg string) (StepState, string) {
@@ -545,7 +545,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return fail(fmt.Sprintf("step %q was cancelled after %s, before tool %q answered", step.Label(), roundDuration(st.Duration), tool.Name))
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
-	case err != nil && r.opts.HaltAtTraceEnd && errors.Is(err, ErrNoAnswer):
+	case err != nil && r.opts.haltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
 		if errors.As(err, &na) {

@@ -179,9 +179,9 @@ func TestDefaultPath(t *testing.T) {
 	}
 }
 
-// With HaltAtTraceEnd, a call the replay has no answer for halts the run
+// In a debugger's run, a call the replay has no answer for halts the run
 // before the step, and Halted gives the replay's reason (read by the engine
-// through errors.Is(plan.ErrNoAnswer) and a NoAnswerReason method).
+// through errors.Is(runner.ErrNoAnswer) and a NoAnswerReason method).
 func TestReplayHaltsWithReason(t *testing.T) {
 	tr, err := trace.Parse("t.json", trace.Append(nil, runSample(t, "backup.json"), time.Now()))
 	if err != nil {
@@ -195,8 +195,9 @@ func TestReplayHaltsWithReason(t *testing.T) {
 		`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`: `it recorded 1 other call(s) of "create_backup", with other arguments`,
 		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:               `it never called tool "notify"`,
 	} {
-		run := runner.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), cat, runner.RunOptions{HaltAtTraceEnd: true})
-		run.Continue(context.Background(), nil)
+		d := runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, runner.DebugOptions{})
+		d.Continue(context.Background())
+		run := d.Run()
 		if want := runner.ErrNoAnswer.Error() + ": " + why; run.Halted() != want || run.Step(0).Status != runner.StepPending {
 			t.Errorf("%s: halted %q, step %+v; want %q", src, run.Halted(), run.Step(0), want)
 		}
