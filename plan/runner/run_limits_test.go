@@ -1,4 +1,4 @@
-package plan_test
+package runner_test
 
 import (
 	"context"
