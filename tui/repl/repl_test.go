@@ -13,6 +13,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
 	"github.com/planctl/planctl/plan/trace"
 )
@@ -29,7 +30,7 @@ func session(t testing.TB, src string, cat *plan.Catalog) (*Session, *bytes.Buff
 	}
 	p := plan.Load("p.json", []byte(src), plan.Limits{})
 	var out bytes.Buffer
-	return NewSession(Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), In: strings.NewReader(""), Out: &out, Err: &out,
+	return NewSession(Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat), In: strings.NewReader(""), Out: &out, Err: &out,
 		TracePath: filepath.Join(t.TempDir(), "t.json")}), &out
 }
 
