@@ -198,7 +198,7 @@ func TestCtrlCCancelsTheRunningStep(t *testing.T) {
 		}
 		wantView(t, tm, "cancelling slow… and dropped the queued keys n")
 		tm.Update(<-done)
-		if st := tm.run.Step(0); tm.busy || st.Status != plan.StepError || !strings.Contains(st.Error, "cancelled") {
+		if st := tm.run.Step(0); tm.busy || st.Status != runner.StepError || !strings.Contains(st.Error, "cancelled") {
 			t.Fatalf("after %q: busy %v, %+v", keys, tm.busy, st)
 		}
 		if tm.run.Cursor() != 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -288,7 +289,7 @@ func TestEmptyLineRepeatsOnlyStepping(t *testing.T) {
 	if got[5] != "" {
 		t.Errorf("Enter after set printed %q, want nothing", got[5])
 	}
-	if st := s.run.Step(0); st.Status != plan.StepPending {
+	if st := s.run.Step(0); st.Status != runner.StepPending {
 		t.Errorf("step 0 is %v after restart and Enter, want pending", st.Status)
 	}
 }
