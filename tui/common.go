@@ -23,6 +23,7 @@ type common struct {
 
 	dbg   *runner.Debugger     // the run, the plan as edited, its diagnostics, the breakpoints
 	run   *runner.Run          // dbg's run, to read
+	orig  *plan.Plan           // dbg's plan as it was handed, before any edit
 	p     *plan.Plan           // dbg's plan, as of the last edit (see refreshPlan)
 	flow  plan.Flow            // of p
 	diags [][]plan.Diagnostic  // of p, per step

@@ -108,7 +108,7 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := plan.Load("backup.json", []byte(sample(t, "backup.json")), plan.Limits{})
-		m := newModel(context.Background(), Options{Plan: p, Catalog: cat, Live: live}, plainStyles())
+		m := newModel(context.Background(), runner.NewDebugger(p, cat, runner.DebugOptions{Live: live, DeferValidation: true}), Options{}, plainStyles())
 		m.timers = false
 		tm := &testModel{model: m, t: t}
 		tm.Update(tea.WindowSizeMsg{Width: 120, Height: 24})

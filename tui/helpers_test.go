@@ -11,6 +11,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // testModel is a debugger driven by direct Update calls, with plain styles
@@ -28,8 +29,8 @@ func newTest(t *testing.T, src string, cat *plan.Catalog) *testModel {
 		cat = mockserver.Demo()
 	}
 	p := plan.Load("plan.json", []byte(src), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat)}
-	m := newModel(context.Background(), o, plainStyles())
+	d := runner.NewDebugger(p, cat, runner.DebugOptions{Diagnostics: check.Validate(p, cat), DeferValidation: true})
+	m := newModel(context.Background(), d, Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
 	m.clip = tm.clip

@@ -100,15 +100,12 @@ type model struct {
 	timers   bool      // spinner ticks and message timeouts (off in model tests)
 }
 
-func newModel(ctx context.Context, o Options, st *styles) *model {
+func newModel(ctx context.Context, d *runner.Debugger, o Options, st *styles) *model {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ropts := o.RunOptions
-	ropts.OnEvent = nil
 	c := &common{o: o, st: st, keys: newKeyMap(), w: 80, h: 24}
-	c.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
-		Limits: o.Limits, Validate: o.Validate, Live: o.Live, DeferValidation: true})
+	c.dbg, c.orig = d, d.Plan()
 	c.run = c.dbg.Run()
 	c.refreshPlan()
 	m := &model{

@@ -333,7 +333,7 @@ func TestFullValueAndHelp(t *testing.T) {
 
 func TestNotATerminal(t *testing.T) {
 	p := plan.Load("p.json", []byte(`[]`), plan.Limits{})
-	err := Run(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), In: &bytes.Buffer{}, Screen: &bytes.Buffer{}})
+	err := Run(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{DeferValidation: true}), Options{In: &bytes.Buffer{}, Screen: &bytes.Buffer{}})
 	if !errors.Is(err, ErrNotTerminal) {
 		t.Fatalf("got %v", err)
 	}
@@ -522,7 +522,7 @@ func TestTermRestored(t *testing.T) {
 
 func TestBreakpointsFromOptions(t *testing.T) {
 	p := plan.Load("p.json", []byte(sample(t, "migration.json")), plan.Limits{})
-	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Breakpoints: []int{2, 99, -1}}, plainStyles())
+	m := newModel(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{Breakpoints: []int{2, 99, -1}, DeferValidation: true}), Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t}
 	if b := m.dbg.Breakpoints(); len(b) != 1 || b[0] != 2 {
@@ -572,7 +572,7 @@ func TestSeverityMarksWithoutColour(t *testing.T) {
 	}
 	ds := []plan.Diagnostic{d(0, plan.SeverityError, "E_CODE"), d(1, plan.SeverityWarning, "W_CODE"), d(2, plan.SeverityInfo, "I_CODE"),
 		d(3, plan.SeverityInfo, "I_CODE"), d(3, plan.SeverityError, "E_CODE"), d(3, plan.SeverityWarning, "W_CODE"), d(3, plan.SeverityInfo, "I_CODE")}
-	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Diagnostics: ds}, plainStyles())
+	m := newModel(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{Diagnostics: ds, DeferValidation: true}), Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})

@@ -371,7 +371,7 @@ func fmtDur(d time.Duration) string {
 
 // edited reports whether step i's arguments differ from the plan as loaded.
 func (m *stepModel) edited(i int, args jsontext.Value, src []byte) bool {
-	orig := m.o.Plan
+	orig := m.orig
 	if orig == m.p || i >= len(orig.Steps) {
 		return false
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/session.golden")
@@ -43,7 +44,8 @@ func open(catalog *plan.Catalog) func(ctx context.Context, l dap.Launch) (*dap.O
 		if c == nil {
 			c = mockserver.Demo()
 		}
-		return &dap.Opened{Plan: plan.Load(l.Program, data, plan.Limits{}), Catalog: c}, nil
+		ro := runner.RunOptions{StepTimeout: l.Timeout()}
+		return &dap.Opened{Debugger: runner.NewDebugger(plan.Load(l.Program, data, plan.Limits{}), c, runner.DebugOptions{Run: ro})}, nil
 	}
 }
 
