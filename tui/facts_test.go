@@ -95,7 +95,7 @@ func TestFirstFrameDoesNotWaitForTheCheck(t *testing.T) {
 func TestEditWhileChecking(t *testing.T) {
 	tm, h, facts := heldModel(t, sample(t, "not-sharable.json"))
 	tm.press("n", "i") // announce is next: edit its arguments
-	if tm.mode != modeEdit {
+	if tm.mode() != modeEdit {
 		t.Fatalf("no editor: %s", tm.View())
 	}
 	tm.editor.SetValue(`{"channel": "ops", "message": "backup done"}`)

@@ -100,7 +100,7 @@ func TestGoldenHelp80x15(t *testing.T) {
 	waitScreen(t, tm, "more below")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
-	fm.mode = modeHelp // ctrl+c closed it on the way out
+	fm.push(fm.help) // ctrl+c closed it on the way out
 	golden.RequireEqual(t, []byte(fm.View()+"\n"))
 }
 

@@ -97,7 +97,7 @@ func (tm *testModel) drain(cmd tea.Cmd) {
 			queue = append(queue, msg...)
 		case tea.QuitMsg:
 			tm.quit = true
-		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg, factsMsg:
+		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg, factsMsg, noteMsg, copyMsg:
 			_, next := tm.Update(msg)
 			queue = append(queue, next)
 		}
@@ -189,4 +189,29 @@ func countCatalog(t *testing.T) (*plan.Catalog, *countCaller) {
 		t.Fatal(err)
 	}
 	return cat, c
+}
+
+// mode names the top overlay (modeNormal: none), for the tests to say
+// which has the keys.
+func (m *model) mode() mode {
+	switch o := m.top().(type) {
+	case nil:
+		return modeNormal
+	case *helpModel:
+		return modeHelp
+	case *fullModel:
+		return modeFull
+	case *editorModel:
+		return modeEdit
+	case *promptModel:
+		return o.kind
+	case *queryModel:
+		return o.kind
+	case *questionModel:
+		if o.ask() == copyQuestion() {
+			return modeCopy
+		}
+		return modeQuit
+	}
+	return -1
 }

@@ -161,7 +161,7 @@ func TestCancelAndQuitWhileRunning(t *testing.T) {
 	tm.press("q")
 	wantView(t, tm, "slow is running: quit anyway? y/n")
 	tm.press("n")
-	if tm.quit || tm.mode != modeNormal {
+	if tm.quit || tm.mode() != modeNormal {
 		t.Fatal("quit without a yes")
 	}
 	tm.press("x")
@@ -233,7 +233,7 @@ func runUntil(cmd tea.Cmd) tea.Msg {
 func TestEditArguments(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("i")
-	if tm.mode != modeEdit || !strings.Contains(tm.editor.Value(), `"database": "prod"`) {
+	if tm.mode() != modeEdit || !strings.Contains(tm.editor.Value(), `"database": "prod"`) {
 		t.Fatalf("editor: %q", tm.editor.Value())
 	}
 	wantView(t, tm, "Arguments of backup (JSON)")
@@ -245,7 +245,7 @@ func TestEditArguments(t *testing.T) {
 	wantView(t, tm, "not valid JSON")
 	tm.editor.SetValue(`{"database": "staging"}`)
 	tm.press("ctrl+s")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("editor still open")
 	}
 	wantView(t, tm, "args (edited with i)", `database: "staging"`)
@@ -320,13 +320,13 @@ func TestFullValueAndHelp(t *testing.T) {
 		t.Fatalf("full value not shown:\n%s", v)
 	}
 	tm.press("q")
-	if tm.quit || tm.mode != modeNormal {
+	if tm.quit || tm.mode() != modeNormal {
 		t.Fatal("q in the value view should close it")
 	}
 	tm.press("?")
 	wantView(t, tm, "planctl debug: keys", "n, F10", "ctrl+r", "copy (then y, p or r)")
 	tm.press("x")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("help did not close")
 	}
 }
@@ -425,7 +425,7 @@ func TestWriteTraceKey(t *testing.T) {
 		t.Fatalf("no report of the trace:\n%s", v)
 	}
 	tm.press("w", "esc")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("esc did not close the prompt")
 	}
 }
@@ -477,7 +477,7 @@ func TestRandomKeys(t *testing.T) {
 				tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
 			}
 			k := keys[r.Intn(len(keys))]
-			if k == "w" || (k == "enter" && tm.mode == modeTrace) {
+			if k == "w" || (k == "enter" && tm.mode() == modeTrace) {
 				k = "esc" // no trace files from this test
 			}
 			if k == "i" {
@@ -626,13 +626,13 @@ func TestHelpScrollsOnSmallScreens(t *testing.T) {
 		}
 	}
 	wantView(t, tm, "of "+itoa(len(all))+" · end")
-	if tm.mode != modeHelp {
+	if tm.mode() != modeHelp {
 		t.Fatal("j closed the help")
 	}
 	tm.press("g")
 	wantView(t, tm, "lines 1-26 of", "↓ more below")
 	tm.press("q")
-	if tm.mode != modeNormal || tm.quit {
+	if tm.mode() != modeNormal || tm.quit {
 		t.Fatal("q should close the help, not quit")
 	}
 }

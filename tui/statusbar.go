@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -14,12 +15,13 @@ import (
 // newer one or its timeout (clearMsg, by sequence number).
 type statusBar struct {
 	*common
+	*runState
 	msg    string
 	msgErr bool
 	msgSeq int
 }
 
-func newStatusBar(c *common) *statusBar { return &statusBar{common: c} }
+func newStatusBar(c *common, rs *runState) *statusBar { return &statusBar{common: c, runState: rs} }
 
 // SetSize: the bar is as wide as the screen (common.w).
 func (s *statusBar) SetSize(int, int) {}
@@ -32,13 +34,12 @@ func (s *statusBar) set(isErr bool, text string) int {
 }
 
 // Update clears the message a clearMsg names, unless a newer one replaced
-// it; it reports whether it did.
-func (s *statusBar) Update(msg clearMsg) bool {
-	if msg.seq != s.msgSeq {
-		return false
+// it.
+func (s *statusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
+	if msg, ok := msg.(clearMsg); ok && msg.seq == s.msgSeq {
+		s.msg = ""
 	}
-	s.msg = ""
-	return true
+	return s, nil
 }
 
 // maxMsgRows bounds the rows a long message takes from the panes.
@@ -111,9 +112,10 @@ func (s *statusBar) runStatus() string {
 // 100,000 steps at every frame was most of the first frame's View).
 func (s *statusBar) okCount() int { return s.run.OKCount() }
 
-// View is the bottom of the screen: the path line, then the question when
-// one is asked, else the message, else the main keys, in n rows at most.
-func (s *statusBar) View(path, question string, n int) string {
+// footer is the bottom of the screen: the path line, then the question
+// when one is asked, else the message, else the main keys, in n rows at
+// most.
+func (s *statusBar) footer(path, question string, n int) string {
 	var b strings.Builder
 	b.WriteString(ansi.Truncate(path, s.w, "…"))
 	b.WriteByte('\n')
