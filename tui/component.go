@@ -7,18 +7,18 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// Component is one part of the debugger's screen, as soft-serve's
+// component is one part of the debugger's screen, as soft-serve's
 // components are: the panes (steps.go, steppane.go, results.go), the
 // status bar, and the overlays (help, prompts, the query line, the
 // editor, questions, a whole value). Each reads the environment (common)
 // and the root's run (runState), and changes neither: what a key asks of
 // the run goes back to the root as a message, or as the report the root
 // reads after Update (stepsModel.picked).
-type Component interface {
+type component interface {
 	Init() tea.Cmd
 	// Update takes a message. An overlay returns nil when the message
 	// closed it; a pane returns itself.
-	Update(tea.Msg) (Component, tea.Cmd)
+	Update(tea.Msg) (component, tea.Cmd)
 	View() string
 	SetSize(w, h int)
 	// ShortHelp is the component's keys, for the ? screen.
@@ -29,7 +29,7 @@ type Component interface {
 // the panes (a prompt, the query line, a question); the others cover the
 // screen.
 type lineOverlay interface {
-	Component
+	component
 	// lines is what the path line and the message line show; an empty
 	// field leaves the path line to the root.
 	lines() (field, question string)
@@ -38,7 +38,7 @@ type lineOverlay interface {
 // textField is an overlay that takes typed text: keys that arrive
 // together stay one message (a paste, a fast typist).
 type textField interface {
-	Component
+	component
 	takesText()
 }
 
@@ -46,7 +46,7 @@ type textField interface {
 // panes and the root; when its Update returns nil it is closed.
 
 // top is the overlay that has the keys, or nil.
-func (m *model) top() Component {
+func (m *model) top() component {
 	if len(m.overlays) == 0 {
 		return nil
 	}
@@ -54,7 +54,7 @@ func (m *model) top() Component {
 }
 
 // push opens an overlay over the screen.
-func (m *model) push(o Component) { m.overlays = append(m.overlays, o) }
+func (m *model) push(o component) { m.overlays = append(m.overlays, o) }
 
 // updateTop hands msg to the top overlay. It is off the stack while it
 // works, so what it calls (the root's actions) sees the screen beneath, as

@@ -67,7 +67,7 @@ func (e *editorModel) Value() string        { return e.ta.Value() }
 func (e *editorModel) SetValue(text string) { e.ta.SetValue(text) }
 
 // Update edits; esc cancels and ctrl+s applies, unless the root refuses.
-func (e *editorModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (e *editorModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch k.String() {
 		case "esc":

@@ -85,7 +85,7 @@ func (m *helpModel) layout(lines []string) (cols, colW, rows int, scroll bool) {
 }
 
 // Update scrolls the help; any other key closes it.
-func (m *helpModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (m *helpModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil

@@ -13,8 +13,8 @@ import (
 )
 
 // The debugger is a root model and its components, in the style of
-// soft-serve and glow. Every component implements Component (component.go)
-// in a file of its own:
+// soft-serve and glow. Each component implements the component interface
+// (component.go), in a file of its own:
 //
 //	steps.go      stepsModel    the steps pane (moves the selection)
 //	steppane.go   stepModel     the step pane: args, references, diagnostics
@@ -34,8 +34,8 @@ import (
 // in stepping.go, queue.go, facts.go and nav.go.
 //
 // To add a component (a query line, say): a file with its type, embedding
-// *common (and *runState when it draws the run), implementing Component;
-// a field here, built in newModel and sized in Update's WindowSizeMsg (or in
+// *common (and *runState when it draws the run), implementing component; a
+// field here, built in newModel and sized in Update's WindowSizeMsg (or in
 // layout, view.go, when it takes rows from the panes, and drawn in View
 // there). An overlay is pushed by a key of the root (a binding in keys.go,
 // a case in rootKey), returns nil from Update when it closes, and hands
@@ -79,7 +79,7 @@ type model struct {
 	*runState
 	ctx      context.Context
 	focus    pane
-	overlays []Component // the modes: the top one has the keys (component.go)
+	overlays []component // the modes: the top one has the keys (component.go)
 
 	steps   *stepsModel
 	step    *stepModel
@@ -153,7 +153,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = max(msg.Width, 20), max(msg.Height, 6)
-		for _, c := range []Component{m.editor, m.prompt, m.query, m.status, m.help} {
+		for _, c := range []component{m.editor, m.prompt, m.query, m.status, m.help} {
 			c.SetSize(m.w, m.h)
 		}
 		m.layout()

@@ -38,7 +38,7 @@ func (f *fullModel) open(value, path string) {
 }
 
 // Update scrolls and copies; any other key closes the overlay.
-func (f *fullModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (f *fullModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return f, nil
@@ -119,7 +119,7 @@ func (q *questionModel) SetSize(int, int) {}
 func (q *questionModel) ShortHelp() []key.Binding { return nil }
 
 // Update answers with the key.
-func (q *questionModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (q *questionModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		return nil, q.answer(k)
 	}

@@ -70,7 +70,7 @@ func (p *promptModel) open(kind mode, prompt, value string, enter func(string) t
 func (p *promptModel) Value() string { return p.input.Value() }
 
 // Update types into the field; esc cancels and enter enters.
-func (p *promptModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd

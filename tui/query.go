@@ -103,7 +103,7 @@ func indexOf(xs []string, s string) int {
 
 // Update types into the line: up and down recall the session's queries,
 // tab completes, esc cancels and enter enters.
-func (q *queryModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (q *queryModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd

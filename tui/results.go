@@ -69,7 +69,7 @@ func (r *resultsModel) forget() { clear(r.docs) }
 
 // Update moves and folds the tree, and takes the parsed results and the
 // searches sent back by its commands.
-func (r *resultsModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (r *resultsModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case treeMsg:
 		return r, r.loaded(msg)

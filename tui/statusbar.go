@@ -35,7 +35,7 @@ func (s *statusBar) set(isErr bool, text string) int {
 
 // Update clears the message a clearMsg names, unless a newer one replaced
 // it.
-func (s *statusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *statusBar) Update(msg tea.Msg) (component, tea.Cmd) {
 	if msg, ok := msg.(clearMsg); ok && msg.seq == s.msgSeq {
 		s.msg = ""
 	}

@@ -73,7 +73,7 @@ func (s *stepModel) ensure() bool {
 func (s *stepModel) reset() { s.top = 0 }
 
 // Update scrolls the pane and moves between references.
-func (s *stepModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *stepModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		s.move(k)
 	}

@@ -43,7 +43,7 @@ func (s *stepsModel) planChanged() { s.marks = nil }
 
 // Update moves the selection: it sets picked to the step a key moves it
 // to, for the root to select (-1: the key did not move it).
-func (s *stepsModel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *stepsModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	s.picked = -1
 	k, ok := msg.(tea.KeyMsg)
 	n := len(s.p.Steps)
