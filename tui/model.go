@@ -38,7 +38,7 @@ import (
 // field here, built in newModel and sized in Update's WindowSizeMsg (or in
 // layout, view.go, when it takes rows from the panes, and drawn in View
 // there). An overlay is pushed by a key of the root (a binding in keys.go,
-// a case in rootKey), returns nil from Update when it closes, and hands
+// a case in runKey or screenKey, rootkeys.go), returns nil from Update when it closes, and hands
 // what it was for to a function of the root given when it opens. Work in
 // the background is a named message in msgs.go that carries the generation
 // (or the key of what it is about) so a stale answer is dropped, and a case
@@ -55,7 +55,7 @@ const (
 )
 
 // mode is what an overlay is for: the kinds of the prompt and the query
-// line, and the names of the other overlays (model.mode).
+// line, and names for the other overlays (the tests ask which is on top).
 type mode int
 
 const (
