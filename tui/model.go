@@ -38,11 +38,11 @@ import (
 // field here, built in newModel and sized in Update's WindowSizeMsg (or in
 // layout, view.go, when it takes rows from the panes, and drawn in View
 // there). An overlay is pushed by a key of the root (a binding in keys.go,
-// a case in runKey or screenKey, rootkeys.go), returns nil from Update when it closes, and hands
-// what it was for to a function of the root given when it opens. Work in
-// the background is a named message in msgs.go that carries the generation
-// (or the key of what it is about) so a stale answer is dropped, and a case
-// in Update that hands it over.
+// a case in runKey or screenKey, rootkeys.go), returns nil from Update
+// when it closes, and hands what it was for to a function of the root
+// given when it opens. Work in the background is a named message in
+// msgs.go that carries the generation (or the key of what it is about) so
+// a stale answer is dropped, and a case in Update that hands it over.
 
 // pane is which pane has the keys.
 type pane int
