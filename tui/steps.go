@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // stepsModel is the steps pane on the left: one row per step, the
@@ -133,13 +134,13 @@ func (s *stepsModel) stepRow(i, w int) string {
 		b.WriteString(" ")
 	}
 	b.WriteString(" ")
-	label := step.Label()
+	label := jsontext.EscapeText(step.Label())
 	if i == s.sel {
 		label = st.selected.Render(label)
 	}
 	b.WriteString(label)
 	b.WriteString(" ")
-	b.WriteString(st.dim.Render(step.ToolName()))
+	b.WriteString(st.dim.Render(jsontext.EscapeText(step.ToolName())))
 	if len(s.diags[i]) > 0 {
 		suffix += " " + severityMarks(st, s.diags[i])
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Searching the result tree: runSearch runs in a command (resultsModel.search)
@@ -66,7 +68,7 @@ func runSearch(d *doc, q string) []int {
 		n := &d.nodes[i]
 		hit := n.keyStart >= 0 && strings.Contains(foldFor(d.key(i), fold), q)
 		if !hit && !n.container() {
-			hit = strings.Contains(foldFor(string(decodeEscapes(d.raw(i))), fold), q)
+			hit = strings.Contains(foldFor(jsontext.Display(d.raw(i)), fold), q)
 		}
 		if hit {
 			dec = append(dec, i)
