@@ -213,3 +213,39 @@ func NeedsEscape(s string) bool {
 	}
 	return false
 }
+
+// CutString cuts a raw JSON string token (quotes included) to its first
+// n characters, an escape counting as the one character it stands for (a
+// surrogate pair as one), and closes it again; more is how many characters
+// were left out. A token of n characters or fewer is returned as it is.
+func CutString(tok []byte, n int) (cut []byte, more int) {
+	if len(tok) < 2 || tok[0] != '"' {
+		return tok, 0
+	}
+	end := -1
+	count := 0
+	for i := 1; i < len(tok)-1; {
+		if count == n {
+			end = i
+		}
+		size := 1
+		switch c := tok[i]; {
+		case c == '\\' && i+1 < len(tok) && tok[i+1] == 'u':
+			size = 6
+			if _, k := readU(tok[i:]); k == 12 {
+				size = 12
+			}
+		case c == '\\':
+			size = 2
+		case c >= utf8.RuneSelf:
+			_, size = utf8.DecodeRune(tok[i:])
+		}
+		i += size
+		count++
+	}
+	if end < 0 {
+		return tok, 0
+	}
+	out := make([]byte, 0, end+1)
+	return append(append(out, tok[:end]...), '"'), count - n
+}

@@ -116,3 +116,25 @@ func TestDisplayStringAgrees(t *testing.T) {
 		}
 	}
 }
+
+func TestCutString(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+		more int
+	}{
+		{`"abcdef"`, 3, `"abc"`, 3},
+		{`"abc"`, 3, `"abc"`, 0},
+		{`"abc"`, 5, `"abc"`, 0},
+		{`"\u00e9\n\ud83d\ude80x"`, 3, `"\u00e9\n\ud83d\ude80"`, 1},
+		{`"é🚀xy"`, 2, `"é🚀"`, 2},
+		{`"\ud800\u202ex"`, 1, `"\ud800"`, 2},
+		{`""`, 0, `""`, 0},
+	} {
+		got, more := CutString([]byte(c.in), c.n)
+		if string(got) != c.want || more != c.more {
+			t.Errorf("CutString(%s, %d) = %s, %d; want %s, %d", c.in, c.n, got, more, c.want, c.more)
+		}
+	}
+}

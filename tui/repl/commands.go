@@ -190,6 +190,19 @@ func init() {
 				fmt.Fprintf(s.out, "trace written to %s\n", path)
 				return nil
 			}},
+		{name: "config", usage: "config [max-array-values|max-string-len N]", max: 2,
+			help: "how much of a value print, query, display and next show: N elements of an array (members of an object), N characters of a string; 0: no bound",
+			more: "defaults 64 and 256; what is left out is said (… N more); on a terminal, a value longer than the screen is paged ($PAGER, or --more--)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				switch len(c.Args) {
+				case 0:
+					s.showConfig()
+					return nil
+				case 1:
+					return fmt.Errorf("config %s takes a number: config %s N (0: no bound)", c.Args[0], c.Args[0])
+				}
+				return s.setConfig(c.Args[0], c.Args[1])
+			}},
 		{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", max: 1,
 			help: "list the commands, or explain one",
 			run:  func(s *Session, ctx context.Context, c Command) error { return s.help(c.Args) }},

@@ -10,6 +10,7 @@ package repl
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -47,6 +50,9 @@ type Options struct {
 	// Commands run first, as if typed, before In is read; "quit" among
 	// them ends the session without reading In.
 	Commands []string
+	// PrintLimits bound what is printed of a value (nil: DefaultLimits);
+	// config changes them.
+	PrintLimits *Limits
 }
 
 // ErrCommandFailed is returned by Run when commands were read from a pipe
@@ -72,6 +78,13 @@ type Session struct {
 
 	displays    []display
 	nextDisplay int
+
+	limits Limits
+	// page shows a value longer than the terminal (nil: printed as it
+	// is, as to a pipe or a file).
+	page pager
+	// height is the terminal's rows, for page.
+	height func() int
 }
 
 // display is a query shown after every next and continue.
@@ -88,7 +101,10 @@ func NewSession(o Options) *Session {
 	if o.TracePath == "" {
 		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
 	}
-	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
+	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits}
+	if o.PrintLimits != nil {
+		s.limits = *o.PrintLimits
+	}
 	ro := o.RunOptions
 	ro.OnEvent = s.onEvent
 	s.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
@@ -110,6 +126,21 @@ func Run(ctx context.Context, o Options) error {
 		}
 		defer ed.close()
 		read = ed.readLine
+		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
+			s.height = func() int {
+				if _, h, err := term.GetSize(out.Fd()); err == nil && h > 1 {
+					return h
+				}
+				return 24
+			}
+			if pg := os.Getenv("PAGER"); strings.TrimSpace(pg) != "" {
+				s.page = commandPager(pg, out, s.errOut)
+			} else {
+				s.page = func(text []byte) error {
+					return morePager(out, s.height(), ed.ask)(text)
+				}
+			}
+		}
 		// At the prompt ctrl+c is a key (the editor holds the terminal
 		// raw); between a command's end and the next prompt the terminal
 		// turns it into SIGINT, which must not end the session either.
@@ -225,7 +256,11 @@ func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 func (s *Session) fail(err error) {
 	s.failed = true
 	s.out.Flush()
-	fmt.Fprintf(s.errOut, "error: %v\n", err)
+	lines := strings.Split(err.Error(), "\n")
+	for k, l := range lines {
+		lines[k] = jsontext.EscapeText(l) // errors quote tools and results
+	}
+	fmt.Fprintf(s.errOut, "error: %s\n", strings.Join(lines, "\n"))
 }
 
 // Failed reports whether a command has failed.
@@ -297,7 +332,7 @@ func (s *Session) onEvent(e plan.Event) {
 			fmt.Fprintf(s.out, "  warning: %s [RESULT_SCHEMA]\n", d.Message)
 		}
 	} else {
-		fmt.Fprintf(s.out, "%s (%s): error: %s\n", st.Label(), toolText(st), e.State.Error)
+		fmt.Fprintf(s.out, "%s (%s): error: %s\n", st.Label(), toolText(st), jsontext.EscapeText(e.State.Error))
 	}
 	if s.o.Interactive {
 		s.out.Flush()
@@ -335,7 +370,7 @@ func (s *Session) showDisplay(d display) {
 		fmt.Fprintf(s.out, "%d: %s: %v\n", d.n, d.expr, err)
 		return
 	}
-	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, d.expr, jsontext.AppendCompact(nil, v))
+	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, jsontext.EscapeText(d.expr), appendValue(nil, v, s.limits, true))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
@@ -355,9 +390,18 @@ func (s *Session) where() {
 	fmt.Fprintf(s.out, "next: %s\n", s.describe(c))
 }
 
+// writeJSON prints a value within the session's limits, a screen at a
+// time when it is longer than the terminal.
 func (s *Session) writeJSON(raw []byte) {
-	s.out.Write(jsontext.Indent(raw))
-	s.out.WriteByte('\n')
+	text := append(appendValue(nil, raw, s.limits, false), '\n')
+	if s.page != nil && bytes.Count(text, []byte{'\n'}) >= s.height()-1 {
+		s.out.Flush()
+		if err := s.page(text); err != nil {
+			s.fail(err)
+		}
+		return
+	}
+	s.out.Write(text)
 }
 
 func (s *Session) print(args []string) error {

@@ -231,7 +231,7 @@ func TestComplete(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "steps", "diag", "trace", "help", "quit"}},
+		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "steps", "diag", "trace", "config", "help", "quit"}},
 		{"re", []string{"restart", "rerun"}},
 		{"b ", []string{"backup", "check", "note"}},
 		{"print c", []string{"check"}},

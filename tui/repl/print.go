@@ -1,0 +1,217 @@
+package repl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// Limits bound what the REPL prints of a value, as delve's config
+// max-array-values and max-string-len do: a 5,000-item result printed in
+// full is 20,000 lines that push everything else off the screen. 0 means
+// no bound. The values themselves are never cut: trace and the TUI's copy
+// keep them whole.
+type Limits struct {
+	MaxArrayValues int // elements of an array, or members of an object
+	MaxStringLen   int // characters of a string
+}
+
+// DefaultLimits keep a value's print to about a screen or a few.
+var DefaultLimits = Limits{MaxArrayValues: 64, MaxStringLen: 256}
+
+// appendValue appends raw, a JSON value, as the REPL shows it: indented
+// (or on one line, when compact), hidden characters escaped
+// (jsontext.AppendDisplay), and cut to lim with "… N more" where a part
+// was left out.
+func appendValue(dst, raw []byte, lim Limits, compact bool) []byte {
+	v, err := jsontext.Parse(raw)
+	if err != nil {
+		// never the case for results, which are checked when they arrive
+		return jsontext.AppendDisplay(dst, raw)
+	}
+	p := printer{src: raw, lim: lim, compact: compact}
+	return p.value(dst, v, 0)
+}
+
+type printer struct {
+	src     []byte
+	lim     Limits
+	compact bool
+}
+
+func (p *printer) newline(dst []byte, depth int) []byte {
+	if p.compact {
+		return append(dst, ' ')
+	}
+	dst = append(dst, '\n')
+	for range depth {
+		dst = append(dst, "  "...)
+	}
+	return dst
+}
+
+func (p *printer) value(dst []byte, v jsontext.Value, depth int) []byte {
+	switch v.Kind() {
+	case jsontext.Array, jsontext.Object:
+		open, close := byte('['), byte(']')
+		if v.Kind() == jsontext.Object {
+			open, close = '{', '}'
+		}
+		n := v.Len()
+		if n == 0 {
+			return append(dst, open, close)
+		}
+		dst = append(dst, open)
+		shown := n
+		if p.lim.MaxArrayValues > 0 && n > p.lim.MaxArrayValues {
+			shown = p.lim.MaxArrayValues
+		}
+		k := 0
+		emit := func(key []byte, e jsontext.Value) {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			if !p.compact || k > 0 {
+				dst = p.newline(dst, depth+1)
+			}
+			if key != nil {
+				// a key is never cut: it says where a value is
+				dst = jsontext.AppendDisplay(dst, key)
+				dst = append(dst, ": "...)
+			}
+			dst = p.value(dst, e, depth+1)
+			k++
+		}
+		if v.Kind() == jsontext.Array {
+			for i, e := range v.Elems() {
+				if i == shown {
+					break
+				}
+				emit(nil, e)
+			}
+		} else {
+			for i, m := range v.Members() {
+				if i == shown {
+					break
+				}
+				emit(p.src[m.KeyStart:m.KeyEnd], m.Value)
+			}
+		}
+		if shown < n {
+			dst = append(dst, ',')
+			dst = p.newline(dst, depth+1)
+			dst = append(dst, "… "...)
+			dst = strconv.AppendInt(dst, int64(n-shown), 10)
+			dst = append(dst, " more"...)
+		}
+		if !p.compact {
+			dst = p.newline(dst, depth)
+		}
+		return append(dst, close)
+	case jsontext.String:
+		return p.str(dst, v.Raw(p.src))
+	default:
+		return append(dst, v.Raw(p.src)...)
+	}
+}
+
+// str appends a string token, cut to MaxStringLen characters.
+func (p *printer) str(dst, tok []byte) []byte {
+	more := 0
+	if p.lim.MaxStringLen > 0 {
+		tok, more = jsontext.CutString(tok, p.lim.MaxStringLen)
+	}
+	dst = jsontext.AppendDisplay(dst, tok)
+	if more > 0 {
+		dst = fmt.Appendf(dst, " … %d more characters", more)
+	}
+	return dst
+}
+
+// pager shows text that is longer than the terminal a screen at a time.
+type pager func(text []byte) error
+
+// morePager is the built-in pager: height-1 lines, then a --more-- prompt
+// read with ask; Enter shows the next screen, q (or ctrl+c, ctrl+d) stops.
+func morePager(w io.Writer, height int, ask func(prompt string) (string, error)) pager {
+	return func(text []byte) error {
+		page := max(height-1, 1)
+		lines := bytes.SplitAfter(text, []byte("\n"))
+		if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+			lines = lines[:len(lines)-1]
+		}
+		for start := 0; start < len(lines); start += page {
+			end := min(start+page, len(lines))
+			for _, l := range lines[start:end] {
+				if _, err := w.Write(l); err != nil {
+					return err
+				}
+			}
+			if end == len(lines) {
+				break
+			}
+			answer, err := ask(fmt.Sprintf("--more-- (%d of %d lines; Enter: more, q: stop) ", end, len(lines)))
+			if err != nil || strings.TrimSpace(answer) == "q" {
+				fmt.Fprintf(w, "… %d more lines not shown\n", len(lines)-end)
+				return nil
+			}
+		}
+		return nil
+	}
+}
+
+// commandPager runs the command line in $PAGER (through sh, as git and
+// man do) with text on its standard input.
+func commandPager(cmdline string, out, errOut io.Writer) pager {
+	return func(text []byte) error {
+		c := exec.Command("/bin/sh", "-c", cmdline)
+		c.Stdin, c.Stdout, c.Stderr = bytes.NewReader(text), out, errOut
+		if f, ok := out.(*os.File); ok {
+			c.Stdout = f
+		}
+		if err := c.Run(); err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return nil // the pager quit early (q in less): not the value's fault
+			}
+			return fmt.Errorf("cannot run $PAGER %q: %w (unset PAGER for the built-in --more--)", cmdline, err)
+		}
+		return nil
+	}
+}
+
+// setConfig is `config NAME N`.
+func (s *Session) setConfig(name, value string) error {
+	n, err := strconv.Atoi(value)
+	if err != nil || n < 0 {
+		return fmt.Errorf("config %s takes a whole number, 0 for no bound; got %q", name, value)
+	}
+	switch name {
+	case "max-array-values":
+		s.limits.MaxArrayValues = n
+	case "max-string-len":
+		s.limits.MaxStringLen = n
+	default:
+		return fmt.Errorf("there is no setting %q: config lists them (max-array-values, max-string-len)", name)
+	}
+	return nil
+}
+
+// showConfig lists the settings.
+func (s *Session) showConfig() {
+	show := func(n int) string {
+		if n == 0 {
+			return "0 (no bound)"
+		}
+		return strconv.Itoa(n)
+	}
+	fmt.Fprintf(s.out, "max-array-values %s\tthe elements of an array (members of an object) printed\n", show(s.limits.MaxArrayValues))
+	fmt.Fprintf(s.out, "max-string-len %s\tthe characters of a string printed\n", show(s.limits.MaxStringLen))
+}

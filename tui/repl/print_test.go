@@ -1,0 +1,142 @@
+package repl
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan"
+)
+
+// bigCatalog's tool "big" answers 5,000 items and a string of 10,000
+// characters; "odd" answers keys and values with hidden characters.
+func bigCatalog(t *testing.T) *plan.Catalog {
+	t.Helper()
+	var items strings.Builder
+	for i := range 5000 {
+		if i > 0 {
+			items.WriteByte(',')
+		}
+		fmt.Fprintf(&items, `{"n": %d, "name": "item %d"}`, i, i)
+	}
+	long := strings.Repeat("x", 10000)
+	cat, err := mockserver.Load("c.json", []byte(`{"tools": [
+	 {"name": "big", "inputSchema": {"type": "object"}, "result": {"count": 5000, "items": [`+items.String()+`], "long": "`+long+`"}},
+	 {"name": "odd", "inputSchema": {"type": "object"}, "result": {"k\u202eey": "va\u200blue", "bom\ufeff": "\u2066x\u0085", "esc": "\u001b[31mred"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+const bigPlan = `[{"id": "big", "tool": "big", "args": {}}, {"id": "odd", "tool": "odd", "args": {}}]`
+
+// TestNextIsBounded: next on a 5,000-item result prints the first 64 items
+// and says how many more; display prints a bounded line.
+func TestNextIsBounded(t *testing.T) {
+	s, out := session(t, bigPlan, bigCatalog(t))
+	got := script(t, s, out, "display big.items", "next")
+	if n := strings.Count(got[1], "\n"); n > 300 {
+		t.Fatalf("next printed %d lines", n)
+	}
+	for _, want := range []string{`"n": 63,`, "    … 4936 more\n  ],", `"long": "` + strings.Repeat("x", 256) + `" … 9744 more characters`} {
+		if !strings.Contains(got[1], want) {
+			t.Errorf("next lacks %q:\n%s", want, got[1])
+		}
+	}
+	if strings.Contains(got[1], `"n": 64,`) {
+		t.Errorf("next printed item 64:\n%s", got[1])
+	}
+	disp := got[1][strings.Index(got[1], "1: big.items = "):]
+	if line, _, _ := strings.Cut(disp, "\n"); len(line) > 4000 || !strings.HasSuffix(line, `{"n": 63, "name": "item 63"}, … 4936 more]`) {
+		t.Errorf("display line of %d bytes: %.200s…", len(line), line)
+	}
+}
+
+// TestConfigBounds: config changes the bounds, 0 removes them, and bad
+// settings are refused with what to type.
+func TestConfigBounds(t *testing.T) {
+	s, out := session(t, bigPlan, bigCatalog(t))
+	got := script(t, s, out, "next", "config", "config max-array-values 2", "config max-string-len 3",
+		"query big.items", "print big long", "config max-array-values 0", "config max-string-len 0", "query big.items.#", "print big long",
+		"config max-array-values -1", "config max-strings 3", "config max-string-len")
+	if want := "max-array-values 64\tthe elements of an array (members of an object) printed\nmax-string-len 256\tthe characters of a string printed\n"; got[1] != want {
+		t.Errorf("config:\n%s", got[1])
+	}
+	if want := "[\n  {\n    \"n\": 0,\n    \"name\": \"ite\" … 3 more characters\n  },\n  {\n    \"n\": 1,\n    \"name\": \"ite\" … 3 more characters\n  },\n  … 4998 more\n]\n"; got[4] != want {
+		t.Errorf("query with bounds 2 and 3:\n%s", got[4])
+	}
+	if want := "\"xxx\" … 9997 more characters\n"; got[5] != want {
+		t.Errorf("print: %q", got[5])
+	}
+	if got[8] != "5000\n" || got[9] != `"`+strings.Repeat("x", 10000)+"\"\n" {
+		t.Errorf("no bound: %q, %d bytes", got[8], len(got[9]))
+	}
+	for k, want := range map[int]string{
+		10: `error: config max-array-values takes a whole number, 0 for no bound; got "-1"`,
+		11: `error: there is no setting "max-strings": config lists them (max-array-values, max-string-len)`,
+		12: "error: config max-string-len takes a number: config max-string-len N (0: no bound)",
+	} {
+		if !strings.HasPrefix(got[k], want) {
+			t.Errorf("%q, want %q", got[k], want)
+		}
+	}
+}
+
+// TestREPLEscapesHidden: next, print, query and display show every hidden
+// character of keys and values as its escape.
+func TestREPLEscapesHidden(t *testing.T) {
+	s, out := session(t, bigPlan, bigCatalog(t))
+	got := script(t, s, out, "next", "display odd", "next", "print odd", "query odd.esc")
+	want := "{\n  \"k\\u202eey\": \"va\\u200blue\",\n  \"bom\\ufeff\": \"\\u2066x\\u0085\",\n  \"esc\": \"\\u001b[31mred\"\n}\n"
+	if !strings.Contains(got[2], "odd (odd): ok\n"+want) || got[3] != want || got[4] != "\"\\u001b[31mred\"\n" {
+		t.Errorf("next:\n%s\nprint:\n%s\nquery: %s", got[2], got[3], got[4])
+	}
+	if wantDisp := "1: odd = {\"k\\u202eey\": \"va\\u200blue\", \"bom\\ufeff\": \"\\u2066x\\u0085\", \"esc\": \"\\u001b[31mred\"}\n"; !strings.Contains(got[2], wantDisp) {
+		t.Errorf("display:\n%s", got[2])
+	}
+	for _, g := range got {
+		for _, r := range "\u202e\u200b\ufeff\u2066\u0085\x1b\ufffd" {
+			if strings.ContainsRune(g, r) {
+				t.Errorf("%U printed raw:\n%q", r, g)
+			}
+		}
+	}
+}
+
+// TestMorePager: the built-in pager shows a screen, asks, and stops at q.
+func TestMorePager(t *testing.T) {
+	text := []byte("1\n2\n3\n4\n5\n6\n7\n")
+	var out bytes.Buffer
+	var asked []string
+	answers := []string{"", "q"}
+	pg := morePager(&out, 3, func(p string) (string, error) {
+		asked = append(asked, p)
+		a := answers[0]
+		answers = answers[1:]
+		return a, nil
+	})
+	if err := pg(text); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1\n2\n3\n4\n… 3 more lines not shown\n"; out.String() != want {
+		t.Errorf("paged %q, want %q", out.String(), want)
+	}
+	if len(asked) != 2 || asked[0] != "--more-- (2 of 7 lines; Enter: more, q: stop) " {
+		t.Errorf("asked %q", asked)
+	}
+}
+
+// Output to a pipe or a file is never paged.
+func TestNoPagerOffTerminal(t *testing.T) {
+	s, out := session(t, bigPlan, bigCatalog(t))
+	if s.page != nil {
+		t.Fatal("a session writing to a buffer pages")
+	}
+	got := script(t, s, out, "config max-array-values 0", "next")
+	if n := strings.Count(got[1], "\n"); n < 20000 {
+		t.Fatalf("next without bounds printed %d lines", n)
+	}
+}
