@@ -81,7 +81,12 @@ func (r *resultsModel) Update(msg tea.Msg) tea.Cmd {
 			return r.notify(true, "no match for %q", msg.query)
 		}
 		r.tree.nextMatch(1)
-		return nil
+		// says so, and takes the place of an earlier search's "no match"
+		unit := "matches"
+		if len(msg.matches) == 1 {
+			unit = "match"
+		}
+		return r.notify(false, "%d %s for %q: ] next, [ previous", len(msg.matches), unit, msg.query)
 	case tea.KeyMsg:
 		return r.key(msg)
 	}
