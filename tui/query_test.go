@@ -101,3 +101,15 @@ func TestQueryBreakpointAndWatch(t *testing.T) {
 		}
 	}
 }
+
+// A query on a step that failed says so, with its error, in the result pane.
+func TestQueryFailedStepInTUI(t *testing.T) {
+	tm := newTest(t, sample(t, "tool-error.json"), nil)
+	tm.press("c", ".")
+	tm.typeText("bad_backup.backup_id")
+	tm.press("enter")
+	wantView(t, tm, `step "bad_backup" failed, so`, "disk full")
+	if strings.Contains(tm.View(), "matched nothing") {
+		t.Errorf("the pane says matched nothing:\n%s", tm.View())
+	}
+}

@@ -278,7 +278,7 @@ func (r *resultsModel) showQuery() tea.Cmd {
 		raw, err := r.dbg.Query(r.queryExpr)
 		r.queryRaw, r.queryErr = raw, ""
 		if err != nil {
-			r.queryRaw, r.queryErr = nil, err.Error()
+			r.queryRaw, r.queryErr = nil, ExplainQuery(r.run, err).Error()
 		}
 	}
 	if r.queryErr != "" {

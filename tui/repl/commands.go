@@ -10,6 +10,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/trace"
+	"github.com/planctl/planctl/tui"
 )
 
 // commandSpec is one command: how it parses, its help, and its handler.
@@ -275,7 +276,7 @@ func cmdClear(s *Session, ctx context.Context, c Command) error {
 func cmdQuery(s *Session, ctx context.Context, c Command) error {
 	v, err := s.dbg.Query(c.Rest)
 	if err != nil {
-		return err
+		return tui.ExplainQuery(s.run, err)
 	}
 	s.writeJSON(v)
 	return nil

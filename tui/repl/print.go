@@ -48,7 +48,7 @@ type printer struct {
 
 func (p *printer) newline(dst []byte, depth int) []byte {
 	if p.compact {
-		return append(dst, ' ')
+		return dst // as jsontext.AppendCompact writes it
 	}
 	dst = append(dst, '\n')
 	for range depth {
@@ -78,13 +78,14 @@ func (p *printer) value(dst []byte, v jsontext.Value, depth int) []byte {
 			if k > 0 {
 				dst = append(dst, ',')
 			}
-			if !p.compact || k > 0 {
-				dst = p.newline(dst, depth+1)
-			}
+			dst = p.newline(dst, depth+1)
 			if key != nil {
 				// a key is never cut: it says where a value is
 				dst = jsontext.AppendDisplay(dst, key)
-				dst = append(dst, ": "...)
+				dst = append(dst, ':')
+				if !p.compact {
+					dst = append(dst, ' ')
+				}
 			}
 			dst = p.value(dst, e, depth+1)
 			k++

@@ -50,7 +50,7 @@ func TestNextIsBounded(t *testing.T) {
 		t.Errorf("next printed item 64:\n%s", got[1])
 	}
 	disp := got[1][strings.Index(got[1], "1: big.items = "):]
-	if line, _, _ := strings.Cut(disp, "\n"); len(line) > 4000 || !strings.HasSuffix(line, `{"n": 63, "name": "item 63"}, … 4936 more]`) {
+	if line, _, _ := strings.Cut(disp, "\n"); len(line) > 4000 || !strings.HasSuffix(line, `{"n":63,"name":"item 63"},… 4936 more]`) {
 		t.Errorf("display line of %d bytes: %.200s…", len(line), line)
 	}
 }
@@ -94,7 +94,7 @@ func TestREPLEscapesHidden(t *testing.T) {
 	if !strings.Contains(got[2], "odd (odd): ok\n"+want) || got[3] != want || got[4] != "\"\\u001b[31mred\"\n" {
 		t.Errorf("next:\n%s\nprint:\n%s\nquery: %s", got[2], got[3], got[4])
 	}
-	if wantDisp := "1: odd = {\"k\\u202eey\": \"va\\u200blue\", \"bom\\ufeff\": \"\\u2066x\\u0085\", \"esc\": \"\\u001b[31mred\"}\n"; !strings.Contains(got[2], wantDisp) {
+	if wantDisp := "1: odd = {\"k\\u202eey\":\"va\\u200blue\",\"bom\\ufeff\":\"\\u2066x\\u0085\",\"esc\":\"\\u001b[31mred\"}\n"; !strings.Contains(got[2], wantDisp) {
 		t.Errorf("display:\n%s", got[2])
 	}
 	for _, g := range got {
@@ -138,5 +138,23 @@ func TestNoPagerOffTerminal(t *testing.T) {
 	got := script(t, s, out, "config max-array-values 0", "next")
 	if n := strings.Count(got[1], "\n"); n < 20000 {
 		t.Fatalf("next without bounds printed %d lines", n)
+	}
+}
+
+// TestQueryFailedStep: query and display of a failed step say it failed,
+// with its error, instead of "matched nothing"; print says so too.
+func TestQueryFailedStep(t *testing.T) {
+	s, out := session(t, `[{"id": "ok_backup", "tool": "create_backup", "args": {"database": "prod"}},
+	 {"id": "bad_backup", "tool": "create_backup", "args": {"database": "broken"}}]`, nil)
+	got := script(t, s, out, "display bad_backup.backup_id", "continue", "query bad_backup.backup_id", "print bad_backup backup_id", "query ok_backup.nope")
+	for k, want := range map[int]string{
+		1: "1: bad_backup.backup_id: step \"bad_backup\" failed, so \"bad_backup.backup_id\" has no value: its error: disk full\n",
+		2: "error: step \"bad_backup\" failed, so \"bad_backup.backup_id\" has no value: its error: disk full\n",
+		3: "error: bad_backup failed, so it has no result: disk full\n",
+		4: "error: nothing matched \"ok_backup.nope\": \"ok_backup\" is an object with keys ",
+	} {
+		if k == 1 && !strings.HasSuffix(got[k], want) || k != 1 && !strings.HasPrefix(got[k], want) {
+			t.Errorf("%d: %q\nwant %q", k, got[k], want)
+		}
 	}
 }

@@ -367,7 +367,7 @@ func (s *Session) showDisplays() {
 func (s *Session) showDisplay(d display) {
 	v, err := s.dbg.Query(d.expr)
 	if err != nil {
-		fmt.Fprintf(s.out, "%d: %s: %v\n", d.n, d.expr, err)
+		fmt.Fprintf(s.out, "%d: %s: %s\n", d.n, jsontext.EscapeText(d.expr), jsontext.EscapeText(tui.ExplainQuery(s.run, err).Error()))
 		return
 	}
 	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, jsontext.EscapeText(d.expr), appendValue(nil, v, s.limits, true))
