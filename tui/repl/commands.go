@@ -191,8 +191,8 @@ func init() {
 				fmt.Fprintf(s.out, "trace written to %s\n", path)
 				return nil
 			}},
-		{name: "config", usage: "config [max-array-values|max-string-len N]", max: 2,
-			help: "how much of a value print, query, display and next show: N elements of an array (members of an object), N characters of a string; 0: no bound",
+		{name: "config", usage: "config [SETTING N]", max: 2,
+			help: "how much of a value print, query, display and next show: max-array-values N elements of an array (members of an object), max-string-len N characters of a string; 0: no bound",
 			more: "defaults 64 and 256; what is left out is said (… N more); on a terminal, a value longer than the screen is paged ($PAGER, or --more--)",
 			run: func(s *Session, ctx context.Context, c Command) error {
 				switch len(c.Args) {

@@ -158,3 +158,23 @@ func TestQueryFailedStep(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsWaitingFor: args of a step whose reference reads a step that
+// has not run (or failed) says so; a step that does not exist keeps
+// Concierge's message.
+func TestArgsWaitingFor(t *testing.T) {
+	s, out := session(t, `[{"id": "ok_backup", "tool": "create_backup", "args": {"database": "prod"}},
+	 {"id": "bad_backup", "tool": "create_backup", "args": {"database": "broken"}},
+	 {"id": "validate", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"bad_backup": ["backup_id"]}}}},
+	 {"id": "ghost", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"nowhere": ["backup_id"]}}}}]`, nil)
+	got := script(t, s, out, "args validate", "continue", "args validate", "args ghost")
+	for k, want := range map[int]string{
+		0: `"unresolved": "argument \"backup_id\" reads step 'bad_backup', which has not run yet: next or continue runs it"`,
+		2: `"unresolved": "argument \"backup_id\" reads step 'bad_backup', which failed: disk full"`,
+		3: `"unresolved": "Step 'ghost' references step 'nowhere' which either does not exist or comes later in the plan"`,
+	} {
+		if !strings.Contains(got[k], want) {
+			t.Errorf("%d: %s\nwant %s", k, got[k], want)
+		}
+	}
+}

@@ -449,6 +449,9 @@ func (s *Session) args(i int) error {
 		r, err := s.run.ResolveArgs(i)
 		if err != nil {
 			why = err.Error()
+			if w := s.waitingFor(i); w != "" {
+				why = w // Concierge's "does not exist or comes later" is for a plan it refuses
+			}
 		}
 		resolved = r
 	}
@@ -461,6 +464,39 @@ func (s *Session) args(i int) error {
 	}
 	s.writeJSON(append(b, '}'))
 	return nil
+}
+
+// waitingFor says which step a reference of step i waits for, when one
+// reads an earlier step that has not run (or failed): "" when none does.
+func (s *Session) waitingFor(i int) string {
+	p := s.dbg.Plan()
+	args, _ := s.run.ArgsOf(i) // as edited
+	if args.IsZero() || args.Kind() != jsontext.Object {
+		return ""
+	}
+	for _, m := range args.Members() {
+		if !plan.IsRef(m.Value) {
+			continue
+		}
+		ref := plan.ParseRef(m.Value)
+		if ref.Err != "" {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if p.Steps[j].Label() != ref.Step {
+				continue
+			}
+			switch st := s.run.Step(j); st.Status {
+			case plan.StepOK:
+			case plan.StepError:
+				return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
+			default:
+				return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
+			}
+			break
+		}
+	}
+	return ""
 }
 
 // edited reports an edit of step i: its diagnostics, then its arguments.
