@@ -34,7 +34,8 @@ func bigCatalog(t *testing.T) *plan.Catalog {
 const bigPlan = `[{"id": "big", "tool": "big", "args": {}}, {"id": "odd", "tool": "odd", "args": {}}]`
 
 // TestNextIsBounded: next on a 5,000-item result prints the first 64 items
-// and says how many more; display prints a bounded line.
+// and says how many more; display prints a bounded line (64 items, cut at
+// 1,024 characters).
 func TestNextIsBounded(t *testing.T) {
 	s, out := session(t, bigPlan, bigCatalog(t))
 	got := script(t, s, out, "display big.items", "next")
@@ -50,7 +51,7 @@ func TestNextIsBounded(t *testing.T) {
 		t.Errorf("next printed item 64:\n%s", got[1])
 	}
 	disp := got[1][strings.Index(got[1], "1: big.items = "):]
-	if line, _, _ := strings.Cut(disp, "\n"); len(line) > 4000 || !strings.HasSuffix(line, `{"n":63,"name":"item 63"},… 4936 more]`) {
+	if line, _, _ := strings.Cut(disp, "\n"); len(line) > 1100 || !strings.HasPrefix(line, `1: big.items = [{"n":0,"name":"item 0"},{"n":1,`) || !strings.HasSuffix(line, " more characters") {
 		t.Errorf("display line of %d bytes: %.200s…", len(line), line)
 	}
 }
@@ -176,5 +177,23 @@ func TestArgsWaitingFor(t *testing.T) {
 		if !strings.Contains(got[k], want) {
 			t.Errorf("%d: %s\nwant %s", k, got[k], want)
 		}
+	}
+}
+
+// A display of nested arrays, each within max-array-values, is one line
+// of at most four times max-string-len characters.
+func TestDisplayLineBounded(t *testing.T) {
+	row := "[" + strings.TrimSuffix(strings.Repeat("1,", 64), ",") + "]"
+	grid := "[" + strings.TrimSuffix(strings.Repeat(row+",", 64), ",") + "]"
+	cat, err := mockserver.Load("c.json", []byte(`{"tools": [{"name": "grid", "inputSchema": {"type": "object"}, "result": {"g": `+grid+`}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, out := session(t, `[{"id": "g", "tool": "grid", "args": {}}]`, cat)
+	got := script(t, s, out, "display g.g", "next")
+	line := got[1][strings.Index(got[1], "1: g.g = "):]
+	line, _, _ = strings.Cut(line, "\n")
+	if n := len([]rune(strings.TrimPrefix(line, "1: g.g = "))); n > 1024+40 || !strings.HasSuffix(line, " more characters") {
+		t.Errorf("display line of %d characters: %.100s…%s", n, line, line[max(len(line)-40, 0):])
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
 
@@ -370,7 +371,23 @@ func (s *Session) showDisplay(d display) {
 		fmt.Fprintf(s.out, "%d: %s: %s\n", d.n, jsontext.EscapeText(d.expr), jsontext.EscapeText(tui.ExplainQuery(s.run, err).Error()))
 		return
 	}
-	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, jsontext.EscapeText(d.expr), appendValue(nil, v, s.limits, true))
+	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, jsontext.EscapeText(d.expr), s.line(appendValue(nil, v, s.limits, true)))
+}
+
+// line cuts a display's one line to four times max-string-len characters:
+// nested arrays, each within max-array-values, still multiply.
+func (s *Session) line(b []byte) []byte {
+	limit := 4 * s.limits.MaxStringLen
+	if limit == 0 || utf8.RuneCount(b) <= limit {
+		return b
+	}
+	cut, n := 0, 0
+	for n < limit {
+		_, size := utf8.DecodeRune(b[cut:])
+		cut += size
+		n++
+	}
+	return fmt.Appendf(b[:cut:cut], " … %d more characters", utf8.RuneCount(b[cut:]))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
