@@ -22,7 +22,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/planctl/planctl/plan"
 )
 
 // Endpoint is the path of the Streamable HTTP endpoint.
@@ -79,16 +78,16 @@ type HTTPOptions struct {
 	// nothing for this long is dropped, and what its answer held is freed.
 	// 0: DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// MaxAnswers bounds the bytes of answer (plan.AnswerSize) that the
+	// MaxAnswers bounds the bytes of answer (runner.AnswerSize) that the
 	// requests being served hold together, from the step that makes them
-	// until the answer is written (plan.AnswerBudget): the step that would
+	// until the answer is written (answerBudget): the step that would
 	// cross it fails with a message that says so. 0: DefaultMaxAnswers;
 	// negative: no bound.
 	MaxAnswers int64
 }
 
 // DefaultMaxAnswers bounds the answers held at once: eight of
-// plan.DefaultMaxResponse, where a served plan's answer is a few
+// runner.DefaultMaxResponse, where a served plan's answer is a few
 // kilobytes. Without it, clients that read none of their answers could
 // make a server hold --max-inflight of the largest answers (16 GiB, and
 // twice that or more in memory) until --write-timeout.
@@ -135,8 +134,8 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
-	turns      *turns             // nil: no bound on the requests computing at once
-	answers    *plan.AnswerBudget // nil: no bound on the answers held at once
+	turns      *turns        // nil: no bound on the requests computing at once
+	answers    *answerBudget // nil: no bound on the answers held at once
 	srv        *Server
 	direct     bool // a plain execute_plan call is answered without mcp-go (direct.go)
 	// directServed counts the requests the direct path answered.
@@ -179,9 +178,9 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), srv: s, direct: opts.Stateless}
 	switch {
 	case opts.MaxAnswers == 0:
-		h.answers = plan.NewAnswerBudget(DefaultMaxAnswers)
+		h.answers = newAnswerBudget(DefaultMaxAnswers)
 	case opts.MaxAnswers > 0:
-		h.answers = plan.NewAnswerBudget(opts.MaxAnswers)
+		h.answers = newAnswerBudget(opts.MaxAnswers)
 	}
 	if opts.MaxRunning > 0 {
 		h.turns = newTurns(opts.MaxRunning)
@@ -387,7 +386,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			if h.answers != nil {
 				// What the request's answer takes is given back once it is
 				// written, or given up (the client left, --write-timeout).
-				rs.lease = h.answers.Lease()
+				rs.lease = h.answers.newLease()
 				defer rs.lease.Release()
 			}
 			r = r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)) // one copy of the request for both

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	querypkg "github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
@@ -54,7 +54,7 @@ line, 3 an unreadable trace.`,
 				// the trace holds the failed steps the query root leaves out
 				err = querypkg.ExplainFailed(err, func(id string) (string, bool) {
 					for i := len(t.Steps) - 1; i >= 0; i-- {
-						if st := t.Steps[i]; st.ID == id && st.Status == plan.StepError.String() && st.Error != nil {
+						if st := t.Steps[i]; st.ID == id && st.Status == runner.StepError.String() && st.Error != nil {
 							return *st.Error, true
 						}
 					}

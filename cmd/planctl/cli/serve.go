@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -140,8 +140,8 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxInFlight, "max-inflight", mcpserver.DefaultMaxInFlight, "over HTTP, refuse requests past this many at once (503)")
 	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU, and Go gets one processor more to read requests, unless GOMAXPROCS is set; -1: no bound)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
-	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
-	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResponse, "max-response", runner.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxAnswers, "max-answers", mcpserver.DefaultMaxAnswers, "over HTTP, fail the step that would make the answers of all the plans being served hold more than this many `BYTES` together, counted as --max-response counts one (0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")

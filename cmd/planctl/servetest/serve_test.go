@@ -25,8 +25,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var binary string
@@ -257,7 +257,7 @@ func TestServedAnswersAreRunAnswers(t *testing.T) {
 			raised := res.IsError && res.StructuredContent == nil
 			if raised {
 				// Concierge raised: the bare message, where run shows {"error": ...}.
-				got = string(plan.ErrorResponse(got))
+				got = string(runner.ErrorResponse(got))
 			}
 			if string(jsontext.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
 				t.Errorf("%s: served answer differs from planctl run's:\n%s", name, got)
