@@ -101,3 +101,19 @@ func TestStepPaneEscapesHidden(t *testing.T) {
 		})
 	}
 }
+
+// TestFullValueEscapesHidden: enter shows the whole value, its lines
+// broken at its line breaks, every hidden character as its escape.
+func TestFullValueEscapesHidden(t *testing.T) {
+	tm := newTest(t, `[{"id":"a","tool":"get","args":{}}]`,
+		hostileCatalog(t, `{"s": "one\u202e\nt\u0085wo\u200b", "o": {"k\u2066": "\u001b[2J"}}`))
+	tm.press("n", "tab", "tab", "j", "enter")
+	wantView(t, tm, "one\\u202e\n", "t\\u0085wo\\u200b")
+	tm.press("esc", "j", "enter")
+	wantView(t, tm, `"k\u2066": "\u001b[2J"`)
+	for _, r := range "\u202e\u0085\u200b\u2066\x1b\ufffd" {
+		if strings.ContainsRune(tm.View(), r) {
+			t.Errorf("%U drawn raw:\n%q", r, tm.View())
+		}
+	}
+}

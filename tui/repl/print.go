@@ -177,14 +177,17 @@ func commandPager(cmdline string, out, errOut io.Writer) pager {
 		if f, ok := out.(*os.File); ok {
 			c.Stdout = f
 		}
-		if err := c.Run(); err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				return nil // the pager quit early (q in less): not the value's fault
-			}
-			return fmt.Errorf("cannot run $PAGER %q: %w (unset PAGER for the built-in --more--)", cmdline, err)
+		err := c.Run()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &ee) && ee.ExitCode() != 126 && ee.ExitCode() != 127:
+			return nil // the pager quit early (q in less): it showed what it was asked to
 		}
-		return nil
+		// the shell found no such pager: the value is printed as it is
+		out.Write(text)
+		return fmt.Errorf("cannot run $PAGER %q (%v): the value is printed without it; set PAGER to a pager, or unset it for the built-in --more--", cmdline, err)
 	}
 }
 

@@ -48,3 +48,20 @@ func TestREPLPagesOnATerminal(t *testing.T) {
 		}
 	})
 }
+
+// A $PAGER that cannot run leaves the value printed, and says why.
+func TestREPLPagerMissing(t *testing.T) {
+	term := startOnPtyEnv(t, []string{"PAGER=no-such-pager-here"}, "debug", "--repl", "samples/migration.json")
+	term.waitFor("(planctl) ")
+	term.send("continue\r")
+	term.waitFor("run completed")
+	term.waitFor("(planctl) ")
+	term.send("print\r")
+	term.waitFor(`"status": "completed",`)
+	term.waitFor(`error: cannot run $PAGER "no-such-pager-here"`)
+	term.waitFor("(planctl) ")
+	term.send("\x04")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
+	}
+}
