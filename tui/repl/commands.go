@@ -161,7 +161,7 @@ func init() {
 					if status == runner.StepRunning {
 						status = runner.StepPending
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
+					fmt.Fprintf(w, "%s\t%s\t%s\n", label(st), toolText(st), status)
 				}
 				return w.Flush()
 			}},

@@ -197,3 +197,17 @@ func TestDisplayLineBounded(t *testing.T) {
 		t.Errorf("display line of %d characters: %.100s…%s", n, line, line[max(len(line)-40, 0):])
 	}
 }
+
+// Step ids are text from a file: steps, next and break print them escaped.
+func TestStepIDsEscaped(t *testing.T) {
+	s, out := session(t, `[{"id": "a\u202eb", "tool": "create_backup", "args": {"database": "x"}}, {"id": "c\u200b", "tool": "create_backup", "args": {"database": "y"}}]`, nil)
+	got := script(t, s, out, "steps", "break #1", "continue")
+	want := []string{"a\\u202eb  create_backup  pending\nc\\u200b   create_backup  pending\n",
+		"breakpoint before c\\u200b (#1, create_backup)\n",
+		"a\\u202eb (create_backup): ok\nstopped at the breakpoint before c\\u200b (#1, create_backup)\n"}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Errorf("%q\nwant %q", got[k], want[k])
+		}
+	}
+}

@@ -274,15 +274,19 @@ func (s *Session) exec(ctx context.Context, c Command) error {
 
 func toolText(st *plan.Step) string {
 	if t := st.ToolName(); t != "" {
-		return t
+		return jsontext.EscapeText(t)
 	}
 	return "(no tool)"
 }
 
+// label is a step's label as printed: the plan's ids are text from a
+// file, shown with their hidden characters escaped.
+func label(st *plan.Step) string { return jsontext.EscapeText(st.Label()) }
+
 // describe names step i for people: its label, index and tool.
 func (s *Session) describe(i int) string {
 	st := s.dbg.Plan().Steps[i]
-	return fmt.Sprintf("%s (#%d, %s)", st.Label(), i, toolText(st))
+	return fmt.Sprintf("%s (#%d, %s)", label(st), i, toolText(st))
 }
 
 // runnable says why nothing can run, if so.
@@ -329,12 +333,12 @@ func (s *Session) onEvent(e runner.Event) {
 	}
 	st := s.dbg.Plan().Steps[e.Step]
 	if e.State.Status == runner.StepOK {
-		fmt.Fprintf(s.out, "%s (%s): ok\n", st.Label(), toolText(st))
+		fmt.Fprintf(s.out, "%s (%s): ok\n", label(st), toolText(st))
 		if d := runner.ResultCheck(s.run, e.Step); d != nil {
 			fmt.Fprintf(s.out, "  warning: %s [RESULT_SCHEMA]\n", d.Message)
 		}
 	} else {
-		fmt.Fprintf(s.out, "%s (%s): error: %s\n", st.Label(), toolText(st), jsontext.EscapeText(e.State.Error))
+		fmt.Fprintf(s.out, "%s (%s): error: %s\n", label(st), toolText(st), jsontext.EscapeText(e.State.Error))
 	}
 	if s.o.Interactive {
 		s.out.Flush()
@@ -350,7 +354,7 @@ func (s *Session) stopped(ctx context.Context) {
 	case s.dbg.Halted() != "": // before Failed: a retry of a failed step can halt too
 		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case s.run.Failed():
-		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", s.dbg.Plan().Steps[c].Label())
+		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", label(s.dbg.Plan().Steps[c]))
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
 	case s.dbg.IsBreak(c):
@@ -521,7 +525,7 @@ func (s *Session) waitingFor(i int) string {
 func (s *Session) edited(i int, ds []plan.Diagnostic) error {
 	name := s.dbg.Plan().Src.Name
 	if len(ds) == 0 {
-		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", s.dbg.Plan().Steps[i].Label())
+		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", label(s.dbg.Plan().Steps[i]))
 	}
 	for _, d := range ds {
 		fmt.Fprintf(s.out, "%s:%s\n", name, d.String())
