@@ -131,9 +131,17 @@ func (p *printer) str(dst, tok []byte) []byte {
 	}
 	dst = jsontext.AppendDisplay(dst, tok)
 	if more > 0 {
-		dst = fmt.Appendf(dst, " … %d more characters", more)
+		dst = fmt.Appendf(dst, " … %s", moreChars(more))
 	}
 	return dst
+}
+
+// moreChars is "N more characters", for what a cut left out.
+func moreChars(n int) string {
+	if n == 1 {
+		return "1 more character"
+	}
+	return strconv.Itoa(n) + " more characters"
 }
 
 // pager shows text that is longer than the terminal a screen at a time.

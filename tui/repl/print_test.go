@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -209,5 +210,63 @@ func TestStepIDsEscaped(t *testing.T) {
 		if got[k] != want[k] {
 			t.Errorf("%q\nwant %q", got[k], want[k])
 		}
+	}
+}
+
+// hiddenClasses: one character of every class the REPL must never print
+// raw, with its escape.
+var hiddenClasses = []struct{ name, raw, esc string }{
+	{"right-to-left override (bidi)", "\u202e", `\u202e`},
+	{"left-to-right isolate (bidi)", "\u2066", `\u2066`},
+	{"zero-width space", "\u200b", `\u200b`},
+	{"BOM", "\ufeff", `\ufeff`},
+	{"line separator (Zl)", "\u2028", `\u2028`},
+	{"paragraph separator (Zp)", "\u2029", `\u2029`},
+	{"escape (C0)", "\x1b", `\u001b`},
+	{"DEL", "\x7f", `\u007f`},
+	{"NEL (C1)", "\u0085", `\u0085`},
+	{"CSI (C1)", "\u009b", `\u009b`},
+}
+
+// TestREPLEscapesEveryClass: next, print, query and display print each
+// class escaped, in keys and values, never raw or as U+FFFD.
+func TestREPLEscapesEveryClass(t *testing.T) {
+	for _, c := range hiddenClasses {
+		t.Run(c.name, func(t *testing.T) {
+			k, _ := json.Marshal("k" + c.raw)
+			v, _ := json.Marshal("v" + c.raw)
+			cat, err := mockserver.Load("c.json", []byte(`{"tools": [{"name": "odd", "inputSchema": {"type": "object"}, "result": {`+string(k)+`: `+string(v)+`}}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, out := session(t, `[{"id": "odd", "tool": "odd", "args": {}}]`, cat)
+			got := script(t, s, out, "display odd", "next", "print odd", "query odd")
+			pretty := "{\n  \"k" + c.esc + "\": \"v" + c.esc + "\"\n}\n"
+			if !strings.Contains(got[1], "odd (odd): ok\n"+pretty) || got[2] != pretty || got[3] != pretty {
+				t.Errorf("next:\n%s\nprint:\n%s\nquery:\n%s", got[1], got[2], got[3])
+			}
+			if want := "1: odd = {\"k" + c.esc + "\":\"v" + c.esc + "\"}\n"; !strings.HasSuffix(got[1], want) {
+				t.Errorf("display: %q, want %q", got[1], want)
+			}
+			for _, g := range got {
+				if strings.Contains(g, c.raw) || strings.ContainsRune(g, '\ufffd') {
+					t.Errorf("printed raw or as U+FFFD: %q", g)
+				}
+			}
+		})
+	}
+}
+
+// Lone surrogates keep their own escapes in what the REPL prints (the
+// printer is given the text: the mock catalog's own decoding would turn
+// them into U+FFFD before the REPL sees them).
+func TestPrintLoneSurrogates(t *testing.T) {
+	raw := []byte(`{"a\ud800": "x\udc00", "a\ud801": "\ufffd", "e": "\ud83d\ude80"}`)
+	want := "{\n  \"a\\ud800\": \"x\\udc00\",\n  \"a\\ud801\": \"\ufffd\",\n  \"e\": \"🚀\"\n}"
+	if got := string(appendValue(nil, raw, DefaultLimits, false)); got != want {
+		t.Errorf("%s\nwant\n%s", got, want)
+	}
+	if got := string(appendValue(nil, []byte(`"\ud800\udc00\ud800x"`), Limits{MaxStringLen: 2}, false)); got != `"𐀀\ud800" … 1 more character` {
+		t.Errorf("cut: %s", got)
 	}
 }

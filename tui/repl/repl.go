@@ -392,7 +392,7 @@ func (s *Session) line(b []byte) []byte {
 		cut += size
 		n++
 	}
-	return fmt.Appendf(b[:cut:cut], " … %d more characters", utf8.RuneCount(b[cut:]))
+	return fmt.Appendf(b[:cut:cut], " … %s", moreChars(utf8.RuneCount(b[cut:])))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
