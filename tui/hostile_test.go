@@ -117,3 +117,16 @@ func TestFullValueEscapesHidden(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchLineEscapesHidden: the watch line shows a value's hidden
+// characters as escapes too.
+func TestWatchLineEscapesHidden(t *testing.T) {
+	tm := newTest(t, `[{"id":"a","tool":"get","args":{}}]`, hostileCatalog(t, `{"s": "x\u202ey\u0085"}`))
+	tm.press("W")
+	tm.typeText("a.s")
+	tm.press("enter", "n")
+	wantView(t, tm, `watch · a.s = "x\u202ey\u0085"`)
+	if v := tm.View(); strings.ContainsAny(v, "\u202e\u0085\ufffd") {
+		t.Errorf("drawn raw:\n%q", v)
+	}
+}

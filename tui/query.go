@@ -165,14 +165,15 @@ func (q *queryModel) watchView() string {
 		b.WriteString("watch")
 		for _, w := range q.watches {
 			b.WriteString(" · ")
-			b.WriteString(w)
+			b.WriteString(jsontext.EscapeText(w))
 			v, err := query.Eval(root, w)
 			if err != nil {
 				b.WriteString(": no match")
 				continue
 			}
 			b.WriteString(" = ")
-			b.Write(jsontext.AppendCompact(nil, v)) // the line is cut to the width when drawn
+			// no more than the line can show; cut to the width when drawn
+			b.WriteString(showJSON(compactClip(v, q.w*3)))
 		}
 		q.watchLine, q.watchFor = b.String(), q.version
 	}
