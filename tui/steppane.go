@@ -309,7 +309,7 @@ func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) stri
 	}
 	v, err := m.run.ResolveRef(i, ref)
 	if err != nil {
-		return st.err.Render("✗ " + err.Error())
+		return st.err.Render("✗ " + jsontext.EscapeText(err.Error()))
 	}
 	return "= " + st.str.Render(showJSON(compactClip(v, width*3)))
 }
