@@ -51,3 +51,24 @@ func TestSearchOpensEmptyWithHistory(t *testing.T) {
 		t.Fatalf("then %q, want bob", v)
 	}
 }
+
+// A search matches what is shown: a hidden character, written raw or as
+// an escape, is found by its escape, in keys and values.
+func TestSearchFindsHiddenByEscape(t *testing.T) {
+	d := mustDoc(t, "{\"k\u202e\": 1, \"a\": \"x\u200by\", \"b\": \"x\\u200by\", \"c\": \"plain\", \"d\": \"x\\\\u200by\"}")
+	got := runSearch(d, `\u202e`)
+	if len(got) != 1 || d.key(got[0]) != "k\u202e" {
+		t.Errorf(`\u202e: %v`, got)
+	}
+	got = runSearch(d, `x\u200by`)
+	var keys []string
+	for _, i := range got {
+		keys = append(keys, d.key(i))
+	}
+	if strings.Join(keys, ",") != "a,b" {
+		t.Errorf(`x\u200by matched %v, want a and b`, keys)
+	}
+	if got := runSearch(d, `x\\u200by`); len(got) != 1 || d.key(got[0]) != "d" {
+		t.Errorf(`x\\u200by (a backslash written): %v`, got)
+	}
+}
