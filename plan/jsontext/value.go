@@ -434,10 +434,10 @@ func firstChunk(n int) int {
 	return n/12 + 4
 }
 
-// parseSplit is ParseWithDuplicates with a speculative parse from offset
+// parseSplit is ParseWithDuplicates with the second half's parse from offset
 // at (split.go), or none for -1. Tests give any offset: the result must
-// not depend on it. joined tells whether the parse took the speculative
-// one's nodes.
+// not depend on it. joined tells whether the parse took the second half's
+// nodes.
 func parseSplit(src []byte, at int) (v Value, dups []Value, joined bool, err error) {
 	first := make([]node, firstChunk(len(src)))
 	d := &document{src: src, chunks: [][]node{first}}
@@ -492,12 +492,12 @@ type parser struct {
 	// rest of the last one).
 	large bool
 	slab  []node
-	// The speculative parse (split.go) the parse joins when it reaches
+	// The second half's parse (split.go) the parse joins when it reaches
 	// splitAt after a comma in an array (-1: none).
 	splitAt int
 	spec    *spec
 	joined  bool
-	// For a speculative parse: it starts inside an array it did not see
+	// For the second half's parse: it starts inside an array it did not see
 	// open (virtual) and ends at the ']' that closes it (at p.i, after
 	// virtualCount elements); stop asks it to give up. deepest is
 	// the deepest stack a container was pushed onto.
