@@ -63,10 +63,6 @@ type streams struct {
 // Main runs planctl with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &streams{in: stdin, out: stdout, errOut: stderr}
-	// A command may size the heap to its input (sizeHeap); in a process
-	// that goes on after Main (tests), the limit ends with the command.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer func() { sizeHeapOn, sizeHeapRun = false, false; stopHeapTuner() }()
 	return execute(newRootFor(s, args), args, s)
 }
 
@@ -170,19 +166,12 @@ recorded trace (--replay).`,
 		return usageSeeHelp(c, err)
 	})
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
-		switch {
-		case c.Annotations[annotBatch] != "":
-			batchGC(c.Name() == "run")
-		case c.Annotations[annotServer] != "":
+		if c.Annotations[annotServer] != "" {
 			serverGC()
 		}
 	}
 	return root
 }
-
-// annotBatch marks a command that reads its input, works and exits (run,
-// validate, graph): it trades memory for speed in the garbage collector.
-const annotBatch = "planctl/batch"
 
 // annotServer marks a long-running server (serve, mock): small live heap,
 // many short requests.

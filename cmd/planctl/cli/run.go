@@ -33,9 +33,8 @@ type runFlags struct {
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{}
 	c := &cobra.Command{
-		Use:         "run PLAN [tool source]",
-		Annotations: map[string]string{annotBatch: "true"},
-		Short:       "Run a whole plan and print the Concierge response",
+		Use:   "run PLAN [tool source]",
+		Short: "Run a whole plan and print the Concierge response",
 		Long: `Run a plan to its end and print the response a Concierge Plan server would give:
 {"status": "completed"|"partial", "steps": {...}}, or {"error": "..."} when the plan
 is refused before it starts. Progress goes to stderr when it is a terminal.
