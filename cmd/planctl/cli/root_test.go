@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"testing"
 )
 
@@ -58,50 +54,6 @@ func TestCommandTable(t *testing.T) {
 	for _, c := range commands {
 		if got := c.make(&streams{}).Name(); got != c.name {
 			t.Errorf("commands entry %q builds the command %q", c.name, got)
-		}
-	}
-}
-
-// Main builds only the command its arguments name (newRootFor); what a
-// command prints and its exit code are the same as with the whole tree:
-// help, bad flags, missing arguments, a run.
-func TestOneCommandTreeMatchesTheWhole(t *testing.T) {
-	dir := t.TempDir()
-	plan := filepath.Join(dir, "p.json")
-	if err := os.WriteFile(plan, []byte(`[{"id": "a", "tool": "echo", "args": {"value": 1}}]`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		for _, args := range [][]string{
-			{c.name, "--help"},
-			{c.name, "-h"},
-			{c.name, "--no-such-flag"},
-			{c.name, "--version"},
-			{c.name, "a", "b", "c", "d"},
-		} {
-			var oneOut, oneErr, wholeOut, wholeErr strings.Builder
-			ones := &streams{in: strings.NewReader(""), out: &oneOut, errOut: &oneErr}
-			one := newRootFor(ones, args)
-			if c.name != "man" && len(one.Commands()) != 1 {
-				t.Fatalf("%v: the tree has %d commands, want only %s", args, len(one.Commands()), c.name)
-			}
-			oneCode := execute(one, args, ones)
-			wholes := &streams{in: strings.NewReader(""), out: &wholeOut, errOut: &wholeErr}
-			wholeCode := execute(newRoot(wholes), args, wholes)
-			if oneCode != wholeCode || oneOut.String() != wholeOut.String() || oneErr.String() != wholeErr.String() {
-				t.Errorf("%v: one command: exit %d, stdout %q, stderr %q; whole tree: exit %d, stdout %q, stderr %q",
-					args, oneCode, oneOut.String(), oneErr.String(), wholeCode, wholeOut.String(), wholeErr.String())
-			}
-		}
-	}
-	for _, args := range [][]string{{"run", plan}, {"validate", plan}, {"graph", plan}} {
-		var oneOut, wholeOut strings.Builder
-		ones := &streams{out: &oneOut, errOut: io.Discard}
-		oneCode := execute(newRootFor(ones, args), args, ones)
-		wholes := &streams{out: &wholeOut, errOut: io.Discard}
-		wholeCode := execute(newRoot(wholes), args, wholes)
-		if oneCode != wholeCode || oneOut.String() != wholeOut.String() {
-			t.Errorf("%v: one command: exit %d, %q; whole tree: exit %d, %q", args, oneCode, oneOut.String(), wholeCode, wholeOut.String())
 		}
 	}
 }
