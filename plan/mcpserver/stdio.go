@@ -22,14 +22,23 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	t := &answerTracker{changed: make(chan struct{})}
 	w := &countingWriter{w: out, b: b, t: t}
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
-		atEOF: func() { t.wait(ctx) }}
+		atEOF: func() { t.wait(ctx, endOfInputGrace) }}
 	return stdio.Listen(ctx, g, w)
 }
 
-// answerTracker lets the end of standard input wait for the answers to the
-// requests read before it: `printf '...' | planctl serve` gets every answer
-// (mcp-go cancels the requests in flight when its input ends). The wait is
-// bounded by the plans' own bounds (--plan-timeout) and by ctx (a signal).
+// endOfInputGrace is how long, once standard input ends, the requests
+// already read have to be answered before the ones still running are
+// cancelled. A client closes standard input to shut the server down (MCP's
+// stdio transport), so a plan must not outlive it by its step timeout; the
+// grace lets `printf '...' | planctl serve`, whose input ends as soon as it
+// is written, get the answers of plans that finish at once.
+const endOfInputGrace = 500 * time.Millisecond
+
+// answerTracker lets the end of standard input wait, for a grace, for the
+// answers to the requests read before it. Past the grace the end of input
+// reaches mcp-go, which cancels the requests in flight: their plans end at
+// the step that was running, and their answers are still written (mcp-go
+// waits for its workers before Listen returns).
 type answerTracker struct {
 	mu       sync.Mutex
 	requests int
@@ -67,7 +76,11 @@ func (t *answerTracker) answered(msg []byte) {
 	t.mu.Unlock()
 }
 
-func (t *answerTracker) wait(ctx context.Context) {
+// wait returns once every request read has its answer, or after grace, or
+// when ctx is done (a signal).
+func (t *answerTracker) wait(ctx context.Context, grace time.Duration) {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
 	for {
 		t.mu.Lock()
 		done, ch := t.answers >= t.requests, t.changed
@@ -78,6 +91,8 @@ func (t *answerTracker) wait(ctx context.Context) {
 		select {
 		case <-ch:
 		case <-ctx.Done():
+			return
+		case <-timer.C:
 			return
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The drivers, the matrix's columns.
@@ -426,13 +427,18 @@ func disconnect(t *testing.T, d string) {
 		}
 		s.send(t, toolCall(slowPlan))
 		waitUntil(t, "step x to be running", func() bool { return slowCalled(src) })
+		closed := time.Now()
 		s.in.Close()
 		// The client has gone: serve cancels the plan, stops the upstream
-		// and exits 0.
+		// and exits 0, within a second (5 s allowed for a loaded machine;
+		// the step timeout, 60 s, ended it before).
 		if err := <-s.done; err != nil {
 			t.Errorf("serve after stdin closed: %v\n%s", err, s.stderr.String())
 		}
 		s.done <- nil
+		if took := time.Since(closed); took > 5*time.Second {
+			t.Errorf("serve exited %s after stdin closed, want within a second\n%s", took, s.logText())
+		}
 		if log := s.logText(); !strings.Contains(log, "status=partial ran=1") {
 			t.Errorf("the log does not show the plan ending after step first:\n%s", log)
 		}

@@ -654,25 +654,132 @@ func TestLogFile(t *testing.T) {
 	}
 }
 
-// Requests piped in, input closed at once: every request is still answered
-// (a plan that takes a while included) before serve exits, as a shell user
-// trying `printf '...' | planctl serve` expects.
+// Requests piped in, input closed at once: every request is still
+// answered before serve exits, as a shell user trying
+// `printf '...' | planctl serve` expects. A plan that finishes at once
+// completes; one that takes longer than the grace after the end of input is
+// cancelled at its running step (closing stdin is how an MCP client shuts
+// its server down), and still answered.
 func TestStdinClosedStillAnswered(t *testing.T) {
+	t.Parallel()
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"r","tool":"generate_report","args":{"database":"x"}}]}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"r","tool":"generate_report","args":{"database":"x"}}]}}}`,
 	}, "\n") + "\n"
 	cmd := exec.Command(binary, "serve")
-	cmd.Dir = "../../.."
+	cmd.Dir = root
 	cmd.Stdin = strings.NewReader(in)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	last := lines[len(lines)-1]
-	if len(lines) != 2 || !strings.HasPrefix(last, `{"jsonrpc":"2.0","id":2,"result":`) || !strings.Contains(last, `"structuredContent":{"status":"completed"`) {
-		t.Errorf("answers:\n%s", out)
+	answers := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil {
+			t.Fatalf("not JSON-RPC: %s", line)
+		}
+		answers[string(m.ID)] = line
+	}
+	if len(answers) != 3 || answers["1"] == "" {
+		t.Fatalf("want an answer to each of the 3 requests:\n%s", out)
+	}
+	if !strings.Contains(answers["2"], `"structuredContent":{"status":"completed"`) {
+		t.Errorf("the plan that finishes at once: %s", answers["2"])
+	}
+	want := `"structuredContent":{"status":"partial","steps":{"a":{"status":"ok","result":{"value":1}},"r":{"status":"error","error":"step \"r\" was cancelled after`
+	if !strings.Contains(answers["3"], want) {
+		t.Errorf("the slow plan's answer lacks %s:\n%s", want, answers["3"])
+	}
+}
+
+// TestStdinClosedCancelsPlan: a client that closes serve's standard input
+// while a plan waits on a slow tool has shut the server down (MCP's stdio
+// transport): the plan is cancelled at once, answered, and serve exits 0,
+// instead of waiting for the step timeout (60 s here).
+func TestStdinClosedCancelsPlan(t *testing.T) {
+	t.Parallel()
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	cmd := exec.Command(binary, "serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json")
+	cmd.Dir = root
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	// until reads stdout up to a line holding s; a minute bounds it (a
+	// guard against a hang, not a timing assertion).
+	until := func(s string) string {
+		t.Helper()
+		guard := time.NewTimer(time.Minute)
+		defer guard.Stop()
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("stdout ended before a line with %s\n%s", s, stderr.String())
+				}
+				if strings.Contains(line, s) {
+					return line
+				}
+			case <-guard.C:
+				t.Fatalf("no line with %s on stdout within a minute\n%s", s, stderr.String())
+			}
+		}
+	}
+	compact := &bytes.Buffer{}
+	if err := json.Compact(compact, slowPlan); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"closer","version":"1"}}}`+"\n")
+	until(`{"jsonrpc":"2.0","id":1,"result":`)
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":`+compact.String()+`,"_meta":{"progressToken":"p"}}}`+"\n")
+	// Step first's progress: the plan is past it, in step wait (an hour).
+	until(`"message":"step first (fast) ok"`)
+	closed := time.Now()
+	stdin.Close()
+	answer := until(`{"jsonrpc":"2.0","id":2,`)
+	for range lines { // to the end of stdout, so that Wait may close it
+	}
+	err = cmd.Wait()
+	took := time.Since(closed)
+	if err != nil {
+		t.Errorf("serve after stdin closed: %v\n%s", err, stderr.String())
+	}
+	want := `"wait":{"status":"error","error":"step \"wait\" was cancelled after`
+	if !strings.Contains(answer, want) {
+		t.Errorf("the answer lacks %s:\n%s\n%s", want, answer, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "status=partial ran=1") {
+		t.Errorf("the log does not show the plan ending after step first:\n%s", stderr.String())
+	}
+	// The plan is cancelled within a second of the end of input; the bound
+	// leaves room for a loaded machine, far below the step timeout that
+	// ended it before.
+	if took > 5*time.Second {
+		t.Errorf("serve exited %s after stdin closed, want within a second (5 s allowed for a loaded machine)\n%s", took, stderr.String())
 	}
 }
