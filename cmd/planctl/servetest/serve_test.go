@@ -202,17 +202,21 @@ func planctlOut(t *testing.T, args ...string) string {
 }
 
 // transports runs f against a stdio subprocess and a real HTTP server,
-// both serving `planctl serve args...`.
+// both serving `planctl serve args...`; each has a server of its own, so
+// they run in parallel.
 func transports(t *testing.T, args []string, f func(t *testing.T, c *client.Client, stderr *syncBuffer)) {
 	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
 		c, stderr := stdioClient(t, args...)
 		f(t, c, stderr)
 	})
 	t.Run("http", func(t *testing.T) {
+		t.Parallel()
 		s := startHTTP(t, nil, args...)
 		f(t, httpClient(t, s.url), s.stderr)
 	})
 	t.Run("http-stateless", func(t *testing.T) {
+		t.Parallel()
 		s := startHTTP(t, nil, append([]string{"--stateless"}, args...)...)
 		f(t, httpClient(t, s.url), s.stderr)
 	})
@@ -222,6 +226,7 @@ func transports(t *testing.T, args []string, f func(t *testing.T, c *client.Clie
 // Concierge's exact answer (samples/expected) over every transport; the tool list
 // is the one planctl tools --format concierge prints.
 func TestServedAnswersAreRunAnswers(t *testing.T) {
+	t.Parallel()
 	samples, _ := filepath.Glob(filepath.Join(root, "samples", "*.json"))
 	if len(samples) == 0 {
 		t.Fatal("no samples")
@@ -277,6 +282,7 @@ func remarshal(b []byte) string {
 // finished, and cancelling it stops the tool call in flight; the server
 // then runs the next plan.
 func TestProgressAndCancellation(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	transports(t, []string{"--catalog", "cmd/planctl/servetest/testdata/slow.json"}, func(t *testing.T, c *client.Client, stderr *syncBuffer) {
 		progress := make(chan map[string]any, 8)
@@ -317,6 +323,7 @@ func waitFor(t *testing.T, log *syncBuffer, s string) {
 }
 
 func TestStepTimeout(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	c, _ := stdioClient(t, "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--step-timeout", "50ms")
 	res, err := callPlan(context.Background(), c, slowPlan, nil)
@@ -332,6 +339,7 @@ func TestStepTimeout(t *testing.T) {
 // TestHTTPSecurity: Origin, token, body and plan limits against the real
 // process, which stays up throughout.
 func TestHTTPSecurity(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-e2e"}, "--max-body", "2048", "--max-steps", "2")
 	post := func(body string, hdr ...string) (int, string) {
 		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
@@ -382,6 +390,7 @@ func TestHTTPSecurity(t *testing.T) {
 // --no-auth), warns on stderr whatever --log says, requires the token it
 // generates and answers only the Hosts it was given.
 func TestBindAddresses(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -440,6 +449,7 @@ func TestBindAddresses(t *testing.T) {
 // TestShutdownLetsRunningPlansFinish: within --shutdown-timeout a running
 // plan runs to its end before the process exits.
 func TestShutdownLetsRunningPlansFinish(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "1m")
 	c := httpClient(t, s.url)
 	progress := make(chan struct{}, 8)
@@ -467,6 +477,7 @@ func TestShutdownLetsRunningPlansFinish(t *testing.T) {
 
 // TestGracefulShutdownStdio: the same over stdio.
 func TestGracefulShutdownStdio(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	started := make(chan *exec.Cmd, 1)
 	stderr := &syncBuffer{}
@@ -506,6 +517,7 @@ func TestGracefulShutdownStdio(t *testing.T) {
 // TestGracefulShutdown: SIGTERM lets a running plan finish within
 // --shutdown-timeout, or cancels it after, and the client gets its answer.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	s := startHTTP(t, nil, "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "100ms")
 	c := httpClient(t, s.url)
@@ -537,6 +549,7 @@ func waitALittle() { time.Sleep(10 * time.Millisecond) }
 // TestCommandLine: bad flags are usage errors (exit 2) with a message that
 // names the fix; an unreadable catalog is fatal (exit 3).
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -568,6 +581,7 @@ func TestCommandLine(t *testing.T) {
 // mcp-go negotiates (2026-07-28 without sessions, 2025-11-25 with the
 // initialize handshake) runs a plan with progress over stdio and HTTP.
 func TestProtocolVersions(t *testing.T) {
+	t.Parallel()
 	plan, _ := os.ReadFile(filepath.Join(root, "samples", "backup.json"))
 	s := startHTTP(t, nil, "--stateless")
 	for _, version := range []string{mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125} {
@@ -625,6 +639,7 @@ func TestProtocolVersions(t *testing.T) {
 // TestLogFile: with --log the log goes to the file; stdout carries only MCP
 // messages and stderr stays empty.
 func TestLogFile(t *testing.T) {
+	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "serve.log")
 	cmd := exec.Command(binary, "serve", "--log", logPath)
 	cmd.Dir = root
