@@ -415,16 +415,26 @@ func (s *Server) leave() {
 }
 
 // stopAtEndOfInput refuses new plans and stops the running ones now, their
-// steps saying that standard input closed; it returns once they have ended.
+// steps saying that standard input closed. It does not wait for them: the
+// caller bounds its wait for their answers.
 func (s *Server) stopAtEndOfInput() {
 	s.mu.Lock()
 	if s.stopWhy == "" {
 		s.stopWhy = "because standard input closed (the client shut the server down)"
 	}
+	s.startDraining()
 	s.mu.Unlock()
-	now, cancel := context.WithCancel(context.Background())
-	cancel()
-	s.Drain(now)
+	s.stopNow()
+}
+
+// startDraining refuses new plans from now on; s.mu is held.
+func (s *Server) startDraining() {
+	if !s.draining {
+		s.draining = true
+		if s.running == 0 {
+			close(s.idle)
+		}
+	}
 }
 
 // Running is the number of plans running now.
@@ -440,12 +450,7 @@ func (s *Server) Running() int {
 // It reports whether every plan finished on its own.
 func (s *Server) Drain(ctx context.Context) bool {
 	s.mu.Lock()
-	if !s.draining {
-		s.draining = true
-		if s.running == 0 {
-			close(s.idle)
-		}
-	}
+	s.startDraining()
 	s.mu.Unlock()
 	select {
 	case <-s.idle:
