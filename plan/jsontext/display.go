@@ -66,8 +66,9 @@ func appendU(dst []byte, r rune) []byte {
 // decoded (\u00e9 shows é), a character that does not (Hidden), written
 // raw or escaped, is shown as its escape (\u202e), and a lone surrogate
 // keeps its escape (\ud800), so it stays apart from U+FFFD and from every
-// other lone surrogate. Outside strings nothing changes but for hidden
-// characters, which valid JSON does not have there. raw may be cut
+// other lone surrogate. Outside strings nothing changes: JSON's
+// whitespace (line breaks of indented text) stays, and any other hidden
+// character, which valid JSON does not have there, is escaped. raw may be cut
 // anywhere (a row shows the start of a long value): an escape or a
 // character cut at the end is dropped, and bytes that are not UTF-8 are
 // shown as \xNN, never as U+FFFD.
@@ -102,7 +103,7 @@ func AppendDisplay(dst, raw []byte) []byte {
 			}
 			i += n
 		case c < utf8.RuneSelf:
-			if Hidden(rune(c)) {
+			if Hidden(rune(c)) && (in || !isSpace(c)) {
 				dst = appendRuneEscape(dst, rune(c))
 			} else {
 				dst = append(dst, c)

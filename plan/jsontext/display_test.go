@@ -138,3 +138,12 @@ func TestCutString(t *testing.T) {
 		}
 	}
 }
+
+// Indented text keeps its line breaks: only inside strings are they
+// escapes.
+func TestDisplayKeepsWhitespace(t *testing.T) {
+	src := "{\n\t\"a\": [1,\r\n 2],\n  \"b\": \"x\\ny\"\n}"
+	if got := Display([]byte(src)); got != src {
+		t.Errorf("Display(%q) = %q", src, got)
+	}
+}

@@ -29,15 +29,13 @@ var DefaultLimits = Limits{MaxArrayValues: 64, MaxStringLen: 256}
 // appendValue appends raw, a JSON value, as the REPL shows it: indented
 // (or on one line, when compact), hidden characters escaped
 // (jsontext.AppendDisplay), and cut to lim with "… N more" where a part
-// was left out.
+// was left out. It walks the text without building a tree (results are
+// valid JSON, checked when they arrive): what is left out is only skipped
+// over, so printing the start of a 40 MB result costs a scan of it.
 func appendValue(dst, raw []byte, lim Limits, compact bool) []byte {
-	v, err := jsontext.Parse(raw)
-	if err != nil {
-		// never the case for results, which are checked when they arrive
-		return jsontext.AppendDisplay(dst, raw)
-	}
 	p := printer{src: raw, lim: lim, compact: compact}
-	return p.value(dst, v, 0)
+	dst, _ = p.value(dst, jsontext.SkipSpace(raw, 0), 0)
+	return dst
 }
 
 type printer struct {
@@ -57,69 +55,70 @@ func (p *printer) newline(dst []byte, depth int) []byte {
 	return dst
 }
 
-func (p *printer) value(dst []byte, v jsontext.Value, depth int) []byte {
-	switch v.Kind() {
-	case jsontext.Array, jsontext.Object:
-		open, close := byte('['), byte(']')
-		if v.Kind() == jsontext.Object {
-			open, close = '{', '}'
+// value appends the value at src[i] and returns the offset after it.
+func (p *printer) value(dst []byte, i, depth int) ([]byte, int) {
+	src := p.src
+	if i >= len(src) {
+		return dst, i
+	}
+	switch c := src[i]; c {
+	case '[', '{':
+		close := byte(']')
+		if c == '{' {
+			close = '}'
 		}
-		n := v.Len()
-		if n == 0 {
-			return append(dst, open, close)
+		dst = append(dst, c)
+		i = jsontext.SkipSpace(src, i+1)
+		if i < len(src) && src[i] == close {
+			return append(dst, close), i + 1
 		}
-		dst = append(dst, open)
-		shown := n
-		if p.lim.MaxArrayValues > 0 && n > p.lim.MaxArrayValues {
-			shown = p.lim.MaxArrayValues
-		}
-		k := 0
-		emit := func(key []byte, e jsontext.Value) {
-			if k > 0 {
-				dst = append(dst, ',')
-			}
-			dst = p.newline(dst, depth+1)
-			if key != nil {
-				// a key is never cut: it says where a value is
-				dst = jsontext.AppendDisplay(dst, key)
-				dst = append(dst, ':')
-				if !p.compact {
-					dst = append(dst, ' ')
+		k, skipped := 0, 0
+		for i < len(src) {
+			if p.lim.MaxArrayValues > 0 && k >= p.lim.MaxArrayValues {
+				// left out: skipped over, counted
+				if c == '{' {
+					i = jsontext.SkipSpace(src, jsontext.SkipString(src, i))
+					i = jsontext.SkipSpace(src, i+1) // the ':'
 				}
-			}
-			dst = p.value(dst, e, depth+1)
-			k++
-		}
-		if v.Kind() == jsontext.Array {
-			for i, e := range v.Elems() {
-				if i == shown {
-					break
+				i = jsontext.SkipSpace(src, jsontext.SkipValue(src, i))
+				skipped++
+			} else {
+				if k > 0 {
+					dst = append(dst, ',')
 				}
-				emit(nil, e)
-			}
-		} else {
-			for i, m := range v.Members() {
-				if i == shown {
-					break
+				dst = p.newline(dst, depth+1)
+				if c == '{' {
+					end := jsontext.SkipString(src, i)
+					// a key is never cut: it says where a value is
+					dst = jsontext.AppendDisplay(dst, src[i:end])
+					dst = append(dst, ':')
+					if !p.compact {
+						dst = append(dst, ' ')
+					}
+					i = jsontext.SkipSpace(src, jsontext.SkipSpace(src, end)+1)
 				}
-				emit(p.src[m.KeyStart:m.KeyEnd], m.Value)
+				dst, i = p.value(dst, i, depth+1)
+				i = jsontext.SkipSpace(src, i)
+				k++
 			}
+			if i >= len(src) || src[i] != ',' {
+				break
+			}
+			i = jsontext.SkipSpace(src, i+1)
 		}
-		if shown < n {
+		if skipped > 0 {
 			dst = append(dst, ',')
 			dst = p.newline(dst, depth+1)
-			dst = append(dst, "… "...)
-			dst = strconv.AppendInt(dst, int64(n-shown), 10)
-			dst = append(dst, " more"...)
+			dst = fmt.Appendf(dst, "… %d more", skipped)
 		}
-		if !p.compact {
-			dst = p.newline(dst, depth)
-		}
-		return append(dst, close)
-	case jsontext.String:
-		return p.str(dst, v.Raw(p.src))
+		dst = p.newline(dst, depth)
+		return append(dst, close), i + 1
+	case '"':
+		end := jsontext.SkipString(src, i)
+		return p.str(dst, src[i:end]), end
 	default:
-		return append(dst, v.Raw(p.src)...)
+		end := jsontext.SkipValue(src, i)
+		return append(dst, src[i:end]...), end
 	}
 }
 

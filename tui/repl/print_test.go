@@ -9,6 +9,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // bigCatalog's tool "big" answers 5,000 items and a string of 10,000
@@ -268,5 +269,44 @@ func TestPrintLoneSurrogates(t *testing.T) {
 	}
 	if got := string(appendValue(nil, []byte(`"\ud800\udc00\ud800x"`), Limits{MaxStringLen: 2}, false)); got != `"𐀀\ud800" … 1 more character` {
 		t.Errorf("cut: %s", got)
+	}
+}
+
+// Without bounds the printer writes what jsontext.Indent (or
+// AppendCompact) writes, shown as jsontext.Display shows it, whatever the
+// whitespace of the text it is given.
+func TestPrintUnboundedIsIndent(t *testing.T) {
+	for _, src := range []string{
+		`1`, `"x"`, `[]`, `{}`, ` [ ] `, `{ "a" : [ 1 , 2 ,{"b":{ }}], "c" : "x:y,z" , "d":null}`,
+		"[\n [ [ ] ],\n [1, 2.50e3 , true , false] ]", `{"k\u202e": "\ud800", "e": "\u00e9\"\\"}`,
+		`[{"a":[{"b":[{"c":1},{"c":2}]},{"b":[]}]},{"a":12345678901234567890}]`,
+	} {
+		raw := []byte(src)
+		if got, want := string(appendValue(nil, raw, Limits{}, false)), jsontext.Display(jsontext.Indent(raw)); got != want {
+			t.Errorf("%s: indented\n%s\nwant\n%s", src, got, want)
+		}
+		if got, want := string(appendValue(nil, raw, Limits{}, true)), jsontext.Display(jsontext.AppendCompact(nil, raw)); got != want {
+			t.Errorf("%s: compact %s, want %s", src, got, want)
+		}
+	}
+}
+
+// BenchmarkPrintBigResult prints the start of a 40 MB result, as next
+// does: the rest is skipped over, not built.
+func BenchmarkPrintBigResult(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"items":[`)
+	for i := range 500000 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"n":%d,"name":"record number %d","tags":["a","b"],"ok":true}`, i, i)
+	}
+	sb.WriteString(`]}`)
+	raw := []byte(sb.String())
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		appendValue(nil, raw, DefaultLimits, false)
 	}
 }
