@@ -44,6 +44,9 @@ fi
 for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node cmd/planctl/editortest/testdata/node cmd/planctl/daptest/testdata/node; do
   npm ci --prefix "$dir" --no-audit --no-fund
 done
+# The VS Code extension (editors/vscode): its build, its tests (node's runner, Microsoft's
+# DebugClient) and vsce. nvim (above) also runs editors/nvim in cmd/planctl/editortest.
+npm ci --prefix editors/vscode --no-audit --no-fund
 # npm may skip install scripts it was not told to allow; the SARIF validator's only
 # one makes its binary executable (the tarball usually has the bit already).
 chmod u+x cmd/planctl/editortest/testdata/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true
