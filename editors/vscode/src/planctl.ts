@@ -330,6 +330,7 @@ export function parseValidateOutput(
   stderr: string,
   exitCode: number,
   folder: string,
+  readLines: (file: string) => string[] | undefined = linesOnDisk,
 ): { findings: Finding[]; summary: Summary } | { error: string } {
   if (exitCode !== 0 && exitCode !== 1) {
     return { error: (stderr.trim() || `planctl validate exited with ${exitCode}`).replace(/^planctl: /, "") };
@@ -344,22 +345,59 @@ export function parseValidateOutput(
     return { error: "planctl validate's JSON report has no diagnostics or summary: is planctl.path an older planctl?" };
   }
   const findings: Finding[] = [];
+  const files = new Map<string, string[] | undefined>();
   for (const raw of env.diagnostics as Record<string, unknown>[]) {
+    const file = path.resolve(folder, String(raw.file ?? ""));
+    if (!files.has(file)) {
+      files.set(file, readLines(file));
+    }
+    const lines = files.get(file);
     const line = num(raw.line, 1) - 1;
     const col = num(raw.column, 1) - 1;
+    const endLine = num(raw.end_line, line + 1) - 1;
+    const endCol = num(raw.end_column, col + 1) - 1;
     const sev = String(raw.severity ?? "ERROR").toLowerCase();
     findings.push({
-      file: path.resolve(folder, String(raw.file ?? "")),
+      file,
       severity: sev === "warning" ? "warning" : sev === "info" ? "info" : "error",
       code: String(raw.code ?? ""),
       message: String(raw.message ?? ""),
       startLine: line,
-      startColumn: col,
-      endLine: num(raw.end_line, line + 1) - 1,
-      endColumn: num(raw.end_column, col + 1) - 1,
+      startColumn: utf16Column(lines?.[line], col),
+      endLine,
+      endColumn: utf16Column(lines?.[endLine], endCol),
     });
   }
   return { findings, summary: env.summary };
+}
+
+/**
+ * utf16Column turns a column counted in code points, as planctl validate
+ * counts them, into UTF-16 code units, as VS Code counts them: they differ
+ * after a character outside the Basic Multilingual Plane (an emoji).
+ */
+export function utf16Column(line: string | undefined, codePoints: number): number {
+  if (line === undefined) {
+    return codePoints;
+  }
+  let units = 0;
+  let n = 0;
+  for (const ch of line) {
+    if (n === codePoints) {
+      break;
+    }
+    units += ch.length;
+    n++;
+  }
+  return units + (codePoints - n); // past the end: as given
+}
+
+function linesOnDisk(file: string): string[] | undefined {
+  try {
+    return fs.readFileSync(file, "utf8").split(/\r?\n/);
+  } catch {
+    return undefined;
+  }
 }
 
 function num(v: unknown, dflt: number): number {

@@ -25,6 +25,7 @@ import {
   planDocumentSelector,
   resolveLaunch,
   runArgs,
+  utf16Column,
   validateArgs,
 } from "../src/planctl";
 import { makeWorkspace, planctlBinary, repo } from "./helpers";
@@ -140,6 +141,20 @@ test("planctl validate's report becomes findings (real binary)", async () => {
   );
   assert.equal(r.summary.errors, r.findings.filter((f) => f.severity === "error").length);
   assert.ok(r.findings.every((f) => !f.file.endsWith("backup.json")));
+
+  // Columns: planctl counts code points, VS Code UTF-16 units (an emoji is two).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "planctl-utf16-"));
+  fs.writeFileSync(path.join(dir, "u.json"), '{"steps": [{"id": "a", "tool": "😀nope", "args": {}}]}\n');
+  out = await run(bin, validateArgs(["u.json"], {}), dir);
+  r = parseValidateOutput(out.stdout, out.stderr, out.code, dir);
+  assert.ok("findings" in r, JSON.stringify(r));
+  const tool = r.findings.find((f) => f.code === "UNKNOWN_TOOL");
+  assert.ok(tool, JSON.stringify(r.findings));
+  const text = fs.readFileSync(path.join(dir, "u.json"), "utf8");
+  assert.equal(text.slice(tool.startColumn, tool.endColumn), '"😀nope"');
+  assert.equal(utf16Column("a😀b", 2), 3);
+  assert.equal(utf16Column("ab", 5), 5);
+  assert.equal(utf16Column(undefined, 4), 4);
 
   out = await run(bin, validateArgs(["no-such-plan.json"], {}), repo);
   r = parseValidateOutput(out.stdout, out.stderr, out.code, repo);
