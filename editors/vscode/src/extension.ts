@@ -16,12 +16,14 @@ import {
   debugArgs,
   findPlanctl,
   parseValidateOutput,
+  planDocumentSelector,
   resolveLaunch,
   runArgs,
   validateArgs,
 } from "./planctl";
 
 let client: LanguageClient | undefined;
+let starting: Promise<void> | undefined;
 let output: vscode.OutputChannel;
 
 /** activate starts the language server and registers the debugger and commands. */
@@ -60,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(COMMANDS.validateWorkspace, () => validateWorkspace(found)),
     vscode.commands.registerCommand(COMMANDS.runPlan, () => inTerminal("run")),
     vscode.commands.registerCommand(COMMANDS.debugPlanInTerminal, () => inTerminal("debug")),
-    vscode.commands.registerCommand(COMMANDS.restartLanguageServer, () => restartClient()),
+    vscode.commands.registerCommand(COMMANDS.restartLanguageServer, () => restartClient(true)),
     // Findings of a workspace validation go stale as soon as the file changes;
     // the language server reports on open plans from then on.
     vscode.workspace.onDidChangeTextDocument((e) => found.delete(e.document.uri)),
@@ -70,7 +72,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  await startClient();
+  // planctl lsp starts with the first plan file opened, not with every JSON
+  // file that activates the extension.
+  const startOnPlan = (doc: vscode.TextDocument) => {
+    if (!client && !starting && isPlan(doc)) {
+      void startClient();
+    }
+  };
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(startOnPlan));
+  vscode.workspace.textDocuments.forEach(startOnPlan);
+  await starting;
+}
+
+function isPlan(doc: vscode.TextDocument): boolean {
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+  const patterns = vscode.workspace.getConfiguration("planctl", folder?.uri ?? doc.uri).get<string[]>("planFiles");
+  return vscode.languages.match(planDocumentSelector(patterns), doc) > 0;
 }
 
 /** deactivate stops the language server. */
@@ -107,7 +124,14 @@ function toolSource(scope: vscode.Uri | undefined): ToolSource | undefined {
   return r.source;
 }
 
-async function startClient(): Promise<void> {
+function startClient(): Promise<void> {
+  starting = startClientNow().finally(() => {
+    starting = undefined;
+  });
+  return starting;
+}
+
+async function startClientNow(): Promise<void> {
   const folder = firstFolder();
   const exe = planctlOrError(folder);
   const src = toolSource(folder?.uri);
@@ -116,23 +140,28 @@ async function startClient(): Promise<void> {
   }
   const patterns = vscode.workspace.getConfiguration("planctl", folder?.uri).get<string[]>("planFiles");
   const s = clientSettings(exe, patterns, src, folder?.uri.fsPath);
-  client = new LanguageClient("planctl", "planctl", s.serverOptions, {
+  const c = new LanguageClient("planctl", "planctl", s.serverOptions, {
     ...s.clientOptions,
     outputChannel: output,
   });
+  client = c;
   try {
-    await client.start();
+    await c.start();
   } catch (e) {
     output.appendLine(`planctl lsp did not start: ${(e as Error).message}`);
     void vscode.window.showErrorMessage(`planctl lsp did not start: ${(e as Error).message}`);
   }
 }
 
-async function restartClient(): Promise<void> {
+/** restartClient stops planctl lsp and starts it again when a plan is open (or always, when asked by the command). */
+async function restartClient(always = false): Promise<void> {
+  await starting;
   const old = client;
   client = undefined;
   await old?.stop().catch(() => undefined);
-  await startClient();
+  if (always || old || vscode.workspace.textDocuments.some(isPlan)) {
+    await startClient();
+  }
 }
 
 /** inTerminal runs planctl on the active plan in an integrated terminal (the TUI needs one). */

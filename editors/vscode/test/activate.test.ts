@@ -34,6 +34,8 @@ function fakeVSCode(settings: Record<string, unknown>, folder: string, files: st
     providers: new Map<string, any>(),
     diagnostics: new Map<string, any[]>(),
     activeTextEditor: undefined as any,
+    textDocuments: [] as any[],
+    onOpen: [] as ((d: any) => void)[],
   };
   const wsFolder = { uri: Uri.file(folder), name: path.basename(folder), index: 0 };
   const vscode = {
@@ -72,6 +74,9 @@ function fakeVSCode(settings: Record<string, unknown>, folder: string, files: st
       },
     },
     languages: {
+      // VS Code's match, for the filters the extension gives: scheme and path glob.
+      match: (sel: { scheme: string; pattern: string }[], doc: any) =>
+        sel.some((f) => f.scheme === doc.uri.scheme && path.matchesGlob(doc.uri.fsPath, f.pattern)) ? 10 : 0,
       createDiagnosticCollection: () => ({
         set: (u: Uri, d: any[]) => rec.diagnostics.set(u.fsPath, d),
         delete: (u: Uri) => rec.diagnostics.delete(u.fsPath),
@@ -95,6 +100,10 @@ function fakeVSCode(settings: Record<string, unknown>, folder: string, files: st
       }),
       findFiles: async (p: any) => files.filter((f) => path.matchesGlob(f, path.join(folder, p.pattern))).map((f) => Uri.file(f)),
       onDidChangeTextDocument: () => ({ dispose() {} }),
+      onDidOpenTextDocument: (f: (d: any) => void) => (rec.onOpen.push(f), { dispose() {} }),
+      get textDocuments() {
+        return rec.textDocuments;
+      },
       onDidChangeConfiguration: () => ({ dispose() {} }),
     },
   };
@@ -145,10 +154,17 @@ test("activate registers everything and starts planctl lsp for plan files", asyn
   );
   clients.length = 0;
   const ext = load(vscode);
+  // A JSON file that is not a plan activates the extension, and starts no planctl.
+  rec.textDocuments.push({ uri: Uri.file(path.join(ws.dir, "package.json")), languageId: "json" });
   await ext.activate({ subscriptions: [] });
   assert.deepEqual([...rec.commands.keys()].sort(), Object.values(COMMANDS).sort());
   assert.deepEqual(rec.errors, []);
-  assert.equal(clients.length, 1);
+  assert.equal(clients.length, 0, "planctl lsp started for package.json");
+  const plan = { uri: Uri.file(ws.plan), languageId: "json" };
+  rec.textDocuments.push(plan);
+  rec.onOpen.forEach((f) => f(plan));
+  rec.onOpen.forEach((f) => f(plan));
+  assert.equal(clients.length, 1, "one client for the plans");
   const c = clients[0];
   assert.ok(c.started);
   assert.deepEqual(c.server, { command: bin, args: ["lsp"], options: { cwd: ws.dir } });
@@ -221,6 +237,7 @@ test("without planctl the extension says how to get it, and starts nothing", asy
   process.env.PATH = path.join(ws.dir, "no-bin");
   try {
     const { vscode, rec } = fakeVSCode({ "planctl.path": "" }, ws.dir, []);
+    rec.textDocuments.push({ uri: Uri.file(ws.plan), languageId: "json" });
     clients.length = 0;
     const ext = load(vscode);
     await ext.activate({ subscriptions: [] });
