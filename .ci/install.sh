@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 go mod download
 
 # Debian packages, installed in one apt-get run when any is missing:
+#   pre-commit         builds planctl as a hook and runs it in cmd/planctl/editortest
 #   dot (graphviz)     cmd/planctl/debugtest checks `planctl graph --format dot` with it
 #   script (util-linux) gives the REPL's prompt test a pseudo-terminal
 #   tmux               drives the debugger in .ci/tmux-smoke.sh
@@ -13,6 +14,7 @@ go mod download
 #   nvim (neovim)      runs the nvim-dap snippet of docs/debug.md in cmd/planctl/daptest
 missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need pre-commit pre-commit
 need dot graphviz
 need script util-linux
 need tmux tmux

@@ -487,3 +487,89 @@ func TestDocsShowEditorFiles(t *testing.T) {
 		}
 	}
 }
+
+// The hook metadata, read by pre-commit itself: a hook repository made of
+// this repository with editors/pre-commit/.pre-commit-hooks.yaml at its top
+// (where pre-commit looks), tried on a project with plans and a
+// package.json. pre-commit builds planctl from it (language: golang) and
+// runs the hook on the plans only.
+func TestPreCommitTryRepo(t *testing.T) {
+	preCommit, err := exec.LookPath("pre-commit")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pre-commit is missing: .ci/install.sh installs Debian's pre-commit")
+		}
+		t.Skip("pre-commit is missing: run bash .ci/install.sh")
+	}
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	hooks := t.TempDir()
+	ls := exec.Command("git", "ls-files", "-z")
+	ls.Dir = root
+	list, err := ls.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			continue // deleted in the work tree
+		}
+		write(filepath.Join(hooks, f), string(data))
+	}
+	write(filepath.Join(hooks, ".pre-commit-hooks.yaml"), readFile(t, editors+"/pre-commit/.pre-commit-hooks.yaml"))
+	git(hooks, "init", "-q")
+	git(hooks, "add", "-A")
+	git(hooks, "commit", "-q", "-m", "hooks")
+
+	project := t.TempDir()
+	git(project, "init", "-q")
+	write(filepath.Join(project, "plans", "broken.json"), `{"steps": [{"id": "a", "tool": "no_such_tool", "args": {}}]}`)
+	write(filepath.Join(project, "plans", "nightly", "backup.json"), readFile(t, root+"/samples/backup.json"))
+	write(filepath.Join(project, "package.json"), `{"name": "web"}`)
+	git(project, "add", "-A")
+
+	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	try := func() (string, error) {
+		cmd := exec.Command(preCommit, "try-repo", hooks, "planctl-validate", "--all-files", "--color", "never")
+		cmd.Dir = project
+		// Its own cache, and the modules this machine already has (pre-commit
+		// gives go a GOPATH of its own, which would download them again).
+		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+home, "GOMODCACHE="+strings.TrimSpace(string(gomodcache)))
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := try()
+	if err == nil || !strings.Contains(out, "plans/broken.json") || !strings.Contains(out, "UNKNOWN_TOOL") {
+		t.Fatalf("pre-commit passed or did not report plans/broken.json: %v\n%s", err, out)
+	}
+	t.Logf("pre-commit:\n%s", out)
+	if strings.Contains(out, "package.json") {
+		t.Errorf("the hook ran on package.json:\n%s", out)
+	}
+	write(filepath.Join(project, "plans", "broken.json"), readFile(t, root+"/samples/backup.json"))
+	git(project, "add", "-A")
+	if out, err := try(); err != nil || !strings.Contains(out, "Passed") {
+		t.Errorf("pre-commit on fixed plans: %v\n%s", err, out)
+	}
+}
