@@ -269,8 +269,11 @@ export function resolveLaunch(
       stopOnEntry: true,
     };
   }
+  if (c.request === "attach") {
+    return { config: c }; // to a planctl dap --listen: VS Code connects to its debugServer port
+  }
   if (c.request !== "launch") {
-    return { error: `planctl debugs with "request": "launch" (this configuration has ${JSON.stringify(c.request)})` };
+    return { error: `a planctl configuration's "request" is "launch" or "attach" (this one has ${JSON.stringify(c.request)})` };
   }
   if (typeof c.program !== "string" || c.program === "") {
     return { error: "the planctl launch configuration has no \"program\": give the plan file, e.g. \"program\": \"${file}\"" };

@@ -126,6 +126,36 @@ test("launch.json's initial configuration, as VS Code sends it", async (t) => {
   assert.match(out, /"status": "completed"/);
 });
 
+test("restart after editing the plan on disk, as VS Code sends it (the configuration again)", async (t) => {
+  if (oldAdapter) return t.skip(oldAdapter);
+  const ws = workspaceWithTrace();
+  const config = asSent(dbg.initialConfigurations[0], ws, ws.plan);
+  const dc = new DebugClient(planctlBinary(), "dap", "planctl");
+  dc.defaultTimeout = 20000;
+  await dc.start();
+  try {
+    await dc.initializeRequest({ adapterID: "planctl", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" });
+    const initialized = ev(dc, "initialized");
+    let stopped = ev(dc, "stopped");
+    await dc.launchRequest(config as any);
+    await initialized;
+    await dc.configurationDoneRequest();
+    await stopped;
+    // The plan now starts with another step.
+    const plan = JSON.parse(fs.readFileSync(ws.plan, "utf8"));
+    plan.steps.unshift({ id: "first", tool: "db_stats", args: { database: "prod" } });
+    fs.writeFileSync(ws.plan, JSON.stringify(plan, null, 2));
+    stopped = ev(dc, "stopped");
+    await dc.send("restart", { arguments: { ...config, __sessionId: randomUUID() } });
+    const s = await stopped;
+    assert.equal(s.body.reason, "entry");
+    const st = await dc.stackTraceRequest({ threadId: 1 });
+    assert.equal(st.body.stackFrames[0].name, "first (db_stats)");
+  } finally {
+    await dc.stop();
+  }
+});
+
 for (const snippet of dbg.configurationSnippets) {
   test(`snippet "${snippet.label}", as VS Code inserts and sends it`, async (t) => {
     if (oldAdapter) return t.skip(oldAdapter);

@@ -110,7 +110,9 @@ test("F5 without launch.json debugs the active plan; a configuration takes the s
   assert.ok("error" in resolveLaunch({}, { source: {} }));
   assert.ok("error" in resolveLaunch({}, { activeFile: "/w/a.ts", activeLanguage: "typescript", source: {} }));
   assert.ok("error" in resolveLaunch({ type: "planctl", request: "launch", name: "x" }, { source: {} }));
-  assert.ok("error" in resolveLaunch({ type: "planctl", request: "attach", name: "x", program: "a" }, { source: {} }));
+  assert.ok("error" in resolveLaunch({ type: "planctl", request: "lunch", name: "x", program: "a" }, { source: {} }));
+  const attach = { type: "planctl", request: "attach", name: "x", program: "a", debugServer: 4711 };
+  assert.deepEqual(resolveLaunch(attach, { source: { catalog: "tools.json" } }), { config: attach });
 
   const base = { type: "planctl", request: "launch", name: "Debug this plan", program: "${file}" };
   r = resolveLaunch(base, { folder: "/w", source: { config: "mcp.json", name: "db", header: ["A: 1"] } });
