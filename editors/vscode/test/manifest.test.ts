@@ -22,6 +22,9 @@ test("the debugger contribution names planctl and its launch attributes", () => 
   // "name" is the configuration's label in VS Code: it must not be a planctl option.
   assert.ok(!props.includes("name"), "\"name\" is VS Code's label, not a launch attribute");
   assert.deepEqual(dbg.configurationAttributes.launch.required, ["program"]);
+  // attach (to planctl dap --listen) takes the same attributes, and the port.
+  const attach = Object.keys(dbg.configurationAttributes.attach.properties);
+  assert.deepEqual(attach.filter((k) => k !== "debugServer"), props);
   assert.ok(m.contributes.breakpoints.some((b: any) => b.language === "json"), "breakpoints are not enabled in JSON files");
 });
 
