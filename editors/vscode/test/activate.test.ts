@@ -6,6 +6,7 @@
 // real planctl over the workspace's plans.
 
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as Module from "node:module";
 import * as path from "node:path";
@@ -194,6 +195,11 @@ test("activate registers everything and starts planctl lsp for plan files", asyn
       [bin, ["debug", "--catalog", "tools.json", "--", ws.plan], ws.dir],
     ],
   );
+
+  // What the run terminal starts, run here: the plan's response.
+  const run = rec.terminals[0];
+  const response = execFileSync(run.shellPath, run.shellArgs, { cwd: run.cwd, encoding: "utf8" });
+  assert.match(response, /"status": "completed"/);
 
   // Restart stops the old client and makes a new one.
   await rec.commands.get(COMMANDS.restartLanguageServer)!();
