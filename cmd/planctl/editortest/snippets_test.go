@@ -501,10 +501,13 @@ func TestPreCommitTryRepo(t *testing.T) {
 		}
 		t.Skip("pre-commit is missing: run bash .ci/install.sh")
 	}
+	// Each repository is named outright (GIT_DIR, GIT_WORK_TREE): git must
+	// never find this repository from a temporary folder and commit to it.
 	git := func(dir string, args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
 		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_DIR="+filepath.Join(dir, ".git"), "GIT_WORK_TREE="+dir)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
@@ -519,19 +522,36 @@ func TestPreCommitTryRepo(t *testing.T) {
 		}
 	}
 
+	// The hook repository: this one's files (not its git history, node
+	// packages or build output), which is what pre-commit builds.
 	hooks := t.TempDir()
-	ls := exec.Command("git", "ls-files", "-z")
-	ls.Dir = root
-	list, err := ls.Output()
+	src := absPath(t, root)
+	err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" { // a folder, or in a git worktree a file naming one
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "out") {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		write(filepath.Join(hooks, rel), string(data))
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, f := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
-			continue // deleted in the work tree
-		}
-		write(filepath.Join(hooks, f), string(data))
 	}
 	write(filepath.Join(hooks, ".pre-commit-hooks.yaml"), readFile(t, editors+"/pre-commit/.pre-commit-hooks.yaml"))
 	git(hooks, "init", "-q")
