@@ -75,6 +75,9 @@ test("settings: planctl.path, the plan patterns, the tool source", () => {
 
 test("activation, entry point and packaging", () => {
   assert.ok(m.activationEvents.includes("onDebugResolve:planctl"));
+  // A workspace's settings and .planctl.json name programs to start (planctl.path, a
+  // server): in an untrusted workspace the extension must not run.
+  assert.equal(m.capabilities.untrustedWorkspaces.supported, false);
   for (const p of DEFAULT_PLAN_FILES) {
     assert.ok(m.activationEvents.includes(`workspaceContains:${p}`), p);
   }
