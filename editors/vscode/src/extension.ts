@@ -24,6 +24,9 @@ import {
 
 let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
+// gaveUp is set when planctl or its settings are wrong: the error was shown
+// once, and opening more plans does not repeat it until the settings change.
+let gaveUp = false;
 let output: vscode.OutputChannel;
 
 /** activate starts the language server and registers the debugger and commands. */
@@ -65,7 +68,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(COMMANDS.restartLanguageServer, () => restartClient(true)),
     // Findings of a workspace validation go stale as soon as the file changes;
     // the language server reports on open plans from then on.
-    vscode.workspace.onDidChangeTextDocument((e) => found.delete(e.document.uri)),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) {
+        found.delete(e.document.uri);
+      }
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("planctl.path") || e.affectsConfiguration("planctl.planFiles") || e.affectsConfiguration("planctl.toolSource")) {
         void restartClient();
@@ -75,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // planctl lsp starts with the first plan file opened, not with every JSON
   // file that activates the extension.
   const startOnPlan = (doc: vscode.TextDocument) => {
-    if (!client && !starting && isPlan(doc)) {
+    if (!client && !starting && !gaveUp && isPlan(doc)) {
       void startClient();
     }
   };
@@ -136,6 +143,7 @@ async function startClientNow(): Promise<void> {
   const exe = planctlOrError(folder);
   const src = toolSource(folder?.uri);
   if (!exe || !src) {
+    gaveUp = true;
     return;
   }
   const patterns = vscode.workspace.getConfiguration("planctl", folder?.uri).get<string[]>("planFiles");
@@ -156,6 +164,7 @@ async function startClientNow(): Promise<void> {
 /** restartClient stops planctl lsp and starts it again when a plan is open (or always, when asked by the command). */
 async function restartClient(always = false): Promise<void> {
   await starting;
+  gaveUp = false;
   const old = client;
   client = undefined;
   await old?.stop().catch(() => undefined);

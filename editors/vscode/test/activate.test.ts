@@ -248,6 +248,8 @@ test("without planctl the extension says how to get it, and starts nothing", asy
     const ext = load(vscode);
     await ext.activate({ subscriptions: [] });
     assert.equal(clients.length, 0);
+    // More plans opened: the error is not shown again.
+    rec.onOpen.forEach((f) => f({ uri: Uri.file(path.join(ws.dir, "plans", "b.json")), languageId: "json" }));
     assert.equal(rec.errors.length, 1);
     assert.match(rec.errors[0], /planctl was not found on PATH: install it .* or set planctl\.path/);
     assert.equal(rec.factories.get("planctl").createDebugAdapterDescriptor({}), undefined);
