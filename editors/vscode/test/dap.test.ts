@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { before, test } from "node:test";
+import { test } from "node:test";
 import { DebugClient } from "@vscode/debugadapter-testsupport";
 import { DEBUG_TYPE, resolveLaunch } from "../src/planctl";
 import { Workspace, makeWorkspace, manifest, planctlBinary, repo } from "./helpers";
@@ -87,26 +87,6 @@ async function debugOnce(args: Record<string, unknown>): Promise<string> {
   }
 }
 
-// A planctl from before the launch attributes were renamed read VS Code's
-// label "name" as its --name flag and refused every launch.json entry; the
-// tests need the planctl that takes "name" as the label and "serverName".
-let oldAdapter = "";
-before(async () => {
-  const ws = makeWorkspace();
-  const dc = new DebugClient(planctlBinary(), "dap", "planctl");
-  await dc.start();
-  try {
-    await dc.initializeRequest({ adapterID: "planctl", linesStartAt1: true, columnsStartAt1: true });
-    await dc.launchRequest({ name: "label", program: ws.plan, noDebug: true } as any);
-  } catch (e) {
-    if (/--name picks a server/.test(String(e))) {
-      oldAdapter = `this planctl reads the label "name" as --name (${e}): these tests need the dap branch's launch attributes (serverName)`;
-    }
-  } finally {
-    await dc.stop();
-  }
-});
-
 function workspaceWithTrace(): Workspace & { trace: string } {
   const ws = makeWorkspace();
   // The snippets' placeholders name plans/plan.json, mcp.json's "server" and trace.json.
@@ -119,15 +99,13 @@ function workspaceWithTrace(): Workspace & { trace: string } {
   return { ...ws, trace };
 }
 
-test("launch.json's initial configuration, as VS Code sends it", async (t) => {
-  if (oldAdapter) return t.skip(oldAdapter);
+test("launch.json's initial configuration, as VS Code sends it", async () => {
   const ws = workspaceWithTrace();
   const out = await debugOnce(asSent(dbg.initialConfigurations[0], ws, ws.plan));
   assert.match(out, /"status": "completed"/);
 });
 
-test("restart after editing the plan on disk, as VS Code sends it (the configuration again)", async (t) => {
-  if (oldAdapter) return t.skip(oldAdapter);
+test("restart after editing the plan on disk, as VS Code sends it (the configuration again)", async () => {
   const ws = workspaceWithTrace();
   const config = asSent(dbg.initialConfigurations[0], ws, ws.plan);
   const dc = new DebugClient(planctlBinary(), "dap", "planctl");
@@ -157,9 +135,8 @@ test("restart after editing the plan on disk, as VS Code sends it (the configura
 });
 
 for (const snippet of dbg.configurationSnippets) {
-  test(`snippet "${snippet.label}", as VS Code inserts and sends it`, async (t) => {
-    if (oldAdapter) return t.skip(oldAdapter);
-    const ws = workspaceWithTrace();
+  test(`snippet "${snippet.label}", as VS Code inserts and sends it`, async () => {
+      const ws = workspaceWithTrace();
     const config = asInserted(snippet.body);
     assert.ok(!JSON.stringify(config).includes("${1"), JSON.stringify(config));
     const out = await debugOnce(asSent(config, ws, ws.plan));
@@ -167,8 +144,7 @@ for (const snippet of dbg.configurationSnippets) {
   });
 }
 
-test("F5 with no launch.json, and Run Without Debugging", async (t) => {
-  if (oldAdapter) return t.skip(oldAdapter);
+test("F5 with no launch.json, and Run Without Debugging", async () => {
   const ws = workspaceWithTrace();
   const r = resolveLaunch({}, { activeFile: ws.plan, activeLanguage: "json", folder: ws.dir, source: {} });
   assert.ok("config" in r);
@@ -176,8 +152,7 @@ test("F5 with no launch.json, and Run Without Debugging", async (t) => {
   assert.match(await debugOnce({ ...asSent(r.config, ws, ws.plan), noDebug: true }), /"status": "completed"/);
 });
 
-test("a configuration that takes planctl.toolSource (a server from an mcpServers file)", async (t) => {
-  if (oldAdapter) return t.skip(oldAdapter);
+test("a configuration that takes planctl.toolSource (a server from an mcpServers file)", async () => {
   const ws = workspaceWithTrace();
   const base = { type: "planctl", request: "launch", name: "Debug this plan", program: "${file}", stopOnEntry: true };
   const r = resolveLaunch(base, { folder: ws.dir, source: { config: "mcp.json", name: "tools" } });
@@ -194,8 +169,7 @@ function hasNvim(): boolean {
   }
 }
 
-test("the nvim-dap snippet's configuration, as nvim-dap sends it", { skip: !hasNvim() && !process.env.CI && "nvim is not installed" }, async (t) => {
-  if (oldAdapter) return t.skip(oldAdapter);
+test("the nvim-dap snippet's configuration, as nvim-dap sends it", { skip: !hasNvim() && !process.env.CI && "nvim is not installed" }, async () => {
   const ws = workspaceWithTrace();
   // nvim-dap is not installed here: a stand-in "dap" module holds the user's
   // other configuration, which the snippet must keep.
