@@ -98,7 +98,7 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 		"type": "object", "required": []any{"id", "tool"}, "additionalProperties": false,
 		"description": "One step: a unique id, a tool, and its arguments.",
 		"properties": map[string]any{
-			"id":   map[string]any{"type": "string", "minLength": 1, "description": "A unique id; later steps reference the output by it."},
+			"id": map[string]any{"type": "string", "minLength": 1, "description": "A unique id; later steps reference the output by it."},
 			// enumDescriptions: VS Code's JSON engine (and editors built on
 			// it) shows the description of the tool a step names on hover
 			// and in completion; other validators ignore the annotation.
