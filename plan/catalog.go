@@ -66,6 +66,20 @@ func (t *Tool) ReadOnly() bool {
 	return json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
 }
 
+// Destructive reports whether the tool's annotations say it may destroy
+// or overwrite something: destructiveHint true, on a tool that is not
+// read-only. MCP's default for a tool that says nothing is to assume it
+// may; this asks only what the tool says, for marks a person reads.
+func (t *Tool) Destructive() bool {
+	if len(t.Annotations) == 0 || t.ReadOnly() {
+		return false
+	}
+	var a struct {
+		DestructiveHint bool `json:"destructiveHint"`
+	}
+	return json.Unmarshal(t.Annotations, &a) == nil && a.DestructiveHint
+}
+
 // ToolResult is what a tool call gave: a JSON value, or a failure with its
 // text. A failing tool is a result, not a Go error.
 type ToolResult struct {
