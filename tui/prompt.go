@@ -21,6 +21,8 @@ type promptModel struct {
 	matches []int                // steps the go-to prompt lists
 	tab     int                  // the match tab last completed to; -1 none
 	enter   func(string) tea.Cmd // the root's, on what is entered
+
+	history lineHistory // the searches entered this session
 }
 
 const (
@@ -61,6 +63,7 @@ func (p *promptModel) open(kind mode, prompt, value string, enter func(string) t
 	p.input.CursorEnd()
 	p.SetSize(p.w, p.h)
 	p.input.Focus()
+	p.history.start()
 	if kind == modeGoto {
 		p.filter()
 	}
@@ -83,7 +86,15 @@ func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 		return nil, nil
 	case "enter":
 		p.input.Blur()
+		if p.kind == modeSearch {
+			p.history.remember(p.input.Value())
+		}
 		return nil, p.enter(p.Value())
+	case "up", "down":
+		if p.kind == modeSearch {
+			p.history.browse(&p.input, k.String() == "up")
+			return p, nil
+		}
 	case "tab":
 		if p.kind == modeGoto {
 			if len(p.matches) > 0 {
@@ -137,7 +148,7 @@ func (p *promptModel) filter() {
 func (p *promptModel) hint() string {
 	switch p.kind {
 	case modeSearch:
-		return p.st.hint.Render("enter search · esc cancel · lower case matches any case")
+		return p.st.hint.Render("enter search · ↑/↓ earlier searches · esc cancel · lower case matches any case")
 	case modeTrace:
 		return p.st.hint.Render("enter write · esc cancel")
 	}

@@ -203,7 +203,7 @@ func (m *model) treeKey(k tea.KeyMsg) tea.Cmd {
 	case t.empty():
 		return nil
 	case key.Matches(k, m.keys.Search):
-		m.openPrompt(modeSearch, searchPrompt, t.search.query, m.results.search)
+		m.openPrompt(modeSearch, searchPrompt, "", m.results.search) // earlier searches: up
 		return nil
 	case key.Matches(k, m.keys.Copy):
 		m.push(newQuestion(m.common, copyQuestion, func(k tea.KeyMsg) tea.Cmd { return m.copyKey(k.String()) }))

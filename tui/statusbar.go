@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -27,8 +28,14 @@ func newStatusBar(c *common, rs *runState) *statusBar { return &statusBar{common
 func (s *statusBar) SetSize(int, int) {}
 
 // set shows a message and returns its sequence number, for its timeout.
+// Messages quote tools and results: each line's hidden characters are
+// shown as their escapes.
 func (s *statusBar) set(isErr bool, text string) int {
-	s.msg, s.msgErr = text, isErr
+	lines := strings.Split(text, "\n")
+	for k, l := range lines {
+		lines[k] = jsontext.EscapeText(l)
+	}
+	s.msg, s.msgErr = strings.Join(lines, "\n"), isErr
 	s.msgSeq++
 	return s.msgSeq
 }

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
+	"github.com/planctl/planctl/tui"
 )
 
 // commandSpec is one command: how it parses, its help, and its handler.
@@ -67,9 +70,9 @@ func runCommands() []commandSpec {
 				s.stopped(ctx)
 				return nil
 			}},
-		{name: "break", aliases: []string{"b"}, usage: "break STEP [if QUERY]", min: 1, max: -1, ifTail: true, once: true,
-			help: "stop before STEP (an id, or #N for the step at index N); with if, only when QUERY's value exists and is truthy",
-			more: "QUERY is read as in query, over the results before STEP; truthy: not false, null, 0, \"\", [] or {}",
+		{name: "break", aliases: []string{"b"}, usage: "break STEP [if COND]", min: 1, max: -1, ifTail: true, once: true,
+			help: "stop before STEP (an id, or #N for the step at index N); with if, only when the condition holds",
+			more: "a condition compares queries and literals (a.n > 3 && b.ok == true, !x, a == missing) over the results before STEP; a bare query holds when its value is truthy (not false, null, 0, \"\", [] or {})",
 			run:  cmdBreak},
 		{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP...]", max: -1,
 			help: "remove the breakpoint on STEP, or every breakpoint", run: cmdClear},
@@ -185,7 +188,7 @@ func planCommands() []commandSpec {
 					if status == runner.StepRunning {
 						status = runner.StepPending
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
+					fmt.Fprintf(w, "%s\t%s\t%s\n", label(st), toolText(st), status)
 				}
 				return w.Flush()
 			}},
@@ -221,6 +224,19 @@ func sessionCommands() []commandSpec {
 				fmt.Fprintf(s.out, "trace written to %s\n", path)
 				return nil
 			}},
+		{name: "config", usage: "config [SETTING N]", max: 2,
+			help: "how much of a value print, query, display and next show: max-array-values N elements of an array (members of an object), max-string-len N characters of a string; 0: no bound",
+			more: "defaults 64 and 256; what is left out is said (… N more); on a terminal, a value longer than the screen is paged ($PAGER, or --more--)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				switch len(c.Args) {
+				case 0:
+					s.showConfig()
+					return nil
+				case 1:
+					return fmt.Errorf("config %s takes a number: config %s N (0: no bound)", c.Args[0], c.Args[0])
+				}
+				return s.setConfig(c.Args[0], c.Args[1])
+			}},
 		{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", max: 1,
 			help: "list the commands, or explain one",
 			run:  func(s *Session, ctx context.Context, c Command) error { return s.help(c.Args) }},
@@ -247,10 +263,24 @@ func cmdBreak(s *Session, ctx context.Context, c Command) error {
 		if err != nil {
 			return err
 		}
-		if err := s.dbg.SetBreakIf(i, c.Cond); err != nil {
+		set, err := s.dbg.SetBreakCond(i, c.Cond)
+		if se := (*query.SyntaxError)(nil); errors.As(err, &se) {
+			return fmt.Errorf("the condition cannot be read (column %d):\n    %s", se.Col, strings.ReplaceAll(se.Caret(), "\n", "\n    "))
+		}
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(s.out, "breakpoint before %s%s\n", s.describe(i), s.condText(i))
+		switch {
+		case set.Replaced != "" && set.Replaced != c.Cond:
+			fmt.Fprintf(s.out, "  replaces the condition: if %s\n", set.Replaced)
+		case set.WasSet && set.Replaced == "":
+			fmt.Fprintln(s.out, "  replaces the breakpoint without a condition")
+		}
+		for _, w := range set.Warnings {
+			fmt.Fprintf(s.out, "  warning: %s\n", w)
+		}
+		fmt.Fprintf(s.out, "  now: %s\n", set.Now)
 		return nil
 	}
 	for _, a := range c.Args {
@@ -258,8 +288,12 @@ func cmdBreak(s *Session, ctx context.Context, c Command) error {
 		if err != nil {
 			return err
 		}
+		had := s.dbg.BreakCondition(i)
 		s.dbg.SetBreak(i, true)
 		fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
+		if had != "" {
+			fmt.Fprintf(s.out, "  replaces the breakpoint if %s: it now always stops\n", had)
+		}
 	}
 	return nil
 }
@@ -285,7 +319,7 @@ func cmdClear(s *Session, ctx context.Context, c Command) error {
 func cmdQuery(s *Session, ctx context.Context, c Command) error {
 	v, err := s.dbg.Query(c.Rest)
 	if err != nil {
-		return err
+		return tui.ExplainQuery(s.run, err)
 	}
 	s.writeJSON(v)
 	return nil

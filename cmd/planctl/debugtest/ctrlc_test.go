@@ -163,9 +163,15 @@ type ptyTerm struct {
 
 func startOnPty(t *testing.T, args ...string) *ptyTerm {
 	t.Helper()
+	return startOnPtyEnv(t, nil, args...)
+}
+
+// startOnPtyEnv is startOnPty with variables added to the environment.
+func startOnPtyEnv(t *testing.T, env []string, args ...string) *ptyTerm {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = "../../.."
-	cmd.Env = ptyEnv()
+	cmd.Env = append(ptyEnv(), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // environment but not PLANCTL_AUTH_TOKEN; the token is required; and the
 // log holds neither the token nor any argument value.
 func TestSecurityClaims(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-SECRET-1", "PLANCTL_SECURITY_OTHER=passed"},
 		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh")
 	// The server was started through no shell: its argv is sh and the script.
