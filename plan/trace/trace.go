@@ -36,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -312,7 +313,7 @@ type Step struct {
 // Read reads and checks a trace file. A file cut short, not JSON, of
 // another format, or inconsistent is refused with a message that says so.
 func Read(path string) (*Trace, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)
 	}
