@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"net"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -86,8 +85,7 @@ const dapTokenEnv = "PLANCTL_DAP_TOKEN"
 // environment, so that no server it starts inherits it), else 32 random
 // bytes.
 func dapToken() (token string, fromEnv bool, err error) {
-	if t, ok := os.LookupEnv(dapTokenEnv); ok {
-		os.Unsetenv(dapTokenEnv)
+	if t, ok := takeSecretEnv(dapTokenEnv); ok {
 		if strings.TrimSpace(t) == "" || len(t) < 16 {
 			return "", false, usage(fmt.Errorf("$%s is shorter than 16 characters: set it to a long random value (openssl rand -hex 32), or unset it for a token made at each start", dapTokenEnv))
 		}

@@ -96,8 +96,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 			// The token is taken out of the environment, so that no
 			// server started by --server inherits it; it applies to HTTP
 			// only, so an exported token does not stop 'serve' on stdio.
-			if tok, ok := os.LookupEnv("PLANCTL_AUTH_TOKEN"); ok {
-				os.Unsetenv("PLANCTL_AUTH_TOKEN")
+			if tok, ok := takeSecretEnv("PLANCTL_AUTH_TOKEN"); ok {
 				if !c.Flags().Changed("auth-token") && f.http != "" {
 					if tok == "" {
 						return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
