@@ -50,10 +50,12 @@ launch nothing; the first client with it holds the session, and the port closes.
 		Args: exactArgs(0, "no arguments (the plan comes with the client's launch request)"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts := dap.Options{Open: openDAPLaunch(s), Version: Version, Log: s.errOut}
+			// Read (and taken out of the environment) whatever the
+			// transport, so that no server a launch starts inherits it.
+			token, fromEnv, err := dapToken()
 			if listen == "" {
 				return dap.NewServer(opts).Serve(stdioStream{s.in, s.out})
 			}
-			token, fromEnv, err := dapToken()
 			if err != nil {
 				return err
 			}
