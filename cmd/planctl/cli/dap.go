@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
@@ -104,6 +105,10 @@ func dapToken() (token string, fromEnv bool, err error) {
 // one of them gives the token.
 const maxDAPPending = 32
 
+// dapAuthWindow is how long a connection to dap --listen may take to give
+// the token (hosts send initialize and launch at once).
+const dapAuthWindow = 30 * time.Second
+
 // serveDAPListener serves the first client that launches with the token:
 // every connection is read at once, so that a stranger who connects first
 // and sends nothing (or no token) keeps no one out. When a client gives
@@ -137,6 +142,9 @@ func serveDAPListener(ln net.Listener, opts dap.Options) error {
 			conn.Close() // a crowd of strangers costs a bounded number of sessions
 			continue
 		}
+		// A connection has dapAuthWindow to give the token, so that
+		// strangers who connect and wait do not fill the slots for ever.
+		conn.SetReadDeadline(time.Now().Add(dapAuthWindow))
 		o := opts
 		o.Claim = func() error {
 			mu.Lock()
@@ -144,6 +152,7 @@ func serveDAPListener(ln net.Listener, opts dap.Options) error {
 			if owner != nil {
 				return errors.New("another client holds this adapter's session")
 			}
+			conn.SetReadDeadline(time.Time{})
 			owner = conn
 			delete(pending, conn)
 			for c := range pending {
