@@ -42,6 +42,9 @@ func TestFIFOAndDeviceRefused(t *testing.T) {
 			if r.code == 0 || !strings.Contains(r.stderr, path+" "+want) {
 				t.Errorf("planctl %s: exit %d, stderr %q; want a refusal saying %q", strings.Join(args, " "), r.code, r.stderr, want)
 			}
+			if isPlan := args[0] != "query" && (args[1] == path || args[1] == "--repl"); isPlan && !strings.Contains(r.stderr, "to read a plan from standard input, give - as its path") {
+				t.Errorf("planctl %s: %q does not say how to read a plan from standard input", strings.Join(args, " "), r.stderr)
+			}
 		}
 	}
 }

@@ -189,6 +189,10 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 		}
 	}
 	if err != nil {
+		if errors.Is(err, regfile.ErrNotRegular) && path != "-" {
+			// A pipe given by name (/dev/stdin, <(...)) has a way that works.
+			return nil, fatal(fmt.Errorf("cannot read the plan: %w; to read a plan from standard input, give - as its path", err))
+		}
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
 	timing("read")
