@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/plan/upstream"
@@ -73,7 +74,7 @@ func completeSteps(c *cobra.Command, args []string, toComplete string) ([]string
 		}
 		p = t.LoadPlan(plan.Limits{})
 	} else {
-		fh, err := os.Open(path)
+		fh, err := regfile.Open(path)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
@@ -238,7 +238,7 @@ func isTraceFile(path string) bool {
 	if path == "-" {
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}
