@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/planctl/planctl/internal/regfile"
+	"github.com/planctl/planctl/plan/regfile"
 )
 
 // Source says where the tools come from, with the keys and meaning of the

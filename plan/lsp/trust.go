@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/planctl/planctl/internal/regfile"
+	"github.com/planctl/planctl/plan/regfile"
 )
 
 // A workspace is whatever folder the editor opened: a clone of someone

@@ -17,8 +17,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )

@@ -36,9 +36,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 )
 

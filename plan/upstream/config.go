@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
-	"github.com/planctl/planctl/internal/regfile"
 )
 
 // Config says how to reach one MCP server and how to read its catalog.

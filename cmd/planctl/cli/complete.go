@@ -4,8 +4,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"

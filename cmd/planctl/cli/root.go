@@ -12,7 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/planctl/planctl/internal/termsafe"
+	"github.com/planctl/planctl/plan/termsafe"
 	"github.com/spf13/cobra"
 )
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/planctl/planctl/internal/regfile"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/spf13/cobra"
 )
 

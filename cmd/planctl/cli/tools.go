@@ -8,9 +8,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/planctl/planctl/internal/termsafe"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/termsafe"
 	"github.com/spf13/cobra"
 )
 

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/planctl/planctl/internal/termsafe"
+	"github.com/planctl/planctl/plan/termsafe"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )

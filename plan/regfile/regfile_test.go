@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/planctl/planctl/internal/regfile"
+	"github.com/planctl/planctl/plan/regfile"
 )
 
 func TestReadFileRefusesWhatIsNotAFile(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/planctl/planctl/internal/termsafe"
+	"github.com/planctl/planctl/plan/termsafe"
 )
 
 func TestLineAndText(t *testing.T) {
