@@ -114,8 +114,12 @@ type Catalog struct {
 	Sharing SharingPolicy
 	Tools   []*Tool
 	Caller  Caller
-	byName  map[string]*Tool
-	names   []string
+	// Hidden names the tools a filter took out of the catalog (serve's
+	// --deny-tools, --read-only) with what hid each, so a plan naming one
+	// is told which flag to change rather than that the tool does not exist.
+	Hidden map[string]string
+	byName map[string]*Tool
+	names  []string
 }
 
 // SharingPolicy is how a catalog's sharable parameters were decided.
@@ -160,6 +164,14 @@ func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
 	sort.Strings(c.names)
 	return c, nil
 }
+
+// HiddenBy says what hid the named tool from the catalog ("" when nothing
+// did).
+func (c *Catalog) HiddenBy(name string) string { return c.Hidden[name] }
+
+// ClosestName is the name among names that word most likely misspells
+// (the validator's "did you mean"), or "" when none is close.
+func ClosestName(word string, names []string) string { return suggest(word, names) }
 
 // Tool returns the named tool, or nil.
 func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }

@@ -85,7 +85,11 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 			if s.Tool.IsZero() {
 				code = "MISSING_TOOL"
 			}
-			return &Rejection{Message: fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", ")),
+			msg := fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", "))
+			if by := c.HiddenBy(name); by != "" && !s.Tool.IsZero() {
+				msg += fmt.Sprintf(" ('%s' is hidden by %s)", name, by)
+			}
+			return &Rejection{Message: msg,
 				Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
 		}
 	}

@@ -450,7 +450,10 @@ func (v *validator) step(s *Step) {
 			msg := ""
 			if t.Kind() == jsontext.String {
 				sug = suggest(t.Str(), v.c.Names())
-				if sug != "" {
+				if by := v.c.HiddenBy(t.Str()); by != "" {
+					sug = ""
+					msg = fmt.Sprintf("tool %q is hidden by %s: change that option to use it", t.Str(), by)
+				} else if sug != "" {
 					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
 				} else {
 					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str(), quoteList(v.c.Names(), 12))
