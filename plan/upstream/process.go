@@ -33,7 +33,7 @@ type process struct {
 
 func startProcess(cfg Config) (*process, error) {
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Env = childEnv(os.Environ(), cfg.PassEnv, cfg.Env)
 	cmd.Dir = cfg.Dir
 	setProcessGroup(cmd)
 	p := &process{cmd: cmd, exited: make(chan struct{}), tail: &tailBuffer{max: 2048}}
@@ -67,6 +67,39 @@ func startProcess(cfg Config) (*process, error) {
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// DefaultEnv is the part of planctl's environment a stdio server gets,
+// besides its config entry's "env" and --pass-env: what the MCP SDKs'
+// own hosts pass (the TypeScript SDK's getDefaultEnvironment, the Python
+// SDK's get_default_environment), plus the locale, so a server finds its
+// interpreter and home and speaks the user's language, and nothing else:
+// planctl's own secrets (PLANCTL_AUTH_TOKEN, cloud keys) stay with planctl.
+var DefaultEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LANGUAGE", "LC_*"}
+
+// childEnv is a stdio server's environment: the DefaultEnv and pass
+// variables of env, then extra ("K=V", which wins).
+func childEnv(env, pass, extra []string) []string {
+	keep := func(k string) bool {
+		for _, d := range DefaultEnv {
+			if d == k || strings.HasSuffix(d, "*") && strings.HasPrefix(k, strings.TrimSuffix(d, "*")) {
+				return true
+			}
+		}
+		for _, p := range pass {
+			if p == k {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]string, 0, len(DefaultEnv)+len(pass)+len(extra))
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok && keep(k) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
 }
 
 // guard returns the server's stdout as the transport reads it: JSON lines
