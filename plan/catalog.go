@@ -118,8 +118,12 @@ type Catalog struct {
 	// --deny-tools, --read-only) with what hid each, so a plan naming one
 	// is told which flag to change rather than that the tool does not exist.
 	Hidden map[string]string
-	byName map[string]*Tool
-	names  []string
+	// Prefixed maps a tool name several joined sources share to the
+	// prefixed names it goes by (plan/sources), so a plan naming it bare
+	// is told which to choose.
+	Prefixed map[string][]string
+	byName   map[string]*Tool
+	names    []string
 }
 
 // SharingPolicy is how a catalog's sharable parameters were decided.
@@ -165,9 +169,19 @@ func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
 	return c, nil
 }
 
-// HiddenBy says what hid the named tool from the catalog ("" when nothing
-// did).
-func (c *Catalog) HiddenBy(name string) string { return c.Hidden[name] }
+// Absent says why the named tool is not in the catalog, to follow
+// `tool "NAME" is `: which flag hid it, or which prefixed names a name
+// several joined sources share goes by; "" when the catalog knows nothing
+// of the name.
+func (c *Catalog) Absent(name string) string {
+	if by := c.Hidden[name]; by != "" {
+		return "hidden by " + by + ": change that option to use it"
+	}
+	if names := c.Prefixed[name]; len(names) > 0 {
+		return "in several sources, so each is prefixed with its source's name: use " + quoteList(names, len(names))
+	}
+	return ""
+}
 
 // ClosestName is the name among names that word most likely misspells
 // (the validator's "did you mean"), or "" when none is close.

@@ -86,8 +86,8 @@ func ConciergeCheck(p *Plan, c *Catalog) *Rejection {
 				code = "MISSING_TOOL"
 			}
 			msg := fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", "))
-			if by := c.HiddenBy(name); by != "" && !s.Tool.IsZero() {
-				msg += fmt.Sprintf(" ('%s' is hidden by %s)", name, by)
+			if why := c.Absent(name); why != "" && !s.Tool.IsZero() {
+				msg += fmt.Sprintf(" ('%s' is %s)", name, why)
 			}
 			return &Rejection{Message: msg,
 				Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}

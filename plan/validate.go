@@ -450,9 +450,9 @@ func (v *validator) step(s *Step) {
 			msg := ""
 			if t.Kind() == jsontext.String {
 				sug = suggest(t.Str(), v.c.Names())
-				if by := v.c.HiddenBy(t.Str()); by != "" {
+				if why := v.c.Absent(t.Str()); why != "" {
 					sug = ""
-					msg = fmt.Sprintf("tool %q is hidden by %s: change that option to use it", t.Str(), by)
+					msg = fmt.Sprintf("tool %q is %s", t.Str(), why)
 				} else if sug != "" {
 					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
 				} else {

@@ -105,6 +105,16 @@ func Merge(srcs []Source, opt Options) (*plan.Catalog, error) {
 		return nil, err
 	}
 	c.Sharing = sharing
+	for _, s := range srcs {
+		for _, t := range s.Catalog.Tools {
+			if count[t.Name] > 1 && c.Tool(t.Name) == nil {
+				if c.Prefixed == nil {
+					c.Prefixed = map[string][]string{}
+				}
+				c.Prefixed[t.Name] = append(c.Prefixed[t.Name], s.Name+Separator+t.Name)
+			}
+		}
+	}
 	return c, nil
 }
 
@@ -251,7 +261,7 @@ func (f Filter) Apply(c *plan.Catalog) (*plan.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Sharing, out.Hidden = c.Sharing, hidden
+	out.Sharing, out.Hidden, out.Prefixed = c.Sharing, hidden, c.Prefixed
 	return out, nil
 }
 

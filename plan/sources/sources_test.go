@@ -70,6 +70,9 @@ func TestMergeNamesAndRoutes(t *testing.T) {
 	if src, own := r.SourceOf("read_file"); src != "fs" || own != "read_file" {
 		t.Errorf("SourceOf(read_file) = %q %q", src, own)
 	}
+	if why := c.Absent("search"); why != `in several sources, so each is prefixed with its source's name: use "fs__search", "memory__search"` {
+		t.Errorf("why search is absent: %q", why)
+	}
 	if !strings.Contains(c.Source, "fs: fs server") || !strings.Contains(c.Source, "memory: memory server") {
 		t.Errorf("source %q names neither", c.Source)
 	}
@@ -171,7 +174,7 @@ func TestFilter(t *testing.T) {
 		if got := strings.Join(cat.Names(), " "); got != c.kept {
 			t.Errorf("%+v kept %q, want %q", c.f, got, c.kept)
 		}
-		if by := cat.HiddenBy(c.hidden); !strings.HasPrefix(by, c.by) {
+		if by := cat.Absent(c.hidden); !strings.HasPrefix(by, "hidden by "+c.by) {
 			t.Errorf("%+v: %s hidden by %q, want %q", c.f, c.hidden, by, c.by)
 		}
 		// A driver that calls without validating is refused too.
