@@ -89,3 +89,14 @@ func TestSeveralSources(t *testing.T) {
 		t.Errorf("--header with two URLs: exit %d %s", code, errOut)
 	}
 }
+
+// --name takes a list: completion offers the names not given yet, after
+// those given.
+func TestCompleteServerNameList(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(cfg, []byte(`{"mcpServers": {"files": {"command": "x"}, "memory": {"command": "y"}, "git": {"command": "z"}}}`), 0o600)
+	_, out, _ := runMain(t, "__complete", "run", "--config", cfg, "--name", "memory,")
+	if got := strings.Join(strings.Fields(out), " "); got != "memory,files memory,git :4" {
+		t.Errorf("completions %q", got)
+	}
+}
