@@ -12,8 +12,8 @@ targets=(
   ./plan:FuzzResolve
   ./plan:FuzzRun
   ./plan:FuzzWalk
-  ./plan:FuzzValidate
-  ./plan:FuzzAnswerSize
+  ./plan/check:FuzzValidate
+  ./plan/runner:FuzzAnswerSize
   ./plan/trace:FuzzParseTrace
   ./tui/repl:FuzzParse
   ./mockserver:FuzzRender

@@ -4,7 +4,7 @@
 // samples/, and can serve any catalog as a plain MCP server (planctl mock).
 //
 //	cat, err := mockserver.Load("tools.json", data)
-//	r := plan.NewRun(p, cat, plan.RunOptions{})
+//	r := runner.NewRun(p, cat, runner.RunOptions{})
 package mockserver
 
 import (
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -262,8 +263,8 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	if t == nil {
 		return plan.ToolResult{}, fmt.Errorf("the mock catalog has no tool %q", name)
 	}
-	if t.Runtime == plan.RuntimeFastMCP {
-		conv, _, errText := plan.FastMCPArgs(name, t.InputSchema, args)
+	if t.Runtime == concierge.RuntimeFastMCP {
+		conv, _, errText := concierge.FastMCPArgs(name, t.InputSchema, args)
 		if errText != "" {
 			return plan.ToolResult{IsError: true, Error: errText}, nil
 		}
@@ -293,12 +294,12 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	}
 	if r.panic != "" {
 		// A deliberate fault, to test that a panicking Caller fails its
-		// step and nothing else (plan.Run recovers it).
+		// step and nothing else (runner.Run recovers it).
 		panic(r.panic)
 	}
 	if !r.err.IsZero() {
 		msg := renderText(r.err.Str(), &argv{raw: args})
-		if t.Runtime == plan.RuntimeFastMCP {
+		if t.Runtime == concierge.RuntimeFastMCP {
 			msg = "Error executing tool " + name + ": " + msg // FastMCP's ToolError
 		}
 		return plan.ToolResult{IsError: true, Error: msg}, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // The package comment's use: a catalog loaded from its JSON, and a plan run
@@ -23,7 +24,7 @@ func ExampleLoad() {
 		return
 	}
 	p := plan.Load("plan.json", []byte(`[{"id": "b", "tool": "create_backup", "args": {"database": "prod"}}]`), plan.Limits{})
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	os.Stdout.Write(r.Response())
 	// Output: {"status":"completed","steps":{"b":{"status":"ok","result":{"backup_id":"bk-prod"}}}}

@@ -3,7 +3,7 @@ package mockserver
 import (
 	"fmt"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
@@ -11,7 +11,7 @@ import (
 // A catalog, or one tool of it, may say "runtime": "fastmcp": its tools then
 // behave as FastMCP functions do behind a real Concierge server. Their
 // arguments are converted and validated by the inputSchema as pydantic's lax
-// mode does (plan.FastMCPArgs documents the mapping and its limits),
+// mode does (concierge.FastMCPArgs documents the mapping and its limits),
 // undeclared arguments are dropped, and every failure, a validation error or
 // the tool's own "error", reaches the step as FastMCP wraps it:
 // "Error executing tool NAME: MESSAGE". "runtime": "raw" (the default) is a
@@ -33,8 +33,8 @@ func runtimeOf(v jsontext.Value) (string, error) {
 		switch v.Str() {
 		case "raw":
 			return "", nil
-		case plan.RuntimeFastMCP:
-			return plan.RuntimeFastMCP, nil
+		case concierge.RuntimeFastMCP:
+			return concierge.RuntimeFastMCP, nil
 		}
 	}
 	return "", fmt.Errorf("\"runtime\" must be \"fastmcp\" (arguments converted by pydantic, as a FastMCP tool) or \"raw\" (as sent), not %s", pyvalue.Repr(v))

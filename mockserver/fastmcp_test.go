@@ -7,6 +7,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // fastCatalog: "add" is a FastMCP tool (the catalog's runtime), "raw" opts
@@ -89,7 +90,7 @@ func TestFastMCPReferencedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plan.Load("p.json", []byte(`[{"id":"s","tool":"src","args":{}},{"id":"x","tool":"add","args":{"a":{"output_by_reference":{"s":["n"]}}}}]`), plan.Limits{})
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	want := `{"status":"completed","steps":{"s":{"status":"ok","result":{"n":"7"}},"x":{"status":"ok","result":{"args":{"a":7}}}}}`
 	if got := string(r.Response()); got != want {

@@ -11,7 +11,9 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // BenchmarkChain runs the n-step echo reference chain end to end: load,
@@ -25,12 +27,12 @@ func BenchmarkChain(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p := plan.Load("chain.json", src, plan.Limits{})
-				if ds := plan.Validate(p, cat); plan.HasErrors(ds) {
+				if ds := check.Validate(p, cat); plan.HasErrors(ds) {
 					b.Fatal(ds[0])
 				}
-				r := plan.NewRun(p, cat, plan.RunOptions{})
+				r := runner.NewRun(p, cat, runner.RunOptions{})
 				r.Continue(context.Background(), nil)
-				if r.Status() != plan.RunCompleted {
+				if r.Status() != runner.RunCompleted {
 					b.Fatal(r.Status())
 				}
 				_ = r.Response()
@@ -61,7 +63,7 @@ func BenchmarkValidate(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if ds := plan.Validate(p, cat); len(ds) != 0 {
+				if ds := check.Validate(p, cat); len(ds) != 0 {
 					b.Fatal(ds[0])
 				}
 			}
@@ -105,7 +107,7 @@ func BenchmarkShapes(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					if ds := plan.Validate(p, cat); plan.HasErrors(ds) {
+					if ds := check.Validate(p, cat); plan.HasErrors(ds) {
 						b.Fatal(ds[0])
 					}
 				}
@@ -116,9 +118,9 @@ func BenchmarkShapes(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					r := plan.NewRun(p, cat, plan.RunOptions{DropArgs: true}) // as planctl run
+					r := runner.NewRun(p, cat, runner.RunOptions{DropArgs: true}) // as planctl run
 					r.Continue(context.Background(), nil)
-					if want := map[bool]plan.RunStatus{false: plan.RunCompleted, true: plan.RunPartial}[s.Partial]; r.Status() != want {
+					if want := map[bool]runner.RunStatus{false: runner.RunCompleted, true: runner.RunPartial}[s.Partial]; r.Status() != want {
 						b.Fatalf("run %v, want %v", r.Status(), want)
 					}
 					_ = r.Response()
@@ -171,9 +173,9 @@ func TestRetainedHeap(t *testing.T) {
 	}
 	p := plan.Load("shape.json", src, shapeLimits)
 	report("load")
-	ds := plan.ValidateList(p, cat, plan.ValidateOptions{}) // what the validate command keeps
+	ds := check.ValidateList(p, cat, check.ValidateOptions{}) // what the validate command keeps
 	report("validate")
-	r := plan.NewRun(p, cat, plan.RunOptions{DropArgs: true}) // as planctl run without --trace
+	r := runner.NewRun(p, cat, runner.RunOptions{DropArgs: true}) // as planctl run without --trace
 	r.Continue(context.Background(), nil)
 	report("run")
 	if *heapOut != "" {

@@ -2,16 +2,16 @@ package plan
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Tool is one tool a plan can call, whatever its source: a mock catalog, an
@@ -30,29 +30,26 @@ type Tool struct {
 	// parameter may take a reference, and the validator says it guessed.
 	SharableAll bool
 	// Runtime is RuntimeFastMCP for a tool written with FastMCP, whose
-	// arguments pydantic converts before it runs (concierge_fastmcp.go); "" otherwise.
+	// arguments pydantic converts before it runs (plan/concierge/fastmcp.go); "" otherwise.
 	Runtime string
 
-	// The compiled inputSchema, made once and shared by every validation
-	// (a server validates each plan against the same tools).
-	inputOnce     sync.Once
-	inputCompiled *jsonschema.Schema
-	// The compiled outputSchema, for result checks (validate_result.go).
-	outputOnce     sync.Once
-	outputCompiled *jsonschema.Schema
-	outShallowOnce sync.Once
-	outShallow     map[string]bool // result members the outputSchema checks only the kind of (shallowParams)
-	outShallowOK   bool
-	resultMemo     resultMemo // skeletons of results that passed (result_memo.go)
-	// The decoded schemas, likewise made once and only read after.
-	docsOnce      sync.Once
-	inDoc, outDoc any
-	inErr, outErr error
-	// What the validator derives from the inputSchema (toolinfo_cache.go).
-	inInfo atomic.Pointer[inputInfo]
-	// The REQUIRED_SHAPE warning's message for this tool, "" for none.
-	requiredShapeOnce sync.Once
-	requiredShapeMsg  string
+	// What the checks derive from the schemas, made once and shared by
+	// every validation (a server validates each plan against the same
+	// tools): Memo.
+	memo sync.Map
+}
+
+// Memo returns what the package that owns key keeps on the tool, made by
+// mk the first time it is asked for. The checks keep on it what they derive
+// from the tool's schemas, so that a server, validating each plan against
+// the same tools, derives it once. key is a type of the owner's own, as a
+// context key is, and mk must not call Memo with the same key.
+func (t *Tool) Memo(key any, mk func() any) any {
+	if v, ok := t.memo.Load(key); ok {
+		return v
+	}
+	v, _ := t.memo.LoadOrStore(key, mk())
+	return v
 }
 
 // IsSharable reports whether parameter may take an output_by_reference.
@@ -178,14 +175,14 @@ func (c *Catalog) Absent(name string) string {
 		return "hidden by " + by + ": change that option to use it"
 	}
 	if names := c.Prefixed[name]; len(names) > 0 {
-		return "in several sources, so each is prefixed with its source's name: use " + quoteList(names, len(names))
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = strconv.Quote(n)
+		}
+		return "in several sources, so each is prefixed with its source's name: use " + strings.Join(q, ", ")
 	}
 	return ""
 }
-
-// ClosestName is the name among names that word most likely misspells
-// (the validator's "did you mean"), or "" when none is close.
-func ClosestName(word string, names []string) string { return suggest(word, names) }
 
 // Tool returns the named tool, or nil.
 func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }
@@ -225,8 +222,8 @@ func (c *Catalog) AllImmediate(p *Plan) bool {
 	return true
 }
 
-// immediate reports whether the catalog's caller says tool answers at once.
-func (c *Catalog) immediate(tool string) bool {
+// IsImmediate reports whether the catalog's caller says tool answers at once.
+func (c *Catalog) IsImmediate(tool string) bool {
 	im, ok := c.Caller.(Immediate)
 	return ok && im.Immediate(tool)
 }
@@ -264,7 +261,7 @@ func XSharable(schema json.RawMessage) []string {
 	}
 	var out []string
 	for _, m := range pyvalue.Members(props) {
-		if pyTruthy(m.Value.Get("x-sharable")) {
+		if pyvalue.Truthy(m.Value.Get("x-sharable")) {
 			out = append(out, m.Key)
 		}
 	}

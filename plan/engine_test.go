@@ -6,6 +6,8 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // demoTools is the sorted list of the demo catalog's tools, as Concierge's
@@ -18,10 +20,10 @@ func runConcierge(t *testing.T, src string) string {
 	t.Helper()
 	cat := mockserver.Demo()
 	p := plan.Load("plan.json", []byte(src), plan.Limits{})
-	if rej := plan.ConciergeCheck(p, cat); rej != nil {
-		return string(plan.ErrorResponse(rej.Message))
+	if rej := concierge.ConciergeCheck(p, cat); rej != nil {
+		return string(runner.ErrorResponse(rej.Message))
 	}
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	return string(r.Response())
 }

@@ -1,49 +1,24 @@
 package plan_test
 
 import (
-	"context"
 	"fmt"
-	"os"
 
-	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 )
 
-// A run driven one step at a time, as the debugger drives it.
-func ExampleRun() {
-	src := []byte(`{"steps": [
-	  {"id": "backup", "tool": "create_backup", "args": {"database": "prod"}},
-	  {"id": "check", "tool": "validate_backup",
-	   "args": {"backup_id": {"output_by_reference": {"backup": ["backup_id"]}}}}]}`)
-	p := plan.Load("plan.json", src, plan.Limits{})
-	r := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
-	for {
-		i, st, ok := r.Next(context.Background())
-		if !ok {
-			break
-		}
-		fmt.Printf("%s: %s %s\n", p.Steps[i].Label(), st.Status, st.Args)
-	}
-	fmt.Println(r.Status())
-	// Output:
-	// backup: ok {"database":"prod"}
-	// check: ok {"backup_id":"bk-prod"}
-	// completed
-}
-
-// Concierge's checks before a run, with its exact message.
-func ExampleConciergeCheck() {
-	p := plan.Load("plan.json", []byte(`[{"id": "a", "tool": "echo", "args": {"value": {"output_by_reference": {"b": []}}}}]`), plan.Limits{})
-	fmt.Println(plan.ConciergeCheck(p, mockserver.Demo()).Message)
-	// Output: Step 'a' references step 'b' which either does not exist or comes later in the plan
-}
-
-// The package comment's use: a run driven to the end, and its response.
+// The package comment's use: a plan loaded, its steps and the references
+// between them.
 func Example() {
-	src := []byte(`[{"id": "hi", "tool": "echo", "args": {"value": {"n": 12345678901234567890}}}]`)
+	src := []byte(`[{"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
+	 {"id": "b", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"a": ["backup_id"]}}}}]`)
 	p := plan.Load("plan.json", src, plan.Limits{})
-	r := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
-	r.Continue(context.Background(), nil)
-	os.Stdout.Write(r.Response())
-	// Output: {"status":"completed","steps":{"hi":{"status":"ok","result":{"value":{"n":12345678901234567890}}}}}
+	for _, s := range p.Steps {
+		for _, r := range s.Refs() {
+			fmt.Printf("%s.%s reads %s\n", s.Label(), r.Param, r.Ref)
+		}
+	}
+	fmt.Println(len(p.Problems), "problems")
+	// Output:
+	// b.backup_id reads a.backup_id
+	// 0 problems
 }

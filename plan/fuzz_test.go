@@ -12,8 +12,11 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // planFiles are the plans of samples/ and of the validator's test data.
@@ -75,20 +78,20 @@ func FuzzRun(f *testing.F) {
 
 func fuzzRun(t *testing.T, cat *plan.Catalog, src []byte) {
 	p := plan.Load("fuzz.json", src, plan.Limits{MaxSteps: 50})
-	for _, d := range plan.Validate(p, cat) {
+	for _, d := range check.Validate(p, cat) {
 		if d.Pos().Line < 1 || d.Pos().Column < 1 {
 			t.Fatalf("diagnostic without a position: %v", d)
 		}
 	}
-	if rej := plan.ConciergeCheck(p, cat); rej != nil {
-		if !json.Valid(plan.ErrorResponse(rej.Message)) {
+	if rej := concierge.ConciergeCheck(p, cat); rej != nil {
+		if !json.Valid(runner.ErrorResponse(rej.Message)) {
 			t.Fatalf("error response is not JSON: %q", rej.Message)
 		}
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(ctx, nil)
 	if resp := r.Response(); !json.Valid(resp) {
 		t.Fatalf("response is not JSON: %s", resp)
@@ -208,7 +211,7 @@ func fuzzResolve(t *testing.T, src, result []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	for i, s := range p.Steps {
 		args, err := r.ResolveArgs(i)

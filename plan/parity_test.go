@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // TestParityWholePlan is the parity table of Concierge's checks: every whole-plan
@@ -48,11 +51,11 @@ func TestParityWholePlan(t *testing.T) {
 	} {
 		t.Run(tc.check, func(t *testing.T) {
 			p := plan.Load("plan.json", []byte(tc.plan), plan.Limits{})
-			rej := plan.ConciergeCheck(p, cat)
+			rej := concierge.ConciergeCheck(p, cat)
 			if rej == nil || !strings.HasPrefix(rej.Message, tc.message) || rej.Code != tc.code {
 				t.Fatalf("Concierge's check: %+v, want %q [%s]", rej, tc.message, tc.code)
 			}
-			ds := plan.Validate(p, cat)
+			ds := check.Validate(p, cat)
 			if !hasError(ds, tc.code) {
 				t.Errorf("the validator does not report %s as an error:\n%s", tc.code, textReport(p, ds))
 			}
@@ -91,18 +94,18 @@ func TestParityRunTime(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := plan.Load("plan.json", []byte(tc.plan), plan.Limits{})
-			if rej := plan.ConciergeCheck(p, cat); rej != nil {
+			if rej := concierge.ConciergeCheck(p, cat); rej != nil {
 				t.Fatalf("Concierge would refuse it before running: %s", rej.Message)
 			}
-			r := plan.NewRun(p, cat, plan.RunOptions{})
+			r := runner.NewRun(p, cat, runner.RunOptions{})
 			r.Continue(context.Background(), nil)
-			if r.Status() != plan.RunPartial {
+			if r.Status() != runner.RunPartial {
 				t.Fatalf("the run ended %v, want partial", r.Status())
 			}
 			if last := r.Step(len(p.Steps) - 1); last.Error != tc.stepError {
 				t.Errorf("step error %q, want %q", last.Error, tc.stepError)
 			}
-			ds := plan.Validate(p, cat)
+			ds := check.Validate(p, cat)
 			if !hasError(ds, tc.code) {
 				t.Errorf("the validator does not report %s as an error:\n%s", tc.code, textReport(p, ds))
 			}
@@ -122,7 +125,7 @@ func TestPreflightCoversConcierge(t *testing.T) {
 	for _, f := range files {
 		src, _ := os.ReadFile(f)
 		p := plan.Load(f, src, plan.Limits{})
-		if rej := plan.ConciergeCheck(p, cat); rej != nil && !plan.HasErrors(plan.Validate(p, cat)) {
+		if rej := concierge.ConciergeCheck(p, cat); rej != nil && !plan.HasErrors(check.Validate(p, cat)) {
 			t.Errorf("%s: Concierge refuses it (%s) but the validator finds no error", f, rej.Message)
 		}
 	}

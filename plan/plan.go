@@ -1,23 +1,24 @@
-// Package plan is planctl's engine: it parses execution plans (keeping every
-// byte offset and number literal), holds tool catalogs, validates plans,
-// resolves output_by_reference values on raw JSON bytes, and runs plans one
-// step at a time exactly as a Concierge Plan server would.
+// Package plan is the model of an execution plan and of the tools it
+// calls: it parses plans (keeping every byte offset and number literal)
+// into a Plan of Steps, holds tool catalogs (Tool, Catalog, Caller), reads
+// output_by_reference values and resolves them on raw JSON bytes (Ref,
+// Walk), and defines the diagnostics all of planctl reports (Diagnostic,
+// Codes). Loading never fails: a plan's problems are in p.Problems.
 //
-// Three vocabularies the engine uses stand apart, each in a leaf package:
-// JSON text with positions (plan/jsontext: the parsed Value every Step
-// holds), Python's view of values (plan/pyvalue: Concierge's messages and
-// the arguments a tool receives) and recorded runs (plan/trace: traces and
-// replay, built on Run). Files group the engine's own parts: validate_*.go
-// (the validator), concierge_*.go (Concierge's own checks, messages and
-// FastMCP conversions), run*.go, catalog*.go.
-//
-// A run, driven to the end (Load never fails: a plan's problems are in
-// p.Problems and in the response):
+// The engine's other jobs are packages on top of this one: plan/check
+// validates a plan against a catalog, plan/concierge is Concierge's own
+// checks, tool listing and response, and FastMCP's argument conversions,
+// and plan/runner runs a plan step by step (Run, and the Debugger every
+// interactive driver shares). Leaf vocabularies stand apart: plan/jsontext
+// (JSON text with positions: the Value every Step holds) and plan/pyvalue
+// (Python's view of values). docs/architecture.md draws the map.
 //
 //	p := plan.Load("plan.json", src, plan.Limits{})
-//	r := plan.NewRun(p, catalog, plan.RunOptions{})
-//	r.RunToEnd(ctx)
-//	os.Stdout.Write(r.Response())
+//	for _, s := range p.Steps {
+//		for _, r := range s.Refs() {
+//			fmt.Printf("%s.%s reads %s\n", s.Label(), r.Param, r.Ref)
+//		}
+//	}
 package plan
 
 import (
@@ -62,7 +63,9 @@ const (
 	DefaultMaxSteps = 100_000
 )
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults is l with DefaultMaxBytes and DefaultMaxSteps in place of
+// its zero fields.
+func (l Limits) WithDefaults() Limits {
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = DefaultMaxBytes
 	}
@@ -177,7 +180,7 @@ func Load(name string, src []byte, lim Limits) *Plan { return load(name, src, li
 func LoadArguments(name string, src []byte, lim Limits) *Plan { return load(name, src, lim, true) }
 
 func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	p := &Plan{Src: jsontext.NewSource(name, src)}
 	if int64(len(src)) > lim.MaxBytes {
 		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,

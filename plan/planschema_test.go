@@ -11,6 +11,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -32,7 +33,7 @@ var schemaMaybe = map[string]bool{"REF_PATH_ELEMENT": true, "JSON_SYNTAX": true,
 
 func compilePlanSchema(t *testing.T, c *plan.Catalog) *jsonschema.Schema {
 	t.Helper()
-	raw, err := plan.PlanSchema(c)
+	raw, err := check.PlanSchema(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestPlanSchemaAgreesWithValidator(t *testing.T) {
 			p := plan.Load(path, src, plan.Limits{})
 			p.AcceptSchemaHint()
 			var must, maybe []plan.Diagnostic
-			for _, d := range plan.Validate(p, set.cat) {
+			for _, d := range check.Validate(p, set.cat) {
 				switch {
 				// NaN, Infinity and 1e400 are no JSON a schema validator
 				// reads; Concierge sees them as null. A FastMCP tool
@@ -220,9 +221,9 @@ func TestPlanSchemaRefsInToolSchemas(t *testing.T) {
 			t.Errorf("%s: want ok=%v, got %v", src, ok, err)
 		}
 	}
-	raw, _ := plan.PlanSchema(cat)
+	raw, _ := check.PlanSchema(cat)
 	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil || doc["$schema"] != plan.SchemaDraft {
+	if err := json.Unmarshal(raw, &doc); err != nil || doc["$schema"] != check.SchemaDraft {
 		t.Errorf("not a 2020-12 schema: %v", err)
 	}
 }
@@ -238,7 +239,7 @@ func TestSchemaHint(t *testing.T) {
 			p.AcceptSchemaHint()
 		}
 		var out []string
-		for _, d := range plan.Validate(p, mockserver.Demo()) {
+		for _, d := range check.Validate(p, mockserver.Demo()) {
 			out = append(out, d.Code)
 		}
 		return out

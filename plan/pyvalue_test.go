@@ -5,6 +5,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 )
 
 // The expected values below are what Python's json.loads then json.dumps
@@ -69,7 +70,7 @@ func TestRejectionRaised(t *testing.T) {
 		`[{"id":"a","tool":"nope","args":{}}]`:                                  false,
 	} {
 		p := plan.Load("p.json", []byte(src), plan.Limits{})
-		rej := plan.ConciergeCheck(p, cat)
+		rej := concierge.ConciergeCheck(p, cat)
 		if rej == nil || rej.Raised != raised {
 			t.Errorf("%s: rejection %+v, want Raised %v", src, rej, raised)
 		}

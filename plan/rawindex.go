@@ -6,7 +6,7 @@ import (
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
-// A rawIndex lets many references read one result without scanning it
+// A RawIndex lets many references read one result without scanning it
 // again each time. Walk finds a key or an element by scanning its container
 // from the start (and, for an object, to its end: the last copy of a key
 // wins), which is the cheapest way to read a result once; but a plan whose
@@ -19,7 +19,7 @@ import (
 // An index is built only where it pays: on the second walk into a result
 // (a result read once, as in a chain, pays nothing) and only for containers
 // of at least indexMinBytes (scanning a small object is cheaper than a map).
-type rawIndex struct {
+type RawIndex struct {
 	mu     sync.Mutex
 	result []byte // the result indexed: a new result (a re-run) gets a new index
 	walks  int
@@ -33,12 +33,12 @@ type span struct{ start, end int32 }
 // indexMinBytes is the smallest container the index records.
 const indexMinBytes = 1 << 10
 
-func (x *rawIndex) off(b []byte) int { return cap(x.result) - cap(b) }
+func (x *RawIndex) off(b []byte) int { return cap(x.result) - cap(b) }
 
-func (x *rawIndex) at(s span) []byte { return x.result[s.start:s.end] }
+func (x *RawIndex) at(s span) []byte { return x.result[s.start:s.end] }
 
 // elems returns the element spans of the raw array b (a part of x.result).
-func (x *rawIndex) elems(b []byte) []span {
+func (x *RawIndex) elems(b []byte) []span {
 	o := x.off(b)
 	if s, ok := x.arrays[o]; ok {
 		return s
@@ -66,7 +66,7 @@ func (x *rawIndex) elems(b []byte) []span {
 
 // members returns the raw object b's keys (decoded) and the span of each
 // key's last value.
-func (x *rawIndex) members(b []byte) map[string]span {
+func (x *RawIndex) members(b []byte) map[string]span {
 	o := x.off(b)
 	if m, ok := x.object[o]; ok {
 		return m
@@ -100,8 +100,11 @@ func (x *rawIndex) members(b []byte) map[string]span {
 	return m
 }
 
-// walk is Walk through the index. The caller holds x.mu.
-func (x *rawIndex) walk(step string, path []string, node jsontext.Value) ([]byte, error) {
+// Walk is WalkNode through the index; runs reading one result at once
+// take turns.
+func (x *RawIndex) Walk(step string, path []string, node jsontext.Value) ([]byte, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.walks++
 	if x.walks == 1 {
 		return walk(x.result, nil, step, path, node)
@@ -109,20 +112,16 @@ func (x *rawIndex) walk(step string, path []string, node jsontext.Value) ([]byte
 	return walk(x.result, x, step, path, node)
 }
 
-// indexFor returns the index of step j's result, made anew when the result
-// is not the one indexed; nil for a result too small to index. The caller
-// holds r.mu.
-func (r *Run) indexFor(j int, result []byte) *rawIndex {
+// NewRawIndex is an index of result, nil for a result too small to index.
+func NewRawIndex(result []byte) *RawIndex {
 	if len(result) < indexMinBytes {
 		return nil
 	}
-	if len(r.index) != len(r.steps) {
-		r.index = make([]*rawIndex, len(r.steps))
-	}
-	x := r.index[j]
-	if x == nil || len(x.result) != len(result) || &x.result[0] != &result[0] {
-		x = &rawIndex{result: result}
-		r.index[j] = x
-	}
-	return x
+	return &RawIndex{result: result}
+}
+
+// Indexes reports whether x is the index of result (the same bytes, not a
+// copy): a result made again, by a re-run, needs a new index.
+func (x *RawIndex) Indexes(result []byte) bool {
+	return x != nil && len(x.result) == len(result) && &x.result[0] == &result[0]
 }

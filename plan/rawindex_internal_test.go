@@ -36,11 +36,11 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 		{"list", "-300", "i"}, {"list", "300"}, {"list", "-301"}, {"list", "x"}, {"list", " 12 ", "i"}, {"list", "+5", "kéy", "0"},
 		{"big", "k7"}, {"big", "k199", "v"}, {"big", "k200"}, {"missing"}, {"s", "x"}, {"list", "1_0", "i"},
 	}
-	x := &rawIndex{result: result}
+	x := &RawIndex{result: result}
 	for round := 0; round < 3; round++ { // the first walk scans, later ones use (and build) the index
 		for _, p := range paths {
 			want, werr := Walk(result, "st", p)
-			got, gerr := x.walk("st", p, jsontext.Value{})
+			got, gerr := x.Walk("st", p, jsontext.Value{})
 			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 				t.Errorf("round %d, path %q: indexed walk = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
 			}
@@ -51,7 +51,7 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 	// or not, for every kind of element Concierge turns into a key.
 	nodes := []string{`["list", 3, "i"]`, `["list", -1, "kéy", 1, "d"]`, `["list", 1.0]`, `["list", true]`, `["list", null]`,
 		`["big", "k7"]`, `[true]`, `[null, "x"]`, `["list", [1, 2]]`, `["list", {"a": 1}]`, `["list", 1e400]`, `["list", 299, "s", "x"]`, `[]`}
-	y := &rawIndex{result: result}
+	y := &RawIndex{result: result}
 	for round := 0; round < 3; round++ {
 		for _, src := range nodes {
 			node, err := jsontext.Parse([]byte(src))
@@ -63,13 +63,13 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 				strs = append(strs, pyvalue.Str(e))
 			}
 			want, werr := Walk(result, "st", strs)
-			for _, w := range []*rawIndex{nil, y} {
+			for _, w := range []*RawIndex{nil, y} {
 				var got []byte
 				var gerr error
 				if w == nil {
 					got, gerr = walk(result, nil, "st", nil, node)
 				} else {
-					got, gerr = w.walk("st", nil, node)
+					got, gerr = w.Walk("st", nil, node)
 				}
 				if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 					t.Errorf("round %d, path node %s (index %v): walk = %q, %v; Walk = %q, %v", round, src, w != nil, got, gerr, want, werr)
@@ -79,44 +79,6 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 	}
 	if len(x.arrays) == 0 || len(x.object) == 0 {
 		t.Errorf("the index recorded %d arrays and %d objects after repeated walks: it was not used", len(x.arrays), len(x.object))
-	}
-}
-
-// TestIndexFollowsTheResult: a step that runs again gets a new result, and
-// references then read the new one, not an index of the old.
-func TestIndexFollowsTheResult(t *testing.T) {
-	r := &Run{steps: make([]stepRec, 2)}
-	old := []byte(`{"v": "` + strings.Repeat("a", 2*indexMinBytes) + `", "k": 1}`)
-	x := r.indexFor(0, old)
-	if x == nil || r.indexFor(0, old) != x {
-		t.Fatal("the same result must keep its index")
-	}
-	x.walk("s", []string{"k"}, jsontext.Value{})
-	x.walk("s", []string{"k"}, jsontext.Value{})
-	fresh := []byte(`{"v": "` + strings.Repeat("b", 2*indexMinBytes) + `", "k": 2}`)
-	y := r.indexFor(0, fresh)
-	if y == x {
-		t.Fatal("a new result of the same step kept the old index")
-	}
-	for i := 0; i < 2; i++ {
-		if got, err := y.walk("s", []string{"k"}, jsontext.Value{}); err != nil || string(got) != "2" {
-			t.Fatalf("walk %d on the new result = %q, %v; want 2", i, got, err)
-		}
-	}
-	if r.indexFor(1, []byte(`{"small": 1}`)) != nil {
-		t.Error("a result under indexMinBytes got an index")
-	}
-}
-
-// TestWalkEscapedKey: a result's key is compared decoded, as Python reads
-// it; a path key that spells the escape itself does not match.
-func TestWalkEscapedKey(t *testing.T) {
-	res := []byte(`{"a\u0062c": 1}`)
-	if got, err := Walk(res, "s", []string{"abc"}); err != nil || string(got) != "1" {
-		t.Errorf(`Walk to "abc" = %q, %v; want 1`, got, err)
-	}
-	if got, err := Walk(res, "s", []string{`a\u0062c`}); err == nil {
-		t.Errorf(`Walk to the raw text a\u0062c = %q; want key not found`, got)
 	}
 }
 
@@ -148,5 +110,17 @@ func TestQuickIndex(t *testing.T) {
 				t.Errorf("elemAt(%s, %d) = %s, want %s", arr, i, got, e)
 			}
 		}
+	}
+}
+
+// TestWalkEscapedKey: a result's key is compared decoded, as Python reads
+// it; a path key that spells the escape itself does not match.
+func TestWalkEscapedKey(t *testing.T) {
+	res := []byte(`{"a\u0062c": 1}`)
+	if got, err := Walk(res, "s", []string{"abc"}); err != nil || string(got) != "1" {
+		t.Errorf(`Walk to "abc" = %q, %v; want 1`, got, err)
+	}
+	if got, err := Walk(res, "s", []string{`a\u0062c`}); err == nil {
+		t.Errorf(`Walk to the raw text a\u0062c = %q; want key not found`, got)
 	}
 }

@@ -34,7 +34,7 @@ func IsRef(v jsontext.Value) bool {
 
 // ParseRef reads a reference the way Concierge's _parse_ref does.
 func ParseRef(v jsontext.Value) *Ref {
-	r := parseRef(v)
+	r := ParseRefValue(v)
 	if r.Err == "" {
 		r.Path = make([]string, r.PathNode.Len())
 		for i, e := range r.PathNode.Elems() {
@@ -44,11 +44,11 @@ func ParseRef(v jsontext.Value) *Ref {
 	return &r
 }
 
-// parseRef is ParseRef without Path: the engine reads the path from
+// ParseRefValue is ParseRef without Path, by value: the engine reads the path from
 // PathNode, so that a reference costs no allocation (a plan of 100,000
 // steps holds hundreds of thousands of them) and nothing is kept per
 // reference between the validator and the run.
-func parseRef(v jsontext.Value) Ref {
+func ParseRefValue(v jsontext.Value) Ref {
 	r := Ref{Value: v, Payload: v.Get(RefKey)}
 	pl := r.Payload
 	var m jsontext.Member
@@ -127,7 +127,13 @@ func Walk(result []byte, step string, path []string) ([]byte, error) {
 // is not nil (x.result is result). When path is nil, the path is the
 // elements of node (a reference's path array), each read as Concierge's
 // str() reads it: nothing is allocated for a path of strings and integers.
-func walk(result []byte, x *rawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
+// WalkNode is Walk for a reference's path given as its keys or, when path
+// is nil, as the JSON node that lists them (Ref.PathNode).
+func WalkNode(result []byte, step string, path []string, node jsontext.Value) ([]byte, error) {
+	return walk(result, nil, step, path, node)
+}
+
+func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
 	cur := trimSpace(result)
 	n := len(path)
 	var c jsontext.Cursor

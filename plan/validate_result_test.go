@@ -7,6 +7,8 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // resultCatalog: "get" promises {"id": string} and returns a number; "ok"
@@ -36,12 +38,12 @@ func TestResultSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plan.Load("p.json", []byte(`[{"id":"a","tool":"get","args":{}},{"id":"b","tool":"ok","args":{}}]`), plan.Limits{})
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	if got, want := string(r.Response()), `{"status":"completed","steps":{"a":{"status":"ok","result":{"id":5}},"b":{"status":"ok","result":{"id":"a"}}}}`; got != want {
 		t.Errorf("the response changed: %s", got)
 	}
-	d := plan.ResultCheck(r, 0)
+	d := runner.ResultCheck(r, 0)
 	if d == nil || d.Code != "RESULT_SCHEMA" || d.Severity != plan.SeverityWarning || d.StepIndex != 0 {
 		t.Fatalf("step a: want a RESULT_SCHEMA warning, got %+v", d)
 	}
@@ -50,7 +52,7 @@ func TestResultSchema(t *testing.T) {
 			t.Errorf("message %q lacks %q", d.Message, part)
 		}
 	}
-	if d := plan.ResultCheck(r, 1); d != nil {
+	if d := runner.ResultCheck(r, 1); d != nil {
 		t.Errorf("step b kept its promise, got %+v", d)
 	}
 }
@@ -68,7 +70,7 @@ func TestRefsThroughCompiledSchema(t *testing.T) {
 	 {"id":"d","tool":"use","args":{"v":{"output_by_reference":{"a":["item","name"]}}}}]`
 	p := plan.Load("p.json", []byte(src), plan.Limits{})
 	var got []string
-	for _, d := range plan.Validate(p, cat) {
+	for _, d := range check.Validate(p, cat) {
 		got = append(got, d.Code+" "+d.Pointer)
 	}
 	want := []string{
@@ -86,7 +88,7 @@ func TestAtLookalikes(t *testing.T) {
   {"id": "mail", "tool": "send_email", "args": {"to": "@team.users[0].email", "subject": "@team", "body": "#team.count"}}]}`
 	p := plan.Load("p.json", []byte(src), plan.Limits{})
 	var got []string
-	for _, d := range plan.Validate(p, mockserver.Demo()) {
+	for _, d := range check.Validate(p, mockserver.Demo()) {
 		if d.Code == "REF_LOOKALIKE" {
 			got = append(got, d.Pointer)
 		}
@@ -114,7 +116,7 @@ func TestFastMCPValidation(t *testing.T) {
 	 {"id":"z","tool":"add","args":{"a":"five"}}]`
 	p := plan.Load("p.json", []byte(src), plan.Limits{})
 	var got []string
-	for _, d := range plan.Validate(p, cat) {
+	for _, d := range check.Validate(p, cat) {
 		got = append(got, d.Code+" "+d.Pointer)
 	}
 	want := []string{

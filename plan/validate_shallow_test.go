@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 )
 
 // TestShallowSchemaStillChecks: a literal argument is converted for the
@@ -40,7 +41,7 @@ func TestShallowSchemaStillChecks(t *testing.T) {
 		{"closed", "closed, other name right", `{"y": {"k": 1}}`, false},
 	} {
 		src := `{"steps": [{"id": "s", "tool": "` + c.tool + `", "args": ` + c.args + `}]}`
-		ds := plan.Validate(plan.Load("p.json", []byte(src), plan.Limits{}), cat)
+		ds := check.Validate(plan.Load("p.json", []byte(src), plan.Limits{}), cat)
 		if got := plan.HasErrors(ds); got != c.wantError {
 			t.Errorf("%s: errors = %v, want %v: %v", c.name, got, c.wantError, ds)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 )
 
 // Tools keep their decoded and compiled schemas between validations, as a
@@ -28,7 +29,7 @@ func TestValidationsShareToolSchemas(t *testing.T) {
 		}
 		p := plan.Load(f, src, plan.Limits{})
 		plans = append(plans, p)
-		want = append(want, plan.Validate(p, cat))
+		want = append(want, check.Validate(p, cat))
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < 8; w++ {
@@ -37,7 +38,7 @@ func TestValidationsShareToolSchemas(t *testing.T) {
 			defer wg.Done()
 			for i, f := range files {
 				p := plan.Load(f, plans[i].Src.Bytes, plan.Limits{})
-				got := plan.Validate(p, cat)
+				got := check.Validate(p, cat)
 				if len(got) != len(want[i]) {
 					t.Errorf("%s: %d diagnostics at once, %d alone", f, len(got), len(want[i]))
 					continue

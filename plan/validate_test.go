@@ -13,8 +13,10 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files (review the diff before committing)")
@@ -66,14 +68,14 @@ func validateFile(t testing.TB, cat *plan.Catalog, path string) (*plan.Plan, []p
 	}
 	p := plan.Load(filepath.ToSlash(path), src, lim)
 	// UNUSED_OUTPUT is opt-in: only its own case turns it on.
-	opts := plan.ValidateOptions{UnusedOutput: strings.Contains(path, "unused_output")}
-	ds := plan.ValidateWith(p, cat, opts)
+	opts := check.ValidateOptions{UnusedOutput: strings.Contains(path, "unused_output")}
+	ds := check.ValidateWith(p, cat, opts)
 	if strings.Contains(path, "result_") {
 		// Result checks are made at run time: run the case and add them.
-		r := plan.NewRun(p, cat, plan.RunOptions{})
+		r := runner.NewRun(p, cat, runner.RunOptions{})
 		r.Continue(context.Background(), nil)
 		for i := range p.Steps {
-			if d := plan.ResultCheck(r, i); d != nil {
+			if d := runner.ResultCheck(r, i); d != nil {
 				ds = append(ds, *d)
 			}
 		}

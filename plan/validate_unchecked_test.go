@@ -7,6 +7,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -35,7 +36,7 @@ func schemalessCatalog(t testing.TB) *plan.Catalog {
 func TestRefUncheckedLongChain(t *testing.T) {
 	const n = 50_000
 	p := plan.Load("chain.json", plantest.Chain(n), plan.Limits{})
-	ds := plan.Validate(p, schemalessCatalog(t))
+	ds := check.Validate(p, schemalessCatalog(t))
 	if len(ds) != 1 {
 		t.Fatalf("want 1 diagnostic, got %d; the first: %v", len(ds), ds[:min(len(ds), 3)])
 	}
@@ -79,7 +80,7 @@ func TestRefUncheckedPerTool(t *testing.T) {
 	fmt.Fprintf(&b, ",\n"+`{"id": "last", "tool": "echo", "args": {"value": {"output_by_reference": {"s%d": ["key"]}}}}`, rounds)
 	b.WriteString("\n]}\n")
 	p := plan.Load("tools.json", []byte(b.String()), plan.Limits{})
-	ds := plan.Validate(p, schemalessCatalog(t))
+	ds := check.Validate(p, schemalessCatalog(t))
 	checkDiagnostics(t, p, ds)
 	if len(ds) != 2 {
 		t.Fatalf("want 2 notes (fetch, store), got %d:\n%s", len(ds), textReport(p, ds))
@@ -108,7 +109,7 @@ func TestPathElementWithoutSchema(t *testing.T) {
   {"id": "e", "tool": "echo", "args": {"value": {"output_by_reference": {"a": ["value"]}}}}
 ]}`
 	p := plan.Load("elems.json", []byte(src), plan.Limits{})
-	ds := plan.Validate(p, schemalessCatalog(t))
+	ds := check.Validate(p, schemalessCatalog(t))
 	checkDiagnostics(t, p, ds)
 	var got []string
 	for _, d := range ds {

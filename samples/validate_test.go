@@ -10,6 +10,7 @@ import (
 	"github.com/planctl/planctl/cmd/planctl/cli"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 )
 
 // TestInvalidSamples: each samples/invalid-*.json holds the mistakes of one
@@ -70,7 +71,7 @@ func TestCleanSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := plan.Load(name, src, plan.Limits{})
-		if ds := plan.Validate(p, mockserver.Demo()); len(ds) > 0 {
+		if ds := check.Validate(p, mockserver.Demo()); len(ds) > 0 {
 			t.Errorf("%s: want no diagnostic, got %d:", name, len(ds))
 			for _, d := range ds {
 				t.Errorf("  %s", d)
@@ -84,7 +85,7 @@ func TestCleanSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plan.Load("backup-notify.json", src, plan.Limits{})
-	ds := plan.ValidateWith(p, mockserver.Demo(), plan.ValidateOptions{UnusedOutput: true})
+	ds := check.ValidateWith(p, mockserver.Demo(), check.ValidateOptions{UnusedOutput: true})
 	if len(ds) != 1 || ds[0].Code != "UNUSED_OUTPUT" || ds[0].StepID != "validate" || ds[0].Severity != plan.SeverityInfo {
 		t.Fatalf("with UnusedOutput: want one UNUSED_OUTPUT info on step validate, got %v", ds)
 	}

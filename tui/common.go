@@ -7,7 +7,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // common is what every component shares, as soft-serve's common.Common: the
@@ -19,13 +21,13 @@ type common struct {
 	keys keyMap
 	o    Options
 
-	dbg   *plan.Debugger      // the run, the plan as edited, its diagnostics, the breakpoints
-	run   *plan.Run           // dbg's run, to read
-	p     *plan.Plan          // dbg's plan, as of the last edit (see refreshPlan)
-	flow  plan.Flow           // of p
-	diags [][]plan.Diagnostic // of p, per step
-	pdiag []plan.Diagnostic   // of p, about the plan as a whole
-	rej   *plan.Rejection     // Concierge's verdict on p before the run
+	dbg   *runner.Debugger     // the run, the plan as edited, its diagnostics, the breakpoints
+	run   *runner.Run          // dbg's run, to read
+	p     *plan.Plan           // dbg's plan, as of the last edit (see refreshPlan)
+	flow  plan.Flow            // of p
+	diags [][]plan.Diagnostic  // of p, per step
+	pdiag []plan.Diagnostic    // of p, about the plan as a whole
+	rej   *concierge.Rejection // Concierge's verdict on p before the run
 
 	resultKeys []treeKey // the result each step's RESULT_SCHEMA check saw (resultdiags.go)
 	checking   bool      // flow, rej and (unless the Debugger had them) diags are being computed (facts.go)
@@ -86,11 +88,11 @@ func (c *common) sourceOf(i int, id string) int {
 
 // running reports whether step i is running, or is about to in a command
 // that has not called it yet.
-func (c *common) running(i int, ss plan.StepState) bool {
-	return ss.Status == plan.StepRunning || c.busy && ss.Status == plan.StepPending && i == c.run.Cursor()
+func (c *common) running(i int, ss runner.StepState) bool {
+	return ss.Status == runner.StepRunning || c.busy && ss.Status == runner.StepPending && i == c.run.Cursor()
 }
 
-func (c *common) startedAt(ss plan.StepState) time.Time {
+func (c *common) startedAt(ss runner.StepState) time.Time {
 	if ss.Started.IsZero() {
 		return c.busySince
 	}
@@ -99,7 +101,7 @@ func (c *common) startedAt(ss plan.StepState) time.Time {
 
 // notReached: a step after the failed one, which the run will not reach.
 func (c *common) notReached(i int) bool {
-	return c.run.Status() == plan.RunPartial && i > c.run.Cursor()
+	return c.run.Status() == runner.RunPartial && i > c.run.Cursor()
 }
 
 // title is a pane's title line; focused panes draw it bold, with ■.

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -34,11 +35,11 @@ func TestFixAndRetryAFailedStep(t *testing.T) {
 	tm.press("ctrl+s")
 	wantView(t, tm, "arguments of risky changed, no problems found: n runs it", "args (edited with i)", "ok: true")
 	tm.press("n")
-	if st := tm.run.Step(1); st.Status != plan.StepOK {
+	if st := tm.run.Step(1); st.Status != runner.StepOK {
 		t.Fatalf("retry: %+v", st)
 	}
 	tm.press("n")
-	if tm.run.Status() != plan.RunCompleted || calls.calls["echo"] != 2 || calls.calls["fallible"] != 2 {
+	if tm.run.Status() != runner.RunCompleted || calls.calls["echo"] != 2 || calls.calls["fallible"] != 2 {
 		t.Fatalf("status %s calls %v (first must run once)", tm.run.Status(), calls.calls)
 	}
 }
@@ -71,7 +72,7 @@ func TestRerunOfAStepNotReached(t *testing.T) {
 	tm.press("c", "G", "ctrl+r")
 	// the message wraps rather than losing its end
 	wantView(t, tm, "✗ validate comes after bad_backup, which has not run ok: rerunning from\nbad_backup; bad_backup failed: disk full; i edits it, n retries it")
-	if tm.run.Cursor() != 1 || tm.run.Step(0).Status != plan.StepOK {
+	if tm.run.Cursor() != 1 || tm.run.Step(0).Status != runner.StepOK {
 		t.Fatalf("cursor %d step 0 %s", tm.run.Cursor(), tm.run.Step(0).Status)
 	}
 	tm.press("v")
@@ -122,7 +123,7 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 			wantView(t, tm, "the trace has no more answers", "to go on with real tools, give a tool source")
 			continue
 		}
-		if tm.run.Status() != plan.RunCompleted {
+		if tm.run.Status() != runner.RunCompleted {
 			t.Fatalf("with live tools: %s", tm.run.Status())
 		}
 	}

@@ -3,6 +3,8 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // What the panes show about the plan as a whole (the validator's
@@ -20,7 +22,7 @@ type factsMsg struct {
 	stale bool // p was edited while it was checked
 	diags []plan.Diagnostic
 	flow  plan.Flow
-	rej   *plan.Rejection
+	rej   *concierge.Rejection
 }
 
 // checkPlan computes the facts of the plan shown, in a command: the
@@ -36,7 +38,7 @@ func (c *common) checkPlan() tea.Cmd {
 		}
 		msg := factsMsg{p: p, diags: ds, flow: plan.DataFlow(p)}
 		if cat != nil {
-			msg.rej, _ = plan.Admit(p, cat, false)
+			msg.rej, _ = runner.Admit(p, cat, false)
 		}
 		return msg
 	}

@@ -9,7 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // heldValidator is a Validate whose first call waits for release, after
@@ -29,7 +31,7 @@ func (h *heldValidator) validate(p *plan.Plan, c *plan.Catalog) []plan.Diagnosti
 		close(h.started)
 		<-h.release
 	}
-	return plan.Validate(p, c)
+	return check.Validate(p, c)
 }
 
 // heldModel is a debugger of src whose check of the plan is under way and
@@ -68,7 +70,7 @@ func TestFirstFrameDoesNotWaitForTheCheck(t *testing.T) {
 	tm.press("j")
 	wantView(t, tm, ">·   announce notify", "channel ← backup.database", "checking the plan…")
 	tm.press("n") // the run goes on while the plan is checked
-	if st := tm.run.Step(0); st.Status != plan.StepOK {
+	if st := tm.run.Step(0); st.Status != runner.StepOK {
 		t.Fatalf("step 0 during the check: %+v", st)
 	}
 	close(h.release)

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 )
 
 // The goldens run the real program (real commands, timers and styles) in
@@ -34,7 +35,7 @@ func startGolden(t *testing.T, planFile string, w, h int) *teatest.TestModel {
 func startGoldenWith(t *testing.T, name, src string, cat *plan.Catalog, w, h int) *teatest.TestModel {
 	t.Helper()
 	p := plan.Load(name, []byte(src), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), Screen: &bytes.Buffer{}}
+	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat), Screen: &bytes.Buffer{}}
 	r := lipgloss.NewRenderer(o.Screen)
 	r.SetColorProfile(termenv.Ascii)
 	m := newModel(context.Background(), o, newStyles(r))

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 )
 
 // testModel is a debugger driven by direct Update calls, with plain styles
@@ -27,7 +28,7 @@ func newTest(t *testing.T, src string, cat *plan.Catalog) *testModel {
 		cat = mockserver.Demo()
 	}
 	p := plan.Load("plan.json", []byte(src), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat)}
+	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat)}
 	m := newModel(context.Background(), o, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -107,7 +107,7 @@ func newModel(ctx context.Context, o Options, st *styles) *model {
 	ropts := o.RunOptions
 	ropts.OnEvent = nil
 	c := &common{o: o, st: st, keys: newKeyMap(), w: 80, h: 24}
-	c.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
+	c.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
 		Limits: o.Limits, Validate: o.Validate, Live: o.Live, DeferValidation: true})
 	c.run = c.dbg.Run()
 	c.refreshPlan()

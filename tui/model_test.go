@@ -19,6 +19,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 func wantView(t *testing.T, tm *testModel, subs ...string) {
@@ -35,7 +36,7 @@ func TestStepThroughBackup(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	wantView(t, tm, "status: ready · 0/2 ok", ">▶   backup create_backup", "→ validate", "database: \"prod\"", "not run yet")
 	tm.press("n")
-	if st := tm.run.Step(0); st.Status != plan.StepOK {
+	if st := tm.run.Step(0); st.Status != runner.StepOK {
 		t.Fatalf("step 0: %+v", st)
 	}
 	wantView(t, tm, "status: paused · 1/2 ok", ">✓", "backup_id: \"bk-prod\"", "size_bytes: 12345678901234567890", "Result backup")
@@ -43,7 +44,7 @@ func TestStepThroughBackup(t *testing.T) {
 	tm.press("tab", "tab", "j")
 	wantView(t, tm, "\nbackup.backup_id\n")
 	tm.press("f10")
-	if tm.run.Status() != plan.RunCompleted {
+	if tm.run.Status() != runner.RunCompleted {
 		t.Fatalf("status %s", tm.run.Status())
 	}
 	wantView(t, tm, "✓ completed · 2/2 ok", "backup_id ← backup.backup_id = \"bk-prod\"", "status: \"valid\"")
@@ -56,7 +57,7 @@ func TestPartialRun(t *testing.T) {
 	 {"id": "a", "tool": "create_backup", "args": {"database": "broken"}},
 	 {"id": "b", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"a": ["backup_id"]}}}}]`, nil)
 	tm.press("c")
-	if tm.run.Status() != plan.RunPartial {
+	if tm.run.Status() != runner.RunPartial {
 		t.Fatalf("status %s", tm.run.Status())
 	}
 	wantView(t, tm, "✗ partial: a failed", ">✗", " - → b validate_backup", "✗ error", "disk full", "no result: the step failed")
@@ -74,7 +75,7 @@ func TestBreakpointsAndContinue(t *testing.T) {
 	}
 	wantView(t, tm, "stopped at the breakpoint on report")
 	tm.press("f5")
-	if tm.run.Status() != plan.RunCompleted {
+	if tm.run.Status() != runner.RunCompleted {
 		t.Fatalf("status %s", tm.run.Status())
 	}
 	// F9 is b
@@ -113,7 +114,7 @@ func TestRerunKeepsFoldsAndEarlierResults(t *testing.T) {
 		t.Fatal("root still open")
 	}
 	tm.press("ctrl+r")
-	if tm.run.Step(0).Status != plan.StepOK || tm.results.tree == nil {
+	if tm.run.Step(0).Status != runner.StepOK || tm.results.tree == nil {
 		t.Fatalf("rerun: %+v", tm.run.Step(0))
 	}
 	if tm.results.tree.open[0] {
@@ -126,7 +127,7 @@ func TestRerunKeepsFoldsAndEarlierResults(t *testing.T) {
 	}
 	// re-run of the second step keeps the first result
 	tm.press("j", "ctrl+r")
-	if tm.run.Step(0).Status != plan.StepOK || tm.run.Status() != plan.RunCompleted {
+	if tm.run.Step(0).Status != runner.StepOK || tm.run.Status() != runner.RunCompleted {
 		t.Fatalf("after rerun: %s", tm.run.Status())
 	}
 }
@@ -135,11 +136,11 @@ func TestRestartReconnects(t *testing.T) {
 	cat, h := hangCatalog(t)
 	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"x": 1}}]`, cat)
 	tm.press("n")
-	if tm.run.Status() != plan.RunCompleted {
+	if tm.run.Status() != runner.RunCompleted {
 		t.Fatal(tm.run.Status())
 	}
 	tm.press("R")
-	if h.reconnects != 1 || tm.run.Cursor() != 0 || tm.run.Step(0).Status != plan.StepPending {
+	if h.reconnects != 1 || tm.run.Cursor() != 0 || tm.run.Step(0).Status != runner.StepPending {
 		t.Fatalf("restart: reconnects %d cursor %d", h.reconnects, tm.run.Cursor())
 	}
 	wantView(t, tm, "restarted", "status: ready")
@@ -170,7 +171,7 @@ func TestCancelAndQuitWhileRunning(t *testing.T) {
 		t.Fatal("still busy")
 	}
 	st := tm.run.Step(0)
-	if st.Status != plan.StepError || !strings.Contains(st.Error, "cancelled") {
+	if st.Status != runner.StepError || !strings.Contains(st.Error, "cancelled") {
 		t.Fatalf("after cancel: %+v", st)
 	}
 	wantView(t, tm, "✗ partial: slow failed")
@@ -197,7 +198,7 @@ func TestCtrlCCancelsTheRunningStep(t *testing.T) {
 		}
 		wantView(t, tm, "cancelling slow… and dropped the queued keys n")
 		tm.Update(<-done)
-		if st := tm.run.Step(0); tm.busy || st.Status != plan.StepError || !strings.Contains(st.Error, "cancelled") {
+		if st := tm.run.Step(0); tm.busy || st.Status != runner.StepError || !strings.Contains(st.Error, "cancelled") {
 			t.Fatalf("after %q: busy %v, %+v", keys, tm.busy, st)
 		}
 		if tm.run.Cursor() != 0 {
@@ -542,7 +543,7 @@ func TestSelectionFollowsContinue(t *testing.T) {
 	_, cmd := tm.Update(keyMsg("c"))
 	done := make(chan tea.Msg)
 	go func() { done <- runUntil(cmd) }()
-	for tm.run.Step(1).Status != plan.StepRunning {
+	for tm.run.Step(1).Status != runner.StepRunning {
 		runtime.Gosched()
 	}
 	tm.Update(tickMsg{gen: tm.gen})
@@ -557,7 +558,7 @@ func TestSelectionFollowsContinue(t *testing.T) {
 	}
 	tm.press("x")
 	tm.Update(<-done)
-	if tm.busy || tm.sel != 1 || tm.run.Status() != plan.RunPartial {
+	if tm.busy || tm.sel != 1 || tm.run.Status() != runner.RunPartial {
 		t.Fatalf("after cancel: busy %v sel %d %s", tm.busy, tm.sel, tm.run.Status())
 	}
 }

@@ -3,7 +3,7 @@ package tui
 import (
 	"time"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // The messages the debugger's commands send back to Update. Each async
@@ -56,7 +56,7 @@ type treeKey struct {
 	n    int
 }
 
-func keyOf(step int, st plan.StepState) treeKey {
+func keyOf(step int, st runner.StepState) treeKey {
 	if len(st.Result) == 0 {
 		return treeKey{step: step}
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 const queryPlanSrc = `[
@@ -87,7 +87,7 @@ func TestQueryBreakpointAndWatch(t *testing.T) {
 		tm.press("enter")
 		wantView(t, tm, "watch · count.value.rows.#: no match · fix: no match")
 		tm.press("c")
-		if stopped := tm.run.Cursor() == 1 && tm.run.Status() != plan.RunCompleted; stopped != stop {
+		if stopped := tm.run.Cursor() == 1 && tm.run.Status() != runner.RunCompleted; stopped != stop {
 			t.Errorf("failed=%s: stopped %v at %d", failed, stopped, tm.run.Cursor())
 		}
 		if stop {

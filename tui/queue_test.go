@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 const gatePlan = `[{"id": "a", "tool": "gate", "args": {}}, {"id": "b", "tool": "gate", "args": {}}, {"id": "c", "tool": "echo", "args": {}}, {"id": "d", "tool": "echo", "args": {}}]`
@@ -36,7 +36,7 @@ func TestQueuedKeysRunInOrder(t *testing.T) {
 	if tm.busy || len(tm.queue) != 0 {
 		t.Fatalf("busy %v queue %v", tm.busy, tm.queue)
 	}
-	for i, want := range []plan.StepStatus{plan.StepOK, plan.StepOK, plan.StepOK, plan.StepPending} {
+	for i, want := range []runner.StepStatus{runner.StepOK, runner.StepOK, runner.StepOK, runner.StepPending} {
 		if got := tm.run.Step(i).Status; got != want {
 			t.Fatalf("step %d: %s, want %s", i, got, want)
 		}
@@ -54,7 +54,7 @@ func TestCancelDropsTheQueue(t *testing.T) {
 	tm.press("x")
 	wantView(t, tm, "cancelling a… and dropped the queued keys c ctrl+r R")
 	tm.drain(func() tea.Msg { return <-done })
-	if tm.busy || len(tm.queue) != 0 || tm.run.Step(1).Status != plan.StepPending {
+	if tm.busy || len(tm.queue) != 0 || tm.run.Step(1).Status != runner.StepPending {
 		t.Fatalf("busy %v queue %v step 1 %s", tm.busy, tm.queue, tm.run.Step(1).Status)
 	}
 }
@@ -103,7 +103,7 @@ func TestBreakpointSetWhileContinuing(t *testing.T) {
 	g.open <- true // a
 	g.open <- true // b
 	tm.drain(func() tea.Msg { return <-done })
-	if tm.run.Cursor() != 3 || tm.run.Step(2).Status != plan.StepOK {
+	if tm.run.Cursor() != 3 || tm.run.Step(2).Status != runner.StepOK {
 		t.Fatalf("stopped before %d", tm.run.Cursor())
 	}
 	wantView(t, tm, "stopped at the breakpoint on d")

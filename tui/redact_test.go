@@ -10,14 +10,16 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // w writes the trace with the run's --redact keys applied.
 func TestWriteTraceRedacted(t *testing.T) {
 	cat := mockserver.Demo()
 	p := plan.Load("plan.json", []byte(sample(t, "backup.json")), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat),
-		RunOptions: plan.RunOptions{Redact: []string{"backup_id"}}}
+	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat),
+		RunOptions: runner.RunOptions{Redact: []string{"backup_id"}}}
 	m := newModel(context.Background(), o, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}

@@ -1,9 +1,9 @@
 package tui
 
-import "github.com/planctl/planctl/plan"
+import "github.com/planctl/planctl/plan/runner"
 
 // refreshResultDiags puts each step's RESULT_SCHEMA warning (a result that
-// does not match its tool's outputSchema; plan/validate_result.go) beside the step's
+// does not match its tool's outputSchema; plan/check/validate_result.go) beside the step's
 // other diagnostics, and drops those of steps whose result is gone (restart,
 // rerun). The response is never changed by it. Only results that changed
 // since the last refresh are checked again (resultKeys): after a run of
@@ -29,7 +29,7 @@ func (m *common) refreshResultDiags() {
 			}
 		}
 		m.diags[i] = kept
-		if d := plan.ResultCheck(m.run, i); d != nil {
+		if d := runner.ResultCheck(m.run, i); d != nil {
 			m.diags[i] = append(m.diags[i], *d)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // resultsModel is the result pane, under the step pane: the tree of the
@@ -178,7 +178,7 @@ func (r *resultsModel) show() tea.Cmd {
 	}
 	r.want, r.treeErr = k, ""
 	r.tree = nil
-	if st.Status != plan.StepOK {
+	if st.Status != runner.StepOK {
 		return nil
 	}
 	if d := r.docs[k]; d != nil {
@@ -237,7 +237,7 @@ func (r *resultsModel) showArgs() tea.Cmd {
 		r.tree, r.want, r.loading = nil, treeKey{step: argsStep(r.sel)}, false
 		r.treeErr = "they cannot be resolved now: " + r.argsErr
 		for _, ref := range r.p.Steps[r.sel].Refs() {
-			if j := r.sourceOf(r.sel, ref.Step); j >= 0 && r.run.Step(j).Status != plan.StepOK {
+			if j := r.sourceOf(r.sel, ref.Step); j >= 0 && r.run.Step(j).Status != runner.StepOK {
 				r.treeErr = "they resolve once " + r.label(j) + " has run"
 				break
 			}
@@ -445,7 +445,7 @@ func (r *resultsModel) View() []string {
 		rows = append(rows, r.st.dim.Render("  reading the result…"))
 	case r.treeErr != "":
 		rows = append(rows, r.st.err.Render("  ✗ "+r.treeErr))
-	case st.Status == plan.StepError:
+	case st.Status == runner.StepError:
 		rows = append(rows, r.st.dim.Render("  no result: the step failed (its error is above)"))
 	case r.running(r.sel, st):
 		rows = append(rows, r.st.dim.Render("  running…  x cancels"))

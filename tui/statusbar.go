@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // statusBar is the run's status on the header line and, at the bottom,
@@ -88,9 +88,9 @@ func (s *statusBar) runStatus() string {
 		if len(s.queue) > 0 {
 			text += "; queued: " + queueText(s.queue, 6)
 		}
-	case s.run.Status() == plan.RunCompleted:
+	case s.run.Status() == runner.RunCompleted:
 		text = st.ok.Render("✓ completed")
-	case s.run.Status() == plan.RunPartial:
+	case s.run.Status() == runner.RunPartial:
 		text = st.err.Render("✗ partial") + ": " + s.label(s.run.Cursor()) + " failed"
 	case s.run.Cursor() == 0:
 		text = "ready"

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // stepModel is the step pane, over the result tree: what the selected step
@@ -223,7 +224,7 @@ func (s *stepModel) stepLines(width int) []string {
 			}
 		}
 	}
-	if ss.Status == plan.StepError {
+	if ss.Status == runner.StepError {
 		add(0, st.err.Render("✗ error"))
 		for _, l := range strings.Split(ss.Error, "\n") {
 			add(2, sanitize([]byte(l)))
@@ -298,11 +299,11 @@ func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) stri
 	}
 	if src := m.sourceOf(i, ref.Step); src >= 0 {
 		switch m.run.Step(src).Status {
-		case plan.StepPending:
+		case runner.StepPending:
 			return st.dim.Render("(resolves once " + ref.Step + " has run)")
-		case plan.StepRunning:
+		case runner.StepRunning:
 			return st.dim.Render("(" + ref.Step + " is running)")
-		case plan.StepError:
+		case runner.StepError:
 			return st.err.Render("✗ step '" + ref.Step + "' failed: no value")
 		}
 	}
@@ -336,12 +337,12 @@ func clip(b []byte, n int) []byte {
 }
 
 // stepStatusText says where step i stands, in words.
-func (m *stepModel) stepStatusText(i int, ss plan.StepState) string {
+func (m *stepModel) stepStatusText(i int, ss runner.StepState) string {
 	st := m.st
 	switch ss.Status {
-	case plan.StepOK:
+	case runner.StepOK:
 		return st.ok.Render("✓ ok") + " in " + fmtDur(ss.Duration)
-	case plan.StepError:
+	case runner.StepError:
 		return st.err.Render("✗ error") + " after " + fmtDur(ss.Duration)
 	}
 	if m.running(i, ss) {

@@ -9,9 +9,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
-// Stepping: every action is the Debugger's (plan.Debugger), called in a
+// Stepping: every action is the Debugger's (runner.Debugger), called in a
 // command that sends a message back when it is done. The run is only ever
 // driven from one command at a time (busy), and a restart bumps the
 // generation so late answers are dropped.
@@ -85,7 +86,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	}
 	halted := m.dbg.Halted()
 	switch {
-	case msg.last >= 0 && m.run.Step(msg.last).Status == plan.StepError:
+	case msg.last >= 0 && m.run.Step(msg.last).Status == runner.StepError:
 		st := m.run.Step(msg.last)
 		say(true, fmt.Sprintf("%s failed: %s%s; i edits it, n retries it", m.label(msg.last), oneLine(st.Error), dropped()))
 	case halted != "":

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // stepsModel is the steps pane on the left: one row per step, the
@@ -105,9 +106,9 @@ func (s *stepsModel) stepRow(i, w int) string {
 	}
 	var suffix string
 	switch {
-	case ss.Status == plan.StepOK:
+	case ss.Status == runner.StepOK:
 		b.WriteString(st.ok.Render("✓"))
-	case ss.Status == plan.StepError:
+	case ss.Status == runner.StepError:
 		b.WriteString(st.err.Render("✗"))
 	case s.running(i, ss):
 		b.WriteString(st.run.Render(spin(s.frame)))

@@ -1,11 +1,11 @@
 // Package tui is planctl's terminal debugger: a bubbletea program that
-// drives a plan.Run one step at a time. The debug command calls Run:
+// drives a runner.Run one step at a time. The debug command calls Run:
 //
 //	err := tui.Run(ctx, tui.Options{Plan: p, Catalog: c, In: os.Stdin, Out: os.Stdout, Screen: os.Stderr})
 //	if errors.Is(err, tui.ErrNotTerminal) { /* suggest --repl or run */ }
 //
 // Tool calls, parsing of results and searches run in tea.Cmds, so the
-// screen never freezes; the engine (plan.Run) does every resolution.
+// screen never freezes; the engine (runner.Run) does every resolution.
 package tui
 
 import (
@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/tui/internal/noquery"
 )
 
@@ -27,10 +28,10 @@ func init() { noquery.Restore() }
 type Options struct {
 	Plan        *plan.Plan
 	Catalog     *plan.Catalog
-	RunOptions  plan.RunOptions   // step timeout; OnEvent is the TUI's own
-	Diagnostics []plan.Diagnostic // from plan.Validate, shown beside the steps (nil: the debugger validates the plan after its first screen)
+	RunOptions  runner.RunOptions // step timeout; OnEvent is the TUI's own
+	Diagnostics []plan.Diagnostic // from check.Validate, shown beside the steps (nil: the debugger validates the plan after its first screen)
 	Breakpoints []int             // step indexes to stop before
-	// Validate checks the plan and every edit of it (nil: plan.Validate).
+	// Validate checks the plan and every edit of it (nil: check.Validate).
 	Validate  func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
 	TracePath string        // default file for the write-trace key (empty: trace.DefaultPath)
 	Limits    plan.Limits   // the plan's limits, for edited copies of it

@@ -322,7 +322,7 @@ func (s *Server) setFunctionBreakpoints(q *godap.SetFunctionBreakpointsRequest) 
 func (s *Server) checkCondition(cond string) error { return query.Check(cond) }
 
 // setBreakIf sets a conditional breakpoint: Continue stops before step i
-// when the query's value is truthy (plan.Debugger.SetBreakIf).
+// when the query's value is truthy (runner.Debugger.SetBreakIf).
 func (s *Server) setBreakIf(i int, cond string) error { return s.dbg.SetBreakIf(i, cond) }
 
 func (s *Server) setExceptionBreakpoints(q *godap.SetExceptionBreakpointsRequest) {

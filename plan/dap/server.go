@@ -1,7 +1,7 @@
 // Package dap is planctl's Debug Adapter: it speaks the Debug Adapter
 // Protocol (github.com/google/go-dap's messages and framing, as delve does)
 // so that VS Code, Neovim (nvim-dap) and any other DAP client step through
-// a plan. It is a thin driver of plan.Debugger, like the TUI and the REPL:
+// a plan. It is a thin driver of runner.Debugger, like the TUI and the REPL:
 // every step, resolution, edit and validation is the engine's; this
 // package maps them to breakpoints on lines, stack frames, scopes and
 // variables.
@@ -24,6 +24,7 @@ import (
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Opened is a launch's plan and tools, as the command line opens them.
@@ -68,7 +69,7 @@ type Server struct {
 	// Set by launch.
 	launch   Launch
 	opened   *Opened
-	dbg      *plan.Debugger
+	dbg      *runner.Debugger
 	orig     *plan.Plan // the plan as loaded: frames and breakpoints use its lines
 	path     string     // the program's absolute path
 	configed bool       // configurationDone arrived
@@ -385,8 +386,8 @@ func (s *Server) use(l Launch, op *Opened) {
 	if abs, err := filepath.Abs(s.path); err == nil {
 		s.path = abs
 	}
-	ro := plan.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
-	s.dbg = plan.NewDebugger(op.Plan, op.Catalog, plan.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
+	ro := runner.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
+	s.dbg = runner.NewDebugger(op.Plan, op.Catalog, runner.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
 	s.bps.plan = s.orig
 }
 
@@ -426,7 +427,7 @@ func (s *Server) start() {
 	pre := s.preStop
 	s.mu.Unlock()
 	if pre {
-		if rej, _ := plan.Admit(p, s.dbg.Catalog(), true); rej != nil {
+		if rej, _ := runner.Admit(p, s.dbg.Catalog(), true); rej != nil {
 			s.stop(stopInfo{reason: "exception", id: "plan rejected by preflight", text: rej.Message})
 			return
 		}
@@ -528,7 +529,7 @@ func (s *Server) afterRun(how string, paused bool) {
 	c := run.Cursor()
 	p := s.dbg.Plan()
 	switch {
-	case run.Status() == plan.RunCompleted:
+	case run.Status() == runner.RunCompleted:
 		s.output("console", "run completed\n")
 		s.output("console", string(jsontext.Indent(run.Response()))+"\n")
 		s.send(&godap.ExitedEvent{Event: event("exited"), Body: godap.ExitedEventBody{ExitCode: 0}})
@@ -692,7 +693,7 @@ func (s *Server) restartLaunch(args json.RawMessage) (Launch, error) {
 }
 
 // restartFrame reruns a finished step: the results before it are kept
-// and it is next again (plan.Debugger.Rerun).
+// and it is next again (runner.Debugger.Rerun).
 func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
 	if s.busy(&q.Request) {
 		return
@@ -716,23 +717,23 @@ func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
 }
 
 // onEvent writes the step log as output events.
-func (s *Server) onEvent(e plan.Event) {
+func (s *Server) onEvent(e runner.Event) {
 	st := s.dbg.Run().Plan.Steps[e.Step]
 	tool := st.ToolName()
 	if tool == "" {
 		tool = "(no tool)"
 	}
 	switch e.Kind {
-	case plan.EventStepStarted:
+	case runner.EventStepStarted:
 		s.output("stdout", fmt.Sprintf("%s (%s): calling the tool\n", st.Label(), tool))
 		return
-	case plan.EventStepFinished:
+	case runner.EventStepFinished:
 	default:
 		return
 	}
-	if e.State.Status == plan.StepOK {
+	if e.State.Status == runner.StepOK {
 		s.output("stdout", fmt.Sprintf("%s (%s): ok\n", st.Label(), tool))
-		if d := plan.ResultCheck(s.dbg.Run(), e.Step); d != nil {
+		if d := runner.ResultCheck(s.dbg.Run(), e.Step); d != nil {
 			s.output("stdout", fmt.Sprintf("  warning: %s [%s]\n", d.Message, d.Code))
 		}
 	} else {

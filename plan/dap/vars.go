@@ -10,6 +10,7 @@ import (
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // A variable handle names what a variables request expands: a scope of a
@@ -81,7 +82,7 @@ func (s *Server) frames() []int {
 		out = append(out, c)
 	}
 	for i := min(c, n) - 1; i >= 0; i-- {
-		if run.Step(i).Status == plan.StepOK {
+		if run.Step(i).Status == runner.StepOK {
 			out = append(out, i)
 		}
 	}
@@ -109,10 +110,10 @@ func (s *Server) stackTrace(q *godap.StackTraceRequest) {
 		name := st.Label() + " (" + toolName(st) + ")"
 		hint := "normal"
 		switch run.Step(i).Status {
-		case plan.StepOK:
+		case runner.StepOK:
 			name += ": ok"
 			hint = "subtle"
-		case plan.StepError:
+		case runner.StepError:
 			name += ": failed"
 		}
 		frames = append(frames, godap.StackFrame{Id: i + 1, Name: name, Source: src, Line: s.line(line), Column: s.col(col), PresentationHint: hint})
@@ -167,9 +168,9 @@ func (s *Server) variables(q *godap.VariablesRequest) {
 		st := s.dbg.Run().Step(n.step)
 		label := s.dbg.Plan().Steps[n.step].Label()
 		switch st.Status {
-		case plan.StepOK:
+		case runner.StepOK:
 			vs = s.children(varNode{raw: st.Result, refStep: label, hasRef: true}, "result", 0, 0)
-		case plan.StepError:
+		case runner.StepError:
 			vs = []godap.Variable{{Name: "error", Value: string(jsontext.AppendJSONString(nil, st.Error)), Type: "string"}}
 		default:
 			vs = []godap.Variable{{Name: "status", Value: `"` + st.Status.String() + `"`, Type: "string"}}
@@ -208,7 +209,7 @@ func (s *Server) argVariables(i int) []godap.Variable {
 		ref := plan.ParseRef(m.Value)
 		var val []byte
 		var err error
-		if st.Status == plan.StepOK || (st.Status == plan.StepRunning && st.Args != nil) {
+		if st.Status == runner.StepOK || (st.Status == runner.StepRunning && st.Args != nil) {
 			var ok bool
 			if val, ok = jsontext.RawMember(st.Args, m.Key); !ok {
 				err = errors.New("not among the arguments the tool was called with")
@@ -478,8 +479,8 @@ func (s *Server) lookup(expr string) ([]byte, varNode, error) {
 	st := run.Step(i)
 	label := s.dbg.Plan().Steps[i].Label()
 	switch st.Status {
-	case plan.StepOK:
-	case plan.StepError:
+	case runner.StepOK:
+	case runner.StepError:
 		return nil, varNode{}, fmt.Errorf("%s failed, so it has no result: %s", label, st.Error)
 	default:
 		return nil, varNode{}, fmt.Errorf("%s has not run yet: step or continue to run it", label)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -239,7 +241,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 	case !atKey && len(rest) == 1 && rest[0] == "tool":
 		for _, t := range cat.Tools {
 			var sig strings.Builder
-			plan.RenderConciergeTool(&sig, t)
+			concierge.RenderConciergeTool(&sig, t)
 			first, _, _ := strings.Cut(sig.String(), "\n")
 			add(t.Name, protocol.CompletionItemKindFunction, strings.TrimSpace(first), "```text\n"+sig.String()+"\n```")
 		}
@@ -254,7 +256,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		if t == nil {
 			return items
 		}
-		for _, prm := range t.Params() {
+		for _, prm := range check.Params(t) {
 			if top.keys[prm.Name] && !sc.inString {
 				continue
 			}
@@ -274,7 +276,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 			b := before[j]
 			doc := ""
 			if t := cat.Tool(b.tool); t != nil {
-				out, _ := t.OutputAt(nil)
+				out, _ := check.OutputAt(t, nil)
 				doc = fmt.Sprintf("the output of `%s`: `%s`", t.Name, out.Type)
 			}
 			add(b.id, protocol.CompletionItemKindReference, "step "+b.id+": "+b.tool, doc)
@@ -292,7 +294,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		if t == nil {
 			return items
 		}
-		out, ok := t.OutputAt(top.elems[:min(top.index, len(top.elems))])
+		out, ok := check.OutputAt(t, top.elems[:min(top.index, len(top.elems))])
 		if !ok {
 			return items
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -156,7 +157,7 @@ func (d *document) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
 	if d.analysed != d.version {
 		p := plan.Load(d.uri, d.text, plan.Limits{})
 		p.AcceptSchemaHint()
-		d.plan, d.diags, d.analysed = p, plan.Validate(p, s.catalog()), d.version
+		d.plan, d.diags, d.analysed = p, check.Validate(p, s.catalog()), d.version
 	}
 	return d.plan, d.diags, d.version
 }

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/tliron/glsp"
@@ -340,7 +342,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 			return nil, nil
 		}
 		var sig strings.Builder
-		plan.RenderConciergeTool(&sig, tool)
+		concierge.RenderConciergeTool(&sig, tool)
 		fmt.Fprintf(&md, "```text\n%s\n```\n", sig.String())
 		start, end = f.v.Start(), f.v.End()
 	case f.key == "args" && len(sc.rest) >= 2:
@@ -353,7 +355,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 				start, end = inner[n-1].v.Start(), inner[n-1].v.End()
 			}
 		} else if a := sc.rest[1]; a.onKey && tool != nil {
-			for _, prm := range tool.Params() {
+			for _, prm := range check.Params(tool) {
 				if prm.Name == a.key {
 					paramDoc(&md, tool, prm)
 				}
@@ -382,7 +384,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md.String()}, Range: &rng}, nil
 }
 
-func paramDoc(md *strings.Builder, tool *plan.Tool, prm plan.ParamInfo) {
+func paramDoc(md *strings.Builder, tool *plan.Tool, prm check.ParamInfo) {
 	fmt.Fprintf(md, "`%s: %s` (parameter of `%s`", prm.Name, prm.Type, tool.Name)
 	if prm.Required {
 		md.WriteString(", required")
@@ -416,7 +418,7 @@ func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step
 		}
 		md.WriteString(")")
 		path, _ := json.Marshal(r.Path)
-		switch out, ok := tt.OutputAt(r.Path); {
+		switch out, ok := check.OutputAt(tt, r.Path); {
 		case tt == nil:
 			md.WriteString("\n\n")
 		case ok:

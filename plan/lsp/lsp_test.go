@@ -11,6 +11,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -69,7 +70,7 @@ func TestFixesFixTheirDiagnostic(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := plan.Load(f, src, plan.Limits{})
-		ds := plan.Validate(p, cat)
+		ds := check.Validate(p, cat)
 		count := func(ds []plan.Diagnostic, code string) (n int) {
 			for _, d := range ds {
 				if d.Code == code {
@@ -87,7 +88,7 @@ func TestFixesFixTheirDiagnostic(t *testing.T) {
 					t.Errorf("%s: %q on %s breaks the JSON:\n%s", f, fx.title, d.Code, fixed)
 					continue
 				}
-				if after := plan.Validate(q, cat); count(after, d.Code) >= count(ds, d.Code) {
+				if after := check.Validate(q, cat); count(after, d.Code) >= count(ds, d.Code) {
 					t.Errorf("%s: %q leaves every %s:\n%s", f, fx.title, d.Code, fixed)
 				}
 			}

@@ -1,5 +1,5 @@
 // Package lsp is planctl's Language Server for plan files: a thin layer over
-// the plan engine (plan.Load, plan.Validate, the catalog) that speaks the
+// the plan engine (plan.Load, check.Validate, the catalog) that speaks the
 // Language Server Protocol through tliron/glsp. It publishes every
 // diagnostic of the validator with exact UTF-16 ranges, offers the
 // validator's fixes as quick fixes, completes tool names, argument names,

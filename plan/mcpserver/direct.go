@@ -14,8 +14,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // The direct path: a stateless HTTP server answers the request it sees
@@ -292,7 +292,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 		// Escapes can make the answer several times the response: a large
 		// one is counted first, so that its buffer is made once, not grown
 		// by doubling to twice the answer.
-		size = int(plan.AnswerSize(sc))
+		size = int(runner.AnswerSize(sc))
 	}
 	dst = slices.Grow(dst, size+len(rid)+100)
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)

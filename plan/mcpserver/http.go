@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,7 +22,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/planctl/planctl/plan"
 )
 
 // Endpoint is the path of the Streamable HTTP endpoint.
@@ -57,6 +58,16 @@ type HTTPOptions struct {
 	// MaxSessions bounds the live sessions of stateful HTTP; an
 	// initialize past it is refused with 503. 0: DefaultMaxSessions.
 	MaxSessions int
+	// MaxClientSessions bounds the live sessions opened from one address
+	// (clientOf): an initialize past it ends that client's least recently
+	// used session, and one past MaxSessions ends the least recently used
+	// of the client that holds the most, so that no client locks the
+	// others out. 0: DefaultMaxClientSessions.
+	MaxClientSessions int
+	// MaxConns bounds the connections open at once; past it the oldest
+	// idle or unauthenticated one is closed (conns.go). 0:
+	// DefaultMaxConns; negative: no bound.
+	MaxConns int
 	// SessionIdleTimeout ends a session no request has used for this long,
 	// so that clients that vanish without ending their session (DELETE)
 	// leave nothing behind; 0: sessions live until ended.
@@ -67,16 +78,16 @@ type HTTPOptions struct {
 	// nothing for this long is dropped, and what its answer held is freed.
 	// 0: DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// MaxAnswers bounds the bytes of answer (plan.AnswerSize) that the
+	// MaxAnswers bounds the bytes of answer (runner.AnswerSize) that the
 	// requests being served hold together, from the step that makes them
-	// until the answer is written (plan.AnswerBudget): the step that would
+	// until the answer is written (answerBudget): the step that would
 	// cross it fails with a message that says so. 0: DefaultMaxAnswers;
 	// negative: no bound.
 	MaxAnswers int64
 }
 
 // DefaultMaxAnswers bounds the answers held at once: eight of
-// plan.DefaultMaxResponse, where a served plan's answer is a few
+// runner.DefaultMaxResponse, where a served plan's answer is a few
 // kilobytes. Without it, clients that read none of their answers could
 // make a server hold --max-inflight of the largest answers (16 GiB, and
 // twice that or more in memory) until --write-timeout.
@@ -91,13 +102,19 @@ const DefaultMaxInFlight = 256
 // mcp-go's state plus the client's metadata (at most MaxInitializeBody).
 const DefaultMaxSessions = 1000
 
+// DefaultMaxClientSessions bounds the sessions of one client: as many as
+// --max-inflight's default serves at once, so a client that opens more
+// cannot be using them all.
+const DefaultMaxClientSessions = 256
+
 // MaxInitializeBody bounds an initialize request: the clientInfo and
 // capabilities it carries are kept for the session's life.
 const MaxInitializeBody = 32 << 10
 
-// DefaultBodyTimeout bounds the reading of a request body. The body is
-// read before the request takes one of --max-inflight's slots, so slow
-// senders hold only their own connection, and not for longer than this.
+// DefaultBodyTimeout bounds the reading of an authenticated request's
+// body. The body is read before the request takes one of --max-inflight's
+// slots, so slow senders hold no slot, and their connection not for
+// longer than this. An unauthenticated request's body is not read.
 const DefaultBodyTimeout = 30 * time.Second
 
 // DefaultWriteTimeout bounds each write of an answer to a client.
@@ -117,8 +134,8 @@ type HTTP struct {
 	streamable *server.StreamableHTTPServer
 	tokenSum   [32]byte
 	inFlight   chan struct{}
-	turns      *turns             // nil: no bound on the requests computing at once
-	answers    *plan.AnswerBudget // nil: no bound on the answers held at once
+	turns      *turns        // nil: no bound on the requests computing at once
+	answers    *answerBudget // nil: no bound on the answers held at once
 	srv        *Server
 	direct     bool // a plain execute_plan call is answered without mcp-go (direct.go)
 	// directServed counts the requests the direct path answered.
@@ -127,6 +144,7 @@ type HTTP struct {
 	// headers (x-mcp-header), which the direct path does not check.
 	paramHeaders bool
 	ids          *sessionIDs
+	conns        *conns     // nil: no bound on the connections open at once
 	initMu       sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
 }
 
@@ -142,6 +160,12 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = DefaultMaxSessions
 	}
+	if opts.MaxClientSessions <= 0 {
+		opts.MaxClientSessions = DefaultMaxClientSessions
+	}
+	if opts.MaxConns == 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
@@ -154,12 +178,29 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), srv: s, direct: opts.Stateless}
 	switch {
 	case opts.MaxAnswers == 0:
-		h.answers = plan.NewAnswerBudget(DefaultMaxAnswers)
+		h.answers = newAnswerBudget(DefaultMaxAnswers)
 	case opts.MaxAnswers > 0:
-		h.answers = plan.NewAnswerBudget(opts.MaxAnswers)
+		h.answers = newAnswerBudget(opts.MaxAnswers)
 	}
 	if opts.MaxRunning > 0 {
 		h.turns = newTurns(opts.MaxRunning)
+	}
+	// Every state of a connection has a deadline: its headers (new or
+	// after a request) ReadHeaderTimeout, an authenticated body
+	// BodyTimeout, a refused one LingerTimeout, an idle one IdleTimeout,
+	// each write WriteTimeout.
+	if srv.ReadHeaderTimeout <= 0 {
+		srv.ReadHeaderTimeout = 10 * time.Second
+	}
+	if srv.IdleTimeout <= 0 {
+		srv.IdleTimeout = 2 * time.Minute
+	}
+	if srv.MaxHeaderBytes <= 0 {
+		srv.MaxHeaderBytes = MaxHeaderBytes
+	}
+	if opts.MaxConns > 0 {
+		h.conns = newConns(opts.MaxConns, s.log)
+		h.conns.install(srv)
 	}
 	if opts.AuthToken != "" {
 		h.tokenSum = sha256.Sum256([]byte(opts.AuthToken))
@@ -191,7 +232,7 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
 	} else {
-		h.ids = &sessionIDs{live: map[string]bool{}}
+		h.ids = &sessionIDs{live: map[string]*sessionInfo{}}
 		s.onInitialized(h.ids.confirm)
 		sopts = append(sopts, server.WithSessionIdManager(h.ids))
 		if opts.SessionIdleTimeout > 0 {
@@ -204,12 +245,23 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(Endpoint, h.guard(h.streamable))
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.refuse(w, r, http.StatusNotFound, fmt.Sprintf("Not Found: planctl serves MCP at %s only", Endpoint))
+	}))
 	srv.Handler = h.logged(mux)
 	return h
 }
 
 // Streamable is mcp-go's handler, for Shutdown.
 func (h *HTTP) Streamable() *server.StreamableHTTPServer { return h.streamable }
+
+// Conns is the number of connections open (0 when they are not counted).
+func (h *HTTP) Conns() int {
+	if h.conns == nil {
+		return 0
+	}
+	return h.conns.count()
+}
 
 // Sessions is the number of live sessions (0 when stateless).
 func (h *HTTP) Sessions() int {
@@ -235,11 +287,17 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		if origin != "" && !h.originAllowed(origin) {
-			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin), http.StatusForbidden)
+			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin))
 			return
 		}
 		if !h.hostAllowed(r.Host) {
-			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host), http.StatusForbidden)
+			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host))
+			return
+		}
+		if r.Method != http.MethodPost && r.ContentLength != 0 {
+			// Not read below: refused, so that it is not left for
+			// net/http to read without a deadline.
+			h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("Bad Request: a %s request carries no body", r.Method))
 			return
 		}
 		if r.Method == http.MethodOptions && origin != "" && len(h.opts.AllowOrigins) > 0 {
@@ -249,15 +307,18 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		}
 		if h.opts.AuthToken != "" && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="planctl"`)
-			http.Error(w, "Unauthorized: send the token given to planctl serve as 'Authorization: Bearer <token>'", http.StatusUnauthorized)
+			h.refuse(w, r, http.StatusUnauthorized, "Unauthorized: send the token given to planctl serve as 'Authorization: Bearer <token>'")
 			return
+		}
+		if h.conns != nil {
+			h.conns.authenticated(r)
 		}
 		var msg message
 		var body []byte
 		var call *directCall
 		if r.Body != nil && r.Method == http.MethodPost {
 			if r.ContentLength > h.opts.MaxBody {
-				tooLarge(w, h.opts.MaxBody)
+				h.tooLarge(w, r)
 				return
 			}
 			rc := http.NewResponseController(w)
@@ -266,12 +327,11 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			body, err = io.ReadAll(io.LimitReader(r.Body, h.opts.MaxBody+1))
 			rc.SetReadDeadline(time.Time{})
 			if err != nil {
-				w.Header().Set("Connection", "close")
-				http.Error(w, fmt.Sprintf("cannot read the request body (it must arrive within %s): %v", h.opts.BodyTimeout, err), http.StatusBadRequest)
+				h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("cannot read the request body (it must arrive within %s): %v", h.opts.BodyTimeout, err))
 				return
 			}
 			if int64(len(body)) > h.opts.MaxBody {
-				tooLarge(w, h.opts.MaxBody)
+				h.tooLarge(w, r)
 				return
 			}
 			if tooDeep(body, MaxRequestDepth) {
@@ -298,6 +358,9 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
 		}
+		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" {
+			defer h.ids.use(sid)()
+		}
 		select {
 		case h.inFlight <- struct{}{}:
 			defer func() { <-h.inFlight }()
@@ -323,7 +386,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			if h.answers != nil {
 				// What the request's answer takes is given back once it is
 				// written, or given up (the client left, --write-timeout).
-				rs.lease = h.answers.Lease()
+				rs.lease = h.answers.newLease()
 				defer rs.lease.Release()
 			}
 			r = r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)) // one copy of the request for both
@@ -384,20 +447,33 @@ func (h *HTTP) sessionChecks(w http.ResponseWriter, r *http.Request, msg *messag
 func (h *HTTP) initialize(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	h.initMu.Lock()
 	defer h.initMu.Unlock()
-	if n := h.ids.count(); n >= h.opts.MaxSessions {
-		w.Header().Set("Retry-After", "10")
-		http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open already (--max-sessions); end unused ones with DELETE, or retry when idle ones expire (--session-idle-timeout)", n), http.StatusServiceUnavailable)
-		return
+	client := clientOf(r)
+	if id, full := h.ids.evictable(client, h.opts.MaxClientSessions, h.opts.MaxSessions); full {
+		if id == "" {
+			w.Header().Set("Retry-After", "10")
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open and each is serving a request (--max-sessions %d, --max-client-sessions %d); retry in a moment", h.ids.count(), h.opts.MaxSessions, h.opts.MaxClientSessions), http.StatusServiceUnavailable)
+			return
+		}
+		h.endSession(r, id)
+		h.log.Info("session ended", "reason", "--max-client-sessions or --max-sessions reached: its client's least recently used session made room for a new one")
 	}
+	h.ids.mu.Lock()
+	h.ids.next = client
+	h.ids.mu.Unlock()
 	next.ServeHTTP(w, r)
 	for _, id := range h.ids.unconfirmed() {
-		// mcp-go keeps state for it too: end it as a DELETE would.
-		del, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodDelete, Endpoint, nil)
-		del.Host = r.Host // past mcp-go's DNS rebinding check, as the request was
-		del.Header.Set(server.HeaderKeySessionID, id)
-		h.streamable.ServeHTTP(discardWriter{}, del)
+		h.endSession(r, id)
 		h.log.Info("session ended", "reason", "initialize failed")
 	}
+}
+
+// endSession ends session id as a DELETE would: mcp-go keeps state for
+// it too.
+func (h *HTTP) endSession(r *http.Request, id string) {
+	del, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodDelete, Endpoint, nil)
+	del.Host = r.Host // past mcp-go's DNS rebinding check, as the request was
+	del.Header.Set(server.HeaderKeySessionID, id)
+	h.streamable.ServeHTTP(discardWriter{}, del)
 }
 
 // discardWriter is an http.ResponseWriter that keeps nothing.
@@ -427,9 +503,72 @@ func (h *HTTP) hostAllowed(hostport string) bool {
 	return false
 }
 
-func tooLarge(w http.ResponseWriter, limit int64) {
-	w.Header().Set("Connection", "close")
-	http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", limit), http.StatusRequestEntityTooLarge)
+func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
+	h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
+}
+
+// refuse answers a request that will not be served, at once, before
+// reading its body, and closes the connection after it. When a body may
+// follow, the connection is taken from net/http (which would read up to
+// 256 KiB of it before answering and again before closing, with no
+// deadline: a partial body held the connection, and its headers, forever)
+// and closed by linger.
+func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	body := msg + "\n"
+	hd := w.Header()
+	hd.Set("Connection", "close")
+	hd.Set("Content-Type", "text/plain; charset=utf-8")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Length", strconv.Itoa(len(body))) // whole before the connection is taken
+	w.WriteHeader(code)
+	io.WriteString(w, body)
+	if r.ContentLength == 0 {
+		return // no body: net/http closes the connection after the answer
+	}
+	rc := http.NewResponseController(w)
+	rc.Flush()
+	nc, brw, err := rc.Hijack()
+	if err != nil {
+		// Not HTTP/1 over a connection of its own: bound net/http's
+		// own reading of the body instead.
+		rc.SetReadDeadline(time.Now().Add(LingerTimeout))
+		return
+	}
+	if h.conns != nil {
+		h.conns.lingering(nc)
+	}
+	go h.linger(nc, brw.Reader)
+}
+
+// linger closes a refused request's connection: its half first, so the
+// client sees the end of the answer, then it discards what the client
+// still sends, at most twice MaxBody within LingerTimeout, then closes
+// the rest. A client that writes its whole body before reading (Python's
+// httpx does) so reads the refusal instead of a reset; a stranger's
+// partial body holds a small goroutine and a descriptor that long at
+// most, and is shed first past MaxConns. The request and its headers are
+// freed as the handler returns.
+func (h *HTTP) linger(nc net.Conn, br *bufio.Reader) {
+	defer nc.Close()
+	if h.conns != nil {
+		defer h.conns.forget(nc)
+	}
+	if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+	nc.SetReadDeadline(time.Now().Add(LingerTimeout))
+	io.CopyN(io.Discard, br, 2*h.opts.MaxBody)
+}
+
+// clientOf is who opened a session, for MaxClientSessions: the address
+// it came from (behind a proxy, the proxy's; every client on this
+// machine is one).
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // authorized compares the bearer token in constant time (of hashes, so the

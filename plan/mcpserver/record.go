@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -66,7 +67,7 @@ const TracePrefix = "plan-"
 // recordSlot carries a call's run from handle to the recorder.
 type recordSlot struct {
 	call uint64
-	run  *plan.Run
+	run  *runner.Run
 }
 
 type recordKey struct{}
@@ -98,7 +99,7 @@ func (rc *recorder) write(ctx context.Context, s *Server, req mcp.CallToolReques
 			data, _ = json.Marshal(req.Params.Arguments)
 		}
 		p := plan.Load(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
-		r = plan.NewRun(p, s.catalog, plan.RunOptions{Redact: rc.opts.Redact})
+		r = runner.NewRun(p, s.catalog, runner.RunOptions{Redact: rc.opts.Redact})
 		sv.Refused = "refused"
 		if res != nil && res.IsError {
 			var e struct{ Error string }

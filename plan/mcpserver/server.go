@@ -24,6 +24,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // ToolName is the one tool the server lists.
@@ -44,12 +46,12 @@ type Options struct {
 	StepTimeout time.Duration // bounds each tool call; 0: none
 	PlanTimeout time.Duration // bounds a whole plan; 0: none
 	MaxSteps    int           // 0: DefaultMaxSteps
-	MaxResult   int64         // bounds one tool result (plan.RunOptions.MaxResult)
+	MaxResult   int64         // bounds one tool result (runner.RunOptions.MaxResult)
 	// ConciergeWire drops planctl's additions to Concierge's wire: no
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
 	// is not marked isError (wire.go; --concierge-wire).
 	ConciergeWire bool
-	MaxResponse   int64         // bounds a plan's results and arguments together; 0: plan.DefaultMaxResponse, negative: none
+	MaxResponse   int64         // bounds a plan's results and arguments together; 0: runner.DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
 	Record        RecordOptions // the flight recorder: a trace of every plan served
 }
@@ -88,7 +90,7 @@ func New(opts Options) *Server {
 		opts.MaxSteps = DefaultMaxSteps
 	}
 	if opts.MaxResponse == 0 {
-		opts.MaxResponse = plan.DefaultMaxResponse
+		opts.MaxResponse = runner.DefaultMaxResponse
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -183,7 +185,7 @@ func Tool(c *plan.Catalog) mcp.Tool {
 // Description is execute_plan's description: planctl's account of the plan
 // contract, then every tool exactly as Concierge lists it.
 func Description(c *plan.Catalog) string {
-	return descriptionHead + plan.RenderConcierge(c.Tools)
+	return descriptionHead + concierge.RenderConcierge(c.Tools)
 }
 
 const descriptionHead = `Run several of this server's tools in one call, as a plan: a list of steps that run one after another, where a step can use what an earlier step returned.
@@ -313,7 +315,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		// In process, the arguments arrive decoded.
 		b, err := json.Marshal(req.Params.Arguments)
 		if err != nil {
-			return s.rejected(plan.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
+			return s.rejected(runner.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
 		}
 		data = b
 	}
@@ -322,12 +324,12 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	p := plan.LoadArguments(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
 
-	if rej, _ := plan.Admit(p, s.catalog, !s.opts.NoPreflight); rej != nil {
+	if rej, _ := runner.Admit(p, s.catalog, !s.opts.NoPreflight); rej != nil {
 		log.Info("plan refused", "steps", len(p.Steps), "code", rej.Code, "pointer", rej.Pointer, "duration", time.Since(start))
 		if rej.Raised {
 			return raised(rej.Message), nil
 		}
-		return s.rejected(plan.ErrorResponse(rej.Message)), nil
+		return s.rejected(runner.ErrorResponse(rej.Message)), nil
 	}
 
 	pc := &planCall{timeout: s.opts.PlanTimeout}
@@ -342,10 +344,13 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	total := len(p.Steps)
 	barrier := s.barrierFor(ctx)
-	opts := plan.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse, Lease: leaseFrom(ctx)}
+	opts := runner.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
+	if l := leaseFrom(ctx); l != nil {
+		opts.Lease = l // a nil *lease in the interface would count every answer for nothing
+	}
 	turn := turnFrom(ctx)
-	opts.OnEvent = func(e plan.Event) {
-		if e.Kind != plan.EventStepFinished {
+	opts.OnEvent = func(e runner.Event) {
+		if e.Kind != runner.EventStepFinished {
 			return
 		}
 		turn.stepDone()
@@ -369,14 +374,14 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		}
 	}
 	opts.Redact = s.opts.Record.Redact
-	r := plan.NewRun(p, s.catalog, opts)
+	r := runner.NewRun(p, s.catalog, opts)
 	if slot != nil {
 		slot.run = r
 	}
 	r.RunToEnd(ctx)
 	resp := r.Response()
 	for i := range p.Steps {
-		if d := plan.ResultCheck(r, i); d != nil {
+		if d := runner.ResultCheck(r, i); d != nil {
 			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
 		}
 	}

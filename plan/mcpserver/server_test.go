@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/mcpserver"
 )
 
@@ -80,7 +81,7 @@ func TestListsExecutePlanWithConciergeToolList(t *testing.T) {
 		t.Fatalf("want only execute_plan, got %+v", res.Tools)
 	}
 	tool := res.Tools[0]
-	want := "AVAILABLE TOOLS:\n\n" + plan.RenderConcierge(cat.Tools)
+	want := "AVAILABLE TOOLS:\n\n" + concierge.RenderConcierge(cat.Tools)
 	if !strings.HasSuffix(tool.Description, want) {
 		t.Errorf("the description does not end with the Concierge tool list:\n%s", tool.Description)
 	}

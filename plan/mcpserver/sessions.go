@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"sync"
+	"time"
 )
 
 // sessionIDs issues the session ids of stateful HTTP and knows the live
@@ -17,7 +18,17 @@ import (
 // confirmed once its initialize succeeded; the guard ends the others.
 type sessionIDs struct {
 	mu   sync.Mutex
-	live map[string]bool // id -> initialize succeeded
+	live map[string]*sessionInfo
+	// next is the client of the initialize being served (they are served
+	// one at a time): Generate gives it to the id it makes.
+	next string
+}
+
+type sessionInfo struct {
+	confirmed bool      // its initialize succeeded
+	client    string    // who opened it (clientOf)
+	used      time.Time // its last request began
+	busy      int       // its requests being served
 }
 
 func (m *sessionIDs) Generate() string {
@@ -27,7 +38,7 @@ func (m *sessionIDs) Generate() string {
 	}
 	id := "mcp-session-" + hex.EncodeToString(b[:])
 	m.mu.Lock()
-	m.live[id] = false
+	m.live[id] = &sessionInfo{client: m.next, used: time.Now()}
 	m.mu.Unlock()
 	return id
 }
@@ -64,8 +75,8 @@ func (m *sessionIDs) count() int {
 // confirm marks id's initialize as succeeded.
 func (m *sessionIDs) confirm(id string) {
 	m.mu.Lock()
-	if _, ok := m.live[id]; ok {
-		m.live[id] = true
+	if si := m.live[id]; si != nil {
+		si.confirmed = true
 	}
 	m.mu.Unlock()
 }
@@ -77,10 +88,67 @@ func (m *sessionIDs) unconfirmed() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var ids []string
-	for id, ok := range m.live {
-		if !ok {
+	for id, si := range m.live {
+		if !si.confirmed {
 			ids = append(ids, id)
 		}
 	}
 	return ids
+}
+
+// use marks a request of session id as begun; the function it returns
+// marks it ended. A session with a request being served is never ended
+// to make room (evictable).
+func (m *sessionIDs) use(id string) func() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	si := m.live[id]
+	if si == nil {
+		return func() {}
+	}
+	si.used = time.Now()
+	si.busy++
+	return func() {
+		m.mu.Lock()
+		si.busy--
+		m.mu.Unlock()
+	}
+}
+
+// evictable chooses the session to end so that client may open one:
+// past perClient sessions of its own, its own least recently used; past
+// max sessions in all, the least recently used of the client that holds
+// the most (client itself when no other holds more). So a client that
+// opens sessions without end only ever ends its own, or those of a client
+// as greedy, and others keep theirs. ok is false when there is room;
+// id is empty when every candidate has a request being served.
+func (m *sessionIDs) evictable(client string, perClient, max int) (id string, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	held := map[string]int{}
+	for _, si := range m.live {
+		held[si.client]++
+	}
+	from := client
+	switch {
+	case held[client] >= perClient:
+	case len(m.live) >= max:
+		for c, n := range held {
+			if n > held[from] {
+				from = c
+			}
+		}
+	default:
+		return "", false
+	}
+	var oldest *sessionInfo
+	for sid, si := range m.live {
+		if si.client != from || si.busy > 0 || !si.confirmed {
+			continue
+		}
+		if oldest == nil || si.used.Before(oldest.used) {
+			id, oldest = sid, si
+		}
+	}
+	return id, true
 }

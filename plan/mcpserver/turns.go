@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/planctl/planctl/plan"
 )
 
 // turns lets at most n HTTP requests compute at once; the others wait for
@@ -56,7 +54,7 @@ type turn struct {
 // either nil.
 type requestState struct {
 	turn  *turn
-	lease *plan.Lease
+	lease *lease
 }
 
 type requestKey struct{}
@@ -88,7 +86,7 @@ func turnFrom(ctx context.Context) *turn {
 }
 
 // leaseFrom is the lease of the answer budget ctx carries, or nil.
-func leaseFrom(ctx context.Context) *plan.Lease {
+func leaseFrom(ctx context.Context) *lease {
 	if rs, _ := ctx.Value(requestKey{}).(*requestState); rs != nil {
 		return rs.lease
 	}

@@ -10,7 +10,7 @@
 //
 //   - The root is the run so far as one JSON object, each finished step's
 //     id mapped to its result ({"backup": {...}, "forecast": [...]}); see
-//     plan.Run.QueryRoot.
+//     runner.Run.QueryRoot.
 //   - Values come back as their raw JSON text, so numbers stay exactly as
 //     the tool wrote them (12345678901234567890 is never a float).
 //   - A query that matches nothing is an error saying which part of it
@@ -368,7 +368,7 @@ func Next(root []byte, q string) []string {
 // reports with a result (raw JSON, written as it is: numbers exact), each
 // under its key, in order; a key that repeats keeps its latest result, in
 // its place. entry returns a nil result for an entry to leave out (a
-// failed or unrun step). See plan.Run.QueryRoot and trace.Trace.QueryRoot.
+// failed or unrun step). See runner.Run.QueryRoot and trace.Trace.QueryRoot.
 func Root(n int, entry func(i int) (key string, result []byte)) []byte {
 	latest := make(map[string]int, n)
 	size := 2

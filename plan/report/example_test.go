@@ -5,6 +5,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/report"
 )
 
@@ -12,7 +13,7 @@ import (
 // source line and the offending token underlined.
 func ExampleWrite() {
 	p := plan.Load("plan.json", []byte(`[{"id": "a", "tool": "create_backup", "args": {"databse": "prod"}}]`), plan.Limits{})
-	ds := plan.Validate(p, mockserver.Demo())
+	ds := check.Validate(p, mockserver.Demo())
 	report.Write(os.Stdout, "text", p, ds, report.Options{})
 	// Output:
 	// plan.json:1:48: error: tool "create_backup" has no parameter "databse": did you mean "database"? [UNKNOWN_ARG]

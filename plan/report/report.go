@@ -2,7 +2,7 @@
 // with the source line and the offending token underlined, a JSON envelope,
 // SARIF 2.1.0 for code scanning, and GitHub Actions workflow commands.
 //
-//	ds := plan.Validate(p, catalog)
+//	ds := check.Validate(p, catalog)
 //	report.Write(os.Stdout, "text", p, ds, report.Options{})
 package report
 
@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -49,8 +50,8 @@ type File struct {
 	Diags []plan.Diagnostic
 
 	// List, when set, stands for Diags: diagnostics kept compact
-	// (plan.ValidateList), each made whole only as it is written.
-	List *plan.Diagnostics
+	// (check.ValidateList), each made whole only as it is written.
+	List *check.Diagnostics
 }
 
 func (f *File) len() int {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/report"
 )
 
@@ -27,7 +28,7 @@ func load(t *testing.T, path string) (*plan.Plan, []plan.Diagnostic) {
 	p := plan.Load(path, src, plan.Limits{})
 	// The opt-in UNUSED_OUTPUT gives mixed.json its note, so that every
 	// severity is rendered.
-	return p, plan.ValidateWith(p, mockserver.Demo(), plan.ValidateOptions{UnusedOutput: true})
+	return p, check.ValidateWith(p, mockserver.Demo(), check.ValidateOptions{UnusedOutput: true})
 }
 
 // TestGoldens renders one plan with errors, warnings, a note, a tab and a
@@ -159,7 +160,7 @@ func TestLongLine(t *testing.T) {
 	}
 	b.WriteString(`{"id": "last", "tool": "nope", "args": {}}]}`)
 	p := plan.Load("min.json", []byte(b.String()), plan.Limits{})
-	ds := plan.Validate(p, mockserver.Demo())
+	ds := check.Validate(p, mockserver.Demo())
 	var out bytes.Buffer
 	report.Text(&out, p, ds, report.Options{MaxResults: 3})
 	for _, line := range strings.Split(out.String(), "\n") {
@@ -218,7 +219,7 @@ func helpMarkdown(t *testing.T, log []byte) []byte {
 func TestSARIFManyFiles(t *testing.T) {
 	a, da := load(t, "testdata/mixed.json")
 	b := plan.Load(filepath.Join(os.TempDir(), "elsewhere.json"), []byte(`[{"id": "x", "tool": "nope", "args": {}}]`), plan.Limits{})
-	db := plan.Validate(b, mockserver.Demo())
+	db := check.Validate(b, mockserver.Demo())
 	var out bytes.Buffer
 	o := report.Options{Root: rootOf(t, "."), Failures: []string{"other.json: cannot read the plan"}}
 	if err := report.WriteFiles(&out, "sarif", []report.File{{Plan: a, Diags: da}, {Plan: b, Diags: db}}, o); err != nil {
@@ -280,7 +281,7 @@ func TestSARIFFingerprints(t *testing.T) {
 	prints := func(src string) map[string]string {
 		p := plan.Load("plan.json", []byte(src), plan.Limits{})
 		var b bytes.Buffer
-		report.SARIF(&b, p, plan.Validate(p, mockserver.Demo()), report.Options{})
+		report.SARIF(&b, p, check.Validate(p, mockserver.Demo()), report.Options{})
 		var log struct {
 			Runs []struct {
 				Results []struct {
@@ -316,7 +317,7 @@ func TestSARIFFingerprints(t *testing.T) {
 func TestSARIFURI(t *testing.T) {
 	p := plan.Load("<stdin>", []byte(`[`), plan.Limits{})
 	var b bytes.Buffer
-	report.SARIF(&b, p, plan.Validate(p, mockserver.Demo()), report.Options{})
+	report.SARIF(&b, p, check.Validate(p, mockserver.Demo()), report.Options{})
 	if !strings.Contains(b.String(), `"uri": "%3Cstdin%3E"`) {
 		t.Errorf("the artifact URI must be a valid URI reference:\n%s", b.String())
 	}

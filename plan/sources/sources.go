@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
@@ -285,7 +286,7 @@ func matchesAny(pat string, names []string) bool {
 
 // closest is ": did you mean X?" for the name nearest pat, else the names.
 func closest(pat string, names []string) string {
-	if s := plan.ClosestName(pat, names); s != "" {
+	if s := check.Suggest(pat, names); s != "" {
 		return fmt.Sprintf(": did you mean %q?", s)
 	}
 	sorted := append([]string(nil), names...)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/sources"
 )
 
@@ -210,7 +211,7 @@ func TestHiddenToolRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plan.Load("p.json", []byte(`{"steps": [{"id": "w", "tool": "write_file", "args": {"path": "x", "content": "y"}}]}`), plan.Limits{})
-	ds := plan.ValidateList(p, cat, plan.ValidateOptions{})
+	ds := check.ValidateList(p, cat, check.ValidateOptions{})
 	found := false
 	for _, d := range ds.Slice() {
 		if d.Code == "UNKNOWN_TOOL" && d.Message == `tool "write_file" is hidden by --deny-tools "write_file": change that option to use it` {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -16,7 +17,7 @@ import (
 func Example() {
 	ctx := context.Background()
 	p := plan.Load("echo.json", []byte(`[{"id": "a", "tool": "echo", "args": {"value": 1}}]`), plan.Limits{})
-	run := plan.NewRun(p, mockserver.Demo(), plan.RunOptions{})
+	run := runner.NewRun(p, mockserver.Demo(), runner.RunOptions{})
 	run.Continue(ctx, nil)
 
 	dir, err := os.MkdirTemp("", "trace-example")
@@ -40,7 +41,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+	again := runner.NewRun(tr.LoadPlan(plan.Limits{}), cat, runner.RunOptions{})
 	again.Continue(ctx, nil) // the same results, from the trace
 	fmt.Println(filepath.Base(path), again.Status(), string(again.Step(0).Result))
 	// Output:

@@ -6,10 +6,11 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // QueryRoot is the recorded run as one JSON object for queries, like
-// plan.Run.QueryRoot: each step that ended ok, by id (its label in the
+// runner.Run.QueryRoot: each step that ended ok, by id (its label in the
 // recorded plan), mapped to its recorded result. A recorded result nested
 // deeper than a run's results may be (jsontext.MaxDepth: an edited trace)
 // is an error, as some queries (@pretty) take memory by the square of it.
@@ -25,7 +26,7 @@ func (t *Trace) QueryRoot() ([]byte, error) {
 	}
 	return query.Root(len(t.Steps), func(i int) (string, []byte) {
 		st := t.Steps[i]
-		if st.Status != plan.StepOK.String() || len(st.Result) == 0 {
+		if st.Status != runner.StepOK.String() || len(st.Result) == 0 {
 			return "", nil
 		}
 		if steps != nil {

@@ -8,13 +8,14 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
 // A trace's results answer queries as the run's did; a hand-edited
 // trace nested past MaxDepth is refused, not evaluated.
 func TestTraceQueryRoot(t *testing.T) {
-	d := plan.NewDebugger(plan.Load("q.json", []byte(`[{"id":"a","tool":"echo","args":{"value":{"n":12345678901234567890}}},{"id":"a","tool":"echo","args":{"value":2}},{"id":"c","tool":"echo","args":{"value":[1,2]}}]`), plan.Limits{}), mockserver.Demo(), plan.DebugOptions{})
+	d := runner.NewDebugger(plan.Load("q.json", []byte(`[{"id":"a","tool":"echo","args":{"value":{"n":12345678901234567890}}},{"id":"a","tool":"echo","args":{"value":2}},{"id":"c","tool":"echo","args":{"value":[1,2]}}]`), plan.Limits{}), mockserver.Demo(), runner.DebugOptions{})
 	d.Continue(t.Context())
 	path := filepath.Join(t.TempDir(), "t.json")
 	if err := trace.Write(path, d.Run()); err != nil {

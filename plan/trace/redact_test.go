@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -78,9 +79,9 @@ func TestTraceRedact(t *testing.T) {
 	cat := secretCatalog(t)
 	dir := t.TempDir()
 
-	plain := plan.NewRun(p, cat, plan.RunOptions{})
+	plain := runner.NewRun(p, cat, runner.RunOptions{})
 	plain.Continue(context.Background(), nil)
-	if plain.Status() != plan.RunCompleted {
+	if plain.Status() != runner.RunCompleted {
 		t.Fatalf("run: %s", plain.Response())
 	}
 	path := filepath.Join(dir, "plain.json")
@@ -92,7 +93,7 @@ func TestTraceRedact(t *testing.T) {
 		t.Fatalf("the test's secrets are not in an unredacted trace:\n%s", data)
 	}
 
-	r := plan.NewRun(p, cat, plan.RunOptions{Redact: []string{"password", "token", "API_KEY"}})
+	r := runner.NewRun(p, cat, runner.RunOptions{Redact: []string{"password", "token", "API_KEY"}})
 	r.Continue(context.Background(), nil)
 	path = filepath.Join(dir, "redacted.json")
 	if err := trace.Write(path, r); err != nil {
@@ -120,9 +121,9 @@ func TestTraceRedact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), rcat, plan.RunOptions{})
+	again := runner.NewRun(tr.LoadPlan(plan.Limits{}), rcat, runner.RunOptions{})
 	again.Continue(context.Background(), nil)
-	if again.Status() != plan.RunCompleted {
+	if again.Status() != runner.RunCompleted {
 		t.Errorf("the redacted trace does not replay: %s", again.Response())
 	}
 }
@@ -130,7 +131,7 @@ func TestTraceRedact(t *testing.T) {
 // A plan that is not JSON is recorded as text: redacted whole.
 func TestTraceRedactNotJSON(t *testing.T) {
 	p := plan.Load("bad.json", []byte(`{"steps": [{"password": "pw-SECRET"`), plan.Limits{})
-	r := plan.NewRun(p, secretCatalog(t), plan.RunOptions{Redact: []string{"password"}})
+	r := runner.NewRun(p, secretCatalog(t), runner.RunOptions{Redact: []string{"password"}})
 	data := trace.Append(nil, r, time.Time{})
 	if bytes.Contains(data, []byte("SECRET")) || !json.Valid(data) {
 		t.Fatalf("trace of a broken plan:\n%s", data)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Replay answers tool calls from a recorded trace: a call of a tool with
@@ -119,7 +120,7 @@ func (rp *Replay) Catalog() (*plan.Catalog, error) {
 type noAnswerError struct{ tool, why, msg string }
 
 func (e *noAnswerError) Error() string          { return e.msg }
-func (e *noAnswerError) Is(target error) bool   { return target == plan.ErrNoAnswer }
+func (e *noAnswerError) Is(target error) bool   { return target == runner.ErrNoAnswer }
 func (e *noAnswerError) NoAnswerReason() string { return e.why }
 
 func nonEmpty(m json.RawMessage) json.RawMessage {

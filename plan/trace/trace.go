@@ -1,5 +1,5 @@
 // Package trace records a run of a plan to a file and replays it: Write
-// and Append record a *plan.Run (plan, catalog, each step's arguments and
+// and Append record a *runner.Run (plan, catalog, each step's arguments and
 // result; secrets redacted with RunOptions.Redact), Read and Parse read a
 // trace back and refuse a damaged one with a message that says so, and a
 // Replay answers the recorded calls as a plan.Caller, so a run can be
@@ -19,7 +19,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+//	again := runner.NewRun(tr.LoadPlan(plan.Limits{}), cat, runner.RunOptions{})
 //	again.Continue(ctx, nil) // the same results, from the trace
 package trace
 
@@ -38,6 +38,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Format names the trace format and its version; a trace carries it in
@@ -89,10 +90,10 @@ type Served struct {
 // path under a temporary name and renamed over it, so a crash never leaves
 // half a trace. The file is readable by its owner only (mode 0600): tool
 // results may hold secrets.
-func Write(path string, r *plan.Run) error { return WriteServed(path, r, nil) }
+func Write(path string, r *runner.Run) error { return WriteServed(path, r, nil) }
 
 // WriteServed is Write with how the plan was served.
-func WriteServed(path string, r *plan.Run, sv *Served) error {
+func WriteServed(path string, r *runner.Run, sv *Served) error {
 	data := Append(nil, r, time.Now())
 	if sv != nil {
 		data = appendServed(data, sv)
@@ -130,7 +131,7 @@ func appendServed(data []byte, sv *Served) []byte {
 }
 
 // Append appends the trace of r, written at time now, to dst.
-func Append(dst []byte, r *plan.Run, now time.Time) []byte {
+func Append(dst []byte, r *runner.Run, now time.Time) []byte {
 	p := r.Plan
 	rd := NewRedactor(r.Options().Redact)
 	b := dst
@@ -239,7 +240,7 @@ func appendTool(b []byte, t *plan.Tool, so sourcer) []byte {
 	return append(b, '}')
 }
 
-func appendTraceStep(b []byte, r *plan.Run, i int, rd Redactor, so sourcer) []byte {
+func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor, so sourcer) []byte {
 	s := r.Plan.Steps[i]
 	st := r.Step(i)
 	b = append(b, `{"index": `...)
@@ -250,12 +251,12 @@ func appendTraceStep(b []byte, r *plan.Run, i int, rd Redactor, so sourcer) []by
 	b = jsontext.AppendJSONString(b, s.ToolName())
 	b = appendSource(b, so, s.ToolName())
 	status := st.Status
-	if status == plan.StepRunning {
-		status = plan.StepPending // a step still running has no outcome to record
+	if status == runner.StepRunning {
+		status = runner.StepPending // a step still running has no outcome to record
 	}
 	b = append(b, `, "status": `...)
 	b = jsontext.AppendJSONString(b, status.String())
-	if status != plan.StepPending {
+	if status != runner.StepPending {
 		b = append(b, `, "called": `...)
 		b = strconv.AppendBool(b, st.Args != nil)
 	}
@@ -263,14 +264,14 @@ func appendTraceStep(b []byte, r *plan.Run, i int, rd Redactor, so sourcer) []by
 		b = append(b, `, "args": `...)
 		b = jsontext.AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
-	if status == plan.StepPending {
+	if status == runner.StepPending {
 		return append(b, '}')
 	}
 	if st.Args != nil {
 		b = append(b, `, "resolved_args": `...)
 		b = append(b, rd.JSON(st.Args)...)
 	}
-	if status == plan.StepOK {
+	if status == runner.StepOK {
 		b = append(b, `, "result": `...)
 		b = jsontext.AppendCompact(b, rd.JSON(st.Result))
 	} else {

@@ -12,17 +12,18 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/sources"
 	"github.com/planctl/planctl/plan/trace"
 )
 
-func runSample(t *testing.T, name string) *plan.Run {
+func runSample(t *testing.T, name string) *runner.Run {
 	t.Helper()
 	src, err := os.ReadFile("../../samples/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := plan.NewRun(plan.Load("samples/"+name, src, plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
+	r := runner.NewRun(plan.Load("samples/"+name, src, plan.Limits{}), mockserver.Demo(), runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	return r
 }
@@ -56,7 +57,7 @@ func TestTraceRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+			again := runner.NewRun(tr.LoadPlan(plan.Limits{}), cat, runner.RunOptions{})
 			again.Continue(context.Background(), nil)
 			if got, want := string(again.Response()), string(r.Response()); got != want {
 				t.Errorf("replayed response:\n%s\nrecorded:\n%s", got, want)
@@ -105,10 +106,10 @@ func TestReplayRefusesUnrecordedCalls(t *testing.T) {
 	}
 	cat, _ := trace.NewReplay(tr).Catalog()
 	other := plan.Load("other.json", []byte(`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`), plan.Limits{})
-	run := plan.NewRun(other, cat, plan.RunOptions{})
+	run := runner.NewRun(other, cat, runner.RunOptions{})
 	run.Continue(context.Background(), nil)
 	st := run.Step(0)
-	if st.Status != plan.StepError || !strings.Contains(st.Error, `has no answer for tool "create_backup" with arguments {"database":"staging"}`) {
+	if st.Status != runner.StepError || !strings.Contains(st.Error, `has no answer for tool "create_backup" with arguments {"database":"staging"}`) {
 		t.Errorf("an unrecorded call: %+v", st)
 	}
 	if tr.SamePlan(other) {
@@ -143,7 +144,7 @@ func TestReadTraceRefusesBadFiles(t *testing.T) {
 // a trace that parses replays without panicking.
 func FuzzParseTrace(f *testing.F) {
 	src, _ := os.ReadFile("../../samples/tool-error.json")
-	r := plan.NewRun(plan.Load("t.json", src, plan.Limits{}), mockserver.Demo(), plan.RunOptions{})
+	r := runner.NewRun(plan.Load("t.json", src, plan.Limits{}), mockserver.Demo(), runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	good := trace.Append(nil, r, time.Unix(0, 0))
 	f.Add(good)
@@ -166,7 +167,7 @@ func fuzzParseTrace(t *testing.T, data []byte) {
 	if err != nil {
 		return
 	}
-	run := plan.NewRun(tr.LoadPlan(plan.Limits{}), cat, plan.RunOptions{})
+	run := runner.NewRun(tr.LoadPlan(plan.Limits{}), cat, runner.RunOptions{})
 	run.Continue(context.Background(), nil)
 	_ = run.Response()
 }
@@ -179,9 +180,9 @@ func TestDefaultPath(t *testing.T) {
 	}
 }
 
-// With HaltAtTraceEnd, a call the replay has no answer for halts the run
+// In a debugger's run, a call the replay has no answer for halts the run
 // before the step, and Halted gives the replay's reason (read by the engine
-// through errors.Is(plan.ErrNoAnswer) and a NoAnswerReason method).
+// through errors.Is(runner.ErrNoAnswer) and a NoAnswerReason method).
 func TestReplayHaltsWithReason(t *testing.T) {
 	tr, err := trace.Parse("t.json", trace.Append(nil, runSample(t, "backup.json"), time.Now()))
 	if err != nil {
@@ -195,9 +196,10 @@ func TestReplayHaltsWithReason(t *testing.T) {
 		`[{"id":"b","tool":"create_backup","args":{"database":"staging"}}]`: `it recorded 1 other call(s) of "create_backup", with other arguments`,
 		`[{"id":"n","tool":"notify","args":{"message":"x"}}]`:               `it never called tool "notify"`,
 	} {
-		run := plan.NewRun(plan.Load("p.json", []byte(src), plan.Limits{}), cat, plan.RunOptions{HaltAtTraceEnd: true})
-		run.Continue(context.Background(), nil)
-		if want := plan.ErrNoAnswer.Error() + ": " + why; run.Halted() != want || run.Step(0).Status != plan.StepPending {
+		d := runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), cat, runner.DebugOptions{})
+		d.Continue(context.Background())
+		run := d.Run()
+		if want := runner.ErrNoAnswer.Error() + ": " + why; run.Halted() != want || run.Step(0).Status != runner.StepPending {
 			t.Errorf("%s: halted %q, step %+v; want %q", src, run.Halted(), run.Step(0), want)
 		}
 	}
@@ -223,9 +225,9 @@ func TestTraceRecordsSources(t *testing.T) {
 	  {"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
 	  {"id": "b", "tool": "other__echo", "args": {"value": 1}},
 	  {"id": "c", "tool": "demo__echo", "args": {"value": {"output_by_reference": {"b": ["value"]}}}}]}`), plan.Limits{})
-	r := plan.NewRun(p, cat, plan.RunOptions{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
-	if r.Status() != plan.RunCompleted {
+	if r.Status() != runner.RunCompleted {
 		t.Fatalf("run: %s", r.Response())
 	}
 	check := func(tr *trace.Trace) {
@@ -250,7 +252,7 @@ func TestTraceRecordsSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := plan.NewRun(tr.LoadPlan(plan.Limits{}), rc, plan.RunOptions{})
+	again := runner.NewRun(tr.LoadPlan(plan.Limits{}), rc, runner.RunOptions{})
 	again.Continue(context.Background(), nil)
 	if got, want := string(again.Response()), string(r.Response()); got != want {
 		t.Errorf("replayed %s, want %s", got, want)

@@ -21,7 +21,7 @@ var signature = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // ParseConcierge recovers the tools behind a Concierge Plan server from the
-// description of its execute_plan tool (the form plan.RenderConcierge
+// description of its execute_plan tool (the form concierge.RenderConcierge
 // writes): each signature line gives the parameters in order, with "?" on
 // optional ones, their JSON Schema type ("any": none) and [sharable] marks;
 // the lines after it give the description; a last "    returns: JSON" line

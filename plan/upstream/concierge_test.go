@@ -11,6 +11,8 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var (
@@ -41,10 +43,10 @@ func planServer(t *testing.T) string {
 
 // runConcierge runs a plan as Concierge would (its checks, then the run).
 func runConcierge(p *plan.Plan, c *plan.Catalog) string {
-	if rej := plan.ConciergeCheck(p, c); rej != nil {
-		return string(plan.ErrorResponse(rej.Message))
+	if rej := concierge.ConciergeCheck(p, c); rej != nil {
+		return string(runner.ErrorResponse(rej.Message))
 	}
-	r := plan.NewRun(p, c, plan.RunOptions{})
+	r := runner.NewRun(p, c, runner.RunOptions{})
 	r.Continue(context.Background(), nil)
 	return string(r.Response())
 }
@@ -62,7 +64,7 @@ func TestConciergeUpstream(t *testing.T) {
 		t.Fatal("a server listing only execute_plan was not taken for a Concierge Plan server")
 	}
 	demo := mockserver.Demo()
-	if got, want := plan.RenderConcierge(u.Catalog().Tools), plan.RenderConcierge(demo.Tools); got != want {
+	if got, want := concierge.RenderConcierge(u.Catalog().Tools), concierge.RenderConcierge(demo.Tools); got != want {
 		t.Fatalf("recovered catalog renders differently:\n%s\nwant:\n%s", got, want)
 	}
 	files, _ := filepath.Glob("../../samples/*.json")
@@ -107,7 +109,7 @@ func TestParseConcierge(t *testing.T) {
 	if string(s.OutputSchema) != `{"type":"object","properties":{"hits":{"type":"array"}}}` {
 		t.Errorf("output schema: %s", s.OutputSchema)
 	}
-	if got := plan.RenderConcierge(tools); !strings.Contains(desc, got) {
+	if got := concierge.RenderConcierge(tools); !strings.Contains(desc, got) {
 		t.Errorf("render of the parse is not the list it came from:\n%s", got)
 	}
 	if _, err := ParseConcierge("Execute a plan.\nNo tools here."); err == nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Config says how to reach one MCP server and how to read its catalog.
@@ -60,12 +60,12 @@ type Config struct {
 }
 
 // DefaultMaxMessage bounds one message from an upstream server: four
-// times plan.DefaultMaxResult, room for a result of that size as text and
+// times runner.DefaultMaxResult, room for a result of that size as text and
 // as structuredContent, escaped. A larger result would fail its step
 // anyway (--max-result), once read whole; a server answering a plan's
 // call with a gigabyte would first have taken that much of planctl's
 // memory, several times over as it was decoded.
-const DefaultMaxMessage = 4 * plan.DefaultMaxResult
+const DefaultMaxMessage = 4 * runner.DefaultMaxResult
 
 // serverEntry is one entry of an mcpServers file, in the form MCP hosts
 // (Claude Desktop, Cursor, VS Code, mcp-go's own examples) write.

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/upstream"
 )
 
@@ -29,7 +30,7 @@ func ExampleOpen() {
 	}
 	defer u.Close()
 	p := plan.Load("plan.json", []byte(`[{"id": "b", "tool": "create_backup", "args": {"database": "prod"}}]`), plan.Limits{})
-	r := plan.NewRun(p, u.Catalog(), plan.RunOptions{StepTimeout: time.Minute})
+	r := runner.NewRun(p, u.Catalog(), runner.RunOptions{StepTimeout: time.Minute})
 	r.Continue(ctx, nil)
 	os.Stdout.Write(r.Response())
 	// Output: {"status":"completed","steps":{"b":{"status":"ok","result":{"backup_id":"bk-prod","database":"prod","size_bytes":12345678901234567890,"created_at":"2026-12-01T03:00:00Z"}}}}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -13,7 +13,7 @@ import (
 // catalog that parsed renders to a list that parses back to the same
 // rendering (the parser reads what RenderConcierge writes).
 func FuzzParseConcierge(f *testing.F) {
-	f.Add("AVAILABLE TOOLS:\n\n" + plan.RenderConcierge(mockserver.Demo().Tools))
+	f.Add("AVAILABLE TOOLS:\n\n" + concierge.RenderConcierge(mockserver.Demo().Tools))
 	f.Add("  a(x: string [sharable], y?: ['a', 'b'])\n    d\n    returns: {\"type\":\"object\"}\n\n  b()\n")
 	f.Add("  f(: )\n")
 	f.Add("  g(x: [, y?: any)\n    returns: [")
@@ -25,7 +25,7 @@ func FuzzParseConcierge(f *testing.F) {
 	// The Concierge rendering of every catalog in samples/ and the test data.
 	for _, src := range plantest.Files("../../samples/catalogs/*.json", "../testdata/catalog.json", "../../mockserver/testdata/*.json") {
 		if c, err := mockserver.Load("c.json", src); err == nil {
-			f.Add("AVAILABLE TOOLS:\n\n" + plan.RenderConcierge(c.Tools))
+			f.Add("AVAILABLE TOOLS:\n\n" + concierge.RenderConcierge(c.Tools))
 		}
 	}
 	f.Fuzz(func(t *testing.T, desc string) {
@@ -43,12 +43,12 @@ func fuzzParseConcierge(t *testing.T, desc string) {
 			return // multi-line descriptions are not self-delimiting
 		}
 	}
-	once := plan.RenderConcierge(tools)
+	once := concierge.RenderConcierge(tools)
 	again, err := ParseConcierge(once)
 	if err != nil {
 		t.Fatalf("the rendering of a parse does not parse: %v\n%s", err, once)
 	}
-	if twice := plan.RenderConcierge(again); twice != once {
+	if twice := concierge.RenderConcierge(again); twice != once {
 		t.Fatalf("render/parse is not stable:\n%s\n---\n%s", once, twice)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // limitBodies bounds the body of each answer to a POST (a request's answer,
@@ -48,7 +48,7 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (b *limitedBody) over() error {
-	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", plan.ByteSize(b.max))
+	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", runner.ByteSize(b.max))
 }
 
 func (b *limitedBody) Close() error { return b.rc.Close() }

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // process is a stdio MCP server planctl started: its pipes, its exit, the
@@ -196,7 +196,7 @@ func (p *process) fault() string {
 	garbage, oversize := p.garbage, p.oversize
 	p.mu.Unlock()
 	if oversize > 0 {
-		return fmt.Sprintf("upstream server sent a message of more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it and stopped the server: ask the tool for less", plan.ByteSize(oversize))
+		return fmt.Sprintf("upstream server sent a message of more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it and stopped the server: ask the tool for less", runner.ByteSize(oversize))
 	}
 	if garbage != "" {
 		return fmt.Sprintf("upstream server wrote something that is not JSON-RPC on stdout: %q (a stdio MCP server may write only JSON-RPC messages there; logs belong on stderr); planctl stopped it", garbage)

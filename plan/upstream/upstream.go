@@ -8,7 +8,7 @@
 //
 //	u, err := upstream.Open(ctx, upstream.Config{URL: "http://127.0.0.1:8765/mcp"})
 //	defer u.Close()
-//	r := plan.NewRun(p, u.Catalog(), plan.RunOptions{StepTimeout: time.Minute})
+//	r := runner.NewRun(p, u.Catalog(), runner.RunOptions{StepTimeout: time.Minute})
 //
 // (Config{Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"}}
 // starts a server over stdio instead.)

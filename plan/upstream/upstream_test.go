@@ -15,6 +15,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var (
@@ -223,9 +224,9 @@ func TestServerStopsAnswering(t *testing.T) {
 
 	// Through a run, the step timeout becomes the step's error.
 	p := plan.Load("p.json", []byte(`{"steps":[{"id":"h","tool":"hang","args":{}}]}`), plan.Limits{})
-	r := plan.NewRun(p, u.Catalog(), plan.RunOptions{StepTimeout: 100 * time.Millisecond})
+	r := runner.NewRun(p, u.Catalog(), runner.RunOptions{StepTimeout: 100 * time.Millisecond})
 	r.Continue(context.Background(), nil)
-	if st := r.Step(0); st.Status != plan.StepError || !strings.Contains(st.Error, "timed out") {
+	if st := r.Step(0); st.Status != runner.StepError || !strings.Contains(st.Error, "timed out") {
 		t.Fatalf("step: %+v", st)
 	}
 	wantOK(t, u)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -157,8 +157,8 @@ func init() {
 				w := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
 				for i, st := range s.dbg.Plan().Steps {
 					status := s.run.Step(i).Status
-					if status == plan.StepRunning {
-						status = plan.StepPending
+					if status == runner.StepRunning {
+						status = runner.StepPending
 					}
 					fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
 				}

@@ -1,5 +1,5 @@
 // Package repl is planctl's line-oriented debugger: delve-like commands
-// (next, continue, break, print, ...) that drive a plan.Run one step at a
+// (next, continue, break, print, ...) that drive a runner.Run one step at a
 // time. Interactive on a terminal (prompt, history, line editing); plain
 // and prompt-free when commands come from a pipe, so a script is a test:
 //
@@ -22,6 +22,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 )
@@ -30,11 +31,11 @@ import (
 type Options struct {
 	Plan        *plan.Plan
 	Catalog     *plan.Catalog
-	RunOptions  plan.RunOptions   // step timeout; OnEvent is the REPL's own
-	Diagnostics []plan.Diagnostic // from plan.Validate (nil: the session validates the plan)
+	RunOptions  runner.RunOptions // step timeout; OnEvent is the REPL's own
+	Diagnostics []plan.Diagnostic // from check.Validate (nil: the session validates the plan)
 	Limits      plan.Limits       // the plan's limits, for edited copies of it
 	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
-	// Validate checks the plan and every edit of it (nil: plan.Validate).
+	// Validate checks the plan and every edit of it (nil: check.Validate).
 	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
 	Breakpoints []int     // step indexes to stop before
 	TracePath   string    // default file for the trace command
@@ -59,12 +60,12 @@ type Reconnecter interface {
 	Reconnect(ctx context.Context) error
 }
 
-// Session is a REPL over one run, a thin driver of a plan.Debugger: every
+// Session is a REPL over one run, a thin driver of a runner.Debugger: every
 // action (stepping, breakpoints, edits, restart) is the Debugger's.
 type Session struct {
 	o      Options
-	dbg    *plan.Debugger
-	run    *plan.Run
+	dbg    *runner.Debugger
+	run    *runner.Run
 	out    *bufio.Writer
 	errOut io.Writer
 	last   Command
@@ -91,13 +92,13 @@ func NewSession(o Options) *Session {
 	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions
 	ro.OnEvent = s.onEvent
-	s.dbg = plan.NewDebugger(o.Plan, o.Catalog, plan.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
+	s.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
 	s.run = s.dbg.Run()
 	return s
 }
 
-// Run is the session's plan.Run.
-func (s *Session) Run() *plan.Run { return s.run }
+// Run is the session's runner.Run.
+func (s *Session) Run() *runner.Run { return s.run }
 
 // Run reads commands from o.In until quit or the end of input.
 func Run(ctx context.Context, o Options) error {
@@ -271,13 +272,13 @@ func (s *Session) next(ctx context.Context, n int) error {
 			break
 		}
 		last = i
-		if st.Status != plan.StepOK {
+		if st.Status != runner.StepOK {
 			ran++
 			break
 		}
 	}
 	if n == 1 && ran == 1 {
-		if st := s.run.Step(last); st.Status == plan.StepOK {
+		if st := s.run.Step(last); st.Status == runner.StepOK {
 			s.writeJSON(st.Result)
 		}
 	}
@@ -286,14 +287,14 @@ func (s *Session) next(ctx context.Context, n int) error {
 }
 
 // onEvent prints one line per finished step.
-func (s *Session) onEvent(e plan.Event) {
-	if e.Kind != plan.EventStepFinished {
+func (s *Session) onEvent(e runner.Event) {
+	if e.Kind != runner.EventStepFinished {
 		return
 	}
 	st := s.dbg.Plan().Steps[e.Step]
-	if e.State.Status == plan.StepOK {
+	if e.State.Status == runner.StepOK {
 		fmt.Fprintf(s.out, "%s (%s): ok\n", st.Label(), toolText(st))
-		if d := plan.ResultCheck(s.run, e.Step); d != nil {
+		if d := runner.ResultCheck(s.run, e.Step); d != nil {
 			fmt.Fprintf(s.out, "  warning: %s [RESULT_SCHEMA]\n", d.Message)
 		}
 	} else {
@@ -308,7 +309,7 @@ func (s *Session) onEvent(e plan.Event) {
 func (s *Session) stopped(ctx context.Context) {
 	c := s.run.Cursor()
 	switch {
-	case s.run.Status() == plan.RunCompleted:
+	case s.run.Status() == runner.RunCompleted:
 		fmt.Fprintln(s.out, "run completed")
 	case s.dbg.Halted() != "": // before Failed: a retry of a failed step can halt too
 		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
@@ -372,9 +373,9 @@ func (s *Session) print(args []string) error {
 	st := s.run.Step(i)
 	label := s.dbg.Plan().Steps[i].Label()
 	switch st.Status {
-	case plan.StepError:
+	case runner.StepError:
 		return fmt.Errorf("%s failed, so it has no result: %s", label, st.Error)
-	case plan.StepOK:
+	case runner.StepOK:
 	default:
 		return fmt.Errorf("%s has not run yet: next or continue to run it", label)
 	}
@@ -399,7 +400,7 @@ func (s *Session) args(i int) error {
 	var resolved []byte
 	var why string
 	switch {
-	case st.Status == plan.StepOK:
+	case st.Status == runner.StepOK:
 		resolved = st.Args
 	default:
 		r, err := s.run.ResolveArgs(i)

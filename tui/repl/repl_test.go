@@ -13,7 +13,9 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -29,7 +31,7 @@ func session(t testing.TB, src string, cat *plan.Catalog) (*Session, *bytes.Buff
 	}
 	p := plan.Load("p.json", []byte(src), plan.Limits{})
 	var out bytes.Buffer
-	return NewSession(Options{Plan: p, Catalog: cat, Diagnostics: plan.Validate(p, cat), In: strings.NewReader(""), Out: &out, Err: &out,
+	return NewSession(Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat), In: strings.NewReader(""), Out: &out, Err: &out,
 		TracePath: filepath.Join(t.TempDir(), "t.json")}), &out
 }
 
@@ -287,7 +289,7 @@ func TestEmptyLineRepeatsOnlyStepping(t *testing.T) {
 	if got[5] != "" {
 		t.Errorf("Enter after set printed %q, want nothing", got[5])
 	}
-	if st := s.run.Step(0); st.Status != plan.StepPending {
+	if st := s.run.Step(0); st.Status != runner.StepPending {
 		t.Errorf("step 0 is %v after restart and Enter, want pending", st.Status)
 	}
 }

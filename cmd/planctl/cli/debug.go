@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 	"github.com/planctl/planctl/tui/repl"
@@ -81,7 +82,7 @@ command line; 3 fatal.`,
 	fl.StringArrayVar(&f.redact, "redact", nil, "in trace files the debugger writes, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
-	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	return c
 }
 
@@ -132,12 +133,12 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if err != nil {
 		return err
 	}
-	// The debuggers validate the plan themselves (plan.Debugger): the REPL
+	// The debuggers validate the plan themselves (runner.Debugger): the REPL
 	// before its prompt, the full screen after its first frame.
 	if f.trace == "" {
 		f.trace = trace.DefaultPath(p.Src.Name)
 	}
-	runOpts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
+	runOpts := runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Breakpoints: breaks, Limits: lim, Live: src.live,
@@ -165,7 +166,7 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 	var out []int
 	for _, id := range ids {
-		i, err := plan.FindStep(p, nil, id)
+		i, err := runner.FindStep(p, nil, id)
 		if err != nil {
 			return nil, usage(fmt.Errorf("--break %s: %w", id, err))
 		}

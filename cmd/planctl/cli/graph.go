@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
@@ -58,7 +59,7 @@ the run failed to resolve is drawn dashed and marked "failed".`,
 				return usage(fmt.Errorf("the trace %s was recorded from another plan (%s), not %s: graph the recorded plan, or record %s again",
 					tr.Path, tr.Plan.Name, args[0], args[0]))
 			}
-			g := buildGraph(p, plan.Validate(p, ts.catalog), tr)
+			g := buildGraph(p, check.Validate(p, ts.catalog), tr)
 			if format == "dot" {
 				g.dot(s.out)
 			} else {

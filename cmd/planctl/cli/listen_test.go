@@ -54,3 +54,29 @@ func TestDebugAddrLoopbackOnly(t *testing.T) {
 		t.Errorf("stderr: %q", errb.String())
 	}
 }
+
+func TestFitConns(t *testing.T) {
+	for _, c := range []struct {
+		max   int
+		set   bool
+		limit int64
+		want  int
+		err   bool
+	}{
+		{1024, false, 0, 1024, false},          // limit unknown: as given
+		{1024, false, 1 << 20, 1024, false},    // room to spare
+		{1024, false, 1024, 1024 - 128, false}, // the default is lowered to fit
+		{1024, true, 1024, 0, true},            // a value given is refused
+		{1024, false, 100, 0, true},            // too few descriptors to serve
+		{900, true, 1024, 0, true},
+		{896, true, 1024, 896, false},
+	} {
+		got, err := fitConns(c.max, c.set, c.limit)
+		if got != c.want || (err != nil) != c.err {
+			t.Errorf("fitConns(%d, %v, %d) = %d, %v", c.max, c.set, c.limit, got, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "ulimit -n") {
+			t.Errorf("the error does not say how to fix it: %v", err)
+		}
+	}
+}

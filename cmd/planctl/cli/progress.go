@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // progressLine is run's progress on a terminal: one line, rewritten in place
@@ -48,13 +49,13 @@ func newProgressLine(w io.Writer, p *plan.Plan) *progressLine {
 }
 
 // event is the run's OnEvent.
-func (l *progressLine) event(e plan.Event) {
-	if e.Kind != plan.EventStepFinished {
+func (l *progressLine) event(e runner.Event) {
+	if e.Kind != runner.EventStepFinished {
 		return
 	}
 	l.done++
 	st := l.steps[e.Step]
-	if e.State.Status == plan.StepError {
+	if e.State.Status == runner.StepError {
 		l.fails++
 		l.draw(fmt.Sprintf("[%d/%d] %s (%s) error: %s", e.Step+1, len(l.steps), st.Label(), st.ToolName(), e.State.Error), false)
 		fmt.Fprint(l.w, "\n")

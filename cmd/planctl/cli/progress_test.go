@@ -8,6 +8,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // The progress of a 1,000-step run is one line rewritten in place: with a
@@ -21,9 +22,9 @@ func TestProgressLineInPlace(t *testing.T) {
 	l := &progressLine{w: &out, steps: p.Steps, now: func() time.Time { return clock }, width: 80}
 	l.start = clock
 	for i := range p.Steps {
-		l.event(plan.Event{Kind: plan.EventStepStarted, Step: i})
+		l.event(runner.Event{Kind: runner.EventStepStarted, Step: i})
 		clock = clock.Add(time.Millisecond)
-		l.event(plan.Event{Kind: plan.EventStepFinished, Step: i, State: plan.StepState{Status: plan.StepOK, Duration: time.Millisecond}})
+		l.event(runner.Event{Kind: runner.EventStepFinished, Step: i, State: runner.StepState{Status: runner.StepOK, Duration: time.Millisecond}})
 	}
 	if strings.Contains(out.String(), "\n") {
 		t.Fatalf("the progress holds a newline before the run ends:\n%q", out.String())
@@ -48,8 +49,8 @@ func TestProgressLineErrorAndWidth(t *testing.T) {
 	var out bytes.Buffer
 	clock := time.Unix(0, 0)
 	l := &progressLine{w: &out, steps: p.Steps, now: func() time.Time { return clock }, width: 30, start: clock}
-	l.event(plan.Event{Kind: plan.EventStepFinished, Step: 0, State: plan.StepState{Status: plan.StepOK}})
-	l.event(plan.Event{Kind: plan.EventStepFinished, Step: 1, State: plan.StepState{Status: plan.StepError, Error: "disk full, and a long explanation"}})
+	l.event(runner.Event{Kind: runner.EventStepFinished, Step: 0, State: runner.StepState{Status: runner.StepOK}})
+	l.event(runner.Event{Kind: runner.EventStepFinished, Step: 1, State: runner.StepState{Status: runner.StepError, Error: "disk full, and a long explanation"}})
 	l.finish()
 	if !strings.HasSuffix(out.String(), "2 of 3 steps ran in 0s, 1 fa…\n") { // cut at 29 columns
 		t.Errorf("the summary does not count the failure: %q", out.String())

@@ -13,6 +13,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
@@ -67,7 +68,7 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
 	fl.StringVar(&f.query, "query", "", "print the value of this gjson `QUERY` over {step id: result} instead of the response (see planctl query); the exit code still follows the run")
-	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	return c
 }
 
@@ -106,28 +107,28 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		}
 		fmt.Fprintln(s.out)
 	}
-	opts := plan.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact,
+	opts := runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact,
 		DropArgs: f.trace == ""} // only a trace reads the resolved arguments after the run
 	var progress *progressLine
 	if tui.IsTerminal(s.errOut) {
 		progress = newProgressLine(s.errOut, p) // progress.go
 		opts.OnEvent = progress.event
 	}
-	var r *plan.Run
+	var r *runner.Run
 	// With preflight on, on tools that answer at once and touch nothing
 	// (mock tools with no delay), the run goes on beside preflight and is
 	// dropped if the plan is refused: nothing it does can be seen before
 	// then, and on two cores the check costs no time. Any other tool waits.
-	var spec chan *plan.Run
+	var spec chan *runner.Run
 	var warnings []string // of the results' checks, once the run is over
 	checked := false
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if speculate && !f.noPreflight && opts.OnEvent == nil && cat.AllImmediate(p) {
-		spec = make(chan *plan.Run, 1)
+		spec = make(chan *runner.Run, 1)
 		go func() {
 			stackgrow.Grow() // grown once here, not copied frame by frame as the run goes deeper
-			r := plan.NewRun(p, cat, opts)
+			r := runner.NewRun(p, cat, opts)
 			r.RunToEnd(sctx)
 			if sctx.Err() == nil {
 				// Checked here: while preflight goes on, when it is the longer.
@@ -136,7 +137,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			spec <- r
 		}()
 	}
-	rej, ds := plan.Admit(p, cat, !f.noPreflight)
+	rej, ds := runner.Admit(p, cat, !f.noPreflight)
 	timing("admitted")
 	if rej != nil {
 		cancel()
@@ -147,7 +148,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			// Standard output holds only the query's value: there is none.
 			fmt.Fprintf(s.errOut, "planctl: the plan was refused, so --query has no results to read: %s\n", rej.Message)
 		} else {
-			print(plan.ErrorResponse(rej.Message))
+			print(runner.ErrorResponse(rej.Message))
 		}
 		if ds.Len() > 0 {
 			writeDiagnosticsBrief(s, report.File{Plan: p, List: ds})
@@ -157,7 +158,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		r = <-spec
 	}
 	if r == nil {
-		r = plan.NewRun(p, cat, opts)
+		r = runner.NewRun(p, cat, opts)
 		r.RunToEnd(ctx)
 	}
 	if !checked {
@@ -189,7 +190,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	}
 	// A plan of no steps ({"steps": ""} without preflight) is done and
 	// completed, though its run never saw a step finish.
-	if r.Status() == plan.RunPartial || !r.Done() {
+	if r.Status() == runner.RunPartial || !r.Done() {
 		return failed
 	}
 	return nil
@@ -197,17 +198,17 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 
 // resultWarnings checks every result of the run against its tool's
 // outputSchema and returns the RESULT_SCHEMA warnings' messages.
-func resultWarnings(r *plan.Run) []string {
+func resultWarnings(r *runner.Run) []string {
 	var ws []string
 	for i := range r.Plan.Steps {
-		if d := plan.ResultCheck(r, i); d != nil {
+		if d := runner.ResultCheck(r, i); d != nil {
 			ws = append(ws, d.Message)
 		}
 	}
 	return ws
 }
 
-// maxResultOption turns --max-result into plan.RunOptions.MaxResult, where
+// maxResultOption turns --max-result into runner.RunOptions.MaxResult, where
 // zero means the default and a negative value no bound.
 func maxResultOption(n int64) int64 {
 	if n <= 0 {

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +30,7 @@ outputSchemas) is left to 'planctl validate' and 'planctl lsp'.`,
 				return err
 			}
 			defer ts.Close()
-			b, err := plan.PlanSchema(ts.catalog)
+			b, err := check.PlanSchema(ts.catalog)
 			if err != nil {
 				return fatal(fmt.Errorf("cannot make a schema of the catalog: %w", err))
 			}

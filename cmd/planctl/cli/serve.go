@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -39,6 +39,9 @@ type serveFlags struct {
 	noAuth          bool
 	allowHosts      []string
 	maxSessions     int
+	maxClientSess   int
+	maxConns        int
+	maxConnsSet     bool
 	record          string
 	recordMax       int
 	redact          []string
@@ -73,9 +76,12 @@ unless ADDR names a host; a non-loopback host needs --allow-host and a token.
 Over HTTP a bearer token is required: --auth-token or $PLANCTL_AUTH_TOKEN, or
 one generated and printed to stderr at start with a host config to paste;
 --no-auth serves without one (loopback only). A foreign Origin or Host gets
-403, a missing or wrong token 401, a body over --max-body 413, an unknown
-session 404, a request past --max-inflight or an initialize past
---max-sessions 503. A plan whose answer, as written, or whose results and
+403, a missing or wrong token 401, headers over 16 KiB 431, a body over
+--max-body 413 (each answered before the body is read, the connection then
+closed), an unknown session 404, a request past --max-inflight 503. Past
+--max-conns open connections the oldest idle or unauthenticated one is
+closed; an initialize past --max-client-sessions or --max-sessions ends the
+least recently used session of the client holding the most. A plan whose answer, as written, or whose results and
 arguments would take more than --max-response fails at the step that
 crosses it, and so does one that would make the answers of all plans being
 served hold more than --max-answers. --stateless keeps no session,
@@ -98,15 +104,18 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 			if tok, ok := os.LookupEnv("PLANCTL_AUTH_TOKEN"); ok {
 				os.Unsetenv("PLANCTL_AUTH_TOKEN")
 				if !c.Flags().Changed("auth-token") && f.http != "" {
-					if tok == "" {
-						return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
+					if strings.TrimSpace(tok) == "" {
+						return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty or blank: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
 					}
 					f.authToken = tok
 				}
 			}
-			if c.Flags().Changed("auth-token") && f.authToken == "" {
-				return usage(errors.New("--auth-token is empty: give a token, leave the flag out to have one generated, or give --no-auth to serve without one"))
+			if c.Flags().Changed("auth-token") && strings.TrimSpace(f.authToken) == "" {
+				// A blank token could never match: the header's token is
+				// taken without its surrounding blanks.
+				return usage(errors.New("--auth-token is empty or blank: give a token, leave the flag out to have one generated, or give --no-auth to serve without one"))
 			}
+			f.maxConnsSet = c.Flags().Changed("max-conns")
 			return serve(c.Context(), s, f)
 		},
 	}
@@ -124,13 +133,15 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.StringVar(&f.authToken, "auth-token", "", "require 'Authorization: Bearer `TOKEN`' over HTTP (default $PLANCTL_AUTH_TOKEN, else one generated and printed at start)")
 	fl.BoolVar(&f.noAuth, "no-auth", false, "over HTTP, require no token: any local program or web page that reaches the port can run plans (loopback only)")
 	fl.StringArrayVar(&f.allowHosts, "allow-host", nil, "answer requests whose Host is `NAME` (repeatable; '*' any); required to bind a non-loopback address")
-	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, refuse an initialize past this many live sessions (503)")
+	fl.IntVar(&f.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "over HTTP, keep at most this many live sessions: an initialize past it ends the least recently used session of the client that holds the most")
+	fl.IntVar(&f.maxClientSess, "max-client-sessions", mcpserver.DefaultMaxClientSessions, "over HTTP, let one client address hold this many live sessions: a new one past it, or past --max-sessions, ends the least recently used of the client that holds the most")
+	fl.IntVar(&f.maxConns, "max-conns", mcpserver.DefaultMaxConns, "over HTTP, keep at most this many connections open (each is a file descriptor): past it the oldest idle or unauthenticated one is closed; lowered to fit the descriptor limit (ulimit -n) when left at its default")
 	fl.Int64Var(&f.maxBody, "max-body", mcpserver.DefaultMaxBody, "refuse HTTP request bodies over this many `BYTES` (413)")
 	fl.IntVar(&f.maxInFlight, "max-inflight", mcpserver.DefaultMaxInFlight, "over HTTP, refuse requests past this many at once (503)")
 	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU, and Go gets one processor more to read requests, unless GOMAXPROCS is set; -1: no bound)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
-	fl.Int64Var(&f.maxResult, "max-result", plan.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
-	fl.Int64Var(&f.maxResponse, "max-response", plan.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResponse, "max-response", runner.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxAnswers, "max-answers", mcpserver.DefaultMaxAnswers, "over HTTP, fail the step that would make the answers of all the plans being served hold more than this many `BYTES` together, counted as --max-response counts one (0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
@@ -179,6 +190,12 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	if f.maxSessions <= 0 {
 		return usage(errors.New("--max-sessions must be positive: it is how many sessions may be open at once"))
+	}
+	if f.maxClientSess <= 0 {
+		return usage(errors.New("--max-client-sessions must be positive: it is how many sessions one client may hold"))
+	}
+	if f.maxConns <= 0 {
+		return usage(errors.New("--max-conns must be positive: it is how many connections may be open at once"))
 	}
 	pipes := newPipeWatch()
 	defer pipes.stop()
@@ -313,9 +330,16 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	if f.authToken == "" && !f.noAuth {
 		f.authToken, generated = newToken(), true
 	}
-	// An idle keep-alive connection is closed after two minutes: a client
-	// that holds connections open without using them cannot pile them up.
-	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	maxConns, err := fitConns(f.maxConns, f.maxConnsSet, descriptorLimit())
+	if err != nil {
+		ln.Close()
+		return usage(err)
+	}
+	if maxConns != f.maxConns {
+		warn(s, f, log, fmt.Sprintf("--max-conns lowered from %d to %d to fit the descriptor limit of %d (ulimit -n) with %d kept for upstream servers, logs and traces", f.maxConns, maxConns, descriptorLimit(), fdReserve))
+	}
+	// NewHTTP sets the deadlines and the header bound (mcpserver/conns.go).
+	hs := &http.Server{}
 	f.maxRunning = turnsAndProcs(f.maxRunning, os.Getenv("GOMAXPROCS") != "")
 	h := srv.NewHTTP(hs, mcpserver.HTTPOptions{
 		Stateless:          f.stateless,
@@ -327,6 +351,8 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		MaxAnswers:         maxResultOption(f.maxAnswers),
 		MaxRunning:         f.maxRunning,
 		MaxSessions:        f.maxSessions,
+		MaxClientSessions:  f.maxClientSess,
+		MaxConns:           maxConns,
 		SessionIdleTimeout: f.sessionIdle,
 		WriteTimeout:       f.writeTimeout,
 	})
@@ -371,6 +397,25 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	<-done
 	log.Info("stopped")
 	return nil
+}
+
+// fdReserve is the descriptors kept out of --max-conns: the listener,
+// the log and traces, and upstream servers' pipes.
+const fdReserve = 128
+
+// fitConns checks --max-conns against the descriptor limit (limit <= 0:
+// unknown): connections past it would fail to be accepted ("too many
+// open files") and take the descriptors upstream calls and traces need.
+// The default is lowered to fit; a value given is refused.
+func fitConns(maxConns int, set bool, limit int64) (int, error) {
+	if limit <= 0 || int64(maxConns)+fdReserve <= limit {
+		return maxConns, nil
+	}
+	fit := int(limit - fdReserve)
+	if set || fit < 16 {
+		return 0, fmt.Errorf("--max-conns %d does not fit the descriptor limit of %d (ulimit -n) with %d kept for upstream servers, logs and traces: raise the limit or lower --max-conns", maxConns, limit, fdReserve)
+	}
+	return fit, nil
 }
 
 // listenAddr turns --http's ADDR into a listen address: a bare port or

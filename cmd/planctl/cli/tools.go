@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
 	"github.com/spf13/cobra"
 )
 
@@ -39,7 +40,7 @@ func newToolsCmd(s *streams) *cobra.Command {
 			case "json":
 				return toolsJSON(s, ts.catalog)
 			case "concierge":
-				fmt.Fprintln(s.out, plan.RenderConcierge(ts.catalog.Tools))
+				fmt.Fprintln(s.out, concierge.RenderConcierge(ts.catalog.Tools))
 				return nil
 			default:
 				return usage(fmt.Errorf("unknown --format %q: use table, json or concierge", format))
@@ -57,7 +58,7 @@ func toolsTable(s *streams, c *plan.Catalog) error {
 	fmt.Fprintln(w, "TOOL\tPARAMETERS\tDESCRIPTION")
 	for _, t := range c.Tools {
 		var b strings.Builder
-		plan.RenderConciergeTool(&b, t)
+		concierge.RenderConciergeTool(&b, t)
 		sig, _, _ := strings.Cut(strings.TrimSpace(b.String()), "\n")
 		params := strings.TrimSuffix(strings.TrimPrefix(sig, t.Name+"("), ")")
 		desc, _, _ := strings.Cut(t.Description, "\n")

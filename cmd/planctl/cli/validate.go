@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
@@ -151,7 +152,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 				continue
 			}
 			// Kept compact, each made whole as the report writes it.
-			ds := plan.ValidateList(p, src.catalog, plan.ValidateOptions{UnusedOutput: f.unused})
+			ds := check.ValidateList(p, src.catalog, check.ValidateOptions{UnusedOutput: f.unused})
 			if len(ignore) > 0 {
 				ds.Keep(func(i int) bool { return !ignore[ds.Code(i)] })
 			}

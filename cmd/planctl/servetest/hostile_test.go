@@ -201,7 +201,7 @@ func debugVars(t *testing.T, s *server) runtimeVars {
 	return v
 }
 
-// Sessions are capped, a failed initialize leaves none, client metadata is
+// Sessions are capped (past the cap the least recently used ends), a failed initialize leaves none, client metadata is
 // bounded, and only issued ids pass, whatever the protocol version; a
 // missing id is 400 and DELETE of an unknown one 404.
 func TestSessionLimits(t *testing.T) {
@@ -224,10 +224,19 @@ func TestSessionLimits(t *testing.T) {
 		}
 		ids = append(ids, hdr.Get("Mcp-Session-Id"))
 	}
-	if code, body, _ := post(t, s, http.MethodPost, initBodyText); code != 503 || !strings.Contains(body, "--max-sessions") {
+	// Past --max-sessions the least recently used session of the client
+	// that holds the most (here the only one) ends to make room.
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	if code, _, _ := post(t, s, http.MethodPost, ping, "Mcp-Session-Id", ids[1]); code != 200 {
+		t.Fatalf("ping: %d", code)
+	}
+	if code, body, _ := post(t, s, http.MethodPost, initBodyText); code != 200 {
 		t.Errorf("past --max-sessions: %d %s", code, body)
 	}
-	if code, _, _ := post(t, s, http.MethodDelete, "", "Mcp-Session-Id", ids[0]); code != 200 {
+	if code, _, _ := post(t, s, http.MethodPost, ping, "Mcp-Session-Id", ids[0]); code != 404 {
+		t.Errorf("the least recently used session, past --max-sessions: %d, want it ended (404)", code)
+	}
+	if code, _, _ := post(t, s, http.MethodDelete, "", "Mcp-Session-Id", ids[1]); code != 200 {
 		t.Errorf("DELETE: %d", code)
 	}
 	if code, body, _ := post(t, s, http.MethodPost, initBodyText); code != 200 {
@@ -345,7 +354,7 @@ func TestCancellationScopedToSession(t *testing.T) {
 }
 
 // CORS preflight for an --allow-origin origin is answered without a token;
-// a --no-auth server warns on stderr even with --log; an empty token is an
+// a --no-auth server warns on stderr even with --log; an empty or blank token is an
 // error; the log file is 0600.
 func TestSecureDefaults(t *testing.T) {
 	s := startHTTP(t, nil, "--allow-origin", "https://app.example")
@@ -385,6 +394,10 @@ func TestSecureDefaults(t *testing.T) {
 	}{
 		{[]string{"PLANCTL_AUTH_TOKEN="}, nil},
 		{nil, []string{"--auth-token", ""}},
+		// A blank token could never match (the header's is trimmed).
+		{[]string{"PLANCTL_AUTH_TOKEN=   "}, nil},
+		{nil, []string{"--auth-token", " "}},
+		{nil, []string{"--auth-token", "\t"}},
 	} {
 		cmd := execServe(append([]string{"--http", "127.0.0.1:0"}, c.args...), c.env)
 		out, err := cmd.CombinedOutput()

@@ -25,8 +25,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var binary string
@@ -105,7 +105,14 @@ func startHTTP(t *testing.T, env []string, args ...string) *server {
 // returns is on 127.0.0.1.
 func startHTTPAt(t *testing.T, addr string, env []string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "--http", addr}, args...)...)
+	return startHTTPWith(t, []string{binary}, addr, env, args...)
+}
+
+// startHTTPWith starts `planctl serve --http addr args...` with the
+// command line prefix (planctl's path last) before "serve".
+func startHTTPWith(t *testing.T, prefix []string, addr string, env []string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(prefix[0], append(append(prefix[1:len(prefix):len(prefix)], "serve", "--http", addr), args...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
@@ -250,7 +257,7 @@ func TestServedAnswersAreRunAnswers(t *testing.T) {
 			raised := res.IsError && res.StructuredContent == nil
 			if raised {
 				// Concierge raised: the bare message, where run shows {"error": ...}.
-				got = string(plan.ErrorResponse(got))
+				got = string(runner.ErrorResponse(got))
 			}
 			if string(jsontext.Indent([]byte(got))) != strings.TrimSpace(string(want)) {
 				t.Errorf("%s: served answer differs from planctl run's:\n%s", name, got)

@@ -1,8 +1,8 @@
 // Command planserver is a small Concierge-style Plan server for planctl's
 // tests and overhead measurement: over stdio it lists one tool,
 // execute_plan, described the way Concierge describes it (prose, then
-// "AVAILABLE TOOLS:" and plan.RenderConcierge), and runs each plan with
-// plan.Run against the embedded demo catalog, or against an upstream MCP
+// "AVAILABLE TOOLS:" and concierge.RenderConcierge), and runs each plan with
+// runner.Run against the embedded demo catalog, or against an upstream MCP
 // server given with -server 'CMD ARG...'.
 package main
 
@@ -17,6 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/upstream"
 )
 
@@ -47,16 +49,16 @@ func main() {
 	}
 	s := server.NewMCPServer("planserver", "1", server.WithToolCapabilities(false), server.WithRecovery())
 	schema := `{"type":"object","properties":{"steps":{"type":"array","minItems":1,"items":{"type":"object","required":["id","tool","args"],"properties":{"id":{"type":"string"},"tool":{"type":"string"},"args":{"type":"object","additionalProperties":true}},"additionalProperties":false}}},"required":["steps"]}`
-	tool := mcp.NewToolWithRawSchema("execute_plan", prose+plan.RenderConcierge(cat.Tools), json.RawMessage(schema))
+	tool := mcp.NewToolWithRawSchema("execute_plan", prose+concierge.RenderConcierge(cat.Tools), json.RawMessage(schema))
 	s.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw, _ := req.GetRawArguments().(json.RawMessage)
 		p := plan.Load("execute_plan", raw, plan.Limits{})
 		var resp []byte
 		rejected := false
-		if rej := plan.ConciergeCheck(p, cat); rej != nil {
-			resp, rejected = plan.ErrorResponse(rej.Message), true
+		if rej := concierge.ConciergeCheck(p, cat); rej != nil {
+			resp, rejected = runner.ErrorResponse(rej.Message), true
 		} else {
-			r := plan.NewRun(p, cat, plan.RunOptions{})
+			r := runner.NewRun(p, cat, runner.RunOptions{})
 			r.Continue(ctx, nil)
 			resp = r.Response()
 		}

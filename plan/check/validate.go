@@ -1,0 +1,544 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
+)
+
+// Validate checks a plan against a catalog before anything runs and returns
+// every problem found, sorted by position, without duplicates. The codes are
+// the catalogue in Codes (documented in docs/diagnostics.md); every
+// diagnostic has a JSON Pointer and a line:column.
+//
+// Steps are walked in order with a growing, typed scope: a step's references
+// are checked against the steps before it, its literal arguments against its
+// tool's inputSchema, and the step joins the scope with the type its tool's
+// outputSchema gives. One mistake gives one diagnostic: a step whose tool is
+// unknown gets no argument checks, and a path that fails is "any" beyond.
+// Schemas are decoded and compiled once per tool, not once per step.
+//
+// Validate makes the default checks; ValidateWith turns on the opt-in ones.
+func Validate(p *plan.Plan, c *plan.Catalog) []plan.Diagnostic {
+	return ValidateWith(p, c, ValidateOptions{})
+}
+
+// ValidateOptions turns on checks that are off by default because what they
+// find is seldom a mistake.
+type ValidateOptions struct {
+	// UnusedOutput reports UNUSED_OUTPUT: a read-only step that no later
+	// step references. Off by default: every step's result goes back to the
+	// model in the response, so an output no step reads is usually meant.
+	UnusedOutput bool
+}
+
+// ValidateWith is Validate with the opt-in checks of o. Each reference is
+// parsed where it is checked and nothing of it is kept (a step keeps no
+// parsed references: see Step.Refs).
+func ValidateWith(p *plan.Plan, c *plan.Catalog, o ValidateOptions) []plan.Diagnostic {
+	return ValidateList(p, c, o).Slice()
+}
+
+// ValidateList is ValidateWith, its diagnostics kept compact: a driver that
+// shows them one at a time (the validate command's text report) makes each
+// whole only when it writes it.
+func ValidateList(p *plan.Plan, c *plan.Catalog, o ValidateOptions) *Diagnostics {
+	v := newValidator(p, c, o)
+	v.check()
+	return v.ds.sorted()
+}
+
+// ValidateFirst validates p for the check `run` and `serve` make before a
+// plan runs (Admit): the first error (in position order), or nil when the
+// plan may run, and every diagnostic, compact, for the driver to show.
+// Warnings never stop a run.
+func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *Diagnostics) {
+	ds = ValidateList(p, c, ValidateOptions{})
+	for i := range ds.Len() {
+		if ds.Severity(i) == plan.SeverityError {
+			d := ds.At(i)
+			return &d, ds
+		}
+	}
+	return nil, ds
+}
+
+// HasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
+// infos: the check before a run, which shows diagnostics only when it
+// refuses the plan. The walk is Validate's; at each step's end it keeps
+// nothing of the step when the step gave no error, and it stops at the
+// first step that gave one. (A plan of 100,000 steps with two warnings each
+// kept 200,000 diagnostics to the end of the check, most of a run's peak
+// memory, for nothing: run, serve and the DAP server show none of them
+// when the plan runs.)
+func HasErrors(p *plan.Plan, c *plan.Catalog) bool {
+	v := newValidator(p, c, ValidateOptions{})
+	v.errorsOnly = true
+	v.check()
+	return v.settle()
+}
+
+func newValidator(p *plan.Plan, c *plan.Catalog, o ValidateOptions) *validator {
+	v := &validator{p: p, c: c, src: nil, tools: map[*plan.Tool]*toolInfo{}, opts: o}
+	v.schemaWork = schemaWork(p, c)
+	v.ds.p = p
+	return v
+}
+
+// check makes every check of ValidateWith into v.ds (unsorted); with
+// errorsOnly, it stops once a settle finds an error.
+func (v *validator) check() {
+	p := v.p
+	for _, d := range p.Problems {
+		v.ds.add(d)
+	}
+	if p.Root.IsZero() || (p.StepsPtr == "" && p.Form != plan.FormSteps) || v.settle() {
+		return
+	}
+	v.src = p.Src.Bytes
+	v.planKeys()
+	v.valueChecks() // validate_values.go
+	if v.settle() {
+		return
+	}
+	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
+	if steps.IsZero() || steps.Kind() != jsontext.Array || len(p.Steps) != steps.Len() {
+		return
+	}
+	if len(p.Steps) == 0 {
+		v.add(plan.SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
+			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
+	}
+	if v.run(); v.settle() {
+		return
+	}
+	v.fastmcpChecks() // validate_values.go
+	v.requiredShape()
+}
+
+// settle, with errorsOnly, reports whether the diagnostics made so far hold
+// an error, and drops them when they do not; without, it reports false.
+// (A check may still raise a diagnostic of the step it is checking to an
+// error, REF_LOOKALIKE, so a step's are kept to its end.)
+func (v *validator) settle() bool {
+	if !v.errorsOnly {
+		return false
+	}
+	if v.stop {
+		return true
+	}
+	for i := range v.ds.len() {
+		if v.ds.severity(i) == plan.SeverityError {
+			v.stop = true
+			return true
+		}
+	}
+	v.ds.reset()
+	return false
+}
+
+type validator struct {
+	p      *plan.Plan
+	c      *plan.Catalog
+	src    []byte
+	ds     diagList
+	tools  map[*plan.Tool]*toolInfo
+	opts   ValidateOptions
+	ptrBuf []byte // a JSON Pointer being built (lookalikes)
+	msgBuf []byte // a message being built
+	// lastMsg is the last message of each code (intern).
+	lastMsg map[string]string
+
+	// Scratch of one step's checks (step, arguments), reused step to step.
+	refs, given, meant, failed map[string]bool
+	lits                       map[string]jsontext.Value
+	members                    []jsontext.Member
+	keyBuf                     []byte // a memo key being built (arguments)
+
+	ids    []stepIDs      // per step: its effective id
+	infos  []*toolInfo    // per step: its tool, nil when unknown
+	scope  map[string]int // id → index of the latest step with it, among those walked
+	order  []string       // the ids in scope, in plan order
+	first  map[string]int // id → index of its first step, over the whole plan
+	readBy []bool         // per step: some later step references it
+
+	// unchecked gathers, per tool without an outputSchema, the references
+	// whose paths walk its results: one REF_UNCHECKED per tool, not one per
+	// reference, so that a long chain on such tools does not bury the rest.
+	unchecked      map[*toolInfo]*uncheckedRefs
+	uncheckedOrder []*toolInfo
+
+	schemaWork int // schema work left (flatten): bounds the memory schemas can cost
+
+	// errorsOnly: hasErrors's walk, which keeps diagnostics only until the
+	// next settle; stop: a settle found an error.
+	errorsOnly, stop bool
+	// eager keeps every diagnostic whole (no diagList.addLazy): what the
+	// compact ones must make (tests).
+	eager bool
+}
+
+// schemaWork is the schema work a validation may do: linear in the size of
+// the plan and of the catalog's schemas.
+func schemaWork(p *plan.Plan, c *plan.Catalog) int {
+	n := len(p.Src.Bytes)
+	if c != nil {
+		for _, t := range c.Tools {
+			n += len(t.InputSchema) + len(t.OutputSchema)
+		}
+	}
+	return minSchemaWork + schemaWorkBytes*n
+}
+
+// stepIDs is what the validator takes as a step's id and tool, including
+// the values of misspelt keys ("ID", "name"), so that one misspelling does
+// not cascade into every reference to the step.
+type stepIDs struct {
+	id     string
+	hasID  bool
+	idNode jsontext.Value
+	tool   jsontext.Value
+	args   jsontext.Value
+	step   *plan.Step
+	// The pointers of a misspelt id or args key; "": the step's own
+	// (built when a diagnostic needs one, not twice for every step).
+	idAt, argAt string
+}
+
+// idPtr is the pointer of the value taken as the step's id.
+func (id *stepIDs) idPtr() string {
+	if id.idAt != "" {
+		return id.idAt
+	}
+	return id.step.Ptr + "/id"
+}
+
+// argPtr is the pointer of the value taken as the step's args.
+func (id *stepIDs) argPtr() string {
+	if id.argAt != "" {
+		return id.argAt
+	}
+	return id.step.Ptr + "/args"
+}
+
+// add records a diagnostic and returns it for decoration.
+func (v *validator) add(sev plan.Severity, code, ptr string, start, end int, s *plan.Step, msg string) *plan.Diagnostic {
+	d := v.p.Diag(sev, code, ptr, start, end, v.intern(code, msg))
+	if s != nil {
+		d.StepIndex, d.StepID = s.Index, s.IDText()
+	}
+	return v.ds.add(d)
+}
+
+// intern returns the message of the last diagnostic of this code when msg
+// is the same text, so that the many diagnostics of a mistake repeated on
+// every step share one string rather than keep a copy each.
+func (v *validator) intern(code, msg string) string {
+	if last, ok := v.lastMsg[code]; ok && last == msg {
+		return last
+	}
+	if v.lastMsg == nil {
+		v.lastMsg = map[string]string{}
+	}
+	v.lastMsg[code] = msg
+	return msg
+}
+
+// relate adds a related location to d.
+func (v *validator) relate(d *plan.Diagnostic, ptr string, offset int, msg string) {
+	d.Related = append(d.Related, plan.Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
+}
+
+// planKeys reports keys of the plan object other than "steps".
+func (v *validator) planKeys() {
+	body := v.p.Body
+	if body.IsZero() || body.Kind() != jsontext.Object {
+		return
+	}
+	for _, m := range body.Members() {
+		if m.Key == "steps" || (m.Key == "$schema" && m.Value == v.p.SchemaHint) {
+			continue
+		}
+		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)
+		sug := Suggest(m.Key, []string{"steps"})
+		if sug != "" {
+			msg = fmt.Sprintf("the plan has a key %q instead of \"steps\": rename it.%s", m.Key, didYouMean(sug))
+		}
+		d := v.add(plan.SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
+		d.Suggestion = sug
+	}
+}
+
+var stepKeys = []string{"id", "tool", "args"}
+
+// stepKeyAliases are keys models write for id, tool and args.
+var stepKeyAliases = map[string]string{
+	"step_id": "id", "stepId": "id", "name": "tool", "tool_name": "tool", "toolName": "tool",
+	"function": "tool", "arguments": "args", "params": "args", "parameters": "args", "input": "args", "inputs": "args",
+}
+
+func (v *validator) run() {
+	p := v.p
+	n := len(p.Steps)
+	v.ids = make([]stepIDs, n)
+	v.infos = make([]*toolInfo, n)
+	v.scope = make(map[string]int, n)
+	v.first = make(map[string]int, n)
+	v.readBy = make([]bool, n)
+	v.order = make([]string, 0, n)
+	for _, s := range p.Steps {
+		v.ids[s.Index] = v.shape(s)
+		if id := v.ids[s.Index]; id.hasID {
+			if _, ok := v.first[id.id]; !ok {
+				v.first[id.id] = s.Index
+			}
+		}
+	}
+	if v.settle() {
+		return
+	}
+	for _, s := range p.Steps {
+		if s.Node.Kind() == jsontext.Object {
+			v.step(s)
+			if v.settle() {
+				return
+			}
+		}
+		if id := v.ids[s.Index]; id.hasID {
+			if _, seen := v.scope[id.id]; !seen {
+				v.order = append(v.order, id.id)
+			}
+			v.scope[id.id] = s.Index
+		}
+	}
+	v.reportUnchecked()
+	if v.opts.UnusedOutput {
+		v.unused()
+	}
+}
+
+// shape checks a step's form (its keys, id, tool and args) and returns what
+// the rest of the walk takes as its id, tool and args.
+func (v *validator) shape(s *plan.Step) stepIDs {
+	out := stepIDs{idNode: s.ID, tool: s.Tool, args: s.Args, step: s}
+	if s.Node.Kind() != jsontext.Object {
+		v.add(plan.SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
+			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
+		return out
+	}
+	var aliased [3]bool // by stepKeys, the keys sug can be
+	for _, m := range s.Node.Members() {
+		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
+			continue
+		}
+		sug := stepKeyAliases[m.Key]
+		if sug == "" {
+			sug = Suggest(m.Key, stepKeys)
+		}
+		if sug != "" && !s.Node.Get(sug).IsZero() {
+			sug = "" // the real key is there too: this one is just extra
+		}
+		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
+		if sug != "" {
+			msg = fmt.Sprintf("step %q has a key %q, which is not a step key: rename it to %q", s.Label(), m.Key, sug)
+			if k := slices.Index(stepKeys, sug); !aliased[k] {
+				aliased[k] = true
+				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
+				switch sug {
+				case "id":
+					out.idNode, out.idAt = m.Value, ptr
+				case "tool":
+					out.tool = m.Value
+				case "args":
+					out.args, out.argAt = m.Value, ptr
+				}
+			}
+		}
+		d := v.add(plan.SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
+		d.Suggestion = sug
+	}
+	startOf := s.Node.Start()
+	switch id := out.idNode; {
+	case id.IsZero() || !pyvalue.Truthy(id):
+		if !aliased[0] {
+			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
+			ptr, start, end := s.Ptr, startOf, startOf+1
+			if !id.IsZero() {
+				msg = fmt.Sprintf("step %d has an empty id %s (Concierge treats it as missing): give it a unique, non-empty string id", s.Index, id.Raw(v.src))
+				ptr, start, end = out.idPtr(), id.Start(), id.End()
+			}
+			v.add(plan.SeverityError, "MISSING_STEP_ID", ptr, start, end, s, msg)
+		}
+	case id.Kind() != jsontext.String:
+		v.add(plan.SeverityError, "STEP_ID_TYPE", out.idPtr(), id.Start(), id.End(), s,
+			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind(), strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
+	default:
+		out.id, out.hasID = id.Str(), true
+		if j, dup := v.first[id.Str()]; dup && j < s.Index {
+			d := v.add(plan.SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
+				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str(), j))
+			first := v.ids[j]
+			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %q is first defined here", id.Str()))
+		} else if !goodID(id.Str()) {
+			v.add(plan.SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
+				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
+		}
+	}
+	if out.tool.IsZero() && !aliased[1] {
+		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
+			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
+	}
+	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
+		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
+			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind()))
+	}
+	return out
+}
+
+func goodID(id string) bool {
+	for _, r := range id {
+		ok := r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func tidyID(id string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(id) {
+		switch {
+		case r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+			b.WriteRune(r)
+		case r == ' ' || r == '\t':
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "step"
+	}
+	return b.String()
+}
+
+// step checks one step's tool, arguments and references.
+func (v *validator) step(s *plan.Step) {
+	ids := &v.ids[s.Index]
+	var info *toolInfo
+	if t := ids.tool; !t.IsZero() {
+		var tool *plan.Tool
+		if t.Kind() == jsontext.String {
+			tool = v.c.Tool(t.Str())
+		}
+		if tool != nil {
+			info = v.info(tool)
+		} else {
+			ptr := s.Ptr + "/tool"
+			if t != s.Tool {
+				ptr = ""
+				for _, m := range s.Node.Members() {
+					if m.Value == t {
+						ptr = s.Ptr + "/" + jsontext.EscapePointer(m.Key)
+					}
+				}
+			}
+			sug := ""
+			msg := ""
+			if t.Kind() == jsontext.String {
+				sug = Suggest(t.Str(), v.c.Names())
+				if why := v.c.Absent(t.Str()); why != "" {
+					sug = ""
+					msg = fmt.Sprintf("tool %q is %s", t.Str(), why)
+				} else if sug != "" {
+					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
+				} else {
+					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str(), quoteList(v.c.Names(), 12))
+				}
+			} else {
+				msg = fmt.Sprintf("the tool of step %q is a JSON %s: name a tool with a string, one of %s", s.Label(), t.Kind(), quoteList(v.c.Names(), 12))
+			}
+			d := v.add(plan.SeverityError, "UNKNOWN_TOOL", ptr, t.Start(), t.End(), s, msg)
+			d.Suggestion = sug
+		}
+	}
+	v.infos[s.Index] = info
+	args := ids.args
+	if args.IsZero() || args.Kind() != jsontext.Object {
+		if args.IsZero() {
+			if info != nil && len(info.required) > 0 {
+				v.missingArgs(s, info, jsontext.Value{}, *ids)
+			} else {
+				v.add(plan.SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
+					fmt.Sprintf("step %q has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", s.Label()))
+			}
+		}
+		return
+	}
+	refs := scratch(&v.refs)
+	for _, m := range pyvalue.Members(args) {
+		if plan.IsRef(m.Value) {
+			refs[m.Key] = true
+			ref := plan.ParseRefValue(m.Value) // in place: nothing allocated, nothing kept
+			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
+			continue
+		}
+		if cap(v.ptrBuf) == 0 {
+			v.ptrBuf = make([]byte, 0, 512) // the walk's appends stay in it
+		}
+		if ids.argAt != "" {
+			v.ptrBuf = append(v.ptrBuf[:0], ids.argAt...)
+		} else {
+			v.ptrBuf = append(append(v.ptrBuf[:0], s.Ptr...), "/args"...)
+		}
+		v.ptrBuf = appendPointerToken(append(v.ptrBuf, '/'), m.Key)
+		v.lookalikes(s, m.Value, v.ptrBuf, m.Key, true)
+	}
+	if info != nil {
+		v.arguments(s, info, args, *ids, refs)
+	}
+}
+
+// unused reports read-only steps whose output no later step reads (opt-in:
+// ValidateOptions.UnusedOutput). The last step is exempt. The message never
+// advises dropping the step: its result goes back to the model in the
+// response, which is often why the step is there.
+func (v *validator) unused() {
+	for i, s := range v.p.Steps {
+		info := v.infos[i]
+		if info == nil || i == len(v.p.Steps)-1 || v.readBy[i] || !info.tool.ReadOnly() || !v.ids[i].hasID {
+			continue
+		}
+		id := v.ids[i]
+		v.add(plan.SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode.Start(), id.idNode.End(), s,
+			fmt.Sprintf("no later step references the output of step %q (read-only tool %q): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", id.id, info.tool.Name))
+	}
+}
+
+// pathText renders the first n elements of a path as written.
+func (v *validator) pathText(path jsontext.Value, n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range path.Elems() {
+		if i == n {
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(e.Raw(v.src))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,432 @@
+package concierge
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
+)
+
+// FastMCP tools. Real Concierge servers wrap tools written with FastMCP:
+// Python functions whose arguments pydantic validates, in lax mode, against
+// a model built from the signature (the inputSchema is that model's
+// schema) before the function runs. What a FastMCP tool receives is
+// therefore not what the plan passed. FastMCPArgs reproduces the part of
+// pydantic that plans meet, by the inputSchema's JSON types:
+//
+//	integer  int as is; a float with no fraction (2.0 → 2); a bool (true → 1);
+//	         a string of an integer, spaces around allowed (" 7" → 7)
+//	number   int → float (5 → 5.0); a bool; a string of a number ("1.5")
+//	boolean  bool; 0/1 (ints or floats); the strings true/false, 1/0, yes/no,
+//	         on/off, t/f, y/n in any case
+//	string   str only (pydantic v2 converts no number to a string)
+//	array    list only; items converted by "items"
+//	object   dict only; declared properties converted by their schemas
+//	null     None only
+//
+// A type list with "null" ([T, "null"], or anyOf with {"type": "null"}) is
+// Optional[T]: null passes, anything else converts as T. Arguments the
+// schema does not declare are dropped (the function has no parameter for
+// them); a missing required one is "Field required". Limits, on purpose:
+// no $ref into $defs (a referenced model passes unchanged), no formats
+// (dates, UUIDs), no constraints (minimum, pattern: the validator's
+// ARG_SCHEMA says those), the first non-null branch of a union only, and
+// undeclared keys of nested objects are kept. The text of a failure is
+// pydantic 2's, wrapped as FastMCP wraps every exception of a tool:
+// "Error executing tool NAME: 1 validation error for NAMEArguments ...".
+
+// RuntimeFastMCP is Tool.Runtime of a FastMCP tool (a mock catalog's
+// "runtime": "fastmcp").
+const RuntimeFastMCP = "fastmcp"
+
+// pydanticVersion is the version named in the errors' documentation links.
+const pydanticVersion = "2.13"
+
+// Coercion is one argument value pydantic converts: where, from what, to
+// what (compact JSON).
+type Coercion struct {
+	Loc  []string
+	From jsontext.Value
+	To   string
+}
+
+// FastMCPArgs converts a call's arguments as FastMCP's pydantic model of
+// tool would: it returns the arguments the function receives, as compact
+// JSON, and the conversions made; or, when validation fails, FastMCP's
+// error text.
+func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coerced []Coercion, errText string) {
+	av, err := jsontext.Parse(args)
+	if err != nil || av.Kind() != jsontext.Object {
+		return args, nil, ""
+	}
+	sv, err := jsontext.Parse(inputSchema)
+	if err != nil || sv.Kind() != jsontext.Object {
+		return pyvalue.AppendJSON(nil, av), nil, ""
+	}
+	c := &pyConverter{}
+	out = c.object(nil, sv, av, nil, true)
+	if len(c.errs) > 0 {
+		return nil, nil, "Error executing tool " + tool + ": " + c.report(tool)
+	}
+	return out, c.coerced, ""
+}
+
+// FastMCPValue converts one argument value v, at loc, under its property
+// schema s as FastMCPArgs does: it returns the conversions made, and false
+// when pydantic refuses the value.
+func FastMCPValue(s, v jsontext.Value, loc []string) (coerced []Coercion, ok bool) {
+	c := &pyConverter{}
+	c.value(nil, s, v, loc)
+	return c.coerced, len(c.errs) == 0
+}
+
+type pydanticError struct {
+	loc   []string
+	typ   string
+	msg   string
+	input jsontext.Value
+}
+
+type pyConverter struct {
+	errs    []pydanticError
+	coerced []Coercion
+}
+
+func (c *pyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
+	c.errs = append(c.errs, pydanticError{loc: append([]string(nil), loc...), typ: typ, msg: msg, input: in})
+}
+
+// report renders the errors as str(ValidationError) does.
+func (c *pyConverter) report(tool string) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(len(c.errs)))
+	if len(c.errs) == 1 {
+		b.WriteString(" validation error for ")
+	} else {
+		b.WriteString(" validation errors for ")
+	}
+	b.WriteString(tool)
+	b.WriteString("Arguments")
+	for _, e := range c.errs {
+		b.WriteString("\n")
+		b.WriteString(strings.Join(e.loc, "."))
+		b.WriteString("\n  ")
+		b.WriteString(e.msg)
+		b.WriteString(" [type=")
+		b.WriteString(e.typ)
+		b.WriteString(", input_value=")
+		b.WriteString(truncateRepr(pyvalue.Repr(e.input)))
+		b.WriteString(", input_type=")
+		b.WriteString(pyvalue.TypeName(e.input))
+		b.WriteString("]\n    For further information visit https://errors.pydantic.dev/")
+		b.WriteString(pydanticVersion)
+		b.WriteString("/v/")
+		b.WriteString(e.typ)
+	}
+	return b.String()
+}
+
+// truncateRepr cuts a long input repr as pydantic-core does: past 50
+// characters, the first 25, "...", the last 24.
+func truncateRepr(s string) string {
+	r := []rune(s)
+	if len(r) <= 50 {
+		return s
+	}
+	return string(r[:25]) + "..." + string(r[len(r)-24:])
+}
+
+// schemaTypes reads a schema's JSON types and whether null is allowed.
+func schemaTypes(s jsontext.Value) (types []string, nullable bool) {
+	if s.IsZero() || s.Kind() != jsontext.Object {
+		return nil, false
+	}
+	if t := s.Get("type"); !t.IsZero() {
+		switch t.Kind() {
+		case jsontext.String:
+			types = []string{t.Str()}
+		case jsontext.Array:
+			for _, e := range t.Elems() {
+				if e.Kind() == jsontext.String {
+					types = append(types, e.Str())
+				}
+			}
+		}
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if u := s.Get(key); !u.IsZero() && u.Kind() == jsontext.Array {
+			for _, br := range u.Elems() {
+				bt, bn := schemaTypes(br)
+				nullable = nullable || bn
+				types = append(types, bt...)
+			}
+		}
+	}
+	var out []string
+	for _, t := range types {
+		if t == "null" {
+			nullable = true
+		} else {
+			out = append(out, t)
+		}
+	}
+	return out, nullable
+}
+
+// fastmcpBranch is the schema a non-null value converts by: s itself, or its
+// first non-null anyOf/oneOf branch.
+func fastmcpBranch(s jsontext.Value) jsontext.Value {
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if u := s.Get(key); !u.IsZero() && u.Kind() == jsontext.Array {
+			for _, br := range u.Elems() {
+				if ts, _ := schemaTypes(br); len(ts) > 0 {
+					return br
+				}
+			}
+		}
+	}
+	return s
+}
+
+// value appends v converted by schema s.
+func (c *pyConverter) value(dst []byte, s jsontext.Value, v jsontext.Value, loc []string) []byte {
+	types, nullable := schemaTypes(s)
+	if len(types) == 0 && !nullable {
+		return pyvalue.AppendJSON(dst, v) // any: unchanged
+	}
+	if v.Kind() == jsontext.Null && nullable {
+		return append(dst, "null"...)
+	}
+	if len(types) == 0 {
+		c.fail(loc, "none_required", "Input should be None", v)
+		return dst
+	}
+	s = fastmcpBranch(s)
+	out, ok := c.scalar(types[0], v, loc)
+	if !ok {
+		return dst
+	}
+	switch types[0] {
+	case "array":
+		items := s.Get("items")
+		dst = append(dst, '[')
+		for i, e := range v.Elems() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = c.value(dst, items, e, append(loc, strconv.Itoa(i)))
+		}
+		return append(dst, ']')
+	case "object":
+		return c.object(dst, s, v, loc, false)
+	}
+	if out != "" {
+		if out != string(pyvalue.AppendJSON(nil, v)) {
+			c.coerced = append(c.coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: out})
+		}
+		return append(dst, out...)
+	}
+	return pyvalue.AppendJSON(dst, v)
+}
+
+// object converts the declared properties of v; top-level drops the
+// undeclared ones and reports missing required ones.
+func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc []string, top bool) []byte {
+	props := s.Get("properties")
+	required := PySet(s.Get("required"))
+	dst = append(dst, '{')
+	n := 0
+	if !props.IsZero() && props.Kind() == jsontext.Object {
+		for _, p := range pyvalue.Members(props) {
+			a := v.Get(p.Key)
+			if a.IsZero() {
+				if required[p.Key] {
+					c.fail(append(loc, p.Key), "missing", "Field required", v)
+				}
+				continue
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = jsontext.AppendJSONString(dst, p.Key)
+			dst = append(dst, ':')
+			dst = c.value(dst, p.Value, a, append(loc, p.Key))
+		}
+	}
+	if !top || props.IsZero() || props.Kind() != jsontext.Object {
+		for _, m := range pyvalue.Members(v) {
+			if !props.IsZero() && !props.Get(m.Key).IsZero() {
+				continue
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			dst = jsontext.AppendJSONString(dst, m.Key)
+			dst = append(dst, ':')
+			dst = pyvalue.AppendJSON(dst, m.Value)
+		}
+	}
+	return append(dst, '}')
+}
+
+// scalar converts v to JSON type typ: the converted JSON for scalars ("" to
+// keep v as it is), and whether v is acceptable at all.
+func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
+	switch typ {
+	case "integer":
+		switch v.Kind() {
+		case jsontext.Number:
+			if pyvalue.IsIntLiteral(v.Str()) {
+				return pyvalue.NumberJSON(v.Str()), true
+			}
+			f, _ := strconv.ParseFloat(v.Str(), 64)
+			if f != math.Trunc(f) {
+				c.fail(loc, "int_from_float", "Input should be a valid integer, got a number with a fractional part", v)
+				return "", false
+			}
+			if math.Abs(f) >= 1<<63 {
+				c.fail(loc, "int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size", v)
+				return "", false
+			}
+			bf := new(big.Float).SetFloat64(f)
+			bi, _ := bf.Int(nil)
+			return bi.String(), true
+		case jsontext.Bool:
+			if v.Bool() {
+				return "1", true
+			}
+			return "0", true
+		case jsontext.String:
+			if n, ok := pydanticIntString(v.Str()); ok {
+				return n, true
+			}
+			c.fail(loc, "int_parsing", "Input should be a valid integer, unable to parse string as an integer", v)
+			return "", false
+		}
+		c.fail(loc, "int_type", "Input should be a valid integer", v)
+	case "number":
+		switch v.Kind() {
+		case jsontext.Number:
+			if pyvalue.IsIntLiteral(v.Str()) {
+				f, _ := new(big.Float).SetString(v.Str())
+				ff, _ := f.Float64()
+				return pyvalue.FloatRepr(ff), true
+			}
+			return pyvalue.NumberJSON(v.Str()), true
+		case jsontext.Bool:
+			if v.Bool() {
+				return "1.0", true
+			}
+			return "0.0", true
+		case jsontext.String:
+			t, ok := pyUnderscores(strings.TrimSpace(v.Str()))
+			f, err := strconv.ParseFloat(t, 64)
+			if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
+				if math.IsInf(f, 0) || math.IsNaN(f) {
+					return "null", true // the tool gets inf or nan; JSON carries null
+				}
+				return pyvalue.FloatRepr(f), true
+			}
+			c.fail(loc, "float_parsing", "Input should be a valid number, unable to parse string as a number", v)
+			return "", false
+		}
+		c.fail(loc, "float_type", "Input should be a valid number", v)
+	case "boolean":
+		switch v.Kind() {
+		case jsontext.Bool:
+			return "", true
+		case jsontext.Number:
+			f, _ := strconv.ParseFloat(v.Str(), 64)
+			switch f {
+			case 0:
+				return "false", true
+			case 1:
+				return "true", true
+			}
+			if pyvalue.IsIntLiteral(v.Str()) {
+				c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
+			} else {
+				c.fail(loc, "bool_type", "Input should be a valid boolean", v)
+			}
+			return "", false
+		case jsontext.String:
+			switch strings.ToLower(strings.TrimSpace(v.Str())) {
+			case "true", "1", "yes", "on", "t", "y":
+				return "true", true
+			case "false", "0", "no", "off", "f", "n":
+				return "false", true
+			}
+			c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
+			return "", false
+		}
+		c.fail(loc, "bool_type", "Input should be a valid boolean", v)
+	case "string":
+		if v.Kind() == jsontext.String {
+			return "", true
+		}
+		c.fail(loc, "string_type", "Input should be a valid string", v)
+	case "array":
+		if v.Kind() == jsontext.Array {
+			return "", true
+		}
+		c.fail(loc, "list_type", "Input should be a valid list", v)
+	case "object":
+		if v.Kind() == jsontext.Object {
+			return "", true
+		}
+		c.fail(loc, "dict_type", "Input should be a valid dictionary", v)
+	default:
+		return "", true // a type pydantic has no lax rule for here: unchanged
+	}
+	return "", false
+}
+
+// pydanticIntString parses a string as pydantic's lax int does: spaces
+// around, an optional sign, ASCII digits with single underscores between
+// them, and an optional fraction of zeros ("1.0"). It returns the integer.
+func pydanticIntString(s string) (string, bool) {
+	t, ok := pyUnderscores(strings.TrimSpace(s))
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(t, '.'); i >= 0 {
+		if strings.Trim(t[i+1:], "0") != "" {
+			return "", false
+		}
+		t = t[:i]
+	}
+	d := strings.TrimLeft(t, "+-")
+	if d == "" || len(t)-len(d) > 1 || strings.Trim(d, "0123456789") != "" {
+		return "", false
+	}
+	bi, ok := new(big.Int).SetString(t, 10)
+	if !ok {
+		return "", false
+	}
+	return bi.String(), true
+}
+
+// pyUnderscores removes the underscores Python allows in a number (one
+// between two digits) and reports whether every underscore was allowed.
+func pyUnderscores(s string) (string, bool) {
+	if !strings.Contains(s, "_") {
+		return s, true
+	}
+	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' {
+			if !digit(i-1) || !digit(i+1) {
+				return "", false
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), true
+}

@@ -1,0 +1,29 @@
+package pyvalue
+
+import (
+	"strconv"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// Truthy is Python's bool() of a decoded JSON value; absent is None.
+func Truthy(v jsontext.Value) bool {
+	if v.IsZero() {
+		return false
+	}
+	switch v.Kind() {
+	case jsontext.Null:
+		return false
+	case jsontext.Bool:
+		return v.Bool()
+	case jsontext.String:
+		return v.Str() != ""
+	case jsontext.Array:
+		return v.Len() > 0
+	case jsontext.Object:
+		return v.Len() > 0
+	default:
+		f, err := strconv.ParseFloat(v.Str(), 64)
+		return err != nil || f != 0
+	}
+}

@@ -1,0 +1,31 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
+)
+
+// ResultCheck checks step i's result, when it has one, against its tool's
+// outputSchema, and returns the RESULT_SCHEMA warning, or nil.
+func ResultCheck(r *Run, i int) *plan.Diagnostic {
+	st := r.Step(i)
+	if st.Status != StepOK {
+		return nil
+	}
+	s := r.Plan.Steps[i]
+	t := r.Catalog.Tool(s.ToolName())
+	if t == nil {
+		return nil
+	}
+	msg := check.CheckResult(t, st.Result)
+	if msg == "" {
+		return nil
+	}
+	d := r.Plan.Diag(plan.SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node.Start(), s.Node.Start()+1,
+		fmt.Sprintf("the result of step %q does not match the outputSchema of tool %q: %s (the response is unchanged; a client that checks structuredContent would refuse it)",
+			s.Label(), t.Name, msg))
+	d.StepIndex, d.StepID = s.Index, s.IDText()
+	return &d
+}
