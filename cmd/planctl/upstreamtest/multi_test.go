@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,8 +70,9 @@ func traceSources(t *testing.T, path string) []string {
 
 // One plan across two real servers from npm, both started by planctl:
 // through run (two --server flags), a REPL script (an mcpServers file with
-// both, its x-planctl marks), and the trace of each replayed by run and
-// by the debugger.
+// both, its x-planctl marks), planctl serve called by the official
+// TypeScript SDK client, and the traces replayed by run and by the
+// debugger.
 func TestTwoServersOnePlan(t *testing.T) {
 	fs := nodeServer(t, "server-filesystem")
 	memory := nodeServer(t, "server-memory")
@@ -148,6 +150,23 @@ func TestTwoServersOnePlan(t *testing.T) {
 	if got := traceSources(t, rtr); !slices.Equal(got, want) {
 		t.Errorf("REPL trace sources %q, want %q", got, want)
 	}
+	// planctl serve over the same file, called by the official TypeScript
+	// SDK client: the model's one execute_plan runs on both servers (from
+	// an empty memory: create_entities answers only what it adds).
+	os.Remove(filepath.Join(dir, "entity.txt"))
+	os.Remove(filepath.Join(dir, "config.jsonl"))
+	node, _ := exec.LookPath("node")
+	sdk := exec.Command(node, "testdata/node/serveboth.mjs", plan, binary, "serve", "--config", cfg)
+	var out, stderr strings.Builder
+	sdk.Stdout, sdk.Stderr = &out, &stderr
+	if err := sdk.Run(); err != nil {
+		t.Fatalf("the TypeScript SDK client: %v\n%s%s", err, out.String(), stderr.String())
+	}
+	checkBoth(t, result{stdout: out.String(), stderr: stderr.String()})
+	if !strings.Contains(stderr.String(), "execute_plan lists 23 tools") {
+		t.Errorf("execute_plan's description: %s", stderr.String())
+	}
+
 	d = planctl(t, nil, "debug", "--repl", "--replay", rtr, "-x", "continue", "-x", "print find")
 	if d.code != 0 || !strings.Contains(d.stdout, "run completed\n") || !strings.Contains(d.stdout, `"name": "planctl-both"`) {
 		t.Errorf("the REPL's trace replayed: exit %d\n%s%s", d.code, d.stdout, d.stderr)
