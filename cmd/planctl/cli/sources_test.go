@@ -100,3 +100,30 @@ func TestCompleteServerNameList(t *testing.T) {
 		t.Errorf("completions %q", got)
 	}
 }
+
+// The names of --config entries are the user's: a --catalog named the
+// same way yields to them; an entry's name that a prefix cannot hold is
+// made one that can; an empty name in --name's list is refused.
+func TestSourceNames(t *testing.T) {
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "notes.json")
+	os.WriteFile(cat, []byte(`{"tools": [{"name": "echo", "result": {"from": "catalog"}}]}`), 0o600)
+	cfg := filepath.Join(dir, "mcp.json")
+	os.WriteFile(cfg, []byte(`{"mcpServers": {"notes": {"command": "planctl", "args": ["mock"]}, "my.mock": {"command": "planctl", "args": ["mock"]}}}`), 0o600)
+	f := &sourceFlags{catalogs: []string{cat}, config: cfg}
+	srcs, err := f.sourceList(&streams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range srcs {
+		names = append(names, s.name)
+	}
+	if got := strings.Join(names, " "); got != "notes-2 my-mock notes" {
+		t.Errorf("source names %q", got)
+	}
+	code, _, errOut := runMain(t, "tools", "--config", cfg, "--name", "notes,")
+	if code != 2 || !strings.Contains(errOut, `--name "notes," names an empty server`) {
+		t.Errorf("an empty name: exit %d %s", code, errOut)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,17 +90,49 @@ func (f *sourceFlags) filter() sources.Filter {
 
 // sourceList lists the sources the flags name, in the order mock
 // catalogs, --server, --url, --config entries, each with a unique name.
+// The names of --config entries are the user's own, so they are given
+// first: a --server or --catalog named the same way gets the "-2".
 func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
-	var out []source
 	taken := map[string]int{}
 	unique := func(name string) string {
-		taken[name]++
-		if n := taken[name]; n > 1 {
-			return fmt.Sprintf("%s-%d", name, n)
+		for n := 1; ; n++ {
+			try := name
+			if n > 1 {
+				try = fmt.Sprintf("%s-%d", name, n)
+			}
+			if taken[try] == 0 {
+				taken[try]++
+				return try
+			}
 		}
-		return name
 	}
 	single := f.liveCount() == 1
+	var entries []upstream.Config
+	if f.config != "" {
+		var names []string
+		if f.name != "" {
+			names = strings.Split(f.name, ",")
+			if slices.Contains(names, "") {
+				return nil, usage(fmt.Errorf("--name %q names an empty server: write NAME, or NAMES separated by commas", f.name))
+			}
+		}
+		var err error
+		if single && len(names) == 1 {
+			var c upstream.Config
+			c, err = upstream.LoadConfig(f.config, f.name)
+			entries = []upstream.Config{c}
+		} else {
+			entries, err = upstream.LoadConfigs(f.config, names)
+		}
+		if err != nil {
+			return nil, fatal(err)
+		}
+		for i := range entries {
+			// An entry's name may hold what a prefix may not ("my.server").
+			entries[i].Name = unique(sanitizeName(entries[i].Name))
+		}
+	}
+	var out []source
 	for _, path := range f.catalogList() {
 		out = append(out, source{name: unique(catalogName(path)), open: func(context.Context) (*toolSource, error) {
 			c, err := loadCatalog(path)
@@ -115,10 +148,10 @@ func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
 		if err != nil {
 			return nil, usage(fmt.Errorf("--server: %w", err))
 		}
-		cfgs = append(cfgs, upstream.Config{Command: argv, Name: commandName(argv)})
+		cfgs = append(cfgs, upstream.Config{Command: argv, Name: unique(commandName(argv))})
 	}
 	for _, u := range f.urlList() {
-		cfg := upstream.Config{URL: u, Name: urlName(u)}
+		cfg := upstream.Config{URL: u, Name: unique(urlName(u))}
 		for _, h := range f.headers {
 			k, v, err := upstream.ParseHeader(h)
 			if err != nil {
@@ -131,33 +164,11 @@ func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
 		}
 		cfgs = append(cfgs, cfg)
 	}
-	if f.config != "" {
-		var names []string
-		if f.name != "" {
-			names = strings.Split(f.name, ",")
-		}
-		var entries []upstream.Config
-		var err error
-		if single && len(names) <= 1 && f.name != "" {
-			var c upstream.Config
-			c, err = upstream.LoadConfig(f.config, f.name)
-			entries = []upstream.Config{c}
-		} else {
-			entries, err = upstream.LoadConfigs(f.config, names)
-		}
-		if err != nil {
-			return nil, fatal(err)
-		}
-		cfgs = append(cfgs, entries...)
-	}
+	cfgs = append(cfgs, entries...)
 	for _, cfg := range cfgs {
 		if len(f.sharable) > 0 && single && len(cfgs) == 1 {
 			cfg.Sharable, cfg.SharableFrom = f.sharable, ""
 		}
-		if err := sources.CheckName(cfg.Name); err != nil {
-			cfg.Name = "server"
-		}
-		cfg.Name = unique(cfg.Name)
 		out = append(out, source{name: cfg.Name, open: func(ctx context.Context) (*toolSource, error) {
 			return f.openUpstream(ctx, cfg, s)
 		}})
