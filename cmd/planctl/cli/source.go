@@ -59,7 +59,7 @@ func (f *sourceFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.config, "config", "", "an mcpServers JSON `FILE`, as MCP hosts use: every server in it, or those --name picks")
 	fl.StringVar(&f.name, "name", "", "the servers to use from --config: `NAME[,NAME...]`")
 	fl.StringVar(&f.replay, "replay", "", "answer every tool call from a recorded `TRACE`")
-	fl.StringArrayVar(&f.sharable, "sharable", nil, "for MCP servers: only parameters matching `tool.param` (globs) may take references (repeatable)")
+	fl.StringArrayVar(&f.sharable, "sharable", nil, "only parameters matching `tool.param` (globs) may take references, whatever the sources mark (repeatable)")
 	fl.StringVar(&f.serverLog, "server-log", "", "write the --server process's stderr to `FILE`")
 	fl.BoolVar(&f.prefix, "prefix-tools", false, "name every tool SOURCE__TOOL, not only those two sources share")
 	fl.StringArrayVar(&f.allow, "allow-tools", nil, "show only tools matching `GLOB` (repeatable)")

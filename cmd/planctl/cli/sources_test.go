@@ -84,6 +84,19 @@ func TestSeveralSources(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "files__read_file") || strings.Contains(out, "echo") {
 		t.Errorf("--prefix-tools --allow-tools: exit %d\n%s", code, out)
 	}
+	// --sharable marks a mock catalog's tools too, and one that matches
+	// nothing says so; the embedded demo, shared, is not changed.
+	code, _, errOut = runMain(t, "validate", "../../../samples/backup.json", "--sharable", "creat_backup.database")
+	if code != 3 || !strings.Contains(errOut, `--sharable "creat_backup.database" matches no parameter: did you mean "create_backup.database"?`) {
+		t.Errorf("a pattern that matches nothing: exit %d %s", code, errOut)
+	}
+	code, out, _ = runMain(t, "validate", "../../../samples/backup.json", "--sharable", "create_backup.database")
+	if code != 1 || !strings.Contains(out, "REF_NOT_SHARABLE") {
+		t.Errorf("--sharable on the demo: exit %d %s", code, out)
+	}
+	if code, out, _ = runMain(t, "validate", "../../../samples/backup.json"); code != 0 {
+		t.Errorf("the demo after --sharable: exit %d %s", code, out)
+	}
 	code, _, errOut = runMain(t, "tools", "--url", "http://127.0.0.1:1/a", "--url", "http://127.0.0.1:1/b", "--header", "Authorization: Bearer x")
 	if code != 2 || !strings.Contains(errOut, "--header goes with a single --url") {
 		t.Errorf("--header with two URLs: exit %d %s", code, errOut)

@@ -23,12 +23,16 @@ import (
 type source struct {
 	name string
 	open func(ctx context.Context) (*toolSource, error)
+	// sharable: the source applied --sharable itself (a lone MCP server,
+	// whose Concierge unwrapping and errors need them before its catalog
+	// is built).
+	sharable bool
 }
 
 // openSources opens every tool source the flags name (the embedded demo
 // when none) and joins them into one catalog (plan/sources). One source
-// alone keeps its catalog as it is, unless a filter or --prefix-tools asks
-// for more. A source that fails to open is an error naming it; the
+// alone keeps its catalog as it is, unless a filter, --prefix-tools or
+// --sharable (on a mock catalog) asks for more. A source that fails to open is an error naming it; the
 // sources opened before it are closed.
 func (f *sourceFlags) openSources(ctx context.Context, s *streams) (*toolSource, error) {
 	srcs, err := f.sourceList(s)
@@ -63,7 +67,9 @@ func (f *sourceFlags) openSources(ctx context.Context, s *streams) (*toolSource,
 		parts = append(parts, sources.Source{Name: src.name, Catalog: ts.catalog})
 	}
 	cat := parts[0].Catalog
-	if len(parts) > 1 || f.prefix {
+	// Marking a mock catalog's tools goes through Merge's copies: the
+	// embedded demo is shared.
+	if len(parts) > 1 || f.prefix || len(f.sharable) > 0 && !srcs[0].sharable {
 		if cat, err = sources.Merge(parts, sources.Options{Prefix: f.prefix}); err != nil {
 			closeAll()
 			return nil, fatal(err)
@@ -166,10 +172,11 @@ func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
 	}
 	cfgs = append(cfgs, entries...)
 	for _, cfg := range cfgs {
-		if len(f.sharable) > 0 && single && len(cfgs) == 1 {
+		lone := len(f.sharable) > 0 && single && len(cfgs) == 1
+		if lone {
 			cfg.Sharable, cfg.SharableFrom = f.sharable, ""
 		}
-		out = append(out, source{name: cfg.Name, open: func(ctx context.Context) (*toolSource, error) {
+		out = append(out, source{name: cfg.Name, sharable: lone, open: func(ctx context.Context) (*toolSource, error) {
 			return f.openUpstream(ctx, cfg, s)
 		}})
 	}
