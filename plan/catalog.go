@@ -68,6 +68,20 @@ func (t *Tool) ReadOnly() bool {
 	return json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
 }
 
+// Destructive reports whether the tool's annotations say it may destroy
+// or overwrite something: destructiveHint true, on a tool that is not
+// read-only. MCP's default for a tool that says nothing is to assume it
+// may; this asks only what the tool says, for marks a person reads.
+func (t *Tool) Destructive() bool {
+	if len(t.Annotations) == 0 || t.ReadOnly() {
+		return false
+	}
+	var a struct {
+		DestructiveHint bool `json:"destructiveHint"`
+	}
+	return json.Unmarshal(t.Annotations, &a) == nil && a.DestructiveHint
+}
+
 // ToolResult is what a tool call gave: a JSON value, or a failure with its
 // text. A failing tool is a result, not a Go error.
 type ToolResult struct {
@@ -87,8 +101,7 @@ type Caller interface {
 // mock tool with no delay), and keeps nothing of the arguments it is given
 // once it returns (a run under RunOptions.DropArgs reuses their buffer). The run calls such a tool without arming a step
 // timer: a timer per step is most of the cost of a long plan on mock tools,
-// and a call that cannot block cannot time out. A plan whose every tool is
-// immediate may also run while preflight checks it (AllImmediate).
+// and a call that cannot block cannot time out.
 type Immediate interface {
 	Immediate(tool string) bool
 }
@@ -197,29 +210,6 @@ func (c *Catalog) Call(ctx context.Context, tool string, args json.RawMessage) (
 		return ToolResult{}, fmt.Errorf("the catalog %s has no way to call tools", c.Source)
 	}
 	return c.Caller.Call(ctx, tool, args)
-}
-
-// AllImmediate reports whether every tool plan p names answers at once and
-// touches nothing (Immediate): running p has no effect that could be seen,
-// so a driver may start it before preflight has passed and drop it if
-// preflight refuses the plan. A name the catalog lacks calls nothing.
-func (c *Catalog) AllImmediate(p *Plan) bool {
-	im, ok := c.Caller.(Immediate)
-	if !ok {
-		return false
-	}
-	last := ""
-	for k, s := range p.Steps {
-		name := s.ToolName()
-		if k > 0 && name == last {
-			continue // consecutive steps mostly call one tool: asked once
-		}
-		if c.Tool(name) != nil && !im.Immediate(name) {
-			return false
-		}
-		last = name
-	}
-	return true
 }
 
 // IsImmediate reports whether the catalog's caller says tool answers at once.

@@ -29,7 +29,6 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/planctl/planctl/plan/internal/hugepage"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
@@ -162,7 +161,6 @@ func ReadPlan(r io.Reader, limit int64) ([]byte, error) {
 			// all of it (append of a make) before the read overwrites it:
 			// fresh memory from the system is zero already.
 			buf = make([]byte, 0, int(min(fi.Size(), limit)+1)+bytes.MinRead)
-			hugepage.Advise(buf) // before the read writes it: a fault per 2 MiB
 		}
 	}
 	b := bytes.NewBuffer(buf)

@@ -241,10 +241,18 @@ func (m *model) queryEntered(kind mode, v string) tea.Cmd {
 			m.dbg.SetBreak(m.sel, true)
 			return m.note("breakpoint on %s, with no condition", m.label(m.sel))
 		}
-		if err := m.dbg.SetBreakIf(m.sel, v); err != nil {
+		set, err := m.dbg.SetBreakCond(m.sel, v)
+		if err != nil {
 			return m.fail("%v", err)
 		}
-		return m.note("breakpoint on %s if %s: c stops before it when the value is truthy", m.label(m.sel), v)
+		if len(set.Warnings) > 0 {
+			return m.fail("breakpoint on %s set, but %s", m.label(m.sel), strings.Join(set.Warnings, "; "))
+		}
+		replaced := ""
+		if set.Replaced != "" && set.Replaced != v {
+			replaced = " (replaces if " + set.Replaced + ")"
+		}
+		return m.note("breakpoint on %s if %s%s; now: %s", m.label(m.sel), v, replaced, set.Now)
 	case modeWatch:
 		m.query.addWatch(v)
 		m.layout()

@@ -9,6 +9,10 @@
 #
 #   bash .ci/bench/shapes.sh                      # every shape at 1k, 10k, 100k steps, 5 runs each
 #   RUNS=3 SHAPES="wide fan-in" bash .ci/bench/shapes.sh 10000
+#   PLANCTL=/tmp/planctl-old bash .ci/bench/shapes.sh 10000   # a binary built elsewhere (before/after)
+#
+# The yardstick is the system's Python (/usr/bin/python3, Debian's 3.11),
+# not whatever python3 comes first on PATH: PYTHON=... picks another.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${RUNS:-5}"
@@ -17,14 +21,19 @@ sizes=("$@")
 shapes=(${SHAPES:-chain chain-literal wide fan-in big-result diagnostics})
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-CGO_ENABLED=0 go build -o "$dir/planctl" ./cmd/planctl  # the documented install build
+if [ -n "${PLANCTL:-}" ]; then
+  cp "$PLANCTL" "$dir/planctl"
+else
+  CGO_ENABLED=0 go build -o "$dir/planctl" ./cmd/planctl  # the documented install build
+fi
 go build -o "$dir/gen" ./plan/plantest/genchain
 "$dir/gen" -catalog > "$dir/catalog.json"
 # The wide and fan-in plans pass planctl's default 64 MiB bound at 100k steps.
 max=$((4 << 30))
 # Python itself, not a version manager's shim in front of it (pyenv's adds
 # 0.1 s to every start).
-py=$(python3 -c 'import sys; print(sys.executable)')
+py=${PYTHON:-/usr/bin/python3}
+[ -x "$py" ] || py=$(python3 -c 'import sys; print(sys.executable)')
 
 # median of the numbers on stdin
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -6,8 +6,6 @@ import (
 	"os"
 
 	"github.com/planctl/planctl/cmd/planctl/cli"
-	_ "github.com/planctl/planctl/cmd/planctl/internal/memprof/off" // memory profiling only where served
-	_ "github.com/planctl/planctl/cmd/planctl/internal/stackgrow"   // the main goroutine's stack grown once, before the deep inits
 )
 
 func main() {

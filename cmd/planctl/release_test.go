@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // --version prints what the toolchain recorded in the binary, as
@@ -58,9 +60,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 // download folder), installed into a throw-away module cache; -trimpath
 // lets later runs reuse the compiled dependencies.
 func TestVersionOfGoInstall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: go install of the whole module")
-	}
+	clitest.Long(t, "go install of the whole module")
 	files, err := exec.Command("git", "-C", "../..", "ls-files", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
 		t.Skip("not a git checkout: cannot list the module's files")

@@ -8,7 +8,6 @@ import (
 
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/plan"
-	"github.com/planctl/planctl/plan/query"
 )
 
 // breakpoints are the client's line breakpoints, each moved to the step
@@ -73,7 +72,7 @@ func stepLine(p *plan.Plan, i int) (line, col int) {
 // (lines 1-based) and returns the steps that now have one, each with its
 // condition ("" for none). A step takes one condition: a second
 // breakpoint on it with another condition is unverified.
-func (b *breakpoints) set(req []godap.SourceBreakpoint, lineBase func(int) int, conditions func(string) error) ([]godap.Breakpoint, map[int]string) {
+func (b *breakpoints) set(req []godap.SourceBreakpoint, lineBase func(int) int, conditions condChecker) ([]godap.Breakpoint, map[int]string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.list = nil
@@ -93,7 +92,7 @@ func (b *breakpoints) set(req []godap.SourceBreakpoint, lineBase func(int) int, 
 // anew, and its steps may have moved), keeping their ids and hit counts;
 // it returns the breakpoints that changed, for breakpoint events, and the
 // steps that now have one.
-func (b *breakpoints) rebind(conditions func(string) error) ([]godap.Breakpoint, map[int]string) {
+func (b *breakpoints) rebind(conditions condChecker) ([]godap.Breakpoint, map[int]string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	steps := map[int]string{}
@@ -114,7 +113,7 @@ func (lb *lineBreak) breakpoint() godap.Breakpoint {
 
 // place puts lb on the step that holds its requested line, and records
 // the step in steps.
-func (b *breakpoints) place(lb *lineBreak, steps map[int]string, conditions func(string) error) {
+func (b *breakpoints) place(lb *lineBreak, steps map[int]string, conditions condChecker) {
 	sb := lb.req
 	lb.step, lb.line, lb.verified, lb.message, lb.hitOp, lb.hitN = -1, lb.asked, false, "", "", 0
 	i := stepAt(b.plan, lb.line)
@@ -128,11 +127,14 @@ func (b *breakpoints) place(lb *lineBreak, steps map[int]string, conditions func
 		return
 	}
 	lb.line, _ = stepLine(b.plan, i)
+	warning := ""
 	if cond != "" {
-		if err := conditions(cond); err != nil {
+		w, err := conditions(i, cond)
+		if err != nil {
 			lb.message = err.Error()
 			return
 		}
+		warning = w
 		if had, ok := steps[i]; ok && had != cond {
 			lb.message = fmt.Sprintf("another breakpoint on this step has the condition %q: a step takes one condition (or none)", had)
 			if had == "" {
@@ -149,7 +151,7 @@ func (b *breakpoints) place(lb *lineBreak, steps map[int]string, conditions func
 		}
 		lb.hitOp, lb.hitN = op, n
 	}
-	lb.step, lb.verified = i, true
+	lb.step, lb.verified, lb.message = i, true, warning
 	if had, ok := steps[i]; !ok || had != "" {
 		steps[i] = cond
 	}
@@ -310,19 +312,25 @@ func (s *Server) setFunctionBreakpoints(q *godap.SetFunctionBreakpointsRequest) 
 	s.send(&godap.SetFunctionBreakpointsResponse{Response: response(q.Seq, q.Command), Body: godap.SetFunctionBreakpointsResponseBody{Breakpoints: bps}})
 }
 
-// checkCondition and setBreakIf are the seam for breakpoint conditions:
-// the first decides whether a condition is verified (an invalid one is
-// verified: false with its message), the second arms it in the engine,
-// which evaluates it when the step is reached. The shared condition
-// evaluator of the REPL, the TUI and DAP goes in behind these two; this
-// package evaluates nothing itself.
-//
-// checkCondition says whether a breakpoint condition, a query over the
-// results so far (package plan/query), can be asked.
-func (s *Server) checkCondition(cond string) error { return query.Check(cond) }
+// condChecker checks a breakpoint condition for the step at index i: an
+// error makes the breakpoint unverified with its message; a warning
+// leaves it verified and is shown as its message.
+type condChecker func(i int, cond string) (warning string, err error)
 
-// setBreakIf sets a conditional breakpoint: Continue stops before step i
-// when the query's value is truthy (runner.Debugger.SetBreakIf).
+// checkCondition checks a condition with the Debugger's evaluator (the
+// REPL's and the TUI's): a syntax error with its column, a step the plan
+// does not have, a query that could cost too much; a step that runs at or
+// after the breakpoint is a warning.
+func (s *Server) checkCondition(i int, cond string) (string, error) {
+	set, err := s.dbg.CheckCondition(i, cond)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(set.Warnings, "; "), nil
+}
+
+// setBreakIf arms a condition checkCondition accepted: Continue stops
+// before step i when it holds (runner.Debugger.SetBreakCond).
 func (s *Server) setBreakIf(i int, cond string) error { return s.dbg.SetBreakIf(i, cond) }
 
 func (s *Server) setExceptionBreakpoints(q *godap.SetExceptionBreakpointsRequest) {

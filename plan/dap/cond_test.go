@@ -37,3 +37,26 @@ func TestConditionLanguage(t *testing.T) {
 		t.Errorf("the exploding query: %+v", r.GetResponse())
 	}
 }
+
+// TestConditionSteps: DAP checks a condition's steps with the Debugger's
+// evaluator, as the REPL does: a step the plan does not have makes the
+// breakpoint unverified; a step that runs later leaves it verified, with
+// the warning as its message.
+func TestConditionSteps(t *testing.T) {
+	program := writePlan(t, `{"steps": [
+  {"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "b", "tool": "create_backup", "args": {"database": "prod"}},
+  {"id": "c", "tool": "create_backup", "args": {"database": "prod"}}
+]}`)
+	c := start(t, nil)
+	bps := c.launch(program, true, nil,
+		godap.SourceBreakpoint{Line: 3, Condition: `aa.database == "prod"`},
+		godap.SourceBreakpoint{Line: 4, Condition: `c.database == "prod"`})
+	b := bps.Body.Breakpoints
+	if b[0].Verified || b[0].Message != `column 1: there is no step "aa" in the plan: did you mean "a"?: the condition could never see its value` {
+		t.Errorf("unknown step: %+v", b[0])
+	}
+	if !b[1].Verified || b[1].Message != `column 1: step "c" runs at the breakpoint (#2), so it has no result there yet and reads as missing` {
+		t.Errorf("later step: %+v", b[1])
+	}
+}

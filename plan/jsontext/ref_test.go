@@ -123,7 +123,7 @@ func FuzzParseMatchesReference(f *testing.F) {
 			return
 		}
 		sameParse(t, src)
-		// And split anywhere a speculative parse may be joined (split.go):
+		// And split anywhere the second half's parse may be joined (split.go):
 		// at every offset of a short input, at the values that follow a
 		// comma in a longer one.
 		for at := 0; at <= len(src); at++ {

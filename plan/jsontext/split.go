@@ -6,18 +6,18 @@ import (
 )
 
 // A large document is parsed by two goroutines at once. The parse of the
-// first half runs as always; a speculative parse starts, on another core,
+// first half runs as always; the second half's parse starts, on another core,
 // at a place in the second half that looks like the start of an array
 // element (splitPoint), as if it were inside that array, and stops at the
 // ']' that closes it. When the first parse arrives at that very place in
 // that very state (a value due in an array, after a comma), the two
-// agree: a parse is decided by its offset and state, so the speculative
-// one's nodes are what the first would have made there. They are moved
+// agree: a parse is decided by its offset and state, so the second
+// half's nodes are what the first would have made there. They are moved
 // onto the first's tape (their indexes shifted) and the first goes on
 // from that ']'. Any other outcome (the first never arrives there, or
-// arrives in another state; the speculative parse failed, or nested
+// arrives in another state; the second half's parse failed, or nested
 // deeper than MaxDepth allows from where the first is) throws the
-// speculative parse away and the first parses on alone, so the result
+// second half's parse away and the first parses on alone, so the result
 // and every error are those of one parse from the start, whatever place
 // was guessed. The guess only decides how much is gained.
 //
@@ -67,7 +67,7 @@ func splitPoint(src []byte) int {
 	return best
 }
 
-// spec is a speculative parse. Once done, ok tells whether it reached the
+// spec is the second half's parse, begun at a guessed place. Once done, ok tells whether it reached the
 // ']' that closes its array: its parser then holds that offset (i), the
 // elements before it (virtualCount) and the deepest stack it pushed onto
 // (deepest: frames before a push, its array included).
@@ -78,10 +78,10 @@ type spec struct {
 	ok   bool
 }
 
-// errStopped unwinds a speculative parse that is no longer wanted.
+// errStopped unwinds a second half's parse that is no longer wanted.
 type errStopped struct{}
 
-// startSpec starts a speculative parse of src at at, with p's feed.
+// startSpec starts the second half's parse of src at at, with p's feed.
 func startSpec(src []byte, at int, feed *feed) *spec {
 	s := &spec{done: make(chan struct{})}
 	first := make([]node, firstChunk(len(src)-at))
@@ -109,7 +109,7 @@ func (s *spec) cancel() {
 	s.p = nil
 }
 
-// join waits for the speculative parse and, when it succeeded and nests
+// join waits for the second half's parse and, when it succeeded and nests
 // no deeper than MaxDepth from a stack of depth frames, appends its nodes
 // to p's tape and returns its end and element count.
 func (p *parser) join(depth int) (end, count int, ok bool) {
@@ -134,7 +134,7 @@ func (p *parser) join(depth int) (end, count int, ok bool) {
 	return q.i, q.virtualCount, true
 }
 
-// adopt appends the n nodes of chunks (a speculative parse's tape) to p's
+// adopt appends the n nodes of chunks (the second half's tape) to p's
 // tape, adding base to their next. The first chunk's worth goes into p's
 // last chunk; the rest stays where it is, moved down within chunks so
 // that its chunks become p's: the tape is never held twice, which the

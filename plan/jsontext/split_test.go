@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// sameSplit checks that a parse with a speculative parse from at gives what
-// the reference parser gives, and returns whether it joined it.
+// sameSplit checks that a parse whose second half is parsed from at gives
+// what the reference parser gives, and returns whether it joined the two.
 func sameSplit(t *testing.T, src []byte, at int) bool {
 	t.Helper()
 	got, dups, joined, err := parseSplit(src, at)
@@ -46,7 +46,7 @@ func TestSplitAtEveryOffset(t *testing.T) {
 	}
 }
 
-// TestSplitJoins makes sure the speculative parse is taken where it can be
+// TestSplitJoins makes sure the second half's parse is taken where it can be
 // (the tests above would pass if it never were), and left where the first
 // parse arrives in another state.
 func TestSplitJoins(t *testing.T) {
@@ -65,7 +65,7 @@ func TestSplitJoins(t *testing.T) {
 		t.Errorf("split inside a string (%d) was joined", in)
 	}
 	// Nesting: the split's array is three deep; an element d deep reaches
-	// MaxDepth at d = MaxDepth-2, which the speculative parse alone (one
+	// MaxDepth at d = MaxDepth-2, which the second half's parse alone (one
 	// deep) does not see: the join must.
 	for _, d := range []int{MaxDepth - 3, MaxDepth - 2, MaxDepth - 1} {
 		doc := "{\"a\": {\"b\": [\n[1],\n" + strings.Repeat("[", d) + strings.Repeat("]", d) + "]}}"

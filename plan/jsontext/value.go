@@ -12,8 +12,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/planctl/planctl/plan/internal/hugepage"
 )
 
 // Kind is the JSON type of a Value.
@@ -434,10 +432,10 @@ func firstChunk(n int) int {
 	return n/12 + 4
 }
 
-// parseSplit is ParseWithDuplicates with a speculative parse from offset
+// parseSplit is ParseWithDuplicates with the second half's parse from offset
 // at (split.go), or none for -1. Tests give any offset: the result must
-// not depend on it. joined tells whether the parse took the speculative
-// one's nodes.
+// not depend on it. joined tells whether the parse took the second half's
+// nodes.
 func parseSplit(src []byte, at int) (v Value, dups []Value, joined bool, err error) {
 	first := make([]node, firstChunk(len(src)))
 	d := &document{src: src, chunks: [][]node{first}}
@@ -488,16 +486,16 @@ type parser struct {
 	// reused; arena holds the texts (keep), in blocks.
 	scratch []byte
 	arena   []byte
-	// large: the tape's chunks come in huge-page slabs (slab holds the
+	// large: the tape's chunks come in slabs of slabChunks (slab holds the
 	// rest of the last one).
 	large bool
 	slab  []node
-	// The speculative parse (split.go) the parse joins when it reaches
+	// The second half's parse (split.go) the parse joins when it reaches
 	// splitAt after a comma in an array (-1: none).
 	splitAt int
 	spec    *spec
 	joined  bool
-	// For a speculative parse: it starts inside an array it did not see
+	// For the second half's parse: it starts inside an array it did not see
 	// open (virtual) and ends at the ']' that closes it (at p.i, after
 	// virtualCount elements); stop asks it to give up. deepest is
 	// the deepest stack a container was pushed onto.
@@ -550,7 +548,7 @@ func (p *parser) grow() {
 	}
 	if p.cur == nil && p.large {
 		if len(p.slab) == 0 {
-			p.slab = hugepage.Aligned[node](slabChunks * chunkSize)
+			p.slab = make([]node, slabChunks*chunkSize)
 		}
 		p.cur = p.slab[:chunkSize:chunkSize]
 		p.slab = p.slab[chunkSize:]
@@ -582,11 +580,9 @@ type feed struct {
 const feedAhead = 4
 
 // slabChunks is the number of chunks the feed allocates at once, as one
-// slab the kernel is asked to back with huge pages (plan/internal/hugepage):
-// a fault per 2 MiB instead of one per 4 KiB, which halved the parse of a
-// 183 MB plan. The slab's chunks stay one allocation: at most the chunks
-// the parse did not take are kept past it (they were never written, and
-// count in no RSS but for the few the feed had made ready).
+// slab. The slab's chunks stay one allocation: at most the chunks the
+// parse did not take are kept past it (they were never written, and count
+// in no RSS but for the few the feed had made ready).
 const slabChunks = 16
 
 func startFeed() *feed {
@@ -600,7 +596,7 @@ func startFeed() *feed {
 			default:
 			}
 			if len(slab) == 0 {
-				slab = hugepage.Aligned[node](slabChunks * chunkSize)
+				slab = make([]node, slabChunks*chunkSize)
 			}
 			c := slab[:chunkSize:chunkSize]
 			slab = slab[chunkSize:]
@@ -1065,7 +1061,7 @@ func (p *parser) keep(text []byte) string {
 	if len(text) > cap(p.arena)-len(p.arena) {
 		switch {
 		case p.large && len(text) <= largeArenaBlock:
-			p.arena = hugepage.Aligned[byte](largeArenaBlock)[:0]
+			p.arena = make([]byte, 0, largeArenaBlock)
 		case p.large:
 			p.arena = make([]byte, 0, len(text))
 		default:
@@ -1079,7 +1075,7 @@ func (p *parser) keep(text []byte) string {
 
 // arenaBlock is the size of a block of decoded texts (the first blocks of a
 // small document are smaller, from 256 bytes up); a large document's
-// blocks are largeArenaBlock, in huge pages.
+// blocks are largeArenaBlock.
 const (
 	arenaBlock      = 64 << 10
 	largeArenaBlock = 4 << 20

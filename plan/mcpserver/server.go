@@ -71,6 +71,7 @@ type Server struct {
 	idle     chan struct{}   // closed once draining and nothing runs
 	stop     context.Context // done when running plans must stop now
 	stopNow  context.CancelFunc
+	stopWhy  string // how a stopped tool call's step says it was stopped
 	reqID    atomic.Uint64
 	barrier  *progressBarrier // stdio only
 
@@ -246,7 +247,7 @@ type planCall struct {
 func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
 	pc, _ := ctx.Value(planKey{}).(*planCall)
 	if s.stop.Err() != nil {
-		return plan.ToolResult{IsError: true, Error: shutdownMessage(tool)}, nil
+		return plan.ToolResult{IsError: true, Error: s.shutdownMessage(tool)}, nil
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -272,7 +273,7 @@ func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (p
 		// Not the caller's own context (client cancellation, step timeout):
 		// the plan's deadline or the server's shutdown cut the call short.
 		if s.stop.Err() != nil {
-			return plan.ToolResult{IsError: true, Error: shutdownMessage(tool)}, nil
+			return plan.ToolResult{IsError: true, Error: s.shutdownMessage(tool)}, nil
 		}
 		if pc != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return plan.ToolResult{IsError: true, Error: planTimeoutMessage(tool, pc.timeout, true)}, nil
@@ -281,8 +282,14 @@ func (s *Server) call(ctx context.Context, tool string, args json.RawMessage) (p
 	return res, err
 }
 
-func shutdownMessage(tool string) string {
-	return fmt.Sprintf("the server is shutting down: tool %q was stopped after --shutdown-timeout; send the plan again", tool)
+func (s *Server) shutdownMessage(tool string) string {
+	s.mu.Lock()
+	why := s.stopWhy
+	s.mu.Unlock()
+	if why == "" {
+		why = "after --shutdown-timeout"
+	}
+	return fmt.Sprintf("the server is shutting down: tool %q was stopped %s; send the plan again", tool, why)
 }
 
 func planTimeoutMessage(tool string, d time.Duration, during bool) string {
@@ -413,6 +420,29 @@ func (s *Server) leave() {
 	}
 }
 
+// stopAtEndOfInput refuses new plans and stops the running ones now, their
+// steps saying that standard input closed. It does not wait for them: the
+// caller bounds its wait for their answers.
+func (s *Server) stopAtEndOfInput() {
+	s.mu.Lock()
+	if s.stopWhy == "" {
+		s.stopWhy = "because standard input closed (the client shut the server down)"
+	}
+	s.startDraining()
+	s.mu.Unlock()
+	s.stopNow()
+}
+
+// startDraining refuses new plans from now on; s.mu is held.
+func (s *Server) startDraining() {
+	if !s.draining {
+		s.draining = true
+		if s.running == 0 {
+			close(s.idle)
+		}
+	}
+}
+
 // Running is the number of plans running now.
 func (s *Server) Running() int {
 	s.mu.Lock()
@@ -426,12 +456,7 @@ func (s *Server) Running() int {
 // It reports whether every plan finished on its own.
 func (s *Server) Drain(ctx context.Context) bool {
 	s.mu.Lock()
-	if !s.draining {
-		s.draining = true
-		if s.running == 0 {
-			close(s.idle)
-		}
-	}
+	s.startDraining()
 	s.mu.Unlock()
 	select {
 	case <-s.idle:

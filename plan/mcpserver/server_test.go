@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -240,28 +241,34 @@ func TestCancellationReachesTheToolCall(t *testing.T) {
 	<-errc // in process, the call may end with the plan's partial answer or an error
 }
 
+// The timeouts run in a synctest bubble, at their default values: the
+// bubble's clock jumps to the deadline once the tool call is the only thing
+// left waiting, so a minute's timeout takes no real time.
 func TestStepAndPlanTimeouts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opts mcpserver.Options
 		want string
 	}{
-		{"step", mcpserver.Options{StepTimeout: 20 * time.Millisecond}, `step \"w\" timed out after 20ms: tool \"wait\" did not answer within the step timeout (--step-timeout)`},
-		{"plan", mcpserver.Options{PlanTimeout: 20 * time.Millisecond}, `the plan timed out after 20ms (--plan-timeout) while tool \"wait\" was running`},
+		{"step", mcpserver.Options{StepTimeout: time.Minute}, `step \"w\" timed out after 1m0s: tool \"wait\" did not answer within the step timeout (--step-timeout)`},
+		{"plan", mcpserver.Options{PlanTimeout: 5 * time.Minute}, `the plan timed out after 5m0s (--plan-timeout) while tool \"wait\" was running`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, cat := newBlocking(t)
-			tc.opts.Catalog = cat
-			c := connect(t, mcpserver.New(tc.opts))
-			res, err := callPlan(context.Background(), c, slowPlan, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := text(t, res)
-			want := `{"status":"partial","steps":{"q":{"status":"ok","result":{"ok":true}},"w":{"status":"error","error":"` + tc.want + `"}}}`
-			if got != want {
-				t.Errorf("\n got %s\nwant %s", got, want)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				_, cat := newBlocking(t)
+				tc.opts.Catalog = cat
+				c := connect(t, mcpserver.New(tc.opts))
+				res, err := callPlan(context.Background(), c, slowPlan, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := text(t, res)
+				want := `{"status":"partial","steps":{"q":{"status":"ok","result":{"ok":true}},"w":{"status":"error","error":"` + tc.want + `"}}}`
+				if got != want {
+					t.Errorf("\n got %s\nwant %s", got, want)
+				}
+			})
 		})
 	}
 }

@@ -22,14 +22,32 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	t := &answerTracker{changed: make(chan struct{})}
 	w := &countingWriter{w: out, b: b, t: t}
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
-		atEOF: func() { t.wait(ctx) }}
+		atEOF: func() {
+			if !t.wait(ctx, endOfInputGrace) {
+				s.stopAtEndOfInput()
+				t.wait(ctx, endOfInputStop)
+			}
+		}}
 	return stdio.Listen(ctx, g, w)
 }
 
+// endOfInputGrace is how long, once standard input ends, the requests
+// already read have to be answered before the plans still running are
+// stopped. A client closes standard input to shut the server down (MCP's
+// stdio transport), so a plan must not outlive it by its step timeout; the
+// grace lets `printf '...' | planctl serve`, whose input ends as soon as it
+// is written, get the answers of plans that finish at once.
+const endOfInputGrace = 500 * time.Millisecond
+
+// endOfInputStop bounds the wait for the answers once the plans are
+// stopped: they come at once, and a request mcp-go never answers must not
+// keep the server from exiting.
+const endOfInputStop = 5 * time.Second
+
 // answerTracker lets the end of standard input wait for the answers to the
-// requests read before it: `printf '...' | planctl serve` gets every answer
-// (mcp-go cancels the requests in flight when its input ends). The wait is
-// bounded by the plans' own bounds (--plan-timeout) and by ctx (a signal).
+// requests read before it. The end of input reaches mcp-go only once they
+// are written: mcp-go cancels the requests in flight when its input ends,
+// and drops those still queued for its workers.
 type answerTracker struct {
 	mu       sync.Mutex
 	requests int
@@ -67,18 +85,24 @@ func (t *answerTracker) answered(msg []byte) {
 	t.mu.Unlock()
 }
 
-func (t *answerTracker) wait(ctx context.Context) {
+// wait reports whether every request read has its answer, once it has,
+// or after d, or when ctx is done (a signal).
+func (t *answerTracker) wait(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
 	for {
 		t.mu.Lock()
 		done, ch := t.answers >= t.requests, t.changed
 		t.mu.Unlock()
 		if done {
-			return
+			return true
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return
+			return false
+		case <-timer.C:
+			return false
 		}
 	}
 }

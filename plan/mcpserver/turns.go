@@ -28,7 +28,6 @@ type turns struct {
 	line    chan struct{}
 	waiting atomic.Int64 // requests blocked on line
 	quantum time.Duration
-	now     func() time.Time
 }
 
 // defaultQuantum is how long a plan computes before it lets the others
@@ -38,7 +37,7 @@ type turns struct {
 const defaultQuantum = 5 * time.Millisecond
 
 func newTurns(n int) *turns {
-	return &turns{line: make(chan struct{}, n), quantum: defaultQuantum, now: time.Now}
+	return &turns{line: make(chan struct{}, n), quantum: defaultQuantum}
 }
 
 // turn is one request's place: held or not.
@@ -64,14 +63,14 @@ type requestKey struct{}
 func (t *turns) wait(ctx context.Context) *turn {
 	select {
 	case t.line <- struct{}{}:
-		return &turn{t: t, held: true, since: t.now()}
+		return &turn{t: t, held: true, since: time.Now()}
 	default:
 	}
 	t.waiting.Add(1)
 	defer t.waiting.Add(-1)
 	select {
 	case t.line <- struct{}{}:
-		return &turn{t: t, held: true, since: t.now()}
+		return &turn{t: t, held: true, since: time.Now()}
 	case <-ctx.Done():
 		return nil
 	}
@@ -125,7 +124,7 @@ func (u *turn) resume() {
 	u.t.waiting.Add(-1)
 	u.mu.Lock()
 	u.held = true
-	u.since = u.t.now()
+	u.since = time.Now()
 	u.mu.Unlock()
 }
 
@@ -139,13 +138,13 @@ func (u *turn) stepDone() {
 	u.mu.Lock()
 	held, since := u.held, u.since
 	u.mu.Unlock()
-	if held && u.t.now().Sub(since) < u.t.quantum {
+	if held && time.Since(since) < u.t.quantum {
 		return
 	}
 	if held && u.t.waiting.Load() == 0 {
 		// Nobody waits: keep computing.
 		u.mu.Lock()
-		u.since = u.t.now()
+		u.since = time.Now()
 		u.mu.Unlock()
 		return
 	}

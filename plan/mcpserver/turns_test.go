@@ -1,41 +1,24 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
-	"runtime"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-// waitFor spins until n requests are blocked on the line: the test's
-// sentinel that a goroutine has joined it. The waiting count goes up just
-// before a request parks on the line's channel, so the count alone let the
-// next goroutine park first now and then (a CI run saw turn 0 go to
-// request 1): it also waits until n goroutines are parked there.
-func waitFor(t *turns, n int64) {
-	for t.waiting.Load() != n || parkedOnLine() < n {
-		runtime.Gosched()
-	}
-}
-
-// parkedOnLine counts the goroutines blocked sending on a line of turns:
-// in wait's select, or in resume's send.
-func parkedOnLine() int64 {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var n int64
-	for _, g := range bytes.Split(buf, []byte("\n\n")) {
-		header, _, _ := bytes.Cut(g, []byte("\n"))
-		parked := bytes.Contains(header, []byte("[select")) || bytes.Contains(header, []byte("[chan send"))
-		if parked && (bytes.Contains(g, []byte("mcpserver.(*turns).wait(")) || bytes.Contains(g, []byte("mcpserver.(*turn).resume("))) {
-			n++
-		}
-	}
-	return n
-}
+// The tests run in synctest bubbles: synctest.Wait returns once every
+// other goroutine of the bubble is durably blocked, here parked on the
+// line's channel, which is the sentinel that a request has joined the line;
+// and the bubble's clock moves only when the test sleeps, so a quantum is
+// over exactly when the test says.
 
 func TestTurnsServeInOrderOfArrival(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testTurnsServeInOrderOfArrival)
+}
+
+func testTurnsServeInOrderOfArrival(t *testing.T) {
 	ts := newTurns(1)
 	first := ts.wait(context.Background())
 	order := make(chan int, 3)
@@ -45,7 +28,10 @@ func TestTurnsServeInOrderOfArrival(t *testing.T) {
 			order <- i
 			u.release()
 		}()
-		waitFor(ts, int64(i+1)) // joined the line before the next one starts
+		synctest.Wait() // joined the line before the next one starts
+		if n := ts.waiting.Load(); n != int64(i+1) {
+			t.Fatalf("%d requests wait, want %d", n, i+1)
+		}
 	}
 	first.release()
 	for want := range 3 {
@@ -56,13 +42,16 @@ func TestTurnsServeInOrderOfArrival(t *testing.T) {
 }
 
 func TestTurnYieldsAfterAQuantumOnlyWhenOthersWait(t *testing.T) {
-	now := time.Unix(0, 0)
+	t.Parallel()
+	synctest.Test(t, testTurnYieldsAfterAQuantumOnlyWhenOthersWait)
+}
+
+func testTurnYieldsAfterAQuantumOnlyWhenOthersWait(t *testing.T) {
 	ts := newTurns(1)
-	ts.now = func() time.Time { return now }
 	u := ts.wait(context.Background())
 
 	// Nobody waits: past its quantum the request keeps its turn.
-	now = now.Add(time.Hour)
+	time.Sleep(time.Hour)
 	u.stepDone()
 	if !u.held || ts.waiting.Load() != 0 {
 		t.Fatal("a request gave its turn up with nobody waiting")
@@ -74,16 +63,16 @@ func TestTurnYieldsAfterAQuantumOnlyWhenOthersWait(t *testing.T) {
 		order <- "waiting request"
 		w.release()
 	}()
-	waitFor(ts, 1)
+	synctest.Wait()
 	// Within its quantum it keeps the turn although another waits.
-	now = now.Add(ts.quantum / 2)
+	time.Sleep(ts.quantum / 2)
 	u.stepDone()
 	if !u.held || ts.waiting.Load() != 1 {
 		t.Fatal("a request gave its turn up before its quantum was over")
 	}
 	// Past it, the waiting request goes first; stepDone returns with the
 	// turn taken again.
-	now = now.Add(ts.quantum)
+	time.Sleep(ts.quantum)
 	u.stepDone()
 	order <- "yielding request"
 	if got := <-order; got != "waiting request" {
@@ -100,12 +89,17 @@ func TestTurnYieldsAfterAQuantumOnlyWhenOthersWait(t *testing.T) {
 }
 
 func TestTurnWaitEndsWithTheClient(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testTurnWaitEndsWithTheClient)
+}
+
+func testTurnWaitEndsWithTheClient(t *testing.T) {
 	ts := newTurns(1)
 	u := ts.wait(context.Background())
 	ctx, cancel := context.WithCancel(context.Background())
 	got := make(chan *turn)
 	go func() { got <- ts.wait(ctx) }()
-	waitFor(ts, 1)
+	synctest.Wait()
 	cancel()
 	if w := <-got; w != nil {
 		t.Fatal("a request whose client left got a turn")

@@ -241,18 +241,20 @@ func TestReadsAndWarnings(t *testing.T) {
 		t.Errorf("Reads = %s\n want %s", strings.Join(got, " "), want)
 	}
 	ids := []string{"backup", "check", "announce", "verify"}
+	if u := c.Unknown(ids); len(u) != 1 || u[0] != `column 30: there is no step "chek" in the plan: did you mean "check"?` {
+		t.Errorf("Unknown = %q", u)
+	}
 	w := c.Warnings(ids, 2)
 	want := []string{
-		`column 30: there is no step "chek" in the plan: did you mean "check"?`,
 		`column 54: step "announce" runs at the breakpoint (#2), so it has no result there yet and reads as missing`,
 	}
 	if strings.Join(w, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Warnings:\n%s\nwant\n%s", strings.Join(w, "\n"), strings.Join(want, "\n"))
 	}
-	if w := c.Warnings(ids, 1); len(w) != 2 || !strings.Contains(w[1], `"announce" runs after the breakpoint (#1)`) {
+	if w := c.Warnings(ids, 1); len(w) != 1 || !strings.Contains(w[0], `"announce" runs after the breakpoint (#1)`) {
 		t.Errorf("Warnings at 1: %q", w)
 	}
-	if w := c.Warnings(ids, -1); len(w) != 1 {
+	if w := c.Warnings(ids, -1); len(w) != 0 {
 		t.Errorf("Warnings of a watch: %q", w)
 	}
 }

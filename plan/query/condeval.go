@@ -291,33 +291,50 @@ func (c *Cond) Reads() []Read {
 	return out
 }
 
-// Warnings checks the steps the condition reads against a plan whose step
-// ids are ids, for a breakpoint before step at (-1: no step, e.g. a watch):
-// each step it reads must exist and run before at. A condition reading a
-// step that never has a result there can never see its value.
-func (c *Cond) Warnings(ids []string, at int) []string {
-	index := map[string]int{}
-	for i := len(ids) - 1; i >= 0; i-- {
-		index[ids[i]] = i
-	}
+// Unknown names the steps the condition reads that a plan whose step ids
+// are ids does not have, with the column and the closest id: such a query
+// can never have a value.
+func (c *Cond) Unknown(ids []string) []string {
 	var out []string
-	for _, r := range c.Reads() {
-		if r.All || r.Pattern {
-			continue
-		}
-		i, ok := index[r.Step]
-		switch {
-		case !ok:
+	c.eachRead(ids, func(r Read, i int, ok bool) {
+		if !ok {
 			out = append(out, fmt.Sprintf("column %d: there is no step %q in the plan%s", r.Col, r.Step, didYouMean(r.Step, ids)))
-		case at >= 0 && i >= at:
+		}
+	})
+	return out
+}
+
+// Warnings checks the steps the condition reads for a breakpoint before
+// step at of a plan whose step ids are ids: a step that runs at or after
+// the breakpoint has no result there yet, so it reads as missing.
+func (c *Cond) Warnings(ids []string, at int) []string {
+	var out []string
+	c.eachRead(ids, func(r Read, i int, ok bool) {
+		if ok && at >= 0 && i >= at {
 			when := "after"
 			if i == at {
 				when = "at"
 			}
 			out = append(out, fmt.Sprintf("column %d: step %q runs %s the breakpoint (#%d), so it has no result there yet and reads as missing", r.Col, r.Step, when, at))
 		}
-	}
+	})
 	return out
+}
+
+// eachRead calls f with each step the condition reads by name, its first
+// index in ids and whether ids has it.
+func (c *Cond) eachRead(ids []string, f func(r Read, i int, ok bool)) {
+	index := map[string]int{}
+	for i := len(ids) - 1; i >= 0; i-- {
+		index[ids[i]] = i
+	}
+	for _, r := range c.Reads() {
+		if r.All || r.Pattern {
+			continue
+		}
+		i, ok := index[r.Step]
+		f(r, i, ok)
+	}
 }
 
 // didYouMean names an id close to s (same letters ignoring case, or one

@@ -42,6 +42,8 @@ type Debugger struct {
 	checked bool // diags are the plan's (false only with DeferValidation, until Check)
 	breaks  map[int]bool
 	conds   map[int]string // step index -> condition of its breakpoint
+	// compiled holds each condition of conds, compiled once when set.
+	compiled map[int]*query.Cond
 }
 
 // DebugOptions configure a Debugger.
@@ -80,7 +82,7 @@ func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
 		o.Validate = check.Validate
 	}
 	o.Run.haltAtTraceEnd = true
-	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, idsOf: p}
+	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, compiled: map[int]*query.Cond{}, idsOf: p}
 	d.run = NewRun(p, c, o.Run)
 	d.diags, d.checked = o.Diagnostics, true
 	if d.diags == nil && c != nil {
@@ -250,15 +252,15 @@ func (d *Debugger) stopAt(i int) bool {
 // value exists and is truthy, see query.Truthy).
 func (d *Debugger) Stops(i int) bool {
 	d.mu.Lock()
-	on, cond := d.breaks[i], d.conds[i]
+	on, cond := d.breaks[i], d.compiled[i]
 	d.mu.Unlock()
 	if !on {
 		return false
 	}
-	if cond == "" {
+	if cond == nil {
 		return true
 	}
-	ok, err := query.Condition(d.run.QueryRoot(), cond)
+	ok, err := cond.Eval(d.run.QueryRoot())
 	return ok || err != nil // a condition that cannot be evaluated stops, so it is seen
 }
 
@@ -267,26 +269,81 @@ func (d *Debugger) Stops(i int) bool {
 // *query.NoMatch that names the part of the query that matched nothing.
 func (d *Debugger) Query(expr string) ([]byte, error) { return d.run.Query(expr) }
 
+// BreakSet says what setting a breakpoint did, for the driver to show.
+type BreakSet struct {
+	// Replaced is the condition the breakpoint had before ("" for none);
+	// WasSet says a breakpoint (with or without a condition) was there.
+	Replaced string
+	WasSet   bool
+	// Warnings name the steps the condition reads that have no result
+	// where the breakpoint is (they run at or after it), with the column.
+	Warnings []string
+	// Now is what the condition sees over the results so far, each
+	// query with its value or "missing", then whether it holds
+	// (query.Cond.Show).
+	Now string
+}
+
 // SetBreakIf sets a conditional breakpoint before step i: Continue stops
-// there only when the query expr, evaluated over the results before step
-// i, has a value that is truthy (see query.Truthy). An empty expr is an
-// error; SetBreak(i, true) makes it unconditional again, SetBreak(i,
-// false) removes it.
+// there only when the condition holds over the results before step i (see
+// query.Compile: comparisons and logic over query values, or a bare query
+// whose value is truthy). See SetBreakCond for what it checks.
 func (d *Debugger) SetBreakIf(i int, expr string) error {
-	if strings.TrimSpace(expr) == "" {
-		return errors.New("the condition is empty: write a query, e.g. prev.count or prev.items.#(state==\"failed\")")
-	}
-	if err := query.Check(expr); err != nil {
-		return err
-	}
-	if i < 0 || i >= len(d.Plan().Steps) {
-		return fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(d.Plan().Steps))
+	_, err := d.SetBreakCond(i, expr)
+	return err
+}
+
+// SetBreakCond is SetBreakIf, also saying what it did. The condition is
+// checked when it is set: a syntax error (a *query.SyntaxError, with its
+// column), a query that could cost too much, or a step it reads that the
+// plan does not have is refused; a step that runs at or after step i is a
+// warning (its value reads as missing there). An empty expr is an error;
+// SetBreak(i, true) makes the breakpoint unconditional again, SetBreak(i,
+// false) removes it.
+func (d *Debugger) SetBreakCond(i int, expr string) (BreakSet, error) {
+	c, set, err := d.checkCond(i, expr)
+	if err != nil {
+		return BreakSet{}, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	set.Replaced, set.WasSet = d.conds[i], d.breaks[i]
 	d.breaks[i] = true
 	d.conds[i] = expr
-	return nil
+	d.compiled[i] = c
+	return set, nil
+}
+
+// CheckCondition checks a condition for a breakpoint before step i as
+// SetBreakCond does, without setting it: for a driver that decides first
+// whether a breakpoint is verified (the debug adapter).
+func (d *Debugger) CheckCondition(i int, expr string) (BreakSet, error) {
+	_, set, err := d.checkCond(i, expr)
+	return set, err
+}
+
+func (d *Debugger) checkCond(i int, expr string) (*query.Cond, BreakSet, error) {
+	if strings.TrimSpace(expr) == "" {
+		return nil, BreakSet{}, errors.New("the condition is empty: write a comparison or a query, e.g. prev.count > 3 or prev.items.#(state==\"failed\")")
+	}
+	c, err := query.Compile(expr)
+	if err != nil {
+		return nil, BreakSet{}, err
+	}
+	p := d.Plan()
+	if i < 0 || i >= len(p.Steps) {
+		return nil, BreakSet{}, fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(p.Steps))
+	}
+	ids := make([]string, len(p.Steps))
+	for k, st := range p.Steps {
+		ids[k] = st.Label()
+	}
+	if u := c.Unknown(ids); len(u) > 0 {
+		return nil, BreakSet{}, fmt.Errorf("%s: the condition could never see its value", strings.Join(u, "; "))
+	}
+	set := BreakSet{Warnings: c.Warnings(ids, i)}
+	set.Now = c.Show(d.run.QueryRoot())
+	return c, set, nil
 }
 
 // BreakCondition is the condition of the breakpoint before step i ("" for
@@ -375,6 +432,7 @@ func (d *Debugger) SetBreak(i int, on bool) (was bool) {
 	defer d.mu.Unlock()
 	was = d.breaks[i]
 	delete(d.conds, i)
+	delete(d.compiled, i)
 	if on {
 		d.breaks[i] = true
 	} else {
@@ -390,6 +448,7 @@ func (d *Debugger) ClearBreaks() int {
 	n := len(d.breaks)
 	clear(d.breaks)
 	clear(d.conds)
+	clear(d.compiled)
 	return n
 }
 

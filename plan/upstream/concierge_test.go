@@ -55,6 +55,7 @@ func runConcierge(p *plan.Plan, c *plan.Catalog) string {
 // description renders exactly as the catalog behind it, and every sample
 // plan gives the same response as against that catalog in process.
 func TestConciergeUpstream(t *testing.T) {
+	t.Parallel()
 	u, err := Open(context.Background(), Config{Command: []string{planServer(t)}})
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +85,7 @@ func TestConciergeUpstream(t *testing.T) {
 }
 
 func TestParseConcierge(t *testing.T) {
+	t.Parallel()
 	desc := "Prose that mentions\n  fake(x: string)\nbut is not the list.\n\nAVAILABLE TOOLS:\n\n" +
 		"  search(query: string [sharable], limit?: integer, tags?: ['string', 'null'] [sharable], blob?: any)\n" +
 		"    Search things.\nA second line of the description.\n" +

@@ -46,6 +46,7 @@ func mockHTTP(t *testing.T) (*httptest.Server, *atomic.Int32) {
 // calls map back to the same values, errors stay errors, and a step
 // timeout cancels the call on the server.
 func TestHTTPUpstream(t *testing.T) {
+	t.Parallel()
 	srv, cancelled := mockHTTP(t)
 	if _, err := Open(context.Background(), Config{URL: srv.URL + "/mcp"}); err == nil {
 		t.Fatal("no token, yet the server was opened")
@@ -104,6 +105,7 @@ func TestHTTPUpstream(t *testing.T) {
 // An HTTP server that goes away gives a clear error, not a hang; once it
 // is back, Reconnect makes the source usable again.
 func TestHTTPServerGone(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockHTTP(t)
 	cfg := Config{URL: srv.URL + "/mcp", Headers: map[string]string{"Authorization": "Bearer s3cret"}}
 	u, err := Open(context.Background(), cfg)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"http://user:pass@host:8/mcp?api_key=K&x=1#frag": "http://redacted@host:8/mcp?api_key=redacted&x=redacted",
 		"https://host/mcp": "https://host/mcp",

@@ -74,6 +74,7 @@ func wantOK(t *testing.T, u *Upstream) {
 }
 
 func TestCatalogFromToolsList(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t)
 	c := u.Catalog()
 	ok := c.Tool("ok")
@@ -95,6 +96,7 @@ func TestCatalogFromToolsList(t *testing.T) {
 }
 
 func TestPaging(t *testing.T) {
+	t.Parallel()
 	// brokenserver lists 11 tools of its own (ok and 10 faults) and t0..t19.
 	u, _ := open(t, "-page", "3", "-tools", "20")
 	if n := len(u.Catalog().Tools); n != 31 {
@@ -103,6 +105,7 @@ func TestPaging(t *testing.T) {
 }
 
 func TestSharablePolicy(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t, "-xsharable")
 	ok := u.Catalog().Tool("ok")
 	if ok.SharableAll || !ok.IsSharable("value") || ok.IsSharable("n") || u.Catalog().Sharing != plan.SharingMarked {
@@ -132,6 +135,7 @@ func TestSharablePolicy(t *testing.T) {
 }
 
 func TestResultMapping(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t)
 	for _, c := range []struct{ tool, value, err string }{
 		{"ok", `{"value":"x"}`, ""},
@@ -157,6 +161,7 @@ func TestResultMapping(t *testing.T) {
 }
 
 func TestMapResult(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, value, err string }{
 		{`{"content":[{"type":"text","text":"{\"a\": 12345678901234567890}"}]}`, `{"a":12345678901234567890}`, ""},
 		{`{"content":[{"type":"text","text":"x"}],"structuredContent":{"b":1.50}}`, `{"b":1.50}`, ""},
@@ -183,6 +188,7 @@ func TestMapResult(t *testing.T) {
 }
 
 func TestServerExitsMidCall(t *testing.T) {
+	t.Parallel()
 	u, log := open(t)
 	_, err := call(t, u, "crash", `{}`)
 	if err == nil || !strings.Contains(err.Error(), "upstream server exited: status 3") || !strings.Contains(err.Error(), "boom: simulated crash") {
@@ -201,6 +207,7 @@ func TestServerExitsMidCall(t *testing.T) {
 }
 
 func TestServerWritesGarbage(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t)
 	_, err := call(t, u, "garbage", `{}`)
 	if err == nil || !strings.Contains(err.Error(), "not JSON-RPC") || !strings.Contains(err.Error(), "Traceback") {
@@ -213,6 +220,7 @@ func TestServerWritesGarbage(t *testing.T) {
 }
 
 func TestServerStopsAnswering(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -233,6 +241,7 @@ func TestServerStopsAnswering(t *testing.T) {
 }
 
 func TestCancellationReachesServer(t *testing.T) {
+	t.Parallel()
 	u, log := open(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -248,6 +257,7 @@ func TestCancellationReachesServer(t *testing.T) {
 }
 
 func TestOpenFailures(t *testing.T) {
+	t.Parallel()
 	bin := broken(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -272,6 +282,7 @@ func TestOpenFailures(t *testing.T) {
 }
 
 func TestSplitCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []string
@@ -299,6 +310,7 @@ func TestSplitCommand(t *testing.T) {
 }
 
 func TestLoadConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "mcp.json")
 	os.WriteFile(file, []byte(`{"mcpServers": {
@@ -376,6 +388,7 @@ func TestChildEnv(t *testing.T) {
 }
 
 func TestCatalogReconnect(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t)
 	if _, err := call(t, u, "crash", `{}`); err == nil {
 		t.Fatal("no error from a crash")
@@ -387,6 +400,7 @@ func TestCatalogReconnect(t *testing.T) {
 }
 
 func TestAutoRestart(t *testing.T) {
+	t.Parallel()
 	u, _ := open(t)
 	u.SetAutoRestart(true)
 	if _, err := call(t, u, "crash", `{}`); err == nil || !strings.Contains(err.Error(), "exited") {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
+	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
@@ -54,9 +56,9 @@ func init() {
 				s.stopped(ctx)
 				return nil
 			}},
-		{name: "break", aliases: []string{"b"}, usage: "break STEP [if QUERY]", min: 1, max: -1, ifTail: true, once: true,
-			help: "stop before STEP (an id, or #N for the step at index N); with if, only when QUERY's value exists and is truthy",
-			more: "QUERY is read as in query, over the results before STEP; truthy: not false, null, 0, \"\", [] or {}",
+		{name: "break", aliases: []string{"b"}, usage: "break STEP [if COND]", min: 1, max: -1, ifTail: true, once: true,
+			help: "stop before STEP (an id, or #N for the step at index N); with if, only when the condition holds",
+			more: "a condition compares queries and literals (a.n > 3 && b.ok == true, !x, a == missing) over the results before STEP; a bare query holds when its value is truthy (not false, null, 0, \"\", [] or {})",
 			run:  cmdBreak},
 		{name: "clear", aliases: []string{"cl"}, usage: "clear [STEP...]", max: -1,
 			help: "remove the breakpoint on STEP, or every breakpoint", run: cmdClear},
@@ -224,10 +226,24 @@ func cmdBreak(s *Session, ctx context.Context, c Command) error {
 		if err != nil {
 			return err
 		}
-		if err := s.dbg.SetBreakIf(i, c.Cond); err != nil {
+		set, err := s.dbg.SetBreakCond(i, c.Cond)
+		if se := (*query.SyntaxError)(nil); errors.As(err, &se) {
+			return fmt.Errorf("the condition cannot be read (column %d):\n    %s", se.Col, strings.ReplaceAll(se.Caret(), "\n", "\n    "))
+		}
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(s.out, "breakpoint before %s%s\n", s.describe(i), s.condText(i))
+		switch {
+		case set.Replaced != "" && set.Replaced != c.Cond:
+			fmt.Fprintf(s.out, "  replaces the condition: if %s\n", set.Replaced)
+		case set.WasSet && set.Replaced == "":
+			fmt.Fprintln(s.out, "  replaces the breakpoint without a condition")
+		}
+		for _, w := range set.Warnings {
+			fmt.Fprintf(s.out, "  warning: %s\n", w)
+		}
+		fmt.Fprintf(s.out, "  now: %s\n", set.Now)
 		return nil
 	}
 	for _, a := range c.Args {
@@ -235,8 +251,12 @@ func cmdBreak(s *Session, ctx context.Context, c Command) error {
 		if err != nil {
 			return err
 		}
+		had := s.dbg.BreakCondition(i)
 		s.dbg.SetBreak(i, true)
 		fmt.Fprintf(s.out, "breakpoint before %s\n", s.describe(i))
+		if had != "" {
+			fmt.Fprintf(s.out, "  replaces the breakpoint if %s: it now always stops\n", had)
+		}
 	}
 	return nil
 }

@@ -44,7 +44,8 @@ func TestBreakIf(t *testing.T) {
 	} {
 		s, out := session(t, strings.Replace(echoes, "FAILED", failed, 1), nil)
 		got := script(t, s, out, "break note if count.value.failed", "breakpoints", "continue")
-		if got[0] != "breakpoint before note (#1, echo) if count.value.failed\n" || got[1] != got[0] {
+		if got[0] != "breakpoint before note (#1, echo) if count.value.failed\n  now: count.value.failed is missing → false\n" ||
+			got[1] != "breakpoint before note (#1, echo) if count.value.failed\n" {
 			t.Errorf("break/breakpoints printed %q", got[:2])
 		}
 		if got[2] != want {
@@ -52,15 +53,23 @@ func TestBreakIf(t *testing.T) {
 		}
 	}
 	s, out := session(t, strings.Replace(echoes, "FAILED", "1", 1), nil)
-	for line, want := range map[string]string{
-		"break note if":             "error: break: nothing after if: write a query, e.g. break note if STEP.key\n",
-		"break nope if a":           "error: there is no step \"nope\" (did you mean \"note\"?): the steps are \"count\", \"note\"; #N names the step at index N\n",
-		`break note if "a b"`:       "breakpoint before note (#1, echo) if \"a b\"\n",
-		`break note if x.#(y=="1")`: "breakpoint before note (#1, echo) if x.#(y==\"1\")\n",
-		"break note":                "breakpoint before note (#1, echo)\n",
+	for _, tc := range []struct{ line, want string }{
+		{"break note if", "error: break: nothing after if: write a query, e.g. break note if STEP.key\n"},
+		{"break nope if a", "error: there is no step \"nope\" (did you mean \"note\"?): the steps are \"count\", \"note\"; #N names the step at index N\n"},
+		{`break note if "a b"`, "breakpoint before note (#1, echo) if \"a b\"\n  now: true\n"},
+		// A condition that reads a step the plan does not have could
+		// never see its value: refused, with the closest id.
+		{`break note if x.#(y=="1")`, "error: column 1: there is no step \"x\" in the plan: the condition could never see its value\n"},
+		{`break note if cont.value > 1`, "error: column 1: there is no step \"cont\" in the plan: did you mean \"count\"?: the condition could never see its value\n"},
+		// Replacing a condition says so; so does a condition reading a
+		// step that only runs later.
+		{`break note if count.value.failed > 1`, "breakpoint before note (#1, echo) if count.value.failed > 1\n  replaces the condition: if \"a b\"\n  now: count.value.failed is missing → false\n"},
+		{`break count if note.value == "done"`, "breakpoint before count (#0, echo) if note.value == \"done\"\n  warning: column 1: step \"note\" runs after the breakpoint (#0), so it has no result there yet and reads as missing\n  now: note.value is missing → false\n"},
+		{"break note if ((((", "error: the condition cannot be read (column 5):\n    ((((\n        ^ a value should follow (: write a query (step.key), a literal (3, \"text\", true, null) or ( ... )\n"},
+		{"break note", "breakpoint before note (#1, echo)\n  replaces the breakpoint if count.value.failed > 1: it now always stops\n"},
 	} {
-		if got := script(t, s, out, line)[0]; got != want {
-			t.Errorf("%s: got %q, want %q", line, got, want)
+		if got := script(t, s, out, tc.line)[0]; got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.line, got, tc.want)
 		}
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"runtime"
 	"time"
 
-	"github.com/planctl/planctl/cmd/planctl/internal/memprof"
 	"github.com/planctl/planctl/plan/mcpserver"
 )
 
@@ -49,8 +49,13 @@ func startDebugListener(addr string, s *streams, log *slog.Logger) (stop func(),
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"goroutines": runtime.NumGoroutine(), "memstats": ms})
 	})
-	memprof.On() // the heap and allocs profiles count from here on
-	handleProfiles(mux)
+	// net/http/pprof's handlers, but not Cmdline: the command line may hold
+	// --auth-token (under the index, /debug/pprof/cmdline is an unknown
+	// profile, 404).
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	// A loopback address with a foreign Host is DNS rebinding: a web page
 	// reading the profiles through the browser.
 	guarded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -18,9 +18,8 @@ func newGraphCmd(s *streams) *cobra.Command {
 	var format string
 	var maxSteps int
 	c := &cobra.Command{
-		Use:         "graph PLAN [tool source]",
-		Annotations: map[string]string{annotBatch: "true"},
-		Short:       "Print the plan's data flow as a Mermaid or Graphviz graph",
+		Use:   "graph PLAN [tool source]",
+		Short: "Print the plan's data flow as a Mermaid or Graphviz graph",
 		Long: `Print which step feeds which: every step is a node (its id and tool), every
 output_by_reference an edge from the step it reads to the step that reads it,
 labelled with its path and the parameter it fills ("backup_id → backup_id").

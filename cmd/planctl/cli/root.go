@@ -63,11 +63,7 @@ type streams struct {
 // Main runs planctl with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &streams{in: stdin, out: stdout, errOut: stderr}
-	// A command may size the heap to its input (sizeHeap); in a process
-	// that goes on after Main (tests), the limit ends with the command.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer func() { sizeHeapOn, sizeHeapRun = false, false; stopHeapTuner() }()
-	return execute(newRootFor(s, args), args, s)
+	return execute(newRoot(s), args, s)
 }
 
 // execute runs args on the command tree root and returns the exit code.
@@ -102,26 +98,6 @@ func newRoot(s *streams) *cobra.Command {
 		root.AddCommand(c.make(s))
 	}
 	return root
-}
-
-// newRootFor is the command tree Main runs args with. When args begin with
-// the name of a command that reads nothing of its siblings (any but the
-// hidden man, which documents them all), only that command is built: the
-// others' flags alone cost a process 160 KiB of heap (pflag formats the
-// default of each string-array flag through an encoding/csv writer with a
-// 4 KiB buffer) and the pages of their constructors. Help, completion,
-// a mistyped command and flags before the command get the whole tree.
-func newRootFor(s *streams, args []string) *cobra.Command {
-	if len(args) > 0 && args[0] != "man" {
-		for _, c := range commands {
-			if c.name == args[0] {
-				root := newBareRoot()
-				root.AddCommand(c.make(s))
-				return root
-			}
-		}
-	}
-	return newRoot(s)
 }
 
 // commands are planctl's commands, in the order a user meets them: the two
@@ -170,19 +146,12 @@ recorded trace (--replay).`,
 		return usageSeeHelp(c, err)
 	})
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
-		switch {
-		case c.Annotations[annotBatch] != "":
-			batchGC(c.Name() == "run")
-		case c.Annotations[annotServer] != "":
+		if c.Annotations[annotServer] != "" {
 			serverGC()
 		}
 	}
 	return root
 }
-
-// annotBatch marks a command that reads its input, works and exits (run,
-// validate, graph): it trades memory for speed in the garbage collector.
-const annotBatch = "planctl/batch"
 
 // annotServer marks a long-running server (serve, mock): small live heap,
 // many short requests.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planctl/planctl/cmd/planctl/internal/stackgrow"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
@@ -35,9 +34,8 @@ type runFlags struct {
 func newRunCmd(s *streams) *cobra.Command {
 	f := &runFlags{}
 	c := &cobra.Command{
-		Use:         "run PLAN [tool source]",
-		Annotations: map[string]string{annotBatch: "true"},
-		Short:       "Run a whole plan and print the Concierge response",
+		Use:   "run PLAN [tool source]",
+		Short: "Run a whole plan and print the Concierge response",
 		Long: `Run a plan to its end and print the response a Concierge Plan server would give:
 {"status": "completed"|"partial", "steps": {...}}, or {"error": "..."} when the plan
 is refused before it starts. Progress goes to stderr when it is a terminal.
@@ -71,10 +69,6 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	return c
 }
-
-// speculate lets a run on immediate tools go on beside preflight (off in
-// the test that compares both ways).
-var speculate = true
 
 func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if ctx == nil {
@@ -114,36 +108,9 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		progress = newProgressLine(s.errOut, p) // progress.go
 		opts.OnEvent = progress.event
 	}
-	var r *runner.Run
-	// With preflight on, on tools that answer at once and touch nothing
-	// (mock tools with no delay), the run goes on beside preflight and is
-	// dropped if the plan is refused: nothing it does can be seen before
-	// then, and on two cores the check costs no time. Any other tool waits.
-	var spec chan *runner.Run
-	var warnings []string // of the results' checks, once the run is over
-	checked := false
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if speculate && !f.noPreflight && opts.OnEvent == nil && cat.AllImmediate(p) {
-		spec = make(chan *runner.Run, 1)
-		go func() {
-			stackgrow.Grow() // grown once here, not copied frame by frame as the run goes deeper
-			r := runner.NewRun(p, cat, opts)
-			r.RunToEnd(sctx)
-			if sctx.Err() == nil {
-				// Checked here: while preflight goes on, when it is the longer.
-				warnings, checked = resultWarnings(r), true
-			}
-			spec <- r
-		}()
-	}
 	rej, ds := runner.Admit(p, cat, !f.noPreflight)
 	timing("admitted")
 	if rej != nil {
-		cancel()
-		if spec != nil {
-			<-spec
-		}
 		if f.query != "" {
 			// Standard output holds only the query's value: there is none.
 			fmt.Fprintf(s.errOut, "planctl: the plan was refused, so --query has no results to read: %s\n", rej.Message)
@@ -154,16 +121,10 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 			writeDiagnosticsBrief(s, report.File{Plan: p, List: ds})
 		}
 		return failed
-	} else if spec != nil {
-		r = <-spec
 	}
-	if r == nil {
-		r = runner.NewRun(p, cat, opts)
-		r.RunToEnd(ctx)
-	}
-	if !checked {
-		warnings = resultWarnings(r)
-	}
+	r := runner.NewRun(p, cat, opts)
+	r.RunToEnd(ctx)
+	warnings := resultWarnings(r)
 	timing("ran")
 	if progress != nil {
 		progress.finish()

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
-	"sync"
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
@@ -222,39 +220,8 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
 	timing("read")
-	sizeHeap(len(data))
-	p := loadPlan(name, data, lim)
+	p := plan.Load(name, data, lim)
 	p.AcceptSchemaHint()
 	timing("loaded")
 	return p, nil
-}
-
-// loadPlan is plan.Load with the collector held off: what a load allocates
-// it keeps (the tape, the steps), so a collection in the middle frees
-// nothing and takes a core from the parse (on the debugger's default
-// GOGC=100 the 183 MB wide plan collected once in its parse, 400 MB of
-// tape marked for nothing). A memory limit a command set still applies.
-// Loads at once (tests run commands in parallel) share one hold: the
-// first saves the setting, the last puts it back.
-func loadPlan(name string, data []byte, lim plan.Limits) *plan.Plan {
-	gcHold.Lock()
-	if gcHold.n == 0 {
-		gcHold.saved = debug.SetGCPercent(-1)
-	}
-	gcHold.n++
-	gcHold.Unlock()
-	defer func() {
-		gcHold.Lock()
-		if gcHold.n--; gcHold.n == 0 {
-			debug.SetGCPercent(gcHold.saved)
-		}
-		gcHold.Unlock()
-	}()
-	return plan.Load(name, data, lim)
-}
-
-var gcHold struct {
-	sync.Mutex
-	n     int
-	saved int
 }

@@ -35,9 +35,8 @@ type validateFlags struct {
 func newValidateCmd(s *streams) *cobra.Command {
 	f := &validateFlags{}
 	c := &cobra.Command{
-		Use:         "validate PLAN... [tool source]",
-		Annotations: map[string]string{annotBatch: "true"},
-		Short:       "Find every problem in plans before anything runs",
+		Use:   "validate PLAN... [tool source]",
+		Short: "Find every problem in plans before anything runs",
 		Long: `Check plans against the tools' schemas without running anything, and report every
 problem at once: each with its severity, a stable code, a message that says how to fix
 it, and its line:column in the file. The codes are documented in docs/diagnostics.md.

@@ -358,6 +358,23 @@ func TestInteractiveCompletion(t *testing.T) {
 	}
 }
 
+// No command asks the terminal about its background as the process starts
+// (bubbletea v1 does, in an init function, unless package tui/internal/
+// noquery, initialized before it, hides TERM): on a terminal that never
+// answers, such as script(1) with no terminal behind it, the question cost
+// every command five seconds and the REPL its typed-ahead input. TERM here
+// is a real terminal's, so a change in the packages' initialization order
+// shows as the question on the screen.
+func TestNoTerminalQueryAtStart(t *testing.T) {
+	out := onTerminal(t, "", []string{"TERM=xterm-256color"}, "validate samples/backup.json")
+	if strings.Contains(out, "\x1b]11;") {
+		t.Errorf("validate asked the terminal for its background (OSC 11) as it started:\n%q", out)
+	}
+	if !strings.Contains(out, "0 errors, 0 warnings") {
+		t.Errorf("validate's report is not on the terminal:\n%q", out)
+	}
+}
+
 // onTerminal runs planctl with args on a pseudo-terminal (util-linux's
 // script(1)), typing input, and returns what the terminal showed. It skips
 // the test when script(1) is not installed. env is added to ptyEnv().

@@ -17,10 +17,12 @@ import (
 // the tool source from initializationOptions, from .planctl.json, or the
 // demo catalog.
 func TestLSPWithVSCodeClient(t *testing.T) {
+	t.Parallel()
 	needNodePackage(t, "vscode-languageserver-protocol")
 	samples := absPath(t, filepath.Join(root, "samples"))
 	for _, mode := range []string{"demo", "init", "file"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // a workspace and a server each
 			ws := t.TempDir()
 			astral, err := os.ReadFile("testdata/lsp/astral.json")
 			if err != nil {
@@ -50,6 +52,7 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 // TestLSPCommandLine: the protocol's exit codes (1 when the client goes
 // away without shutdown), and the command line's own errors.
 func TestLSPCommandLine(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "lsp")
 	cmd.Stdin = strings.NewReader("")
 	out, err := cmd.CombinedOutput()

@@ -47,6 +47,7 @@ func sarifValidate(t *testing.T, tool, log string) []string {
 // run, and the log of a run that failed, pass Microsoft's validator with
 // the SARIF and GitHub rule sets without an error or a warning.
 func TestSARIFPassesGitHubRules(t *testing.T) {
+	t.Parallel()
 	tool := multitool(t)
 	dir := t.TempDir()
 	code, stdout, stderr := planctl(t, root, "validate", "--format", "sarif", "samples/*.json")
@@ -106,6 +107,7 @@ func TestSARIFPassesGitHubRules(t *testing.T) {
 // breaks GitHub's rules (a rule without help), so a clean result above
 // means something.
 func TestSARIFValidatorFindsProblems(t *testing.T) {
+	t.Parallel()
 	tool := multitool(t)
 	_, stdout, _ := planctl(t, root, "validate", "--format", "sarif", "samples/invalid-steps.json")
 	var log map[string]any

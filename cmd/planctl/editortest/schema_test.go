@@ -26,6 +26,7 @@ var (
 // schema-expressible error in, and fails every other sample at the places
 // planctl validate names.
 func TestSchemaWithAjv(t *testing.T) {
+	t.Parallel()
 	needNodePackage(t, "ajv")
 	code, schema, stderr := planctl(t, root, "schema")
 	if code != 0 {

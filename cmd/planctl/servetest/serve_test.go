@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -209,17 +210,21 @@ func planctlOut(t *testing.T, args ...string) string {
 }
 
 // transports runs f against a stdio subprocess and a real HTTP server,
-// both serving `planctl serve args...`.
+// both serving `planctl serve args...`; each has a server of its own, so
+// they run in parallel.
 func transports(t *testing.T, args []string, f func(t *testing.T, c *client.Client, stderr *syncBuffer)) {
 	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
 		c, stderr := stdioClient(t, args...)
 		f(t, c, stderr)
 	})
 	t.Run("http", func(t *testing.T) {
+		t.Parallel()
 		s := startHTTP(t, nil, args...)
 		f(t, httpClient(t, s.url), s.stderr)
 	})
 	t.Run("http-stateless", func(t *testing.T) {
+		t.Parallel()
 		s := startHTTP(t, nil, append([]string{"--stateless"}, args...)...)
 		f(t, httpClient(t, s.url), s.stderr)
 	})
@@ -229,6 +234,7 @@ func transports(t *testing.T, args []string, f func(t *testing.T, c *client.Clie
 // Concierge's exact answer (samples/expected) over every transport; the tool list
 // is the one planctl tools --format concierge prints.
 func TestServedAnswersAreRunAnswers(t *testing.T) {
+	t.Parallel()
 	samples, _ := filepath.Glob(filepath.Join(root, "samples", "*.json"))
 	if len(samples) == 0 {
 		t.Fatal("no samples")
@@ -284,6 +290,7 @@ func remarshal(b []byte) string {
 // finished, and cancelling it stops the tool call in flight; the server
 // then runs the next plan.
 func TestProgressAndCancellation(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	transports(t, []string{"--catalog", "cmd/planctl/servetest/testdata/slow.json"}, func(t *testing.T, c *client.Client, stderr *syncBuffer) {
 		progress := make(chan map[string]any, 8)
@@ -324,6 +331,7 @@ func waitFor(t *testing.T, log *syncBuffer, s string) {
 }
 
 func TestStepTimeout(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	c, _ := stdioClient(t, "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--step-timeout", "50ms")
 	res, err := callPlan(context.Background(), c, slowPlan, nil)
@@ -339,6 +347,7 @@ func TestStepTimeout(t *testing.T) {
 // TestHTTPSecurity: Origin, token, body and plan limits against the real
 // process, which stays up throughout.
 func TestHTTPSecurity(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-e2e"}, "--max-body", "2048", "--max-steps", "2")
 	post := func(body string, hdr ...string) (int, string) {
 		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
@@ -389,6 +398,7 @@ func TestHTTPSecurity(t *testing.T) {
 // --no-auth), warns on stderr whatever --log says, requires the token it
 // generates and answers only the Hosts it was given.
 func TestBindAddresses(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -447,6 +457,7 @@ func TestBindAddresses(t *testing.T) {
 // TestShutdownLetsRunningPlansFinish: within --shutdown-timeout a running
 // plan runs to its end before the process exits.
 func TestShutdownLetsRunningPlansFinish(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, nil, "--stateless", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "1m")
 	c := httpClient(t, s.url)
 	progress := make(chan struct{}, 8)
@@ -474,6 +485,7 @@ func TestShutdownLetsRunningPlansFinish(t *testing.T) {
 
 // TestGracefulShutdownStdio: the same over stdio.
 func TestGracefulShutdownStdio(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	started := make(chan *exec.Cmd, 1)
 	stderr := &syncBuffer{}
@@ -513,6 +525,7 @@ func TestGracefulShutdownStdio(t *testing.T) {
 // TestGracefulShutdown: SIGTERM lets a running plan finish within
 // --shutdown-timeout, or cancels it after, and the client gets its answer.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	s := startHTTP(t, nil, "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "100ms")
 	c := httpClient(t, s.url)
@@ -544,6 +557,7 @@ func waitALittle() { time.Sleep(10 * time.Millisecond) }
 // TestCommandLine: bad flags are usage errors (exit 2) with a message that
 // names the fix; an unreadable catalog is fatal (exit 3).
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -575,6 +589,7 @@ func TestCommandLine(t *testing.T) {
 // mcp-go negotiates (2026-07-28 without sessions, 2025-11-25 with the
 // initialize handshake) runs a plan with progress over stdio and HTTP.
 func TestProtocolVersions(t *testing.T) {
+	t.Parallel()
 	plan, _ := os.ReadFile(filepath.Join(root, "samples", "backup.json"))
 	s := startHTTP(t, nil, "--stateless")
 	for _, version := range []string{mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125} {
@@ -632,6 +647,7 @@ func TestProtocolVersions(t *testing.T) {
 // TestLogFile: with --log the log goes to the file; stdout carries only MCP
 // messages and stderr stays empty.
 func TestLogFile(t *testing.T) {
+	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "serve.log")
 	cmd := exec.Command(binary, "serve", "--log", logPath)
 	cmd.Dir = root
@@ -661,25 +677,147 @@ func TestLogFile(t *testing.T) {
 	}
 }
 
-// Requests piped in, input closed at once: every request is still answered
-// (a plan that takes a while included) before serve exits, as a shell user
-// trying `printf '...' | planctl serve` expects.
+// Requests piped in, input closed at once: every request is still
+// answered before serve exits, as a shell user trying
+// `printf '...' | planctl serve` expects. A plan that finishes at once
+// completes; plans still running half a second after the end of input are
+// stopped at their running step (closing stdin is how an MCP client shuts
+// its server down), and the ones mcp-go had not started yet (it runs five
+// at a time) are refused: each is answered.
 func TestStdinClosedStillAnswered(t *testing.T) {
-	in := strings.Join([]string{
+	t.Parallel()
+	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"r","tool":"generate_report","args":{"database":"x"}}]}}}`,
-	}, "\n") + "\n"
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}}]}}}`,
+	}
+	const slow = 12
+	for id := 3; id < 3+slow; id++ {
+		lines = append(lines, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"r","tool":"generate_report","args":{"database":"x"}}]}}}`)
+	}
 	cmd := exec.Command(binary, "serve")
-	cmd.Dir = "../../.."
-	cmd.Stdin = strings.NewReader(in)
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	last := lines[len(lines)-1]
-	if len(lines) != 2 || !strings.HasPrefix(last, `{"jsonrpc":"2.0","id":2,"result":`) || !strings.Contains(last, `"structuredContent":{"status":"completed"`) {
-		t.Errorf("answers:\n%s", out)
+	answers := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil {
+			t.Fatalf("not JSON-RPC: %s", line)
+		}
+		answers[string(m.ID)] = line
+	}
+	if len(answers) != 2+slow || answers["1"] == "" {
+		t.Fatalf("%d answers, want one to each of the %d requests:\n%s", len(answers), 2+slow, out)
+	}
+	if !strings.Contains(answers["2"], `"structuredContent":{"status":"completed"`) {
+		t.Errorf("the plan that finishes at once: %s", answers["2"])
+	}
+	stopped := `"structuredContent":{"status":"partial","steps":{"a":{"status":"ok","result":{"value":1}},"r":{"status":"error","error":"the server is shutting down: tool \"generate_report\" was stopped because standard input closed (the client shut the server down); send the plan again"}}}`
+	refused := `"structuredContent":{"error":"the server is shutting down and takes no new plans`
+	n := 0
+	for id := 3; id < 3+slow; id++ {
+		a := answers[strconv.Itoa(id)]
+		switch {
+		case strings.Contains(a, stopped):
+			n++
+		case !strings.Contains(a, refused):
+			t.Errorf("slow plan %d: neither stopped nor refused:\n%s", id, a)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no slow plan was stopped at its running step:\n%s", out)
+	}
+}
+
+// TestStdinClosedCancelsPlan: a client that closes serve's standard input
+// while a plan waits on a slow tool has shut the server down (MCP's stdio
+// transport): the plan is cancelled at once, answered, and serve exits 0,
+// instead of waiting for the step timeout (60 s here).
+func TestStdinClosedCancelsPlan(t *testing.T) {
+	t.Parallel()
+	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
+	cmd := exec.Command(binary, "serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json")
+	cmd.Dir = root
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	// until reads stdout up to a line holding s; a minute bounds it (a
+	// guard against a hang, not a timing assertion).
+	until := func(s string) string {
+		t.Helper()
+		guard := time.NewTimer(time.Minute)
+		defer guard.Stop()
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("stdout ended before a line with %s\n%s", s, stderr.String())
+				}
+				if strings.Contains(line, s) {
+					return line
+				}
+			case <-guard.C:
+				t.Fatalf("no line with %s on stdout within a minute\n%s", s, stderr.String())
+			}
+		}
+	}
+	compact := &bytes.Buffer{}
+	if err := json.Compact(compact, slowPlan); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"closer","version":"1"}}}`+"\n")
+	until(`{"jsonrpc":"2.0","id":1,"result":`)
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute_plan","arguments":`+compact.String()+`,"_meta":{"progressToken":"p"}}}`+"\n")
+	// Step first's progress: the plan is past it, in step wait (an hour).
+	until(`"message":"step first (fast) ok"`)
+	closed := time.Now()
+	stdin.Close()
+	answer := until(`{"jsonrpc":"2.0","id":2,`)
+	for range lines { // to the end of stdout, so that Wait may close it
+	}
+	err = cmd.Wait()
+	took := time.Since(closed)
+	if err != nil {
+		t.Errorf("serve after stdin closed: %v\n%s", err, stderr.String())
+	}
+	want := `"wait":{"status":"error","error":"the server is shutting down: tool \"slow\" was stopped because standard input closed (the client shut the server down); send the plan again"}`
+	if !strings.Contains(answer, want) {
+		t.Errorf("the answer lacks %s:\n%s\n%s", want, answer, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "status=partial ran=1") {
+		t.Errorf("the log does not show the plan ending after step first:\n%s", stderr.String())
+	}
+	// The plan is cancelled within a second of the end of input; the bound
+	// leaves room for a loaded machine, far below the step timeout that
+	// ended it before.
+	if took > 5*time.Second {
+		t.Errorf("serve exited %s after stdin closed, want within a second (5 s allowed for a loaded machine)\n%s", took, stderr.String())
 	}
 }

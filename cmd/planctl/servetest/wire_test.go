@@ -97,6 +97,7 @@ func callLine(args string) string {
 // row, through a real stdio process, with
 // planctl's additions (default) and without them (--concierge-wire).
 func TestConciergeWire(t *testing.T) {
+	t.Parallel()
 	const completedText = "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": {\n          \"s\": \"caf\\u00e9 \\ud83d\\ude80\",\n          \"f\": 2.5,\n          \"n\": null,\n          \"e\": []\n        }\n      }\n    }\n  }\n}"
 	rows := []struct {
 		name      string
@@ -204,6 +205,7 @@ func TestConciergeWire(t *testing.T) {
 // TestToolListRendering: `planctl tools --format concierge` renders the
 // corners where Concierge's Python shows (issue 18), through the binary.
 func TestToolListRendering(t *testing.T) {
+	t.Parallel()
 	catalog := `{"tools": [
   {"name": "del", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}},
    "outputSchema": {"description": "a` + "\x7f" + `b é"}, "result": {}},
@@ -241,6 +243,7 @@ func TestToolListRendering(t *testing.T) {
 // a warning on run's stderr and a log line of serve; the response is the
 // same as without the check.
 func TestResultSchemaReported(t *testing.T) {
+	t.Parallel()
 	catalog := `{"tools": [{"name": "get", "inputSchema": {"type": "object"},
    "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
    "result": {"id": 5}}]}`
@@ -278,6 +281,7 @@ func TestResultSchemaReported(t *testing.T) {
 // JSON answer per POST): explicit isError, NaN run as null, an unknown tool
 // as an isError result, arguments that are an array as -32602.
 func TestConciergeWireHTTP(t *testing.T) {
+	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-wire"}, "--stateless", "--no-preflight")
 	post := func(body string) string {
 		req, _ := http.NewRequest("POST", s.url, strings.NewReader(body))

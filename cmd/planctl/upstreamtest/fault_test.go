@@ -13,6 +13,7 @@ import (
 // stdout and silence each end the run with a clear step error and exit 1,
 // and the command returns.
 func TestFaultsThroughRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct{ tool, want string }{
 		{"crash", `upstream server exited: status 3; its stderr ended with: boom: simulated crash`},
@@ -62,6 +63,7 @@ func closedURL(t *testing.T) string {
 // The debugger's REPL after a crash: the step shows the server's exit, and
 // restart starts the server again so the plan can be stepped through anew.
 func TestReplRestartsCrashedServer(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "crash.json")
 	os.WriteFile(p, []byte(`{"steps":[{"id":"a","tool":"ok","args":{"value":"x"}},{"id":"c","tool":"crash","args":{}}]}`), 0o600)
 	cmd := exec.Command(binary, "debug", "--repl", p, "--server", quote(broken), "--server-log", filepath.Join(t.TempDir(), "server.log"))

@@ -20,6 +20,7 @@ func sortedBlocks(s string) string {
 // catalog does: same response, same exit code, with and without preflight,
 // and the same catalog as Concierge renders it.
 func TestMockMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	url := mockHTTP(t)
 	cfg := filepath.Join(t.TempDir(), "mcp.json")
 	os.WriteFile(cfg, []byte(`{"mcpServers": {"mock": {"command": "`+binary+`", "args": ["mock"]}}}`), 0o600)
@@ -40,24 +41,30 @@ func TestMockMatchesInProcess(t *testing.T) {
 	if len(plans) == 0 {
 		t.Fatal("no sample plans")
 	}
+	// One subtest per plan, in parallel: each run starts its own upstream
+	// (the HTTP mock serves them all), and a slow sample waits on its tool.
 	for _, p := range plans {
 		rel := filepath.Join("samples", filepath.Base(p))
-		for _, mode := range [][]string{nil, {"--no-preflight"}} {
-			args := append([]string{"run", rel, "--compact"}, mode...)
-			want := planctl(t, nil, args...)
-			for name, src := range sources {
-				got := planctl(t, nil, append(args, src...)...)
-				if got.stdout != want.stdout || got.code != want.code {
-					t.Errorf("%s %v over %s:\n got (exit %d) %s%s\nwant (exit %d) %s", rel, mode, name, got.code, got.stdout, got.stderr, want.code, want.stdout)
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			t.Parallel()
+			for _, mode := range [][]string{nil, {"--no-preflight"}} {
+				args := append([]string{"run", rel, "--compact"}, mode...)
+				want := planctl(t, nil, args...)
+				for name, src := range sources {
+					got := planctl(t, nil, append(args, src...)...)
+					if got.stdout != want.stdout || got.code != want.code {
+						t.Errorf("%s %v over %s:\n got (exit %d) %s%s\nwant (exit %d) %s", rel, mode, name, got.code, got.stdout, got.stderr, want.code, want.stdout)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
 // A Concierge Plan server as upstream gives the same responses as the
 // catalog behind it.
 func TestConciergeServerAsUpstream(t *testing.T) {
+	t.Parallel()
 	src := []string{"--server", quote(planServer)}
 	want := planctl(t, nil, "tools", "--format", "concierge")
 	if got := planctl(t, nil, append([]string{"tools", "--format", "concierge"}, src...)...); got.stdout != want.stdout {
@@ -75,6 +82,7 @@ func TestConciergeServerAsUpstream(t *testing.T) {
 // A mock delay ends when the step timeout cancels the call, over both
 // transports, and the step says it timed out.
 func TestMockDelayCancelled(t *testing.T) {
+	t.Parallel()
 	url := mockHTTP(t)
 	for name, src := range map[string][]string{
 		"stdio": {"--server", quote(binary) + " mock"},
@@ -91,6 +99,7 @@ func TestMockDelayCancelled(t *testing.T) {
 // front of `planctl mock`) it gives the responses of the catalog in process.
 // Runs once the build has the serve command.
 func TestServeAsUpstream(t *testing.T) {
+	t.Parallel()
 	if r := planctl(t, nil, "serve", "--help"); r.code != 0 {
 		t.Skip("this build has no `planctl serve`")
 	}

@@ -31,6 +31,7 @@ func decode(t *testing.T, r result) response {
 // created name, read the graph; MEMORY_FILE_PATH reaches the server,
 // passed with --pass-env or from an mcpServers entry's env.
 func TestServerMemory(t *testing.T) {
+	t.Parallel()
 	server := nodeServer(t, "server-memory")
 	dir := t.TempDir()
 	store := filepath.Join(dir, "memory.jsonl")
@@ -105,6 +106,7 @@ func TestServerMemory(t *testing.T) {
 // server-everything: structuredContent and text results, a reference
 // between them, a tool that fails, and a slow tool cut by the step timeout.
 func TestServerEverything(t *testing.T) {
+	t.Parallel()
 	server := nodeServer(t, "server-everything", "stdio")
 	r := planctl(t, nil, "run", "cmd/planctl/upstreamtest/testdata/everything.json", "--compact", "--server", server)
 	resp := decode(t, r)
@@ -145,6 +147,7 @@ func TestServerEverything(t *testing.T) {
 // policy is reported unless --sharable says which parameters are sharable.
 // Runs once the build has the validate command.
 func TestServerMemoryValidate(t *testing.T) {
+	t.Parallel()
 	if r := planctl(t, nil, "validate", "--help"); r.code != 0 {
 		t.Skip("this build has no `planctl validate`")
 	}

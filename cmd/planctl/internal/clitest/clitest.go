@@ -85,3 +85,17 @@ func NeedNode(t testing.TB, dir, pkg string) string {
 	t.Skip(msg)
 	return ""
 }
+
+// LongEnv is the environment variable that turns on the long tests (a
+// whole `go install`, fault cells that wait on real timeouts). .ci/run sets
+// it, so CI runs them while `go test ./...` stays quick.
+const LongEnv = "PLANCTL_LONG_TESTS"
+
+// Long skips t unless LongEnv is set to a non-empty value; why says what
+// makes the test long.
+func Long(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(LongEnv) == "" {
+		t.Skipf("long test (%s): set %s=1 to run it, as .ci/run does", why, LongEnv)
+	}
+}

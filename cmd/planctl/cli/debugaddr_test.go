@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// --debug-addr serves the runtime profiles at net/http/pprof's paths, in
-// the formats `go tool pprof` reads, and refuses what it does not know.
+// --debug-addr serves the runtime profiles through net/http/pprof, in the
+// formats `go tool pprof` reads, but never the command line.
 func TestDebugProfiles(t *testing.T) {
 	var errb bytes.Buffer
 	stop, err := startDebugListener("127.0.0.1:0", &streams{errOut: &errb}, slog.New(slog.DiscardHandler))
@@ -35,13 +35,13 @@ func TestDebugProfiles(t *testing.T) {
 	}
 	gzipped := func(b string) bool { return strings.HasPrefix(b, "\x1f\x8b") }
 
-	if code, body, _ := get("pprof/"); code != 200 || !strings.Contains(body, " heap ") || !strings.Contains(body, " goroutine ") {
+	if code, body, _ := get("pprof/"); code != 200 || !strings.Contains(body, "heap") || !strings.Contains(body, "goroutine") {
 		t.Errorf("index: %d %q", code, body)
 	}
 	if code, body, h := get("pprof/goroutine?debug=1"); code != 200 || !strings.HasPrefix(body, "goroutine profile: total ") || !strings.HasPrefix(h.Get("Content-Type"), "text/plain") {
 		t.Errorf("goroutine?debug=1: %d %s %.80q", code, h.Get("Content-Type"), body)
 	}
-	for _, p := range []string{"pprof/heap", "pprof/heap?gc=1", "pprof/allocs", "pprof/profile?seconds=0.05"} {
+	for _, p := range []string{"pprof/heap", "pprof/heap?gc=1", "pprof/allocs", "pprof/profile?seconds=1"} {
 		if code, body, h := get(p); code != 200 || !gzipped(body) || h.Get("Content-Type") != "application/octet-stream" {
 			t.Errorf("%s: %d %s %.40q", p, code, h.Get("Content-Type"), body)
 		}
@@ -49,16 +49,8 @@ func TestDebugProfiles(t *testing.T) {
 	if code, body, _ := get("pprof/trace?seconds=0.05"); code != 200 || !strings.HasPrefix(body, "go 1.") {
 		t.Errorf("trace: %d %.40q", code, body)
 	}
-	if code, body, _ := get("pprof/nosuch"); code != 404 || !strings.Contains(body, `"nosuch"`) {
-		t.Errorf("unknown profile: %d %q", code, body)
-	}
-	for _, s := range []string{"x", "-1", "0", "99999"} {
-		if code, body, _ := get("pprof/profile?seconds=" + s); code != 400 || !strings.Contains(body, "seconds") {
-			t.Errorf("seconds=%s: %d %q", s, code, body)
-		}
-	}
-	if code, body, _ := get("pprof/heap?seconds=5"); code != 400 || !strings.Contains(body, "-diff_base") {
-		t.Errorf("delta profile: %d %q", code, body)
+	if code, _, _ := get("pprof/nosuch"); code != 404 {
+		t.Errorf("unknown profile: %d", code)
 	}
 	// Never the command line (it may hold --auth-token).
 	if code, body, _ := get("pprof/cmdline"); code != 404 || strings.Contains(body, "cli.test") {

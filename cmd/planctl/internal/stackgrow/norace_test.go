@@ -1,5 +1,0 @@
-//go:build !race
-
-package stackgrow
-
-const raceEnabled = false
