@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -380,10 +381,14 @@ func TestConfigSharableMarks(t *testing.T) {
 // childEnv keeps the default set and the names passed, and adds the
 // entry's own variables last (they win).
 func TestChildEnv(t *testing.T) {
-	env := []string{"HOME=/h", "PATH=/bin", "PLANCTL_AUTH_TOKEN=secret", "AWS_SECRET_ACCESS_KEY=k", "LC_ALL=C.UTF-8", "LANG=C", "TERM=xterm", "EXTRA=1", "USERNAME=u"}
+	env := []string{"HOME=/h", "PATH=/bin", "PLANCTL_AUTH_TOKEN=secret", "AWS_SECRET_ACCESS_KEY=k", "LC_ALL=C.UTF-8", "LANG=C", "TERM=xterm", "EXTRA=1", "USERNAME=u",
+		"SHELL=() { :; }; echo pwned"}
 	got := strings.Join(childEnv(env, []string{"EXTRA"}, []string{"MEMORY_FILE_PATH=/m", "PATH=/opt/bin"}), " ")
 	if want := "HOME=/h PATH=/bin LC_ALL=C.UTF-8 LANG=C TERM=xterm EXTRA=1 MEMORY_FILE_PATH=/m PATH=/opt/bin"; got != want {
 		t.Errorf("child env %q, want %q", got, want)
+	}
+	if w := defaultEnv("windows"); !slices.Contains(w, "SYSTEMROOT") || slices.Contains(w, "HOME") {
+		t.Errorf("the Windows set: %q", w)
 	}
 }
 
