@@ -245,3 +245,38 @@ func TestRouterReconnectsEverySource(t *testing.T) {
 		t.Errorf("reconnects %d %d, err %v", a.n, b.n, err)
 	}
 }
+
+// BenchmarkRouterCall: what the Router adds to a call (a map lookup and
+// one more interface call), against the source's catalog called directly.
+//
+//	go test ./plan/sources -run '^$' -bench Call
+func BenchmarkRouterCall(b *testing.B) {
+	answer := plan.CallerFunc(func(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+		return plan.ToolResult{Value: args}, nil
+	})
+	tools := func() []*plan.Tool {
+		var ts []*plan.Tool
+		for _, n := range []string{"read_file", "write_file", "search", "list", "move", "stat"} {
+			ts = append(ts, &plan.Tool{Name: n})
+		}
+		return ts
+	}
+	a, _ := plan.NewCatalog("a", tools(), answer)
+	other, _ := plan.NewCatalog("b", []*plan.Tool{{Name: "search"}, {Name: "graph"}}, answer)
+	merged, err := sources.Merge([]sources.Source{{Name: "a", Catalog: a}, {Name: "b", Catalog: other}}, sources.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{}`)
+	ctx := context.Background()
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			a.Call(ctx, "search", args)
+		}
+	})
+	b.Run("router", func(b *testing.B) {
+		for b.Loop() {
+			merged.Call(ctx, "a__search", args)
+		}
+	})
+}
