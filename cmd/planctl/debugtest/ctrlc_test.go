@@ -40,10 +40,9 @@ func TestCtrlCAtThePromptRunsNothing(t *testing.T) {
 				term.waitFor(c[1])
 				term.waitFor("(planctl) ")
 			}
-			before := readLog(t, log)
-			if n := strings.Count(before, `"method":"tools/call"`); n != tc.calls {
-				t.Fatalf("%d tool calls before ctrl+c, want %d:\n%s", n, tc.calls, before)
-			}
+			// tee passes a line on before it writes it to the log: wait
+			// for the calls the commands made to be written.
+			before := waitForCount(t, log, `"method":"tools/call"`, tc.calls)
 			mark := term.mark()
 			for i := range 3 {
 				if i == 1 {
@@ -145,6 +144,24 @@ func waitForLog(t *testing.T, path, text string) {
 		}
 	}
 	t.Fatalf("the upstream never got %s:\n%s", text, readLog(t, path))
+}
+
+// waitForCount polls the upstream's log until text occurs n times, and
+// returns the log; more than n fails at once. The deadline only guards a
+// hang.
+func waitForCount(t *testing.T, path, text string, n int) string {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		log := readLog(t, path)
+		switch c := strings.Count(log, text); {
+		case c == n:
+			return log
+		case c > n:
+			t.Fatalf("the upstream got %s %d times, want %d:\n%s", text, c, n, log)
+		}
+	}
+	t.Fatalf("the upstream never got %s %d times:\n%s", text, n, readLog(t, path))
+	return ""
 }
 
 // ptyTerm is planctl on a pseudo-terminal of its own (a new session whose
