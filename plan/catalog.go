@@ -208,7 +208,8 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 
 // XSharable lists, sorted, the properties an input schema marks
 // "x-sharable": the parameters that may take references, beside those a
-// mock catalog lists in "sharable" (README.md, "Mock catalogs"). The key is
+// mock catalog lists in "sharable" (docs/sources.md, "The catalog, and
+// which parameters are sharable"). The key is
 // matched exactly ("X-Sharable" is not it) and its value is read as Python
 // reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
 // property on its own: one odd value never drops the others' marks.
