@@ -213,10 +213,10 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 }
 
 func textFiles(w io.Writer, files []File, o Options) error {
-	// Written as it is made, not built whole first: a report of 20,000
-	// diagnostics was 80 MB of string before its first byte went out. Each
-	// block is written piece by piece into the buffer (fmt and the strings
-	// it built were most of the time of a report of many diagnostics).
+	// Written as it is made, not built whole first: a report of many
+	// diagnostics would otherwise be held whole before its first byte went
+	// out. Each block is written piece by piece into the buffer, without fmt
+	// or a string a line, which a report of many diagnostics pays for each.
 	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
 	b := t.b
 	show, n, total := shown(files, o, false)
