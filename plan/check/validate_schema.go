@@ -106,8 +106,8 @@ func isIntegral(lit string) bool {
 }
 
 // maxExponent bounds the exponents of the numbers handed to jsonschema,
-// which converts them to exact fractions (math/big): 1e999999 would cost a
-// megabyte and a tenth of a second each time it is compared.
+// which converts them to exact fractions (math/big): 1e999999 would build
+// a million-digit number each time it is compared.
 const maxExponent = 400
 
 // tameNumber returns a JSON number literal as it is, unless its exponent is

@@ -395,8 +395,8 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 // indentLike writes the blank space that brings the underline to col,
 // keeping the tabs of the source line so that it lines up.
 func indentLike(b *bufio.Writer, w window, col int) {
-	// Spaces are counted and written in runs (a byte at a time was a tenth
-	// of a report of 200,000 diagnostics).
+	// Spaces are counted and written in runs, not a byte at a time: a
+	// report of many diagnostics writes them for each.
 	n := min(utf8.RuneCountInString(w.prefix), col-1)
 	i := 1 + n
 	for k := 0; k < len(w.body) && i < col; i++ {

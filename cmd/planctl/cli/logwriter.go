@@ -37,8 +37,8 @@ type logHandler struct {
 	// spare is a formatter kept for the next record: a record takes it
 	// (or makes one when another record holds it) and puts it back. A
 	// served plan logs through one handler per plan (With "call") three
-	// to five times, and making a TextHandler, with its attributes
-	// formatted anew, for every record was a fifth of the log's cost.
+	// to five times, and making a TextHandler for every record formatted
+	// the same attributes again each time.
 	spare atomic.Pointer[logFormatter]
 }
 
