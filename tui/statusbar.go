@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -25,8 +26,14 @@ func newStatusBar(c *common) *statusBar { return &statusBar{common: c} }
 func (s *statusBar) SetSize(int, int) {}
 
 // set shows a message and returns its sequence number, for its timeout.
+// Messages quote tools and results: each line's hidden characters are
+// shown as their escapes.
 func (s *statusBar) set(isErr bool, text string) int {
-	s.msg, s.msgErr = text, isErr
+	lines := strings.Split(text, "\n")
+	for k, l := range lines {
+		lines[k] = jsontext.EscapeText(l)
+	}
+	s.msg, s.msgErr = strings.Join(lines, "\n"), isErr
 	s.msgSeq++
 	return s.msgSeq
 }

@@ -52,6 +52,8 @@ type Launch struct {
 	Console     string        `json:"console"`
 	StepTimeout string        `json:"stepTimeout"` // a Go duration; default 60s
 	stepTimeout time.Duration // parsed
+	// Token is the token 'planctl dap --listen' printed (Options.Token).
+	Token string `json:"token"`
 }
 
 // attributes are the launch attributes and the JSON type each takes, for
@@ -61,7 +63,7 @@ var attributeTypes = map[string]string{
 	"catalog": "a string", "server": "a string", "url": "a string", "headers": "an array of strings",
 	"header": "an array of strings", "config": "a string", "serverName": "a string", "replay": "a string",
 	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
-	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string",
+	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
 }
 
 // ParseLaunch reads the arguments of a launch, attach or restart request.

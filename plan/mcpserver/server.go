@@ -133,6 +133,9 @@ func New(opts Options) *Server {
 		if opts.Record.Max <= 0 {
 			opts.Record.Max = DefaultRecordMax
 		}
+		if opts.Record.MaxBytes <= 0 {
+			opts.Record.MaxBytes = DefaultRecordMaxBytes
+		}
 		s.opts.Record = opts.Record
 		s.rec = &recorder{opts: opts.Record}
 	}

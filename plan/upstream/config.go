@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -77,7 +77,7 @@ func ServerNames(path string) ([]string, error) {
 // readServers reads an mcpServers file: its entries by name, and the names
 // sorted.
 func readServers(path string) (map[string]json.RawMessage, []string, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
+	"github.com/planctl/planctl/tui"
 )
 
 // commandSpec is one command: how it parses, its help, and its handler.
@@ -162,7 +163,7 @@ func init() {
 					if status == runner.StepRunning {
 						status = runner.StepPending
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
+					fmt.Fprintf(w, "%s\t%s\t%s\n", label(st), toolText(st), status)
 				}
 				return w.Flush()
 			}},
@@ -191,6 +192,19 @@ func init() {
 				}
 				fmt.Fprintf(s.out, "trace written to %s\n", path)
 				return nil
+			}},
+		{name: "config", usage: "config [SETTING N]", max: 2,
+			help: "how much of a value print, query, display and next show: max-array-values N elements of an array (members of an object), max-string-len N characters of a string; 0: no bound",
+			more: "defaults 64 and 256; what is left out is said (… N more); on a terminal, a value longer than the screen is paged ($PAGER, or --more--)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				switch len(c.Args) {
+				case 0:
+					s.showConfig()
+					return nil
+				case 1:
+					return fmt.Errorf("config %s takes a number: config %s N (0: no bound)", c.Args[0], c.Args[0])
+				}
+				return s.setConfig(c.Args[0], c.Args[1])
 			}},
 		{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", max: 1,
 			help: "list the commands, or explain one",
@@ -282,7 +296,7 @@ func cmdClear(s *Session, ctx context.Context, c Command) error {
 func cmdQuery(s *Session, ctx context.Context, c Command) error {
 	v, err := s.dbg.Query(c.Rest)
 	if err != nil {
-		return err
+		return tui.ExplainQuery(s.run, err)
 	}
 	s.writeJSON(v)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
@@ -73,7 +74,7 @@ func completeSteps(c *cobra.Command, args []string, toComplete string) ([]string
 		}
 		p = t.LoadPlan(plan.Limits{})
 	} else {
-		fh, err := os.Open(path)
+		fh, err := regfile.Open(path)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/spf13/cobra"
 )
 
@@ -106,11 +107,12 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 	}
 }
 
-// loadCatalog reads a mock catalog file (--catalog), or a pipe
-// (--catalog <(...)), up to plan.DefaultMaxBytes; its errors are fatal
-// (exit 3).
+// loadCatalog reads a mock catalog file (--catalog) up to
+// plan.DefaultMaxBytes; its errors are fatal (exit 3). Only a regular file
+// is read (regfile): a workspace's .planctl.json or a launch configuration
+// names catalogs too, and a FIFO there would hang the editor's server.
 func loadCatalog(path string) (*plan.Catalog, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
 	}
@@ -176,13 +178,19 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 		data, err = plan.ReadPlan(s.in, lim.MaxBytes)
 	} else {
 		var fh *os.File
-		fh, err = os.Open(path)
+		// Only a regular file: a FIFO with no writer would hang the open,
+		// a device would be read without end.
+		fh, err = regfile.Open(path)
 		if err == nil {
 			defer fh.Close()
 			data, err = plan.ReadPlan(fh, lim.MaxBytes)
 		}
 	}
 	if err != nil {
+		if errors.Is(err, regfile.ErrNotRegular) && path != "-" {
+			// A pipe given by name (/dev/stdin, <(...)) has a way that works.
+			return nil, fatal(fmt.Errorf("cannot read the plan: %w; to read a plan from standard input, give - as its path", err))
+		}
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
 	timing("read")

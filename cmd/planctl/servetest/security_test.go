@@ -2,7 +2,10 @@ package servetest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -84,4 +87,22 @@ func rawPost(t *testing.T, url, auth, body string) (int, string) {
 		}
 	}
 	return resp.StatusCode, b.String()
+}
+
+// The token is wiped from the environment block the process started with,
+// which /proc/<pid>/environ shows and os.Unsetenv does not change: before,
+// any process of the user (an upstream server planctl started among them)
+// read it there.
+func TestTokenNotInProcEnviron(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/<pid>/environ is Linux's")
+	}
+	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-ENVIRON-1", "PLANCTL_SECURITY_OTHER=kept"})
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", s.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), "tok-ENVIRON-1") || !strings.Contains(string(env), "PLANCTL_SECURITY_OTHER=kept\x00") {
+		t.Errorf("/proc/<pid>/environ: %q", env)
+	}
 }
