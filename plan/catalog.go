@@ -98,8 +98,8 @@ type Caller interface {
 // blocking, waiting on anything or having any effect outside the process (a
 // mock tool with no delay), and keeps nothing of the arguments it is given
 // once it returns (a run under RunOptions.DropArgs reuses their buffer). The run calls such a tool without arming a step
-// timer: a timer per step is most of the cost of a long plan on mock tools,
-// and a call that cannot block cannot time out.
+// timer: a timer per step would cost more than such a call itself, and a
+// call that cannot block cannot time out.
 type Immediate interface {
 	Immediate(tool string) bool
 }

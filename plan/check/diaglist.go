@@ -56,8 +56,8 @@ func (l *chunks[T]) reset() {
 // the words they share with the others of their kind, and their message
 // and pointer are made only when asked for (make). On a plan with such
 // warnings on every step, diagnostics kept whole, each with its own message
-// (REF_UNKNOWN_PROPERTY names its step) and pointer, were most of what
-// validate kept.
+// (REF_UNKNOWN_PROPERTY names its step) and pointer, made what validate
+// keeps grow by those strings a step.
 type diagList struct {
 	p     *plan.Plan // what the records' steps, references and offsets are of
 	recs  chunks[diagRec]

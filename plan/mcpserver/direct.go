@@ -265,9 +265,9 @@ func encodeLine(v any) []byte {
 
 // appendResponse appends the JSON-RPC response of a tools/call that res
 // answers, as encodeLine writes it: written directly for the answers
-// execute_plan gives (one text block, perhaps structuredContent), which
-// is most of what encoding/json spent on a served plan; through encodeLine
-// for anything else.
+// execute_plan gives (one text block, perhaps structuredContent), the
+// encoding a served plan mostly pays for; through encodeLine for anything
+// else.
 func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	base := dst
 	general := func() []byte {

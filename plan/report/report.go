@@ -144,7 +144,7 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 // without pointers, a diagnostic of a File.List may lack its Pointer.
 // The diagnostic yielded is valid until the next: one of a File.List is
 // made whole into the same variable each time (holding them all whole, or
-// a copy each, was most of a large report's memory).
+// a copy each, would make a large report's memory grow with its count).
 func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
 	var total Summary
 	n := 0
