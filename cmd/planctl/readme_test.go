@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -205,16 +206,7 @@ func headingAnchors(t *testing.T, page string) map[string]bool {
 		if fenced || !strings.HasPrefix(line, "#") || !ok {
 			continue
 		}
-		var b strings.Builder
-		for _, r := range strings.ToLower(strings.TrimSpace(title)) {
-			switch {
-			case r == ' ':
-				b.WriteByte('-')
-			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-				b.WriteRune(r)
-			}
-		}
-		a := b.String()
+		a := anchorOf(title)
 		if n := seen[a]; n > 0 {
 			anchors[fmt.Sprintf("%s-%d", a, n)] = true
 		} else {
@@ -223,4 +215,69 @@ func headingAnchors(t *testing.T, page string) map[string]bool {
 		seen[a]++
 	}
 	return anchors
+}
+
+// anchorOf is the anchor GitHub gives a heading of that title.
+func anchorOf(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(title)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Go comments and messages that send a reader to a page of the docs name
+// one that exists, and when they name a section by its title
+// (docs/testing.md, "Fault matrix"), a heading that page has: a section
+// moved to another page leaves no pointer to where it was.
+func TestCodePointsAtDocs(t *testing.T) {
+	pointer := regexp.MustCompile(`(README\.md|docs/[\w/-]+\.md)(?:,?\s+"#*\s*([^"]+)")?`)
+	continued := regexp.MustCompile(`\n\s*// ?`)
+	n := 0
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		text := continued.ReplaceAllString(string(src), " ")
+		name := strings.TrimPrefix(path, "../../")
+		for _, m := range pointer.FindAllStringSubmatchIndex(text, -1) {
+			page := text[m[2]:m[3]]
+			n++
+			file := filepath.Join("../..", page)
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s points at %s, which does not exist", name, page)
+				continue
+			}
+			// A page named inside a string literal ("docs/debug.md", "...")
+			// is followed by the next literal, not by a section's title.
+			if m[4] < 0 || m[2] > 0 && text[m[2]-1] == '"' {
+				continue
+			}
+			if title := text[m[4]:m[5]]; !headingAnchors(t, file)[anchorOf(title)] {
+				t.Errorf("%s points at %s, %q, which has no such heading: point at the section where it is now", name, page, title)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 10 {
+		t.Fatalf("found only %d pointers at the docs in Go files: is the walk looking in the right place?", n)
+	}
 }
