@@ -34,7 +34,9 @@ fi
 
 # Node packages for the end-to-end tests, from their committed package-lock.json:
 #   cmd/planctl/servetest     the official MCP clients (TypeScript SDK, Inspector CLI)
-#   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything)
+#   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything,
+#                             server-filesystem) and the TypeScript SDK client
+#                             that calls serve over them
 #   cmd/planctl/editortest    an LSP client (vscode-languageserver-protocol), ajv, and
 #                             Microsoft's SARIF validator (run in .NET's invariant
 #                             globalization mode, so it needs no libicu)

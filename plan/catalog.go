@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -122,8 +124,16 @@ type Catalog struct {
 	Sharing SharingPolicy
 	Tools   []*Tool
 	Caller  Caller
-	byName  map[string]*Tool
-	names   []string
+	// Hidden names the tools a filter took out of the catalog (serve's
+	// --deny-tools, --read-only) with what hid each, so a plan naming one
+	// is told which flag to change rather than that the tool does not exist.
+	Hidden map[string]string
+	// Prefixed maps a tool name several joined sources share to the
+	// prefixed names it goes by (plan/sources), so a plan naming it bare
+	// is told which to choose.
+	Prefixed map[string][]string
+	byName   map[string]*Tool
+	names    []string
 }
 
 // SharingPolicy is how a catalog's sharable parameters were decided.
@@ -167,6 +177,24 @@ func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
 	}
 	sort.Strings(c.names)
 	return c, nil
+}
+
+// Absent says why the named tool is not in the catalog, to follow
+// `tool "NAME" is `: which flag hid it, or which prefixed names a name
+// several joined sources share goes by; "" when the catalog knows nothing
+// of the name.
+func (c *Catalog) Absent(name string) string {
+	if by := c.Hidden[name]; by != "" {
+		return "hidden by " + by + ": change that option to use it"
+	}
+	if names := c.Prefixed[name]; len(names) > 0 {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = strconv.Quote(n)
+		}
+		return "in several sources, so each is prefixed with its source's name: use " + strings.Join(q, ", ")
+	}
+	return ""
 }
 
 // Tool returns the named tool, or nil.

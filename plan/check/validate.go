@@ -451,7 +451,10 @@ func (v *validator) step(s *plan.Step) {
 			msg := ""
 			if t.Kind() == jsontext.String {
 				sug = Suggest(t.Str(), v.c.Names())
-				if sug != "" {
+				if why := v.c.Absent(t.Str()); why != "" {
+					sug = ""
+					msg = fmt.Sprintf("tool %q is %s", t.Str(), why)
+				} else if sug != "" {
 					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
 				} else {
 					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str(), quoteList(v.c.Names(), 12))

@@ -37,6 +37,13 @@ type Launch struct {
 	ServerName string   `json:"serverName"` // --name: the server in Config
 	Replay     string   `json:"replay"`     // --replay
 	Sharable   []string `json:"sharable"`   // --sharable
+	// The joined catalog's names and surface, as the command line shapes
+	// them (docs/sources.md, "Several servers in one plan").
+	PrefixTools bool     `json:"prefixTools"` // --prefix-tools
+	AllowTools  []string `json:"allowTools"`  // --allow-tools
+	DenyTools   []string `json:"denyTools"`   // --deny-tools
+	ReadOnly    bool     `json:"readOnly"`    // --read-only
+	PassEnv     []string `json:"passEnv"`     // --pass-env
 
 	StopOnEntry bool `json:"stopOnEntry"`
 	NoDebug     bool `json:"noDebug"` // run to the end: no breakpoints, no stops
@@ -64,6 +71,8 @@ var attributeTypes = map[string]string{
 	"header": "an array of strings", "config": "a string", "serverName": "a string", "replay": "a string",
 	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
 	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
+	"prefixTools": "true or false", "allowTools": "an array of strings", "denyTools": "an array of strings",
+	"readOnly": "true or false", "passEnv": "an array of strings",
 }
 
 // ParseLaunch reads the arguments of a launch, attach or restart request.

@@ -652,6 +652,9 @@ func unknownToolMessage(name string, c *plan.Catalog) string {
 		}
 		b.WriteString(n)
 	}
+	if why := c.Absent(name); why != "" {
+		return fmt.Sprintf("Unknown tool: '%s'. Available: %s ('%s' is %s)", name, b.String(), name, why)
+	}
 	return fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, b.String())
 }
 

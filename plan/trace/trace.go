@@ -56,11 +56,14 @@ const Format = "planctl-trace/1"
 //	  {"name": ..., "description": ..., "inputSchema": ..., "sharable": [...]},
 //	  ...]},
 //	 "steps": [
-//	  {"index": 0, "id": "backup", "tool": "create_backup", "status": "ok", "called": true,
+//	  {"index": 0, "id": "backup", "tool": "create_backup", "source": "db", "status": "ok", "called": true,
 //	   "args": {literal}, "resolved_args": {...}, "result": ..., "started": "...", "duration_ms": 1.25},
 //	  ...]}
 //
-// One line per tool and per step. "plan" holds "text" (a JSON string)
+// One line per tool and per step. A catalog joined from several sources
+// (plan/sources) gives each tool and step the "source" that answers it,
+// and "source_tool", the tool's name on that source, when it was
+// prefixed. "plan" holds "text" (a JSON string)
 // instead of "json" when the plan is not valid JSON. "called" says the tool
 // was called (a step that failed resolving its references never called
 // it); only called steps are answered by a replay. "error" replaces
@@ -180,12 +183,13 @@ func appendBounded(dst []byte, r *runner.Run, now time.Time, budget *int64) ([]b
 	b = append(b, "},\n \"catalog\": {\"source\": "...)
 	b = jsontext.AppendJSONString(b, r.Catalog.Source)
 	b = append(b, `, "tools": [`...)
+	so, _ := r.Catalog.Caller.(sourcer)
 	for i, t := range r.Catalog.Tools {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = appendTool(b, t)
+		b = appendTool(b, t, so)
 	}
 	b = append(b, "]},\n \"steps\": ["...)
 	for i := range p.Steps {
@@ -194,7 +198,7 @@ func appendBounded(dst []byte, r *runner.Run, now time.Time, budget *int64) ([]b
 		}
 		b = append(b, "\n  "...)
 		var c bool
-		b, c = appendTraceStep(b, r, i, rd, budget)
+		b, c = appendTraceStep(b, r, i, rd, budget, so)
 		if c {
 			cut = append(cut, p.Steps[i].IDText())
 		}
@@ -217,9 +221,36 @@ func bounded(b []byte, start int, budget *int64) ([]byte, bool) {
 	return b, false
 }
 
-func appendTool(b []byte, t *plan.Tool) []byte {
+// sourcer is a Caller that joins several tool sources (plan/sources'
+// Router): it names the source that answers a tool and the tool's own
+// name there.
+type sourcer interface {
+	SourceOf(tool string) (source, name string)
+}
+
+// appendSource writes a tool's "source" (and "source_tool" when the
+// source knows it by another name) when so names one.
+func appendSource(b []byte, so sourcer, tool string) []byte {
+	if so == nil {
+		return b
+	}
+	src, own := so.SourceOf(tool)
+	if src == "" {
+		return b
+	}
+	b = append(b, `, "source": `...)
+	b = jsontext.AppendJSONString(b, src)
+	if own != tool {
+		b = append(b, `, "source_tool": `...)
+		b = jsontext.AppendJSONString(b, own)
+	}
+	return b
+}
+
+func appendTool(b []byte, t *plan.Tool, so sourcer) []byte {
 	b = append(b, `{"name": `...)
 	b = jsontext.AppendJSONString(b, t.Name)
+	b = appendSource(b, so, t.Name)
 	if t.Description != "" {
 		b = append(b, `, "description": `...)
 		b = jsontext.AppendJSONString(b, t.Description)
@@ -254,7 +285,7 @@ func appendTool(b []byte, t *plan.Tool) []byte {
 	return append(b, '}')
 }
 
-func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor, budget *int64) ([]byte, bool) {
+func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor, budget *int64, so sourcer) ([]byte, bool) {
 	s := r.Plan.Steps[i]
 	st := r.Step(i)
 	b = append(b, `{"index": `...)
@@ -263,6 +294,7 @@ func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor, budget *int64)
 	b = jsontext.AppendJSONString(b, s.IDText())
 	b = append(b, `, "tool": `...)
 	b = jsontext.AppendJSONString(b, s.ToolName())
+	b = appendSource(b, so, s.ToolName())
 	status := st.Status
 	if status == runner.StepRunning {
 		status = runner.StepPending // a step still running has no outcome to record
@@ -335,6 +367,8 @@ func (p Plan) Source() []byte {
 // Tool is one tool of a trace's catalog.
 type Tool struct {
 	Name         string          `json:"name"`
+	Source       string          `json:"source,omitempty"`      // the tool source that answered it, among several
+	SourceTool   string          `json:"source_tool,omitempty"` // its name there, when not Name
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
@@ -348,6 +382,8 @@ type Step struct {
 	Index        int             `json:"index"`
 	ID           string          `json:"id"`
 	Tool         string          `json:"tool"`
+	Source       string          `json:"source,omitempty"`      // the tool source that answered the step, among several
+	SourceTool   string          `json:"source_tool,omitempty"` // the tool's name there, when not Tool
 	Status       string          `json:"status"`
 	Called       bool            `json:"called"`
 	Args         json.RawMessage `json:"args"`

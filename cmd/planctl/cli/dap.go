@@ -16,6 +16,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
 	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
 )
 
@@ -205,7 +206,16 @@ func listenLoopback(addr string) (net.Listener, error) {
 func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
-			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd}
+			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd,
+			prefix: l.PrefixTools, allow: l.AllowTools, deny: l.DenyTools, readOnly: l.ReadOnly, passEnv: l.PassEnv}
+		if l.Config != "" && l.ServerName == "" && l.Name != "" {
+			// "name" once picked the server; a configuration still written
+			// so would now start every server of the file.
+			if names, err := upstream.ServerNames(l.Config); err == nil && len(names) > 1 && slices.Contains(names, l.Name) {
+				return nil, fmt.Errorf(`%s holds %d servers and "name" %q is one of them: in a launch configuration, pick the server with "serverName" ("name" %q is only the configuration's label), or leave "serverName" out to use every server`,
+					l.Config, len(names), l.Name, l.Name)
+			}
+		}
 		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
 			f.env = append(f.env, k+"="+l.Env[k])
 		}

@@ -192,7 +192,7 @@ func openDebugTarget(ctx context.Context, s *streams, f *sourceFlags, path strin
 	fromTrace := false
 	if path != "" && isTraceFile(path) {
 		fromTrace = true
-		if f.catalog == "" && f.server == "" && f.url == "" && f.config == "" && f.replay == "" {
+		if f.liveCount() == 0 && f.replay == "" {
 			f.replay, path = path, ""
 		} else {
 			t, err := trace.Read(path)

@@ -373,3 +373,49 @@ func TestListenLaunchRefusesNonFiles(t *testing.T) {
 	c.event("initialized")
 	c.call("disconnect", nil)
 }
+
+// TestSeveralServers: a launch with "config" and no "serverName" starts
+// every server of the file and joins their tools (a name both have is
+// prefixed with the server's); "denyTools" hides tools as --deny-tools
+// does, so a plan naming one is refused with the attribute's flag.
+func TestSeveralServers(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "b__env", "args": {}}]}`), 0o644)
+	os.WriteFile(filepath.Join(ws, "hidden.json"), []byte(`{"steps": [{"id": "e", "tool": "a__env", "args": {}}]}`), 0o644)
+	os.WriteFile(filepath.Join(ws, "mcp.json"), []byte(`{"mcpServers": {
+  "a": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-a"}},
+  "b": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-b"}}
+}}`), 0o644)
+	run := func() (*wire, func()) {
+		cmd := exec.Command(binary, "dap")
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+		c.call("initialize", map[string]any{"adapterID": "planctl"})
+		return c, func() { in.Close(); cmd.Wait() }
+	}
+	c, stop := run()
+	c.call("launch", map[string]any{"name": "both", "program": "plan.json", "cwd": ws, "config": "mcp.json", "denyTools": []string{"a__*"}})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run completed"); !strings.Contains(got, "var=from-b pwd="+ws) {
+		t.Errorf("b__env answered: %s", got)
+	}
+	c.call("disconnect", nil)
+	stop()
+
+	c, stop = run()
+	defer stop()
+	// The launch opens (the debugger steps through a plan with errors); the
+	// step fails saying which attribute hid its tool.
+	c.call("launch", map[string]any{"name": "both", "program": "hidden.json", "cwd": ws, "config": "mcp.json", "denyTools": []string{"a__*"}, "noDebug": true})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run "); !strings.Contains(got, `'a__env' is hidden by --deny-tools \"a__*\"`) {
+		t.Errorf("a plan naming a hidden tool: %s", got)
+	}
+}

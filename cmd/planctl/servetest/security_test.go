@@ -13,13 +13,15 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// docs/security.md, held: a --server child inherits planctl's
-// environment but not PLANCTL_AUTH_TOKEN; the token is required; and the
-// log holds neither the token nor any argument value.
+// docs/security.md, held: a --server child gets a variable of planctl's
+// environment that --pass-env names, but never PLANCTL_AUTH_TOKEN, even
+// named (serve drops it from its own environment first); the token is
+// required; and the log holds neither the token nor any argument value.
+// (That a child gets nothing else is upstreamtest's TestUpstreamEnvironment.)
 func TestSecurityClaims(t *testing.T) {
 	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-SECRET-1", "PLANCTL_SECURITY_OTHER=passed"},
-		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh")
+		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh", "--pass-env", "PLANCTL_SECURITY_OTHER", "--pass-env", "PLANCTL_AUTH_TOKEN")
 	// The server was started through no shell: its argv is sh and the script.
 	code, _ := rawPost(t, s.url, "", initBodyText)
 	if code != http.StatusUnauthorized {
