@@ -18,7 +18,7 @@ import (
 	"github.com/planctl/planctl/plan/runner"
 )
 
-// Benchmarks for docs/performance.md (the debugger's figures):
+// Benchmarks for the debugger's figures in docs/debug.md, "Speed":
 //
 //	go test ./tui -run '^$' -bench . -benchmem
 //

@@ -116,7 +116,7 @@ func (s *statusBar) runStatus() string {
 }
 
 // okCount is the number of steps that ran ok (the run keeps it: counting
-// 100,000 steps at every frame was most of the first frame's View).
+// every step at every frame made each frame cost what the plan's length does).
 func (s *statusBar) okCount() int { return s.run.OKCount() }
 
 // footer is the bottom of the screen: the path line, then the question
