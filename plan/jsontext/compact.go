@@ -55,7 +55,6 @@ var plainSafe, marshalSafe = func() (plain, marshal [256]bool) {
 }()
 
 func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -70,7 +69,7 @@ func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
 			case r == utf8.RuneError && n == 1:
 				dst = append(append(dst, s[start:i]...), `\ufffd`...)
 			case r == '\u2028' || r == '\u2029':
-				dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&15])
+				dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&15])
 			default:
 				i += n
 				continue
@@ -94,7 +93,7 @@ func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
 		case c == '\f' && marshal:
 			dst = append(dst, '\\', 'f')
 		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
 		}
 		i++
 		start = i

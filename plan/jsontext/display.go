@@ -66,9 +66,16 @@ func appendRuneEscape(dst []byte, r rune) []byte {
 }
 
 func appendU(dst []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+	return append(dst, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
+
+// appendByteEscape appends a byte that is not UTF-8 as \xNN: JSON has no
+// spelling for it, and U+FFFD would hide which byte it was.
+func appendByteEscape(dst []byte, c byte) []byte {
+	return append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
+}
+
+const hexDigits = "0123456789abcdef"
 
 // AppendDisplay appends JSON text made safe to draw on a terminal, in the
 // same shape and, for valid JSON such as encoding/json writes, with the
@@ -125,7 +132,7 @@ func AppendDisplay(dst, raw []byte) []byte {
 				if !utf8.FullRune(raw[i:]) {
 					return dst // a character cut at the end
 				}
-				dst = append(dst, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+				dst = appendByteEscape(dst, c)
 				i++
 				continue
 			}
@@ -208,7 +215,7 @@ func appendEscaped(dst []byte, s string, quoted, keepLines bool) []byte {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			c := s[i]
-			dst = append(dst, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+			dst = appendByteEscape(dst, c)
 		case quoted && (r == '"' || r == '\\'):
 			dst = append(dst, '\\', byte(r))
 		case keepLines && (r == '\n' || r == '\t'):
