@@ -99,6 +99,7 @@ func (x *Incremental) rebuild(p *plan.Plan) {
 		x.checkStep(v, s)
 	}
 	x.v = v
+	x.required()
 	x.ds = x.assemble()
 }
 
@@ -199,6 +200,20 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 		x.checkStep(v, np.Steps[j])
 	}
 	x.p = np
+	// REQUIRED_SHAPE depends on which tool each step calls, and sits on
+	// the first step calling it: made again when the edited step's tool
+	// changed or one sits on it; moved otherwise.
+	redo := ch.Step >= 0 && ch.Old.Steps[ch.Step].ToolName() != np.Steps[ch.Step].ToolName()
+	for _, d := range in.required {
+		redo = redo || d.StepIndex == ch.Step
+	}
+	if redo {
+		x.required()
+	} else {
+		for i := range in.required {
+			in.required[i] = ch.Move(in.required[i])
+		}
+	}
 	x.ds = x.assemble()
 	return true
 }
@@ -208,13 +223,18 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 // what the steps recorded, sorted and without duplicates as sorted() does.
 func (x *Incremental) assemble() []plan.Diagnostic {
 	v, in, p := x.v, x.v.incr, x.p
-	var all []plan.Diagnostic
+	n := len(p.Problems) + len(in.required)
+	for j := range in.steps {
+		for ph := range in.steps[j].diags {
+			n += len(in.steps[j].diags[ph])
+		}
+	}
+	all := make([]plan.Diagnostic, 0, n+8)
 	all = append(all, p.Problems...)
 	steps, _, _ := jsontext.Find(p.Root, p.StepsPtr)
-	n0 := v.ds.len()
 	v.planKeys()
 	v.walkValuesExcept(p.Root, make([]byte, 0, 64), steps)
-	all = append(all, v.ds.all()[n0:]...)
+	all = append(all, v.ds.all()...)
 	v.ds.reset()
 	for ph := phaseValues; ph < phaseFastMCP; ph++ {
 		for j := range in.steps {
@@ -229,11 +249,17 @@ func (x *Incremental) assemble() []plan.Diagnostic {
 			all = append(all, d.d)
 		}
 	}
-	n0 = v.ds.len()
-	v.requiredShape()
-	all = append(all, v.ds.all()[n0:]...)
-	v.ds.reset()
+	all = append(all, in.required...)
 	return sortDiagnostics(all)
+}
+
+// required makes the REQUIRED_SHAPE warnings again (once per tool, at the
+// first step that calls it).
+func (x *Incremental) required() {
+	v := x.v
+	v.requiredShape()
+	v.incr.required = v.ds.all()
+	v.ds.reset()
 }
 
 // unchecked is reportUnchecked of what the steps recorded.
@@ -313,11 +339,12 @@ const (
 
 // incrState is what an Incremental's validator keeps of each step.
 type incrState struct {
-	byID   map[string][]int        // id -> the steps with it, in order
-	refsTo map[string]map[int]bool // id -> the steps whose references name it
-	steps  []stepState
-	cur    *stepState    // the step being checked
-	relOff map[int][]int // by diagnostic (its index in ds), offsets of the related locations made meanwhile
+	byID     map[string][]int        // id -> the steps with it, in order
+	refsTo   map[string]map[int]bool // id -> the steps whose references name it
+	steps    []stepState
+	required []plan.Diagnostic // REQUIRED_SHAPE
+	cur      *stepState        // the step being checked
+	relOff   map[int][]int     // by diagnostic (its index in ds), offsets of the related locations made meanwhile
 }
 
 // stepState is one step's diagnostics, by phase, and what decides when

@@ -74,27 +74,30 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 	}
 	nd := &document{src: src, n: uint32(total)}
 	// The chunks before the one the container begins in are shared when
-	// no node of theirs encloses it: nodes are never changed once parsed.
-	// Those that do (the root, the steps array) are few and early.
+	// no node of theirs encloses it (nodes never change once parsed); those
+	// that do (the first: the root, the steps array) are copied and mended.
 	firstChunk := int(first >> chunkBits)
-	enclosing := func(i uint32) bool { n := od.node(i); return n.next > first }
-	shared := 0
+	nd.chunks = make([][]node, 0, int(total>>chunkBits)+1)
 	for c := 0; c < firstChunk; c++ {
-		ok := true
-		base := uint32(c) << chunkBits
-		for k := range od.chunks[c] {
-			if enclosing(base + uint32(k)) {
-				ok = false
+		ch := od.chunks[c]
+		enclosing := false
+		for k := range ch {
+			if ch[k].next > first {
+				enclosing = true
 				break
 			}
 		}
-		if !ok {
-			break
+		if enclosing {
+			ch = append([]node(nil), ch...)
+			for k := range ch {
+				if ch[k].next > first {
+					ch[k].end = uint32(int64(ch[k].end) + delta)
+					ch[k].next = uint32(int64(ch[k].next) + nodeDelta)
+				}
+			}
 		}
-		shared = c + 1
+		nd.chunks = append(nd.chunks, ch)
 	}
-	nd.chunks = make([][]node, 0, int(total>>chunkBits)+1)
-	nd.chunks = append(nd.chunks, od.chunks[:shared]...)
 	var cur []node
 	push := func(n node) {
 		if len(cur) == chunkSize {
@@ -106,7 +109,7 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 		}
 		cur = append(cur, n)
 	}
-	for i := uint32(shared) << chunkBits; i < first; i++ {
+	for i := uint32(firstChunk) << chunkBits; i < first; i++ {
 		n := *od.node(i)
 		if n.next > first { // encloses the container
 			n.end = uint32(int64(n.end) + delta)
@@ -121,12 +124,29 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 		n.next += first
 		push(n)
 	}
-	for i := end; i < od.n; i++ {
-		n := *od.node(i)
-		n.start = uint32(int64(n.start) + delta)
-		n.end = uint32(int64(n.end) + delta)
-		n.next = uint32(int64(n.next) + nodeDelta)
-		push(n)
+	// The nodes after it, a run of the old tape at a time.
+	for i := end; i < od.n; {
+		src := od.chunks[i>>chunkBits][i&(chunkSize-1):]
+		src = src[:min(len(src), int(od.n-i))]
+		for len(src) > 0 {
+			if cur == nil || len(cur) == chunkSize {
+				if cur != nil {
+					nd.chunks = append(nd.chunks, cur)
+				}
+				cur = make([]node, 0, min(chunkSize, int(total)-len(nd.chunks)<<chunkBits))
+			}
+			m := min(len(src), chunkSize-len(cur))
+			k0 := len(cur)
+			cur = append(cur, src[:m]...)
+			for k := k0; k < len(cur); k++ {
+				n := &cur[k]
+				n.start = uint32(int64(n.start) + delta)
+				n.end = uint32(int64(n.end) + delta)
+				n.next = uint32(int64(n.next) + nodeDelta)
+			}
+			src = src[m:]
+			i += uint32(m)
+		}
 	}
 	if cur != nil {
 		nd.chunks = append(nd.chunks, cur)
