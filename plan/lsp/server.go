@@ -18,6 +18,7 @@ import (
 	"io"
 	"log"
 	"sync"
+	"time"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/sourcegraph/jsonrpc2"
@@ -37,7 +38,17 @@ type Options struct {
 	// Log receives the transport's own complaints (a notification that
 	// failed); nil drops them.
 	Log io.Writer
+	// Quiet is how long a document's changes must pause before it is
+	// validated and its diagnostics published: a burst of changes costs
+	// one validation. 0 means DefaultQuiet; negative, no pause.
+	Quiet time.Duration
 }
+
+// DefaultQuiet is the pause a burst of changes must end with before the
+// document is validated: longer than the gaps between the changes an
+// editor sends back to back (a paste, a multi-cursor edit, a formatter),
+// and short beside the time between keystrokes, to which it adds.
+const DefaultQuiet = 20 * time.Millisecond
 
 // Server is a Language Server for plan files. One Server serves one
 // client connection.
@@ -295,8 +306,9 @@ func (s *Server) didClose(ctx *glsp.Context, params *protocol.DidCloseTextDocume
 }
 
 // schedule marks d for diagnostics. The publisher validates the latest
-// text of each marked document once, however many changes came meanwhile:
-// a burst of keystrokes on a long plan costs one validation, not one each.
+// text of each marked document once the changes pause for Options.Quiet,
+// however many came meanwhile: a burst of changes costs one validation,
+// not one each.
 func (s *Server) schedule(d *document) {
 	s.mu.Lock()
 	s.dirty[d] = true
@@ -308,11 +320,30 @@ func (s *Server) schedule(d *document) {
 }
 
 func (s *Server) publisher() {
+	quiet := s.opts.Quiet
+	if quiet == 0 {
+		quiet = DefaultQuiet
+	}
 	for {
 		select {
 		case <-s.done:
 			return
 		case <-s.wake:
+		}
+		if quiet > 0 {
+			t := time.NewTimer(quiet)
+		pause:
+			for {
+				select {
+				case <-s.done:
+					t.Stop()
+					return
+				case <-s.wake:
+					t.Reset(quiet)
+				case <-t.C:
+					break pause
+				}
+			}
 		}
 		s.mu.Lock()
 		var docs []*document
