@@ -233,6 +233,7 @@ func BenchmarkEdit(b *testing.B) {
 			whole0, _ := x.Counts()
 			b.ReportAllocs()
 			i := 0
+			cpu0 := plantest.CPU()
 			for b.Loop() {
 				np, ds := x.Reload(texts[i%2], shapeLimits)
 				if len(np.Steps) != len(p.Steps) || (i%2 == 1 && len(ds) != want) {
@@ -240,6 +241,7 @@ func BenchmarkEdit(b *testing.B) {
 				}
 				i++
 			}
+			b.ReportMetric(float64(plantest.CPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 			if whole, _ := x.Counts(); whole != whole0 {
 				b.Fatalf("%d edits validated the whole plan", whole-whole0)
 			}

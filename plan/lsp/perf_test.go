@@ -21,6 +21,7 @@ func BenchmarkDocumentSymbol(b *testing.B) {
 	src := plantest.Chain(10_000)
 	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "file:///chain.json", Version: 1, Text: string(src)}})
 	params := &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///chain.json"}}
+	cpu0 := plantest.CPU()
 	for b.Loop() {
 		r, err := s.documentSymbol(nil, params)
 		if err != nil {
@@ -31,6 +32,7 @@ func BenchmarkDocumentSymbol(b *testing.B) {
 			b.Fatal(fmt.Sprint(len(out)))
 		}
 	}
+	b.ReportMetric(float64(plantest.CPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkKeystroke is one keystroke in the middle step of each plan
@@ -73,6 +75,7 @@ func BenchmarkKeystroke(b *testing.B) {
 			deleted := protocol.TextDocumentContentChangeEvent{Range: &protocol.Range{Start: pos, End: end}, Text: ""}
 			version := int32(1)
 			b.ReportAllocs()
+			cpu0 := plantest.CPU()
 			for b.Loop() {
 				version++
 				change := typed
@@ -91,6 +94,7 @@ func BenchmarkKeystroke(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(plantest.CPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
