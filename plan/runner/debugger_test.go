@@ -108,7 +108,7 @@ func TestEditsValidatedInPart(t *testing.T) {
 	cat := mockserver.Demo()
 	d := runner.NewDebugger(plan.Load("chain.json", plantest.Chain(50), plan.Limits{}), cat, runner.DebugOptions{})
 	for k, e := range []struct {
-		step       int
+		step        int
 		name, value string
 	}{
 		{10, "value", `{"output_by_reference": {"step-000009": ["valeu"]}}`},
