@@ -110,7 +110,7 @@ func (x *Incremental) checkStep(v *validator, s *plan.Step) {
 	for _, id := range st.refIDs {
 		delete(in.refsTo[id], s.Index)
 	}
-	st.refIDs, st.unchecked = st.refIDs[:0], st.unchecked[:0]
+	st.refIDs, st.unchecked, st.usesScope = st.refIDs[:0], st.unchecked[:0], false
 	in.capture(v, s.Index, phaseValues, func() { v.walkValues(s.Node, append(make([]byte, 0, 64), s.Ptr...)) })
 	v.infos[s.Index] = nil
 	if s.Node.Kind() == jsontext.Object {
@@ -157,16 +157,30 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 		old := v.ids[k]
 		var fresh stepIDs
 		in.capture(v, k, phaseShape, func() { fresh = v.shape(np.Steps[k]) })
-		if fresh.hasID != old.hasID || fresh.id != old.id {
-			return false // the ids the other steps see changed: see the whole plan again
-		}
 		v.ids[k] = fresh
 		affected[k] = true
+		var ids []string // the ids whose steps change: the old and the new
 		if old.hasID {
-			for _, j := range in.byID[old.id] {
+			ids = append(ids, old.id)
+		}
+		if renamed := fresh.hasID != old.hasID || fresh.id != old.id; renamed {
+			if fresh.hasID {
+				ids = append(ids, fresh.id)
+			}
+			in.rename(v, k, old, fresh)
+			// The did-you-means of references to no step list the ids
+			// before them.
+			for j := range in.steps {
+				if in.steps[j].usesScope {
+					affected[j] = true
+				}
+			}
+		}
+		for _, id := range ids {
+			for _, j := range in.byID[id] {
 				affected[j] = true
 			}
-			for j := range in.refsTo[old.id] {
+			for j := range in.refsTo[id] {
 				affected[j] = true
 			}
 		}
@@ -191,10 +205,8 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 	}
 	sort.Ints(order)
 	for _, j := range order {
-		if j != ch.Step {
-			s := np.Steps[j]
-			in.capture(v, j, phaseShape, func() { v.ids[j] = v.shape(s) })
-		}
+		s := np.Steps[j]
+		in.capture(v, j, phaseShape, func() { v.ids[j] = v.shape(s) })
 	}
 	for _, j := range order {
 		x.checkStep(v, np.Steps[j])
@@ -340,7 +352,7 @@ const (
 // incrState is what an Incremental's validator keeps of each step.
 type incrState struct {
 	byID     map[string][]int        // id -> the steps with it, in order
-	refsTo   map[string]map[int]bool // id -> the steps whose references name it
+	refsTo   map[string]map[int]bool // id -> the steps whose checks looked it up
 	steps    []stepState
 	required []plan.Diagnostic // REQUIRED_SHAPE
 	cur      *stepState        // the step being checked
@@ -351,8 +363,9 @@ type incrState struct {
 // they must be made again.
 type stepState struct {
 	diags     [phases][]incrDiag
-	refIDs    []string       // the ids its references name
+	refIDs    []string       // the ids its checks looked up
 	unchecked []uncheckedRec // its references into tools without an outputSchema
+	usesScope bool           // a did-you-mean of its looked at the ids before it
 }
 
 // pointsInto reports whether a related location of the step's diagnostics
@@ -415,8 +428,10 @@ func (in *incrState) related(v *validator, d *plan.Diagnostic, offset int) {
 	}
 }
 
-// mention records that the step being checked names id in a reference.
-func (in *incrState) mention(id string) {
+// ask records that the checks of the step being checked looked id up (a
+// reference names it, a string looks like one to it): they depend on
+// which steps have that id.
+func (in *incrState) ask(id string) {
 	if in.cur != nil && !slices.Contains(in.cur.refIDs, id) {
 		in.cur.refIDs = append(in.cur.refIDs, id)
 	}
@@ -427,6 +442,28 @@ func (in *incrState) unchecked(v *validator, s *plan.Step, target *toolInfo, r *
 	in.steps[s.Index].unchecked = append(in.steps[s.Index].unchecked, uncheckedRec{tool: target, step: s.Index,
 		ptr: at.keyPtr(r.Step), start: path.Start(), end: path.End(),
 		path: v.pathText(path, path.Len()), target: r.Step, label: s.Label()})
+}
+
+// rename moves step k from id old to id fresh in the index of ids and in
+// the validator's first step of each id.
+func (in *incrState) rename(v *validator, k int, old, fresh stepIDs) {
+	if old.hasID {
+		js := slices.DeleteFunc(in.byID[old.id], func(j int) bool { return j == k })
+		if len(js) == 0 {
+			delete(in.byID, old.id)
+			delete(v.first, old.id)
+		} else {
+			in.byID[old.id] = js
+			v.first[old.id] = js[0]
+		}
+	}
+	if fresh.hasID {
+		js := in.byID[fresh.id]
+		at, _ := slices.BinarySearch(js, k)
+		js = slices.Insert(js, at, k)
+		in.byID[fresh.id] = js
+		v.first[fresh.id] = js[0]
+	}
 }
 
 // inScope is the latest step before at with id.

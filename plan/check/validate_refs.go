@@ -62,7 +62,7 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 	}
 	j, ok := v.inScope(r.Step, s.Index)
 	if !ok {
-		if later, exists := v.first[r.Step]; exists && later > s.Index {
+		if later, exists := v.known(r.Step); exists && later > s.Index {
 			d := v.add(plan.SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
 				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
 			id := v.ids[later]
@@ -140,6 +140,9 @@ func (a argAt) elemPtr(step string, i int) string {
 // unknown references stays linear.
 func (v *validator) scopeNames(at int) []string {
 	if v.incr != nil {
+		if v.incr.cur != nil {
+			v.incr.cur.usesScope = true
+		}
 		return v.incr.scopeNames(v, at)
 	}
 	if len(v.order) > maxSuggestIDs {
@@ -154,9 +157,19 @@ const maxSuggestIDs = 100
 // walk's scope has it when it checks step at.
 func (v *validator) inScope(id string, at int) (int, bool) {
 	if v.incr != nil {
+		v.incr.ask(id)
 		return v.incr.inScope(id, at)
 	}
 	j, ok := v.scope[id]
+	return j, ok
+}
+
+// known is the index of the first step with id, and whether there is one.
+func (v *validator) known(id string) (int, bool) {
+	if v.incr != nil {
+		v.incr.ask(id)
+	}
+	j, ok := v.first[id]
 	return j, ok
 }
 
@@ -432,7 +445,7 @@ func (v *validator) mention(s *plan.Step, payload jsontext.Value) {
 	for _, m := range payload.Members() {
 		v.markRead(s, m.Key)
 		if v.incr != nil {
-			v.incr.mention(m.Key)
+			v.incr.ask(m.Key)
 		}
 	}
 }
@@ -476,19 +489,19 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 	inner = strings.TrimPrefix(inner, "$")
 	parts := splitTemplatePath(inner)
 	if len(parts) > 0 && (parts[0] == "steps" || parts[0] == "outputs" || parts[0] == "results") && len(parts) > 1 {
-		if _, known := v.first[parts[1]]; known {
+		if _, known := v.known(parts[1]); known {
 			parts = parts[1:]
 		}
 	}
 	if len(parts) == 0 {
 		return "", "", false
 	}
-	if _, known := v.first[parts[0]]; !known {
+	if _, known := v.known(parts[0]); !known {
 		return "", "", false
 	}
 	rest := parts[1:]
 	if len(rest) > 0 && (rest[0] == "output" || rest[0] == "result") {
-		if _, isKey := v.first[rest[0]]; !isKey {
+		if _, isKey := v.known(rest[0]); !isKey {
 			rest = rest[1:]
 		}
 	}

@@ -47,8 +47,8 @@ type Options struct {
 // DefaultQuiet is the pause a burst of changes must end with before the
 // document is validated: longer than the gaps between the changes an
 // editor sends back to back (a paste, a multi-cursor edit, a formatter),
-// and short beside the time between keystrokes, to which it adds.
-const DefaultQuiet = 20 * time.Millisecond
+// and short beside the time between keystrokes, to whose latency it adds.
+const DefaultQuiet = 10 * time.Millisecond
 
 // Server is a Language Server for plan files. One Server serves one
 // client connection.

@@ -6,8 +6,9 @@
 // documentSymbol requests are timed; then a burst of changes is sent back
 // to back and the validations it caused (publishes) are counted.
 //
-// usage: node latency.mjs PLANCTL CATALOG PLAN [KEYSTROKES] [SYMBOLS] [BURST]
-// Prints one JSON object of figures (milliseconds).
+// usage: node latency.mjs PLANCTL CATALOG PLAN [KEYSTROKES] [SYMBOLS] [BURST] [LSP FLAG...]
+// (the flags go to `planctl lsp`, e.g. --debounce 1s). Prints one JSON
+// object of figures (milliseconds).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -16,8 +17,8 @@ import { pathToFileURL } from "node:url";
 import lspNode from "vscode-languageserver-protocol/node";
 const lsp = lspNode;
 
-const [bin, catalog, planFile, keys = "40", syms = "10", burstN = "100"] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio"], { cwd: path.dirname(planFile), stdio: ["pipe", "pipe", "inherit"] });
+const [bin, catalog, planFile, keys = "40", syms = "10", burstN = "100", ...lspFlags] = process.argv.slice(2);
+const child = spawn(bin, ["lsp", "--stdio", ...lspFlags], { cwd: path.dirname(planFile), stdio: ["pipe", "pipe", "inherit"] });
 const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
 
 const publishes = []; // every publish: {version, count, at}
