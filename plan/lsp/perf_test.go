@@ -115,3 +115,4 @@ func TestSpliceLines(t *testing.T) {
 		}
 	}
 }
+

@@ -18,6 +18,7 @@ import (
 	"io"
 	"log"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/planctl/planctl/plan"
@@ -65,6 +66,10 @@ type Server struct {
 	shutDown bool // the client asked for shutdown
 	wake     chan struct{}
 	done     chan struct{}
+	// changing counts the changes being applied: the quiet period begins
+	// when the last is applied (applying one to a large text takes a while
+	// of its own, longer than the gaps between the changes of a burst).
+	changing atomic.Int32
 }
 
 // NewServer makes a server; Serve runs it.
@@ -282,6 +287,9 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 	if err != nil {
 		return err
 	}
+	s.changing.Add(1)
+	defer s.changing.Add(-1)
+	s.poke()
 	d.mu.Lock()
 	for _, c := range params.ContentChanges {
 		if err = d.apply(params.TextDocument.Version, c); err != nil {
@@ -313,6 +321,11 @@ func (s *Server) schedule(d *document) {
 	s.mu.Lock()
 	s.dirty[d] = true
 	s.mu.Unlock()
+	s.poke()
+}
+
+// poke tells the publisher that a change came: its quiet period starts again.
+func (s *Server) poke() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -341,6 +354,10 @@ func (s *Server) publisher() {
 				case <-s.wake:
 					t.Reset(quiet)
 				case <-t.C:
+					if s.changing.Load() > 0 {
+						t.Reset(quiet) // the change being applied ends the pause
+						continue
+					}
 					break pause
 				}
 			}
