@@ -115,4 +115,3 @@ func TestSpliceLines(t *testing.T) {
 		}
 	}
 }
-
