@@ -47,7 +47,7 @@ func (s *Server) diagnostics(d *document) protocol.PublishDiagnosticsParams {
 // severe are published (errors, then warnings, then infos, each in
 // position order), and one more diagnostic at the top of the file says how
 // many were left out and how to see them all.
-const MaxPublished = 1000
+const MaxPublished = 500
 
 // publishable is ds when it has at most max diagnostics; else the max most
 // severe, in position order, and true.

@@ -33,7 +33,7 @@ embedded demo catalog. Relative paths are relative to the workspace root.
 
 A document is validated once its changes pause for --debounce, so a burst of changes
 costs one validation; an edit inside one step parses and validates again only what
-it can change. At most 1000 diagnostics are published for a document (the most
+it can change. At most 500 diagnostics are published for a document (the most
 severe), with one more saying how many there are.`,
 		Example: `  planctl lsp
   echo '{"catalog": "tools.json"}' > .planctl.json   # the workspace's tools`,
