@@ -229,3 +229,40 @@ func sameDiagnostics(t *testing.T, where string, got, want []plan.Diagnostic) bo
 	}
 	return true
 }
+
+// FuzzIncremental is TestIncrementalMatchesWhole on any plan text and any
+// sequence of random edits: Reload against Load, Incremental against
+// Validate after each.
+//
+//	go test ./plan -run '^$' -fuzz FuzzIncremental -fuzztime 1m
+func FuzzIncremental(f *testing.F) {
+	cat := testCatalog(f)
+	files, _ := filepath.Glob("testdata/*/*.json")
+	for i, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src, uint64(i))
+		}
+	}
+	for i, s := range plantest.Shapes {
+		f.Add(s.Gen(5), uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, seed uint64) {
+		rng := rand.New(rand.NewPCG(seed, 26))
+		p := plan.Load("f.json", src, plan.Limits{})
+		x := check.NewIncremental(p, cat, check.ValidateOptions{})
+		if !sameDiagnostics(t, "loaded", x.Diagnostics(), check.Validate(p, cat)) {
+			return
+		}
+		text := src
+		for e := range 10 {
+			text = randomEdit(rng, text)
+			np, ch := plan.Reload(x.Plan(), text, plan.Limits{})
+			want := plan.Load("f.json", text, plan.Limits{})
+			where := fmt.Sprintf("edit %d", e)
+			samePlan(t, where, np, want)
+			if !sameDiagnostics(t, where, x.Apply(np, ch), check.Validate(want, cat)) {
+				return
+			}
+		}
+	})
+}

@@ -17,7 +17,7 @@ import (
 func TestReplaceMatchesParse(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString(`{"head": "caf\u00e9", "steps": [`)
-	const n = 30_000 // about 7 nodes each: several chunks of the tape
+	const n = 12_000 // 16 nodes each: three chunks of the tape
 	for i := range n {
 		if i > 0 {
 			b.WriteString(",\n")
