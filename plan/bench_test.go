@@ -113,6 +113,18 @@ func BenchmarkShapes(b *testing.B) {
 					}
 				}
 			})
+			b.Run(name+"/incremental", func(b *testing.B) {
+				// What an editing driver pays once to validate in part later.
+				src := gen()
+				p := plan.Load("shape.json", src, shapeLimits)
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if x := check.NewIncremental(p, cat, check.ValidateOptions{}); plan.HasErrors(x.Diagnostics()) {
+						b.Fatal(x.Diagnostics()[0])
+					}
+				}
+			})
 			b.Run(name+"/run", func(b *testing.B) {
 				src := gen()
 				p := plan.Load("shape.json", src, shapeLimits)

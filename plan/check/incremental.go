@@ -79,7 +79,7 @@ func (x *Incremental) rebuild(p *plan.Plan) {
 	v := newValidator(p, x.c, x.opts)
 	v.eager = true
 	v.src = p.Src.Bytes
-	in := &incrState{byID: map[string][]int{}, refsTo: map[string]map[int]bool{}, steps: make([]stepState, len(p.Steps))}
+	in := &incrState{byID: map[string][]int{}, refsTo: map[string][]int{}, steps: make([]stepState, len(p.Steps))}
 	v.incr = in
 	n := len(p.Steps)
 	v.ids = make([]stepIDs, n)
@@ -108,10 +108,13 @@ func (x *Incremental) checkStep(v *validator, s *plan.Step) {
 	in := v.incr
 	st := &in.steps[s.Index]
 	for _, id := range st.refIDs {
-		delete(in.refsTo[id], s.Index)
+		in.refsTo[id] = slices.DeleteFunc(in.refsTo[id], func(j int) bool { return j == s.Index })
 	}
 	st.refIDs, st.unchecked, st.usesScope = st.refIDs[:0], st.unchecked[:0], false
-	in.capture(v, s.Index, phaseValues, func() { v.walkValues(s.Node, append(make([]byte, 0, 64), s.Ptr...)) })
+	in.capture(v, s.Index, phaseValues, func() {
+		in.ptr = append(in.ptr[:0], s.Ptr...)
+		v.walkValues(s.Node, in.ptr)
+	})
 	v.infos[s.Index] = nil
 	if s.Node.Kind() == jsontext.Object {
 		in.capture(v, s.Index, phaseChecks, func() { v.step(s) })
@@ -119,7 +122,12 @@ func (x *Incremental) checkStep(v *validator, s *plan.Step) {
 		st.diags[phaseChecks] = st.diags[phaseChecks][:0]
 	}
 	if v.c != nil {
-		coerced := map[string]bool{}
+		coerced := in.coerced
+		if coerced == nil {
+			coerced = map[string]bool{}
+			in.coerced = coerced
+		}
+		clear(coerced)
 		var tools toolOfSteps
 		in.capture(v, s.Index, phaseFastMCP, func() { v.fastmcpStep(s, &tools, coerced) })
 		if len(coerced) > 0 {
@@ -129,10 +137,7 @@ func (x *Incremental) checkStep(v *validator, s *plan.Step) {
 		}
 	}
 	for _, id := range st.refIDs {
-		if in.refsTo[id] == nil {
-			in.refsTo[id] = map[int]bool{}
-		}
-		in.refsTo[id][s.Index] = true
+		in.refsTo[id] = append(in.refsTo[id], s.Index)
 	}
 	x.steps++
 }
@@ -180,7 +185,7 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 			for _, j := range in.byID[id] {
 				affected[j] = true
 			}
-			for j := range in.refsTo[id] {
+			for _, j := range in.refsTo[id] {
 				affected[j] = true
 			}
 		}
@@ -351,12 +356,14 @@ const (
 
 // incrState is what an Incremental's validator keeps of each step.
 type incrState struct {
-	byID     map[string][]int        // id -> the steps with it, in order
-	refsTo   map[string]map[int]bool // id -> the steps whose checks looked it up
+	byID     map[string][]int // id -> the steps with it, in order
+	refsTo   map[string][]int // id -> the steps whose checks looked it up
 	steps    []stepState
 	required []plan.Diagnostic // REQUIRED_SHAPE
 	cur      *stepState        // the step being checked
 	relOff   map[int][]int     // by diagnostic (its index in ds), offsets of the related locations made meanwhile
+	ptr      []byte            // a pointer being built (walkValues)
+	coerced  map[string]bool   // fastmcpStep's, reused step to step
 }
 
 // stepState is one step's diagnostics, by phase, and what decides when
@@ -402,7 +409,8 @@ type uncheckedRec struct {
 // replace that phase's.
 func (in *incrState) capture(v *validator, i, ph int, fn func()) {
 	st := &in.steps[i]
-	in.cur, in.relOff = st, map[int][]int{}
+	in.cur = st
+	clear(in.relOff)
 	n0 := v.ds.len()
 	fn()
 	ds := st.diags[ph][:0]
@@ -411,7 +419,7 @@ func (in *incrState) capture(v *validator, i, ph int, fn func()) {
 	}
 	st.diags[ph] = ds
 	v.ds.reset()
-	in.cur, in.relOff = nil, nil
+	in.cur = nil
 }
 
 // related records the offset of a related location of d, a diagnostic of
@@ -419,6 +427,9 @@ func (in *incrState) capture(v *validator, i, ph int, fn func()) {
 func (in *incrState) related(v *validator, d *plan.Diagnostic, offset int) {
 	if in.cur == nil {
 		return
+	}
+	if in.relOff == nil {
+		in.relOff = map[int][]int{}
 	}
 	for k := v.ds.len() - 1; k >= 0; k-- {
 		if v.ds.at(k) == d {
