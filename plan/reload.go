@@ -204,14 +204,6 @@ func (p *Plan) stepAtOffset(off int) int {
 	return k
 }
 
-// StepAt is the step whose text holds byte offset off, or nil.
-func (p *Plan) StepAt(off int) *Step {
-	if k := p.stepAtOffset(off); k >= 0 {
-		return p.Steps[k]
-	}
-	return nil
-}
-
 // commonPrefix is the length of the longest common prefix of a and b,
 // compared a block at a time (bytes.Equal is vectorised).
 func commonPrefix(a, b []byte) int {
