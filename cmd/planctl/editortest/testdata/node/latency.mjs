@@ -27,7 +27,7 @@ let lastBytes = 0;
 conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
   const rec = { version: p.version, count: p.diagnostics.length, at: performance.now() };
   publishes.push(rec);
-  lastBytes = Buffer.byteLength(JSON.stringify(p));
+  if (p.version === 1) lastBytes = Buffer.byteLength(JSON.stringify(p)); // the first publish's size (not timed)
   for (const w of waiting.splice(0)) {
     if (p.version === w.version) w.resolve(rec);
     else waiting.push(w);
