@@ -39,6 +39,9 @@ func NewIncremental(p *plan.Plan, c *plan.Catalog, o ValidateOptions) *Increment
 	return x
 }
 
+// Catalog is the catalog the plan is validated against.
+func (x *Incremental) Catalog() *plan.Catalog { return x.c }
+
 // Plan is the plan the diagnostics are of.
 func (x *Incremental) Plan() *plan.Plan { return x.p }
 

@@ -95,7 +95,7 @@ func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
 		if o.DeferValidation {
 			d.checked = false
 		} else {
-			d.diags, d.inc = d.validate(p)
+			d.diags, d.inc = d.validate(p, c)
 		}
 	}
 	for _, b := range o.Breakpoints {
@@ -139,7 +139,7 @@ func (d *Debugger) Check() (*plan.Plan, []plan.Diagnostic) {
 	if done {
 		return p, ds
 	}
-	ds, inc := d.validate(p)
+	ds, inc := d.validate(p, d.cat)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.plan == p && !d.checked {
@@ -598,26 +598,29 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)
 
 // validate is the diagnostics of p, and, with the default validator, the
 // Incremental that validates its edits again in part.
-func (d *Debugger) validate(p *plan.Plan) ([]plan.Diagnostic, *check.Incremental) {
+func (d *Debugger) validate(p *plan.Plan, c *plan.Catalog) ([]plan.Diagnostic, *check.Incremental) {
 	if d.opts.Validate != nil {
-		return d.opts.Validate(p, d.cat), nil
+		return d.opts.Validate(p, c), nil
 	}
-	inc := check.NewIncremental(p, d.cat, check.ValidateOptions{})
+	inc := check.NewIncremental(p, c, check.ValidateOptions{})
 	return inc.Diagnostics(), inc
 }
 
 // revalidate is the diagnostics of np, an edit of the current plan (ch
-// from plan.Reload): in part when the current plan's Incremental is at
-// hand, whole otherwise (a custom validator, or an edit before the
-// deferred validation was made), when it then keeps one for the next edit.
+// from plan.Reload), against the run's catalog (as edits always were: the
+// live one once a replayed trace has gone live): in part when the current
+// plan's Incremental is at hand and of that catalog, whole otherwise (a
+// custom validator, an edit before the deferred validation was made, the
+// catalog changed), when it then keeps one for the next edit.
 func (d *Debugger) revalidate(np *plan.Plan, ch *plan.Change) []plan.Diagnostic {
+	cat := d.run.Catalog
 	d.mu.Lock()
 	inc := d.inc
 	d.mu.Unlock()
-	if inc != nil && ch != nil && inc.Plan() == ch.Old {
+	if inc != nil && ch != nil && inc.Plan() == ch.Old && inc.Catalog() == cat {
 		return inc.Apply(np, ch)
 	}
-	ds, inc := d.validate(np)
+	ds, inc := d.validate(np, cat)
 	d.mu.Lock()
 	d.inc = inc
 	d.mu.Unlock()
