@@ -66,6 +66,25 @@ func (t *Tool) ReadOnly() bool {
 	return json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
 }
 
+// Destructive reports whether the tool's annotations say destructiveHint:
+// true (and not readOnlyHint). MCP's default for a missing hint is true,
+// but a mark drawn from a default would mark nearly every tool: only a
+// tool that says so is marked; one that is not read-only is still asked
+// about before it is called again.
+func (t *Tool) Destructive() bool {
+	if len(t.Annotations) == 0 {
+		return false
+	}
+	var a struct {
+		ReadOnlyHint    bool  `json:"readOnlyHint"`
+		DestructiveHint *bool `json:"destructiveHint"`
+	}
+	if json.Unmarshal(t.Annotations, &a) != nil || a.ReadOnlyHint {
+		return false
+	}
+	return a.DestructiveHint != nil && *a.DestructiveHint
+}
+
 // ToolResult is what a tool call gave: a JSON value, or a failure with its
 // text. A failing tool is a result, not a Go error.
 type ToolResult struct {
@@ -181,6 +200,20 @@ func (c *Catalog) IsImmediate(tool string) bool {
 // server crashed, Reconnect starts a new session with it.
 type Reconnector interface {
 	Reconnect(ctx context.Context) error
+}
+
+// Downer is implemented by a Caller that knows when its connection has
+// gone (an upstream server that exited): Down reports it, so a debugger
+// reconnects before the next call instead of failing it again.
+type Downer interface {
+	Down() bool
+}
+
+// Down reports whether the catalog's connection is known to be gone (see
+// Downer); false for a catalog without one.
+func (c *Catalog) Down() bool {
+	d, ok := c.Caller.(Downer)
+	return ok && d.Down()
 }
 
 // Reconnect restarts the catalog's connection when its Caller has one (a
