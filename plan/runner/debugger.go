@@ -487,7 +487,7 @@ func (d *Debugger) EditableStep() (int, error) {
 func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 	v, err := jsontext.Parse(args)
 	if err != nil {
-		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
+		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", valueError(err, "the arguments are one JSON object"))
 	}
 	if v.Kind() != jsontext.Object {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind())
@@ -507,7 +507,7 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, error) {
 	v, err := jsontext.Parse(value)
 	if err != nil {
-		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
+		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, valueError(err, "an argument's value is one JSON value: quote text with spaces, \"a b\", or write an array"))
 	}
 	text := string(value[v.Start():v.End()])
 	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
@@ -585,6 +585,20 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 		}
 		return []splice{{s.Args.Start(), s.Args.End(), string(append(b, '}'))}}, nil
 	})
+}
+
+// valueError words a parse error of one value as such: jsontext words
+// text after the value for a plan file ("a plan file holds one JSON
+// document"), which an argument is not.
+func valueError(err error, one string) error {
+	var se *jsontext.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	if head, ok := strings.CutSuffix(se.Msg, "; a plan file holds one JSON document"); ok {
+		return &jsontext.SyntaxError{Offset: se.Offset, Msg: head + "; " + one}
+	}
+	return err
 }
 
 // splice replaces src[start:end] with text.

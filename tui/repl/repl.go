@@ -37,11 +37,15 @@ type Options struct {
 	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
 	// Validate checks the plan and every edit of it (nil: check.Validate).
 	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
-	Breakpoints []int     // step indexes to stop before
-	TracePath   string    // default file for the trace command
-	In          io.Reader // commands, one a line
-	Out         io.Writer // results
-	Err         io.Writer // error lines (Out when nil)
+	Breakpoints []int  // step indexes to stop before
+	TracePath   string // default file for the trace command
+	// File is the plan's file, which write saves and reload and edit
+	// read ("" when there is none; NoFile then says why).
+	File   string
+	NoFile string
+	In     io.Reader // commands, one a line
+	Out    io.Writer // results
+	Err    io.Writer // error lines (Out when nil)
 	// Interactive shows a prompt and a banner; when In is a terminal it
 	// also gives line editing and history.
 	Interactive bool
@@ -73,6 +77,13 @@ type Session struct {
 
 	displays    []display
 	nextDisplay int
+
+	// ask puts a yes/no question on the terminal (nil when commands come
+	// from a pipe: nothing is asked, and what runs again is said).
+	ask func(question string) bool
+	// suspend hands the terminal to fn (an editor) and takes it back (nil
+	// without a terminal).
+	suspend func(fn func() error) error
 }
 
 // display is a query shown after every next and continue.
@@ -92,7 +103,8 @@ func NewSession(o Options) *Session {
 	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
 	ro := o.RunOptions
 	ro.OnEvent = s.onEvent
-	s.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
+	s.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live,
+		File: o.File, NoFile: o.NoFile})
 	s.run = s.dbg.Run()
 	return s
 }
@@ -109,8 +121,23 @@ func Run(ctx context.Context, o Options) error {
 		if err != nil {
 			return fmt.Errorf("cannot read commands from the terminal: %w", err)
 		}
-		defer ed.close()
-		read = ed.readLine
+		defer func() { ed.close() }()
+		read = func(prompt string) (string, error) { return ed.readLine(prompt) }
+		s.ask = func(q string) bool {
+			line, err := ed.readLine(q)
+			a := strings.ToLower(strings.TrimSpace(line))
+			return err == nil && (a == "y" || a == "yes")
+		}
+		s.suspend = func(fn func() error) error {
+			ed.close()
+			ferr := fn()
+			ned, err := newLineEditor(f, s.errOut, s.Complete)
+			if err != nil {
+				return fmt.Errorf("cannot read commands from the terminal again: %w", err)
+			}
+			ed = ned
+			return ferr
+		}
 		// At the prompt ctrl+c is a key (the editor holds the terminal
 		// raw); between a command's end and the next prompt the terminal
 		// turns it into SIGINT, which must not end the session either.
@@ -288,6 +315,10 @@ func (s *Session) next(ctx context.Context, n int) error {
 
 // onEvent prints one line per finished step.
 func (s *Session) onEvent(e runner.Event) {
+	if e.Kind == runner.EventReconnected {
+		fmt.Fprintf(s.out, "the tools' server had exited: reconnected to %s; the results so far are kept\n", s.dbg.Catalog().Source)
+		return
+	}
 	if e.Kind != runner.EventStepFinished {
 		return
 	}
@@ -422,7 +453,7 @@ func (s *Session) args(i int) error {
 
 // edited reports an edit of step i: its diagnostics, then its arguments.
 func (s *Session) edited(i int, ds []plan.Diagnostic) error {
-	name := s.dbg.Plan().Src.Name
+	name := s.dbg.Name()
 	if len(ds) == 0 {
 		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", s.dbg.Plan().Steps[i].Label())
 	}
@@ -481,7 +512,20 @@ func (s *Session) Complete(line string) []string {
 		return s.queryWords(word)
 	}
 	switch spec.name {
-	case "break", "clear", "rerun", "args":
+	case "break", "clear", "rerun", "args", "delete", "edit", "attempts":
+	case "tool":
+		switch len(fields) {
+		case 2:
+		case 3:
+			for _, t := range s.dbg.Catalog().Tools {
+				if strings.HasPrefix(t.Name, word) {
+					out = append(out, t.Name)
+				}
+			}
+			return out
+		default:
+			return nil
+		}
 	case "set", "unset":
 		if len(fields) != 2 {
 			return nil
@@ -508,8 +552,15 @@ func (s *Session) Complete(line string) []string {
 
 // argNames completes an argument name of the step an edit applies to:
 // the ones it has, then the ones its tool's inputSchema declares.
+// STEP.ARG completes the arguments of STEP.
 func (s *Session) argNames(word string) []string {
+	prefix := ""
 	i, err := s.dbg.EditableStep()
+	if st, rest, ok := strings.Cut(word, "."); ok {
+		if j, ferr := s.dbg.FindStep(st); ferr == nil {
+			i, err, prefix, word = j, nil, st+".", rest
+		}
+	}
 	if err != nil {
 		return nil
 	}
@@ -519,7 +570,7 @@ func (s *Session) argNames(word string) []string {
 	add := func(n string) {
 		if strings.HasPrefix(n, word) && !seen[n] {
 			seen[n] = true
-			out = append(out, n)
+			out = append(out, prefix+n)
 		}
 	}
 	if a := p.Steps[i].Args; !a.IsZero() && a.Kind() == jsontext.Object {

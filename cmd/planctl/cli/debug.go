@@ -138,11 +138,21 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if f.trace == "" {
 		f.trace = trace.DefaultPath(p.Src.Name)
 	}
+	// write, reload and edit work on the plan's own file; a plan from a
+	// trace or standard input has none.
+	file, noFile := path, ""
+	switch {
+	case target.fromTrace:
+		file, noFile = "", "the plan came from a trace ("+p.Src.Name+"), not a plan file"
+	case path == "" || path == "-":
+		file, noFile = "", "the plan came from standard input"
+	}
 	runOpts := runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
 	if f.repl {
 		err := repl.Run(ctx, repl.Options{
 			Plan: p, Catalog: cat, RunOptions: runOpts, Breakpoints: breaks, Limits: lim, Live: src.live,
 			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: tui.IsTerminal(s.in), Commands: f.commands,
+			File: file, NoFile: noFile,
 		})
 		switch {
 		case errors.Is(err, repl.ErrCommandFailed):
