@@ -17,7 +17,7 @@ import (
 	"github.com/planctl/planctl/plan/plantest"
 )
 
-// Benchmarks for docs/performance.md (the debugger's figures):
+// Benchmarks for the debugger's figures in docs/debug.md, "Speed":
 //
 //	go test ./tui -run '^$' -bench . -benchmem
 //

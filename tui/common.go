@@ -9,6 +9,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -134,3 +135,21 @@ func oneLine(s string) string {
 var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func spin(f int) string { return spinFrames[f%len(spinFrames)] }
+
+// ExplainQuery says that a query read a step that failed, with its error
+// (query.ExplainFailed), where Eval can only say the query matched nothing:
+// the results a query reads hold only the steps of run that ran ok. The
+// REPL and the TUI explain their queries with it.
+func ExplainQuery(run *runner.Run, err error) error {
+	return query.ExplainFailed(err, func(id string) (string, bool) {
+		for i := len(run.Plan.Steps) - 1; i >= 0; i-- {
+			if run.Plan.Steps[i].Label() != id {
+				continue
+			}
+			if st := run.Step(i); st.Status == runner.StepError {
+				return st.Error, true
+			}
+		}
+		return "", false
+	})
+}

@@ -9,7 +9,7 @@ import (
 
 // What the panes show about the plan as a whole (the validator's
 // diagnostics, the data flow between steps, Concierge's verdict) takes a
-// pass over every step: over a second for some plans of 100,000 steps.
+// pass over every step, which takes long on a plan of many steps.
 // The first screen needs none of it (a step row, the selected step's
 // arguments), so the debugger draws first and computes them in a command
 // (checkPlan); until they arrive the header says "checking", the step pane

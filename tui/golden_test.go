@@ -139,3 +139,24 @@ func TestGoldenQuery80x24(t *testing.T) {
 	waitScreen(t, tm, "Query migrate")
 	finish(t, tm)
 }
+
+// A continue that stops at a breakpoint far down a 60-step chain: the
+// breakpoint's row is on screen, under the last step that ran.
+func TestGoldenBreakpointRow80x24(t *testing.T) {
+	tm := startGoldenWith(t, "chain.json", chainPlan(60), chainCatalog(t), 80, 24)
+	for range 40 {
+		send(tm, "j")
+	}
+	send(tm, "b")
+	waitScreen(t, tm, "breakpoint on s40")
+	send(tm, "c")
+	waitScreen(t, tm, "stopped at the breakpoint on s40")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
+	fm.status.msg = "" // a message's timeout races the quit
+	out := durations.ReplaceAllString(fm.View(), "T")
+	if !strings.Contains(out, "▶●→ s40 get") {
+		t.Errorf("the breakpoint's row is not on screen:\n%s", out)
+	}
+	golden.RequireEqual(t, []byte(out+"\n"))
+}

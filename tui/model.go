@@ -465,7 +465,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case t.empty():
 		return nil
 	case key.Matches(k, ks.Search):
-		m.openPrompt(modeSearch, searchPrompt, t.search.query)
+		m.openPrompt(modeSearch, searchPrompt, "") // earlier searches: up
 		return nil
 	case key.Matches(k, ks.Copy):
 		m.mode = modeCopy

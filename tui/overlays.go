@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // fullModel is the whole value of the tree's cursor (enter), over the
@@ -67,15 +69,8 @@ func (f *fullModel) View() string {
 	return b.String()
 }
 
-// sanitizeText keeps tabs readable and drops other control characters.
+// sanitizeText keeps tabs readable and shows every other hidden character
+// as its escape (jsontext.EscapeText).
 func sanitizeText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t':
-			return ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return '�'
-		}
-		return r
-	}, s)
+	return jsontext.EscapeText(strings.ReplaceAll(s, "\t", "    "))
 }

@@ -18,6 +18,8 @@ type promptModel struct {
 	kind    mode  // modeSearch, modeTrace or modeGoto
 	matches []int // steps the go-to prompt lists
 	tab     int   // the match tab last completed to; -1 none
+
+	history lineHistory // the searches entered this session
 }
 
 // promptResult is what a key did to the prompt.
@@ -56,6 +58,7 @@ func (p *promptModel) open(kind mode, prompt, value string) {
 	p.input.CursorEnd()
 	p.SetSize(p.w, p.h)
 	p.input.Focus()
+	p.history.start()
 	if kind == modeGoto {
 		p.filter()
 	}
@@ -78,7 +81,15 @@ func (p *promptModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 		return promptCancelled, nil
 	case "enter":
 		p.input.Blur()
+		if p.kind == modeSearch {
+			p.history.remember(p.input.Value())
+		}
 		return promptEntered, nil
+	case "up", "down":
+		if p.kind == modeSearch {
+			p.history.browse(&p.input, k.String() == "up")
+			return promptTyping, nil
+		}
 	case "tab":
 		if p.kind == modeGoto {
 			if len(p.matches) > 0 {
@@ -132,7 +143,7 @@ func (p *promptModel) filter() {
 func (p *promptModel) hint() string {
 	switch p.kind {
 	case modeSearch:
-		return p.st.hint.Render("enter search · esc cancel · lower case matches any case")
+		return p.st.hint.Render("enter search · ↑/↓ earlier searches · esc cancel · lower case matches any case")
 	case modeTrace:
 		return p.st.hint.Render("enter write · esc cancel")
 	}

@@ -20,18 +20,13 @@ import (
 type queryModel struct {
 	*common
 	input   textinput.Model
-	kind    mode     // modeQuery, modeBreakIf or modeWatch
-	history []string // the session's queries, oldest first
-	hist    int      // the history entry shown; len(history): the line typed
-	draft   string   // the line typed, while the history is browsed
+	kind    mode        // modeQuery, modeBreakIf or modeWatch
+	history lineHistory // the session's queries
 	watches []string
 
 	watchFor  int // the run version the watch line was built for (-1: none)
 	watchLine string
 }
-
-// maxHistory bounds the queries kept for the session.
-const maxHistory = 50
 
 const (
 	queryPrompt = "query: "
@@ -56,27 +51,13 @@ func (q *queryModel) open(kind mode, prompt, value string) {
 	q.input.Prompt = prompt
 	q.input.SetValue(value)
 	q.input.CursorEnd()
-	q.hist, q.draft = len(q.history), ""
+	q.history.start()
 	q.SetSize(q.w, q.h)
 	q.input.Focus()
 }
 
 // Value is the query typed.
 func (q *queryModel) Value() string { return strings.TrimSpace(q.input.Value()) }
-
-// remember keeps a query for the session (the newest last, once).
-func (q *queryModel) remember(s string) {
-	if s == "" {
-		return
-	}
-	if i := indexOf(q.history, s); i >= 0 {
-		q.history = append(q.history[:i], q.history[i+1:]...)
-	}
-	q.history = append(q.history, s)
-	if len(q.history) > maxHistory {
-		q.history = q.history[len(q.history)-maxHistory:]
-	}
-}
 
 func indexOf(xs []string, s string) int {
 	for i, x := range xs {
@@ -102,10 +83,10 @@ func (q *queryModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 		return promptCancelled, nil
 	case "enter":
 		q.input.Blur()
-		q.remember(q.Value())
+		q.history.remember(q.Value())
 		return promptEntered, nil
 	case "up", "down":
-		q.browse(k.String() == "up")
+		q.history.browse(&q.input, k.String() == "up")
 		return promptTyping, nil
 	case "tab":
 		q.complete()
@@ -114,27 +95,6 @@ func (q *queryModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 	var cmd tea.Cmd
 	q.input, cmd = q.input.Update(k)
 	return promptTyping, cmd
-}
-
-// browse shows the previous (up) or next query of the session.
-func (q *queryModel) browse(up bool) {
-	if q.hist == len(q.history) {
-		q.draft = q.input.Value()
-	}
-	switch {
-	case up && q.hist > 0:
-		q.hist--
-	case !up && q.hist < len(q.history):
-		q.hist++
-	default:
-		return
-	}
-	v := q.draft
-	if q.hist < len(q.history) {
-		v = q.history[q.hist]
-	}
-	q.input.SetValue(v)
-	q.input.CursorEnd()
 }
 
 // complete extends the query's last part to the longest prefix the
@@ -205,14 +165,15 @@ func (q *queryModel) watchView() string {
 		b.WriteString("watch")
 		for _, w := range q.watches {
 			b.WriteString(" · ")
-			b.WriteString(w)
+			b.WriteString(jsontext.EscapeText(w))
 			v, err := query.Eval(root, w)
 			if err != nil {
 				b.WriteString(": no match")
 				continue
 			}
 			b.WriteString(" = ")
-			b.Write(jsontext.AppendCompact(nil, v)) // the line is cut to the width when drawn
+			// no more than the line can show; cut to the width when drawn
+			b.WriteString(showJSON(compactClip(v, q.w*3)))
 		}
 		q.watchLine, q.watchFor = b.String(), q.version
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -81,7 +82,12 @@ func (r *resultsModel) Update(msg tea.Msg) tea.Cmd {
 			return r.notify(true, "no match for %q", msg.query)
 		}
 		r.tree.nextMatch(1)
-		return nil
+		// says so, and takes the place of an earlier search's "no match"
+		unit := "matches"
+		if len(msg.matches) == 1 {
+			unit = "match"
+		}
+		return r.notify(false, "%d %s for %q: ] next, [ previous", len(msg.matches), unit, msg.query)
 	case tea.KeyMsg:
 		return r.key(msg)
 	}
@@ -273,7 +279,7 @@ func (r *resultsModel) showQuery() tea.Cmd {
 		raw, err := r.dbg.Query(r.queryExpr)
 		r.queryRaw, r.queryErr = raw, ""
 		if err != nil {
-			r.queryRaw, r.queryErr = nil, err.Error()
+			r.queryRaw, r.queryErr = nil, ExplainQuery(r.run, err).Error()
 		}
 	}
 	if r.queryErr != "" {
@@ -415,7 +421,7 @@ func (r *resultsModel) treeView(title, waiting string) []string {
 	case r.tree != nil:
 		rows = append(rows, r.tree.view(r.st)...)
 	case r.treeErr != "":
-		for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(r.width-4, 10), " "), "\n") {
+		for _, l := range strings.Split(ansi.Wrap("✗ "+jsontext.EscapeText(r.treeErr), max(r.width-4, 10), " "), "\n") {
 			rows = append(rows, r.st.err.Render("  "+l))
 		}
 	default:
@@ -430,13 +436,13 @@ func (r *resultsModel) View() []string {
 	var rows []string
 	switch {
 	case r.queryView:
-		return r.treeView("Query "+r.queryExpr+" (esc: the result)", "reading the value…")
+		return r.treeView("Query "+jsontext.EscapeText(r.queryExpr)+" (esc: the result)", "reading the value…")
 	case r.whole:
 		return r.treeView("Response (the whole run; v: the step's result)", "reading the response…")
 	case r.argsView:
-		return r.treeView("Arguments "+r.label(r.sel)+" sends, resolved (a: its result)", "resolving…")
+		return r.treeView("Arguments "+jsontext.EscapeText(r.label(r.sel))+" sends, resolved (a: its result)", "resolving…")
 	}
-	rows = append(rows, r.title(r.focused, "Result "+r.label(r.sel), w))
+	rows = append(rows, r.title(r.focused, "Result "+jsontext.EscapeText(r.label(r.sel)), w))
 	st := r.run.Step(r.sel)
 	switch {
 	case r.tree != nil:
@@ -444,7 +450,7 @@ func (r *resultsModel) View() []string {
 	case r.loading:
 		rows = append(rows, r.st.dim.Render("  reading the result…"))
 	case r.treeErr != "":
-		rows = append(rows, r.st.err.Render("  ✗ "+r.treeErr))
+		rows = append(rows, r.st.err.Render("  ✗ "+jsontext.EscapeText(r.treeErr)))
 	case st.Status == runner.StepError:
 		rows = append(rows, r.st.dim.Render("  no result: the step failed (its error is above)"))
 	case r.running(r.sel, st):

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -25,8 +26,14 @@ func newStatusBar(c *common) *statusBar { return &statusBar{common: c} }
 func (s *statusBar) SetSize(int, int) {}
 
 // set shows a message and returns its sequence number, for its timeout.
+// Messages quote tools and results: each line's hidden characters are
+// shown as their escapes.
 func (s *statusBar) set(isErr bool, text string) int {
-	s.msg, s.msgErr = text, isErr
+	lines := strings.Split(text, "\n")
+	for k, l := range lines {
+		lines[k] = jsontext.EscapeText(l)
+	}
+	s.msg, s.msgErr = strings.Join(lines, "\n"), isErr
 	s.msgSeq++
 	return s.msgSeq
 }
@@ -108,7 +115,7 @@ func (s *statusBar) runStatus() string {
 }
 
 // okCount is the number of steps that ran ok (the run keeps it: counting
-// 100,000 steps at every frame was most of the first frame's View).
+// every step at every frame made each frame cost what the plan's length does).
 func (s *statusBar) okCount() int { return s.run.OKCount() }
 
 // View is the bottom of the screen: the path line, then the question when

@@ -176,7 +176,7 @@ func (s *stepModel) stepLines(width int) []string {
 	if tool == "" && !step.Tool.IsZero() {
 		tool = string(step.Tool.Raw(m.p.Src.Bytes))
 	}
-	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(step.Label()), st.dim.Render(fmt.Sprintf("(step %d)", i)), tool, m.stepStatusText(i, ss)))
+	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(jsontext.EscapeText(step.Label())), st.dim.Render(fmt.Sprintf("(step %d)", i)), jsontext.EscapeText(tool), m.stepStatusText(i, ss)))
 
 	args, src := m.run.ArgsOf(i)
 	edited := m.edited(i, args, src)
@@ -309,7 +309,7 @@ func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) stri
 	}
 	v, err := m.run.ResolveRef(i, ref)
 	if err != nil {
-		return st.err.Render("✗ " + err.Error())
+		return st.err.Render("✗ " + jsontext.EscapeText(err.Error()))
 	}
 	return "= " + st.str.Render(showJSON(compactClip(v, width*3)))
 }

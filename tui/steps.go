@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -65,14 +66,19 @@ func (s *stepsModel) Update(k tea.KeyMsg) (moved bool) {
 	return s.sel != old
 }
 
-// scroll keeps the selected step on screen.
+// scroll keeps the selected step on screen and, when both fit, the step
+// the run stops before (a breakpoint's row, the next step): after a
+// continue the selection is the last step that ran, one row above it.
 func (s *stepsModel) scroll() {
-	h := s.height - 1
+	h := max(s.height-1, 1)
 	if s.sel < s.top {
 		s.top = s.sel
 	}
 	if s.sel >= s.top+h {
 		s.top = s.sel - h + 1
+	}
+	if c := s.run.Cursor(); c < len(s.p.Steps) && c >= s.top+h && c-s.sel < h {
+		s.top = c - h + 1
 	}
 	s.top = max(s.top, 0)
 }
@@ -86,6 +92,7 @@ func (s *stepsModel) View() []string {
 	if n == 0 {
 		return append(rows, s.st.dim.Render(" (none)"))
 	}
+	s.scroll() // the run moves the selection and its stop between layouts
 	for i := s.top; i < n && len(rows) <= h; i++ {
 		rows = append(rows, s.stepRow(i, w))
 	}
@@ -134,13 +141,13 @@ func (s *stepsModel) stepRow(i, w int) string {
 		b.WriteString(" ")
 	}
 	b.WriteString(" ")
-	label := step.Label()
+	label := jsontext.EscapeText(step.Label())
 	if i == s.sel {
 		label = st.selected.Render(label)
 	}
 	b.WriteString(label)
 	b.WriteString(" ")
-	b.WriteString(st.dim.Render(step.ToolName()))
+	b.WriteString(st.dim.Render(jsontext.EscapeText(step.ToolName())))
 	if len(s.diags[i]) > 0 {
 		suffix += " " + severityMarks(st, s.diags[i])
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // The layout: a header, the steps pane on the left, the step pane over the
@@ -128,13 +129,13 @@ func (m *model) pathLine() string {
 	if t.empty() {
 		return ""
 	}
-	s := m.st.flow.Render(m.cursorPath())
+	s := m.st.flow.Render(jsontext.EscapeText(m.cursorPath()))
 	if q := t.search; q.query != "" {
 		k := "-"
 		if q.cur >= 0 {
 			k = fmt.Sprint(q.cur + 1)
 		}
-		s += fmt.Sprintf("  /%s [%s/%d]", q.query, k, len(q.matches))
+		s += fmt.Sprintf("  /%s [%s/%d]", jsontext.EscapeText(q.query), k, len(q.matches))
 	}
 	return s
 }

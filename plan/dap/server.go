@@ -13,6 +13,7 @@ package dap
 import (
 	"bufio"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,6 +54,16 @@ type Options struct {
 	// Trace, when set, receives every message read and written, one JSON
 	// text a line, prefixed "-> " (from the client) or "<- " (to it).
 	Trace io.Writer
+	// Token, when not "", must be the "token" attribute of the launch or
+	// attach configuration before anything is read or started: over TCP
+	// any local user can connect, and a launch runs commands as planctl's
+	// user. Over stdio the editor that started planctl is the client and
+	// there is no token.
+	Token string
+	// Claim, when set, is called once a client has given the token, before
+	// its launch opens anything; an error refuses the launch (another
+	// client holds the session).
+	Claim func() error
 }
 
 // Server is one debug session: one client, one plan.
@@ -67,6 +78,7 @@ type Server struct {
 	lines1, cols1 bool
 
 	// Set by launch.
+	authed   bool // the client gave Options.Token
 	launch   Launch
 	opened   *Opened
 	dbg      *runner.Debugger
@@ -355,6 +367,9 @@ func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	if s.o.Open == nil {
 		return errors.New("this server cannot open plans")
 	}
+	if err := s.authenticate(args); err != nil {
+		return err
+	}
 	l, err := ParseLaunch(args)
 	if err != nil {
 		return err
@@ -374,6 +389,36 @@ func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	s.send(&godap.InitializedEvent{Event: event("initialized")})
 	return nil
 }
+
+// authenticate checks a launch configuration's "token" against
+// Options.Token, in constant time, once per session: a session that gave
+// it may launch (and restart) without it again.
+func (s *Server) authenticate(args json.RawMessage) error {
+	if s.o.Token == "" || s.authed {
+		return nil
+	}
+	var t struct {
+		Token string `json:"token"`
+	}
+	json.Unmarshal(args, &t) // a configuration that is not an object has no token
+	if subtle.ConstantTimeCompare([]byte(t.Token), []byte(s.o.Token)) != 1 {
+		if t.Token == "" {
+			return errors.New(`this adapter takes launches only with its token: copy the token 'planctl dap --listen' printed into the configuration as "token" (see docs/debug.md, "The debug port")`)
+		}
+		return errors.New(`the configuration's "token" is not this adapter's: copy the one 'planctl dap --listen' printed when it started`)
+	}
+	if s.o.Claim != nil {
+		if err := s.o.Claim(); err != nil {
+			return err
+		}
+	}
+	s.authed = true
+	return nil
+}
+
+// Authenticated reports whether the client gave the token (always false
+// without Options.Token).
+func (s *Server) Authenticated() bool { return s.authed }
 
 // use makes an opened plan the session's, with a new Debugger; the
 // client's breakpoints move to the plan's lines.
@@ -801,6 +846,11 @@ func (s *Server) source(q *godap.SourceRequest) *godap.Source {
 	if q != nil {
 		if s.orig == nil {
 			s.send(errorResponse(q.Seq, q.Command, "no plan is launched"))
+			return nil
+		}
+		// Only the launched plan is served, whatever the client names.
+		if q.Arguments.SourceReference != 1 && (q.Arguments.Source == nil || !s.isPlanSource(*q.Arguments.Source)) {
+			s.send(errorResponse(q.Seq, q.Command, "planctl serves only the launched plan's source (sourceReference 1)"))
 			return nil
 		}
 		s.send(&godap.SourceResponse{Response: response(q.Seq, q.Command), Body: godap.SourceResponseBody{Content: string(s.orig.Src.Bytes), MimeType: "application/json"}})

@@ -23,8 +23,9 @@ import (
 // mcp-go's StreamableHTTPServer and MCPServer. That round trip decodes each
 // request's JSON five times with encoding/json (the message, its params, the
 // protocol version twice, the arguments into a map planctl never reads) and
-// encodes the answer twice more; it was a third of a loaded server's CPU
-// (docs/serve.md "## Load"), and mcp-go v1.2.1 has no option that skips it.
+// encodes the answer twice more, much of a loaded server's CPU
+// (docs/design/serve-latency.md), and mcp-go v1.2.1 has no option that
+// skips it.
 //
 // The direct path writes what mcp-go would write, byte for byte: the same
 // status, headers and body, and the same log lines. Anything it is not
@@ -264,9 +265,9 @@ func encodeLine(v any) []byte {
 
 // appendResponse appends the JSON-RPC response of a tools/call that res
 // answers, as encodeLine writes it: written directly for the answers
-// execute_plan gives (one text block, perhaps structuredContent), which
-// is most of what encoding/json spent on a served plan; through encodeLine
-// for anything else.
+// execute_plan gives (one text block, perhaps structuredContent), the
+// encoding a served plan mostly pays for; through encodeLine for anything
+// else.
 func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	base := dst
 	general := func() []byte {

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
+	"github.com/planctl/planctl/tui"
 )
 
 // commandSpec is one command: how it parses, its help, and its handler.
@@ -173,7 +175,7 @@ func init() {
 					if status == runner.StepRunning {
 						status = runner.StepPending
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s", st.Label(), toolText(st), status)
+					fmt.Fprintf(w, "%s\t%s\t%s", label(st), toolText(st), status)
 					if m := s.hintMark(st); m != "" {
 						fmt.Fprintf(w, "\t%s", m)
 					}
@@ -197,6 +199,19 @@ func init() {
 				}
 				fmt.Fprintf(s.out, "trace written to %s\n", path)
 				return nil
+			}},
+		{name: "config", usage: "config [SETTING N]", max: 2,
+			help: "how much of a value print, query, display and next show: max-array-values N elements of an array (members of an object), max-string-len N characters of a string; 0: no bound",
+			more: "defaults 64 and 256; what is left out is said (… N more); on a terminal, a value longer than the screen is paged ($PAGER, or --more--)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				switch len(c.Args) {
+				case 0:
+					s.showConfig()
+					return nil
+				case 1:
+					return fmt.Errorf("config %s takes a number: config %s N (0: no bound)", c.Args[0], c.Args[0])
+				}
+				return s.setConfig(c.Args[0], c.Args[1])
 			}},
 		{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", max: 1,
 			help: "list the commands, or explain one",
@@ -288,7 +303,7 @@ func cmdClear(s *Session, ctx context.Context, c Command) error {
 func cmdQuery(s *Session, ctx context.Context, c Command) error {
 	v, err := s.dbg.Query(c.Rest)
 	if err != nil {
-		return err
+		return tui.ExplainQuery(s.run, err)
 	}
 	s.writeJSON(v)
 	return nil
@@ -344,7 +359,7 @@ func cmdDiag(s *Session, ctx context.Context, c Command) error {
 			if len(fs) > 1 {
 				cmd += fmt.Sprintf(" %d", f.Sub)
 			}
-			fmt.Fprintf(s.out, "   %s: %s\n", cmd, f.Title)
+			fmt.Fprintf(s.out, "   %s: %s\n", cmd, jsontext.EscapeText(f.Title))
 		}
 	}
 	if len(ds) > maxFixChecks+1 {

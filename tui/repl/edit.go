@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -95,7 +96,7 @@ func cmdFix(s *Session, ctx context.Context, c Command) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "fixed: %s\n", ch.What)
+	fmt.Fprintf(s.out, "fixed: %s\n", jsontext.EscapeText(ch.What))
 	s.changed(ch)
 	return nil
 }
@@ -144,7 +145,7 @@ func cmdReload(s *Session, ctx context.Context, c Command) error {
 // changed reports a change of the whole plan: which steps changed, what
 // the run keeps, the plan's diagnostics and the next step.
 func (s *Session) changed(ch runner.Change) {
-	fmt.Fprintf(s.out, "%s: %s\n", ch.What, ch.Summary())
+	fmt.Fprintf(s.out, "%s: %s\n", jsontext.EscapeText(ch.What), jsontext.EscapeText(ch.Summary()))
 	ds := s.dbg.Diagnostics()
 	switch n := len(ds); {
 	case n == 0:
@@ -178,12 +179,12 @@ func cmdAttempts(s *Session, ctx context.Context, c Command) error {
 		}
 		fmt.Fprintf(s.out, "%d. %s in %s%s\n", k+1, a.Status, a.Duration.Round(time.Millisecond), note)
 		if a.Args != nil {
-			fmt.Fprintf(s.out, "   args: %s\n", a.Args)
+			fmt.Fprintf(s.out, "   args: %s\n", s.line(appendValue(nil, a.Args, s.limits, true)))
 		}
 		if a.Status == runner.StepOK {
-			fmt.Fprintf(s.out, "   result: %s\n", a.Result)
+			fmt.Fprintf(s.out, "   result: %s\n", s.line(appendValue(nil, a.Result, s.limits, true)))
 		} else {
-			fmt.Fprintf(s.out, "   error: %s\n", a.Error)
+			fmt.Fprintf(s.out, "   error: %s\n", jsontext.EscapeText(a.Error))
 		}
 	}
 	return nil

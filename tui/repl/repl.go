@@ -10,6 +10,7 @@ package repl
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,9 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -52,6 +56,9 @@ type Options struct {
 	// Commands run first, as if typed, before In is read; "quit" among
 	// them ends the session without reading In.
 	Commands []string
+	// PrintLimits bound what is printed of a value (nil: DefaultLimits);
+	// config changes them.
+	PrintLimits *Limits
 }
 
 // ErrCommandFailed is returned by Run when commands were read from a pipe
@@ -84,6 +91,12 @@ type Session struct {
 	// suspend hands the terminal to fn (an editor) and takes it back (nil
 	// without a terminal).
 	suspend func(fn func() error) error
+	limits  Limits
+	// page shows a value longer than the terminal (nil: printed as it
+	// is, as to a pipe or a file).
+	page pager
+	// height is the terminal's rows, for page.
+	height func() int
 }
 
 // display is a query shown after every next and continue.
@@ -100,7 +113,10 @@ func NewSession(o Options) *Session {
 	if o.TracePath == "" {
 		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
 	}
-	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
+	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits}
+	if o.PrintLimits != nil {
+		s.limits = *o.PrintLimits
+	}
 	ro := o.RunOptions
 	ro.OnEvent = s.onEvent
 	s.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live,
@@ -124,7 +140,7 @@ func Run(ctx context.Context, o Options) error {
 		defer func() { ed.close() }()
 		read = func(prompt string) (string, error) { return ed.readLine(prompt) }
 		s.ask = func(q string) bool {
-			line, err := ed.readLine(q)
+			line, err := ed.ask(q)
 			a := strings.ToLower(strings.TrimSpace(line))
 			return err == nil && (a == "y" || a == "yes")
 		}
@@ -137,6 +153,21 @@ func Run(ctx context.Context, o Options) error {
 			}
 			ed = ned
 			return ferr
+		}
+		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
+			s.height = func() int {
+				if _, h, err := term.GetSize(out.Fd()); err == nil && h > 1 {
+					return h
+				}
+				return 24
+			}
+			if pg := os.Getenv("PAGER"); strings.TrimSpace(pg) != "" {
+				s.page = commandPager(pg, out, s.errOut)
+			} else {
+				s.page = func(text []byte) error {
+					return morePager(out, s.height(), ed.ask)(text)
+				}
+			}
 		}
 		// At the prompt ctrl+c is a key (the editor holds the terminal
 		// raw); between a command's end and the next prompt the terminal
@@ -253,7 +284,11 @@ func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 func (s *Session) fail(err error) {
 	s.failed = true
 	s.out.Flush()
-	fmt.Fprintf(s.errOut, "error: %v\n", err)
+	lines := strings.Split(err.Error(), "\n")
+	for k, l := range lines {
+		lines[k] = jsontext.EscapeText(l) // errors quote tools and results
+	}
+	fmt.Fprintf(s.errOut, "error: %s\n", strings.Join(lines, "\n"))
 }
 
 // Failed reports whether a command has failed.
@@ -265,15 +300,19 @@ func (s *Session) exec(ctx context.Context, c Command) error {
 
 func toolText(st *plan.Step) string {
 	if t := st.ToolName(); t != "" {
-		return t
+		return jsontext.EscapeText(t)
 	}
 	return "(no tool)"
 }
 
+// label is a step's label as printed: the plan's ids are text from a
+// file, shown with their hidden characters escaped.
+func label(st *plan.Step) string { return jsontext.EscapeText(st.Label()) }
+
 // describe names step i for people: its label, index and tool.
 func (s *Session) describe(i int) string {
 	st := s.dbg.Plan().Steps[i]
-	return fmt.Sprintf("%s (#%d, %s)", st.Label(), i, toolText(st))
+	return fmt.Sprintf("%s (#%d, %s)", label(st), i, toolText(st))
 }
 
 // runnable says why nothing can run, if so.
@@ -324,12 +363,12 @@ func (s *Session) onEvent(e runner.Event) {
 	}
 	st := s.dbg.Plan().Steps[e.Step]
 	if e.State.Status == runner.StepOK {
-		fmt.Fprintf(s.out, "%s (%s): ok\n", st.Label(), toolText(st))
+		fmt.Fprintf(s.out, "%s (%s): ok\n", label(st), toolText(st))
 		if d := runner.ResultCheck(s.run, e.Step); d != nil {
 			fmt.Fprintf(s.out, "  warning: %s [RESULT_SCHEMA]\n", d.Message)
 		}
 	} else {
-		fmt.Fprintf(s.out, "%s (%s): error: %s\n", st.Label(), toolText(st), e.State.Error)
+		fmt.Fprintf(s.out, "%s (%s): error: %s\n", label(st), toolText(st), jsontext.EscapeText(e.State.Error))
 	}
 	if s.o.Interactive {
 		s.out.Flush()
@@ -345,7 +384,7 @@ func (s *Session) stopped(ctx context.Context) {
 	case s.dbg.Halted() != "": // before Failed: a retry of a failed step can halt too
 		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case s.run.Failed():
-		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", s.dbg.Plan().Steps[c].Label())
+		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", label(s.dbg.Plan().Steps[c]))
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
 	case s.dbg.IsBreak(c):
@@ -364,10 +403,26 @@ func (s *Session) showDisplays() {
 func (s *Session) showDisplay(d display) {
 	v, err := s.dbg.Query(d.expr)
 	if err != nil {
-		fmt.Fprintf(s.out, "%d: %s: %v\n", d.n, d.expr, err)
+		fmt.Fprintf(s.out, "%d: %s: %s\n", d.n, jsontext.EscapeText(d.expr), jsontext.EscapeText(tui.ExplainQuery(s.run, err).Error()))
 		return
 	}
-	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, d.expr, jsontext.AppendCompact(nil, v))
+	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, jsontext.EscapeText(d.expr), s.line(appendValue(nil, v, s.limits, true)))
+}
+
+// line cuts a display's one line to four times max-string-len characters:
+// nested arrays, each within max-array-values, still multiply.
+func (s *Session) line(b []byte) []byte {
+	limit := 4 * s.limits.MaxStringLen
+	if limit == 0 || utf8.RuneCount(b) <= limit {
+		return b
+	}
+	cut, n := 0, 0
+	for n < limit {
+		_, size := utf8.DecodeRune(b[cut:])
+		cut += size
+		n++
+	}
+	return fmt.Appendf(b[:cut:cut], " … %s", moreChars(utf8.RuneCount(b[cut:])))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
@@ -387,9 +442,18 @@ func (s *Session) where() {
 	fmt.Fprintf(s.out, "next: %s\n", s.describe(c))
 }
 
+// writeJSON prints a value within the session's limits, a screen at a
+// time when it is longer than the terminal.
 func (s *Session) writeJSON(raw []byte) {
-	s.out.Write(jsontext.Indent(raw))
-	s.out.WriteByte('\n')
+	text := append(appendValue(nil, raw, s.limits, false), '\n')
+	if s.page != nil && bytes.Count(text, []byte{'\n'}) >= s.height()-1 {
+		s.out.Flush()
+		if err := s.page(text); err != nil {
+			s.fail(err)
+		}
+		return
+	}
+	s.out.Write(text)
 }
 
 func (s *Session) print(args []string) error {
@@ -437,6 +501,9 @@ func (s *Session) args(i int) error {
 		r, err := s.run.ResolveArgs(i)
 		if err != nil {
 			why = err.Error()
+			if w := s.waitingFor(i); w != "" {
+				why = w // Concierge's "does not exist or comes later" is for a plan it refuses
+			}
 		}
 		resolved = r
 	}
@@ -451,11 +518,44 @@ func (s *Session) args(i int) error {
 	return nil
 }
 
+// waitingFor says which step a reference of step i waits for, when one
+// reads an earlier step that has not run (or failed): "" when none does.
+func (s *Session) waitingFor(i int) string {
+	p := s.dbg.Plan()
+	args, _ := s.run.ArgsOf(i) // as edited
+	if args.IsZero() || args.Kind() != jsontext.Object {
+		return ""
+	}
+	for _, m := range args.Members() {
+		if !plan.IsRef(m.Value) {
+			continue
+		}
+		ref := plan.ParseRef(m.Value)
+		if ref.Err != "" {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if p.Steps[j].Label() != ref.Step {
+				continue
+			}
+			switch st := s.run.Step(j); st.Status {
+			case runner.StepOK:
+			case runner.StepError:
+				return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
+			default:
+				return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
+			}
+			break
+		}
+	}
+	return ""
+}
+
 // edited reports an edit of step i: its diagnostics, then its arguments.
 func (s *Session) edited(i int, ds []plan.Diagnostic) error {
 	name := s.dbg.Name()
 	if len(ds) == 0 {
-		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", s.dbg.Plan().Steps[i].Label())
+		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", label(s.dbg.Plan().Steps[i]))
 	}
 	for _, d := range ds {
 		fmt.Fprintf(s.out, "%s:%s\n", name, d.String())

@@ -58,7 +58,7 @@ func TestSessionCommands(t *testing.T) {
 		{"print backup nope", "error: Cannot resolve output_by_reference: key 'nope' not found in step 'backup'\n"},
 		{"print check", "error: check has not run yet: next or continue to run it\n"},
 		{"args", "{\n  \"literal\": {\n    \"backup_id\": {\n      \"output_by_reference\": {\n        \"backup\": [\n          \"backup_id\"\n        ]\n      }\n    }\n  },\n  \"resolved\": {\n    \"backup_id\": \"bk-orders\"\n  }\n}\n"},
-		{"args note", "{\n  \"literal\": {\n    \"channel\": \"ops\",\n    \"message\": {\n      \"output_by_reference\": {\n        \"check\": [\n          \"status\"\n        ]\n      }\n    }\n  },\n  \"unresolved\": \"Step 'note' references step 'check' which either does not exist or comes later in the plan\"\n}\n"},
+		{"args note", "{\n  \"literal\": {\n    \"channel\": \"ops\",\n    \"message\": {\n      \"output_by_reference\": {\n        \"check\": [\n          \"status\"\n        ]\n      }\n    }\n  },\n  \"unresolved\": \"argument \\\"message\\\" reads step 'check', which has not run yet: next or continue runs it\"\n}\n"},
 		{"continue", "check (validate_backup): ok\nstopped at the breakpoint before note (#2, notify)\n"},
 		{`set channel "dev"`, "note: no problems found in the edited step\n{\n  \"literal\": {\n    \"channel\": \"dev\",\n    \"message\": {\n      \"output_by_reference\": {\n        \"check\": [\n          \"status\"\n        ]\n      }\n    }\n  },\n  \"resolved\": {\n    \"channel\": \"dev\",\n    \"message\": \"valid\"\n  }\n}\n"},
 		{"continue", "note (notify): ok\nrun completed\n"},
@@ -233,7 +233,7 @@ func TestComplete(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "tool", "delete", "fix", "undo", "redo", "write", "reload", "edit", "attempts", "steps", "diag", "trace", "help", "quit"}},
+		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "tool", "delete", "fix", "undo", "redo", "write", "reload", "edit", "attempts", "steps", "diag", "trace", "config", "help", "quit"}},
 		{"re", []string{"restart", "rerun", "redo", "reload"}},
 		{"b ", []string{"backup", "check", "note"}},
 		{"print c", []string{"check"}},

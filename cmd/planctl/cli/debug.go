@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/tui"
@@ -202,7 +202,7 @@ func openDebugTarget(ctx context.Context, s *streams, f *sourceFlags, path strin
 	fromTrace := false
 	if path != "" && isTraceFile(path) {
 		fromTrace = true
-		if f.catalog == "" && f.server == "" && f.url == "" && f.config == "" && f.replay == "" {
+		if f.liveCount() == 0 && f.replay == "" {
 			f.replay, path = path, ""
 		} else {
 			t, err := trace.Read(path)
@@ -248,7 +248,7 @@ func isTraceFile(path string) bool {
 	if path == "-" {
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}

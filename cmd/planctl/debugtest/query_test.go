@@ -58,6 +58,7 @@ func TestREPLQueryScripts(t *testing.T) {
 // the run. query TRACE QUERY reads a recorded run.
 func TestRunQueryAndQueryTrace(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "run.trace.json")
+	failed := filepath.Join(t.TempDir(), "failed.trace.json")
 	for _, tc := range []struct {
 		args           []string
 		code           int
@@ -74,6 +75,10 @@ func TestRunQueryAndQueryTrace(t *testing.T) {
 		{[]string{"query", "--compact", trace, "{backup.database,n:migrate.applied.#}"}, 0, `{"database":"orders","n":2}` + "\n", ""},
 		{[]string{"query", trace, "verify.nope"}, 1, "", "planctl: nothing matched \"verify.nope\": \"verify\" is an object with keys "},
 		{[]string{"query", trace}, 2, "", "planctl: planctl query takes a TRACE and a QUERY"},
+		// a query on a step that failed says so, with its error
+		{[]string{"run", "--query", "ok_backup.database", "--trace", failed, "samples/tool-error.json"}, 1, "\"prod\"\n", ""},
+		{[]string{"query", failed, "bad_backup.backup_id"}, 1, "", "planctl: step \"bad_backup\" failed, so \"bad_backup.backup_id\" has no value: its error: disk full\n"},
+		{[]string{"query", failed, "ok_backup.database"}, 0, "\"prod\"\n", ""},
 		{[]string{"query", "samples/migration.json", "a"}, 3, "", "planctl: "},
 	} {
 		r := planctl(t, "", tc.args...)
