@@ -9,7 +9,7 @@ import "github.com/planctl/planctl/plan/runner"
 // since the last refresh are checked again (resultKeys): after a long run,
 // checking every result again made each key that ran a step wait for all
 // of them.
-func (m *common) refreshResultDiags() {
+func (m *runState) refreshResultDiags() {
 	if len(m.resultKeys) != len(m.diags) {
 		m.resultKeys = make([]treeKey, len(m.diags))
 		for i := range m.resultKeys {
