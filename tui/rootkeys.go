@@ -53,9 +53,13 @@ func (m *model) runKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, ks.Break):
 		return m.toggleBreak(), true
 	case key.Matches(k, ks.Restart):
-		return m.restart(), true
+		return m.confirmRerun("restart", 0, m.restart), true
 	case key.Matches(k, ks.Rerun):
-		return m.rerun(m.sel), true
+		sel := m.sel
+		if sel < 0 || sel >= len(m.p.Steps) {
+			return m.rerun(sel), true // says nothing, runs nothing
+		}
+		return m.confirmRerun("rerun "+m.label(sel), sel, func() tea.Cmd { return m.rerun(sel) }), true
 	case key.Matches(k, ks.Edit):
 		return m.edit(), true
 	case key.Matches(k, ks.Cancel):
@@ -79,6 +83,29 @@ func (m *model) toggleBreak() tea.Cmd {
 		return m.note("breakpoint on %s cleared", m.label(m.sel))
 	}
 	return m.note("breakpoint on %s: c stops before it", m.label(m.sel))
+}
+
+// confirmRerun runs do at once when it calls no tool again that already
+// ran (the failed step's retry, read-only tools); otherwise it asks
+// first, naming the tools, as the REPL does on a terminal.
+func (m *model) confirmRerun(what string, from int, do func() tea.Cmd) tea.Cmd {
+	again := m.dbg.CallsAgain(from)
+	if len(again) == 0 {
+		return do()
+	}
+	for k, t := range again {
+		if h := m.dbg.ToolHint(t); h != "" {
+			again[k] = t + " (" + h + ")"
+		}
+	}
+	q := m.st.errMsg.Render(what + " calls again " + strings.Join(again, ", ") + ", which already ran: go on? y/n")
+	m.push(newQuestion(m.common, func() string { return q }, func(k tea.KeyMsg) tea.Cmd {
+		if k.String() == "y" || k.String() == "Y" {
+			return do()
+		}
+		return tea.Batch(m.note("%s: nothing changed", what), m.runQueue())
+	}))
+	return nil
 }
 
 // quitQuestion and quitAnswer are the question q asks while a command runs.

@@ -125,21 +125,7 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 		}
 		defer func() { ed.close() }()
 		read = func(prompt string) (string, error) { return ed.readLine(prompt) }
-		s.ask = func(q string) bool {
-			line, err := ed.ask(q)
-			a := strings.ToLower(strings.TrimSpace(line))
-			return err == nil && (a == "y" || a == "yes")
-		}
-		s.suspend = func(fn func() error) error {
-			ed.close()
-			ferr := fn()
-			ned, err := newLineEditor(f, s.errOut, s.Complete)
-			if err != nil {
-				return fmt.Errorf("cannot read commands from the terminal again: %w", err)
-			}
-			ed = ned
-			return ferr
-		}
+		s.onTerminal(f, &ed)
 		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
 			s.height = func() int {
 				if _, h, err := term.GetSize(out.Fd()); err == nil && h > 1 {
@@ -207,6 +193,28 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 		}
 	}
 	return s.result()
+}
+
+// onTerminal gives the session the terminal's questions (ask: y or yes
+// goes on, anything else, ctrl+c too, does not) and the hand-over of the
+// terminal to an editor (suspend), after which a new line editor reads
+// the commands: *ed is always the one in use.
+func (s *Session) onTerminal(f *os.File, ed **lineEditor) {
+	s.ask = func(q string) bool {
+		line, err := (*ed).ask(q)
+		a := strings.ToLower(strings.TrimSpace(line))
+		return err == nil && (a == "y" || a == "yes")
+	}
+	s.suspend = func(fn func() error) error {
+		(*ed).close()
+		ferr := fn()
+		ned, err := newLineEditor(f, s.errOut, s.Complete)
+		if err != nil {
+			return fmt.Errorf("cannot read commands from the terminal again: %w", err)
+		}
+		*ed = ned
+		return ferr
+	}
 }
 
 func (s *Session) result() error {
