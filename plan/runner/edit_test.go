@@ -178,3 +178,17 @@ func TestWriteNeedsAFile(t *testing.T) {
 		t.Error("reloaded a plan with no file")
 	}
 }
+
+// A value that is not one JSON value is refused in the words of a value,
+// not of a plan file.
+func TestSetArgValueError(t *testing.T) {
+	d, _ := newEditDebugger(t, editPlan)
+	_, err := d.SetArg(2, "channel", []byte(`"a" "b"`))
+	if err == nil || strings.Contains(err.Error(), "plan file") || !strings.Contains(err.Error(), "an argument's value is one JSON value") {
+		t.Errorf("set of two values: %v", err)
+	}
+	_, err = d.SetArgs(2, []byte(`{} {}`))
+	if err == nil || strings.Contains(err.Error(), "plan file") || !strings.Contains(err.Error(), "the arguments are one JSON object") {
+		t.Errorf("args of two objects: %v", err)
+	}
+}
