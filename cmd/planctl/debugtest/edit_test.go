@@ -115,3 +115,38 @@ func TestREPLReloadKeepsEarlierResults(t *testing.T) {
 		t.Errorf("a step ran again:\n%s", r.stdout)
 	}
 }
+
+// edit STEP on a terminal hands the terminal to the editor whole: every
+// key typed reaches it (the line editor reads nothing meanwhile), and the
+// prompt comes back after the reload.
+func TestREPLEditOnATerminal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.json")
+	fixed := strings.Replace(strings.Replace(flagged, "bakup", "backup", 1), "mesage", "message", 1)
+	if err := os.WriteFile(path, []byte(fixed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	typed := filepath.Join(dir, "typed")
+	editor := filepath.Join(dir, "vi")
+	script := "#!/bin/sh\necho EDITOR-READY\nIFS= read -r line\nprintf '%s' \"$line\" > " + typed + "\nsed -i \"s/\\\"ops\\\"/\\\"$line\\\"/\" \"$2\"\n"
+	if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", "--repl", path)
+	term.waitFor("(planctl) ")
+	term.send("edit notify\r")
+	term.waitFor("EDITOR-READY")
+	term.send("hello\r")
+	term.waitFor("reload: changed notify")
+	term.waitFor("(planctl) ")
+	if got, _ := os.ReadFile(typed); string(got) != "hello" {
+		t.Errorf("the editor read %q, want \"hello\": a key went elsewhere", got)
+	}
+	term.send("args notify\r")
+	term.waitFor(`"channel": "hello"`)
+	term.waitFor("(planctl) ")
+	term.send("\x04")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
+	}
+}
