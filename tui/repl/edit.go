@@ -22,14 +22,47 @@ import (
 // target splits set's and unset's first argument: STEP.ARG names an
 // argument of STEP (when the part before the first dot is a step of the
 // plan), ARG one of the next step.
+//
+// A dotted name whose first part is no step is an argument of the next
+// step only when that step has it or its tool declares it: otherwise it
+// is a mistyped step, and the error names the steps.
 func (s *Session) target(arg string) (int, string, error) {
-	if st, name, ok := strings.Cut(arg, "."); ok && name != "" {
-		if i, err := s.dbg.FindStep(st); err == nil {
+	st, name, dotted := strings.Cut(arg, ".")
+	var stepErr error
+	if dotted && name != "" {
+		i, err := s.dbg.FindStep(st)
+		if err == nil {
 			return i, name, nil
 		}
+		stepErr = err
 	}
 	i, err := s.dbg.EditableStep()
-	return i, arg, err
+	if err != nil {
+		return 0, "", err
+	}
+	if stepErr != nil && !s.hasParam(i, arg) {
+		return 0, "", fmt.Errorf("%w; to set an argument named %q of the next step, its tool must declare it", stepErr, arg)
+	}
+	return i, arg, nil
+}
+
+// hasParam reports whether step i has argument name, or its tool
+// declares it.
+func (s *Session) hasParam(i int, name string) bool {
+	step := s.dbg.Plan().Steps[i]
+	if a := step.Args; !a.IsZero() && a.Kind() == jsontext.Object {
+		if _, ok := a.Lookup(name); ok {
+			return true
+		}
+	}
+	if t := s.dbg.Catalog().Tool(step.ToolName()); t != nil {
+		for _, n := range t.ParamNames() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func cmdSet(s *Session, ctx context.Context, c Command) error {
