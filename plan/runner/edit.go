@@ -193,7 +193,7 @@ func (d *Debugger) commitPlan(np *plan.Plan, what string, step int, strict, reco
 	ds := d.opts.Validate(np, d.run.Catalog)
 	d.mu.Lock()
 	if record {
-		d.undo = append(d.undo, old)
+		d.undo = trimHistory(append(d.undo, old))
 		d.redo = nil
 	}
 	d.plan, d.diags, d.checked = np, ds, true
@@ -205,6 +205,23 @@ func (d *Debugger) commitPlan(np *plan.Plan, what string, step int, strict, reco
 		ch.Diagnostics = stepDiagnostics(ds, step)
 	}
 	return ch, nil
+}
+
+// maxHistoryBytes bounds the plan texts undo keeps: each change keeps the
+// whole text before it, and a plan may be tens of megabytes.
+const maxHistoryBytes = 256 << 20
+
+// trimHistory drops the oldest versions past maxHistoryBytes (always
+// keeping the latest, so one undo works whatever the plan's size).
+func trimHistory(h []*plan.Plan) []*plan.Plan {
+	n := 0
+	for k := len(h) - 1; k >= 0; k-- {
+		n += len(h[k].Src.Bytes)
+		if n > maxHistoryBytes && k < len(h)-1 {
+			return append(h[:0:0], h[k+1:]...)
+		}
+	}
+	return h
 }
 
 // SetTool makes step i call tool name instead, and returns the step's
@@ -353,7 +370,7 @@ func (d *Debugger) Undo() (Change, error) {
 	}
 	d.mu.Lock()
 	d.undo = d.undo[:len(d.undo)-1]
-	d.redo = append(d.redo, cur)
+	d.redo = trimHistory(append(d.redo, cur))
 	d.mu.Unlock()
 	return ch, nil
 }
@@ -374,7 +391,7 @@ func (d *Debugger) Redo() (Change, error) {
 	}
 	d.mu.Lock()
 	d.redo = d.redo[:len(d.redo)-1]
-	d.undo = append(d.undo, cur)
+	d.undo = trimHistory(append(d.undo, cur))
 	d.mu.Unlock()
 	return ch, nil
 }
