@@ -225,6 +225,20 @@ type Reconnector interface {
 	Reconnect(ctx context.Context) error
 }
 
+// Downer is implemented by a Caller that knows when its connection has
+// gone (an upstream server that exited): Down reports it, so a debugger
+// reconnects before the next call instead of failing it again.
+type Downer interface {
+	Down() bool
+}
+
+// Down reports whether the catalog's connection is known to be gone (see
+// Downer); false for a catalog without one.
+func (c *Catalog) Down() bool {
+	d, ok := c.Caller.(Downer)
+	return ok && d.Down()
+}
+
 // Reconnect restarts the catalog's connection when its Caller has one (a
 // debugger calls it on restart); for other catalogs it does nothing.
 func (c *Catalog) Reconnect(ctx context.Context) error {
