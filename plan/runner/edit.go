@@ -169,6 +169,26 @@ func diffSteps(old, np *plan.Plan) (first int, ch Change) {
 	return first, ch
 }
 
+// diff is diffSteps, from the one step plan.Reload says changed when it
+// can (comparing every step of a large plan would cost an edit more than
+// validating it again in part does).
+func (d *Debugger) diff(old, np *plan.Plan, pc *plan.Change) (int, Change) {
+	if pc == nil || pc.Old != old || pc.New != np || len(old.Steps) != len(np.Steps) {
+		return diffSteps(old, np)
+	}
+	if pc.Step < 0 {
+		return len(np.Steps), Change{}
+	}
+	k := pc.Step
+	if bytes.Equal(compact(old, k), compact(np, k)) {
+		return len(np.Steps), Change{}
+	}
+	if l := old.Steps[k].Label(); l == np.Steps[k].Label() {
+		return k, Change{Changed: []string{l}}
+	}
+	return diffSteps(old, np) // an id changed: added and removed are the whole plan's question
+}
+
 // commit makes src the plan: loaded, compared with the plan now, handed
 // to the run and validated. strict (an edit) refuses a change to a step
 // that has run ok, and a source that no longer parses; otherwise (reload,
@@ -190,7 +210,7 @@ func (d *Debugger) commitPlan(np *plan.Plan, pc *plan.Change, what string, step 
 		}
 		return Change{}, fmt.Errorf("the edit would break the plan: %s", why)
 	}
-	first, ch := diffSteps(old, np)
+	first, ch := d.diff(old, np, pc)
 	ch.What, ch.Step = what, step
 	cursor := d.run.Cursor()
 	if strict && first < cursor && first < len(old.Steps) {
