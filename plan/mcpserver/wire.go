@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -26,8 +28,70 @@ import (
 // and NaN/Infinity replaced by null), or a reply to send instead of
 // passing anything on.
 func (s *Server) wireIn(line []byte) (pass, reply []byte) {
-	pass, reply, _, _ = s.wireParse(line)
+	pass, reply, _, _ = s.wireParse(s.idIn(line))
 	return pass, reply
+}
+
+// idIn returns line with an integer id that a double does not hold exactly
+// (more than 15 digits) written as a string that carries its digits: mcp-go
+// decodes an id as a float64, so 12345678901234567890 came back as
+// 12345678901234567000, and an id of 309 digits was refused; Python keeps
+// it exact. idOut writes it back as it came. Over stdio only: the answer
+// goes through countingWriter.
+func (s *Server) idIn(line []byte) []byte {
+	if !hasDigitRun(line, 16) {
+		return line
+	}
+	src := bytes.TrimSpace(line)
+	root, err := jsontext.Parse(src)
+	if err != nil || root.Kind() != jsontext.Object {
+		return line
+	}
+	id := root.Get("id")
+	if id.Kind() != jsontext.Number || !pyvalue.IsIntLiteral(id.Str()) || len(strings.TrimLeft(id.Str(), "-")) <= 15 {
+		return line
+	}
+	out := make([]byte, 0, len(src)+len(s.idKey)+3)
+	out = append(out, src[:id.Start()]...)
+	out = append(out, '"')
+	out = append(out, s.idKey...)
+	out = append(out, id.Str()...)
+	out = append(out, '"')
+	out = append(out, src[id.End():]...)
+	return append(out, '\n')
+}
+
+// hasDigitRun reports whether b holds n ASCII digits in a row.
+func hasDigitRun(b []byte, n int) bool {
+	run := 0
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// idOut writes back, in an answer, the id idIn carried as a string.
+func idOut(msg []byte, idKey string) []byte {
+	mark := `"id":"` + idKey
+	i := bytes.Index(msg, []byte(mark))
+	if idKey == "" || i < 0 {
+		return msg
+	}
+	start := i + len(mark)
+	end := bytes.IndexByte(msg[start:], '"')
+	if end < 0 {
+		return msg
+	}
+	out := make([]byte, 0, len(msg))
+	out = append(out, msg[:i+len(`"id":`)]...)
+	out = append(out, msg[start:start+end]...)
+	return append(out, msg[start+end+1:]...)
 }
 
 // wireParse is wireIn that also returns, for a tools/call passed on as it
@@ -57,11 +121,85 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
 		}
 	}
+	if args := root.Get("params").Get("arguments"); args.Kind() == jsontext.Object && hasBeyondDouble(args) {
+		return s.wrapArguments(src, args), nil, jsontext.Value{}, nil
+	}
 	pass = nullNonFinite(src, root, line)
 	if &pass[0] != &line[0] {
 		return pass, nil, jsontext.Value{}, nil // rewritten: the parse is not of it
 	}
 	return pass, nil, root, src
+}
+
+// hasBeyondDouble reports whether v holds an integer literal that a double
+// cannot hold. Python reads it as an exact int; encoding/json, which mcp-go
+// decodes the arguments with beside keeping their text, refuses the whole
+// request ("cannot unmarshal number ... of type float64").
+func hasBeyondDouble(v jsontext.Value) bool {
+	switch v.Kind() {
+	case jsontext.Number:
+		// 309 digits is the shortest integer past the largest double.
+		return len(v.Str()) >= 309 && pyvalue.IsIntLiteral(v.Str()) && beyondDouble(v.Str())
+	case jsontext.Array:
+		for _, e := range v.Elems() {
+			if hasBeyondDouble(e) {
+				return true
+			}
+		}
+	case jsontext.Object:
+		for _, m := range v.Members() {
+			if hasBeyondDouble(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func beyondDouble(lit string) bool {
+	_, err := strconv.ParseFloat(lit, 64)
+	return err != nil
+}
+
+// wrapArguments returns the message src with its arguments args carried as
+// the JSON string of their text (non-finite numbers already null) under
+// s.rawKey, which mcp-go decodes without loss; handle unwraps them
+// (unwrapArguments). The key is random per server, so no request can
+// name it.
+func (s *Server) wrapArguments(src []byte, args jsontext.Value) []byte {
+	text := args.Raw(src)
+	if av, err := jsontext.Parse(text); err == nil {
+		text = bytes.TrimSuffix(nullNonFinite(text, av, text), []byte("\n"))
+	}
+	out := make([]byte, 0, len(src)+len(text)/8+len(s.rawKey)+8)
+	out = append(out, src[:args.Start()]...)
+	out = append(out, '{')
+	out = jsontext.AppendJSONString(out, s.rawKey)
+	out = append(out, ':')
+	out = jsontext.AppendJSONString(out, string(text))
+	out = append(out, '}')
+	out = append(out, src[args.End():]...)
+	if root, err := jsontext.Parse(out); err == nil {
+		out = bytes.TrimSuffix(nullNonFinite(out, root, out), []byte("\n"))
+	}
+	return append(out, '\n')
+}
+
+// unwrapArguments returns the arguments wrapArguments carried, or data
+// itself.
+func (s *Server) unwrapArguments(data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte(`{"`+s.rawKey+`":"`)) {
+		return data
+	}
+	v, err := jsontext.Parse(data)
+	if err != nil || v.Kind() != jsontext.Object || v.Len() != 1 {
+		return data
+	}
+	m := v.Member(0)
+	if m.Key != s.rawKey || m.Value.Kind() != jsontext.String {
+		return data
+	}
+	return []byte(m.Value.Str())
 }
 
 // nullNonFinite returns src with every value that was written as a number

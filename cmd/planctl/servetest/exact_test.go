@@ -1,0 +1,159 @@
+package servetest
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// exactRow is one plan with the compact response Concierge's own server
+// gives it (checked against /work/shared/oracle's real FastMCP tools).
+type exactRow struct{ name, plan, want string }
+
+// checkExact runs each row through `planctl run --no-preflight` (the exact
+// bytes) and through a real `planctl serve` over stdio in both wire modes
+// (the same value in the text content).
+func checkExact(t *testing.T, catalog string, rows []exactRow) {
+	t.Helper()
+	cat := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(cat, []byte(catalog), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "--catalog", cat, "-")
+		cmd.Stdin = strings.NewReader(row.plan)
+		out, _ := cmd.Output()
+		if got := strings.TrimSpace(string(out)); got != row.want {
+			t.Errorf("run, %s:\ngot  %s\nwant %s", row.name, got, row.want)
+		}
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight", "--catalog", cat}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range rows {
+			raw := w.call(callLine(`{"steps":` + row.plan + `}`))
+			var a wireAnswer
+			if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+				t.Errorf("serve %s, %s: not a result: %s", mode, row.name, raw)
+				continue
+			}
+			var got, want any
+			if err := json.Unmarshal([]byte(a.Result.Content[0].Text), &got); err != nil {
+				t.Errorf("serve %s, %s: text is not JSON: %q", mode, row.name, a.Result.Content[0].Text)
+				continue
+			}
+			if err := json.Unmarshal([]byte(row.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("serve %s, %s:\ngot  %s\nwant %s", mode, row.name, a.Result.Content[0].Text, row.want)
+			}
+		}
+		w.close()
+	}
+}
+
+// fastmcpCatalog: one FastMCP tool with a parameter of each JSON type.
+const fastmcpCatalog = `{"runtime": "fastmcp", "tools": [
+ {"name": "f", "inputSchema": {"type": "object", "properties": {
+   "items": {"type": "array"}, "n": {"type": "integer"}, "x": {"type": "number"},
+   "b": {"type": "boolean"}, "s": {"type": "string"}, "any": {}, "o": {"type": "object"},
+   "os": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
+  "result": {"args": "{{args}}"}}
+]}`
+
+func pydanticErr(param, msg, typ, input, inputType string) string {
+	return `{"status":"partial","steps":{"a":{"status":"error","error":` + jsonQuote("Error executing tool f: 1 validation error for fArguments\n"+
+		param+"\n  "+msg+" [type="+typ+", input_value="+input+", input_type="+inputType+"]\n    For further information visit https://errors.pydantic.dev/2.13/v/"+typ) + `}}}`
+}
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(b))
+}
+
+func oneStep(args string) string { return `[{"id":"a","tool":"f","args":` + args + `}]` }
+
+func okArgs(args string) string {
+	return `{"status":"completed","steps":{"a":{"status":"ok","result":{"args":` + args + `}}}}`
+}
+
+// TestFastMCPExact: issue 29's FastMCP rules, as Concierge's real server
+// with real FastMCP tools answers them (the oracle's generated functions
+// drop a None they receive, so there "any" and "os" are absent; FastMCP
+// passes them as null).
+func TestFastMCPExact(t *testing.T) {
+	t.Parallel()
+	digits400 := "1" + strings.Repeat("0", 400)
+	checkExact(t, fastmcpCatalog, []exactRow{
+		{"pre_parse_json: a JSON array, object or null in a string becomes the value; str parameters keep it",
+			oneStep(`{"items":"[1, \"2\"]","o":" {\"k\": 1} ","any":"null","s":"[1]","os":"null"}`),
+			okArgs(`{"items":[1,"2"],"s":"[1]","any":null,"o":{"k":1},"os":null}`)},
+		{"pre_parse_json keeps numbers, strings and booleans as the string",
+			oneStep(`{"any":"5","n":"7","os":"\"q\"","o":"true"}`),
+			pydanticErr("o", "Input should be a valid dictionary", "dict_type", "'true'", "str")},
+		{"a parsed array to an int parameter: int_type on the list",
+			oneStep(`{"n":"[5]"}`),
+			pydanticErr("n", "Input should be a valid integer", "int_type", "[5]", "list")},
+		{"input_value cut by UTF-8 bytes, on character boundaries",
+			oneStep(`{"n":"` + strings.Repeat("é", 45) + `"}`),
+			pydanticErr("n", "Input should be a valid integer, unable to parse string as an integer", "int_parsing",
+				"'"+strings.Repeat("é", 12)+"..."+strings.Repeat("é", 11)+"'", "str")},
+		{"a four-byte character at the cut",
+			oneStep(`{"n":"` + strings.Repeat("x😀", 30) + `"}`),
+			pydanticErr("n", "Input should be a valid integer, unable to parse string as an integer", "int_parsing",
+				"'"+strings.Repeat("x😀", 4)+"x..."+strings.Repeat("x😀", 4)+"'", "str")},
+		{"bool parsing does not strip spaces",
+			oneStep(`{"b":" yes"}`),
+			pydanticErr("b", "Input should be a valid boolean, unable to interpret input", "bool_parsing", "' yes'", "str")},
+		{"bool parsing ignores case", oneStep(`{"b":"YES"}`), okArgs(`{"b":true}`)},
+		{"an integer beyond a double to a number: float_type",
+			oneStep(`{"x":` + digits400 + `}`),
+			pydanticErr("x", "Input should be a valid number", "float_type", digits400[:25]+"..."+digits400[len(digits400)-24:], "int")},
+		{"the largest integer that rounds to a double passes",
+			oneStep(`{"x":179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791}`),
+			okArgs(`{"x":1.7976931348623157e+308}`)},
+		{"-0 is the int 0: 0.0", oneStep(`{"x":-0}`), okArgs(`{"x":0.0}`)},
+	})
+}
+
+// TestWireBigNumbers: numbers of any length cross serve's wire exactly, in
+// the arguments and in the JSON-RPC id, as Python's json keeps them in
+// Concierge's server (issue 29; mcp-go decodes both as float64).
+func TestWireBigNumbers(t *testing.T) {
+	t.Parallel()
+	big := "1" + strings.Repeat("0", 400)
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range []struct{ name, line, want string }{
+			{"a 401-digit integer argument, beside a number beyond a double (null, as Python's SDK makes it)",
+				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":[` + big + `,-` + big + `,1e400]}}]}}}`,
+				`{"jsonrpc":"2.0","id":3,"result":{"isError":false,"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          ` + big + `,\n          -` + big + `,\n          null\n        ]\n      }\n    }\n  }\n}"}],"structuredContent":{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[` + big + `,-` + big + `,null]}}}}}}`},
+			{"an id past 2^64 is echoed as it came",
+				`{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
+				`{"jsonrpc":"2.0","id":12345678901234567890,"result":{}}`},
+			{"a negative id of 30 digits",
+				`{"jsonrpc":"2.0","id":-123456789012345678901234567890,"method":"ping"}`,
+				`{"jsonrpc":"2.0","id":-123456789012345678901234567890,"result":{}}`},
+			{"an id of 16 digits inside a double's range but not exact in one",
+				`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+				`{"jsonrpc":"2.0","id":9007199254740993,"result":{}}`},
+		} {
+			if got := strings.TrimSpace(w.call(row.line)); got != row.want {
+				t.Errorf("%s, %s:\ngot  %s\nwant %s", mode, row.name, got, row.want)
+			}
+		}
+		w.close()
+	}
+}
