@@ -295,12 +295,16 @@ func Index(s string, n int) (int, string) {
 	}
 	// Python formats this message with %.200R: the repr cut at 200 characters.
 	invalid := "invalid literal for int() with base 10: " + cutRunes(ReprString(s), 200)
-	if t == "" {
+	// CPython reads the run of digits and single underscores first, and
+	// checks the digit limit on it before it looks at what follows: 4,301
+	// digits and an "x" exceed the limit, they are not an invalid literal.
+	if t == "" || t[0] == '_' {
 		return 0, invalid
 	}
 	var digits strings.Builder
-	prevUnderscore := true // a leading underscore is invalid
-	for _, r := range t {
+	prevUnderscore := false
+	rest := ""
+	for i, r := range t {
 		if r == '_' {
 			if prevUnderscore {
 				return 0, invalid
@@ -310,7 +314,8 @@ func Index(s string, n int) (int, string) {
 		}
 		d := unicodeDigit(r)
 		if d < 0 {
-			return 0, invalid
+			rest = t[i:]
+			break
 		}
 		digits.WriteByte(byte('0' + d))
 		prevUnderscore = false
@@ -322,6 +327,9 @@ func Index(s string, n int) (int, string) {
 	if len(ds) > pyIntMaxStrDigits {
 		return 0, "Exceeds the limit (4300 digits) for integer string conversion: value has " +
 			strconv.Itoa(len(ds)) + " digits; use sys.set_int_max_str_digits() to increase the limit"
+	}
+	if ds == "" || strings.TrimFunc(rest, unicode.IsSpace) != "" {
+		return 0, invalid
 	}
 	bi, _ := new(big.Int).SetString(ds, 10)
 	if neg {

@@ -19,12 +19,16 @@ type exactRow struct{ name, plan, want string }
 // (the same value in the text content).
 func checkExact(t *testing.T, catalog string, rows []exactRow) {
 	t.Helper()
-	cat := filepath.Join(t.TempDir(), "catalog.json")
-	if err := os.WriteFile(cat, []byte(catalog), 0o600); err != nil {
-		t.Fatal(err)
+	var catArgs []string // the embedded demo catalog when catalog is ""
+	if catalog != "" {
+		cat := filepath.Join(t.TempDir(), "catalog.json")
+		if err := os.WriteFile(cat, []byte(catalog), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		catArgs = []string{"--catalog", cat}
 	}
 	for _, row := range rows {
-		cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "--catalog", cat, "-")
+		cmd := exec.Command(binary, append(append([]string{"run", "--no-preflight", "--compact"}, catArgs...), "-")...)
 		cmd.Stdin = strings.NewReader(row.plan)
 		out, _ := cmd.Output()
 		if got := strings.TrimSpace(string(out)); got != row.want {
@@ -32,7 +36,7 @@ func checkExact(t *testing.T, catalog string, rows []exactRow) {
 		}
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
-		args := []string{"--no-preflight", "--catalog", cat}
+		args := append([]string{"--no-preflight"}, catArgs...)
 		if mode == "concierge-wire" {
 			args = append(args, "--concierge-wire")
 		}
@@ -156,4 +160,25 @@ func TestWireBigNumbers(t *testing.T) {
 		}
 		w.close()
 	}
+}
+
+// TestEngineExact: issue 29's engine rows (CPython's int() checks its digit
+// limit first), checked with the oracle's compare.py.
+func TestEngineExact(t *testing.T) {
+	t.Parallel()
+	d := strings.Repeat("1", 4301)
+	limit := "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit"
+	ref := func(elem string) string {
+		return `[{"id":"a","tool":"echo","args":{"value":[1]}},{"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":["value",` + jsonQuote(elem) + `]}}}}]`
+	}
+	failed := func(elem, msg string) string {
+		return `{"status":"partial","steps":{"a":{"status":"ok","result":{"value":[1]}},"b":{"status":"error","error":` +
+			jsonQuote("Cannot resolve output_by_reference [a, 'value', '"+elem+"']: "+msg) + `}}}`
+	}
+	checkExact(t, "", []exactRow{
+		{"4,301 digits and junk: the digit limit", ref(d + "x"), failed(d+"x", limit)},
+		{"4,301 digits and a fraction", ref(d + ".0"), failed(d+".0", limit)},
+		{"4,301 digits and an exponent", ref(d + "e5"), failed(d+"e5", limit)},
+		{"a short run and junk: an invalid literal", ref("11x"), failed("11x", "invalid literal for int() with base 10: '11x'")},
+	})
 }
