@@ -121,3 +121,23 @@ func TestFastMCPRuntimeValue(t *testing.T) {
 		t.Errorf("want a clear error, got %v", err)
 	}
 }
+
+// TestXSharableBoolean: only true marks a parameter sharable, as
+// Concierge's "is True" reads it; any other value is refused with the fix.
+func TestXSharableBoolean(t *testing.T) {
+	for _, v := range []string{`"yes"`, `1`, `[true]`, `"true"`, `1.0`, `null`} {
+		_, err := mockserver.Load("x.json", []byte(`{"tools": [{"name": "t", "inputSchema": {"properties": {"a": {"x-sharable": `+v+`}}}, "result": {}}]}`))
+		if err == nil || !strings.Contains(err.Error(), `parameter "a": "x-sharable" must be true or false, not `) {
+			t.Errorf("x-sharable %s: want the catalog refused, got %v", v, err)
+		}
+	}
+	for v, want := range map[string]bool{"true": true, "false": false} {
+		cat, err := mockserver.Load("x.json", []byte(`{"tools": [{"name": "t", "inputSchema": {"properties": {"a": {"x-sharable": `+v+`}}}, "result": {}}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cat.Tool("t").IsSharable("a"); got != want {
+			t.Errorf("x-sharable %s: sharable %v, want %v", v, got, want)
+		}
+	}
+}

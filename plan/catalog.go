@@ -195,9 +195,10 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 // XSharable lists, sorted, the properties an input schema marks
 // "x-sharable": the parameters that may take references, beside those a
 // mock catalog lists in "sharable" (README.md, "Mock catalogs"). The key is
-// matched exactly ("X-Sharable" is not it) and its value is read as Python
-// reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
-// property on its own: one odd value never drops the others' marks.
+// matched exactly ("X-Sharable" is not it) and only the boolean true marks,
+// as Concierge's "is True" reads it ("yes", 1 and "true" do not; a mock
+// catalog refuses them, mockserver), each property on its own: one odd
+// value never drops the others' marks.
 func XSharable(schema json.RawMessage) []string {
 	root, err := jsontext.Parse(schema)
 	if err != nil || root.Kind() != jsontext.Object {
@@ -209,7 +210,7 @@ func XSharable(schema json.RawMessage) []string {
 	}
 	var out []string
 	for _, m := range pyvalue.Members(props) {
-		if pyvalue.Truthy(m.Value.Get("x-sharable")) {
+		if x := m.Value.Get("x-sharable"); x.Kind() == jsontext.Bool && x.Bool() {
 			out = append(out, m.Key)
 		}
 	}

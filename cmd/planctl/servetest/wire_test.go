@@ -213,7 +213,7 @@ func TestToolListRendering(t *testing.T) {
   {"name": "req_obj", "description": "o", "inputSchema": {"properties": {"a": {}, "b": {}}, "required": {"b": 0}}, "result": {}},
   {"name": "marks", "description": "m", "inputSchema": {"properties": {
      "x": {"type": "string", "x-sharable": true}, "y": {"type": "string", "X-Sharable": true},
-     "z": {"type": "string", "x-sharable": "yes"}, "w": {"type": "string", "x-sharable": false}}}, "result": {}}
+     "w": {"type": "string", "x-sharable": false}}}, "result": {}}
 ]}`
 	path := filepath.Join(t.TempDir(), "catalog.json")
 	if err := os.WriteFile(path, []byte(catalog), 0o644); err != nil {
@@ -231,7 +231,7 @@ func TestToolListRendering(t *testing.T) {
 		"  req_obj(a?: any, b: any)",
 		"    o",
 		"",
-		"  marks(x?: string [sharable], y?: string, z?: string [sharable], w?: string)",
+		"  marks(x?: string [sharable], y?: string, w?: string)",
 		"    m",
 	}, "\n") + "\n"
 	if got != want {
