@@ -263,7 +263,7 @@ func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int) {
 		newline(depth)
 		b.WriteByte('}')
 	default:
-		pyDumps(b, v)
+		pyDumps(b, v, false)
 	}
 }
 
