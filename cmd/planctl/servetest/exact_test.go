@@ -182,3 +182,41 @@ func TestEngineExact(t *testing.T) {
 		{"a short run and junk: an invalid literal", ref("11x"), failed("11x", "invalid literal for int() with base 10: '11x'")},
 	})
 }
+
+// TestRequestFileExact: a plan file holding a JSON-RPC tools/call whose
+// arguments are null, or whose params carry only the name, is run as
+// Concierge's server runs that request: execute_plan gets no arguments.
+func TestRequestFileExact(t *testing.T) {
+	t.Parallel()
+	missing := `{"error":"PlanBackend.serve_tools.<locals>.execute_plan() missing 1 required positional argument: 'steps'"}`
+	for _, row := range []struct{ name, file, want string }{
+		{"null arguments", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":null}}`, missing},
+		{"params with only the name", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan"}}`, missing},
+		{"arguments that are an array: planctl's own error",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
+			`{"error":"this tools/call's \"arguments\" is a JSON array: the plan goes in \"arguments\": {\"steps\": [...]}"}`},
+	} {
+		cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+		cmd.Stdin = strings.NewReader(row.file)
+		out, _ := cmd.Output()
+		if got := strings.TrimSpace(string(out)); got != row.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", row.name, got, row.want)
+		}
+	}
+	// The same requests to serve get the same answer (TestConciergeWire
+	// has null arguments; here the name alone).
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		raw := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan"}}`)
+		var a wireAnswer
+		if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 ||
+			a.Result.Content[0].Text != "PlanBackend.serve_tools.<locals>.execute_plan() missing 1 required positional argument: 'steps'" {
+			t.Errorf("serve %s: %s", mode, raw)
+		}
+		w.close()
+	}
+}
