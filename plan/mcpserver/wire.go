@@ -120,6 +120,11 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
 		}
+		if esc, ok := loneSurrogate(params.Raw(src)); ok {
+			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters: the request holds the lone surrogate escape "+esc+
+				" (half of a UTF-16 pair, without the other half), which Concierge's MCP server cannot parse: its JSON parser refuses the whole request. "+
+				"Write the character itself or its full pair, or run the plan with planctl run, which keeps it as Python's str does"), jsontext.Value{}, nil
+		}
 	}
 	if args := root.Get("params").Get("arguments"); args.Kind() == jsontext.Object && hasBeyondDouble(args) {
 		return s.wrapArguments(src, args), nil, jsontext.Value{}, nil
@@ -129,6 +134,43 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		return pass, nil, jsontext.Value{}, nil // rewritten: the parse is not of it
 	}
 	return pass, nil, root, src
+}
+
+// loneSurrogate finds a \uD800-\uDFFF escape in the JSON text src that
+// is not half of a pair, and returns it as written.
+func loneSurrogate(src []byte) (string, bool) {
+	if !bytes.Contains(src, []byte(`\u`)) {
+		return "", false
+	}
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(src) || src[i] != '\\' || src[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(src[i+2:i+6]), 16, 32)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(src); i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // an escape of one character: \\ cannot start a \u
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if r2, ok := hex4(i + 6); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+				i += 11
+				continue
+			}
+			return string(src[i : i+6]), true
+		case r >= 0xdc00 && r < 0xe000:
+			return string(src[i : i+6]), true
+		}
+		i += 5
+	}
+	return "", false
 }
 
 // hasBeyondDouble reports whether v holds an integer literal that a double

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -233,7 +234,16 @@ func ReprString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte(quote)
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if sr, ok := jsontext.SurrogateAt(s, i); ok {
+				b.WriteString(`\u`) // a lone surrogate is not printable
+				b.WriteString(strconv.FormatInt(int64(sr), 16))
+				continue
+			} else if isSurrogateTail(s, i) {
+				continue
+			}
+		}
 		switch {
 		case r == '\\':
 			b.WriteString(`\\`)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -280,7 +281,15 @@ func DumpsString(b *strings.Builder, s string) {
 		b.WriteByte(hex[r&15])
 	}
 	b.WriteByte('"')
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if sr, ok := jsontext.SurrogateAt(s, i); ok {
+				u4(sr)
+				continue
+			} else if i > 0 && isSurrogateTail(s, i) {
+				continue // the rest of a surrogate written above
+			}
+		}
 		switch {
 		case r == '"':
 			b.WriteString(`\"`)
@@ -386,4 +395,15 @@ func pyClean(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// isSurrogateTail reports whether byte i of s is the second or third byte
+// of a surrogate kept as WTF-8 (jsontext.SurrogateAt).
+func isSurrogateTail(s string, i int) bool {
+	for k := 1; k <= 2 && i-k >= 0; k++ {
+		if _, ok := jsontext.SurrogateAt(s, i-k); ok {
+			return true
+		}
+	}
+	return false
 }

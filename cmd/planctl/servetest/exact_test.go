@@ -220,3 +220,53 @@ func TestRequestFileExact(t *testing.T) {
 		w.close()
 	}
 }
+
+// TestLoneSurrogates: "\ud800" and "\udfff" are two different strings, as
+// Python's str keeps them: as step ids, keys and values in run (checked
+// with the oracle's compare.py). Concierge's server cannot parse such a
+// request at all (its JSON parser refuses it, and nothing answers): serve
+// answers a clear JSON-RPC error instead.
+func TestLoneSurrogates(t *testing.T) {
+	t.Parallel()
+	plan := `[{"id":"\ud800","tool":"echo","args":{"value":{"\udfff":"x\ud800y","k":"\udfff"}}},` +
+		`{"id":"\udfff","tool":"echo","args":{"value":{"output_by_reference":{"\ud800":["value","\ud800"]}}}}]`
+	want := `{"status":"partial","steps":{"\ud800":{"status":"ok","result":{"value":{"\udfff":"x\ud800y","k":"\udfff"}}},` +
+		`"\udfff":{"status":"error","error":"Cannot resolve output_by_reference: key '\ud800' not found in step '\ud800'"}}}`
+	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd.Stdin = strings.NewReader(plan)
+	out, _ := cmd.Output()
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("run:\ngot  %s\nwant %s", got, want)
+	}
+	cmd = exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd.Stdin = strings.NewReader(`[{"id":"\ud800","tool":"echo","args":{"value":1}},{"id":"\udfff","tool":"echo","args":{"value":2}}]`)
+	out, _ = cmd.Output()
+	if got, want := strings.TrimSpace(string(out)), `{"status":"completed","steps":{"\ud800":{"status":"ok","result":{"value":1}},"\udfff":{"status":"ok","result":{"value":2}}}}`; got != want {
+		t.Errorf("run, two ids that were both U+FFFD:\ngot  %s\nwant %s", got, want)
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		raw := w.call(callLine(`{"steps":` + plan + `}`))
+		var a struct {
+			ID    int `json:"id"`
+			Error *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(raw), &a); err != nil || a.ID != 1 || a.Error == nil || a.Error.Code != -32602 ||
+			!strings.HasPrefix(a.Error.Message, `Invalid request parameters: the request holds the lone surrogate escape \ud800 (half of a UTF-16 pair`) {
+			t.Errorf("serve %s: want a -32602 naming the escape, got %s", mode, raw)
+		}
+		// A pair, and an escaped backslash before "ud800", are no lone surrogate.
+		raw = w.call(callLine(`{"steps":[{"id":"a","tool":"echo","args":{"value":"\ud83d\ude00 \\ud800"}}]}`))
+		if !strings.Contains(raw, `"structuredContent":{"status":"completed"`) {
+			t.Errorf("serve %s: a pair was refused: %s", mode, raw)
+		}
+		w.close()
+	}
+}
