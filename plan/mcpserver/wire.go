@@ -386,10 +386,20 @@ func topMember(b []byte, key string) (start, end int, ok bool) {
 // isError result whose text is the bare message.
 
 // answer is a run's response as Concierge's text and structuredContent.
+// The text is json.dumps of the response dict, whose steps can hold both
+// the int 1 and the str "1" (two "1" keys); structuredContent is that dict
+// after pydantic, a JSON object: one "1", in the first one's place with
+// the last one's value, and floats spelled as pydantic-core spells them
+// (1e-7, 0.00001).
 func answer(resp []byte) *mcp.CallToolResult {
+	text, repeats := pyvalue.DumpsIndentKeys(resp)
+	structured := resp
+	if repeats {
+		structured = pyvalue.Values(resp)
+	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(pyvalue.DumpsIndentString(resp))},
-		StructuredContent: json.RawMessage(resp),
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		StructuredContent: json.RawMessage(pyvalue.PydanticFloats(structured)),
 	}
 }
 

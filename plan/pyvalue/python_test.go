@@ -122,3 +122,14 @@ func TestIndexDigitLimitFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestPydanticFloat: pydantic-core's spelling (pydantic_core.to_json).
+func TestPydanticFloat(t *testing.T) {
+	for f, want := range map[float64]string{1e-7: "1e-7", 1e-5: "0.00001", 1.5e-6: "1.5e-6", 3.3e-5: "0.000033", 9.999e-6: "9.999e-6",
+		1e16: "1e+16", 1.5e16: "1.5e+16", 9999999999999998: "9999999999999998.0", 1e15: "1000000000000000.0", 123.456: "123.456",
+		5e-324: "5e-324", -1e-7: "-1e-7", 0.5: "0.5", 1.5e300: "1.5e+300", 2: "2.0"} {
+		if got := PydanticFloat(f); got != want {
+			t.Errorf("PydanticFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+}

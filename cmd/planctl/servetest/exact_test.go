@@ -270,3 +270,48 @@ func TestLoneSurrogates(t *testing.T) {
 		w.close()
 	}
 }
+
+// TestWireAnswerForms: the text is json.dumps of Concierge's response dict
+// and structuredContent is that dict through pydantic (checked against the
+// oracle's real server): step ids 1 and "1" are two keys in the text and
+// one in structuredContent (first place, last value); floats are spelled
+// as pydantic-core spells them there.
+func TestWireAnswerForms(t *testing.T) {
+	t.Parallel()
+	rows := []struct{ name, args, text, structured string }{
+		{"colliding ids",
+			`{"steps":[{"id":1,"tool":"echo","args":{"value":"a"}},{"id":"1","tool":"echo","args":{"value":"b"}}]}`,
+			"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"1\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": \"a\"\n      }\n    },\n    \"1\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": \"b\"\n      }\n    }\n  }\n}",
+			`{"status":"completed","steps":{"1":{"status":"ok","result":{"value":"b"}}}}`},
+		{"pydantic's float spelling",
+			`{"steps":[{"id":"a","tool":"echo","args":{"value":[1e-7,0.00001,1.5e-6,3e-5,0.0001,1e16,1e15,2.5,5e-324,-0.0]}}]}`,
+			"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          1e-07,\n          1e-05,\n          1.5e-06,\n          3e-05,\n          0.0001,\n          1e+16,\n          1000000000000000.0,\n          2.5,\n          5e-324,\n          -0.0\n        ]\n      }\n    }\n  }\n}",
+			`{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[1e-7,0.00001,1.5e-6,0.00003,0.0001,1e+16,1000000000000000.0,2.5,5e-324,-0.0]}}}}`},
+		{"a string that looks like a float is left alone",
+			`{"steps":[{"id":"a","tool":"echo","args":{"value":"1e-07"}}]}`,
+			"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": \"1e-07\"\n      }\n    }\n  }\n}",
+			`{"status":"completed","steps":{"a":{"status":"ok","result":{"value":"1e-07"}}}}`},
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range rows {
+			raw := w.call(callLine(row.args))
+			var a wireAnswer
+			if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+				t.Errorf("%s, %s: not a result: %s", mode, row.name, raw)
+				continue
+			}
+			if a.Result.Content[0].Text != row.text {
+				t.Errorf("%s, %s: text\n%q\nwant\n%q", mode, row.name, a.Result.Content[0].Text, row.text)
+			}
+			if string(a.Result.StructuredContent) != row.structured {
+				t.Errorf("%s, %s: structuredContent\n%s\nwant\n%s", mode, row.name, a.Result.StructuredContent, row.structured)
+			}
+		}
+		w.close()
+	}
+}
