@@ -353,7 +353,9 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	ctx = context.WithValue(ctx, planKey{}, pc)
 
 	var token mcp.ProgressToken
-	if req.Params.Meta != nil {
+	if req.Params.Meta != nil && !s.opts.ConciergeWire {
+		// Concierge's execute_plan reports no progress: under its wire a
+		// progressToken gets none either.
 		token = req.Params.Meta.ProgressToken
 	}
 	total := len(p.Steps)

@@ -315,3 +315,37 @@ func TestWireAnswerForms(t *testing.T) {
 		w.close()
 	}
 }
+
+// TestNoProgressUnderConciergeWire: Concierge sends no progress for a
+// progressToken; planctl's default mode does, one notification a step.
+func TestNoProgressUnderConciergeWire(t *testing.T) {
+	t.Parallel()
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","_meta":{"progressToken":"p"},"arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":2}}]}}}`
+	for mode, want := range map[string]int{"default": 2, "concierge-wire": 0} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		w.send(line)
+		progress := 0
+		for {
+			got, err := w.out.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%s: no answer: %v", mode, err)
+			}
+			if strings.Contains(got, `"method":"notifications/progress"`) {
+				progress++
+				continue
+			}
+			if !strings.Contains(got, `"id":1,`) {
+				t.Fatalf("%s: unexpected message %s", mode, got)
+			}
+			break
+		}
+		if progress != want {
+			t.Errorf("%s: %d progress notifications, want %d", mode, progress, want)
+		}
+		w.close()
+	}
+}
