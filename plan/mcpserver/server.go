@@ -87,6 +87,8 @@ type Server struct {
 	// idKey starts the string an id too long for a double travels as
 	// through mcp-go (idIn).
 	idKey string
+	// initSeen: an initialize request came over stdio (wireEdge).
+	initSeen atomic.Bool
 }
 
 // onInitialized has f told of every session whose initialize succeeded.

@@ -28,8 +28,79 @@ import (
 // and NaN/Infinity replaced by null), or a reply to send instead of
 // passing anything on.
 func (s *Server) wireIn(line []byte) (pass, reply []byte) {
-	pass, reply, _, _ = s.wireParse(s.idIn(line))
+	line = s.idIn(line)
+	if pass, reply = s.wireEdge(line); reply != nil || pass != nil {
+		return pass, reply
+	}
+	pass, reply, _, _ = s.wireParse(line)
 	return pass, reply
+}
+
+// conciergeMethods are the requests the MCP Python SDK's server knows;
+// it answers any other with -32602 (its request model refuses it).
+var conciergeMethods = map[string]bool{"initialize": true, "ping": true, "tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true, "resources/subscribe": true,
+	"resources/unsubscribe": true, "prompts/list": true, "prompts/get": true, "logging/setLevel": true, "completion/complete": true}
+
+// conciergeInvalid is the MCP Python SDK's answer to a request its models
+// refuse, byte for byte.
+const conciergeInvalid = `{"code":-32602,"message":"Invalid request parameters","data":""}`
+
+// emptyLists are Concierge's answers to the listings it has nothing for.
+var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resources/templates/list": `{"resourceTemplates":[]}`, "prompts/list": `{"prompts":[]}`}
+
+// wireEdge answers, over stdio, the protocol edges where Concierge's
+// server answers otherwise than mcp-go (docs/concierge.md lists them):
+// under ConciergeWire as Concierge does; in the default mode only a
+// tools/call without a name, which mcp-go answered "tool ” not found".
+// It returns a reply, or a line to pass on instead of line, or neither.
+func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
+	ms, me, ok := topMember(line, "method")
+	if !ok || line[ms] != '"' {
+		return nil, nil // a response, or not JSON-RPC: mcp-go's answer stands
+	}
+	var method string
+	if json.Unmarshal(line[ms:me], &method) != nil {
+		return nil, nil
+	}
+	if !s.opts.ConciergeWire || method == "tools/call" && s.initSeen.Load() {
+		return nil, nil // wireParse looks at a tools/call: it parses it anyway
+	}
+	is, ie, hasID := topMember(line, "id")
+	if !hasID || string(line[is:ie]) == "null" {
+		return nil, nil // a notification gets no answer
+	}
+	id := line[is:ie]
+	params := []byte("null")
+	if ps, pe, ok := topMember(line, "params"); ok {
+		params = line[ps:pe]
+	}
+	invalid := func() []byte { return wireLine(id, "error", []byte(conciergeInvalid)) }
+	switch {
+	case !conciergeMethods[method]:
+		return nil, invalid()
+	case method == "initialize":
+		if params[0] != '{' {
+			return nil, invalid()
+		}
+		s.initSeen.Store(true)
+		// A protocolVersion that is not a string: the SDK answers with its
+		// latest version, where mcp-go refused the request.
+		if vs, ve, ok := topMember(params, "protocolVersion"); ok && params[vs] != '"' {
+			ps := bytes.Index(line, params)
+			out := make([]byte, 0, len(line)+16)
+			out = append(out, line[:ps+vs]...)
+			out = append(out, `"2025-11-25"`...)
+			out = append(out, line[ps+ve:]...)
+			return out, nil
+		}
+		return nil, nil
+	case method != "ping" && !s.initSeen.Load():
+		return nil, invalid() // before initialize
+	case emptyLists[method] != "":
+		return nil, wireLine(id, "result", []byte(emptyLists[method]))
+	}
+	return nil, nil
 }
 
 // idIn returns line with an integer id that a double does not hold exactly
@@ -110,6 +181,14 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		return line, nil, jsontext.Value{}, nil
 	}
 	id := root.Get("id")
+	if params := root.Get("params"); !id.IsZero() && id.Kind() != jsontext.Null &&
+		(params.Kind() != jsontext.Object || params.Get("name").Kind() != jsontext.String) {
+		// mcp-go answered "tool '' not found".
+		if s.opts.ConciergeWire {
+			return nil, wireLine(id.Raw(src), "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+		}
+		return nil, wireError(id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`), jsontext.Value{}, nil
+	}
 	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
 		rawID := id.Raw(src)
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
@@ -118,6 +197,9 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
 		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
+			if s.opts.ConciergeWire {
+				return nil, wireLine(rawID, "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+			}
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
 		}
 		if esc, ok := loneSurrogate(params.Raw(src)); ok {

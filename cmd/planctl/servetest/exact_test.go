@@ -349,3 +349,86 @@ func TestNoProgressUnderConciergeWire(t *testing.T) {
 		w.close()
 	}
 }
+
+// TestProtocolEdges: the protocol edges of issue 29 over stdio, each as the
+// oracle's real Concierge server answered it (under --concierge-wire), and
+// planctl's own answer in the default mode (docs/concierge.md says why).
+func TestProtocolEdges(t *testing.T) {
+	t.Parallel()
+	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}`
+	const noName = `"error":{"code":-32602,"message":"Invalid request parameters: a tools/call needs \"params\": {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}"}`
+	rows := []struct{ name, line, concierge, planctl string }{
+		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
+			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
+		{"resources/templates/list", `{"jsonrpc":"2.0","id":12,"method":"resources/templates/list"}`,
+			`{"jsonrpc":"2.0","id":12,"result":{"resourceTemplates":[]}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"resources not supported"}}`},
+		{"prompts/list", `{"jsonrpc":"2.0","id":13,"method":"prompts/list"}`,
+			`{"jsonrpc":"2.0","id":13,"result":{"prompts":[]}}`, `{"jsonrpc":"2.0","id":13,"error":{"code":-32601,"message":"prompts not supported"}}`},
+		{"an unknown method", `{"jsonrpc":"2.0","id":14,"method":"no/such"}`,
+			`{"jsonrpc":"2.0","id":14,` + invalid + `}`, `{"jsonrpc":"2.0","id":14,"error":{"code":-32601,"message":"Method no/such not found"}}`},
+		{"tools/call without params", `{"jsonrpc":"2.0","id":15,"method":"tools/call"}`,
+			`{"jsonrpc":"2.0","id":15,` + invalid + `}`, `{"jsonrpc":"2.0","id":15,` + noName + `}`},
+		{"tools/call with null params", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":null}`,
+			`{"jsonrpc":"2.0","id":16,` + invalid + `}`, `{"jsonrpc":"2.0","id":16,` + noName + `}`},
+		{"tools/call without a name", `{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"arguments":{}}}`,
+			`{"jsonrpc":"2.0","id":17,` + invalid + `}`, `{"jsonrpc":"2.0","id":17,` + noName + `}`},
+		{"tools/call with a null name", `{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":null}}`,
+			`{"jsonrpc":"2.0","id":18,` + invalid + `}`, `{"jsonrpc":"2.0","id":18,` + noName + `}`},
+		{"arguments that are an array", `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
+			`{"jsonrpc":"2.0","id":19,` + invalid + `}`, `{"jsonrpc":"2.0","id":19,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
+		{"ping", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `{"jsonrpc":"2.0","id":21,"result":{}}`, `{"jsonrpc":"2.0","id":21,"result":{}}`},
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range rows {
+			want := row.planctl
+			if mode == "concierge-wire" {
+				want = row.concierge
+			}
+			if got := strings.TrimSpace(w.call(row.line)); got != want {
+				t.Errorf("%s, %s:\ngot  %s\nwant %s", mode, row.name, got, want)
+			}
+		}
+		w.close()
+	}
+}
+
+// TestBeforeInitialize: Concierge's server refuses every request but ping
+// before initialize, and an initialize without params; it answers a
+// protocolVersion that is not a string with its latest version.
+func TestBeforeInitialize(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(binary, "serve", "--concierge-wire")
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"initialize"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":5,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The answers come in any order: mcp-go answers from its workers.
+	byID := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct{ ID json.RawMessage }
+		if json.Unmarshal([]byte(l), &m) == nil {
+			byID[string(m.ID)] = l
+		}
+	}
+	for id, want := range map[string]string{
+		"1": `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`,
+		"2": `{"jsonrpc":"2.0","id":2,"result":{}}`,
+		"3": `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`,
+		"4": `{"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-11-25",`,
+	} {
+		if got := byID[id]; !strings.HasPrefix(got, want) {
+			t.Errorf("answer to %s:\ngot  %s\nwant %s", id, got, want)
+		}
+	}
+}
