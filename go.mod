@@ -3,6 +3,7 @@ module github.com/planctl/planctl
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/charmbracelet/bubbles v1.0.0
 	github.com/charmbracelet/bubbletea v1.3.10
@@ -22,6 +23,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/tidwall/gjson v1.20.4
 	github.com/tliron/glsp v0.2.2
+	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/sys v0.38.0
 	golang.org/x/text v0.28.0
 )
@@ -53,5 +55,4 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	go.yaml.in/yaml/v3 v3.0.4 // indirect
 )

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 go mod download
 
 # Debian packages, installed in one apt-get run when any is missing:
+#   pre-commit         builds planctl as a hook and runs it in cmd/planctl/editortest
 #   dot (graphviz)     cmd/planctl/debugtest checks `planctl graph --format dot` with it
 #   script (util-linux) gives the REPL's prompt test a pseudo-terminal
 #   tmux               drives the debugger in .ci/tmux-smoke.sh
@@ -13,6 +14,7 @@ go mod download
 #   nvim (neovim)      runs the nvim-dap snippet of docs/debug.md in cmd/planctl/daptest
 missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need pre-commit pre-commit
 need dot graphviz
 need script util-linux
 need tmux tmux
@@ -32,7 +34,9 @@ fi
 
 # Node packages for the end-to-end tests, from their committed package-lock.json:
 #   cmd/planctl/servetest     the official MCP clients (TypeScript SDK, Inspector CLI)
-#   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything)
+#   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything,
+#                             server-filesystem) and the TypeScript SDK client
+#                             that calls serve over them
 #   cmd/planctl/editortest    an LSP client (vscode-languageserver-protocol), ajv, and
 #                             Microsoft's SARIF validator (run in .NET's invariant
 #                             globalization mode, so it needs no libicu)
@@ -44,6 +48,9 @@ fi
 for dir in cmd/planctl/servetest/testdata/node cmd/planctl/upstreamtest/testdata/node cmd/planctl/editortest/testdata/node cmd/planctl/daptest/testdata/node; do
   npm ci --prefix "$dir" --no-audit --no-fund
 done
+# The VS Code extension (editors/vscode): its build, its tests (node's runner, Microsoft's
+# DebugClient) and vsce. nvim (above) also runs editors/nvim in cmd/planctl/editortest.
+npm ci --prefix editors/vscode --no-audit --no-fund
 # npm may skip install scripts it was not told to allow; the SARIF validator's only
 # one makes its binary executable (the tarball usually has the bit already).
 chmod u+x cmd/planctl/editortest/testdata/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true

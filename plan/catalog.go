@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -66,6 +68,20 @@ func (t *Tool) ReadOnly() bool {
 	return json.Unmarshal(t.Annotations, &a) == nil && a.ReadOnlyHint
 }
 
+// Destructive reports whether the tool's annotations say it may destroy
+// or overwrite something: destructiveHint true, on a tool that is not
+// read-only. MCP's default for a tool that says nothing is to assume it
+// may; this asks only what the tool says, for marks a person reads.
+func (t *Tool) Destructive() bool {
+	if len(t.Annotations) == 0 || t.ReadOnly() {
+		return false
+	}
+	var a struct {
+		DestructiveHint bool `json:"destructiveHint"`
+	}
+	return json.Unmarshal(t.Annotations, &a) == nil && a.DestructiveHint
+}
+
 // ToolResult is what a tool call gave: a JSON value, or a failure with its
 // text. A failing tool is a result, not a Go error.
 type ToolResult struct {
@@ -84,8 +100,8 @@ type Caller interface {
 // blocking, waiting on anything or having any effect outside the process (a
 // mock tool with no delay), and keeps nothing of the arguments it is given
 // once it returns (a run under RunOptions.DropArgs reuses their buffer). The run calls such a tool without arming a step
-// timer: a timer per step is most of the cost of a long plan on mock tools,
-// and a call that cannot block cannot time out.
+// timer: a timer per step would cost more than such a call itself, and a
+// call that cannot block cannot time out.
 type Immediate interface {
 	Immediate(tool string) bool
 }
@@ -108,8 +124,16 @@ type Catalog struct {
 	Sharing SharingPolicy
 	Tools   []*Tool
 	Caller  Caller
-	byName  map[string]*Tool
-	names   []string
+	// Hidden names the tools a filter took out of the catalog (serve's
+	// --deny-tools, --read-only) with what hid each, so a plan naming one
+	// is told which flag to change rather than that the tool does not exist.
+	Hidden map[string]string
+	// Prefixed maps a tool name several joined sources share to the
+	// prefixed names it goes by (plan/sources), so a plan naming it bare
+	// is told which to choose.
+	Prefixed map[string][]string
+	byName   map[string]*Tool
+	names    []string
 }
 
 // SharingPolicy is how a catalog's sharable parameters were decided.
@@ -155,6 +179,24 @@ func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
 	return c, nil
 }
 
+// Absent says why the named tool is not in the catalog, to follow
+// `tool "NAME" is `: which flag hid it, or which prefixed names a name
+// several joined sources share goes by; "" when the catalog knows nothing
+// of the name.
+func (c *Catalog) Absent(name string) string {
+	if by := c.Hidden[name]; by != "" {
+		return "hidden by " + by + ": change that option to use it"
+	}
+	if names := c.Prefixed[name]; len(names) > 0 {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = strconv.Quote(n)
+		}
+		return "in several sources, so each is prefixed with its source's name: use " + strings.Join(q, ", ")
+	}
+	return ""
+}
+
 // Tool returns the named tool, or nil.
 func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }
 
@@ -194,11 +236,12 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 
 // XSharable lists, sorted, the properties an input schema marks
 // "x-sharable": the parameters that may take references, beside those a
-// mock catalog lists in "sharable" (README.md, "Mock catalogs"). The key is
-// matched exactly ("X-Sharable" is not it) and only the boolean true marks,
-// as Concierge's "is True" reads it ("yes", 1 and "true" do not; a mock
-// catalog refuses them, mockserver), each property on its own: one odd
-// value never drops the others' marks.
+// mock catalog lists in "sharable" (docs/sources.md, "The catalog, and
+// which parameters are sharable"). The key is matched exactly
+// ("X-Sharable" is not it) and only the boolean true marks, as Concierge's
+// "is True" reads it ("yes", 1 and "true" do not; a mock catalog refuses
+// them, mockserver), each property on its own: one odd value never drops
+// the others' marks.
 func XSharable(schema json.RawMessage) []string {
 	root, err := jsontext.Parse(schema)
 	if err != nil || root.Kind() != jsontext.Object {

@@ -112,80 +112,14 @@ func refText(r *plan.Ref, src []byte) string {
 			b = appendKey(b, e.Str())
 			continue
 		}
-		b = append(append(append(b, '['), decodeEscapes(jsontext.AppendCompact(nil, e.Raw(src)))...), ']')
+		b = append(append(append(b, '['), jsontext.AppendDisplay(nil, jsontext.AppendCompact(nil, e.Raw(src)))...), ']')
 	}
 	return string(b)
 }
 
-// decodeEscapes returns JSON text with every \u escape inside its strings
-// decoded to the character it stands for, when that character prints
-// (surrogate pairs included); other escapes stay (\n, \", \\, and \u
-// escapes of control, format and lone surrogate characters, which a
-// terminal would not show faithfully). Text cut in the middle keeps its
-// partial escape as it is. It returns raw itself when there is nothing to
-// decode.
-func decodeEscapes(raw []byte) []byte {
-	if !bytes.Contains(raw, []byte(`\u`)) {
-		return raw
-	}
-	out := make([]byte, 0, len(raw))
-	in := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case !in:
-			in = c == '"'
-		case c == '"':
-			in = false
-		case c == '\\':
-			if r, n := unescapeU(raw[i:]); n > 0 && unicode.IsPrint(r) {
-				if r == '"' || r == '\\' {
-					out = append(out, '\\')
-				}
-				out = utf8.AppendRune(out, r)
-				i += n - 1
-				continue
-			}
-			if i+1 < len(raw) {
-				out = append(out, c)
-				i++
-				c = raw[i]
-			}
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// unescapeU decodes the \uXXXX escape (or surrogate pair) at the start of
-// b; n is 0 when there is none or it is a lone surrogate.
-func unescapeU(b []byte) (r rune, n int) {
-	hex4 := func(b []byte) (rune, bool) {
-		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(b[2:6]), 16, 32)
-		return rune(v), err == nil
-	}
-	r, ok := hex4(b)
-	switch {
-	case !ok:
-		return 0, 0
-	case r >= 0xd800 && r < 0xdc00:
-		lo, ok := hex4(b[6:min(len(b), 12)])
-		if !ok || lo < 0xdc00 || lo >= 0xe000 {
-			return 0, 0
-		}
-		return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
-	case r >= 0xdc00 && r < 0xe000:
-		return 0, 0
-	}
-	return r, 6
-}
-
-// showJSON is JSON text ready to draw: escapes decoded as above and
-// anything unsafe for a terminal replaced.
-func showJSON(raw []byte) string { return sanitize(decodeEscapes(raw)) }
+// showJSON is JSON text ready to draw (jsontext.AppendDisplay): escapes of
+// characters that draw decoded, hidden characters shown as escapes.
+func showJSON(raw []byte) string { return jsontext.Display(raw) }
 
 // lowerSameLen lowers b without changing its length (bytes.ToLower may:
 // 'İ' becomes three bytes), so offsets into it are offsets into b.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -19,64 +20,58 @@ import (
 // the queries are the engine's (plan/query, Debugger.Query and SetBreakIf).
 type queryModel struct {
 	*common
+	*runState
 	input   textinput.Model
-	kind    mode     // modeQuery, modeBreakIf or modeWatch
-	history []string // the session's queries, oldest first
-	hist    int      // the history entry shown; len(history): the line typed
-	draft   string   // the line typed, while the history is browsed
+	kind    mode                 // modeQuery, modeBreakIf or modeWatch
+	enter   func(string) tea.Cmd // the root's, on what is entered
+	history lineHistory          // the session's queries
 	watches []string
 
 	watchFor  int // the run version the watch line was built for (-1: none)
 	watchLine string
 }
 
-// maxHistory bounds the queries kept for the session.
-const maxHistory = 50
-
 const (
 	queryPrompt = "query: "
 	watchPrompt = "watch: "
 )
 
-func newQueryModel(c *common) *queryModel {
+func newQueryModel(c *common, rs *runState) *queryModel {
 	in := textinput.New()
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
 	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
 	in.CharLimit = query.MaxLen
-	return &queryModel{common: c, input: in, watchFor: -1}
+	return &queryModel{common: c, runState: rs, input: in, watchFor: -1}
 }
 
 // SetSize fits the field to the width.
 func (q *queryModel) SetSize(w, _ int) { q.input.Width = max(w-len(q.input.Prompt)-2, 10) }
 
-// open starts the line: kind says what enter does.
-func (q *queryModel) open(kind mode, prompt, value string) {
-	q.kind = kind
+// Init: nothing to start.
+func (q *queryModel) Init() tea.Cmd { return nil }
+
+// ShortHelp: the field's keys are a text field's.
+func (q *queryModel) ShortHelp() []key.Binding { return nil }
+
+func (q *queryModel) takesText() {}
+
+func (q *queryModel) lines() (string, string) { return q.View(), q.hint() }
+
+// open starts the line: kind says what it is for, enter gets the query
+// entered.
+func (q *queryModel) open(kind mode, prompt, value string, enter func(string) tea.Cmd) {
+	q.kind, q.enter = kind, enter
 	q.input.Prompt = prompt
 	q.input.SetValue(value)
 	q.input.CursorEnd()
-	q.hist, q.draft = len(q.history), ""
+	q.history.start()
 	q.SetSize(q.w, q.h)
 	q.input.Focus()
 }
 
 // Value is the query typed.
 func (q *queryModel) Value() string { return strings.TrimSpace(q.input.Value()) }
-
-// remember keeps a query for the session (the newest last, once).
-func (q *queryModel) remember(s string) {
-	if s == "" {
-		return
-	}
-	if i := indexOf(q.history, s); i >= 0 {
-		q.history = append(q.history[:i], q.history[i+1:]...)
-	}
-	q.history = append(q.history, s)
-	if len(q.history) > maxHistory {
-		q.history = q.history[len(q.history)-maxHistory:]
-	}
-}
 
 func indexOf(xs []string, s string) int {
 	for i, x := range xs {
@@ -89,52 +84,31 @@ func indexOf(xs []string, s string) int {
 
 // Update types into the line: up and down recall the session's queries,
 // tab completes, esc cancels and enter enters.
-func (q *queryModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
+func (q *queryModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		q.input, cmd = q.input.Update(msg)
-		return promptTyping, cmd
+		return q, cmd
 	}
 	switch k.String() {
 	case "esc", "ctrl+c":
 		q.input.Blur()
-		return promptCancelled, nil
+		return nil, nil
 	case "enter":
 		q.input.Blur()
-		q.remember(q.Value())
-		return promptEntered, nil
+		q.history.remember(q.Value())
+		return nil, q.enter(q.Value())
 	case "up", "down":
-		q.browse(k.String() == "up")
-		return promptTyping, nil
+		q.history.browse(&q.input, k.String() == "up")
+		return q, nil
 	case "tab":
 		q.complete()
-		return promptTyping, nil
+		return q, nil
 	}
 	var cmd tea.Cmd
 	q.input, cmd = q.input.Update(k)
-	return promptTyping, cmd
-}
-
-// browse shows the previous (up) or next query of the session.
-func (q *queryModel) browse(up bool) {
-	if q.hist == len(q.history) {
-		q.draft = q.input.Value()
-	}
-	switch {
-	case up && q.hist > 0:
-		q.hist--
-	case !up && q.hist < len(q.history):
-		q.hist++
-	default:
-		return
-	}
-	v := q.draft
-	if q.hist < len(q.history) {
-		v = q.history[q.hist]
-	}
-	q.input.SetValue(v)
-	q.input.CursorEnd()
+	return q, cmd
 }
 
 // complete extends the query's last part to the longest prefix the
@@ -205,14 +179,15 @@ func (q *queryModel) watchView() string {
 		b.WriteString("watch")
 		for _, w := range q.watches {
 			b.WriteString(" · ")
-			b.WriteString(w)
+			b.WriteString(jsontext.EscapeText(w))
 			v, err := query.Eval(root, w)
 			if err != nil {
 				b.WriteString(": no match")
 				continue
 			}
 			b.WriteString(" = ")
-			b.Write(jsontext.AppendCompact(nil, v)) // the line is cut to the width when drawn
+			// no more than the line can show; cut to the width when drawn
+			b.WriteString(showJSON(compactClip(v, q.w*3)))
 		}
 		q.watchLine, q.watchFor = b.String(), q.version
 	}

@@ -63,7 +63,7 @@ func TestQueryLine(t *testing.T) {
 		t.Fatalf("tab completed to %q", v)
 	}
 	tm.press("esc")
-	if tm.mode != modeNormal || tm.results.queryView {
+	if tm.mode() != modeNormal || tm.results.queryView {
 		t.Fatal("esc on the line did not cancel it")
 	}
 }
@@ -99,5 +99,54 @@ func TestQueryBreakpointAndWatch(t *testing.T) {
 		if strings.Contains(tm.View(), "watch ·") {
 			t.Error("an empty watch did not clear the watches")
 		}
+	}
+}
+
+// A query on a step that failed says so, with its error, in the result pane.
+func TestQueryFailedStepInTUI(t *testing.T) {
+	tm := newTest(t, sample(t, "tool-error.json"), nil)
+	tm.press("c", ".")
+	tm.typeText("bad_backup.backup_id")
+	tm.press("enter")
+	wantView(t, tm, `step "bad_backup" failed, so`, "disk full")
+	if strings.Contains(tm.View(), "matched nothing") {
+		t.Errorf("the pane says matched nothing:\n%s", tm.View())
+	}
+}
+
+// TestBreakConditionChecked: B takes the REPL's and DAP's conditions,
+// checked when set: a comparison stops where it holds, a syntax error
+// names its column, a step the plan does not have is refused, a step
+// that runs later is a warning, and a replaced condition is named.
+func TestBreakConditionChecked(t *testing.T) {
+	for _, tc := range []struct {
+		cond, view string
+		set        bool
+	}{
+		{"count.value.failed > 1", "breakpoint on fix if count.value.failed > 1; now:", true},
+		{"count.value.big == 12345678901234567890", "if count.value.big == 12345678901234567890;", true},
+		{"((((", "column 5: a value should follow (", false},
+		{"cuont.value.failed > 1", `there is no step "cuont" in the plan`, false},
+		{"done.value", `step "done" runs after the breakpoint`, true},
+	} {
+		tm := newTest(t, queryPlanSrc, nil)
+		tm.press("j", "B")
+		tm.typeText(tc.cond)
+		tm.press("enter")
+		wantView(t, tm, tc.view)
+		if got := tm.dbg.BreakCondition(1); (got == tc.cond) != tc.set {
+			t.Errorf("%s: the condition set is %q", tc.cond, got)
+		}
+	}
+	tm := newTest(t, queryPlanSrc, nil)
+	tm.press("j", "B")
+	tm.typeText("count.value.failed > 1")
+	tm.press("enter", "B", "ctrl+u") // B opens with the condition to edit
+	tm.typeText("count.value.failed > 5")
+	tm.press("enter")
+	wantView(t, tm, "(replaces if count.value.failed >")
+	tm.press("c") // 2 > 5 does not hold: the replaced 2 > 1 would have stopped
+	if tm.run.Status() != runner.RunCompleted {
+		t.Errorf("c stopped at %d: the replaced condition still counts", tm.run.Cursor())
 	}
 }

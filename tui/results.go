@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -19,6 +20,7 @@ import (
 // the prompt, the copy question and the whole value for it.
 type resultsModel struct {
 	*common
+	*runState
 	focused bool
 	width   int
 	height  int // rows, with the title
@@ -48,8 +50,8 @@ type resultsModel struct {
 	queryShownAs string
 }
 
-func newResultsModel(c *common) *resultsModel {
-	return &resultsModel{common: c, docs: map[treeKey]*doc{}, folds: map[string]*foldState{}, jumpTo: -1}
+func newResultsModel(c *common, rs *runState) *resultsModel {
+	return &resultsModel{common: c, runState: rs, docs: map[treeKey]*doc{}, folds: map[string]*foldState{}, jumpTo: -1}
 }
 
 // SetSize sizes the pane and the tree in it.
@@ -68,24 +70,29 @@ func (r *resultsModel) forget() { clear(r.docs) }
 
 // Update moves and folds the tree, and takes the parsed results and the
 // searches sent back by its commands.
-func (r *resultsModel) Update(msg tea.Msg) tea.Cmd {
+func (r *resultsModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case treeMsg:
-		return r.loaded(msg)
+		return r, r.loaded(msg)
 	case searchMsg:
 		if r.tree == nil || msg.key != r.want {
-			return nil
+			return r, nil
 		}
 		r.tree.search = treeSearch{query: msg.query, matches: msg.matches, cur: -1}
 		if len(msg.matches) == 0 {
-			return r.notify(true, "no match for %q", msg.query)
+			return r, note(true, "no match for %q", msg.query)
 		}
 		r.tree.nextMatch(1)
-		return nil
+		// says so, and takes the place of an earlier search's "no match"
+		unit := "matches"
+		if len(msg.matches) == 1 {
+			unit = "match"
+		}
+		return r, note(false, "%d %s for %q: ] next, [ previous", len(msg.matches), unit, msg.query)
 	case tea.KeyMsg:
-		return r.key(msg)
+		return r, r.key(msg)
 	}
-	return nil
+	return r, nil
 }
 
 func (r *resultsModel) key(k tea.KeyMsg) tea.Cmd {
@@ -127,12 +134,12 @@ func (r *resultsModel) key(k tea.KeyMsg) tea.Cmd {
 		t.sibling(-1)
 	case key.Matches(k, ks.NextMatch):
 		if len(t.search.matches) == 0 {
-			return r.notify(false, "no search: / searches")
+			return note(false, "no search: / searches")
 		}
 		t.nextMatch(1)
 	case key.Matches(k, ks.PrevMatch):
 		if len(t.search.matches) == 0 {
-			return r.notify(false, "no search: / searches")
+			return note(false, "no search: / searches")
 		}
 		t.nextMatch(-1)
 	}
@@ -273,7 +280,7 @@ func (r *resultsModel) showQuery() tea.Cmd {
 		raw, err := r.dbg.Query(r.queryExpr)
 		r.queryRaw, r.queryErr = raw, ""
 		if err != nil {
-			r.queryRaw, r.queryErr = nil, err.Error()
+			r.queryRaw, r.queryErr = nil, ExplainQuery(r.run, err).Error()
 		}
 	}
 	if r.queryErr != "" {
@@ -315,7 +322,7 @@ func (r *resultsModel) loaded(msg treeMsg) tea.Cmd {
 	r.setTree(msg.doc)
 	if len(msg.doc.src) >= 1<<20 {
 		// a big result: say how big, and that it did not take long
-		return r.notify(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
+		return note(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
 	}
 	return nil
 }
@@ -415,7 +422,7 @@ func (r *resultsModel) treeView(title, waiting string) []string {
 	case r.tree != nil:
 		rows = append(rows, r.tree.view(r.st)...)
 	case r.treeErr != "":
-		for _, l := range strings.Split(ansi.Wrap("✗ "+r.treeErr, max(r.width-4, 10), " "), "\n") {
+		for _, l := range strings.Split(ansi.Wrap("✗ "+jsontext.EscapeText(r.treeErr), max(r.width-4, 10), " "), "\n") {
 			rows = append(rows, r.st.err.Render("  "+l))
 		}
 	default:
@@ -424,19 +431,19 @@ func (r *resultsModel) treeView(title, waiting string) []string {
 	return rows
 }
 
-// View is the pane's rows: its title, then the tree or why there is none.
-func (r *resultsModel) View() []string {
+// rows is the pane's rows: its title, then the tree or why there is none.
+func (r *resultsModel) rows() []string {
 	w := r.width
 	var rows []string
 	switch {
 	case r.queryView:
-		return r.treeView("Query "+r.queryExpr+" (esc: the result)", "reading the value…")
+		return r.treeView("Query "+jsontext.EscapeText(r.queryExpr)+" (esc: the result)", "reading the value…")
 	case r.whole:
 		return r.treeView("Response (the whole run; v: the step's result)", "reading the response…")
 	case r.argsView:
-		return r.treeView("Arguments "+r.label(r.sel)+" sends, resolved (a: its result)", "resolving…")
+		return r.treeView("Arguments "+jsontext.EscapeText(r.label(r.sel))+" sends, resolved (a: its result)", "resolving…")
 	}
-	rows = append(rows, r.title(r.focused, "Result "+r.label(r.sel), w))
+	rows = append(rows, r.title(r.focused, "Result "+jsontext.EscapeText(r.label(r.sel)), w))
 	st := r.run.Step(r.sel)
 	switch {
 	case r.tree != nil:
@@ -444,7 +451,7 @@ func (r *resultsModel) View() []string {
 	case r.loading:
 		rows = append(rows, r.st.dim.Render("  reading the result…"))
 	case r.treeErr != "":
-		rows = append(rows, r.st.err.Render("  ✗ "+r.treeErr))
+		rows = append(rows, r.st.err.Render("  ✗ "+jsontext.EscapeText(r.treeErr)))
 	case st.Status == runner.StepError:
 		rows = append(rows, r.st.dim.Render("  no result: the step failed (its error is above)"))
 	case r.running(r.sel, st):

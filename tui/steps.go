@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -18,15 +19,19 @@ import (
 // selection (common.sel) and the data-flow marks of the selected step.
 type stepsModel struct {
 	*common
+	*runState
 	focused  bool
 	width    int
 	height   int    // rows, with the title
 	top      int    // first step on screen
 	marks    []byte // data-flow marks for the selection (see flowMark)
 	marksFor int
+	picked   int // the step the last key moved the selection to; -1 none
 }
 
-func newStepsModel(c *common) *stepsModel { return &stepsModel{common: c} }
+func newStepsModel(c *common, rs *runState) *stepsModel {
+	return &stepsModel{common: c, runState: rs, picked: -1}
+}
 
 // SetSize sizes the pane and keeps the selection on screen.
 func (s *stepsModel) SetSize(w, h int) {
@@ -37,48 +42,58 @@ func (s *stepsModel) SetSize(w, h int) {
 // planChanged forgets what was built from the plan before an edit.
 func (s *stepsModel) planChanged() { s.marks = nil }
 
-// Update moves the selection; it reports whether the selection changed.
-func (s *stepsModel) Update(k tea.KeyMsg) (moved bool) {
+// Update moves the selection: it sets picked to the step a key moves it
+// to, for the root to select (-1: the key did not move it).
+func (s *stepsModel) Update(msg tea.Msg) (component, tea.Cmd) {
+	s.picked = -1
+	k, ok := msg.(tea.KeyMsg)
 	n := len(s.p.Steps)
-	if n == 0 {
-		return false
+	if !ok || n == 0 {
+		return s, nil
 	}
-	old := s.sel
+	sel := s.sel
 	ks := s.keys
 	switch {
 	case key.Matches(k, ks.Down):
-		s.sel++
+		sel++
 	case key.Matches(k, ks.Up):
-		s.sel--
+		sel--
 	case key.Matches(k, ks.PageDown):
-		s.sel += s.height - 1
+		sel += s.height - 1
 	case key.Matches(k, ks.PageUp):
-		s.sel -= s.height - 1
+		sel -= s.height - 1
 	case key.Matches(k, ks.Top):
-		s.sel = 0
+		sel = 0
 	case key.Matches(k, ks.Bottom):
-		s.sel = n - 1
+		sel = n - 1
 	default:
-		return false
+		return s, nil
 	}
-	s.sel = min(max(s.sel, 0), n-1)
-	return s.sel != old
+	if sel = min(max(sel, 0), n-1); sel != s.sel {
+		s.picked = sel
+	}
+	return s, nil
 }
 
-// scroll keeps the selected step on screen.
+// scroll keeps the selected step on screen and, when both fit, the step
+// the run stops before (a breakpoint's row, the next step): after a
+// continue the selection is the last step that ran, one row above it.
 func (s *stepsModel) scroll() {
-	h := s.height - 1
+	h := max(s.height-1, 1)
 	if s.sel < s.top {
 		s.top = s.sel
 	}
 	if s.sel >= s.top+h {
 		s.top = s.sel - h + 1
 	}
+	if c := s.run.Cursor(); c < len(s.p.Steps) && c >= s.top+h && c-s.sel < h {
+		s.top = c - h + 1
+	}
 	s.top = max(s.top, 0)
 }
 
-// View is the pane's rows: its title, then one row per step on screen.
-func (s *stepsModel) View() []string {
+// rows is the pane's rows: its title, then one row per step on screen.
+func (s *stepsModel) rows() []string {
 	w := s.width
 	n := len(s.p.Steps)
 	rows := []string{s.title(s.focused, fmt.Sprintf("Steps (%d)", n), w)}
@@ -86,6 +101,7 @@ func (s *stepsModel) View() []string {
 	if n == 0 {
 		return append(rows, s.st.dim.Render(" (none)"))
 	}
+	s.scroll() // the run moves the selection and its stop between layouts
 	for i := s.top; i < n && len(rows) <= h; i++ {
 		rows = append(rows, s.stepRow(i, w))
 	}
@@ -134,13 +150,13 @@ func (s *stepsModel) stepRow(i, w int) string {
 		b.WriteString(" ")
 	}
 	b.WriteString(" ")
-	label := step.Label()
+	label := jsontext.EscapeText(step.Label())
 	if i == s.sel {
 		label = st.selected.Render(label)
 	}
 	b.WriteString(label)
 	b.WriteString(" ")
-	b.WriteString(st.dim.Render(step.ToolName()))
+	b.WriteString(st.dim.Render(jsontext.EscapeText(step.ToolName())))
 	if len(s.diags[i]) > 0 {
 		suffix += " " + severityMarks(st, s.diags[i])
 	}

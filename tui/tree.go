@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -352,7 +353,7 @@ func (t *tree) row(i int, st *styles) string {
 		if t.d.nodes[n.parent].kind == jsontext.Array {
 			label = st.index.Render(strconv.Itoa(int(n.idx))) + st.index.Render(": ")
 		} else {
-			label = st.key.Render(displayKey(t.d.key(i))) + ": "
+			label = st.key.Render(t.d.keyText(i)) + ": "
 		}
 	}
 	room := t.width - ansi.StringWidth(prefix) - ansi.StringWidth(label)
@@ -409,38 +410,41 @@ func (t *tree) valueText(i int, st *styles, room int) string {
 	}
 }
 
-// sanitize makes raw JSON text safe to draw: invalid UTF-8 and control
-// characters (JSON escapes them, but a cut may split a sequence) become �.
-func sanitize(raw []byte) string {
-	var b strings.Builder
-	for len(raw) > 0 {
-		r, size := utf8.DecodeRune(raw)
-		if r == utf8.RuneError && size <= 1 || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			if size == 0 {
-				break
-			}
-			b.WriteRune('�')
-		} else {
-			b.WriteRune(r)
-		}
-		raw = raw[size:]
+// sanitize makes plain text (a tool's error message, a line of it) safe to
+// draw: hidden characters are shown as their escapes (jsontext.EscapeText).
+func sanitize(raw []byte) string { return jsontext.EscapeText(string(raw)) }
+
+// displayKey shows a decoded key bare when it reads unambiguously, else as
+// a JSON string with every hidden character escaped: a key that starts
+// like a number is quoted, so that key "0" never reads as index 0.
+func displayKey(k string) string {
+	if bareKey(k) {
+		return k
 	}
-	return b.String()
+	return jsontext.DisplayString(k)
 }
 
-// displayKey shows a key bare when it reads unambiguously, else quoted: a
-// key that starts like a number is quoted, so that key "0" never reads as
-// index 0.
-func displayKey(k string) string {
+func bareKey(k string) bool {
 	if k == "" || k[0] == '-' || k[0] >= '0' && k[0] <= '9' {
-		return strconv.Quote(k)
+		return false
 	}
 	for _, r := range k {
-		if r <= ' ' || r == '"' || r == ':' || r == 0x7f || r == utf8.RuneError || (r >= 0x80 && r < 0xa0) {
-			return strconv.Quote(k)
+		if r <= ' ' || r == '"' || r == ':' || r == '\\' || r == utf8.RuneError {
+			return false
 		}
 	}
-	return k
+	return !jsontext.NeedsEscape(k)
+}
+
+// keyText is node i's key as drawn, from its raw JSON text: a lone
+// surrogate in it keeps its escape, as in values.
+func (d *doc) keyText(i int) string {
+	k := d.key(i)
+	if bareKey(k) {
+		return k
+	}
+	n := &d.nodes[i]
+	return jsontext.Display(d.src[n.keyStart:n.keyEnd])
 }
 
 // fullValue is the cursor's value for the enter view: strings decoded,
@@ -451,7 +455,9 @@ func (t *tree) fullValue() string {
 	if len(raw) > limit {
 		return fmt.Sprintf("(%d bytes: too large to show here; y copies it, w writes a trace)", len(raw))
 	}
-	if t.d.nodes[t.cursor].kind == jsontext.String {
+	if t.d.nodes[t.cursor].kind == jsontext.String && !bytes.Contains(bytes.ToLower(raw), []byte(`\ud`)) {
+		// decoded, so its line breaks break lines; one with a surrogate
+		// escape stays JSON text, where a lone one keeps its escape
 		if s, err := jsontext.RawString(raw); err == nil {
 			return s
 		}

@@ -424,20 +424,20 @@ func TestPathsAreUnambiguous(t *testing.T) {
 	}
 }
 
-func TestDecodeEscapes(t *testing.T) {
+func TestShowJSON(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`"caf\u00e9"`, `"café"`},
 		{`"\ud83d\ude00 ok"`, `"😀 ok"`},
-		{`"\u0022q\u005c"`, `"\"q\\"`},                                   // a quote and a backslash stay escaped
-		{`"a\u0000b\u001b\u202e\u00a0"`, `"a\u0000b\u001b\u202e\u00a0"`}, // control, bidi, no-break space: kept
-		{`"\ud800x"`, `"\ud800x"`},                                       // a lone surrogate: kept
-		{`"\\u00e9"`, `"\\u00e9"`},                                       // an escaped backslash, then u00e9
+		{`"\u0022q\u005c"`, `"\"q\\"`},                              // a quote and a backslash stay escaped
+		{`"a\u0000b\u001b\u202e\u00a0"`, `"a\u0000b\u001b\u202e "`}, // control, bidi: kept; no-break space drawn
+		{`"\ud800x"`, `"\ud800x"`},                                  // a lone surrogate: kept
+		{`"\\u00e9"`, `"\\u00e9"`},                                  // an escaped backslash, then u00e9
 		{`{"k\u00e9": ["\u00e9", 1]}`, `{"ké": ["é", 1]}`},
-		{`"cut \u00`, `"cut \u00`},
+		{`"cut \u00`, `"cut `},
 		{`"no escapes"`, `"no escapes"`},
 	} {
-		if got := string(decodeEscapes([]byte(c.in))); got != c.want {
-			t.Errorf("decodeEscapes(%s) = %s, want %s", c.in, got, c.want)
+		if got := showJSON([]byte(c.in)); got != c.want {
+			t.Errorf("showJSON(%s) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }

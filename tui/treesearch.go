@@ -2,8 +2,12 @@ package tui
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Searching the result tree: runSearch runs in a command (resultsModel.search)
@@ -26,8 +30,8 @@ func runSearch(d *doc, q string) []int {
 	}
 	escaped := func(i int) bool {
 		n := &d.nodes[i]
-		return n.keyStart >= 0 && bytes.Contains(d.src[n.keyStart:n.keyEnd], []byte(`\u`)) ||
-			!n.container() && bytes.Contains(d.src[n.start:n.end], []byte(`\u`))
+		return n.keyStart >= 0 && shownOther(d.src[n.keyStart:n.keyEnd]) ||
+			!n.container() && shownOther(d.src[n.start:n.end])
 	}
 	var out []int
 	last := -1
@@ -48,25 +52,26 @@ func runSearch(d *doc, q string) []int {
 		}
 		off = at + max(len(needle), 1)
 	}
-	// the nodes with escapes, on their decoded text
+	// the nodes shown otherwise than written (escapes decoded, hidden
+	// characters escaped), on the text shown
 	var dec []int
 	last = -1
 	for off := 0; ; {
-		k := bytes.Index(d.src[off:], []byte(`\u`))
+		k := nextShownOther(d.src[off:])
 		if k < 0 {
 			break
 		}
 		at := off + k
-		off = at + 2
+		off = at + 1
 		i := d.nodeAt(at)
 		if i < 0 || i == last || !escaped(i) {
 			continue
 		}
 		last = i
 		n := &d.nodes[i]
-		hit := n.keyStart >= 0 && strings.Contains(foldFor(d.key(i), fold), q)
+		hit := n.keyStart >= 0 && strings.Contains(foldFor(jsontext.Display(d.src[n.keyStart:n.keyEnd]), fold), q)
 		if !hit && !n.container() {
-			hit = strings.Contains(foldFor(string(decodeEscapes(d.raw(i))), fold), q)
+			hit = strings.Contains(foldFor(jsontext.Display(d.raw(i)), fold), q)
 		}
 		if hit {
 			dec = append(dec, i)
@@ -118,3 +123,55 @@ func (t *tree) nextMatch(dir int) {
 	}
 	t.jump(k)
 }
+
+// nextShownOther is the offset in b of the first \u escape or hidden
+// character written raw (what jsontext.Display shows otherwise than it is
+// written), or -1.
+func nextShownOther(b []byte) int {
+	for i := 0; i < len(b); {
+		i = skipPlain(b, i)
+		if i >= len(b) {
+			break
+		}
+		c := b[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(b) && b[i+1] == 'u' {
+				return i
+			}
+			i += 2
+		case c == 0x7f:
+			return i
+		default:
+			r, n := utf8.DecodeRune(b[i:])
+			if jsontext.Hidden(r) {
+				return i
+			}
+			i += n
+		}
+	}
+	return -1
+}
+
+// skipPlain returns the offset of the first byte at or after i that is a
+// backslash, DEL or not ASCII, eight bytes at a time: results are mostly
+// plain ASCII, and a search reads all of them.
+func skipPlain(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	has := func(x, c uint64) bool { y := x ^ (ones * c); return (y-ones)&^y&highs != 0 }
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if x&highs != 0 || has(x, '\\') || has(x, 0x7f) {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '\\' || c >= 0x7f {
+			return i
+		}
+	}
+	return i
+}
+
+// shownOther reports whether b holds anything nextShownOther finds.
+func shownOther(b []byte) bool { return nextShownOther(b) >= 0 }

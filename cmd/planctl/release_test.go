@@ -269,19 +269,21 @@ func TestUsageHint(t *testing.T) {
 }
 
 // A catalog or server config that never ends (a device given by mistake)
-// is refused after a bound, with a clear error, instead of being read
-// until memory runs out; completion of --name gives nothing for it.
+// is refused at once, as a device, instead of being read until memory
+// runs out (it was read up to a bound before); completion of --name gives
+// nothing for it.
 func TestEndlessInputsAreBounded(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
+	const notFile = "/dev/zero is a device, not a regular file: planctl reads plans, traces, catalogs and settings only from files (save the data to a file and give its path)\n"
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--catalog", "/dev/zero", "samples/backup.json"}, "planctl: the catalog /dev/zero is larger than 64 MiB: is it a catalog?\n"},
-		{[]string{"mock", "--catalog", "/dev/zero"}, "planctl: the catalog /dev/zero is larger than 64 MiB: is it a catalog?\n"},
-		{[]string{"run", "--config", "/dev/zero", "samples/backup.json"}, "planctl: /dev/zero is larger than 16 MiB: not an mcpServers file\n"},
+		{[]string{"run", "--catalog", "/dev/zero", "samples/backup.json"}, "planctl: cannot read the catalog: " + notFile},
+		{[]string{"mock", "--catalog", "/dev/zero"}, "planctl: cannot read the catalog: " + notFile},
+		{[]string{"run", "--config", "/dev/zero", "samples/backup.json"}, "planctl: cannot read the server config: " + notFile},
 	} {
 		r := planctl(t, "", tc.args...)
 		if r.code != 3 || r.stderr != tc.want {

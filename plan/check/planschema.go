@@ -70,9 +70,11 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 		},
 	}
 	names := make([]any, 0, len(c.Tools))
+	descs := make([]any, 0, len(c.Tools))
 	var dispatch []any
 	for i, t := range c.Tools {
 		names = append(names, t.Name)
+		descs = append(descs, toolHover(t))
 		in, err := decodeToolSchema(t.InputSchema)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: its inputSchema: %w", t.Name, err)
@@ -96,8 +98,11 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 		"type": "object", "required": []any{"id", "tool"}, "additionalProperties": false,
 		"description": "One step: a unique id, a tool, and its arguments.",
 		"properties": map[string]any{
-			"id":   map[string]any{"type": "string", "minLength": 1, "description": "A unique id; later steps reference the output by it."},
-			"tool": map[string]any{"enum": names, "description": "The tool to call."},
+			"id": map[string]any{"type": "string", "minLength": 1, "description": "A unique id; later steps reference the output by it."},
+			// enumDescriptions: VS Code's JSON engine (and editors built on
+			// it) shows the description of the tool a step names on hover
+			// and in completion; other validators ignore the annotation.
+			"tool": map[string]any{"enum": names, "enumDescriptions": descs, "description": "The tool to call."},
 			"args": map[string]any{"type": "object", "description": "The arguments: literal values, or references on sharable parameters."},
 		},
 	}
@@ -131,6 +136,25 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// toolHover is what an editor shows for a tool name: its description's
+// first paragraph, and whether it is read-only or destructive.
+func toolHover(t *plan.Tool) string {
+	d := strings.TrimSpace(t.Description)
+	if k := strings.Index(d, "\n\n"); k >= 0 {
+		d = d[:k]
+	}
+	if d == "" {
+		d = "The tool " + t.Name + " (no description)."
+	}
+	switch {
+	case t.ReadOnly():
+		d += " (read-only)"
+	case t.Destructive():
+		d += " (destructive)"
+	}
+	return d
 }
 
 // planObject is the schema of {"steps": [...]}; a file's plan (top) may

@@ -86,7 +86,11 @@ func ConciergeCheck(p *plan.Plan, c *plan.Catalog) *Rejection {
 			if s.Tool.IsZero() {
 				code = "MISSING_TOOL"
 			}
-			return &Rejection{Message: fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", ")),
+			msg := fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", "))
+			if why := c.Absent(name); why != "" && !s.Tool.IsZero() {
+				msg += fmt.Sprintf(" ('%s' is %s)", name, why)
+			}
+			return &Rejection{Message: msg,
 				Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
 		}
 	}

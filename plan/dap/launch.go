@@ -37,6 +37,13 @@ type Launch struct {
 	ServerName string   `json:"serverName"` // --name: the server in Config
 	Replay     string   `json:"replay"`     // --replay
 	Sharable   []string `json:"sharable"`   // --sharable
+	// The joined catalog's names and surface, as the command line shapes
+	// them (docs/sources.md, "Several servers in one plan").
+	PrefixTools bool     `json:"prefixTools"` // --prefix-tools
+	AllowTools  []string `json:"allowTools"`  // --allow-tools
+	DenyTools   []string `json:"denyTools"`   // --deny-tools
+	ReadOnly    bool     `json:"readOnly"`    // --read-only
+	PassEnv     []string `json:"passEnv"`     // --pass-env
 
 	StopOnEntry bool `json:"stopOnEntry"`
 	NoDebug     bool `json:"noDebug"` // run to the end: no breakpoints, no stops
@@ -52,7 +59,14 @@ type Launch struct {
 	Console     string        `json:"console"`
 	StepTimeout string        `json:"stepTimeout"` // a Go duration; default 60s
 	stepTimeout time.Duration // parsed
+	// Token is the token 'planctl dap --listen' printed (Options.Token).
+	Token string `json:"token"`
 }
+
+// Timeout is StepTimeout parsed: the bound of each tool call the
+// launch's Debugger is built with (60s when the configuration sets none;
+// 0 for no bound).
+func (l Launch) Timeout() time.Duration { return l.stepTimeout }
 
 // attributes are the launch attributes and the JSON type each takes, for
 // the message about a value of the wrong type.
@@ -61,7 +75,9 @@ var attributeTypes = map[string]string{
 	"catalog": "a string", "server": "a string", "url": "a string", "headers": "an array of strings",
 	"header": "an array of strings", "config": "a string", "serverName": "a string", "replay": "a string",
 	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
-	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string",
+	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
+	"prefixTools": "true or false", "allowTools": "an array of strings", "denyTools": "an array of strings",
+	"readOnly": "true or false", "passEnv": "an array of strings",
 }
 
 // ParseLaunch reads the arguments of a launch, attach or restart request.

@@ -13,6 +13,7 @@ package dap
 import (
 	"bufio"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,13 +28,13 @@ import (
 	"github.com/planctl/planctl/plan/runner"
 )
 
-// Opened is a launch's plan and tools, as the command line opens them.
+// Opened is a launch's Debugger, built by the command line from the plan
+// and tools the launch names (Options.Open), as the other drivers are
+// handed theirs.
 type Opened struct {
-	Plan    *plan.Plan
-	Catalog *plan.Catalog
-	// Live is the catalog to go on with once a replayed trace has no
-	// more answers (plan.DebugOptions.Live); nil without one.
-	Live *plan.Catalog
+	// Debugger is the launch's: its plan, tools, run and breakpoints. It
+	// has not run yet; the adapter sets its event and breakpoint hooks.
+	Debugger *runner.Debugger
 	// FromTrace says the plan's text came from a trace, not from the
 	// file at Program: frames then show it as a read-only source.
 	FromTrace bool
@@ -43,7 +44,8 @@ type Opened struct {
 
 // Options configure a Server.
 type Options struct {
-	// Open loads the plan and opens the tool source of a launch request.
+	// Open loads the plan and opens the tool source of a launch request,
+	// and builds their Debugger; it is called again for every restart.
 	// Errors are shown to the user as the launch's error.
 	Open func(ctx context.Context, l Launch) (*Opened, error)
 	// Version is planctl's version, for the log.
@@ -53,6 +55,16 @@ type Options struct {
 	// Trace, when set, receives every message read and written, one JSON
 	// text a line, prefixed "-> " (from the client) or "<- " (to it).
 	Trace io.Writer
+	// Token, when not "", must be the "token" attribute of the launch or
+	// attach configuration before anything is read or started: over TCP
+	// any local user can connect, and a launch runs commands as planctl's
+	// user. Over stdio the editor that started planctl is the client and
+	// there is no token.
+	Token string
+	// Claim, when set, is called once a client has given the token, before
+	// its launch opens anything; an error refuses the launch (another
+	// client holds the session).
+	Claim func() error
 }
 
 // Server is one debug session: one client, one plan.
@@ -67,6 +79,7 @@ type Server struct {
 	lines1, cols1 bool
 
 	// Set by launch.
+	authed   bool // the client gave Options.Token
 	launch   Launch
 	opened   *Opened
 	dbg      *runner.Debugger
@@ -355,11 +368,14 @@ func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	if s.o.Open == nil {
 		return errors.New("this server cannot open plans")
 	}
+	if err := s.authenticate(args); err != nil {
+		return err
+	}
 	l, err := ParseLaunch(args)
 	if err != nil {
 		return err
 	}
-	op, err := s.o.Open(context.Background(), l)
+	op, err := s.open(l)
 	if err != nil {
 		return err
 	}
@@ -375,10 +391,50 @@ func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	return nil
 }
 
-// use makes an opened plan the session's, with a new Debugger; the
+// open calls Options.Open, which must give a Debugger with no error.
+func (s *Server) open(l Launch) (*Opened, error) {
+	op, err := s.o.Open(context.Background(), l)
+	if err == nil && (op == nil || op.Debugger == nil) {
+		err = errors.New("the launch opened no Debugger: Options.Open must build one (a bug in the adapter's host)")
+	}
+	return op, err
+}
+
+// authenticate checks a launch configuration's "token" against
+// Options.Token, in constant time, once per session: a session that gave
+// it may launch (and restart) without it again.
+func (s *Server) authenticate(args json.RawMessage) error {
+	if s.o.Token == "" || s.authed {
+		return nil
+	}
+	var t struct {
+		Token string `json:"token"`
+	}
+	json.Unmarshal(args, &t) // a configuration that is not an object has no token
+	if subtle.ConstantTimeCompare([]byte(t.Token), []byte(s.o.Token)) != 1 {
+		if t.Token == "" {
+			return errors.New(`this adapter takes launches only with its token: copy the token 'planctl dap --listen' printed into the configuration as "token" (see docs/debug.md, "The debug port")`)
+		}
+		return errors.New(`the configuration's "token" is not this adapter's: copy the one 'planctl dap --listen' printed when it started`)
+	}
+	if s.o.Claim != nil {
+		if err := s.o.Claim(); err != nil {
+			return err
+		}
+	}
+	s.authed = true
+	return nil
+}
+
+// Authenticated reports whether the client gave the token (always false
+// without Options.Token).
+func (s *Server) Authenticated() bool { return s.authed }
+
+// use makes an opened plan and its Debugger the session's; the
 // client's breakpoints move to the plan's lines.
 func (s *Server) use(l Launch, op *Opened) {
-	s.launch, s.opened, s.orig = l, op, op.Plan
+	s.launch, s.opened, s.dbg = l, op, op.Debugger
+	s.orig = s.dbg.Plan()
 	s.path = l.Program
 	if s.path == "" {
 		s.path = l.Replay
@@ -386,8 +442,8 @@ func (s *Server) use(l Launch, op *Opened) {
 	if abs, err := filepath.Abs(s.path); err == nil {
 		s.path = abs
 	}
-	ro := runner.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
-	s.dbg = runner.NewDebugger(op.Plan, op.Catalog, runner.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
+	s.dbg.SetOnEvent(s.onEvent)
+	s.dbg.SetOnBreak(s.bps.hit)
 	s.bps.plan = s.orig
 }
 
@@ -644,7 +700,7 @@ func (s *Server) restart(q *godap.RestartRequest) {
 	l, err := s.restartLaunch(q.Arguments)
 	var op *Opened
 	if err == nil {
-		op, err = s.o.Open(context.Background(), l)
+		op, err = s.open(l)
 	}
 	if err != nil {
 		s.send(errorResponse(r.Seq, r.Command, "cannot restart, the session goes on as it was: "+err.Error()))
@@ -779,6 +835,11 @@ func (s *Server) source(q *godap.SourceRequest) *godap.Source {
 	if q != nil {
 		if s.orig == nil {
 			s.send(errorResponse(q.Seq, q.Command, "no plan is launched"))
+			return nil
+		}
+		// Only the launched plan is served, whatever the client names.
+		if q.Arguments.SourceReference != 1 && (q.Arguments.Source == nil || !s.isPlanSource(*q.Arguments.Source)) {
+			s.send(errorResponse(q.Seq, q.Command, "planctl serves only the launched plan's source (sourceReference 1)"))
 			return nil
 		}
 		s.send(&godap.SourceResponse{Response: response(q.Seq, q.Command), Body: godap.SourceResponseBody{Content: string(s.orig.Src.Bytes), MimeType: "application/json"}})

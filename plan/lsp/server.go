@@ -37,6 +37,9 @@ type Options struct {
 	// Log receives the transport's own complaints (a notification that
 	// failed); nil drops them.
 	Log io.Writer
+	// TrustFile is the user's list of trusted folders, whose .planctl.json
+	// may start a server or fetch a URL (DefaultTrustFile); "": none.
+	TrustFile string
 }
 
 // Server is a Language Server for plan files. One Server serves one
@@ -52,6 +55,12 @@ type Server struct {
 	notify   glsp.NotifyFunc
 	dirty    map[*document]bool
 	shutDown bool // the client asked for shutdown
+	// root and initOpts are initialize's, kept to look for the source
+	// again when the user trusts the workspace (didChangeConfiguration);
+	// withheld is set while the workspace's server is not started.
+	root     string
+	initOpts json.RawMessage
+	withheld bool
 	wake     chan struct{}
 	done     chan struct{}
 }
@@ -61,25 +70,23 @@ func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, dirty: map[*document]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	s.handler = protocol.Handler{
-		Initialize:                     s.initialize,
-		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
-		Shutdown:                       s.shutdown,
-		Exit:                           func(*glsp.Context) error { return nil },
-		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:            s.didOpen,
-		TextDocumentDidChange:          s.didChange,
-		TextDocumentDidClose:           s.didClose,
-		TextDocumentDidSave:            func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
-		TextDocumentCompletion:         s.completion,
-		TextDocumentHover:              s.hover,
-		TextDocumentDefinition:         s.definition,
-		TextDocumentReferences:         s.references,
-		TextDocumentDocumentSymbol:     s.documentSymbol,
-		TextDocumentCodeAction:         s.codeAction,
-		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
-		WorkspaceDidChangeConfiguration: func(*glsp.Context, *protocol.DidChangeConfigurationParams) error {
-			return nil
-		},
+		Initialize:                      s.initialize,
+		Initialized:                     func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:                        s.shutdown,
+		Exit:                            func(*glsp.Context) error { return nil },
+		SetTrace:                        func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:             s.didOpen,
+		TextDocumentDidChange:           s.didChange,
+		TextDocumentDidClose:            s.didClose,
+		TextDocumentDidSave:             func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil },
+		TextDocumentCompletion:          s.completion,
+		TextDocumentHover:               s.hover,
+		TextDocumentDefinition:          s.definition,
+		TextDocumentReferences:          s.references,
+		TextDocumentDocumentSymbol:      s.documentSymbol,
+		TextDocumentCodeAction:          s.codeAction,
+		WorkspaceDidChangeWatchedFiles:  func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+		WorkspaceDidChangeConfiguration: s.didChangeConfiguration,
 	}
 	return s
 }
@@ -179,22 +186,10 @@ func (s *Server) initialize(ctx *glsp.Context, params *protocol.InitializeParams
 	}
 	s.mu.Lock()
 	s.notify = ctx.Notify
+	s.root, s.initOpts = root, initOpts
 	s.mu.Unlock()
-	src, where, err := findSource(initOpts, root)
-	if err == nil {
-		if err = s.open(src); err != nil && where != "" {
-			err = fmt.Errorf("%s: %w", where, err)
-		}
-	}
-	if err != nil {
-		// The editor still gets a working server, and is told why its
-		// tools are missing.
-		fallback := s.open(Source{})
-		ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeError,
-			Message: "planctl lsp: cannot open the tool source (" + err.Error() + "); checking plans against the embedded demo catalog instead"})
-		if fallback != nil {
-			return nil, fmt.Errorf("cannot open the embedded demo catalog: %w", fallback)
-		}
+	if err := s.openFound(ctx, false); err != nil {
+		return nil, err
 	}
 	sync := protocol.TextDocumentSyncKindIncremental
 	yes := true
@@ -215,6 +210,80 @@ func (s *Server) initialize(ctx *glsp.Context, params *protocol.InitializeParams
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "planctl", Version: &version},
 	}, nil
+}
+
+// openFound looks for the tool source (findSource) and opens it. What it
+// could not open, or withheld from an untrusted workspace, the user is
+// told in a message, and the server checks plans against what it has.
+func (s *Server) openFound(ctx *glsp.Context, trustWorkspace bool) error {
+	s.mu.Lock()
+	root, initOpts := s.root, s.initOpts
+	s.mu.Unlock()
+	f, err := findSource(initOpts, root, s.opts.TrustFile, trustWorkspace)
+	if err == nil {
+		if err = s.open(f.src); err != nil && f.where != "" {
+			err = fmt.Errorf("%s: %w", f.where, err)
+		}
+	}
+	s.mu.Lock()
+	s.withheld = f.withheld != ""
+	s.mu.Unlock()
+	if f.withheld != "" {
+		ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: f.withheld})
+	}
+	if err != nil {
+		// The editor still gets a working server, and is told why its
+		// tools are missing.
+		fallback := s.open(Source{})
+		ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeError,
+			Message: "planctl lsp: cannot open the tool source (" + err.Error() + "); checking plans against the embedded demo catalog instead"})
+		if fallback != nil {
+			return fmt.Errorf("cannot open the embedded demo catalog: %w", fallback)
+		}
+	}
+	return nil
+}
+
+// didChangeConfiguration takes the user's "trustWorkspace": true (at the
+// top of the settings or under "planctl") as leave to start the
+// workspace's server, and opens it; other settings change nothing yet.
+func (s *Server) didChangeConfiguration(ctx *glsp.Context, params *protocol.DidChangeConfigurationParams) error {
+	s.mu.Lock()
+	withheld := s.withheld
+	s.mu.Unlock()
+	if !withheld || !trustIn(params.Settings) {
+		return nil
+	}
+	if err := s.openFound(ctx, true); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for _, d := range s.docs {
+		s.dirty[d] = true
+	}
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// trustIn reports whether settings say "trustWorkspace": true, at the top
+// or under "planctl" (VS Code sends a section by its name).
+func trustIn(settings any) bool {
+	b, err := json.Marshal(settings)
+	if err != nil {
+		return false
+	}
+	var v struct {
+		TrustWorkspace bool `json:"trustWorkspace"`
+		Planctl        struct {
+			TrustWorkspace bool `json:"trustWorkspace"`
+		} `json:"planctl"`
+	}
+	json.Unmarshal(b, &v)
+	return v.TrustWorkspace || v.Planctl.TrustWorkspace
 }
 
 // open opens a tool source and makes it the server's catalog.

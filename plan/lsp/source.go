@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/planctl/planctl/plan/regfile"
 )
 
 // Source says where the tools come from, with the keys and meaning of the
@@ -46,14 +48,28 @@ func (s Source) String() string {
 	return "the embedded demo catalog"
 }
 
-// decodeSource reads a Source from JSON, refusing keys it does not know
+// settings are planctl's editor settings (initializationOptions): a
+// Source, or trustWorkspace alone to let the workspace's .planctl.json
+// start its server.
+type settings struct {
+	Source
+	TrustWorkspace bool `json:"trustWorkspace,omitempty"`
+}
+
+// empty reports whether s names no source (the demo catalog).
+func (s Source) empty() bool {
+	return s.Catalog == "" && s.Server == "" && s.URL == "" && len(s.Headers) == 0 && s.Config == "" &&
+		s.Name == "" && s.Replay == "" && len(s.Sharable) == 0
+}
+
+// decodeSettings reads settings from JSON, refusing keys it does not know
 // (a misspelt "catalgo" should not silently mean the demo catalog).
-func decodeSource(data []byte, where string) (Source, error) {
-	var s Source
+func decodeSettings(data []byte, where string) (settings, error) {
+	var s settings
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&s); err != nil {
-		return Source{}, fmt.Errorf("%s: %w (the keys are catalog, server, url, header, config, name, replay, sharable)", where, err)
+		return settings{}, fmt.Errorf("%s: %w (the keys are catalog, server, url, header, config, name, replay, sharable, trustWorkspace)", where, err)
 	}
 	return s, nil
 }
@@ -70,25 +86,65 @@ func (s Source) resolve(root string) Source {
 	return s
 }
 
-// findSource picks the tool source: initializationOptions when they say
-// anything, else root/.planctl.json when it exists, else the demo catalog.
-func findSource(initOptions json.RawMessage, root string) (Source, string, error) {
+// found is the tool source findSource picked.
+type found struct {
+	src   Source
+	where string // the file or "initializationOptions" it came from; "" for the demo catalog
+	// withheld, when not "", says what of the workspace's source was not
+	// started or fetched (the folder is not trusted), and how to allow it.
+	withheld string
+}
+
+// findSource picks the tool source: initializationOptions when they name
+// one, else root/.planctl.json when it exists, else the demo catalog. A
+// .planctl.json that would start a command or fetch a URL is cut down to
+// the files it names unless the user trusts the folder (trustWorkspace in
+// the editor's settings, or the trust file at trustFile).
+func findSource(initOptions json.RawMessage, root, trustFile string, trustWorkspace bool) (found, error) {
 	if t := bytes.TrimSpace(initOptions); len(t) > 0 && !bytes.Equal(t, []byte("null")) && !bytes.Equal(t, []byte("{}")) {
-		s, err := decodeSource(t, "initializationOptions")
-		return s.resolve(root), "initializationOptions", err
-	}
-	if root != "" {
-		file := filepath.Join(root, ConfigFile)
-		data, err := os.ReadFile(file)
-		switch {
-		case err == nil:
-			s, err := decodeSource(data, file)
-			return s.resolve(root), file, err
-		case !errors.Is(err, os.ErrNotExist):
-			return Source{}, file, err
+		st, err := decodeSettings(t, "initializationOptions")
+		if err != nil {
+			return found{where: "initializationOptions"}, err
 		}
+		if !st.Source.empty() {
+			return found{src: st.Source.resolve(root), where: "initializationOptions"}, nil
+		}
+		trustWorkspace = trustWorkspace || st.TrustWorkspace
 	}
-	return Source{}, "", nil
+	if root == "" {
+		return found{}, nil
+	}
+	file := filepath.Join(root, ConfigFile)
+	data, err := regfile.ReadFile(file, maxSettings)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return found{}, nil
+	case err != nil:
+		return found{where: file}, err
+	}
+	st, err := decodeSettings(data, file)
+	if err != nil {
+		return found{where: file}, err
+	}
+	if st.TrustWorkspace {
+		// The workspace cannot vouch for itself.
+		return found{where: file}, fmt.Errorf("%s: \"trustWorkspace\" is the user's to set, in the editor's settings or the trust file, not the workspace's", file)
+	}
+	src := st.Source.resolve(root)
+	what := src.runsSomething()
+	if what == "" || trustWorkspace {
+		return found{src: src, where: file}, nil
+	}
+	ok, terr := trusted(trustFile, root)
+	if ok {
+		return found{src: src, where: file}, nil
+	}
+	limited := src.dataOnly()
+	msg := untrustedMessage(file, root, what, trustFile, limited)
+	if terr != nil {
+		msg += " (" + terr.Error() + ")"
+	}
+	return found{src: limited, where: file, withheld: msg}, nil
 }
 
 // uriPath is the file path of a file: URI, or "" for another scheme.

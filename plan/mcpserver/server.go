@@ -116,6 +116,7 @@ func New(opts Options) *Server {
 		// The tools were already indexed once by opts.Catalog: they are unique.
 		panic(err)
 	}
+	cat.Sharing, cat.Hidden, cat.Prefixed = opts.Catalog.Sharing, opts.Catalog.Hidden, opts.Catalog.Prefixed
 	s.catalog = cat
 	hooks := &server.Hooks{}
 	// One line per MCP request, whatever the transport: its method and
@@ -142,6 +143,9 @@ func New(opts Options) *Server {
 	if opts.Record.Dir != "" {
 		if opts.Record.Max <= 0 {
 			opts.Record.Max = DefaultRecordMax
+		}
+		if opts.Record.MaxBytes <= 0 {
+			opts.Record.MaxBytes = DefaultRecordMaxBytes
 		}
 		s.opts.Record = opts.Record
 		s.rec = &recorder{opts: opts.Record}

@@ -396,3 +396,39 @@ func Root(n int, entry func(i int) (key string, result []byte)) []byte {
 	}
 	return append(buf, '}')
 }
+
+// StepFailed is the error of a query whose first part names a step that
+// failed: it has no result to read, which "matched nothing" would hide.
+type StepFailed struct {
+	Query string
+	Step  string // the step's id
+	Err   string // the step's error
+}
+
+func (e *StepFailed) Error() string {
+	return fmt.Sprintf("step %q failed, so %q has no value: its error: %s", e.Step, clip(e.Query), e.Err)
+}
+
+// ExplainFailed returns a *StepFailed for err, a *NoMatch whose query
+// begins with the id of a step that failed (stepErr gives that step's
+// error when it did); any other err is returned as it is. The results a
+// query reads hold only the steps that ran ok, so a failed step is no
+// more than a missing key to Eval: the drivers know which steps failed.
+func ExplainFailed(err error, stepErr func(id string) (string, bool)) error {
+	var nm *NoMatch
+	if !errors.As(err, &nm) || nm.Matched != "" {
+		return err
+	}
+	first := strings.TrimLeft(Split(nm.Query)[0], ".|")
+	var id strings.Builder
+	for i := 0; i < len(first); i++ {
+		if first[i] == '\\' && i+1 < len(first) {
+			i++
+		}
+		id.WriteByte(first[i])
+	}
+	if msg, ok := stepErr(id.String()); ok {
+		return &StepFailed{Query: nm.Query, Step: id.String(), Err: msg}
+	}
+	return err
+}

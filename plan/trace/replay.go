@@ -21,14 +21,24 @@ type Replay struct {
 	Trace *Trace
 
 	mu    sync.Mutex
-	calls map[string][]Step // tool + "\x00" + compact args -> recorded answers
-	seen  map[string]int    // how many times each key was asked
-	tools map[string]int    // tool -> recorded calls of it
+	calls map[string][]Step    // tool + "\x00" + compact args -> recorded answers
+	seen  map[string]int       // how many times each key was asked
+	tools map[string]int       // tool -> recorded calls of it
+	srcs  map[string][2]string // tool -> the source and the name there it was recorded with
 }
 
 // NewReplay indexes the called steps of t.
 func NewReplay(t *Trace) *Replay {
-	rp := &Replay{Trace: t, calls: map[string][]Step{}, seen: map[string]int{}, tools: map[string]int{}}
+	rp := &Replay{Trace: t, calls: map[string][]Step{}, seen: map[string]int{}, tools: map[string]int{}, srcs: map[string][2]string{}}
+	for _, tt := range t.Catalog.Tools {
+		if tt.Source != "" {
+			own := tt.SourceTool
+			if own == "" {
+				own = tt.Name
+			}
+			rp.srcs[tt.Name] = [2]string{tt.Source, own}
+		}
+	}
 	for _, s := range t.Steps {
 		if !s.Called || s.Status == "pending" {
 			continue
@@ -72,6 +82,14 @@ func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (
 		return plan.ToolResult{IsError: true, Error: *s.Error}, nil
 	}
 	return plan.ToolResult{Value: append(json.RawMessage(nil), s.Result...)}, nil
+}
+
+// SourceOf names the source a recorded tool came from and its name there,
+// as the trace recorded them ("" when it recorded none), so a replayed run
+// traced again keeps them.
+func (rp *Replay) SourceOf(tool string) (source, name string) {
+	s := rp.srcs[tool]
+	return s[0], s[1]
 }
 
 // Catalog is the trace's catalog, answering from the trace.

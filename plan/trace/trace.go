@@ -38,6 +38,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -55,11 +56,14 @@ const Format = "planctl-trace/1"
 //	  {"name": ..., "description": ..., "inputSchema": ..., "sharable": [...]},
 //	  ...]},
 //	 "steps": [
-//	  {"index": 0, "id": "backup", "tool": "create_backup", "status": "ok", "called": true,
+//	  {"index": 0, "id": "backup", "tool": "create_backup", "source": "db", "status": "ok", "called": true,
 //	   "args": {literal}, "resolved_args": {...}, "result": ..., "started": "...", "duration_ms": 1.25},
 //	  ...]}
 //
-// One line per tool and per step. "plan" holds "text" (a JSON string)
+// One line per tool and per step. A catalog joined from several sources
+// (plan/sources) gives each tool and step the "source" that answers it,
+// and "source_tool", the tool's name on that source, when it was
+// prefixed. "plan" holds "text" (a JSON string)
 // instead of "json" when the plan is not valid JSON. "called" says the tool
 // was called (a step that failed resolving its references never called
 // it); only called steps are answered by a replay. "error" replaces
@@ -81,6 +85,9 @@ type Served struct {
 	Session string `json:"session,omitempty"` // the MCP session, when there was one
 	Call    uint64 `json:"call"`              // the server's count of execute_plan calls
 	Refused string `json:"refused,omitempty"` // why the plan was refused before it ran, if it was
+	// Cut, when not "", says which steps' values are not in the trace:
+	// they would have taken it past the recorder's bound (WriteBounded).
+	Cut string `json:"cut,omitempty"`
 }
 
 // Write records run r to path atomically: the file is written beside
@@ -91,7 +98,20 @@ func Write(path string, r *runner.Run) error { return WriteServed(path, r, nil) 
 
 // WriteServed is Write with how the plan was served.
 func WriteServed(path string, r *runner.Run, sv *Served) error {
-	data := Append(nil, r, time.Now())
+	return WriteBounded(path, r, sv, -1)
+}
+
+// WriteBounded is WriteServed with the steps' resolved arguments and
+// results bounded to valuesMax bytes in all (-1: no bound): past it, each
+// value is the string "[not recorded: N bytes past the trace's bound]"
+// and sv.Cut names the steps so cut. A plan whose references copy a large
+// value into many steps would otherwise make a trace many times its size.
+func WriteBounded(path string, r *runner.Run, sv *Served, valuesMax int64) error {
+	budget := valuesMax
+	data, cut := appendBounded(nil, r, time.Now(), &budget)
+	if len(cut) > 0 && sv != nil {
+		sv.Cut = fmt.Sprintf("the resolved arguments or result of %d step(s) (%s) are not recorded: they would pass the trace's bound of %d bytes for the values", len(cut), strings.Join(cut, ", "), valuesMax)
+	}
 	if sv != nil {
 		data = appendServed(data, sv)
 	}
@@ -129,6 +149,15 @@ func appendServed(data []byte, sv *Served) []byte {
 
 // Append appends the trace of r, written at time now, to dst.
 func Append(dst []byte, r *runner.Run, now time.Time) []byte {
+	budget := int64(-1)
+	b, _ := appendBounded(dst, r, now, &budget)
+	return b
+}
+
+// appendBounded is Append with the steps' values taken from *budget
+// bytes (-1: no bound); it returns the ids of the steps with a value cut.
+func appendBounded(dst []byte, r *runner.Run, now time.Time, budget *int64) ([]byte, []string) {
+	var cut []string
 	p := r.Plan
 	rd := NewRedactor(r.Options().Redact)
 	b := dst
@@ -154,12 +183,13 @@ func Append(dst []byte, r *runner.Run, now time.Time) []byte {
 	b = append(b, "},\n \"catalog\": {\"source\": "...)
 	b = jsontext.AppendJSONString(b, r.Catalog.Source)
 	b = append(b, `, "tools": [`...)
+	so, _ := r.Catalog.Caller.(sourcer)
 	for i, t := range r.Catalog.Tools {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = appendTool(b, t)
+		b = appendTool(b, t, so)
 	}
 	b = append(b, "]},\n \"steps\": ["...)
 	for i := range p.Steps {
@@ -167,14 +197,60 @@ func Append(dst []byte, r *runner.Run, now time.Time) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = appendTraceStep(b, r, i, rd)
+		var c bool
+		b, c = appendTraceStep(b, r, i, rd, budget, so)
+		if c {
+			cut = append(cut, p.Steps[i].IDText())
+		}
 	}
-	return append(b, "]}\n"...)
+	return append(b, "]}\n"...), cut
 }
 
-func appendTool(b []byte, t *plan.Tool) []byte {
+// bounded takes what was appended to b since start from *budget (-1: no
+// bound), or, when it would overdraw it, puts a note in its place; it
+// reports whether the value was cut.
+func bounded(b []byte, start int, budget *int64) ([]byte, bool) {
+	n := int64(len(b) - start)
+	if *budget < 0 {
+		return b, false
+	}
+	if n > *budget {
+		return jsontext.AppendJSONString(b[:start], fmt.Sprintf("[not recorded: %d bytes past the trace's bound]", n)), true
+	}
+	*budget -= n
+	return b, false
+}
+
+// sourcer is a Caller that joins several tool sources (plan/sources'
+// Router): it names the source that answers a tool and the tool's own
+// name there.
+type sourcer interface {
+	SourceOf(tool string) (source, name string)
+}
+
+// appendSource writes a tool's "source" (and "source_tool" when the
+// source knows it by another name) when so names one.
+func appendSource(b []byte, so sourcer, tool string) []byte {
+	if so == nil {
+		return b
+	}
+	src, own := so.SourceOf(tool)
+	if src == "" {
+		return b
+	}
+	b = append(b, `, "source": `...)
+	b = jsontext.AppendJSONString(b, src)
+	if own != tool {
+		b = append(b, `, "source_tool": `...)
+		b = jsontext.AppendJSONString(b, own)
+	}
+	return b
+}
+
+func appendTool(b []byte, t *plan.Tool, so sourcer) []byte {
 	b = append(b, `{"name": `...)
 	b = jsontext.AppendJSONString(b, t.Name)
+	b = appendSource(b, so, t.Name)
 	if t.Description != "" {
 		b = append(b, `, "description": `...)
 		b = jsontext.AppendJSONString(b, t.Description)
@@ -209,7 +285,7 @@ func appendTool(b []byte, t *plan.Tool) []byte {
 	return append(b, '}')
 }
 
-func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor) []byte {
+func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor, budget *int64, so sourcer) ([]byte, bool) {
 	s := r.Plan.Steps[i]
 	st := r.Step(i)
 	b = append(b, `{"index": `...)
@@ -218,6 +294,7 @@ func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor) []byte {
 	b = jsontext.AppendJSONString(b, s.IDText())
 	b = append(b, `, "tool": `...)
 	b = jsontext.AppendJSONString(b, s.ToolName())
+	b = appendSource(b, so, s.ToolName())
 	status := st.Status
 	if status == runner.StepRunning {
 		status = runner.StepPending // a step still running has no outcome to record
@@ -233,15 +310,18 @@ func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor) []byte {
 		b = jsontext.AppendCompact(b, rd.Plan(args.Raw(src)))
 	}
 	if status == runner.StepPending {
-		return append(b, '}')
+		return append(b, '}'), false
 	}
+	var cutArgs, cutResult bool
 	if st.Args != nil {
 		b = append(b, `, "resolved_args": `...)
-		b = append(b, rd.JSON(st.Args)...)
+		start := len(b)
+		b, cutArgs = bounded(append(b, rd.JSON(st.Args)...), start, budget)
 	}
 	if status == runner.StepOK {
 		b = append(b, `, "result": `...)
-		b = jsontext.AppendCompact(b, rd.JSON(st.Result))
+		start := len(b)
+		b, cutResult = bounded(jsontext.AppendCompact(b, rd.JSON(st.Result)), start, budget)
 	} else {
 		b = append(b, `, "error": `...)
 		b = jsontext.AppendJSONString(b, st.Error)
@@ -250,7 +330,7 @@ func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor) []byte {
 	b = jsontext.AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
 	b = append(b, `, "duration_ms": `...)
 	b = strconv.AppendFloat(b, float64(st.Duration.Microseconds())/1000, 'f', -1, 64)
-	return append(b, '}')
+	return append(b, '}'), cutArgs || cutResult
 }
 
 // Trace is a recorded run, as Read reads it back. Values are kept as
@@ -287,6 +367,8 @@ func (p Plan) Source() []byte {
 // Tool is one tool of a trace's catalog.
 type Tool struct {
 	Name         string          `json:"name"`
+	Source       string          `json:"source,omitempty"`      // the tool source that answered it, among several
+	SourceTool   string          `json:"source_tool,omitempty"` // its name there, when not Name
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
@@ -300,6 +382,8 @@ type Step struct {
 	Index        int             `json:"index"`
 	ID           string          `json:"id"`
 	Tool         string          `json:"tool"`
+	Source       string          `json:"source,omitempty"`      // the tool source that answered the step, among several
+	SourceTool   string          `json:"source_tool,omitempty"` // the tool's name there, when not Tool
 	Status       string          `json:"status"`
 	Called       bool            `json:"called"`
 	Args         json.RawMessage `json:"args"`
@@ -313,7 +397,7 @@ type Step struct {
 // Read reads and checks a trace file. A file cut short, not JSON, of
 // another format, or inconsistent is refused with a message that says so.
 func Read(path string) (*Trace, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)
 	}

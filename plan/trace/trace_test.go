@@ -13,6 +13,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/plan/sources"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -202,4 +203,65 @@ func TestReplayHaltsWithReason(t *testing.T) {
 			t.Errorf("%s: halted %q, step %+v; want %q", src, run.Halted(), run.Step(0), want)
 		}
 	}
+}
+
+// A run over a catalog joined from several sources records which source
+// answered each step, and the tool's name there; a replay gives the same
+// answers and the same sources, so a replayed run traced again keeps them.
+func TestTraceRecordsSources(t *testing.T) {
+	demo := mockserver.Demo()
+	other, err := plan.NewCatalog("other", []*plan.Tool{{Name: "echo", Sharable: map[string]bool{"value": true}}},
+		plan.CallerFunc(func(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
+			return plan.ToolResult{Value: json.RawMessage(`{"value":"other"}`)}, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := sources.Merge([]sources.Source{{Name: "demo", Catalog: demo}, {Name: "other", Catalog: other}}, sources.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.Load("p.json", []byte(`{"steps": [
+	  {"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
+	  {"id": "b", "tool": "other__echo", "args": {"value": 1}},
+	  {"id": "c", "tool": "demo__echo", "args": {"value": {"output_by_reference": {"b": ["value"]}}}}]}`), plan.Limits{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
+	r.Continue(context.Background(), nil)
+	if r.Status() != runner.RunCompleted {
+		t.Fatalf("run: %s", r.Response())
+	}
+	check := func(tr *trace.Trace) {
+		t.Helper()
+		want := [][2]string{{"demo", ""}, {"other", "echo"}, {"demo", "echo"}}
+		for i, s := range tr.Steps {
+			if s.Source != want[i][0] || s.SourceTool != want[i][1] {
+				t.Errorf("step %s: source %q %q, want %q %q", s.ID, s.Source, s.SourceTool, want[i][0], want[i][1])
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "run.trace.json")
+	if err := trace.Write(path, r); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(tr)
+	rc, err := trace.NewReplay(tr).Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := runner.NewRun(tr.LoadPlan(plan.Limits{}), rc, runner.RunOptions{})
+	again.Continue(context.Background(), nil)
+	if got, want := string(again.Response()), string(r.Response()); got != want {
+		t.Errorf("replayed %s, want %s", got, want)
+	}
+	if err := trace.Write(path, again); err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = trace.Read(path); err != nil {
+		t.Fatal(err)
+	}
+	check(tr)
 }

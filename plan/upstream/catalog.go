@@ -9,13 +9,14 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/sources"
 )
 
 // buildCatalog turns the raw tools of tools/list into catalog tools, with
 // schemas kept byte for byte (compacted) in the server's key order. A
 // server that lists only execute_plan is a Concierge Plan server: its
 // catalog comes from that tool's description.
-func buildCatalog(raw []json.RawMessage, patterns []string) ([]*plan.Tool, bool, error) {
+func buildCatalog(raw []json.RawMessage, patterns []string, sharableFlag string) ([]*plan.Tool, bool, error) {
 	tools := make([]*plan.Tool, 0, len(raw))
 	for i, r := range raw {
 		var t struct {
@@ -46,7 +47,9 @@ func buildCatalog(raw []json.RawMessage, patterns []string) ([]*plan.Tool, bool,
 			return nil, false, fmt.Errorf("it lists only execute_plan, but its description does not list the tools behind it: %w", err)
 		}
 		if len(patterns) > 0 {
-			applyPatterns(inner, patterns)
+			if err := sources.ApplySharable(inner, patterns, sharableFlag); err != nil {
+				return nil, false, err
+			}
 		}
 		return inner, true, nil
 	}
@@ -59,7 +62,9 @@ func buildCatalog(raw []json.RawMessage, patterns []string) ([]*plan.Tool, bool,
 	}
 	switch {
 	case len(patterns) > 0:
-		applyPatterns(tools, patterns)
+		if err := sources.ApplySharable(tools, patterns, sharableFlag); err != nil {
+			return nil, false, err
+		}
 	case !marked:
 		for _, t := range tools {
 			t.SharableAll = true
@@ -84,29 +89,14 @@ func sharingPolicy(tools []*plan.Tool, patterns []string, concierge bool) plan.S
 	return plan.SharingMarked
 }
 
-// applyPatterns makes exactly the parameters matching a "tool.param" glob
-// sharable, replacing every other policy.
-func applyPatterns(tools []*plan.Tool, patterns []string) {
-	for _, t := range tools {
-		t.SharableAll = false
-		t.Sharable = map[string]bool{}
-		for _, p := range properties(t.InputSchema) {
-			for _, pat := range patterns {
-				if ok, _ := path.Match(pat, t.Name+"."+p); ok {
-					t.Sharable[p] = true
-				}
-			}
-		}
-	}
-}
-
-// checkPattern rejects a --sharable pattern that can never match.
-func checkPattern(pat string) error {
+// checkPattern rejects a sharable pattern that can never match, before
+// the server is started.
+func checkPattern(what, pat string) error {
 	if !strings.Contains(pat, ".") {
-		return fmt.Errorf("--sharable %q: write TOOL.PARAM, with * globs (e.g. 'create_*.id' or '*.name')", pat)
+		return fmt.Errorf("%s %q: write TOOL.PARAM, with * globs (e.g. 'create_*.id' or '*.name')", what, pat)
 	}
 	if _, err := path.Match(pat, ""); err != nil {
-		return fmt.Errorf("--sharable %q is not a valid glob: %w", pat, err)
+		return fmt.Errorf("%s %q is not a valid glob: %w", what, pat, err)
 	}
 	return nil
 }

@@ -1,22 +1,23 @@
 package upstream
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 )
 
 // Config says how to reach one MCP server and how to read its catalog.
 type Config struct {
 	// Stdio: the program and its arguments (Command non-empty), extra
-	// environment "K=V" entries on top of planctl's own environment, and an
-	// optional working directory.
+	// environment "K=V" entries on top of the default environment
+	// (DefaultEnv, PassEnv), and an optional working directory.
 	Command []string
 	Env     []string
 	Dir     string
@@ -31,6 +32,9 @@ type Config struct {
 	// "tool.param" with * globs. Empty: the server's x-sharable marks, else
 	// every parameter.
 	Sharable []string
+	// SharableFrom names where Sharable came from in errors (default
+	// "--sharable"; a config entry's "x-planctl" otherwise).
+	SharableFrom string
 
 	// StartTimeout bounds starting the server, the handshake and tools/list
 	// (default 60s: npx may download the server first).
@@ -38,6 +42,14 @@ type Config struct {
 
 	// Label names the server in messages and as the catalog's Source.
 	Label string
+	// Name is the server's short name among several sources (an
+	// mcpServers entry's name): it prefixes tool names and is recorded in
+	// traces.
+	Name string
+
+	// PassEnv names variables of planctl's environment a stdio server
+	// gets besides DefaultEnv (--pass-env).
+	PassEnv []string
 
 	// MaxMessage bounds one message read from the server, in bytes: a
 	// line over stdio, an answer's body over HTTP. Past it planctl stops
@@ -65,6 +77,16 @@ type serverEntry struct {
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
 	Type    string            `json:"type"`
+	// XPlanctl is planctl's own settings for the server, under a key MCP
+	// hosts skip (they read the keys they know; "x-" marks an extension).
+	XPlanctl json.RawMessage `json:"x-planctl"`
+}
+
+// entrySettings is an entry's "x-planctl" object.
+type entrySettings struct {
+	// Sharable: "tool.param" globs, as --sharable takes them, for this
+	// server's tools under their own names.
+	Sharable []string `json:"sharable"`
 }
 
 // ServerNames lists, sorted, the servers of an mcpServers file (the names
@@ -77,7 +99,7 @@ func ServerNames(path string) ([]string, error) {
 // readServers reads an mcpServers file: its entries by name, and the names
 // sorted.
 func readServers(path string) (map[string]json.RawMessage, []string, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
 	}
@@ -120,7 +142,8 @@ func readServers(path string) (map[string]json.RawMessage, []string, error) {
 //	                "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ..."}}}}
 //
 // VS Code's "servers" key is read too. An empty name picks the only server
-// of a file that has one.
+// of a file that has one. An entry's "x-planctl": {"sharable": [...]}
+// gives its sharable patterns (Config.Sharable).
 func LoadConfig(path, name string) (Config, error) {
 	servers, names, err := readServers(path)
 	if err != nil {
@@ -132,6 +155,38 @@ func LoadConfig(path, name string) (Config, error) {
 		}
 		name = names[0]
 	}
+	return entryConfig(path, name, servers, names)
+}
+
+// LoadConfigs reads the named servers of an mcpServers file, in the order
+// given, or every server, sorted by name, when names is empty. Each
+// Config's Name is its entry's name.
+func LoadConfigs(path string, names []string) ([]Config, error) {
+	servers, all, err := readServers(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		names = all
+	}
+	out := make([]Config, 0, len(names))
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return nil, fmt.Errorf("--name %q is given twice", n)
+		}
+		seen[n] = true
+		cfg, err := entryConfig(path, n, servers, all)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cfg)
+	}
+	return out, nil
+}
+
+// entryConfig reads one entry of an mcpServers file.
+func entryConfig(path, name string, servers map[string]json.RawMessage, names []string) (Config, error) {
 	raw, ok := servers[name]
 	if !ok {
 		return Config{}, fmt.Errorf("%s has no server %q: choose one of %s", path, name, strings.Join(names, ", "))
@@ -140,7 +195,17 @@ func LoadConfig(path, name string) (Config, error) {
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return Config{}, fmt.Errorf("%s: server %q: %w", path, name, err)
 	}
-	cfg := Config{Label: fmt.Sprintf("server %q of %s", name, path)}
+	cfg := Config{Name: name, Label: fmt.Sprintf("server %q of %s", name, path)}
+	if t := bytes.TrimSpace(e.XPlanctl); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(t))
+		dec.DisallowUnknownFields()
+		var set entrySettings
+		if err := dec.Decode(&set); err != nil {
+			return Config{}, fmt.Errorf("%s: server %q: \"x-planctl\" must be {\"sharable\": [\"tool.param\", ...]}: %w", path, name, err)
+		}
+		cfg.Sharable = set.Sharable
+		cfg.SharableFrom = fmt.Sprintf("server %q of %s: \"x-planctl\" sharable", name, path)
+	}
 	switch {
 	case e.Command != "" && e.URL != "":
 		return Config{}, fmt.Errorf("%s: server %q has both \"command\" and \"url\": keep one", path, name)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -33,7 +34,7 @@ type process struct {
 
 func startProcess(cfg Config) (*process, error) {
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Env = childEnv(os.Environ(), cfg.PassEnv, cfg.Env)
 	cmd.Dir = cfg.Dir
 	setProcessGroup(cmd)
 	p := &process{cmd: cmd, exited: make(chan struct{}), tail: &tailBuffer{max: 2048}}
@@ -67,6 +68,61 @@ func startProcess(cfg Config) (*process, error) {
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// DefaultEnv is the part of planctl's environment a stdio server gets,
+// besides its config entry's "env" and --pass-env: what the MCP SDKs'
+// own hosts pass (the TypeScript SDK's DEFAULT_INHERITED_ENV_VARS, the
+// Python SDK's DEFAULT_INHERITED_ENV_VARS, Windows' set there), plus the
+// locale, so a server finds its interpreter and home and speaks the
+// user's language, and nothing else: planctl's own secrets
+// (PLANCTL_AUTH_TOKEN, cloud keys) stay with planctl.
+var DefaultEnv = defaultEnv(runtime.GOOS)
+
+func defaultEnv(goos string) []string {
+	if goos == "windows" {
+		return []string{"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE",
+			"SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"}
+	}
+	return []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LANGUAGE", "LC_*"}
+}
+
+// childEnv is a stdio server's environment: the DefaultEnv and pass
+// variables of env, then extra ("K=V", which wins). A default variable
+// whose value starts with "()" is a shell function (what Shellshock rode
+// in on) and is left out, as the SDKs leave it out.
+func childEnv(env, pass, extra []string) []string {
+	same := func(a, b string) bool { return a == b }
+	if runtime.GOOS == "windows" {
+		same = strings.EqualFold // Path is PATH there
+	}
+	def := func(k string) bool {
+		for _, d := range DefaultEnv {
+			if same(d, k) || strings.HasSuffix(d, "*") && strings.HasPrefix(k, strings.TrimSuffix(d, "*")) {
+				return true
+			}
+		}
+		return false
+	}
+	passed := func(k string) bool {
+		for _, p := range pass {
+			if same(p, k) {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]string, 0, len(DefaultEnv)+len(pass)+len(extra))
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		if passed(k) || def(k) && !strings.HasPrefix(v, "()") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
 }
 
 // guard returns the server's stdout as the transport reads it: JSON lines

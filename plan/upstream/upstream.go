@@ -80,8 +80,11 @@ func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 			cfg.Label = strings.Join(cfg.Command, " ")
 		}
 	}
+	if cfg.SharableFrom == "" {
+		cfg.SharableFrom = "--sharable"
+	}
 	for _, pat := range cfg.Sharable {
-		if err := checkPattern(pat); err != nil {
+		if err := checkPattern(cfg.SharableFrom, pat); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +101,7 @@ func Open(ctx context.Context, cfg Config) (*Upstream, error) {
 		cn.close()
 		return nil, err
 	}
-	tools, concierge, err := buildCatalog(raw, cfg.Sharable)
+	tools, concierge, err := buildCatalog(raw, cfg.Sharable, cfg.SharableFrom)
 	if err != nil {
 		cn.close()
 		return nil, fmt.Errorf("%s: %w", cfg.Label, err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -114,7 +115,7 @@ func TestSharablePolicy(t *testing.T) {
 	if u.Catalog().Tool("crash").IsSharable("x") {
 		t.Error("a server with marks: unmarked tools take no references")
 	}
-	p, err := Open(context.Background(), Config{Command: []string{broken(t)}, Sharable: []string{"ok.n", "t*.value"}})
+	p, err := Open(context.Background(), Config{Command: []string{broken(t)}, Sharable: []string{"ok.n"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,6 +126,12 @@ func TestSharablePolicy(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), Config{Command: []string{broken(t)}, Sharable: []string{"value"}}); err == nil || !strings.Contains(err.Error(), "TOOL.PARAM") {
 		t.Errorf("a pattern without a dot: %v", err)
+	}
+	// A pattern that matches nothing would make every parameter
+	// unsharable without a word: it is refused, naming the closest.
+	_, err = Open(context.Background(), Config{Command: []string{broken(t)}, Sharable: []string{"ok.n", "ok.vale"}})
+	if err == nil || !strings.HasSuffix(err.Error(), `--sharable "ok.vale" matches no parameter: did you mean "ok.value"?`) {
+		t.Errorf("an unmatched pattern: %v", err)
 	}
 }
 
@@ -319,10 +326,69 @@ func TestLoadConfig(t *testing.T) {
 	if err != nil || c.URL != "http://localhost:9/mcp" || c.Headers["Authorization"] != "Bearer t" {
 		t.Errorf("remote: %+v %v", c, err)
 	}
+	two, err := LoadConfigs(file, []string{"remote", "memory"})
+	if err != nil || len(two) != 2 || two[0].Name != "remote" || two[1].Name != "memory" || two[1].Env[0] != "A=1" {
+		t.Errorf("two servers: %+v %v", two, err)
+	}
+	// Every server: the SSE one is refused by name.
+	if _, err := LoadConfigs(file, nil); err == nil || !strings.Contains(err.Error(), `server "old" uses the old SSE transport`) {
+		t.Errorf("every server: %v", err)
+	}
+	if _, err := LoadConfigs(file, []string{"remote", "nope"}); err == nil || !strings.Contains(err.Error(), `has no server "nope": choose one of memory, old, remote`) {
+		t.Errorf("a name the file lacks: %v", err)
+	}
 	for name, want := range map[string]string{"": "choose one with --name (memory, old, remote)", "x": `has no server "x"`, "old": "Streamable HTTP only"} {
 		if _, err := LoadConfig(file, name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", name, err, want)
 		}
+	}
+}
+
+// An entry's "x-planctl" marks sharable parameters where the user keeps
+// the server; hosts skip the key. A pattern there that matches nothing is
+// refused, naming the entry.
+func TestConfigSharableMarks(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcp.json")
+	os.WriteFile(file, []byte(`{"mcpServers": {
+	  "b":   {"command": "`+broken(t)+`", "x-planctl": {"sharable": ["ok.n"]}},
+	  "typo": {"command": "`+broken(t)+`", "x-planctl": {"sharable": ["ok.nn"]}},
+	  "bad": {"command": "`+broken(t)+`", "x-planctl": {"sharabel": ["ok.n"]}}}}`), 0o600)
+	cfg, err := LoadConfig(file, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	if ok := u.Catalog().Tool("ok"); !ok.IsSharable("n") || ok.IsSharable("value") || u.Catalog().Sharing != plan.SharingPatterns {
+		t.Errorf("x-planctl sharable ok.n: %+v", ok)
+	}
+	cfg, err = LoadConfig(file, "typo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(context.Background(), cfg); err == nil || !strings.HasSuffix(err.Error(), `server "typo" of `+file+`: "x-planctl" sharable "ok.nn" matches no parameter: did you mean "ok.n"?`) {
+		t.Errorf("a pattern that matches nothing: %v", err)
+	}
+	if _, err := LoadConfig(file, "bad"); err == nil || !strings.Contains(err.Error(), `"x-planctl" must be {"sharable": ["tool.param", ...]}: json: unknown field "sharabel"`) {
+		t.Errorf("a misspelt key: %v", err)
+	}
+}
+
+// childEnv keeps the default set and the names passed, and adds the
+// entry's own variables last (they win).
+func TestChildEnv(t *testing.T) {
+	env := []string{"HOME=/h", "PATH=/bin", "PLANCTL_AUTH_TOKEN=secret", "AWS_SECRET_ACCESS_KEY=k", "LC_ALL=C.UTF-8", "LANG=C", "TERM=xterm", "EXTRA=1", "USERNAME=u",
+		"SHELL=() { :; }; echo pwned"}
+	got := strings.Join(childEnv(env, []string{"EXTRA"}, []string{"MEMORY_FILE_PATH=/m", "PATH=/opt/bin"}), " ")
+	if want := "HOME=/h PATH=/bin LC_ALL=C.UTF-8 LANG=C TERM=xterm EXTRA=1 MEMORY_FILE_PATH=/m PATH=/opt/bin"; got != want {
+		t.Errorf("child env %q, want %q", got, want)
+	}
+	if w := defaultEnv("windows"); !slices.Contains(w, "SYSTEMROOT") || slices.Contains(w, "HOME") {
+		t.Errorf("the Windows set: %q", w)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
+	"github.com/planctl/planctl/tui"
 )
 
 // commandSpec is one command: how it parses, its help, and its handler.
@@ -42,7 +43,20 @@ var (
 )
 
 func init() {
-	commandSpecs = []commandSpec{
+	commandSpecs = slices.Concat(runCommands(), lookCommands(), planCommands(), sessionCommands())
+	commandIndex = map[string]*commandSpec{}
+	for i := range commandSpecs {
+		c := &commandSpecs[i]
+		commandIndex[c.name] = c
+		for _, a := range c.aliases {
+			commandIndex[a] = c
+		}
+	}
+}
+
+// runCommands drive the run: stepping, breakpoints, restart.
+func runCommands() []commandSpec {
+	return []commandSpec{
 		{name: "next", aliases: []string{"n", "step", "s"}, usage: "next [N]", max: 1,
 			help: "run the next step (or the next N steps) and show its result; after a failure, retry the failed step",
 			run:  cmdNext},
@@ -100,6 +114,12 @@ func init() {
 				s.where()
 				return nil
 			}},
+	}
+}
+
+// lookCommands read the results: queries, displays, values, arguments.
+func lookCommands() []commandSpec {
+	return []commandSpec{
 		{name: "query", aliases: []string{"qy"}, usage: "query QUERY", min: 1, max: 1, rawAll: true,
 			help: "a gjson query over the results so far, {step id: result}: backup.size_bytes, items.#, items.#(n>2)#.name, items.#.name|@reverse",
 			more: "numbers stay exact; a key with . * ? # @ | ! or \\ in it takes a backslash before each (a\\.b); tab completes step ids and keys",
@@ -126,6 +146,12 @@ func init() {
 				}
 				return s.args(i)
 			}},
+	}
+}
+
+// planCommands edit and list the plan as edited so far.
+func planCommands() []commandSpec {
+	return []commandSpec{
 		{name: "set", usage: "set ARG JSON", min: 2, max: -1, rawTail: true, once: true,
 			help: "change an argument of the next step (after a failure, the failed step) before it runs; JSON may be a reference",
 			more: "the edited plan is validated at once: the step's diagnostics are printed, and diag lists them",
@@ -162,7 +188,7 @@ func init() {
 					if status == runner.StepRunning {
 						status = runner.StepPending
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\n", st.Label(), toolText(st), status)
+					fmt.Fprintf(w, "%s\t%s\t%s\n", label(st), toolText(st), status)
 				}
 				return w.Flush()
 			}},
@@ -179,6 +205,12 @@ func init() {
 				}
 				return nil
 			}},
+	}
+}
+
+// sessionCommands are the session's own: trace, help, quit.
+func sessionCommands() []commandSpec {
+	return []commandSpec{
 		{name: "trace", aliases: []string{"w"}, usage: "trace [FILE]", max: 1, once: true,
 			help: "write the run as a trace (default: --trace, or the plan's name with .trace.json)",
 			run: func(s *Session, ctx context.Context, c Command) error {
@@ -192,19 +224,24 @@ func init() {
 				fmt.Fprintf(s.out, "trace written to %s\n", path)
 				return nil
 			}},
+		{name: "config", usage: "config [SETTING N]", max: 2,
+			help: "how much of a value print, query, display and next show: max-array-values N elements of an array (members of an object), max-string-len N characters of a string; 0: no bound",
+			more: "defaults 64 and 256; what is left out is said (… N more); on a terminal, a value longer than the screen is paged ($PAGER, or --more--)",
+			run: func(s *Session, ctx context.Context, c Command) error {
+				switch len(c.Args) {
+				case 0:
+					s.showConfig()
+					return nil
+				case 1:
+					return fmt.Errorf("config %s takes a number: config %s N (0: no bound)", c.Args[0], c.Args[0])
+				}
+				return s.setConfig(c.Args[0], c.Args[1])
+			}},
 		{name: "help", aliases: []string{"h", "?"}, usage: "help [COMMAND]", max: 1,
 			help: "list the commands, or explain one",
 			run:  func(s *Session, ctx context.Context, c Command) error { return s.help(c.Args) }},
 		{name: "quit", aliases: []string{"q", "exit"}, usage: "quit",
 			help: "leave the debugger"},
-	}
-	commandIndex = map[string]*commandSpec{}
-	for i := range commandSpecs {
-		c := &commandSpecs[i]
-		commandIndex[c.name] = c
-		for _, a := range c.aliases {
-			commandIndex[a] = c
-		}
 	}
 }
 
@@ -282,7 +319,7 @@ func cmdClear(s *Session, ctx context.Context, c Command) error {
 func cmdQuery(s *Session, ctx context.Context, c Command) error {
 	v, err := s.dbg.Query(c.Rest)
 	if err != nil {
-		return err
+		return tui.ExplainQuery(s.run, err)
 	}
 	s.writeJSON(v)
 	return nil

@@ -49,15 +49,17 @@ func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) (
 	// Stdin, and then waits for its reading loop: close must close this.
 	stdin := readline.NewCancelableStdin(in)
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:          "(planctl) ",
-		HistoryFile:     hist,
-		HistoryLimit:    1000,
-		AutoComplete:    completer(complete),
-		InterruptPrompt: "^C",
-		Stdin:           stdin,
-		Stdout:          out,
-		Stderr:          out,
-		FuncIsTerminal:  func() bool { return true },
+		Prompt:       "(planctl) ",
+		HistoryFile:  hist,
+		HistoryLimit: 1000,
+		// commands only: an answer to --more-- is no command to recall
+		DisableAutoSaveHistory: true,
+		AutoComplete:           completer(complete),
+		InterruptPrompt:        "^C",
+		Stdin:                  stdin,
+		Stdout:                 out,
+		Stderr:                 out,
+		FuncIsTerminal:         func() bool { return true },
 		// A pseudo-terminal may report no size: completion then needs one.
 		FuncGetWidth: func() int {
 			if w, _, err := term.GetSize(in.Fd()); err == nil && w > 0 {
@@ -85,7 +87,18 @@ func (e *lineEditor) readLine(prompt string) (string, error) {
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", errInterrupted
 	}
+	if err == nil && strings.TrimSpace(line) != "" {
+		e.rl.SaveHistory(line)
+	}
 	return line, err
+}
+
+// ask reads an answer to a question (the pager's --more--), kept out of
+// the history.
+func (e *lineEditor) ask(prompt string) (string, error) {
+	e.rl.SetPrompt(prompt)
+	defer e.rl.SetPrompt("(planctl) ")
+	return e.rl.Readline()
 }
 
 func (e *lineEditor) close() {

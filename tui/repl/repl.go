@@ -5,11 +5,13 @@
 //
 //	printf 'break m\ncontinue\nsteps\n' | planctl debug --repl plan.json
 //
-//	err := repl.Run(ctx, repl.Options{Plan: p, Catalog: c, In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+//	d := runner.NewDebugger(p, c, runner.DebugOptions{})
+//	err := repl.Run(ctx, d, repl.Options{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 package repl
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +20,9 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -27,27 +32,22 @@ import (
 	"github.com/planctl/planctl/tui"
 )
 
-// Options configure a REPL session.
+// Options configure a REPL session; the Debugger it drives is handed to
+// it (NewSession, Run), built by the caller.
 type Options struct {
-	Plan        *plan.Plan
-	Catalog     *plan.Catalog
-	RunOptions  runner.RunOptions // step timeout; OnEvent is the REPL's own
-	Diagnostics []plan.Diagnostic // from check.Validate (nil: the session validates the plan)
-	Limits      plan.Limits       // the plan's limits, for edited copies of it
-	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
-	// Validate checks the plan and every edit of it (nil: check.Validate).
-	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
-	Breakpoints []int     // step indexes to stop before
-	TracePath   string    // default file for the trace command
-	In          io.Reader // commands, one a line
-	Out         io.Writer // results
-	Err         io.Writer // error lines (Out when nil)
+	TracePath string    // default file for the trace command (empty: trace.DefaultPath)
+	In        io.Reader // commands, one a line
+	Out       io.Writer // results
+	Err       io.Writer // error lines (Out when nil)
 	// Interactive shows a prompt and a banner; when In is a terminal it
 	// also gives line editing and history.
 	Interactive bool
 	// Commands run first, as if typed, before In is read; "quit" among
 	// them ends the session without reading In.
 	Commands []string
+	// PrintLimits bound what is printed of a value (nil: DefaultLimits);
+	// config changes them.
+	PrintLimits *Limits
 }
 
 // ErrCommandFailed is returned by Run when commands were read from a pipe
@@ -73,6 +73,13 @@ type Session struct {
 
 	displays    []display
 	nextDisplay int
+
+	limits Limits
+	// page shows a value longer than the terminal (nil: printed as it
+	// is, as to a pipe or a file).
+	page pager
+	// height is the terminal's rows, for page.
+	height func() int
 }
 
 // display is a query shown after every next and continue.
@@ -81,28 +88,29 @@ type display struct {
 	expr string
 }
 
-// NewSession prepares a session; nothing runs until a command asks.
-func NewSession(o Options) *Session {
+// NewSession prepares a session driving d, which has not run yet; nothing
+// runs until a command asks.
+func NewSession(d *runner.Debugger, o Options) *Session {
 	if o.Err == nil {
 		o.Err = o.Out
 	}
 	if o.TracePath == "" {
-		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
+		o.TracePath = trace.DefaultPath(d.Plan().Src.Name)
 	}
-	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err}
-	ro := o.RunOptions
-	ro.OnEvent = s.onEvent
-	s.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
-	s.run = s.dbg.Run()
+	s := &Session{o: o, dbg: d, run: d.Run(), out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits}
+	if o.PrintLimits != nil {
+		s.limits = *o.PrintLimits
+	}
+	d.SetOnEvent(s.onEvent)
 	return s
 }
 
 // Run is the session's runner.Run.
 func (s *Session) Run() *runner.Run { return s.run }
 
-// Run reads commands from o.In until quit or the end of input.
-func Run(ctx context.Context, o Options) error {
-	s := NewSession(o)
+// Run reads commands from o.In until quit or the end of input, driving d.
+func Run(ctx context.Context, d *runner.Debugger, o Options) error {
+	s := NewSession(d, o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && tui.IsTerminal(f) {
 		ed, err := newLineEditor(f, s.errOut, s.Complete)
@@ -111,6 +119,21 @@ func Run(ctx context.Context, o Options) error {
 		}
 		defer ed.close()
 		read = ed.readLine
+		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
+			s.height = func() int {
+				if _, h, err := term.GetSize(out.Fd()); err == nil && h > 1 {
+					return h
+				}
+				return 24
+			}
+			if pg := os.Getenv("PAGER"); strings.TrimSpace(pg) != "" {
+				s.page = commandPager(pg, out, s.errOut)
+			} else {
+				s.page = func(text []byte) error {
+					return morePager(out, s.height(), ed.ask)(text)
+				}
+			}
+		}
 		// At the prompt ctrl+c is a key (the editor holds the terminal
 		// raw); between a command's end and the next prompt the terminal
 		// turns it into SIGINT, which must not end the session either.
@@ -177,7 +200,7 @@ func (s *Session) result() error {
 func (s *Session) banner() {
 	p := s.dbg.Plan()
 	n := len(s.dbg.Diagnostics())
-	fmt.Fprintf(s.errOut, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.o.Catalog.Source)
+	fmt.Fprintf(s.errOut, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.dbg.Catalog().Source)
 	if n > 0 {
 		fmt.Fprintf(s.errOut, "; %d diagnostic(s) (type diag)", n)
 	}
@@ -226,7 +249,11 @@ func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 func (s *Session) fail(err error) {
 	s.failed = true
 	s.out.Flush()
-	fmt.Fprintf(s.errOut, "error: %v\n", err)
+	lines := strings.Split(err.Error(), "\n")
+	for k, l := range lines {
+		lines[k] = jsontext.EscapeText(l) // errors quote tools and results
+	}
+	fmt.Fprintf(s.errOut, "error: %s\n", strings.Join(lines, "\n"))
 }
 
 // Failed reports whether a command has failed.
@@ -238,15 +265,19 @@ func (s *Session) exec(ctx context.Context, c Command) error {
 
 func toolText(st *plan.Step) string {
 	if t := st.ToolName(); t != "" {
-		return t
+		return jsontext.EscapeText(t)
 	}
 	return "(no tool)"
 }
 
+// label is a step's label as printed: the plan's ids are text from a
+// file, shown with their hidden characters escaped.
+func label(st *plan.Step) string { return jsontext.EscapeText(st.Label()) }
+
 // describe names step i for people: its label, index and tool.
 func (s *Session) describe(i int) string {
 	st := s.dbg.Plan().Steps[i]
-	return fmt.Sprintf("%s (#%d, %s)", st.Label(), i, toolText(st))
+	return fmt.Sprintf("%s (#%d, %s)", label(st), i, toolText(st))
 }
 
 // runnable says why nothing can run, if so.
@@ -293,12 +324,12 @@ func (s *Session) onEvent(e runner.Event) {
 	}
 	st := s.dbg.Plan().Steps[e.Step]
 	if e.State.Status == runner.StepOK {
-		fmt.Fprintf(s.out, "%s (%s): ok\n", st.Label(), toolText(st))
+		fmt.Fprintf(s.out, "%s (%s): ok\n", label(st), toolText(st))
 		if d := runner.ResultCheck(s.run, e.Step); d != nil {
 			fmt.Fprintf(s.out, "  warning: %s [RESULT_SCHEMA]\n", d.Message)
 		}
 	} else {
-		fmt.Fprintf(s.out, "%s (%s): error: %s\n", st.Label(), toolText(st), e.State.Error)
+		fmt.Fprintf(s.out, "%s (%s): error: %s\n", label(st), toolText(st), jsontext.EscapeText(e.State.Error))
 	}
 	if s.o.Interactive {
 		s.out.Flush()
@@ -314,7 +345,7 @@ func (s *Session) stopped(ctx context.Context) {
 	case s.dbg.Halted() != "": // before Failed: a retry of a failed step can halt too
 		fmt.Fprintf(s.out, "halted before %s: %s\n", s.describe(c), s.dbg.Halted())
 	case s.run.Failed():
-		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", s.dbg.Plan().Steps[c].Label())
+		fmt.Fprintf(s.out, "run partial: %s failed; it is the next step again: set or unset its arguments, then next retries it\n", label(s.dbg.Plan().Steps[c]))
 	case ctx.Err() != nil:
 		fmt.Fprintf(s.out, "interrupted before %s\n", s.describe(c))
 	case s.dbg.IsBreak(c):
@@ -333,10 +364,26 @@ func (s *Session) showDisplays() {
 func (s *Session) showDisplay(d display) {
 	v, err := s.dbg.Query(d.expr)
 	if err != nil {
-		fmt.Fprintf(s.out, "%d: %s: %v\n", d.n, d.expr, err)
+		fmt.Fprintf(s.out, "%d: %s: %s\n", d.n, jsontext.EscapeText(d.expr), jsontext.EscapeText(tui.ExplainQuery(s.run, err).Error()))
 		return
 	}
-	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, d.expr, jsontext.AppendCompact(nil, v))
+	fmt.Fprintf(s.out, "%d: %s = %s\n", d.n, jsontext.EscapeText(d.expr), s.line(appendValue(nil, v, s.limits, true)))
+}
+
+// line cuts a display's one line to four times max-string-len characters:
+// nested arrays, each within max-array-values, still multiply.
+func (s *Session) line(b []byte) []byte {
+	limit := 4 * s.limits.MaxStringLen
+	if limit == 0 || utf8.RuneCount(b) <= limit {
+		return b
+	}
+	cut, n := 0, 0
+	for n < limit {
+		_, size := utf8.DecodeRune(b[cut:])
+		cut += size
+		n++
+	}
+	return fmt.Appendf(b[:cut:cut], " … %s", moreChars(utf8.RuneCount(b[cut:])))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
@@ -356,9 +403,18 @@ func (s *Session) where() {
 	fmt.Fprintf(s.out, "next: %s\n", s.describe(c))
 }
 
+// writeJSON prints a value within the session's limits, a screen at a
+// time when it is longer than the terminal.
 func (s *Session) writeJSON(raw []byte) {
-	s.out.Write(jsontext.Indent(raw))
-	s.out.WriteByte('\n')
+	text := append(appendValue(nil, raw, s.limits, false), '\n')
+	if s.page != nil && bytes.Count(text, []byte{'\n'}) >= s.height()-1 {
+		s.out.Flush()
+		if err := s.page(text); err != nil {
+			s.fail(err)
+		}
+		return
+	}
+	s.out.Write(text)
 }
 
 func (s *Session) print(args []string) error {
@@ -406,6 +462,9 @@ func (s *Session) args(i int) error {
 		r, err := s.run.ResolveArgs(i)
 		if err != nil {
 			why = err.Error()
+			if w := s.waitingFor(i); w != "" {
+				why = w // Concierge's "does not exist or comes later" is for a plan it refuses
+			}
 		}
 		resolved = r
 	}
@@ -420,11 +479,44 @@ func (s *Session) args(i int) error {
 	return nil
 }
 
+// waitingFor says which step a reference of step i waits for, when one
+// reads an earlier step that has not run (or failed): "" when none does.
+func (s *Session) waitingFor(i int) string {
+	p := s.dbg.Plan()
+	args, _ := s.run.ArgsOf(i) // as edited
+	if args.IsZero() || args.Kind() != jsontext.Object {
+		return ""
+	}
+	for _, m := range args.Members() {
+		if !plan.IsRef(m.Value) {
+			continue
+		}
+		ref := plan.ParseRef(m.Value)
+		if ref.Err != "" {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if p.Steps[j].Label() != ref.Step {
+				continue
+			}
+			switch st := s.run.Step(j); st.Status {
+			case runner.StepOK:
+			case runner.StepError:
+				return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
+			default:
+				return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
+			}
+			break
+		}
+	}
+	return ""
+}
+
 // edited reports an edit of step i: its diagnostics, then its arguments.
 func (s *Session) edited(i int, ds []plan.Diagnostic) error {
 	name := s.dbg.Plan().Src.Name
 	if len(ds) == 0 {
-		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", s.dbg.Plan().Steps[i].Label())
+		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", label(s.dbg.Plan().Steps[i]))
 	}
 	for _, d := range ds {
 		fmt.Fprintf(s.out, "%s:%s\n", name, d.String())

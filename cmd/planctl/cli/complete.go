@@ -2,9 +2,11 @@ package cli
 
 import (
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
@@ -73,7 +75,7 @@ func completeSteps(c *cobra.Command, args []string, toComplete string) ([]string
 		}
 		p = t.LoadPlan(plan.Limits{})
 	} else {
-		fh, err := os.Open(path)
+		fh, err := regfile.Open(path)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -103,5 +105,16 @@ func completeServerNames(c *cobra.Command, _ []string, toComplete string) ([]str
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	return withPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+	// --name takes a list: complete its last name, after those given.
+	done, last := "", toComplete
+	if i := strings.LastIndex(toComplete, ","); i >= 0 {
+		done, last = toComplete[:i+1], toComplete[i+1:]
+	}
+	var out []string
+	for _, n := range withPrefix(names, last) {
+		if !slices.Contains(strings.Split(done, ","), n) {
+			out = append(out, done+n)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }

@@ -2,16 +2,22 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"net"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
 	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
 )
 
@@ -36,31 +42,139 @@ names mean it ("catalog", "server", "url", "headers", "config" with "serverName"
 "cwd", "env" (for a stdio server) and "noDebug". The host's own keys ("name", the
 configuration's label, "type", "request", "__sessionId", ...) and unknown keys are
 ignored. Restart reads the plan again and takes the configuration it carries.
-The table: docs/debug.md, "Launch and attach attributes".`,
+The table: docs/debug.md, "Launch and attach attributes".
+
+With --listen, any local user could connect to the port, so a launch or attach must
+carry "token": the one planctl prints on stderr when it starts (or $PLANCTL_DAP_TOKEN,
+at least 16 characters, for a configuration written once). Connections without it
+launch nothing; the first client with it holds the session, and the port closes.`,
 		Example: `  planctl dap                       # an editor starts it and talks on stdio
-  planctl dap --listen 127.0.0.1:4711  # for clients that connect over TCP`,
+  planctl dap --listen 127.0.0.1:4711  # for clients that connect over TCP; give "token" as printed`,
 		Args: exactArgs(0, "no arguments (the plan comes with the client's launch request)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			srv := dap.NewServer(dap.Options{Open: openDAPLaunch(s), Version: Version, Log: s.errOut})
+			opts := dap.Options{Open: openDAPLaunch(s), Version: Version, Log: s.errOut}
+			// Read (and taken out of the environment) whatever the
+			// transport, so that no server a launch starts inherits it.
+			token, fromEnv, err := dapToken()
 			if listen == "" {
-				return srv.Serve(stdioStream{s.in, s.out})
+				return dap.NewServer(opts).Serve(stdioStream{s.in, s.out})
+			}
+			if err != nil {
+				return err
 			}
 			ln, err := listenLoopback(listen)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(s.errOut, "planctl dap: listening on %s\n", ln.Addr())
-			conn, err := ln.Accept()
-			ln.Close()
-			if err != nil {
-				return fatal(fmt.Errorf("accepting a DAP client: %w", err))
+			opts.Token = token
+			if fromEnv {
+				fmt.Fprintf(s.errOut, "planctl dap: listening on %s; the launch configuration's \"token\" is $%s\n", ln.Addr(), dapTokenEnv)
+			} else {
+				fmt.Fprintf(s.errOut, "planctl dap: listening on %s; add \"token\": %q to the launch (or attach) configuration\n", ln.Addr(), token)
 			}
-			defer conn.Close()
-			return srv.Serve(conn)
+			return serveDAPListener(ln, opts)
 		},
 	}
 	c.Flags().StringVar(&listen, "listen", "", "serve one DAP client on TCP `ADDR` (loopback only: 127.0.0.1:PORT, [::1]:PORT or a port) instead of stdio")
 	return c
+}
+
+// dapTokenEnv names the variable that gives dap --listen its token, for a
+// launch configuration written once; without it a new token is made at
+// every start.
+const dapTokenEnv = "PLANCTL_DAP_TOKEN"
+
+// dapToken is the token a client of dap --listen must give: any local
+// user can connect to a loopback port, and a launch runs commands as
+// planctl's user. From $PLANCTL_DAP_TOKEN (then removed from planctl's
+// environment, so that no server it starts inherits it), else 32 random
+// bytes.
+func dapToken() (token string, fromEnv bool, err error) {
+	if t, ok := takeSecretEnv(dapTokenEnv); ok {
+		if strings.TrimSpace(t) == "" || len(t) < 16 {
+			return "", false, usage(fmt.Errorf("$%s is shorter than 16 characters: set it to a long random value (openssl rand -hex 32), or unset it for a token made at each start", dapTokenEnv))
+		}
+		return t, true, nil
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", false, fatal(fmt.Errorf("making the DAP token: %w", err))
+	}
+	return hex.EncodeToString(b), false, nil
+}
+
+// maxDAPPending bounds the connections dap --listen reads at once before
+// one of them gives the token.
+const maxDAPPending = 32
+
+// dapAuthWindow is how long a connection to dap --listen may take to give
+// the token (hosts send initialize and launch at once).
+const dapAuthWindow = 30 * time.Second
+
+// serveDAPListener serves the first client that launches with the token:
+// every connection is read at once, so that a stranger who connects first
+// and sends nothing (or no token) keeps no one out. When a client gives
+// the token the listener closes, the other connections are dropped, and
+// that session is served to its end.
+func serveDAPListener(ln net.Listener, opts dap.Options) error {
+	var (
+		mu      sync.Mutex
+		owner   net.Conn
+		pending = map[net.Conn]bool{}
+		done    = make(chan error, 1)
+	)
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			mu.Lock()
+			claimed := owner != nil
+			mu.Unlock()
+			if claimed {
+				return <-done
+			}
+			return fatal(fmt.Errorf("accepting a DAP client: %w", err))
+		}
+		mu.Lock()
+		full := len(pending) >= maxDAPPending
+		if !full {
+			pending[conn] = true
+		}
+		mu.Unlock()
+		if full {
+			conn.Close() // a crowd of strangers costs a bounded number of sessions
+			continue
+		}
+		// A connection has dapAuthWindow to give the token, so that
+		// strangers who connect and wait do not fill the slots for ever.
+		conn.SetReadDeadline(time.Now().Add(dapAuthWindow))
+		o := opts
+		o.Claim = func() error {
+			mu.Lock()
+			defer mu.Unlock()
+			if owner != nil {
+				return errors.New("another client holds this adapter's session")
+			}
+			conn.SetReadDeadline(time.Time{})
+			owner = conn
+			delete(pending, conn)
+			for c := range pending {
+				c.Close()
+			}
+			ln.Close()
+			return nil
+		}
+		go func() {
+			defer conn.Close()
+			err := dap.NewServer(o).Serve(conn)
+			mu.Lock()
+			delete(pending, conn)
+			mine := owner == conn
+			mu.Unlock()
+			if mine {
+				done <- err
+			}
+		}()
+	}
 }
 
 // listenLoopback listens on a loopback address: the adapter runs tools
@@ -89,11 +203,22 @@ func listenLoopback(addr string) (net.Listener, error) {
 // openDAPLaunch opens a launch request's plan and tools the way
 // `planctl debug` opens its arguments: the same tool sources (through
 // sourceFlags.open), and a trace as the program opens the recorded plan
-// with its answers, or with the tools given beside it.
+// with its answers, or with the tools given beside it; the Debugger is
+// newDebugger's, as debug's. The adapter calls it for every launch and
+// restart.
 func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
-			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd}
+			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd,
+			prefix: l.PrefixTools, allow: l.AllowTools, deny: l.DenyTools, readOnly: l.ReadOnly, passEnv: l.PassEnv}
+		if l.Config != "" && l.ServerName == "" && l.Name != "" {
+			// "name" once picked the server; a configuration still written
+			// so would now start every server of the file.
+			if names, err := upstream.ServerNames(l.Config); err == nil && len(names) > 1 && slices.Contains(names, l.Name) {
+				return nil, fmt.Errorf(`%s holds %d servers and "name" %q is one of them: in a launch configuration, pick the server with "serverName" ("name" %q is only the configuration's label), or leave "serverName" out to use every server`,
+					l.Config, len(names), l.Name, l.Name)
+			}
+		}
 		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
 			f.env = append(f.env, k+"="+l.Env[k])
 		}
@@ -103,8 +228,8 @@ func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Ope
 		if err != nil {
 			return nil, launchHint(l, err)
 		}
-		p, src, fromTrace := t.plan, t.src, t.fromTrace
-		return &dap.Opened{Plan: p, Catalog: src.catalog, Live: src.live, FromTrace: fromTrace, Close: src.Close}, nil
+		dbg := newDebugger(t, debuggerOptions{run: runner.RunOptions{StepTimeout: l.Timeout()}})
+		return &dap.Opened{Debugger: dbg, FromTrace: t.fromTrace, Close: t.src.Close}, nil
 	}
 }
 

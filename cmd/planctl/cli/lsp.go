@@ -26,12 +26,18 @@ step to the steps that read it, and the steps as document symbols.
 The tools come from the client's initializationOptions (the keys catalog, server,
 url, header, config, name, replay, sharable, meaning what the flags of the same names
 mean), else from a .planctl.json with those keys at the workspace root, else the
-embedded demo catalog. Relative paths are relative to the workspace root.`,
+embedded demo catalog. Relative paths are relative to the workspace root.
+
+A workspace is not trusted to run anything: a .planctl.json naming a server, url or
+config is cut down to the catalog and trace files it names (the editor is told why)
+until the user trusts the folder, by listing it in $XDG_CONFIG_HOME/planctl/trusted.json
+({"folders": ["/path/to/folder"]}; ~/.config by default) or by setting
+"trustWorkspace": true in the editor's initializationOptions for planctl.`,
 		Example: `  planctl lsp
   echo '{"catalog": "tools.json"}' > .planctl.json   # the workspace's tools`,
 		Args: exactArgs(0, "no arguments (the tool source comes from the client or .planctl.json)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			srv := lsp.NewServer(lsp.Options{Open: openLSPSource(s), Version: Version, Log: s.errOut})
+			srv := lsp.NewServer(lsp.Options{Open: openLSPSource(s), Version: Version, Log: s.errOut, TrustFile: lsp.DefaultTrustFile()})
 			err := srv.Serve(stdioStream{s.in, s.out})
 			if errors.Is(err, lsp.ErrNoShutdown) {
 				// The protocol's exit code for an exit without shutdown.

@@ -7,7 +7,9 @@ import (
 
 	"github.com/planctl/planctl/plan/jsontext"
 	querypkg "github.com/planctl/planctl/plan/query"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
+	"github.com/planctl/planctl/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -49,13 +51,27 @@ line, 3 an unreadable trace.`,
 			}
 			v, err := querypkg.Eval(root, args[1])
 			if err != nil {
+				// the trace holds the failed steps the query root leaves out
+				err = querypkg.ExplainFailed(err, func(id string) (string, bool) {
+					for i := len(t.Steps) - 1; i >= 0; i-- {
+						if st := t.Steps[i]; st.ID == id && st.Status == runner.StepError.String() && st.Error != nil {
+							return *st.Error, true
+						}
+					}
+					return "", false
+				})
 				return &exitError{code: ExitFailed, err: err}
 			}
 			if compact {
-				s.out.Write(jsontext.AppendCompact(nil, v))
+				v = jsontext.AppendCompact(nil, v)
 			} else {
-				s.out.Write(jsontext.Indent(v))
+				v = jsontext.Indent(v)
 			}
+			if tui.IsTerminal(s.out) {
+				// to be read: hidden characters as escapes; a pipe gets the bytes
+				v = jsontext.AppendDisplay(nil, v)
+			}
+			s.out.Write(v)
 			fmt.Fprintln(s.out)
 			return nil
 		},

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/spf13/cobra"
 )
 
@@ -79,16 +80,18 @@ func execute(root *cobra.Command, args []string, s *streams) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
+		// An error may quote an upstream's answer or a file's text:
+		// escaped for the terminal, lines kept.
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "planctl: %v\n", ee.err)
+			fmt.Fprintf(stderr, "planctl: %s\n", jsontext.EscapeLines(ee.err.Error()))
 		}
 		if ee.hint != "" {
-			fmt.Fprintln(stderr, ee.hint)
+			fmt.Fprintln(stderr, jsontext.EscapeLines(ee.hint))
 		}
 		return ee.code
 	}
 	// cobra's own errors are command-line mistakes.
-	fmt.Fprintf(stderr, "planctl: %v\nRun 'planctl --help' for usage.\n", err)
+	fmt.Fprintf(stderr, "planctl: %s\nRun 'planctl --help' for usage.\n", jsontext.EscapeLines(err.Error()))
 	return ExitUsage
 }
 

@@ -44,6 +44,7 @@ type serveFlags struct {
 	maxConnsSet     bool
 	record          string
 	recordMax       int
+	recordMaxBytes  int64
 	redact          []string
 	maxBody         int64
 	maxSteps        int
@@ -101,8 +102,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 			// The token is taken out of the environment, so that no
 			// server started by --server inherits it; it applies to HTTP
 			// only, so an exported token does not stop 'serve' on stdio.
-			if tok, ok := os.LookupEnv("PLANCTL_AUTH_TOKEN"); ok {
-				os.Unsetenv("PLANCTL_AUTH_TOKEN")
+			if tok, ok := takeSecretEnv("PLANCTL_AUTH_TOKEN"); ok {
 				if !c.Flags().Changed("auth-token") && f.http != "" {
 					if strings.TrimSpace(tok) == "" {
 						return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty or blank: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
@@ -146,6 +146,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
 	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")
+	fl.Int64Var(&f.recordMaxBytes, "record-max-bytes", mcpserver.DefaultRecordMaxBytes, "with --record, keep at most this many `BYTES` of traces, removing the oldest (a trace holds its steps' values up to 4 times the request, at least 256 KiB, and notes what it cut)")
 	fl.StringArrayVar(&f.redact, "redact", nil, "with --record, replace the value of every member named `KEY` with \"[redacted]\" in the traces (repeatable)")
 	fl.StringVar(&f.logFile, "log", "", "write the log to `FILE` instead of stderr")
 	c.MarkFlagDirname("record")
@@ -184,6 +185,9 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		if f.recordMax <= 0 {
 			return usage(errors.New("--record-max must be positive: it is how many traces --record keeps"))
 		}
+		if f.recordMaxBytes <= 0 {
+			return usage(errors.New("--record-max-bytes must be positive: it is how many bytes of traces --record keeps"))
+		}
 		if err := checkRecordDir(f.record); err != nil {
 			return fatal(err)
 		}
@@ -206,10 +210,9 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	s = &streams{in: s.in, out: pipes.wrap(s.out), errOut: errOut}
 	var logOut io.Writer = s.errOut
 	if f.logFile != "" {
-		// 0600: the log names sessions, tools and clients' addresses.
-		fh, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		fh, err := openLog(f.logFile)
 		if err != nil {
-			return fatal(fmt.Errorf("cannot open the log: %w", err))
+			return fatal(err)
 		}
 		defer fh.Close()
 		lw := newLogWriter(fh)
@@ -246,7 +249,7 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		PlanTimeout:   f.planTimeout,
 		MaxSteps:      f.maxSteps,
 		Logger:        log,
-		Record:        mcpserver.RecordOptions{Dir: f.record, Max: f.recordMax, Redact: f.redact},
+		Record:        mcpserver.RecordOptions{Dir: f.record, Max: f.recordMax, MaxBytes: f.recordMaxBytes, Redact: f.redact},
 	})
 
 	sigs := make(chan os.Signal, 1)
@@ -459,6 +462,18 @@ func warn(s *streams, f *serveFlags, log *slog.Logger, msg string, args ...any) 
 // checkRecordDir makes --record's directory (0700: traces hold plans and
 // results) and checks that a trace can be written there, before serving.
 func checkRecordDir(dir string) error {
+	if fi, err := os.Lstat(dir); err == nil {
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			return fmt.Errorf("--record %s is a symbolic link: give the folder it names, or another folder (traces hold tool results, and a link can lead into another user's folder)", dir)
+		case !fi.IsDir():
+			return fmt.Errorf("--record %s is not a folder", dir)
+		case fi.Mode().Perm()&0o022 != 0:
+			return fmt.Errorf("--record %s is writable by others (mode %v): another user could plant or swap traces there; run chmod go-w %s, or give a folder of your own", dir, fi.Mode().Perm(), dir)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("--record %s: %w", dir, err)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("--record %s: %w", dir, err)
 	}
@@ -470,6 +485,30 @@ func checkRecordDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
+// openLog opens serve's --log FILE for appending: never through a
+// symbolic link (O_NOFOLLOW: a link planted in its place would send the
+// log elsewhere), only a regular file of this user, and with mode 0600
+// even when it existed with another (the log names sessions, tools and
+// clients' addresses).
+func openLog(path string) (*os.File, error) {
+	fh, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("--log %s is a symbolic link: give the file itself (planctl does not follow a link for its log)", path)
+		}
+		return nil, fmt.Errorf("cannot open the log: %w", err)
+	}
+	if !ownedByMe(fh) {
+		fh.Close()
+		return nil, fmt.Errorf("--log %s is not a regular file of yours: give another path", path)
+	}
+	if err := fh.Chmod(0o600); err != nil {
+		fh.Close()
+		return nil, fmt.Errorf("cannot make the log %s private (mode 0600): %w", path, err)
+	}
+	return fh, nil
+}
+
 // turnsAndProcs gives the number of requests that compute at once over
 // HTTP (--max-running; 0: one per CPU Go uses) and gives Go one processor
 // (P) more than that, unless GOMAXPROCS is set in the environment or
@@ -477,8 +516,8 @@ func checkRecordDir(dir string) error {
 // let through, handing each free turn to the next in line, and a P that
 // always has work never polls the network: a request that arrived
 // meanwhile waited, unread, for the runtime's monitor to poll (up to 10
-// ms) and then behind the line, and that was the p99 (docs/serve.md
-// "## Load"). The one P more has no turn to run, so it reads new requests
+// ms) and then behind the line, and that was the p99
+// (docs/design/serve-latency.md). The one P more has no turn to run, so it reads new requests
 // and writes answers as they come. Setting GOMAXPROCS stops Go from
 // following a change of the CPU quota at run time; serve keeps the value
 // it started with.

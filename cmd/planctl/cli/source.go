@@ -8,42 +8,63 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/regfile"
 	"github.com/spf13/cobra"
 )
 
 // sourceFlags are the tool-source flags every command that needs tools
-// takes: a mock catalog, an MCP server, or a trace to replay.
+// takes: mock catalogs, MCP servers (several join into one catalog,
+// sources.go), or a trace to replay.
 type sourceFlags struct {
+	// catalog, server and url are one source each, as planctl dap and lsp
+	// fill them in; the command line's repeatable flags fill catalogs,
+	// servers and urls.
 	catalog   string
 	server    string
 	url       string
+	catalogs  []string
+	servers   []string
+	urls      []string
 	headers   []string
 	config    string
 	name      string
 	replay    string
 	sharable  []string
 	serverLog string
+	// prefix, allow, deny and readOnly shape the joined catalog
+	// (--prefix-tools, --allow-tools, --deny-tools, --read-only); passEnv
+	// names more of planctl's environment a stdio server gets.
+	prefix   bool
+	allow    []string
+	deny     []string
+	readOnly bool
+	passEnv  []string
 	// env and dir are a stdio server's extra environment ("K=V") and
 	// working folder when no --config entry gives its own (planctl dap's
 	// "env" and "cwd").
 	env []string
 	dir string
-	// live lets --replay stand beside one other source (debug): the trace
-	// answers what it recorded, the other source the steps after it.
+	// live lets --replay stand beside other sources (debug): the trace
+	// answers what it recorded, the other sources the steps after it.
 	live bool
 }
 
 func (f *sourceFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.catalog, "catalog", "", "mock catalog `FILE` (default: the embedded demo catalog)")
-	fl.StringVar(&f.server, "server", "", "an MCP server to start over stdio: `'CMD ARG...'` (split like a shell, never run by one)")
-	fl.StringVar(&f.url, "url", "", "an MCP server over Streamable HTTP at `URL`")
-	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header `'K: V'` for --url (repeatable)")
-	fl.StringVar(&f.config, "config", "", "an mcpServers JSON `FILE`, as MCP hosts use (with --name)")
-	fl.StringVar(&f.name, "name", "", "the server `NAME` to use from --config")
+	fl.StringArrayVar(&f.catalogs, "catalog", nil, "mock catalog `FILE` (default: the embedded demo catalog; repeatable)")
+	fl.StringArrayVar(&f.servers, "server", nil, "an MCP server to start over stdio: `'CMD ARG...'` (split like a shell, never run by one; repeatable)")
+	fl.StringArrayVar(&f.urls, "url", nil, "an MCP server over Streamable HTTP at `URL` (repeatable)")
+	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header `'K: V'` for a single --url (repeatable)")
+	fl.StringVar(&f.config, "config", "", "an mcpServers JSON `FILE`, as MCP hosts use: every server in it, or those --name picks")
+	fl.StringVar(&f.name, "name", "", "the servers to use from --config: `NAME[,NAME...]`")
 	fl.StringVar(&f.replay, "replay", "", "answer every tool call from a recorded `TRACE`")
-	fl.StringArrayVar(&f.sharable, "sharable", nil, "for MCP servers: only parameters matching `tool.param` (globs) may take references (repeatable)")
+	fl.StringArrayVar(&f.sharable, "sharable", nil, "only parameters matching `tool.param` (globs) may take references, whatever the sources mark (repeatable)")
 	fl.StringVar(&f.serverLog, "server-log", "", "write the --server process's stderr to `FILE`")
+	fl.BoolVar(&f.prefix, "prefix-tools", false, "name every tool SOURCE__TOOL, not only those two sources share")
+	fl.StringArrayVar(&f.allow, "allow-tools", nil, "show only tools matching `GLOB` (repeatable)")
+	fl.StringArrayVar(&f.deny, "deny-tools", nil, "hide tools matching `GLOB` (repeatable)")
+	fl.BoolVar(&f.readOnly, "read-only", false, "show only tools whose annotations say readOnlyHint: true")
+	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass planctl's environment variable `NAME` to stdio servers too (repeatable)")
 	c.MarkFlagFilename("catalog", "json")
 	c.MarkFlagFilename("config", "json")
 	c.MarkFlagFilename("replay", "json")
@@ -69,48 +90,61 @@ func (t *toolSource) Close() error {
 // open resolves the flags to a catalog. Errors are fatal (exit 3), except
 // contradictory flags (exit 2).
 func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error) {
-	n := 0
-	for _, set := range []bool{f.catalog != "", f.server != "", f.url != "", f.config != "", f.replay != ""} {
-		if set {
-			n++
-		}
-	}
-	if f.live && f.replay != "" && n == 2 {
+	live := f.liveCount()
+	if f.live && f.replay != "" && live > 0 {
 		return f.openReplayThenLive(ctx, s)
 	}
-	if n > 1 {
+	if f.replay != "" && live > 0 {
 		if f.live {
-			return nil, usage(errors.New("choose one tool source: --catalog, --server, --url or --config (beside --replay, which answers the steps it recorded)"))
+			return nil, usage(errors.New("--replay goes beside --catalog, --server, --url or --config only in the debugger"))
 		}
-		return nil, usage(errors.New("choose one tool source: --catalog, --server, --url, --config or --replay"))
+		return nil, usage(errors.New("choose one tool source: --replay, or the live ones (--catalog, --server, --url, --config), not both"))
 	}
 	if f.name != "" && f.config == "" {
 		return nil, usage(errors.New("--name picks a server from --config: give --config FILE too"))
 	}
-	if len(f.headers) > 0 && f.url == "" {
-		return nil, usage(errors.New("--header goes with --url"))
-	}
-	switch {
-	case f.catalog != "":
-		c, err := loadCatalog(f.catalog)
-		if err != nil {
-			return nil, err
+	if len(f.headers) > 0 && len(f.urlList()) != 1 {
+		if len(f.urlList()) == 0 {
+			return nil, usage(errors.New("--header goes with --url"))
 		}
-		return &toolSource{catalog: c}, nil
-	case f.replay != "":
-		return openReplay(f.replay)
-	case f.server != "" || f.url != "" || f.config != "":
-		return openMCPServer(ctx, f, s)
-	default:
-		return &toolSource{catalog: mockserver.Demo()}, nil
+		return nil, usage(errors.New("--header goes with a single --url: write each server's \"headers\" in a --config file"))
 	}
+	if f.replay != "" {
+		if f.filter().Active() || f.prefix {
+			return nil, usage(errors.New("--allow-tools, --deny-tools, --read-only and --prefix-tools shape live tool sources, not a --replay: the trace answers with the tools it recorded"))
+		}
+		return openReplay(f.replay)
+	}
+	return f.openSources(ctx, s)
 }
 
-// loadCatalog reads a mock catalog file (--catalog), or a pipe
-// (--catalog <(...)), up to plan.DefaultMaxBytes; its errors are fatal
-// (exit 3).
+// liveCount counts the tool sources given besides --replay (a --config
+// file as one).
+func (f *sourceFlags) liveCount() int {
+	n := len(f.catalogList()) + len(f.serverList()) + len(f.urlList())
+	if f.config != "" {
+		n++
+	}
+	return n
+}
+
+func (f *sourceFlags) catalogList() []string { return withOne(f.catalogs, f.catalog) }
+func (f *sourceFlags) serverList() []string  { return withOne(f.servers, f.server) }
+func (f *sourceFlags) urlList() []string     { return withOne(f.urls, f.url) }
+
+func withOne(list []string, one string) []string {
+	if one == "" {
+		return list
+	}
+	return append(append([]string(nil), list...), one)
+}
+
+// loadCatalog reads a mock catalog file (--catalog) up to
+// plan.DefaultMaxBytes; its errors are fatal (exit 3). Only a regular file
+// is read (regfile): a workspace's .planctl.json or a launch configuration
+// names catalogs too, and a FIFO there would hang the editor's server.
 func loadCatalog(path string) (*plan.Catalog, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
 	}
@@ -139,6 +173,8 @@ func (f *sourceFlags) openReplayThenLive(ctx context.Context, s *streams) (*tool
 	}
 	rp, err := f.openOnly(ctx, s, func(g *sourceFlags) {
 		g.catalog, g.server, g.url, g.config, g.name, g.headers = "", "", "", "", "", nil
+		g.catalogs, g.servers, g.urls = nil, nil, nil
+		g.allow, g.deny, g.readOnly, g.prefix = nil, nil, false, false
 	})
 	if err != nil {
 		live.Close()
@@ -176,13 +212,19 @@ func readPlanAs(path, stdinName string, s *streams, lim plan.Limits) (*plan.Plan
 		data, err = plan.ReadPlan(s.in, lim.MaxBytes)
 	} else {
 		var fh *os.File
-		fh, err = os.Open(path)
+		// Only a regular file: a FIFO with no writer would hang the open,
+		// a device would be read without end.
+		fh, err = regfile.Open(path)
 		if err == nil {
 			defer fh.Close()
 			data, err = plan.ReadPlan(fh, lim.MaxBytes)
 		}
 	}
 	if err != nil {
+		if errors.Is(err, regfile.ErrNotRegular) && path != "-" {
+			// A pipe given by name (/dev/stdin, <(...)) has a way that works.
+			return nil, fatal(fmt.Errorf("cannot read the plan: %w; to read a plan from standard input, give - as its path", err))
+		}
 		return nil, fatal(fmt.Errorf("cannot read the plan: %w", err))
 	}
 	timing("read")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +42,8 @@ func newToolsCmd(s *streams) *cobra.Command {
 			case "json":
 				return toolsJSON(s, ts.catalog)
 			case "concierge":
-				fmt.Fprintln(s.out, concierge.RenderConcierge(ts.catalog.Tools))
+				// An upstream's names and descriptions: escaped for the terminal.
+				fmt.Fprintln(s.out, jsontext.EscapeLines(concierge.RenderConcierge(ts.catalog.Tools)))
 				return nil
 			default:
 				return usage(fmt.Errorf("unknown --format %q: use table, json or concierge", format))
@@ -62,9 +65,9 @@ func toolsTable(s *streams, c *plan.Catalog) error {
 		sig, _, _ := strings.Cut(strings.TrimSpace(b.String()), "\n")
 		params := strings.TrimSuffix(strings.TrimPrefix(sig, t.Name+"("), ")")
 		desc, _, _ := strings.Cut(t.Description, "\n")
-		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, params, desc)
+		fmt.Fprintf(w, "%s\t%s\t%s\n", jsontext.EscapeText(t.Name), jsontext.EscapeText(params), jsontext.EscapeText(desc))
 	}
-	fmt.Fprintf(w, "\n%d tools from %s; [sharable] parameters may take output_by_reference\n", len(c.Tools), c.Source)
+	fmt.Fprintf(w, "\n%d tools from %s; [sharable] parameters may take output_by_reference\n", len(c.Tools), jsontext.EscapeText(c.Source))
 	return w.Flush()
 }
 
@@ -94,8 +97,15 @@ func toolsJSON(s *streams, c *plan.Catalog) error {
 		out.Tools = append(out.Tools, toolJSON{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,
 			OutputSchema: t.OutputSchema, Annotations: t.Annotations, Sharable: sh, SharableAll: t.SharableAll})
 	}
-	enc := json.NewEncoder(s.out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	// The same JSON, with what encoding/json leaves raw (ESC's C1 cousins,
+	// bidi overrides) as \u escapes.
+	_, err := s.out.Write(jsontext.AppendDisplay(nil, b.Bytes()))
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
@@ -73,7 +74,9 @@ func listTraces(s *streams, dir string) error {
 	w := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "WRITTEN\tSESSION\tSTATUS\tFAILED\tTRACE")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.written, r.session, r.status, r.failure, r.file)
+		// A trace's fields are anyone's text (a client's session id, a
+		// tool's error): escaped for the terminal.
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", jsontext.EscapeText(r.written), jsontext.EscapeText(r.session), jsontext.EscapeText(r.status), jsontext.EscapeText(r.failure), jsontext.EscapeText(r.file))
 	}
 	return w.Flush()
 }

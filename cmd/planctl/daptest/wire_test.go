@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	godap "github.com/google/go-dap"
@@ -120,30 +122,19 @@ func TestTraceAsProgram(t *testing.T) {
 	c.call("disconnect", nil)
 }
 
-// TestListen: --listen serves one client over TCP on loopback.
+// TestListen: --listen serves one client over TCP on loopback, which
+// gives the token planctl printed.
 func TestListen(t *testing.T) {
-	cmd := exec.Command(binary, "dap", "--listen", "127.0.0.1:0")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "planctl dap: listening on ")
-	if err != nil || !ok {
-		cmd.Process.Kill()
-		t.Fatalf("no address: %q %v", line, err)
-	}
+	addr, token := startListen(t)
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
-		cmd.Process.Kill()
 		t.Fatal(err)
 	}
 	defer conn.Close()
 	c := &wire{t: t, w: conn, r: bufio.NewReader(conn)}
 	sample, _ := filepath.Abs("../../../samples/backup.json")
 	c.call("initialize", map[string]any{"adapterID": "planctl"})
-	c.call("launch", map[string]any{"program": sample})
+	c.call("launch", map[string]any{"program": sample, "token": token})
 	c.event("initialized")
 	c.call("configurationDone", nil)
 	c.event("terminated")
@@ -306,4 +297,125 @@ func TestOldNameSpelling(t *testing.T) {
 		t.Errorf("the server serverName picks: %s", got)
 	}
 	c.call("disconnect", nil)
+}
+
+// startListen starts `planctl dap --listen` on a free loopback port and
+// returns its address and the token it printed.
+func startListen(t *testing.T) (addr, token string) {
+	t.Helper()
+	cmd := exec.Command(binary, "dap", "--listen", "127.0.0.1:0")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PLANCTL_DAP_TOKEN=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	m := regexp.MustCompile(`^planctl dap: listening on (\S+); add "token": "([0-9a-f]{64})" to the launch \(or attach\) configuration\n$`).FindStringSubmatch(line)
+	if err != nil || m == nil {
+		t.Fatalf("no address and token: %q %v", line, err)
+	}
+	return m[1], m[2]
+}
+
+// TestListenNeedsToken: over --listen, a second local client (Microsoft's
+// DebugClient, connected first) without the token, or with a wrong one,
+// launches nothing: the command its configuration names never runs (its
+// marker stays absent), and it cannot read a file back with source; its
+// open connection keeps no one out. The editor's client, with the token,
+// runs the plan; the stranger is then cut off and the port closed. Before,
+// whoever connected first ran commands as the developer.
+func TestListenNeedsToken(t *testing.T) {
+	node := needNode(t)
+	addr, token := startListen(t)
+	_, port, _ := net.SplitHostPort(addr)
+	marker := filepath.Join(t.TempDir(), "marker")
+	sample, _ := filepath.Abs("../../../samples/backup.json")
+	cmd := exec.Command(node, "listen.mjs", port, sample, token, marker)
+	cmd.Dir = nodeDir
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasSuffix(string(out), "PASS\n") {
+		t.Errorf("listen.mjs: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a client without the token started its server")
+	}
+}
+
+// TestListenLaunchRefusesNonFiles: a launch of /dev/stdin, a FIFO or a
+// device as the program is refused at once, and the session goes on (it
+// wedged the adapter before).
+func TestListenLaunchRefusesNonFiles(t *testing.T) {
+	addr, token := startListen(t)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := &wire{t: t, w: conn, r: bufio.NewReader(conn)}
+	fifo := filepath.Join(t.TempDir(), "plan.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	for _, program := range []string{"/dev/stdin", fifo, "/dev/zero", "/proc/self/environ"} {
+		r := c.try("launch", map[string]any{"program": program, "token": token})
+		if r.Success || !strings.Contains(r.Message, "not a regular file") {
+			t.Errorf("launch %s: %+v", program, r)
+		}
+	}
+	sample, _ := filepath.Abs("../../../samples/backup.json")
+	c.call("launch", map[string]any{"program": sample, "token": token})
+	c.event("initialized")
+	c.call("disconnect", nil)
+}
+
+// TestSeveralServers: a launch with "config" and no "serverName" starts
+// every server of the file and joins their tools (a name both have is
+// prefixed with the server's); "denyTools" hides tools as --deny-tools
+// does, so a plan naming one is refused with the attribute's flag.
+func TestSeveralServers(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "b__env", "args": {}}]}`), 0o644)
+	os.WriteFile(filepath.Join(ws, "hidden.json"), []byte(`{"steps": [{"id": "e", "tool": "a__env", "args": {}}]}`), 0o644)
+	os.WriteFile(filepath.Join(ws, "mcp.json"), []byte(`{"mcpServers": {
+  "a": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-a"}},
+  "b": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-b"}}
+}}`), 0o644)
+	run := func() (*wire, func()) {
+		cmd := exec.Command(binary, "dap")
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+		c.call("initialize", map[string]any{"adapterID": "planctl"})
+		return c, func() { in.Close(); cmd.Wait() }
+	}
+	c, stop := run()
+	c.call("launch", map[string]any{"name": "both", "program": "plan.json", "cwd": ws, "config": "mcp.json", "denyTools": []string{"a__*"}})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run completed"); !strings.Contains(got, "var=from-b pwd="+ws) {
+		t.Errorf("b__env answered: %s", got)
+	}
+	c.call("disconnect", nil)
+	stop()
+
+	c, stop = run()
+	defer stop()
+	// The launch opens (the debugger steps through a plan with errors); the
+	// step fails saying which attribute hid its tool.
+	c.call("launch", map[string]any{"name": "both", "program": "hidden.json", "cwd": ws, "config": "mcp.json", "denyTools": []string{"a__*"}, "noDebug": true})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run "); !strings.Contains(got, `'a__env' is hidden by --deny-tools \"a__*\"`) {
+		t.Errorf("a plan naming a hidden tool: %s", got)
+	}
 }

@@ -40,10 +40,9 @@ func TestCtrlCAtThePromptRunsNothing(t *testing.T) {
 				term.waitFor(c[1])
 				term.waitFor("(planctl) ")
 			}
-			before := readLog(t, log)
-			if n := strings.Count(before, `"method":"tools/call"`); n != tc.calls {
-				t.Fatalf("%d tool calls before ctrl+c, want %d:\n%s", n, tc.calls, before)
-			}
+			// tee passes a line on before it writes it to the log: wait
+			// for the calls the commands made to be written.
+			before := waitForCount(t, log, `"method":"tools/call"`, tc.calls)
 			mark := term.mark()
 			for i := range 3 {
 				if i == 1 {
@@ -147,6 +146,24 @@ func waitForLog(t *testing.T, path, text string) {
 	t.Fatalf("the upstream never got %s:\n%s", text, readLog(t, path))
 }
 
+// waitForCount polls the upstream's log until text occurs n times, and
+// returns the log; more than n fails at once. The deadline only guards a
+// hang.
+func waitForCount(t *testing.T, path, text string, n int) string {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		log := readLog(t, path)
+		switch c := strings.Count(log, text); {
+		case c == n:
+			return log
+		case c > n:
+			t.Fatalf("the upstream got %s %d times, want %d:\n%s", text, c, n, log)
+		}
+	}
+	t.Fatalf("the upstream never got %s %d times:\n%s", text, n, readLog(t, path))
+	return ""
+}
+
 // ptyTerm is planctl on a pseudo-terminal of its own (a new session whose
 // controlling terminal it is), as in a terminal emulator: what is typed
 // goes through the terminal's line discipline.
@@ -163,9 +180,15 @@ type ptyTerm struct {
 
 func startOnPty(t *testing.T, args ...string) *ptyTerm {
 	t.Helper()
+	return startOnPtyEnv(t, nil, args...)
+}
+
+// startOnPtyEnv is startOnPty with variables added to the environment.
+func startOnPtyEnv(t *testing.T, env []string, args ...string) *ptyTerm {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = "../../.."
-	cmd.Env = ptyEnv()
+	cmd.Env = append(ptyEnv(), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {
 		t.Fatal(err)

@@ -32,10 +32,10 @@ func TestREPLQueryScripts(t *testing.T) {
 				"12345678901234567890\n[\n  \"b\",\n  \"a\"\n]\n{\n  \"name\": \"b\"\n}\n",
 			"error: nothing matched \"count.value.nope\": \"count.value\" is an object with keys failed, big, rows, and \"nope\" matched nothing in it\n"},
 		{"break if stops where the value is truthy", "break fix if count.value.failed\ncontinue\nsteps\n", "2", 0,
-			"breakpoint before fix (#1, echo) if count.value.failed\ncount (echo): ok\nstopped at the breakpoint before fix (#1, echo) if count.value.failed\n" +
+			"breakpoint before fix (#1, echo) if count.value.failed\n  now: count.value.failed is missing → false\ncount (echo): ok\nstopped at the breakpoint before fix (#1, echo) if count.value.failed\n" +
 				"count  echo  ok\nfix    echo  pending\ndone   echo  pending\n", ""},
 		{"break if runs on where it is 0", "break fix if count.value.failed\ncontinue\nsteps\n", "0", 0,
-			"breakpoint before fix (#1, echo) if count.value.failed\ncount (echo): ok\nfix (echo): ok\ndone (echo): ok\nrun completed\n" +
+			"breakpoint before fix (#1, echo) if count.value.failed\n  now: count.value.failed is missing → false\ncount (echo): ok\nfix (echo): ok\ndone (echo): ok\nrun completed\n" +
 				"count  echo  ok\nfix    echo  ok\ndone   echo  ok\n", ""},
 		{"display after each next", "display count.value.rows.#\ndisplay fix\nnext 1\nnext 1\nundisplay 1\nnext\n", "1", 0,
 			"1: count.value.rows.#: nothing matched \"count.value.rows.#\": \"count\" matched nothing in the results so far (no step has a result yet)\n" +
@@ -58,6 +58,7 @@ func TestREPLQueryScripts(t *testing.T) {
 // the run. query TRACE QUERY reads a recorded run.
 func TestRunQueryAndQueryTrace(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "run.trace.json")
+	failed := filepath.Join(t.TempDir(), "failed.trace.json")
 	for _, tc := range []struct {
 		args           []string
 		code           int
@@ -74,6 +75,10 @@ func TestRunQueryAndQueryTrace(t *testing.T) {
 		{[]string{"query", "--compact", trace, "{backup.database,n:migrate.applied.#}"}, 0, `{"database":"orders","n":2}` + "\n", ""},
 		{[]string{"query", trace, "verify.nope"}, 1, "", "planctl: nothing matched \"verify.nope\": \"verify\" is an object with keys "},
 		{[]string{"query", trace}, 2, "", "planctl: planctl query takes a TRACE and a QUERY"},
+		// a query on a step that failed says so, with its error
+		{[]string{"run", "--query", "ok_backup.database", "--trace", failed, "samples/tool-error.json"}, 1, "\"prod\"\n", ""},
+		{[]string{"query", failed, "bad_backup.backup_id"}, 1, "", "planctl: step \"bad_backup\" failed, so \"bad_backup.backup_id\" has no value: its error: disk full\n"},
+		{[]string{"query", failed, "ok_backup.database"}, 0, "\"prod\"\n", ""},
 		{[]string{"query", "samples/migration.json", "a"}, 3, "", "planctl: "},
 	} {
 		r := planctl(t, "", tc.args...)

@@ -2,7 +2,10 @@ package servetest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -10,13 +13,15 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// docs/security.md, held: a --server child inherits planctl's
-// environment but not PLANCTL_AUTH_TOKEN; the token is required; and the
-// log holds neither the token nor any argument value.
+// docs/security.md, held: a --server child gets a variable of planctl's
+// environment that --pass-env names, but never PLANCTL_AUTH_TOKEN, even
+// named (serve drops it from its own environment first); the token is
+// required; and the log holds neither the token nor any argument value.
+// (That a child gets nothing else is upstreamtest's TestUpstreamEnvironment.)
 func TestSecurityClaims(t *testing.T) {
 	t.Parallel()
 	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-SECRET-1", "PLANCTL_SECURITY_OTHER=passed"},
-		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh")
+		"--server", "sh cmd/planctl/servetest/testdata/envserver.sh", "--pass-env", "PLANCTL_SECURITY_OTHER", "--pass-env", "PLANCTL_AUTH_TOKEN")
 	// The server was started through no shell: its argv is sh and the script.
 	code, _ := rawPost(t, s.url, "", initBodyText)
 	if code != http.StatusUnauthorized {
@@ -84,4 +89,22 @@ func rawPost(t *testing.T, url, auth, body string) (int, string) {
 		}
 	}
 	return resp.StatusCode, b.String()
+}
+
+// The token is wiped from the environment block the process started with,
+// which /proc/<pid>/environ shows and os.Unsetenv does not change: before,
+// any process of the user (an upstream server planctl started among them)
+// read it there.
+func TestTokenNotInProcEnviron(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/<pid>/environ is Linux's")
+	}
+	s := startHTTP(t, []string{"PLANCTL_AUTH_TOKEN=tok-ENVIRON-1", "PLANCTL_SECURITY_OTHER=kept"})
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", s.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), "tok-ENVIRON-1") || !strings.Contains(string(env), "PLANCTL_SECURITY_OTHER=kept\x00") {
+		t.Errorf("/proc/<pid>/environ: %q", env)
+	}
 }

@@ -28,8 +28,8 @@ func decode(t *testing.T, r result) response {
 }
 
 // server-memory: create an entity, find it through a reference to the
-// created name, read the graph; the environment reaches the server (its
-// MEMORY_FILE_PATH), given directly or through an mcpServers file.
+// created name, read the graph; MEMORY_FILE_PATH reaches the server,
+// passed with --pass-env or from an mcpServers entry's env.
 func TestServerMemory(t *testing.T) {
 	t.Parallel()
 	server := nodeServer(t, "server-memory")
@@ -43,7 +43,7 @@ func TestServerMemory(t *testing.T) {
 	os.WriteFile(cfg, entry, 0o600)
 	for name, run := range map[string]func(args ...string) result{
 		"--server": func(args ...string) result {
-			return planctl(t, []string{"MEMORY_FILE_PATH=" + store}, append(args, "--server", server)...)
+			return planctl(t, []string{"MEMORY_FILE_PATH=" + store}, append(args, "--server", server, "--pass-env", "MEMORY_FILE_PATH")...)
 		},
 		"--config": func(args ...string) result {
 			return planctl(t, nil, append(args, "--config", cfg, "--name", "memory")...)

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package regfile
+
+import "os"
+
+func checkFS(*os.File, string) error { return nil }
