@@ -2,10 +2,12 @@ package servetest
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -430,5 +432,71 @@ func TestBeforeInitialize(t *testing.T) {
 		if got := byID[id]; !strings.HasPrefix(got, want) {
 			t.Errorf("answer to %s:\ngot  %s\nwant %s", id, got, want)
 		}
+	}
+}
+
+// TestWireGenerated: issue 29's wire classes from a seed, through one
+// serve process per wire mode: integers of 300-1000 digits in the
+// arguments come back exact in structuredContent and in the text, an
+// integer id of 16-60 digits is echoed as it came, and colliding step ids
+// are two keys in the text and one in structuredContent.
+func TestWireGenerated(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(29, 1))
+	digits := func(n int) string {
+		b := []byte{byte('1' + r.IntN(9))}
+		for range n - 1 {
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		return string(b)
+	}
+	type gen struct{ line, id, text, structured string }
+	var cases []gen
+	for range 30 {
+		lit := digits(300 + r.IntN(700))
+		if r.IntN(2) == 0 {
+			lit = "-" + lit
+		}
+		id := digits(16 + r.IntN(45))
+		cases = append(cases, gen{
+			line:       `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":[` + lit + `]}}]}}}`,
+			id:         id,
+			text:       "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          " + lit + "\n        ]\n      }\n    }\n  }\n}",
+			structured: `{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[` + lit + `]}}}}`})
+		k := strconv.Itoa(1 + r.IntN(1000))
+		a, b := strconv.Itoa(r.IntN(100)), strconv.Itoa(r.IntN(100))
+		cases = append(cases, gen{
+			line:       `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":` + k + `,"tool":"echo","args":{"value":` + a + `}},{"id":"` + k + `","tool":"echo","args":{"value":` + b + `}}]}}}`,
+			id:         "7",
+			text:       "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"" + k + "\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": " + a + "\n      }\n    },\n    \"" + k + "\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": " + b + "\n      }\n    }\n  }\n}",
+			structured: `{"status":"completed","steps":{"` + k + `":{"status":"ok","result":{"value":` + b + `}}}}`})
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for i, c := range cases {
+			raw := w.call(c.line)
+			var a struct {
+				ID     json.RawMessage `json:"id"`
+				Result *struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+					StructuredContent json.RawMessage `json:"structuredContent"`
+				} `json:"result"`
+			}
+			d := json.NewDecoder(strings.NewReader(raw))
+			d.UseNumber()
+			if err := d.Decode(&a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+				t.Fatalf("%s, case %d: not a result: %.300s", mode, i, raw)
+			}
+			if string(a.ID) != c.id || a.Result.Content[0].Text != c.text || string(a.Result.StructuredContent) != c.structured {
+				t.Errorf("%s, case %d:\n%.400s\nwant id %s, text %.200q, structuredContent %.200s", mode, i, raw, c.id, c.text, c.structured)
+			}
+		}
+		w.close()
 	}
 }
