@@ -113,23 +113,23 @@ func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line
 	}
-	src := bytes.TrimSpace(line)
-	root, err := jsontext.Parse(src)
-	if err != nil || root.Kind() != jsontext.Object {
+	// The envelope only, without a tree: the line can be a large plan.
+	is, ie, ok := topMember(line, "id")
+	if !ok {
 		return line
 	}
-	id := root.Get("id")
-	if id.Kind() != jsontext.Number || !pyvalue.IsIntLiteral(id.Str()) || len(strings.TrimLeft(id.Str(), "-")) <= 15 {
-		return line
+	lit := string(line[is:ie])
+	digits := strings.TrimPrefix(lit, "-")
+	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
+		return line // not an integer literal, or one a double holds
 	}
-	out := make([]byte, 0, len(src)+len(s.idKey)+3)
-	out = append(out, src[:id.Start()]...)
+	out := make([]byte, 0, len(line)+len(s.idKey)+3)
+	out = append(out, line[:is]...)
 	out = append(out, '"')
 	out = append(out, s.idKey...)
-	out = append(out, id.Str()...)
+	out = append(out, lit...)
 	out = append(out, '"')
-	out = append(out, src[id.End():]...)
-	return append(out, '\n')
+	return append(out, line[ie:]...)
 }
 
 // hasDigitRun reports whether b holds n ASCII digits in a row.
