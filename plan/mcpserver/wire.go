@@ -386,7 +386,8 @@ func wireLine(id []byte, key string, body []byte) []byte {
 }
 
 // wireOut makes isError explicit in a tools/call result, as Concierge's
-// server writes it ("isError": false): mcp-go leaves a false isError out.
+// server writes it ("isError": false, the result's last member): mcp-go
+// leaves a false isError out.
 // Any other message passes unchanged. A tools/call result is the only
 // result with a top-level "content" array. It walks the top-level members
 // of the message and of its result only, parsing nothing into a tree:
@@ -418,10 +419,12 @@ func wireOutAt(line []byte) (at int, insert string) {
 	if _, _, ok := topMember(res, "content"); !ok {
 		return 0, ""
 	}
+	// Last, where the Python SDK writes it (content, structuredContent,
+	// isError), and where mcp-go writes a true one.
 	if i := jsontext.SkipSpace(res, 1); i < len(res) && res[i] != '}' {
-		return rs + 1, `"isError":false,` // just inside the result's "{"
+		return re - 1, `,"isError":false` // just before the result's "}"
 	}
-	return rs + 1, `"isError":false`
+	return re - 1, `"isError":false`
 }
 
 // topMember finds key among the top-level members of the JSON object b and

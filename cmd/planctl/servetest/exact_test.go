@@ -145,7 +145,7 @@ func TestWireBigNumbers(t *testing.T) {
 		for _, row := range []struct{ name, line, want string }{
 			{"a 401-digit integer argument, beside a number beyond a double (null, as Python's SDK makes it)",
 				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":[` + big + `,-` + big + `,1e400]}}]}}}`,
-				`{"jsonrpc":"2.0","id":3,"result":{"isError":false,"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          ` + big + `,\n          -` + big + `,\n          null\n        ]\n      }\n    }\n  }\n}"}],"structuredContent":{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[` + big + `,-` + big + `,null]}}}}}}`},
+				`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          ` + big + `,\n          -` + big + `,\n          null\n        ]\n      }\n    }\n  }\n}"}],"structuredContent":{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[` + big + `,-` + big + `,null]}}}},"isError":false}}`},
 			{"an id past 2^64 is echoed as it came",
 				`{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
 				`{"jsonrpc":"2.0","id":12345678901234567890,"result":{}}`},

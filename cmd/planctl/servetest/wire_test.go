@@ -300,7 +300,8 @@ func TestConciergeWireHTTP(t *testing.T) {
 	}
 	for _, row := range []struct{ body, want string }{
 		{callLine(`{"steps":[{"id":"a","tool":"echo","args":{"value":[NaN,1e400]}}]}`),
-			`"result":{"isError":false,"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          null,\n          null\n        ]\n      }\n    }\n  }\n}"}]`},
+			`"result":{"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          null,\n          null\n        ]\n      }\n    }\n  }\n}"}]`},
+		{callLine(`{"steps":[]}`), `"structuredContent":{"status":"completed","steps":{}},"isError":false}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
 			`"result":{"content":[{"type":"text","text":"Unknown tool: nope"}],"isError":true}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[]}}`,
