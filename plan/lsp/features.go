@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -78,17 +79,18 @@ func (d *document) offsetOf(p jsontext.Position) int {
 	return i
 }
 
-// edit replaces text[start:end] with text.
-type edit struct {
-	start, end int
-	text       string
+// Edit replaces the plan's text from byte Start to byte End with Text.
+type Edit struct {
+	Start, End int
+	Text       string
 }
 
-// fix is one quick fix: a title and its edits.
-type fix struct {
-	title     string
-	edits     []edit
-	preferred bool
+// Fix is one quick fix: a title for people and its edits, which do not
+// overlap; Preferred marks the fix an editor may apply on its own.
+type Fix struct {
+	Title     string
+	Edits     []Edit
+	Preferred bool
 }
 
 func quote(s string) string {
@@ -99,11 +101,11 @@ func quote(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// fixes are the edits that fix a diagnostic, where the validator knows one:
+// candidateFixes are the edits that fix a diagnostic, where the validator knows one:
 // its did-you-mean, a missing "args", FastMCP's "result" wrapper in a
 // path, keys beside output_by_reference, a misspelt output_by_reference,
 // and a string that reads like a reference.
-func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
+func candidateFixes(p *plan.Plan, x plan.Diagnostic) []Fix {
 	src := p.Src.Bytes
 	if p.Root.IsZero() {
 		return nil
@@ -115,15 +117,15 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 	}
 	onKey := ks >= 0 && ks == x.Start
 	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (!v.IsZero() && v.Kind() == jsontext.String && v.Start() == x.Start))
-	var out []fix
+	var out []Fix
 	if x.Suggestion != "" {
 		switch {
 		case isString:
-			out = append(out, fix{title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], quote(x.Suggestion)),
-				edits: []edit{{x.Start, x.End, quote(x.Suggestion)}}, preferred: true})
+			out = append(out, Fix{Title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], quote(x.Suggestion)),
+				Edits: []Edit{{x.Start, x.End, quote(x.Suggestion)}}, Preferred: true})
 		case ks >= 0:
-			out = append(out, fix{title: fmt.Sprintf("Rename %s to %s", src[ks:ke], quote(x.Suggestion)),
-				edits: []edit{{ks, ke, quote(x.Suggestion)}}, preferred: true})
+			out = append(out, Fix{Title: fmt.Sprintf("Rename %s to %s", src[ks:ke], quote(x.Suggestion)),
+				Edits: []Edit{{ks, ke, quote(x.Suggestion)}}, Preferred: true})
 		}
 	}
 	switch x.Code {
@@ -134,7 +136,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 				if n.Len() > 0 {
 					text = `, "args": {}`
 				}
-				out = append(out, fix{title: `Add "args": {}`, edits: []edit{{n.End() - 1, n.End() - 1, text}}, preferred: true})
+				out = append(out, Fix{Title: `Add "args": {}`, Edits: []Edit{{n.End() - 1, n.End() - 1, text}}, Preferred: true})
 			}
 		}
 	case "REF_WRAPPED_RESULT":
@@ -143,7 +145,7 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 			if path.Len() > 1 {
 				end = path.Index(1).Start()
 			}
-			out = append(out, fix{title: `Remove "result" from the path (references walk the raw value)`, edits: []edit{{x.Start, end, ""}}, preferred: true})
+			out = append(out, Fix{Title: `Remove "result" from the path (references walk the raw value)`, Edits: []Edit{{x.Start, end, ""}}, Preferred: true})
 		}
 	case "REF_EXTRA_KEYS":
 		if obj, _, _ := jsontext.Find(p.Root, parent); !obj.IsZero() && obj.Kind() == jsontext.Object {
@@ -157,24 +159,74 @@ func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
 				} else if obj.Len() > 1 {
 					end = obj.Member(1).KeyStart
 				}
-				out = append(out, fix{title: fmt.Sprintf("Remove %s (Concierge ignores it)", src[m.KeyStart:m.KeyEnd]), edits: []edit{{start, end, ""}}})
+				out = append(out, Fix{Title: fmt.Sprintf("Remove %s (Concierge ignores it)", src[m.KeyStart:m.KeyEnd]), Edits: []Edit{{start, end, ""}}})
 			}
 		}
 	case "REF_LOOKALIKE":
 		switch {
 		case onKey && isString:
-			out = append(out, fix{title: `Spell the key "output_by_reference"`, edits: []edit{{x.Start, x.End, `"` + plan.RefKey + `"`}}, preferred: true})
+			out = append(out, Fix{Title: `Spell the key "output_by_reference"`, Edits: []Edit{{x.Start, x.End, `"` + plan.RefKey + `"`}}, Preferred: true})
 		case isString:
 			// The message ends with the reference to write instead.
 			if i := strings.LastIndex(x.Message, "write {"); i >= 0 {
 				ref := x.Message[i+len("write "):]
 				if r, err := jsontext.Parse([]byte(ref)); err == nil && plan.IsRef(r) {
-					out = append(out, fix{title: "Write it as a reference: " + ref, edits: []edit{{x.Start, x.End, ref}}, preferred: true})
+					out = append(out, Fix{Title: "Write it as a reference: " + ref, Edits: []Edit{{x.Start, x.End, ref}}, Preferred: true})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// Fixes are the quick fixes of diagnostic x of p (one of diags, p's
+// diagnostics against cat) that leave the plan with no more errors than
+// it has: each candidate is applied and the result loaded as the server
+// loads a plan (plan.Load, its "$schema" accepted) and validated against
+// cat again; a fix whose result has more errors, or is not JSON, is not
+// offered. The language server's code actions and any other driver that
+// applies fixes share this one function.
+func Fixes(p *plan.Plan, cat *plan.Catalog, diags []plan.Diagnostic, x plan.Diagnostic) []Fix {
+	cands := candidateFixes(p, x)
+	if len(cands) == 0 {
+		return nil
+	}
+	errs := func(ds []plan.Diagnostic) (n int) {
+		for _, d := range ds {
+			if d.Severity == plan.SeverityError {
+				n++
+			}
+		}
+		return n
+	}
+	before := errs(diags)
+	out := cands[:0]
+	for _, f := range cands {
+		q := plan.Load(p.Src.Name, ApplyEdits(p.Src.Bytes, f.Edits), plan.Limits{})
+		if q.Root.IsZero() {
+			continue
+		}
+		q.AcceptSchemaHint()
+		if errs(check.Validate(q, cat)) <= before {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ApplyEdits returns text with the edits (which do not overlap) made; text
+// itself is not changed.
+func ApplyEdits(text []byte, edits []Edit) []byte {
+	sorted := slices.Clone(edits)
+	slices.SortFunc(sorted, func(a, b Edit) int { return a.Start - b.Start })
+	out := make([]byte, 0, len(text))
+	at := 0
+	for _, e := range sorted {
+		out = append(out, text[at:e.Start]...)
+		out = append(out, e.Text...)
+		at = e.End
+	}
+	return append(out, text[at:]...)
 }
 
 func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) (any, error) {
@@ -196,7 +248,7 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 		if x.End < from || x.Start > to {
 			continue
 		}
-		fs := fixes(p, x)
+		fs := Fixes(p, s.catalog(), ds, x)
 		if len(fs) == 0 {
 			continue
 		}
@@ -204,11 +256,11 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 		for _, f := range fs {
 			pos := d.positioner()
 			var edits []protocol.TextEdit
-			for _, e := range f.edits {
-				edits = append(edits, protocol.TextEdit{Range: pos.rng(e.start, e.end), NewText: e.text})
+			for _, e := range f.Edits {
+				edits = append(edits, protocol.TextEdit{Range: pos.rng(e.Start, e.End), NewText: e.Text})
 			}
-			preferred := f.preferred
-			out = append(out, protocol.CodeAction{Title: f.title, Kind: &quick, Diagnostics: []protocol.Diagnostic{diag},
+			preferred := f.Preferred
+			out = append(out, protocol.CodeAction{Title: f.Title, Kind: &quick, Diagnostics: []protocol.Diagnostic{diag},
 				IsPreferred: &preferred, Edit: &protocol.WorkspaceEdit{Changes: map[string][]protocol.TextEdit{d.uri: edits}}})
 		}
 	}
