@@ -32,7 +32,12 @@ A workspace is not trusted to run anything: a .planctl.json naming a server, url
 config is cut down to the catalog and trace files it names (the editor is told why)
 until the user trusts the folder, by listing it in $XDG_CONFIG_HOME/planctl/trusted.json
 ({"folders": ["/path/to/folder"]}; ~/.config by default) or by setting
-"trustWorkspace": true in the editor's initializationOptions for planctl.`,
+"trustWorkspace": true in the editor's initializationOptions for planctl.
+
+The server follows the workspace: it reloads the tools when .planctl.json or a file
+the source names changes (watchers registered with the client) or when the editor's
+"planctl" settings change (workspace/didChangeConfiguration, the same keys), and
+checks the open plans again.`,
 		Example: `  planctl lsp
   echo '{"catalog": "tools.json"}' > .planctl.json   # the workspace's tools`,
 		Args: exactArgs(0, "no arguments (the tool source comes from the client or .planctl.json)"),
