@@ -72,10 +72,10 @@ func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *D
 // infos: the check before a run, which shows diagnostics only when it
 // refuses the plan. The walk is Validate's; at each step's end it keeps
 // nothing of the step when the step gave no error, and it stops at the
-// first step that gave one. (A plan of 100,000 steps with two warnings each
-// kept 200,000 diagnostics to the end of the check, most of a run's peak
-// memory, for nothing: run, serve and the DAP server show none of them
-// when the plan runs.)
+// first step that gave one. (A plan with warnings on every step kept all
+// of them to the end of the check, a large part of a run's peak memory,
+// for nothing: run, serve and the DAP server show none of them when the
+// plan runs.)
 func HasErrors(p *plan.Plan, c *plan.Catalog) bool {
 	v := newValidator(p, c, ValidateOptions{})
 	v.errorsOnly = true

@@ -30,8 +30,8 @@ func (v *validator) valueChecks() {
 
 // walkValues checks every number of the tree n. ptr is n's JSON Pointer in
 // a buffer the walk appends to and cuts back: a pointer is made a string
-// only for a diagnostic (one string per value walked was a tenth of
-// validating a plan of large literals).
+// only for a diagnostic (one string per value walked weighed on validating
+// a plan of large literals).
 func (v *validator) walkValues(n jsontext.Value, ptr []byte) {
 	switch n.Kind() {
 	case jsontext.Array:
@@ -208,7 +208,7 @@ func requiredShape(t *plan.Tool) string {
 
 // toolOfSteps is c.Tool(s.ToolName()) for steps in turn, looked up again
 // only when the name differs from the step before's (plans call one tool
-// over and over; the lookups were a tenth of validating such a plan).
+// over and over, and a lookup a step weighed on validating such a plan).
 type toolOfSteps struct {
 	name string
 	tool *plan.Tool

@@ -104,6 +104,17 @@ func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
 // Continue so breakpoints apply; read it freely.
 func (d *Debugger) Run() *Run { return d.run }
 
+// SetOnEvent makes fn the receiver of the run's events (RunOptions.OnEvent),
+// for a driver handed a Debugger built elsewhere (the command line builds
+// one for every driver). Call it before the run starts: events are
+// delivered on the goroutine that drives the run, which reads it unlocked.
+func (d *Debugger) SetOnEvent(fn func(Event)) { d.run.opts.OnEvent = fn }
+
+// SetOnBreak sets DebugOptions.OnBreak, for a driver handed a Debugger
+// built elsewhere (a debug adapter's hit counts). Call it before the run
+// starts, as SetOnEvent.
+func (d *Debugger) SetOnBreak(fn func(step int) bool) { d.opts.OnBreak = fn }
+
 // Plan is the plan as edited so far (the loaded plan until an edit).
 func (d *Debugger) Plan() *plan.Plan {
 	d.mu.Lock()

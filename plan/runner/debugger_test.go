@@ -29,7 +29,7 @@ func TestEditOddDocs(t *testing.T) {
 		if a.IsZero() || string(a.Get("value").Raw(p.Src.Bytes)) != `"é\u00e9"` {
 			t.Errorf("%q: edited to %s", src, p.Src.Bytes)
 		}
-		// The tool receives the value as Python reads it (pyvalue.go): the
+		// The tool receives the value as Python reads it (package pyvalue): the
 		// escape decoded, the same string.
 		_, st, _ := d.Next(t.Context())
 		if string(st.Result) != `{"value":"éé"}` {
