@@ -207,3 +207,46 @@ func TestReloadWhileTyping(t *testing.T) {
 	})
 	c.wait(t, "client/registerCapability", func(p json.RawMessage) bool { return strings.Contains(string(p), "a.json") })
 }
+
+// TestCodeActionsBounded: a range over a plan with a hundred fixable
+// errors gets the verified fixes of the first maxVerified only (each costs
+// a validation of the whole plan), not a wait proportional to the errors.
+func TestCodeActionsBounded(t *testing.T) {
+	c := serve(t)
+	var res any
+	if err := c.call(t, "initialize", map[string]any{"capabilities": map[string]any{}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"steps": [`)
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"id": "s%d", "tool": "eco", "args": {"value": 1}}`, i)
+	}
+	b.WriteString("]}")
+	c.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": "file:///p.json", "languageId": "json", "version": 1, "text": b.String()}})
+	var actions []struct {
+		Title       string
+		Diagnostics []struct {
+			Range struct{ Start struct{ Line int } }
+		}
+	}
+	if err := c.call(t, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": "file:///p.json"},
+		"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 100, "character": 0}},
+		"context": map[string]any{"diagnostics": []any{}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[int]bool{}
+	for _, a := range actions {
+		if !strings.Contains(a.Title, `"echo"`) {
+			t.Errorf("unexpected fix %q", a.Title)
+		}
+		lines[a.Diagnostics[0].Range.Start.Line] = true
+	}
+	if len(lines) != maxVerified || !lines[0] || !lines[maxVerified-1] {
+		t.Errorf("fixes for the diagnostics of lines %v, want the first %d", lines, maxVerified)
+	}
+}
