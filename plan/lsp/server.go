@@ -70,11 +70,12 @@ type Server struct {
 	// protocol allows no other request.
 	initDone bool
 	// dynWatch: the client lets the server register file watchers; call
-	// reaches the client (initialized's); regMu orders registrations, and
-	// registered is the files of the one in force.
+	// reaches the client (initialized's); regKick wakes the registrar, the
+	// one goroutine that registers, and registered (the registrar's own)
+	// is the files of the registration in force.
 	dynWatch   bool
 	call       glsp.CallFunc
-	regMu      sync.Mutex
+	regKick    chan struct{}
 	registered []string
 	wake       chan struct{}
 	done       chan struct{}
@@ -83,7 +84,7 @@ type Server struct {
 // NewServer makes a server; Serve runs it.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, dirty: map[*document]bool{},
-		wake: make(chan struct{}, 1), done: make(chan struct{})}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), regKick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                      s.initialize,
 		Initialized:                     s.initialized,
@@ -115,6 +116,7 @@ func NewServer(opts Options) *Server {
 // protocol.Handler.
 func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	go s.publisher()
+	go s.registrar()
 	var opts []jsonrpc2.ConnOpt
 	if s.opts.Log != nil {
 		opts = append(opts, jsonrpc2.SetLogger(log.New(s.opts.Log, "planctl lsp: ", 0)))

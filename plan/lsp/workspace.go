@@ -49,13 +49,32 @@ func globFor(path string) string {
 	return p
 }
 
+// registerLater asks the registrar to bring the client's watchers up to
+// date. Requests coalesce: a client slow to answer (or that never does)
+// holds one registration, not one goroutine per reload.
+func (s *Server) registerLater() {
+	select {
+	case s.regKick <- struct{}{}:
+	default:
+	}
+}
+
+// registrar registers watchers on its own goroutine, since the client's
+// answer comes on the stream the handlers are read from.
+func (s *Server) registrar() {
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.regKick:
+			s.register()
+		}
+	}
+}
+
 // register asks the client to watch the files of watchedFiles, replacing
 // an earlier registration, when the client allows dynamic registration.
-// It runs on its own goroutine: the client's answer comes on the stream
-// the handlers are read from.
 func (s *Server) register() {
-	s.regMu.Lock()
-	defer s.regMu.Unlock()
 	s.mu.Lock()
 	files, call, dyn := s.watchedFiles(), s.call, s.dynWatch
 	s.mu.Unlock()
@@ -81,7 +100,7 @@ func (s *Server) initialized(ctx *glsp.Context, _ *protocol.InitializedParams) e
 	s.mu.Lock()
 	s.call = ctx.Call
 	s.mu.Unlock()
-	go s.register()
+	s.registerLater()
 	return nil
 }
 
@@ -168,5 +187,5 @@ func (s *Server) reload(ctx *glsp.Context) {
 		d.mu.Unlock()
 		s.schedule(d)
 	}
-	go s.register()
+	s.registerLater()
 }
