@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/planctl/planctl/plan"
@@ -112,4 +113,53 @@ func Fixes(p *plan.Plan, x plan.Diagnostic) []Fix {
 		}
 	}
 	return out
+}
+
+// VerifiedFixes are the Fixes of diagnostic x of p (one of diags, p's
+// diagnostics against cat) that leave the plan with no more errors than
+// it has: each is applied and the result loaded as an editor's plan is
+// (its "$schema" accepted) and validated against cat again; a fix whose
+// result has more errors, or is not JSON, is not offered.
+func VerifiedFixes(p *plan.Plan, cat *plan.Catalog, diags []plan.Diagnostic, x plan.Diagnostic) []Fix {
+	cands := Fixes(p, x)
+	if len(cands) == 0 {
+		return nil
+	}
+	before := countErrors(diags)
+	out := cands[:0]
+	for _, f := range cands {
+		q := plan.Load(p.Src.Name, ApplyEdits(p.Src.Bytes, f.Edits), plan.Limits{})
+		if q.Root.IsZero() {
+			continue
+		}
+		q.AcceptSchemaHint()
+		if countErrors(Validate(q, cat)) <= before {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func countErrors(ds []plan.Diagnostic) (n int) {
+	for _, d := range ds {
+		if d.Severity == plan.SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// ApplyEdits returns text with the edits (which do not overlap) made; text
+// itself is not changed.
+func ApplyEdits(text []byte, edits []Edit) []byte {
+	sorted := slices.Clone(edits)
+	slices.SortFunc(sorted, func(a, b Edit) int { return a.Start - b.Start })
+	out := make([]byte, 0, len(text))
+	at := 0
+	for _, e := range sorted {
+		out = append(out, text[at:e.Start]...)
+		out = append(out, e.Text...)
+		at = e.End
+	}
+	return append(out, text[at:]...)
 }

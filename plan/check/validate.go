@@ -273,6 +273,11 @@ func (v *validator) planKeys() {
 		}
 		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)
 		sug := Suggest(m.Key, []string{"steps"})
+		if sug != "" && !body.Get(sug).IsZero() {
+			// Renaming it would make a second "steps", and Concierge
+			// keeps the last of two: this one is extra, to remove.
+			sug = ""
+		}
 		if sug != "" {
 			msg = fmt.Sprintf("the plan has a key %q instead of \"steps\": rename it.%s", m.Key, didYouMean(sug))
 		}

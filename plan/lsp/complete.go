@@ -238,6 +238,13 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		items = append(items, it)
 	}
 	top := sc.stack[len(sc.stack)-1]
+	// The keys already in the object, but the one being typed: those
+	// before the cursor, and those after it, to the object's end.
+	var after map[string]bool
+	if atKey {
+		after = sc.keysAfter(d.text, off)
+	}
+	present := func(k string) bool { return top.keys[k] || after[k] }
 	switch {
 	case !atKey && len(rest) == 1 && rest[0] == "tool":
 		for _, t := range cat.Tools {
@@ -248,7 +255,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		}
 	case atKey && len(rest) == 0:
 		for _, k := range []string{"id", "tool", "args"} {
-			if !top.keys[k] {
+			if !present(k) {
 				add(k, protocol.CompletionItemKindProperty, "step key", "")
 			}
 		}
@@ -258,7 +265,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 			return items
 		}
 		for _, prm := range check.Params(t) {
-			if top.keys[prm.Name] && !sc.inString {
+			if present(prm.Name) {
 				continue
 			}
 			var md strings.Builder
@@ -317,4 +324,63 @@ func quote(s string) string {
 	enc.SetEscapeHTML(false)
 	enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// keysAfter is the keys of the innermost object at the cursor that come
+// after off: a tolerant scan, like scanTo's, from the cursor to the
+// object's closing brace, skipping the string the cursor is in (the key
+// being typed). A string at the object's own level followed by a colon is
+// a key.
+func (sc scan) keysAfter(text []byte, off int) map[string]bool {
+	keys := map[string]bool{}
+	i := off
+	if sc.inString { // skip the rest of the key being typed
+		for i < len(text) && text[i] != '"' && text[i] != '\n' {
+			if text[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		i++
+	}
+	depth := 0
+	for i < len(text) {
+		switch c := text[i]; c {
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			if depth == 0 {
+				return keys
+			}
+			depth--
+			i++
+		case '"':
+			j := i + 1
+			for j < len(text) && text[j] != '"' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(text) {
+				return keys
+			}
+			k := j + 1
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r') {
+				k++
+			}
+			if depth == 0 && k < len(text) && text[k] == ':' {
+				var s string
+				if json.Unmarshal(text[i:j+1], &s) != nil {
+					s = string(text[i+1 : j])
+				}
+				keys[s] = true
+			}
+			i = j + 1
+		default:
+			i++
+		}
+	}
+	return keys
 }

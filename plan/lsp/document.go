@@ -110,6 +110,19 @@ func (d *document) apply(version int32, change any) error {
 	return nil
 }
 
+// applyAll applies the changes of one didChange notification, all or
+// none: a change that cannot be applied leaves the text as it was.
+func (d *document) applyAll(version int32, changes []any) error {
+	oldVersion, oldText := d.version, d.text
+	for i, c := range changes {
+		if err := d.apply(version, c); err != nil {
+			d.set(oldVersion, oldText)
+			return fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
+		}
+	}
+	return nil
+}
+
 // offset maps an LSP position (a line and a UTF-16 code unit in it) to a
 // byte offset. A character past the end of its line is the line's end, as
 // the specification asks; a line past the end is an error.

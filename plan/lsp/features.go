@@ -128,6 +128,12 @@ func (d *document) offsetOf(p jsontext.Position) int {
 	return i
 }
 
+// maxVerified bounds the diagnostics whose fixes one codeAction request
+// verifies (Fixes validates the plan again for each): an editor asks for
+// the few diagnostics at the cursor; a whole-document range over
+// thousands of errors gets the first maxVerified.
+const maxVerified = 16
+
 func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) (any, error) {
 	d, err := s.doc(params.TextDocument.URI)
 	if err != nil {
@@ -143,11 +149,21 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 	}
 	out := []protocol.CodeAction{}
 	quick := protocol.CodeActionKindQuickFix
+	verified := 0
 	for _, x := range ds {
 		if x.End < from || x.Start > to {
 			continue
 		}
-		fs := check.Fixes(p, x)
+		if len(check.Fixes(p, x)) == 0 {
+			continue
+		}
+		if verified++; verified > maxVerified {
+			// Each fix costs a validation of the whole plan: a selection
+			// over a long plan full of errors would take minutes. The
+			// fixes beyond are not offered unverified.
+			break
+		}
+		fs := check.VerifiedFixes(p, s.catalog(), ds, x)
 		if len(fs) == 0 {
 			continue
 		}

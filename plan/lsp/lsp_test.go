@@ -47,14 +47,6 @@ func testServer(cat *plan.Catalog) *Server {
 	return s
 }
 
-func applyEdits(text []byte, edits []check.Edit) []byte {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].Start > edits[j].Start })
-	for _, e := range edits {
-		text = append(append(append([]byte{}, text[:e.Start]...), e.Text...), text[e.End:]...)
-	}
-	return text
-}
-
 // TestFixesFixTheirDiagnostic: on every validator test case and sample,
 // each quick fix, applied, leaves valid JSON and one diagnostic of its code
 // fewer; and the fixes cover the did-you-means and the other codes the
@@ -80,9 +72,9 @@ func TestFixesFixTheirDiagnostic(t *testing.T) {
 			return n
 		}
 		for _, d := range ds {
-			for _, fx := range check.Fixes(p, d) {
+			for _, fx := range check.VerifiedFixes(p, cat, ds, d) {
 				covered[d.Code] = true
-				fixed := applyEdits(append([]byte{}, src...), append([]check.Edit{}, fx.Edits...))
+				fixed := check.ApplyEdits(src, fx.Edits)
 				q := plan.Load(f, fixed, plan.Limits{})
 				if q.Root.IsZero() {
 					t.Errorf("%s: %q on %s breaks the JSON:\n%s", f, fx.Title, d.Code, fixed)
@@ -92,12 +84,14 @@ func TestFixesFixTheirDiagnostic(t *testing.T) {
 					t.Errorf("%s: %q leaves every %s:\n%s", f, fx.Title, d.Code, fixed)
 				}
 			}
-			if d.Suggestion != "" && len(check.Fixes(p, d)) == 0 {
+			if d.Suggestion != "" && len(check.VerifiedFixes(p, cat, ds, d)) == 0 {
 				t.Errorf("%s: %s suggests %q but has no quick fix", f, d.Code, d.Suggestion)
 			}
 		}
 	}
-	for _, code := range []string{"UNKNOWN_TOOL", "UNKNOWN_STEP_KEY", "UNKNOWN_ARG", "UNKNOWN_PLAN_KEY", "REF_UNDEFINED_STEP",
+	// UNKNOWN_PLAN_KEY has no fix to cover: a plan object is one with
+	// "steps", and renaming another key to "steps" would replace them.
+	for _, code := range []string{"UNKNOWN_TOOL", "UNKNOWN_STEP_KEY", "UNKNOWN_ARG", "REF_UNDEFINED_STEP",
 		"REF_UNKNOWN_PROPERTY", "MISSING_ARGS", "REF_WRAPPED_RESULT", "REF_EXTRA_KEYS", "REF_LOOKALIKE"} {
 		if !covered[code] {
 			t.Errorf("no test case exercised a quick fix of %s", code)
@@ -245,6 +239,45 @@ func BenchmarkChange10000(b *testing.B) {
 		d.mu.Unlock()
 		if want := i % 2; (len(params.Diagnostics) > 0) != (want == 0) {
 			b.Fatalf("change %d: %d diagnostics", i, len(params.Diagnostics))
+		}
+	}
+}
+
+// TestFixesNeverAddErrors: the stray "step" key beside "steps" gets no
+// rename (which emptied the plan: Concierge keeps the last of two keys),
+// and a candidate fix whose result has more errors than the plan is not
+// offered.
+func TestFixesNeverAddErrors(t *testing.T) {
+	cat := testCatalog(t)
+	src := []byte(`{"steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}], "step": []}`)
+	p := plan.Load("stray.json", src, plan.Limits{})
+	ds := check.Validate(p, cat)
+	var stray plan.Diagnostic
+	for _, d := range ds {
+		if d.Code == "UNKNOWN_PLAN_KEY" {
+			stray = d
+		}
+	}
+	if stray.Code == "" || stray.Suggestion != "" || strings.Contains(stray.Message, "rename") {
+		t.Fatalf("the stray \"step\" beside \"steps\" is to be removed, not renamed: %+v", stray)
+	}
+	if fs := check.VerifiedFixes(p, cat, ds, stray); len(fs) != 0 {
+		t.Errorf("fixes of the stray key: %+v", fs)
+	}
+	// A candidate that makes things worse (here forced: a suggestion the
+	// validator would not make) is filtered out.
+	src = []byte(`{"steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}], "step": []}`)
+	p = plan.Load("stray.json", src, plan.Limits{})
+	ds = check.Validate(p, cat)
+	for _, d := range ds {
+		if d.Code == "UNKNOWN_PLAN_KEY" {
+			d.Suggestion = "steps"
+			if len(check.Fixes(p, d)) == 0 {
+				t.Fatal("no candidate to filter: the test tests nothing")
+			}
+			if fs := check.VerifiedFixes(p, cat, ds, d); len(fs) != 0 {
+				t.Errorf("a rename that empties the plan was offered: %+v", fs)
+			}
 		}
 	}
 }

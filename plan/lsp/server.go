@@ -73,8 +73,24 @@ type Server struct {
 	root     string
 	initOpts json.RawMessage
 	withheld bool
-	wake     chan struct{}
-	done     chan struct{}
+	// trust is the user's "trustWorkspace", from initializationOptions or
+	// the settings; it holds for every later reload.
+	trust bool
+	// src is the source opened last, whose files are watched.
+	src Source
+	// initDone is set once initialize has been answered: before it, the
+	// protocol allows no other request.
+	initDone bool
+	// dynWatch: the client lets the server register file watchers; call
+	// reaches the client (initialized's); regKick wakes the registrar, the
+	// one goroutine that registers, and registered (the registrar's own)
+	// is the files of the registration in force.
+	dynWatch   bool
+	call       glsp.CallFunc
+	regKick    chan struct{}
+	registered []string
+	wake       chan struct{}
+	done       chan struct{}
 	// changing counts the changes being applied: the quiet period begins
 	// when the last is applied (applying one to a large text takes a while
 	// of its own, longer than the gaps between the changes of a burst).
@@ -84,10 +100,10 @@ type Server struct {
 // NewServer makes a server; Serve runs it.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, dirty: map[*document]bool{},
-		wake: make(chan struct{}, 1), done: make(chan struct{})}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), regKick: make(chan struct{}, 1)}
 	s.handler = protocol.Handler{
 		Initialize:                      s.initialize,
-		Initialized:                     func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Initialized:                     s.initialized,
 		Shutdown:                        s.shutdown,
 		Exit:                            func(*glsp.Context) error { return nil },
 		SetTrace:                        func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
@@ -101,25 +117,27 @@ func NewServer(opts Options) *Server {
 		TextDocumentReferences:          s.references,
 		TextDocumentDocumentSymbol:      s.documentSymbol,
 		TextDocumentCodeAction:          s.codeAction,
-		WorkspaceDidChangeWatchedFiles:  func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+		WorkspaceDidChangeWatchedFiles:  s.didChangeWatchedFiles,
 		WorkspaceDidChangeConfiguration: s.didChangeConfiguration,
 	}
 	return s
 }
 
 // Serve answers the client on stream until it sends exit or closes the
-// stream, then releases the tool source. Messages are framed and decoded
-// by sourcegraph/jsonrpc2 (the transport glsp's own server uses; its
+// stream, then releases the tool source. Frames are read by frameStream
+// (a bad one is answered and skipped), messages decoded by
+// sourcegraph/jsonrpc2 (the transport glsp's own server uses; its
 // exported runner is bound to the process's stdin and stdout, which tests
 // and the CLI's injected streams cannot use) and handled by glsp's
 // protocol.Handler.
 func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	go s.publisher()
+	go s.registrar()
 	var opts []jsonrpc2.ConnOpt
 	if s.opts.Log != nil {
 		opts = append(opts, jsonrpc2.SetLogger(log.New(s.opts.Log, "planctl lsp: ", 0)))
 	}
-	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}),
+	conn := jsonrpc2.NewConn(context.Background(), newFrameStream(stream, s.opts.Log),
 		jsonrpc2.HandlerWithError(s.handle), opts...)
 	<-conn.DisconnectNotify()
 	close(s.done)
@@ -164,6 +182,15 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.handler.Handle(gctx)
 		return nil, conn.Close()
 	}
+	s.mu.Lock()
+	ready := s.initDone
+	s.mu.Unlock()
+	if !ready && req.Method != "initialize" {
+		// The protocol's answer to a request before initialize; a
+		// notification then is dropped (jsonrpc2 answers none).
+		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized,
+			Message: "the server is not initialized: send initialize first, then " + req.Method}
+	}
 	r, validMethod, validParams, err := s.handler.Handle(gctx)
 	switch {
 	case !validMethod:
@@ -179,6 +206,10 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	return r, nil
 }
+
+// codeServerNotInitialized is LSP's error code for a request before
+// initialize.
+const codeServerNotInitialized = -32002
 
 func (s *Server) catalog() *plan.Catalog {
 	s.mu.Lock()
@@ -200,13 +231,26 @@ func (s *Server) initialize(ctx *glsp.Context, params *protocol.InitializeParams
 	if params.InitializationOptions != nil {
 		initOpts, _ = json.Marshal(params.InitializationOptions)
 	}
+	dyn := false
+	if w := params.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		dyn = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
 	s.mu.Lock()
 	s.notify = ctx.Notify
-	s.root, s.initOpts = root, initOpts
+	s.root, s.initOpts, s.dynWatch = root, initOpts, dyn
+	var t struct {
+		TrustWorkspace bool `json:"trustWorkspace"`
+	}
+	if json.Unmarshal(initOpts, &t) == nil && t.TrustWorkspace {
+		s.trust = true
+	}
 	s.mu.Unlock()
 	if err := s.openFound(ctx, false); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	s.initDone = true
+	s.mu.Unlock()
 	sync := protocol.TextDocumentSyncKindIncremental
 	yes := true
 	version := s.opts.Version
@@ -230,12 +274,13 @@ func (s *Server) initialize(ctx *glsp.Context, params *protocol.InitializeParams
 
 // openFound looks for the tool source (findSource) and opens it. What it
 // could not open, or withheld from an untrusted workspace, the user is
-// told in a message, and the server checks plans against what it has.
-func (s *Server) openFound(ctx *glsp.Context, trustWorkspace bool) error {
+// told in a message, and the server checks plans against what it has: on
+// a reload, the tools it had; at initialize, the demo catalog.
+func (s *Server) openFound(ctx *glsp.Context, reload bool) error {
 	s.mu.Lock()
-	root, initOpts := s.root, s.initOpts
+	root, initOpts, trust := s.root, s.initOpts, s.trust
 	s.mu.Unlock()
-	f, err := findSource(initOpts, root, s.opts.TrustFile, trustWorkspace)
+	f, err := findSource(initOpts, root, s.opts.TrustFile, trust)
 	if err == nil {
 		if err = s.open(f.src); err != nil && f.where != "" {
 			err = fmt.Errorf("%s: %w", f.where, err)
@@ -243,9 +288,17 @@ func (s *Server) openFound(ctx *glsp.Context, trustWorkspace bool) error {
 	}
 	s.mu.Lock()
 	s.withheld = f.withheld != ""
+	// The files of a source that failed to open are watched too: their
+	// fix is the change to reload on.
+	s.src = f.src
 	s.mu.Unlock()
 	if f.withheld != "" {
 		ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: f.withheld})
+	}
+	if err != nil && reload {
+		ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeError,
+			Message: "planctl lsp: cannot reload the tool source (" + err.Error() + "); keeping the tools loaded before"})
+		return nil
 	}
 	if err != nil {
 		// The editor still gets a working server, and is told why its
@@ -258,48 +311,6 @@ func (s *Server) openFound(ctx *glsp.Context, trustWorkspace bool) error {
 		}
 	}
 	return nil
-}
-
-// didChangeConfiguration takes the user's "trustWorkspace": true (at the
-// top of the settings or under "planctl") as leave to start the
-// workspace's server, and opens it; other settings change nothing yet.
-func (s *Server) didChangeConfiguration(ctx *glsp.Context, params *protocol.DidChangeConfigurationParams) error {
-	s.mu.Lock()
-	withheld := s.withheld
-	s.mu.Unlock()
-	if !withheld || !trustIn(params.Settings) {
-		return nil
-	}
-	if err := s.openFound(ctx, true); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	for _, d := range s.docs {
-		s.dirty[d] = true
-	}
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-	return nil
-}
-
-// trustIn reports whether settings say "trustWorkspace": true, at the top
-// or under "planctl" (VS Code sends a section by its name).
-func trustIn(settings any) bool {
-	b, err := json.Marshal(settings)
-	if err != nil {
-		return false
-	}
-	var v struct {
-		TrustWorkspace bool `json:"trustWorkspace"`
-		Planctl        struct {
-			TrustWorkspace bool `json:"trustWorkspace"`
-		} `json:"planctl"`
-	}
-	json.Unmarshal(b, &v)
-	return v.TrustWorkspace || v.Planctl.TrustWorkspace
 }
 
 // open opens a tool source and makes it the server's catalog.
@@ -351,7 +362,16 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 	return nil
 }
 
-func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocumentParams) error {
+// didChange applies the changes to the document. A change the server
+// cannot apply (a range past the end of its text) means its text is no
+// longer the editor's: the server cannot ask for the text again (LSP has
+// no such request), and every later incremental change would land in the
+// wrong place. So it refuses the change, tells the user in an error
+// message and the log, clears the file's diagnostics (their ranges would
+// be wrong) and forgets the document, as if the editor had closed it:
+// requests on it then answer "not open", and the editor's next didOpen
+// (closing and reopening the file) brings the two back in step.
+func (s *Server) didChange(ctx *glsp.Context, params *protocol.DidChangeTextDocumentParams) error {
 	d, err := s.doc(params.TextDocument.URI)
 	if err != nil {
 		return err
@@ -360,14 +380,26 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 	defer s.changing.Add(-1)
 	s.poke()
 	d.mu.Lock()
-	for _, c := range params.ContentChanges {
-		if err = d.apply(params.TextDocument.Version, c); err != nil {
-			break
-		}
-	}
+	err = d.applyAll(params.TextDocument.Version, params.ContentChanges)
 	d.mu.Unlock()
-	s.schedule(d)
-	return err
+	if err == nil {
+		s.schedule(d)
+		return nil
+	}
+	s.mu.Lock()
+	if s.docs[d.uri] == d {
+		delete(s.docs, d.uri)
+	}
+	delete(s.dirty, d)
+	s.mu.Unlock()
+	msg := fmt.Sprintf("planctl lsp: a change to %s was refused (%v): the server's copy of the file is out of step with the editor's, so it stopped checking the file; close and reopen it", d.uri, err)
+	if s.opts.Log != nil {
+		fmt.Fprintln(s.opts.Log, msg)
+	}
+	ctx.Notify(string(protocol.ServerWindowShowMessage), protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: msg})
+	ctx.Notify(string(protocol.ServerTextDocumentPublishDiagnostics),
+		protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: []protocol.Diagnostic{}})
+	return nil
 }
 
 func (s *Server) didClose(ctx *glsp.Context, params *protocol.DidCloseTextDocumentParams) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -26,7 +27,10 @@ type client struct {
 	done  chan error
 }
 
-func (c *client) Handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) {
+func (c *client) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if !req.Notif { // client/registerCapability and the like: accepted
+		conn.Reply(ctx, req.ID, nil)
+	}
 	c.mu.Lock()
 	c.notes = append(c.notes, req)
 	c.mu.Unlock()
@@ -154,5 +158,95 @@ func TestBadRequests(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return after exit")
+	}
+}
+
+// TestReloadWhileTyping: catalog reloads (file events) interleaved with
+// changes to an open plan, with the watcher registrations they cause, under
+// the race detector; the last version's diagnostics are against the last
+// catalog.
+func TestReloadWhileTyping(t *testing.T) {
+	ws := t.TempDir()
+	demo, err := os.ReadFile("../../mockserver/demo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup, err := os.ReadFile("../../samples/catalogs/backup.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := filepath.Join(ws, "a.json")
+	os.WriteFile(cat, demo, 0o644)
+	os.WriteFile(filepath.Join(ws, ConfigFile), []byte(`{"catalog": "a.json"}`), 0o644)
+	c := serve(t)
+	var res any
+	if err := c.call(t, "initialize", map[string]any{"rootUri": pathURI(ws),
+		"capabilities": map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c.conn.Notify(ctx, "initialized", map[string]any{})
+	text := `{"steps": [{"id": "m", "tool": "run_migration", "args": {"database": "prod", "backup_id": "b", "target_version": "042"}}]}`
+	c.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": "file:///p.json", "languageId": "json", "version": 1, "text": text}})
+	version := 1
+	for i := 0; i < 20; i++ {
+		data := demo
+		if i%2 == 1 {
+			data = backup
+		}
+		os.WriteFile(cat, data, 0o644)
+		c.conn.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": pathURI(cat), "type": 2}}})
+		version++
+		c.conn.Notify(ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": "file:///p.json", "version": version},
+			"contentChanges": []any{map[string]any{"text": text}}})
+	}
+	// The last reload was to the backup catalog, which has no run_migration.
+	want := fmt.Sprintf(`"version":%d`, version)
+	c.wait(t, "textDocument/publishDiagnostics", func(p json.RawMessage) bool {
+		return strings.Contains(string(p), want) && strings.Contains(string(p), "UNKNOWN_TOOL")
+	})
+	c.wait(t, "client/registerCapability", func(p json.RawMessage) bool { return strings.Contains(string(p), "a.json") })
+}
+
+// TestCodeActionsBounded: a range over a plan with a hundred fixable
+// errors gets the verified fixes of the first maxVerified only (each costs
+// a validation of the whole plan), not a wait proportional to the errors.
+func TestCodeActionsBounded(t *testing.T) {
+	c := serve(t)
+	var res any
+	if err := c.call(t, "initialize", map[string]any{"capabilities": map[string]any{}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"steps": [`)
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"id": "s%d", "tool": "eco", "args": {"value": 1}}`, i)
+	}
+	b.WriteString("]}")
+	c.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": "file:///p.json", "languageId": "json", "version": 1, "text": b.String()}})
+	var actions []struct {
+		Title       string
+		Diagnostics []struct {
+			Range struct{ Start struct{ Line int } }
+		}
+	}
+	if err := c.call(t, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": "file:///p.json"},
+		"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 100, "character": 0}},
+		"context": map[string]any{"diagnostics": []any{}}}, &actions); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[int]bool{}
+	for _, a := range actions {
+		if !strings.Contains(a.Title, `"echo"`) {
+			t.Errorf("unexpected fix %q", a.Title)
+		}
+		lines[a.Diagnostics[0].Range.Start.Line] = true
+	}
+	if len(lines) != maxVerified || !lines[0] || !lines[maxVerified-1] {
+		t.Errorf("fixes for the diagnostics of lines %v, want the first %d", lines, maxVerified)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -332,7 +331,7 @@ func (d *Debugger) Fixes(n int) ([]Fix, error) {
 	before := countErrors(ds)
 	var out []Fix
 	for k, f := range check.Fixes(p, x) {
-		np := d.load(applyEdits(p.Src.Bytes, f.Edits))
+		np := d.load(check.ApplyEdits(p.Src.Bytes, f.Edits))
 		if np.Root.IsZero() || countErrors(d.validateWhole(np)) > before {
 			continue
 		}
@@ -348,16 +347,6 @@ func countErrors(ds []plan.Diagnostic) (n int) {
 		}
 	}
 	return n
-}
-
-func applyEdits(src []byte, es []check.Edit) []byte {
-	es = append([]check.Edit(nil), es...)
-	sort.Slice(es, func(a, b int) bool { return es[a].Start > es[b].Start })
-	out := append([]byte(nil), src...)
-	for _, e := range es {
-		out = append(out[:e.Start], append([]byte(e.Text), out[e.End:]...)...)
-	}
-	return out
 }
 
 // ApplyFix applies fix sub (from 1; 0 for the first offered) of
@@ -383,7 +372,7 @@ func (d *Debugger) ApplyFix(n, sub int) (Change, error) {
 		}
 		f = fs[k]
 	}
-	return d.commit(applyEdits(d.Plan().Src.Bytes, f.Edits), f.Title, f.diag.StepIndex, true, true)
+	return d.commit(check.ApplyEdits(d.Plan().Src.Bytes, f.Edits), f.Title, f.diag.StepIndex, true, true)
 }
 
 func fixNumbers(fs []Fix) string {

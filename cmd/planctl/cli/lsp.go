@@ -40,7 +40,12 @@ until the user trusts the folder, by listing it in $XDG_CONFIG_HOME/planctl/trus
 A document is validated once its changes pause for --debounce, so a burst of changes
 costs one validation; an edit inside one step parses and validates again only what
 it can change. At most 500 diagnostics are published for a document (the most
-severe), with one more saying how many there are.`,
+severe), with one more saying how many there are.
+
+The server follows the workspace: it reloads the tools when .planctl.json or a file
+the source names changes (watchers registered with the client) or when the editor's
+"planctl" settings change (workspace/didChangeConfiguration, the same keys), and
+checks the open plans again.`,
 		Example: `  planctl lsp
   echo '{"catalog": "tools.json"}' > .planctl.json   # the workspace's tools`,
 		Args: exactArgs(0, "no arguments (the tool source comes from the client or .planctl.json)"),
