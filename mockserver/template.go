@@ -316,11 +316,12 @@ func (a *argv) member(key string) ([]byte, bool) {
 
 func (a *argv) index() {
 	a.state = -1
-	b := bytes.Trim(a.raw, " \t\r\n")
-	if len(b) == 0 || b[0] != '{' {
+	b := a.raw
+	start := jsontext.SkipSpace(b, 0)
+	if start == len(b) || b[start] != '{' {
 		return
 	}
-	for i := jsontext.SkipSpace(b, 1); i < len(b) && b[i] == '"'; {
+	for i := jsontext.SkipSpace(b, start+1); i < len(b) && b[i] == '"'; {
 		ks := i
 		i = jsontext.SkipString(b, i)
 		key := b[ks+1 : i-1]
