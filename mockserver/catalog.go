@@ -50,6 +50,7 @@ type MockTool struct {
 
 type reply struct {
 	result jsontext.Value // template; nil: {}
+	tmpl   *template      // result, compiled; nil when result is
 	err    jsontext.Value // template string; nil: no error
 	delay  time.Duration
 	panic  string // non-empty: the call panics with this message (fault tests)
@@ -204,6 +205,9 @@ func parseTool(src []byte, v jsontext.Value) (*MockTool, error) {
 
 func parseReply(src []byte, v jsontext.Value) (reply, error) {
 	r := reply{result: v.Get("result"), err: v.Get("error"), src: src}
+	if !r.result.IsZero() {
+		r.tmpl = compile(r.result, src)
+	}
 	if !r.err.IsZero() && r.err.Kind() != jsontext.String {
 		return r, fmt.Errorf("\"error\" must be a string (the text the call fails with)")
 	}
@@ -311,14 +315,14 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	if r.result.IsZero() {
 		return plan.ToolResult{Value: json.RawMessage("{}")}, nil
 	}
-	return plan.ToolResult{Value: Render(r.result, r.src, args)}, nil
+	return plan.ToolResult{Value: r.tmpl.render(args)}, nil
 }
 
 // merge fills what a case leaves out from the tool's own reply: a case
 // that only sets a delay answers with the tool's own result or error.
 func merge(c, base reply) reply {
 	if c.result.IsZero() && c.err.IsZero() && c.panic == "" {
-		c.result, c.err = base.result, base.err
+		c.result, c.tmpl, c.err = base.result, base.tmpl, base.err
 	}
 	return c
 }

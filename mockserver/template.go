@@ -20,12 +20,93 @@ import (
 // {{args}} is the whole arguments object. Numbers pass through as
 // written. args must be a valid JSON object.
 func Render(tmpl jsontext.Value, src []byte, args []byte) []byte {
+	return compile(tmpl, src).render(args)
+}
+
+// A template is a result template compiled once, when the catalog is
+// loaded: the text between placeholders is kept as the compact JSON it
+// renders to, so a call appends it as it is instead of walking the
+// template's tree and testing each string for a placeholder again.
+type template struct {
+	segs []segment
+	tail []byte // the literal text after the last placeholder
+}
+
+// A segment is literal text followed by one placeholder: a whole string
+// placeholder (value, path) or a string with placeholders in it (text).
+type segment struct {
+	lit   []byte
+	whole bool   // lit is followed by the value at path, with its JSON type
+	path  string // for whole
+	text  string // otherwise: a string rendered by renderText
+}
+
+// compile compiles the template t (a value in src).
+func compile(t jsontext.Value, src []byte) *template {
+	c := &template{}
+	c.tail = c.add(nil, t, src)
+	return c
+}
+
+// add compiles t after the pending literal text lit and returns the
+// literal text pending after it.
+func (c *template) add(lit []byte, t jsontext.Value, src []byte) []byte {
+	switch t.Kind() {
+	case jsontext.Object:
+		lit = append(lit, '{')
+		for i, m := range t.Members() {
+			if i > 0 {
+				lit = append(lit, ',')
+			}
+			lit = jsontext.AppendJSONString(lit, m.Key)
+			lit = append(lit, ':')
+			lit = c.add(lit, m.Value, src)
+		}
+		return append(lit, '}')
+	case jsontext.Array:
+		lit = append(lit, '[')
+		for i, e := range t.Elems() {
+			if i > 0 {
+				lit = append(lit, ',')
+			}
+			lit = c.add(lit, e, src)
+		}
+		return append(lit, ']')
+	case jsontext.String:
+		if path, ok := wholePlaceholder(t.Str()); ok {
+			c.segs = append(c.segs, segment{lit: lit, whole: true, path: path})
+			return nil
+		}
+		if strings.Contains(t.Str(), "{{") {
+			c.segs = append(c.segs, segment{lit: lit, text: t.Str()})
+			return nil
+		}
+	}
+	return append(lit, t.Raw(src)...)
+}
+
+// render fills the template with the call's arguments (Render).
+func (c *template) render(args []byte) []byte {
 	// Rendered into a scratch buffer, then copied at its exact size: a run
 	// keeps every result, and a buffer guessed from the template's size
 	// either grew (a garbage copy a call) or was kept with room to spare.
 	sp := renderScratch.Get().(*[]byte)
 	a := argv{raw: args}
-	buf := render((*sp)[:0], tmpl, src, &a)
+	buf := (*sp)[:0]
+	for _, s := range c.segs {
+		buf = append(buf, s.lit...)
+		if !s.whole {
+			buf = jsontext.AppendJSONString(buf, renderText(s.text, &a))
+			continue
+		}
+		v, ok := lookup(&a, s.path)
+		if !ok {
+			buf = append(buf, "null"...)
+			continue
+		}
+		buf = jsontext.AppendCompact(buf, v)
+	}
+	buf = append(buf, c.tail...)
 	out := bytes.Clone(buf)
 	if cap(buf) <= maxRenderScratch {
 		*sp = buf[:0]
@@ -34,50 +115,11 @@ func Render(tmpl jsontext.Value, src []byte, args []byte) []byte {
 	return out
 }
 
-// renderScratch holds Render's scratch buffers; one that grew past
+// renderScratch holds the scratch buffers of render; one that grew past
 // maxRenderScratch (a large result) is not kept.
 var renderScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxRenderScratch = 64 << 10
-
-func render(dst []byte, t jsontext.Value, src []byte, args *argv) []byte {
-	switch t.Kind() {
-	case jsontext.Object:
-		dst = append(dst, '{')
-		for i, m := range t.Members() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsontext.AppendJSONString(dst, m.Key)
-			dst = append(dst, ':')
-			dst = render(dst, m.Value, src, args)
-		}
-		return append(dst, '}')
-	case jsontext.Array:
-		dst = append(dst, '[')
-		for i, e := range t.Elems() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = render(dst, e, src, args)
-		}
-		return append(dst, ']')
-	case jsontext.String:
-		if path, ok := wholePlaceholder(t.Str()); ok {
-			v, ok := lookup(args, path)
-			if !ok {
-				return append(dst, "null"...)
-			}
-			return jsontext.AppendCompact(dst, v)
-		}
-		if !strings.Contains(t.Str(), "{{") {
-			return append(dst, t.Raw(src)...)
-		}
-		return jsontext.AppendJSONString(dst, renderText(t.Str(), args))
-	default:
-		return append(dst, t.Raw(src)...)
-	}
-}
 
 // wholePlaceholder reports whether s is exactly one {{args...}} placeholder
 // and returns its path.
@@ -274,11 +316,12 @@ func (a *argv) member(key string) ([]byte, bool) {
 
 func (a *argv) index() {
 	a.state = -1
-	b := bytes.Trim(a.raw, " \t\r\n")
-	if len(b) == 0 || b[0] != '{' {
+	b := a.raw
+	start := jsontext.SkipSpace(b, 0)
+	if start == len(b) || b[start] != '{' {
 		return
 	}
-	for i := jsontext.SkipSpace(b, 1); i < len(b) && b[i] == '"'; {
+	for i := jsontext.SkipSpace(b, start+1); i < len(b) && b[i] == '"'; {
 		ks := i
 		i = jsontext.SkipString(b, i)
 		key := b[ks+1 : i-1]

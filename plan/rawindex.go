@@ -19,6 +19,11 @@ import (
 // An index is built only where it pays: on the second walk into a result
 // (a result read once, as in a chain, pays nothing) and only for containers
 // of at least indexMinBytes (scanning a small object is cheaper than a map).
+// A result of indexEagerBytes or more is indexed from its first walk: that
+// walk scans its containers to their ends all the same (a key's last copy
+// wins, an index is checked against the length), so recording what it
+// passes costs little more than the walk, and saves the second walk
+// scanning them again.
 type RawIndex struct {
 	mu     sync.Mutex
 	result []byte // the result indexed: a new result (a re-run) gets a new index
@@ -32,6 +37,9 @@ type span struct{ start, end int32 }
 
 // indexMinBytes is the smallest container the index records.
 const indexMinBytes = 1 << 10
+
+// indexEagerBytes is the smallest result indexed from its first walk.
+const indexEagerBytes = 64 << 10
 
 func (x *RawIndex) off(b []byte) int { return cap(x.result) - cap(b) }
 
@@ -106,7 +114,7 @@ func (x *RawIndex) Walk(step string, path []string, node jsontext.Value) ([]byte
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.walks++
-	if x.walks == 1 {
+	if x.walks == 1 && len(x.result) < indexEagerBytes {
 		return walk(x.result, nil, step, path, node)
 	}
 	return walk(x.result, x, step, path, node)

@@ -124,3 +124,41 @@ func TestWalkEscapedKey(t *testing.T) {
 		t.Errorf(`Walk to the raw text a\u0062c = %q; want key not found`, got)
 	}
 }
+
+// TestRawIndexEager: a result of indexEagerBytes or more is indexed by its
+// first walk, and every walk through that index reads what the plain walk
+// reads (the last copy of a repeated key, elements from the end, errors).
+func TestRawIndexEager(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"value": {"items": [`)
+	for i := 0; b.Len() < 2*indexEagerBytes; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"id": %d, "tags": ["red", "g\"reen"], "id": "last-%d"}`, i, i)
+	}
+	b.WriteString(`], "items": [1, 2, 3]}, "value": {"items": [`)
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"n": %d, "tags": ["a", "b"]}`, i)
+	}
+	b.WriteString(`]}}`)
+	result := []byte(b.String())
+	x := NewRawIndex(result)
+	paths := [][]string{
+		{"value", "items", "0", "n"}, {"value", "items", "4999", "tags", "1"}, {"value", "items", "-1", "n"},
+		{"value", "items", "5000"}, {"value", "nope"}, {"value", "items", "1", "n", "x"}, {"value", "items", "0012", "tags", "-2"},
+	}
+	for k, p := range paths {
+		want, werr := WalkNode(result, "st", p, jsontext.Value{})
+		got, gerr := x.Walk("st", p, jsontext.Value{})
+		if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("path %q: indexed walk = %q, %v; plain walk = %q, %v", p, got, gerr, want, werr)
+		}
+		if k == 0 && (len(x.arrays) == 0 || len(x.object) == 0) {
+			t.Errorf("after the first walk into a result of %d bytes the index recorded %d arrays and %d objects: it was not built", len(result), len(x.arrays), len(x.object))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -8,6 +9,9 @@ import (
 // AppendCompact appends valid JSON without insignificant whitespace, in one
 // pass and without re-encoding: numbers and strings keep their exact text.
 func AppendCompact(dst, raw []byte) []byte {
+	// The text is copied in runs between whitespace: room for all of it
+	// is made once, not regrown run after run.
+	dst = slices.Grow(dst, len(raw))
 	inString := false
 	start := 0
 	for i := 0; i < len(raw); i++ {

@@ -2,7 +2,9 @@ package jsontext
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // The raw walkers below read JSON that is known to be valid (results are
@@ -84,14 +86,43 @@ func SkipValue(b []byte, i int) int {
 func SkipString(b []byte, i int) int {
 	i++
 	for i < len(b) {
-		switch b[i] {
-		case '\\':
-			i += 2
-			continue
-		case '"':
+		i = quoteOrBackslash(b, i)
+		if i == len(b) {
+			return i
+		}
+		if b[i] == '"' {
 			return i + 1
 		}
-		i++
+		i += 2
+	}
+	return i
+}
+
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	quotes = '"' * ones
+	slashs = '\\' * ones
+)
+
+// quoteOrBackslash is the offset of the first '"' or '\\' in b at or after
+// i, len(b) when there is none. Every walker over raw JSON passes strings
+// through SkipString, so it reads eight bytes at a time: a word holds one
+// of the two when w^quotes or w^slashs has a zero byte, and the lowest
+// bit of the usual zero-byte mask is exact (a false bit can only follow a
+// true zero, in a later byte).
+func quoteOrBackslash(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, s := w^quotes, w^slashs
+		if m := ((q-ones)&^q | (s-ones)&^s) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' {
+			return i
+		}
 	}
 	return i
 }

@@ -150,6 +150,21 @@ func AppendJSON(dst []byte, v jsontext.Value) []byte {
 	}
 }
 
+// AppendJSONOf is AppendJSON(dst, v) for v a value in src. An array or
+// object whose text Python would write back unchanged (pyClean) and that
+// escapes nothing (a decoded string is re-escaped by AppendJSON, "\/" as
+// "/") is copied without its whitespace instead of being rebuilt from its
+// tree: the same bytes, in one pass over the text instead of a visit of
+// every node.
+func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
+	if k := v.Kind(); k == jsontext.Object || k == jsontext.Array {
+		if raw := v.Raw(src); bytes.IndexByte(raw, '\\') < 0 && pyClean(raw) {
+			return jsontext.AppendCompact(dst, raw)
+		}
+	}
+	return AppendJSON(dst, v)
+}
+
 // Values returns raw JSON as the value Python reads from it: raw itself
 // when json.loads + json.dumps would change no value (its whitespace and
 // string escapes are kept), else the value rewritten by AppendJSON. Text

@@ -778,7 +778,7 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 // appendArgs appends step i's resolved arguments (ResolveArgs) to buf;
 // tool is the step's tool, nil when the catalog has none of its name.
 func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool) ([]byte, error) {
-	args, _ := r.ArgsOf(i)
+	args, src := r.ArgsOf(i)
 	step := r.Plan.Steps[i]
 	if args.IsZero() {
 		return append(buf, "{}"...), nil
@@ -794,7 +794,7 @@ func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool) ([]byte, error) {
 		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
 		if !plan.IsRef(m.Value) {
-			buf = pyvalue.AppendJSON(buf, m.Value) // Python's value: plan/pyvalue
+			buf = pyvalue.AppendJSONOf(buf, m.Value, src) // Python's value: plan/pyvalue
 			continue
 		}
 		if tool != nil && !tool.IsSharable(m.Key) {
