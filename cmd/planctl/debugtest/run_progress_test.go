@@ -15,6 +15,7 @@ import (
 // the run ends: the session holds the summary and the response, not a line
 // per step. With stderr not a terminal there is no progress at all.
 func TestRunProgressOnTerminal(t *testing.T) {
+	t.Parallel()
 	script, err := exec.LookPath("script")
 	if err != nil {
 		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test the progress on")
