@@ -190,7 +190,7 @@ func startOnPtyEnv(t *testing.T, env []string, args ...string) *ptyTerm {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = "../../.."
-	cmd.Env = append(ptyEnv(), env...)
+	cmd.Env = append(ptyEnv(t), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {
 		t.Fatal(err)

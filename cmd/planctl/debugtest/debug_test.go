@@ -393,7 +393,7 @@ func onTerminal(t *testing.T, input string, env []string, args string) string {
 	}
 	cmd := exec.Command(script, "-q", "-e", "-c", binary+" "+args, "/dev/null")
 	cmd.Dir = "../../.."
-	cmd.Env = append(ptyEnv(), env...)
+	cmd.Env = append(ptyEnv(t), env...)
 	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -409,18 +409,11 @@ func onTerminal(t *testing.T, input string, env []string, args string) string {
 // termenv not to ask. A real terminal answers at once, so users are not
 // affected.
 //
-// XDG_STATE_HOME keeps the REPL's history out of the user's home.
-func ptyEnv() []string {
-	return append(os.Environ(), "TERM=dumb", "XDG_STATE_HOME="+stateHome)
+// XDG_STATE_HOME keeps the REPL's history out of the user's home, and out
+// of the other tests' sessions, which run at the same time.
+func ptyEnv(t *testing.T) []string {
+	return append(os.Environ(), "TERM=dumb", "XDG_STATE_HOME="+t.TempDir())
 }
-
-var stateHome = func() string {
-	dir, err := os.MkdirTemp("", "planctl-state")
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
 
 // The REPL keeps its history between sessions: the up arrow in a new
 // session recalls the last line of the one before.
