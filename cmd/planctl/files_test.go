@@ -15,6 +15,7 @@ import (
 // once with the reason. Before, `planctl query FIFO` blocked in open(2)
 // for ever, and a symlink to /dev/zero was read until memory ran out.
 func TestFIFOAndDeviceRefused(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("named pipes and devices are Unix files")
 	}
@@ -58,6 +59,7 @@ var rawControl = regexp.MustCompile("[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u202a-
 // the terminal escaped (\u001b, \u202e) in tools (each format), traces and
 // error messages; before, they were written raw.
 func TestHostileTextEscaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	evil := "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil"
 	cat, _ := json.Marshal(map[string]any{"tools": []map[string]any{{

@@ -40,6 +40,7 @@ func planctl(t *testing.T, stdin string, args ...string) result {
 }
 
 func TestRunContract(t *testing.T) {
+	t.Parallel()
 	golden, err := os.ReadFile("../../samples/expected/backup.response.json")
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +93,7 @@ func TestRunContract(t *testing.T) {
 }
 
 func TestToolsContract(t *testing.T) {
+	t.Parallel()
 	r := planctl(t, "", "tools", "--format", "json")
 	var cat struct {
 		Tools []struct {

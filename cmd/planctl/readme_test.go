@@ -105,6 +105,7 @@ func splitArgs(s string) []string {
 }
 
 func TestReadmeExamples(t *testing.T) {
+	t.Parallel()
 	examples := readmeExamples(t)
 	if len(examples) < 4 {
 		t.Fatalf("found only %d README examples", len(examples))
@@ -142,6 +143,7 @@ func docPages(t *testing.T) []string {
 // page leaves no dead anchor behind); every page of docs/design/ is linked
 // from another page; no page carries a merge conflict's markers.
 func TestDocsLinks(t *testing.T) {
+	t.Parallel()
 	if fi, err := os.Stat("../../README.md"); err != nil || fi.Size() > 12<<10 {
 		t.Errorf("README.md is %d bytes: keep it under 12 KB and move the rest into docs/ (%v)", fi.Size(), err)
 	}
@@ -236,6 +238,7 @@ func anchorOf(title string) string {
 // (docs/testing.md, "Fault matrix"), a heading that page has: a section
 // moved to another page leaves no pointer to where it was.
 func TestCodePointsAtDocs(t *testing.T) {
+	t.Parallel()
 	pointer := regexp.MustCompile(`(README\.md|docs/[\w/-]+\.md)(?:,?\s+"#*\s*([^"]+)")?`)
 	continued := regexp.MustCompile(`\n\s*// ?`)
 	n := 0

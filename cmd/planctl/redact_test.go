@@ -20,6 +20,7 @@ const redactPlan = `{"steps": [
 // run --trace --redact and the REPL's trace command: the secrets are in
 // the response, never in the trace file, and the trace still replays.
 func TestRedactTrace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cat := filepath.Join(dir, "cat.json")
 	pl := filepath.Join(dir, "plan.json")

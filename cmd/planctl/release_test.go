@@ -19,6 +19,7 @@ import (
 // `go version -m` reads it: the module version, then the VCS revision,
 // time and "modified" when the build stamped them.
 func TestVersionFromBuildInfo(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "version", "-m", binary).Output()
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 // download folder), installed into a throw-away module cache; -trimpath
 // lets later runs reuse the compiled dependencies.
 func TestVersionOfGoInstall(t *testing.T) {
+	t.Parallel()
 	clitest.Long(t, "go install of the whole module")
 	files, err := exec.Command("git", "-C", "../..", "ls-files", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
@@ -130,6 +132,7 @@ func TestVersionOfGoInstall(t *testing.T) {
 // completion scripts): each command's formats, the diagnostic codes, the
 // steps of the plan given, the servers of the --config file, and files.
 func TestFlagCompletion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "mcp.json")
 	os.WriteFile(config, []byte(`{"mcpServers": {"memory": {"command": "npx"}, "remote": {"url": "http://127.0.0.1:1/mcp"}}}`), 0o644)
@@ -177,6 +180,7 @@ func TestFlagCompletion(t *testing.T) {
 // hang the shell that asked. (Here standard input holds a plan, so a read
 // would show.)
 func TestBreakCompletionReadsOnlyFiles(t *testing.T) {
+	t.Parallel()
 	r := planctl(t, `[{"id": "a", "tool": "echo", "args": {}}]`, "__complete", "debug", "/dev/stdin", "--break", "")
 	if r.code != 0 || r.stdout != ":4\n" {
 		t.Errorf("exit %d, %q; want no candidates", r.code, r.stdout)
@@ -186,6 +190,7 @@ func TestBreakCompletionReadsOnlyFiles(t *testing.T) {
 // `planctl man DIR` writes one man page per command, found here from the
 // help's own lists of commands, and each page renders.
 func TestManPages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := planctl(t, "", "man", dir)
 	if r.code != 0 {
@@ -253,6 +258,7 @@ func subcommands(t *testing.T, path string) []string {
 // A command-line mistake says what is wrong, then where the usage is, on
 // its own line.
 func TestUsageHint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -273,6 +279,7 @@ func TestUsageHint(t *testing.T) {
 // runs out (it was read up to a bound before); completion of --name gives
 // nothing for it.
 func TestEndlessInputsAreBounded(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}

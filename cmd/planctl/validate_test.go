@@ -14,6 +14,7 @@ import (
 // TestValidateContract holds `planctl validate` to its command-line
 // contract: formats, flags and exit codes, on the built binary.
 func TestValidateContract(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		stdin  string
@@ -77,6 +78,7 @@ func TestValidateContract(t *testing.T) {
 }
 
 func TestValidateMachineFormats(t *testing.T) {
+	t.Parallel()
 	r := planctl(t, "", "validate", "--format", "json", "samples/invalid-reference-target.json")
 	var env struct {
 		Result      string
@@ -114,6 +116,7 @@ func TestValidateMachineFormats(t *testing.T) {
 // input under its --stdin-filename, the category, and a log even when the
 // job cannot do its work.
 func TestValidateSARIFForCI(t *testing.T) {
+	t.Parallel()
 	type artifact struct{ URI, URIBaseID string }
 	type sarif struct {
 		Runs []struct {
@@ -170,6 +173,7 @@ func TestValidateSARIFForCI(t *testing.T) {
 // before any tool runs, with the first error's message, and prints every
 // diagnostic on stderr; --no-preflight gives Concierge's own answer.
 func TestPreflightRefusesWithFirstError(t *testing.T) {
+	t.Parallel()
 	r := planctl(t, "", "run", "--compact", "samples/invalid-paths.json")
 	want := `{"error":"parameter \"lat\" of tool \"get_weather\" takes number, but the reference gives string ([\"name\"] in the output of step \"locs\"): reference a value of type number"}` + "\n"
 	if r.code != 1 || r.stdout != want {
@@ -192,6 +196,7 @@ func TestPreflightRefusesWithFirstError(t *testing.T) {
 // TestSchemaHintInRunAndDebug: run and debug take a plan file with a
 // "$schema" (an editor's hint) and run its steps.
 func TestSchemaHintInRunAndDebug(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "plan.json")
 	os.WriteFile(file, []byte(`{"$schema": "./plan.schema.json", "steps": [{"id": "a", "tool": "echo", "args": {"value": 1}}]}`), 0o644)
 	if r := planctl(t, "", "run", "--compact", file); r.code != 0 || r.stdout != `{"status":"completed","steps":{"a":{"status":"ok","result":{"value":1}}}}`+"\n" {
@@ -205,6 +210,7 @@ func TestSchemaHintInRunAndDebug(t *testing.T) {
 // TestValidateGitHubFromASubdirectory: GitHub reads an annotation's file
 // relative to the repository's root, wherever validate ran.
 func TestValidateGitHubFromASubdirectory(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "validate", "--format", "github", "invalid-steps.json")
 	cmd.Dir = "../../samples"
 	_, stdout, _ := clitest.Run(t, cmd)
@@ -217,6 +223,7 @@ func TestValidateGitHubFromASubdirectory(t *testing.T) {
 // validate) with a notify step after it gives no diagnostic of any
 // severity on the embedded demo catalog, in every format, even with --strict.
 func TestDocumentedPlanIsClean(t *testing.T) {
+	t.Parallel()
 	const plan = "samples/backup-notify.json"
 	want := map[string]string{
 		"text":   "0 errors, 0 warnings\n",

@@ -22,6 +22,7 @@ import (
 // last command, so each Ctrl+C ran the next step, restarted, or retried the
 // failed step. Every call the upstream gets is logged, and counted.
 func TestCtrlCAtThePromptRunsNothing(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, plan string
 		cmds       [][2]string // a command and what it prints when done
@@ -83,6 +84,7 @@ func TestCtrlCAtThePromptRunsNothing(t *testing.T) {
 // line editor gives the terminal back while a command runs, so there the
 // terminal's line discipline turns the key into SIGINT.
 func TestCtrlCWhileAStepRunsCancelsIt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls.log")
 	cat := filepath.Join(dir, "slow.json")
@@ -194,7 +196,7 @@ func startOnPtyEnv(t *testing.T, env []string, args ...string) *ptyTerm {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = "../../.."
-	cmd.Env = append(ptyEnv(), env...)
+	cmd.Env = append(ptyEnv(t), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {
 		t.Fatal(err)
@@ -299,6 +301,7 @@ func (p *ptyTerm) exit() int {
 // cancels the step and the debugger stays open; Ctrl+C with nothing
 // running quits, with exit code 0.
 func TestTUICtrlCCancelsTheRunningStep(t *testing.T) {
+	t.Parallel()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		if os.Getenv("CI") != "" {

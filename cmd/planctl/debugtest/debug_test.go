@@ -50,6 +50,7 @@ func planctl(t *testing.T, stdin string, args ...string) result {
 
 // REPL scripts: commands on a pipe, exact output, no prompt.
 func TestREPLScripts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		script string
@@ -141,6 +142,7 @@ func TestREPLScripts(t *testing.T) {
 }
 
 func TestDebugCommandLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -170,6 +172,7 @@ func TestDebugCommandLine(t *testing.T) {
 // A run recorded with run --trace replays to the same response, in run
 // and in the debugger, with no tools.
 func TestTraceRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, sample := range []string{"backup", "tool-error", "migration", "arrays"} {
 		t.Run(sample, func(t *testing.T) {
@@ -236,6 +239,7 @@ func TestTraceRoundTrip(t *testing.T) {
 }
 
 func TestGraphGoldens(t *testing.T) {
+	t.Parallel()
 	// bad-refs holds every kind of invalid reference, and ids that need escaping.
 	for _, sample := range []string{"migration", "weather", "forward-reference", "not-sharable", "arrays", "bad-refs"} {
 		path := "samples/" + sample + ".json"
@@ -332,6 +336,7 @@ func dotAccepts(t *testing.T, src string) {
 // The prompt, echo and history on a real terminal, through util-linux's
 // script(1), which gives the REPL a pseudo-terminal.
 func TestInteractivePrompt(t *testing.T) {
+	t.Parallel()
 	// "next", then the up arrow and enter: the history repeats "next".
 	out := onTerminal(t, "next\n\x1b[A\nquit\n", nil, "debug --repl samples/backup.json")
 	s := strings.NewReplacer("\r", "", "\x1b[K", "").Replace(string(out))
@@ -349,6 +354,7 @@ func TestInteractivePrompt(t *testing.T) {
 
 // Tab completes command names and step ids on a terminal.
 func TestInteractiveCompletion(t *testing.T) {
+	t.Parallel()
 	out := onTerminal(t, "brea\t mig\t\ncontin\t\nquit\n", nil, "debug --repl samples/migration.json")
 	s := strings.ReplaceAll(string(out), "\r", "")
 	for _, want := range []string{"breakpoint before migrate (#2, run_migration)\n", "stopped at the breakpoint before migrate"} {
@@ -366,6 +372,7 @@ func TestInteractiveCompletion(t *testing.T) {
 // is a real terminal's, so a change in the packages' initialization order
 // shows as the question on the screen.
 func TestNoTerminalQueryAtStart(t *testing.T) {
+	t.Parallel()
 	out := onTerminal(t, "", []string{"TERM=xterm-256color"}, "validate samples/backup.json")
 	if strings.Contains(out, "\x1b]11;") {
 		t.Errorf("validate asked the terminal for its background (OSC 11) as it started:\n%q", out)
@@ -386,7 +393,7 @@ func onTerminal(t *testing.T, input string, env []string, args string) string {
 	}
 	cmd := exec.Command(script, "-q", "-e", "-c", binary+" "+args, "/dev/null")
 	cmd.Dir = "../../.."
-	cmd.Env = append(ptyEnv(), env...)
+	cmd.Env = append(ptyEnv(t), env...)
 	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -402,22 +409,16 @@ func onTerminal(t *testing.T, input string, env []string, args string) string {
 // termenv not to ask. A real terminal answers at once, so users are not
 // affected.
 //
-// XDG_STATE_HOME keeps the REPL's history out of the user's home.
-func ptyEnv() []string {
-	return append(os.Environ(), "TERM=dumb", "XDG_STATE_HOME="+stateHome)
+// XDG_STATE_HOME keeps the REPL's history out of the user's home, and out
+// of the other tests' sessions, which run at the same time.
+func ptyEnv(t *testing.T) []string {
+	return append(os.Environ(), "TERM=dumb", "XDG_STATE_HOME="+t.TempDir())
 }
-
-var stateHome = func() string {
-	dir, err := os.MkdirTemp("", "planctl-state")
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
 
 // The REPL keeps its history between sessions: the up arrow in a new
 // session recalls the last line of the one before.
 func TestInteractiveHistoryIsKept(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	run := func(input string) string {
 		return onTerminal(t, input, []string{"XDG_STATE_HOME=" + state}, "debug --repl samples/backup.json")
@@ -435,6 +436,7 @@ func TestInteractiveHistoryIsKept(t *testing.T) {
 // A trace written mid-run replays up to where it ends and halts there; with
 // a tool source beside --replay, the run goes on with those tools.
 func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "mid.trace.json")
 	if r := planctl(t, "next\ntrace "+trace+"\n", "debug", "--repl", "samples/migration.json"); r.code != 0 {
 		t.Fatalf("recording: %d %s", r.code, r.stderr)
@@ -463,6 +465,7 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 // A retry of a failed step that the trace has no answer for halts, and
 // says so, rather than repeating the old failure.
 func TestReplayRetryHalts(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "te.trace.json")
 	if r := planctl(t, "", "run", "--trace", trace, "samples/tool-error.json"); r.code != 1 {
 		t.Fatalf("recording: %d %s", r.code, r.stderr)

@@ -9,6 +9,7 @@ import (
 // --more-- without $PAGER (Enter: the next screen, q: stop), else $PAGER.
 // The answers to --more-- are not commands: the history keeps none of them.
 func TestREPLPagesOnATerminal(t *testing.T) {
+	t.Parallel()
 	t.Run("built-in", func(t *testing.T) {
 		term := startOnPtyEnv(t, []string{"PAGER="}, "debug", "--repl", "samples/migration.json")
 		term.waitFor("(planctl) ")
@@ -51,6 +52,7 @@ func TestREPLPagesOnATerminal(t *testing.T) {
 
 // A $PAGER that cannot run leaves the value printed, and says why.
 func TestREPLPagerMissing(t *testing.T) {
+	t.Parallel()
 	term := startOnPtyEnv(t, []string{"PAGER=no-such-pager-here"}, "debug", "--repl", "samples/migration.json")
 	term.waitFor("(planctl) ")
 	term.send("continue\r")

@@ -10,6 +10,7 @@ import (
 // planctl query on a terminal shows a value's hidden characters as
 // escapes and keeps its lines; to a pipe it writes the bytes.
 func TestQueryOnATerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	catalog := filepath.Join(dir, "c.json")
 	plan := filepath.Join(dir, "p.json")

@@ -22,6 +22,7 @@ func echoPlan(t *testing.T, failed string) string {
 
 // Queries in debug scripts, against the built binary.
 func TestREPLQueryScripts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, script, failed string
 		code                 int
@@ -57,6 +58,7 @@ func TestREPLQueryScripts(t *testing.T) {
 // run --query prints the value, not the response; the exit code follows
 // the run. query TRACE QUERY reads a recorded run.
 func TestRunQueryAndQueryTrace(t *testing.T) {
+	t.Parallel()
 	trace := filepath.Join(t.TempDir(), "run.trace.json")
 	failed := filepath.Join(t.TempDir(), "failed.trace.json")
 	for _, tc := range []struct {
@@ -90,6 +92,7 @@ func TestRunQueryAndQueryTrace(t *testing.T) {
 
 // Tab completes keys inside a query on a terminal, with no space after.
 func TestInteractiveQueryCompletion(t *testing.T) {
+	t.Parallel()
 	out := onTerminal(t, "next\nquery bac\t.size\t\nquit\n", nil, "debug --repl samples/migration.json")
 	s := strings.ReplaceAll(string(out), "\r", "")
 	if !strings.Contains(s, "\n12345678901234567890\n") {

@@ -15,6 +15,7 @@ import (
 // the run ends: the session holds the summary and the response, not a line
 // per step. With stderr not a terminal there is no progress at all.
 func TestRunProgressOnTerminal(t *testing.T) {
+	t.Parallel()
 	script, err := exec.LookPath("script")
 	if err != nil {
 		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test the progress on")
@@ -24,7 +25,7 @@ func TestRunProgressOnTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(script, "-q", "-e", "-c", binary+" run --compact "+path+" >/dev/null", "/dev/null")
-	cmd.Env = ptyEnv()
+	cmd.Env = ptyEnv(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -40,7 +41,7 @@ func TestRunProgressOnTerminal(t *testing.T) {
 	// stderr to a file: no progress.
 	errFile := filepath.Join(t.TempDir(), "stderr")
 	cmd = exec.Command(script, "-q", "-e", "-c", binary+" run --compact "+path+" >/dev/null 2>"+errFile, "/dev/null")
-	cmd.Env = ptyEnv()
+	cmd.Env = ptyEnv(t)
 	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 		t.Errorf("with stderr to a file the terminal got %q (%v)", out, err)
 	}

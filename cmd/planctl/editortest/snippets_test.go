@@ -19,6 +19,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // editors is where the pasted configurations live.
@@ -493,7 +495,13 @@ func TestDocsShowEditorFiles(t *testing.T) {
 // (where pre-commit looks), tried on a project with plans and a
 // package.json. pre-commit builds planctl from it (language: golang) and
 // runs the hook on the plans only.
+//
+// It is long: pre-commit builds planctl from a fresh copy in a GOPATH of
+// its own. What it adds to TestPreCommitHooks (the hook's fields, its files
+// pattern and its entry's exit codes) is that install path, so it runs with
+// the long tests.
 func TestPreCommitTryRepo(t *testing.T) {
+	clitest.Long(t, "pre-commit builds planctl from a copy of the repository")
 	preCommit, err := exec.LookPath("pre-commit")
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -29,6 +29,10 @@ var (
 
 // TestMain builds planctl and the deliberately broken MCP server once.
 func TestMain(m *testing.M) {
+	// The cells wait on planctl's grace periods and step timeouts far more
+	// than they compute; two at a time (-parallel's default here) queued
+	// those waits one behind another.
+	clitest.ParallelAtLeast(8)
 	dir := clitest.Build("planctl=..", "brokenserver=../../../plan/upstream/testdata/brokenserver")
 	binary = filepath.Join(dir, "planctl")
 	broken = filepath.Join(dir, "brokenserver")

@@ -1,8 +1,8 @@
 package servetest
 
 import (
-	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,12 +15,16 @@ import (
 // (beside the plan, with its literal arguments, and the catalog) and says
 // what it cut, and --record-max-bytes bounds the folder; a user's
 // plan-01.json in DIR survives the pruning.
+//
+// The plans go as plain POSTs, unread: each answer is about 15 MB, which
+// an MCP client would spend seconds decoding for nothing this test checks.
 func TestRecordBoundedAndOwned(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "rec")
 	os.Mkdir(dir, 0o700)
 	user := filepath.Join(dir, "plan-01.json")
 	os.WriteFile(user, []byte(`{"steps": []}`), 0o600)
-	s := startHTTP(t, nil, "--record", dir, "--record-max-bytes", "2000000")
+	s := startHTTP(t, nil, "--stateless", "--record", dir, "--record-max-bytes", "2000000")
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"steps":[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("x", 256<<10))
 	for i := 1; i < 30; i++ {
@@ -28,10 +32,10 @@ func TestRecordBoundedAndOwned(t *testing.T) {
 	}
 	b.WriteString("]}")
 	req := b.Len()
-	c := httpClient(t, s.url)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":` + b.String() + `}}`
 	for range 3 {
-		if _, err := callPlan(context.Background(), c, []byte(b.String()), nil); err != nil {
-			t.Fatal(err)
+		if code, body, _ := post(t, s, http.MethodPost, call, "MCP-Protocol-Version", "2025-11-25"); code != http.StatusOK || !strings.Contains(body, `"status":"completed"`) {
+			t.Fatalf("%d: %.300s", code, body)
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "plan-2*.json"))

@@ -23,6 +23,9 @@ var (
 
 // TestMain builds planctl and the test Plan server once.
 func TestMain(m *testing.M) {
+	// Most of these tests wait on upstream processes and the demo catalog's
+	// slow tool; two at a time (-parallel's default here) queued the waits.
+	clitest.ParallelAtLeast(8)
 	dir := clitest.Build("planctl=..",
 		"planserver=../../../plan/upstream/testdata/planserver",
 		"brokenserver=../../../plan/upstream/testdata/brokenserver")

@@ -41,23 +41,27 @@ func TestMockMatchesInProcess(t *testing.T) {
 	if len(plans) == 0 {
 		t.Fatal("no sample plans")
 	}
-	// One subtest per plan, in parallel: each run starts its own upstream
-	// (the HTTP mock serves them all), and a slow sample waits on its tool.
+	// One subtest per plan and mode, and one per source under it, all in
+	// parallel: each run starts its own upstream (the HTTP mock serves them
+	// all), and a slow sample's runs wait on its tool side by side.
 	for _, p := range plans {
 		rel := filepath.Join("samples", filepath.Base(p))
-		t.Run(filepath.Base(p), func(t *testing.T) {
-			t.Parallel()
-			for _, mode := range [][]string{nil, {"--no-preflight"}} {
+		for _, mode := range [][]string{nil, {"--no-preflight"}} {
+			t.Run(strings.Join(append([]string{filepath.Base(p)}, mode...), " "), func(t *testing.T) {
+				t.Parallel()
 				args := append([]string{"run", rel, "--compact"}, mode...)
 				want := planctl(t, nil, args...)
 				for name, src := range sources {
-					got := planctl(t, nil, append(args, src...)...)
-					if got.stdout != want.stdout || got.code != want.code {
-						t.Errorf("%s %v over %s:\n got (exit %d) %s%s\nwant (exit %d) %s", rel, mode, name, got.code, got.stdout, got.stderr, want.code, want.stdout)
-					}
+					t.Run(name, func(t *testing.T) {
+						t.Parallel()
+						got := planctl(t, nil, append(args, src...)...)
+						if got.stdout != want.stdout || got.code != want.code {
+							t.Errorf("%s %v over %s:\n got (exit %d) %s%s\nwant (exit %d) %s", rel, mode, name, got.code, got.stdout, got.stderr, want.code, want.stdout)
+						}
+					})
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

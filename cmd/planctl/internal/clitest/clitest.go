@@ -12,33 +12,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/planctl/planctl/plan/plantest"
 )
-
-// Build compiles each "name=package" (the package path relative to the
-// calling test's directory) into one new temporary directory and returns
-// that directory. It panics on failure: it is meant for TestMain, before
-// any test can fail.
-func Build(specs ...string) string {
-	dir, err := os.MkdirTemp("", "planctl-test")
-	if err != nil {
-		panic(err)
-	}
-	for _, spec := range specs {
-		name, pkg, ok := strings.Cut(spec, "=")
-		if !ok {
-			panic("clitest.Build: want name=package, got " + spec)
-		}
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			panic("go build " + pkg + ": " + err.Error() + "\n" + string(out))
-		}
-	}
-	return dir
-}
 
 // Run runs cmd to its end and returns its exit code and output. Stdout and
 // Stderr are captured unless already set; a command that cannot start
