@@ -172,9 +172,17 @@ const InputSchema = `{"type":"object","properties":{"steps":{"type":"array","min
 
 // OutputSchema describes both answers of execute_plan: a run
 // ({"status", "steps"}) and a refused plan ({"error"}).
+//
+// steps, a map by step id, is written as an anyOf of one map schema:
+// FastMCP's Client (json_schema_to_type, 2.x) turns a nested
+// {"type":"object","additionalProperties":...} with no properties into a
+// dataclass with no fields, and so every step into nothing, but maps the
+// same schema inside anyOf to dict[str, step]; later versions map both
+// forms to a dict, and JSON Schema validators (the TypeScript SDK's ajv)
+// read the two forms alike. TestOutputSchemaFastMCPShape keeps it so.
 const OutputSchema = `{"type":"object","properties":{` +
 	`"status":{"type":"string","enum":["completed","partial"],"description":"completed: every step ran ok; partial: the last step in steps failed and the plan stopped there"},` +
-	`"steps":{"type":"object","description":"the steps that ran, in plan order, by step id","additionalProperties":{"type":"object","properties":{"status":{"type":"string","enum":["ok","error"]},"result":{"description":"the tool's output, when status is ok"},"error":{"type":"string","description":"why the step failed, when status is error"}},"required":["status"]}},` +
+	`"steps":{"description":"the steps that ran, in plan order, by step id","anyOf":[{"type":"object","additionalProperties":{"type":"object","properties":{"status":{"type":"string","enum":["ok","error"]},"result":{"description":"the tool's output, when status is ok"},"error":{"type":"string","description":"why the step failed, when status is error"}},"required":["status"]}}]},` +
 	`"error":{"type":"string","description":"the plan was refused before any step ran, and why"}}}`
 
 // Tool is the execute_plan tool as listed for catalog c.
