@@ -87,7 +87,7 @@ type HTTPOptions struct {
 }
 
 // DefaultMaxAnswers bounds the answers held at once: eight of
-// runner.DefaultMaxResponse, where a served plan's answer is a few
+// runner.DefaultMaxResponse (64 of DefaultMaxResponse), where a served plan's answer is a few
 // kilobytes. Without it, clients that read none of their answers could
 // make a server hold --max-inflight of the largest answers (16 GiB, and
 // twice that or more in memory) until --write-timeout.

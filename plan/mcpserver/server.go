@@ -34,6 +34,15 @@ const ToolName = "execute_plan"
 // serverName is the server's name in serverInfo.
 const serverName = "planctl"
 
+// DefaultMaxResponse bounds a served plan's answer, as written: the
+// TypeScript SDK's stdio client (ReadBuffer, 1.32) holds at most 10 MiB of
+// unread input, the line being read and the next pipe read beside it, and
+// past it drops the whole session; 8 MiB leaves room for a pipe read and
+// the progress notifications before the answer. The Python SDK's stdio
+// client (1.29), which FastMCP's Client uses, has no bound of its own. A
+// plan over it comes back as a clean partial answer naming --max-response.
+const DefaultMaxResponse = 8 << 20
+
 // DefaultMaxSteps bounds a served plan's length: a model's plan, unlike a
 // file on disk, comes from outside.
 const DefaultMaxSteps = 1000
@@ -51,7 +60,7 @@ type Options struct {
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
 	// is not marked isError (wire.go; --concierge-wire).
 	ConciergeWire bool
-	MaxResponse   int64         // bounds a plan's results and arguments together; 0: runner.DefaultMaxResponse, negative: none
+	MaxResponse   int64         // bounds a plan's results and arguments together; 0: DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
 	Record        RecordOptions // the flight recorder: a trace of every plan served
 }
@@ -91,7 +100,7 @@ func New(opts Options) *Server {
 		opts.MaxSteps = DefaultMaxSteps
 	}
 	if opts.MaxResponse == 0 {
-		opts.MaxResponse = runner.DefaultMaxResponse
+		opts.MaxResponse = DefaultMaxResponse
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
