@@ -537,18 +537,31 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg stri
 	if h.conns != nil {
 		h.conns.lingering(nc)
 	}
-	go h.linger(nc, brw.Reader)
+	limit := 2 * h.opts.MaxBody
+	if r.ContentLength > limit {
+		// A client that writes the whole body it declared before reading
+		// (Python's httpx) must be able to finish its write: cut short,
+		// it sees a broken pipe, not the answer.
+		limit = min(r.ContentLength, max(limit, MaxLingerBytes))
+	}
+	go h.linger(nc, brw.Reader, limit)
 }
+
+// MaxLingerBytes bounds what a refused request's connection discards of
+// the body its client declared (Content-Length) beyond twice MaxBody:
+// a plan that large is a mistake a client should hear about, and what
+// the server spends on it is bounded by LingerTimeout anyway.
+const MaxLingerBytes = 64 << 20
 
 // linger closes a refused request's connection: its half first, so the
 // client sees the end of the answer, then it discards what the client
-// still sends, at most twice MaxBody within LingerTimeout, then closes
+// still sends, at most limit bytes within LingerTimeout, then closes
 // the rest. A client that writes its whole body before reading (Python's
 // httpx does) so reads the refusal instead of a reset; a stranger's
 // partial body holds a small goroutine and a descriptor that long at
 // most, and is shed first past MaxConns. The request and its headers are
 // freed as the handler returns.
-func (h *HTTP) linger(nc net.Conn, br *bufio.Reader) {
+func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64) {
 	defer nc.Close()
 	if h.conns != nil {
 		defer h.conns.forget(nc)
@@ -557,7 +570,7 @@ func (h *HTTP) linger(nc net.Conn, br *bufio.Reader) {
 		cw.CloseWrite()
 	}
 	nc.SetReadDeadline(time.Now().Add(LingerTimeout))
-	io.CopyN(io.Discard, br, 2*h.opts.MaxBody)
+	io.CopyN(io.Discard, br, limit)
 }
 
 // clientOf is who opened a session, for MaxClientSessions: the address
