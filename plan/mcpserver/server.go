@@ -384,7 +384,10 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		st := p.Steps[e.Step]
 		status := e.State.Status.String()
 		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
-		if token == nil {
+		if token == nil || ctx.Err() != nil {
+			// Cancelled, or the client left: its progress token is
+			// forgotten, and the TypeScript SDK reports progress for an
+			// unknown token as an error.
 			return
 		}
 		msg := fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status)

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -19,7 +21,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	t := &answerTracker{changed: make(chan struct{})}
+	t := newAnswerTracker()
 	w := &countingWriter{w: out, b: b, t: t}
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
 		atEOF: func() {
@@ -48,38 +50,130 @@ const endOfInputStop = 5 * time.Second
 // requests read before it. The end of input reaches mcp-go only once they
 // are written: mcp-go cancels the requests in flight when its input ends,
 // and drops those still queued for its workers.
+//
+// It also keeps the answer of a request the client cancelled
+// (notifications/cancelled) from being written, as MCP asks: mcp-go
+// cancels the handler's context but writes what it returns, and a
+// client that has forgotten the id may take the answer for another
+// request's, or report an unknown id.
 type answerTracker struct {
 	mu       sync.Mutex
 	requests int
 	answers  int
 	changed  chan struct{} // closed and replaced on every answer
+	// inFlight holds the ids (idKey) of the requests read and not yet
+	// answered; cancelled those of them the client cancelled. Both hold
+	// at most the requests in flight.
+	inFlight  map[string]int
+	cancelled map[string]bool
 }
 
-// asked counts line when it is a request: an object with an id and a method.
+func newAnswerTracker() *answerTracker {
+	return &answerTracker{changed: make(chan struct{}), inFlight: map[string]int{}, cancelled: map[string]bool{}}
+}
+
+// idKey is a JSON-RPC id as a map key: a string and a number that read
+// alike stay apart.
+func idKey(raw json.RawMessage) (string, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v, true
+	case float64:
+		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// asked counts line when it is a request: an object with an id and a
+// method; and marks the request a notifications/cancelled names, when it
+// is in flight.
 func (t *answerTracker) asked(line []byte) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
 	}
-	if json.Unmarshal(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+	if json.Unmarshal(line, &m) != nil || m.Method == "" {
+		return
+	}
+	if len(m.ID) == 0 || string(m.ID) == "null" {
+		if m.Method == string(mcp.MethodNotificationCancelled) {
+			if k, ok := idKey(m.Params.RequestID); ok {
+				t.mu.Lock()
+				if t.inFlight[k] > 0 {
+					t.cancelled[k] = true
+				}
+				t.mu.Unlock()
+			}
+		}
 		return
 	}
 	t.mu.Lock()
 	t.requests++
+	if k, ok := idKey(m.ID); ok {
+		t.inFlight[k]++
+	}
 	t.mu.Unlock()
 }
 
-// answered counts msg when it is a response to a request (an id, no method).
-func (t *answerTracker) answered(msg []byte) {
+// cancelledAnswer reports whether msg answers a request the client
+// cancelled: it is then counted as answered, and not to be written.
+func (t *answerTracker) cancelledAnswer(msg []byte) bool {
+	t.mu.Lock()
+	none := len(t.cancelled) == 0
+	t.mu.Unlock()
+	if none {
+		return false
+	}
+	k, ok := t.answerKey(msg)
+	if !ok {
+		return false
+	}
+	t.mu.Lock()
+	drop := t.cancelled[k]
+	t.mu.Unlock()
+	if drop {
+		t.count(k)
+	}
+	return drop
+}
+
+// answerKey is the id of msg when it is a response (an id, no method).
+func (t *answerTracker) answerKey(msg []byte) (string, bool) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
 	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 || string(m.ID) == "null" {
-		return
+		return "", false
 	}
+	k, ok := idKey(m.ID)
+	if !ok {
+		k = "?" + string(m.ID)
+	}
+	return k, true
+}
+
+// answered counts msg when it is a response to a request (an id, no method).
+func (t *answerTracker) answered(msg []byte) {
+	if k, ok := t.answerKey(msg); ok {
+		t.count(k)
+	}
+}
+
+func (t *answerTracker) count(k string) {
 	t.mu.Lock()
 	t.answers++
+	if t.inFlight[k]--; t.inFlight[k] <= 0 {
+		delete(t.inFlight, k)
+		delete(t.cancelled, k)
+	}
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
@@ -191,6 +285,9 @@ type countingWriter struct {
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.t != nil && c.t.cancelledAnswer(p) {
+		return len(p), nil
+	}
 	c.mu.Lock()
 	_, err := c.w.Write(wireOut(p)) // isError explicit, as Concierge (wire.go)
 	c.mu.Unlock()
