@@ -693,3 +693,15 @@ func (h *HTTP) logged(next http.Handler) http.Handler {
 			"bytes", sw.bytes, "remote", r.RemoteAddr, "duration", time.Since(start))
 	})
 }
+
+// WriteHeader answers a JSON-RPC error 200, not the 404 mcp-go gives
+// method-not-found on protocol 2026-07-28: mcp-go's own client (1.2.1)
+// and others read any 404 on a POST as the end of their session, and
+// drop it. The body, the JSON-RPC error, says what went wrong. Other
+// 404s (an unknown session, another path) are plain text and pass.
+func (w wireOutWriter) WriteHeader(code int) {
+	if code == http.StatusNotFound && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		code = http.StatusOK
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
