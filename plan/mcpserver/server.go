@@ -391,12 +391,22 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			return
 		}
 		msg := fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status)
-		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+		params := map[string]any{
 			"progressToken": token,
 			"progress":      e.Step + 1,
 			"total":         total,
 			"message":       msg,
-		})
+		}
+		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+		if errors.Is(err, server.ErrNotificationChannelBlocked) && barrier != nil {
+			// mcp-go's queue is full (steps finish faster than the client
+			// reads): wait for room rather than lose the notification.
+			timer := time.NewTimer(progressWait)
+			for errors.Is(err, server.ErrNotificationChannelBlocked) && barrier.waitWrite(ctx, timer.C) {
+				err = s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+			}
+			timer.Stop()
+		}
 		if err != nil {
 			log.Debug("progress not sent", "err", err)
 		} else if barrier != nil {

@@ -18,6 +18,7 @@ import (
 // ServeStdio serves MCP on in and out until in ends or ctx is done.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	b := newProgressBarrier()
+	b.drained = func(ctx context.Context) { waitDrained(ctx, out) }
 	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
@@ -213,6 +214,66 @@ type progressBarrier struct {
 	sent    uint64
 	written uint64
 	changed chan struct{} // closed and replaced on every write
+	// drained, when set (stdio), returns once the client has read what
+	// was written (waitDrained).
+	drained func(context.Context)
+}
+
+// progressWait bounds how long a progress notification waits for room
+// in mcp-go's queue (100 on stdio): as long as a write to a client that
+// reads slowly may take over HTTP (DefaultWriteTimeout). A client that
+// reads nothing cannot take the answer either.
+const progressWait = DefaultWriteTimeout
+
+// waitWrite returns once a message is written after the call, or ctx is
+// done, or timer fires; it reports whether one was written.
+func (b *progressBarrier) waitWrite(ctx context.Context, timer <-chan time.Time) bool {
+	b.mu.Lock()
+	ch := b.changed
+	b.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+	case <-timer:
+	}
+	return false
+}
+
+// drainWait bounds waitDrained: a client that stops reading gets its
+// answer behind the progress anyway.
+const drainWait = 5 * time.Second
+
+// waitDrained returns once the client has read everything written to out
+// (a pipe or a socket; at once for anything else), or ctx is done, or
+// drainWait has passed. The TypeScript SDK (1.32) handles a notification
+// a turn of its event loop later than a response that arrived in the
+// same read, and by then the answer has retired the request's progress
+// handler: a plan's last progress notifications, written just before its
+// answer, were lost (typescript-sdk issue 2580). An answer written once
+// the client has read the rest arrives in a read of its own. No event
+// says that the client read, so it asks, at growing intervals.
+func waitDrained(ctx context.Context, out io.Writer) {
+	for {
+		u, ok := out.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		out = u.Unwrap()
+	}
+	n, ok := unreadBytes(out)
+	if !ok || n == 0 {
+		return
+	}
+	deadline := time.Now().Add(drainWait)
+	d := 50 * time.Microsecond
+	for n > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(d)
+		d = min(2*d, 10*time.Millisecond)
+		if n, ok = unreadBytes(out); !ok {
+			return
+		}
+	}
 }
 
 func newProgressBarrier() *progressBarrier {
@@ -251,6 +312,9 @@ func (b *progressBarrier) wait(ctx context.Context) {
 	b.mu.Lock()
 	target := b.sent
 	b.mu.Unlock()
+	if b.drained != nil {
+		defer b.drained(ctx)
+	}
 	timer := time.NewTimer(500 * time.Millisecond)
 	defer timer.Stop()
 	for {

@@ -51,3 +51,23 @@ func TestTypeScriptSDKBigResult(t *testing.T) {
 		}
 	})
 }
+
+// TestTypeScriptSDKProgressOverStdio: the TypeScript SDK's per-call
+// onprogress gets every progress notification of a plan over stdio. The
+// SDK handles a notification a turn of its event loop after a response
+// read with it, by when the answer has retired the handler: the server
+// writes the answer once the client has read the progress (it lost 2 of
+// 3, and all of 3, before).
+func TestTypeScriptSDKProgressOverStdio(t *testing.T) {
+	t.Parallel()
+	needNode(t)
+	catalog := absPath(t, "testdata/slow.json")
+	for _, n := range []string{"3", "150"} {
+		out := runNode(t, nodeDir, "progress.mjs", n, binary, "serve", "--catalog", catalog)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line != "progress "+n+" of "+n+" completed" {
+				t.Errorf("%s steps: %s", n, line)
+			}
+		}
+	}
+}
