@@ -24,6 +24,11 @@ type Config struct {
 	// ServerLog receives the stdio server's stderr; nil discards it.
 	ServerLog io.Writer
 
+	// Roots are what planctl answers a server's roots/list with: paths
+	// (made file:// URIs) or URIs. None by default: a server learns of no
+	// directory it was not given.
+	Roots []string
+
 	// Streamable HTTP: the endpoint and extra request headers.
 	URL     string
 	Headers map[string]string

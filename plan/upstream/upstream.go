@@ -54,7 +54,10 @@ type Upstream struct {
 
 // conn is one live session: a started client and, over stdio, its process.
 type conn struct {
-	c    *client.Client
+	c *client.Client
+	// life is the session's context: mcp-go's transport answers the
+	// server's requests only while the context it started with lives.
+	life context.CancelFunc
 	proc *process // nil over HTTP
 	ids  atomic.Int64
 	dead atomic.Bool
@@ -160,11 +163,20 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	}
 	// 2025-11-25 is the newest revision with the initialize handshake that
 	// every server published so far speaks; mcp-go servers accept it too.
-	cn.c = client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := cn.c.Start(ctx); err != nil {
+	opts := []client.ClientOption{client.WithProtocolVersion(mcp.ProtocolVersion20251125)}
+	if len(u.cfg.Roots) > 0 {
+		opts = append(opts, client.WithRootsHandler(noRoots{})) // declares the capability; answerServer answers
+	}
+	cn.c = client.NewClient(tr, opts...)
+	life, stop := context.WithCancel(context.WithoutCancel(ctx))
+	cn.life = stop
+	if err := cn.c.Start(life); err != nil {
 		err = u.explain(cn, context.Background(), ctx, "start", err)
 		cn.close()
 		return nil, err
+	}
+	if bi, ok := tr.(transport.BidirectionalInterface); ok {
+		bi.SetRequestHandler(u.answerServer)
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "planctl", Version: "1"}
@@ -202,6 +214,9 @@ func (u *Upstream) explain(cn *conn, outer, ctx context.Context, what string, er
 }
 
 func (cn *conn) close() {
+	if cn.life != nil {
+		defer cn.life()
+	}
 	if cn.c != nil {
 		done := make(chan struct{})
 		go func() { cn.c.Close(); close(done) }()
