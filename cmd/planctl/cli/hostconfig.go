@@ -64,7 +64,7 @@ func hostConfig(host string, s hostServer) ([]byte, error) {
 
 // pathFlags are serve's flags that name files: a host starts planctl in
 // a directory of its own, so they are written absolute.
-var pathFlags = []string{"catalog", "config", "replay", "server-log", "log", "record"}
+var pathFlags = []string{"catalog", "config", "replay", "server-log", "log", "record", "mcp-root"}
 
 // printConfig writes host's configuration for the server this command
 // line would start, and starts nothing.
@@ -91,7 +91,7 @@ func printConfig(c *cobra.Command, s *streams, f *serveFlags) error {
 				vals = sv.GetSlice()
 			}
 			for _, v := range vals {
-				if slices.Contains(pathFlags, fl.Name) && v != "" {
+				if slices.Contains(pathFlags, fl.Name) && v != "" && !strings.Contains(v, "://") {
 					abs, err := filepath.Abs(v)
 					if err != nil {
 						bad = fmt.Errorf("--%s %s: %w", fl.Name, v, err)
