@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/planctl/planctl/plan/upstream"
@@ -53,6 +56,7 @@ func askingServer() {
 		case "tools/list":
 			reply(m.ID, map[string]any{"tools": []any{map[string]any{"name": "ask", "description": "Ask the client.", "inputSchema": map[string]any{"type": "object"}}}})
 		case "tools/call":
+			out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "warning", "logger": "asker", "data": "careful: " + strings.Repeat("x", 2000)}})
 			asks := map[string]any{
 				"sampling/createMessage": map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}}, "maxTokens": 10},
 				"elicitation/create":     map[string]any{"message": "Which branch?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}},
@@ -94,7 +98,9 @@ func TestServerRequestsAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, roots := range [][]string{nil, {"/srv/repo"}} {
-		u, err := upstream.Open(context.Background(), upstream.Config{Command: []string{exe}, Env: []string{"PLANCTL_ASKING_SERVER=1"}, Label: "asking", Roots: roots})
+		var logged strings.Builder
+		log := slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil))
+		u, err := upstream.Open(context.Background(), upstream.Config{Command: []string{exe}, Env: []string{"PLANCTL_ASKING_SERVER=1"}, Label: "asking", Roots: roots, Log: log})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,8 +128,27 @@ func TestServerRequestsAnswered(t *testing.T) {
 		if string(got["roots/list"]) != wantRoots {
 			t.Errorf("roots %v: roots/list %s, want %s", roots, got["roots/list"], wantRoots)
 		}
+		// The server's log line, at its level, its data bounded.
+		u.Close()
+		line := logged.String()
+		if !strings.Contains(line, `level=WARN msg="upstream log" server=asking level=warning data="careful: xxx`) || !strings.Contains(line, "logger=asker") || len(line) > 1300 {
+			t.Errorf("the server's log notification in planctl's log: %q", line)
+		}
 		if declared := strings.Contains(string(got["capabilities"]), `"roots"`); declared != (roots != nil) {
 			t.Errorf("roots %v: capabilities %s", roots, got["capabilities"])
 		}
 	}
+}
+
+// syncWriter serialises writes to w: the log is written from the
+// transport's goroutine.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

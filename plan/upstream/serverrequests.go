@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"path/filepath"
 
@@ -78,4 +79,44 @@ type noRoots struct{}
 
 func (noRoots) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
 	return &mcp.ListRootsResult{Roots: []mcp.Root{}}, nil
+}
+
+// maxLogData bounds the data of one upstream log line kept in planctl's
+// log: a server's log message is for a person reading the log.
+const maxLogData = 1 << 10
+
+// logNotification passes a server's notifications/message on to
+// Config.Log, at the level the server gave, naming the server.
+func (u *Upstream) logNotification(n mcp.JSONRPCNotification) {
+	if u.cfg.Log == nil || n.Method != string(mcp.MethodNotificationMessage) {
+		return
+	}
+	var p struct {
+		Level  string          `json:"level"`
+		Logger string          `json:"logger"`
+		Data   json.RawMessage `json:"data"`
+	}
+	b, err := json.Marshal(n.Params.AdditionalFields)
+	if err != nil || json.Unmarshal(b, &p) != nil {
+		return
+	}
+	level := slog.LevelInfo
+	switch p.Level {
+	case "debug":
+		level = slog.LevelDebug
+	case "warning":
+		level = slog.LevelWarn
+	case "error", "critical", "alert", "emergency":
+		level = slog.LevelError
+	}
+	data := string(p.Data)
+	var s string
+	if json.Unmarshal(p.Data, &s) == nil {
+		data = s
+	}
+	attrs := []any{"server", u.cfg.Label, "level", p.Level, "data", truncate(data, maxLogData)}
+	if p.Logger != "" {
+		attrs = append(attrs, "logger", p.Logger)
+	}
+	u.cfg.Log.Log(context.Background(), level, "upstream log", attrs...)
 }

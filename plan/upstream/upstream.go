@@ -178,6 +178,7 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	if bi, ok := tr.(transport.BidirectionalInterface); ok {
 		bi.SetRequestHandler(u.answerServer)
 	}
+	cn.c.OnNotification(u.logNotification)
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "planctl", Version: "1"}
 	if _, err := cn.c.Initialize(ctx, init); err != nil {

@@ -234,6 +234,7 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	defer stopDebug()
 
+	f.src.log = log // upstream servers' log notifications join serve's log
 	src, err := f.src.open(ctx, s)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/planctl/planctl/mockserver"
@@ -40,6 +41,8 @@ type sourceFlags struct {
 	readOnly bool
 	passEnv  []string
 	roots    []string // --mcp-root: what MCP servers get for roots/list
+	// log, when set (serve), receives the servers' log notifications.
+	log *slog.Logger
 	// env and dir are a stdio server's extra environment ("K=V") and
 	// working folder when no --config entry gives its own (planctl dap's
 	// "env" and "cwd").
