@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -376,24 +377,21 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		opts.Lease = l // a nil *lease in the interface would count every answer for nothing
 	}
 	turn := turnFrom(ctx)
-	opts.OnEvent = func(e runner.Event) {
-		if e.Kind != runner.EventStepFinished {
-			return
+	// progressMu orders the notifications of the plan's steps and of its
+	// tools' own progress, so that their progress values only grow.
+	var progressMu sync.Mutex
+	var running atomic.Int64 // the step whose tool runs now, +1 (0: none)
+	var last float64         // the last progress value sent
+	send := func(progress float64, msg string) {
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		if progress <= last && last != 0 {
+			return // MCP's progress only grows: a tool's report late to its step
 		}
-		turn.stepDone()
-		st := p.Steps[e.Step]
-		status := e.State.Status.String()
-		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
-		if token == nil || ctx.Err() != nil {
-			// Cancelled, or the client left: its progress token is
-			// forgotten, and the TypeScript SDK reports progress for an
-			// unknown token as an error.
-			return
-		}
-		msg := fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status)
+		last = progress
 		params := map[string]any{
 			"progressToken": token,
-			"progress":      e.Step + 1,
+			"progress":      progress,
 			"total":         total,
 			"message":       msg,
 		}
@@ -412,6 +410,49 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		} else if barrier != nil {
 			barrier.send()
 		}
+	}
+	if token != nil {
+		// An upstream tool's own progress is the plan's, within its step:
+		// between the steps done and the next, with the tool's message.
+		ctx = plan.WithToolProgress(ctx, func(tp plan.ToolProgress) {
+			i := int(running.Load()) - 1
+			if i < 0 || ctx.Err() != nil {
+				return
+			}
+			frac := 0.5
+			if tp.Total > 0 {
+				frac = min(tp.Progress/tp.Total, 0.99)
+			} else if tp.Progress >= 0 {
+				frac = 0.99 * tp.Progress / (tp.Progress + 1) // grows with it, below 1
+			}
+			st := p.Steps[i]
+			msg := fmt.Sprintf("step %s (%s) running", st.Label(), st.ToolName())
+			if tp.Message != "" {
+				msg += ": " + tp.Message
+			}
+			send(float64(i)+math.Round(frac*1000)/1000, msg)
+		})
+	}
+	opts.OnEvent = func(e runner.Event) {
+		if e.Kind == runner.EventStepStarted {
+			running.Store(int64(e.Step) + 1)
+			return
+		}
+		if e.Kind != runner.EventStepFinished {
+			return
+		}
+		running.Store(0)
+		turn.stepDone()
+		st := p.Steps[e.Step]
+		status := e.State.Status.String()
+		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
+		if token == nil || ctx.Err() != nil {
+			// Cancelled, or the client left: its progress token is
+			// forgotten, and the TypeScript SDK reports progress for an
+			// unknown token as an error.
+			return
+		}
+		send(float64(e.Step+1), fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status))
 	}
 	opts.Redact = s.opts.Record.Redact
 	r := runner.NewRun(p, s.catalog, opts)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/upstream"
 )
 
@@ -56,6 +57,16 @@ func askingServer() {
 		case "tools/list":
 			reply(m.ID, map[string]any{"tools": []any{map[string]any{"name": "ask", "description": "Ask the client.", "inputSchema": map[string]any{"type": "object"}}}})
 		case "tools/call":
+			var cp struct {
+				Meta struct {
+					ProgressToken any `json:"progressToken"`
+				} `json:"_meta"`
+			}
+			json.Unmarshal(m.Params, &cp)
+			if cp.Meta.ProgressToken != nil {
+				out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": cp.Meta.ProgressToken, "progress": 1, "total": 2, "message": "half way"}})
+				out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": "someone else's", "progress": 2, "total": 2}})
+			}
 			out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "warning", "logger": "asker", "data": "careful: " + strings.Repeat("x", 2000)}})
 			asks := map[string]any{
 				"sampling/createMessage": map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}}, "maxTokens": 10},
@@ -104,7 +115,14 @@ func TestServerRequestsAnswered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := u.Call(context.Background(), "ask", nil)
+		var reports []plan.ToolProgress
+		var mu sync.Mutex
+		ctx := plan.WithToolProgress(context.Background(), func(p plan.ToolProgress) {
+			mu.Lock()
+			reports = append(reports, p)
+			mu.Unlock()
+		})
+		res, err := u.Call(ctx, "ask", nil)
 		u.Close()
 		if err != nil || res.IsError {
 			t.Fatalf("roots %v: %v %+v", roots, err, res)
@@ -130,6 +148,13 @@ func TestServerRequestsAnswered(t *testing.T) {
 		}
 		// The server's log line, at its level, its data bounded.
 		u.Close()
+		// Its progress for this call, under the token planctl sent; not
+		// another token's.
+		mu.Lock()
+		if len(reports) != 1 || reports[0] != (plan.ToolProgress{Progress: 1, Total: 2, Message: "half way"}) {
+			t.Errorf("the tool's progress: %+v", reports)
+		}
+		mu.Unlock()
 		line := logged.String()
 		if !strings.Contains(line, `level=WARN msg="upstream log" server=asking level=warning data="careful: xxx`) || !strings.Contains(line, "logger=asker") || len(line) > 1300 {
 			t.Errorf("the server's log notification in planctl's log: %q", line)

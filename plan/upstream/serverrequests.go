@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/plan"
 )
 
 // answerServer answers the requests a server sends planctl: roots/list
@@ -119,4 +120,29 @@ func (u *Upstream) logNotification(n mcp.JSONRPCNotification) {
 		attrs = append(attrs, "logger", p.Logger)
 	}
 	u.cfg.Log.Log(context.Background(), level, "upstream log", attrs...)
+}
+
+// toolProgress passes a server's notifications/progress for a call in
+// flight on to the plan.ToolProgress function the call carried.
+func (cn *conn) toolProgress(n mcp.JSONRPCNotification) {
+	b, err := json.Marshal(n.Params.AdditionalFields)
+	if err != nil {
+		return
+	}
+	var p struct {
+		Token    any     `json:"progressToken"`
+		Progress float64 `json:"progress"`
+		Total    float64 `json:"total"`
+		Message  string  `json:"message"`
+	}
+	if json.Unmarshal(b, &p) != nil {
+		return
+	}
+	token, ok := p.Token.(string)
+	if !ok {
+		return
+	}
+	if f, ok := cn.progress.Load(token); ok {
+		f.(func(plan.ToolProgress))(plan.ToolProgress{Progress: p.Progress, Total: p.Total, Message: truncate(p.Message, maxLogData)})
+	}
 }

@@ -61,6 +61,9 @@ type conn struct {
 	proc *process // nil over HTTP
 	ids  atomic.Int64
 	dead atomic.Bool
+	// progress holds, by progressToken, the plan.ToolProgress functions
+	// of the calls in flight that asked for progress.
+	progress sync.Map
 }
 
 // Open connects to the server, reads its catalog and returns the upstream.
@@ -178,7 +181,13 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	if bi, ok := tr.(transport.BidirectionalInterface); ok {
 		bi.SetRequestHandler(u.answerServer)
 	}
-	cn.c.OnNotification(u.logNotification)
+	cn.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) {
+			cn.toolProgress(n)
+			return
+		}
+		u.logNotification(n)
+	})
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "planctl", Version: "1"}
 	if _, err := cn.c.Initialize(ctx, init); err != nil {
@@ -357,7 +366,16 @@ func (u *Upstream) Call(ctx context.Context, tool string, args json.RawMessage) 
 	if u.concierge {
 		name, callArgs = "execute_plan", oneStepPlan(tool, args)
 	}
-	raw, err := cn.request(ctx, "tools/call", map[string]any{"name": name, "arguments": callArgs})
+	params := map[string]any{"name": name, "arguments": callArgs}
+	if f := plan.ToolProgressFrom(ctx); f != nil {
+		// The server's progress feeds the plan's: the token is ours, so a
+		// server cannot report for another call.
+		token := fmt.Sprintf("planctl-progress-%d", cn.ids.Add(1))
+		cn.progress.Store(token, f)
+		defer cn.progress.Delete(token)
+		params["_meta"] = map[string]any{"progressToken": token}
+	}
+	raw, err := cn.request(ctx, "tools/call", params)
 	if err != nil {
 		if ctx.Err() != nil {
 			return plan.ToolResult{}, ctx.Err()
