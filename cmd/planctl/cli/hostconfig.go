@@ -41,7 +41,7 @@ func hostConfig(host string, s hostServer) ([]byte, error) {
 		entry["args"] = s.Args
 	} else {
 		if host == "claude-desktop" {
-			return nil, errors.New("Claude Desktop's claude_desktop_config.json takes only servers it starts over stdio: leave out --http to print that entry")
+			return nil, errors.New("claude-desktop: Claude Desktop's claude_desktop_config.json takes only servers it starts over stdio: leave out --http to print that entry")
 		}
 		entry["url"] = s.URL
 		if s.Token != "" {
