@@ -100,8 +100,8 @@ type Caller interface {
 // blocking, waiting on anything or having any effect outside the process (a
 // mock tool with no delay), and keeps nothing of the arguments it is given
 // once it returns (a run under RunOptions.DropArgs reuses their buffer). The run calls such a tool without arming a step
-// timer: a timer per step is most of the cost of a long plan on mock tools,
-// and a call that cannot block cannot time out.
+// timer: a timer per step would cost more than such a call itself, and a
+// call that cannot block cannot time out.
 type Immediate interface {
 	Immediate(tool string) bool
 }
@@ -236,7 +236,8 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 
 // XSharable lists, sorted, the properties an input schema marks
 // "x-sharable": the parameters that may take references, beside those a
-// mock catalog lists in "sharable" (README.md, "Mock catalogs"). The key is
+// mock catalog lists in "sharable" (docs/sources.md, "The catalog, and
+// which parameters are sharable"). The key is
 // matched exactly ("X-Sharable" is not it) and its value is read as Python
 // reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
 // property on its own: one odd value never drops the others' marks.

@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// The differential test of issue 18: plans generated per class from a seed,
+// The differential test: plans generated per class from a seed,
 // each with the answer Concierge gives worked out from its execution and
-// value rules (README.md, "Exactly Concierge") by a
+// value rules (docs/concierge.md, "What is reproduced") by a
 // small oracle of the class, independent of the engine's code (the oracle
 // builds each expected value from the same parts it builds the plan from,
 // and never calls planctl). Every plan runs as Concierge runs it

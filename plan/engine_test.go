@@ -29,8 +29,8 @@ func runConcierge(t *testing.T, src string) string {
 }
 
 // The expected responses below were worked out by hand from Concierge's
-// execution rules (README.md, "Exactly Concierge, and where planctl
-// differs") and the demo catalog's templates (mockserver/demo.json).
+// execution rules (docs/concierge.md, "Exactly Concierge, and where
+// planctl differs") and the demo catalog's templates (mockserver/demo.json).
 var conciergeCases = []struct {
 	name, plan, want string
 }{

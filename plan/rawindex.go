@@ -11,8 +11,8 @@ import (
 // from the start (and, for an object, to its end: the last copy of a key
 // wins), which is the cheapest way to read a result once; but a plan whose
 // steps each read a different part of one large result (element i of a
-// list of n) made that scan quadratic: 1.4 s for 1,000 steps reading a
-// 100 KB list. The index records, for a container that is walked into
+// list of n) made that scan quadratic. The index records, for a container
+// that is walked into
 // again, where each element or key's value is, so that every later walk
 // through it costs a lookup.
 //

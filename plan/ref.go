@@ -134,7 +134,7 @@ func WalkNode(result []byte, step string, path []string, node jsontext.Value) ([
 }
 
 func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
-	cur := trimSpace(result)
+	cur := jsontext.TrimSpace(result)
 	n := len(path)
 	var c jsontext.Cursor
 	if path == nil {
@@ -148,7 +148,7 @@ func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.
 			e, _ := c.Next()
 			key = pyvalue.Str(e.Value)
 		}
-		switch firstByte(cur) {
+		switch jsontext.FirstByte(cur) {
 		case '[':
 			var n int
 			var spans []span
@@ -282,25 +282,3 @@ func forElems(b []byte, f func(start, end int) bool) {
 		i++
 	}
 }
-
-// firstByte and trimSpace read a raw result's JSON whitespace only, as the
-// walkers of jsontext do.
-func firstByte(b []byte) byte {
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-func trimSpace(b []byte) []byte {
-	i, j := 0, len(b)
-	for i < j && isSpace(b[i]) {
-		i++
-	}
-	for j > i && isSpace(b[j-1]) {
-		j--
-	}
-	return b[i:j]
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

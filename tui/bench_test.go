@@ -15,9 +15,10 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/runner"
 )
 
-// Benchmarks for docs/performance.md (the debugger's figures):
+// Benchmarks for the debugger's figures in docs/debug.md, "Speed":
 //
 //	go test ./tui -run '^$' -bench . -benchmem
 //
@@ -98,7 +99,7 @@ func bigModel(b *testing.B) *testModel {
 		b.Fatal(err)
 	}
 	p := plan.Load("big.json", []byte(`[{"id": "big", "tool": "big", "args": {}}]`), plan.Limits{})
-	m := newModel(context.Background(), Options{Plan: p, Catalog: cat}, plainStyles())
+	m := newModel(context.Background(), runner.NewDebugger(p, cat, runner.DebugOptions{DeferValidation: true}), Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: b}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -145,7 +146,7 @@ func BenchmarkStepsPane(b *testing.B) {
 		}
 		s.WriteString("]")
 		p := plan.Load("p.json", []byte(s.String()), plan.Limits{})
-		m := newModel(context.Background(), Options{Plan: p, Catalog: nil}, plainStyles())
+		m := newModel(context.Background(), runner.NewDebugger(p, nil, runner.DebugOptions{DeferValidation: true}), Options{}, plainStyles())
 		m.timers = false
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		b.Run(strconv.Itoa(n)+"-steps", func(b *testing.B) {
@@ -208,7 +209,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 					p := plan.Load("shape.json", src, lim)
 					p.AcceptSchemaHint()
 					t0 := time.Now()
-					m := newModel(context.Background(), Options{Plan: p, Catalog: cat, Limits: lim}, plainStyles())
+					m := newModel(context.Background(), runner.NewDebugger(p, cat, runner.DebugOptions{Limits: lim, DeferValidation: true}), Options{}, plainStyles())
 					m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 					if v := m.View(); !strings.Contains(v, want) {
 						b.Fatalf("the first frame lacks %q:\n%s", want, v)

@@ -28,7 +28,7 @@ func TestFixAndRetryAFailedStep(t *testing.T) {
 	tm.press("v")
 	wantView(t, tm, `status: "partial"`)
 	tm.press("v", "i")
-	if tm.mode != modeEdit || tm.editor.at != 1 || !strings.Contains(tm.editor.Value(), `"ok": false`) {
+	if tm.mode() != modeEdit || tm.editor.at != 1 || !strings.Contains(tm.editor.Value(), `"ok": false`) {
 		t.Fatalf("editor on %d: %q", tm.editor.at, tm.editor.Value())
 	}
 	tm.editor.SetValue(`{"ok": true}`)
@@ -51,7 +51,7 @@ func TestEditsAreValidated(t *testing.T) {
 	tm.press("i")
 	tm.editor.SetValue("{\n  \"database\": \"x\",\n}")
 	tm.press("ctrl+s")
-	if tm.mode != modeEdit {
+	if tm.mode() != modeEdit {
 		t.Fatal("the editor closed on bad JSON")
 	}
 	wantView(t, tm, "✗ line 3, column 1: the new arguments are not valid JSON")
@@ -108,7 +108,7 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := plan.Load("backup.json", []byte(sample(t, "backup.json")), plan.Limits{})
-		m := newModel(context.Background(), Options{Plan: p, Catalog: cat, Live: live}, plainStyles())
+		m := newModel(context.Background(), runner.NewDebugger(p, cat, runner.DebugOptions{Live: live, DeferValidation: true}), Options{}, plainStyles())
 		m.timers = false
 		tm := &testModel{model: m, t: t}
 		tm.Update(tea.WindowSizeMsg{Width: 120, Height: 24})

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -14,21 +15,14 @@ import (
 // refused. The root hands the text to the Debugger (model.applyEdit).
 type editorModel struct {
 	*common
-	ta  textarea.Model
-	at  int    // the step being edited
-	err string // why the edit was refused
+	*runState
+	ta    textarea.Model
+	at    int                                                     // the step being edited
+	err   string                                                  // why the edit was refused
+	apply func(at int, text string) (cmd tea.Cmd, refused string) // the root's, on ctrl+s
 }
 
-// editResult is what a key did to the editor.
-type editResult int
-
-const (
-	editTyping editResult = iota
-	editCancelled
-	editApplied // ctrl+s: the root applies the text
-)
-
-func newEditorModel(c *common) *editorModel {
+func newEditorModel(c *common, rs *runState) *editorModel {
 	ta := textarea.New()
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	ta.Cursor.Style, ta.Cursor.TextStyle = c.st.cursor, c.st.punct
@@ -38,7 +32,7 @@ func newEditorModel(c *common) *editorModel {
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	return &editorModel{common: c, ta: ta}
+	return &editorModel{common: c, runState: rs, ta: ta}
 }
 
 // SetSize leaves a title row above and three error rows below.
@@ -47,31 +41,51 @@ func (e *editorModel) SetSize(w, h int) {
 	e.ta.SetHeight(max(h-5, 3))
 }
 
-// open edits step i's arguments, text.
-func (e *editorModel) open(i int, text string) tea.Cmd {
-	e.at, e.err = i, ""
+// Init: nothing to start.
+func (e *editorModel) Init() tea.Cmd { return nil }
+
+// ShortHelp: the editor's keys besides a text area's.
+func (e *editorModel) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+func (e *editorModel) takesText() {}
+
+// open edits step i's arguments, text; apply gets the text on ctrl+s and
+// says why it refused it, or "".
+func (e *editorModel) open(i int, text string, apply func(at int, text string) (tea.Cmd, string)) tea.Cmd {
+	e.at, e.err, e.apply = i, "", apply
 	e.SetSize(e.w, e.h)
 	e.ta.SetValue(text)
 	return e.ta.Focus()
 }
 
-func (e *editorModel) close()               { e.ta.Blur() }
 func (e *editorModel) Value() string        { return e.ta.Value() }
 func (e *editorModel) SetValue(text string) { e.ta.SetValue(text) }
 
-// Update edits; esc cancels and ctrl+s asks the root to apply.
-func (e *editorModel) Update(msg tea.Msg) (editResult, tea.Cmd) {
+// Update edits; esc cancels and ctrl+s applies, unless the root refuses.
+func (e *editorModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch k.String() {
 		case "esc":
-			return editCancelled, nil
+			e.ta.Blur()
+			return nil, note(false, "arguments unchanged")
 		case "ctrl+s":
-			return editApplied, nil
+			cmd, refused := e.apply(e.at, e.Value())
+			if refused != "" {
+				e.err = refused
+				return e, cmd
+			}
+			e.ta.Blur()
+			return nil, cmd
 		}
 	}
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
-	return editTyping, cmd
+	return e, cmd
 }
 
 func (e *editorModel) View() string {

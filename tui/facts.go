@@ -9,7 +9,7 @@ import (
 
 // What the panes show about the plan as a whole (the validator's
 // diagnostics, the data flow between steps, Concierge's verdict) takes a
-// pass over every step: over a second for some plans of 100,000 steps.
+// pass over every step, which takes long on a plan of many steps.
 // The first screen needs none of it (a step row, the selected step's
 // arguments), so the debugger draws first and computes them in a command
 // (checkPlan); until they arrive the header says "checking", the step pane
@@ -28,7 +28,7 @@ type factsMsg struct {
 // checkPlan computes the facts of the plan shown, in a command: the
 // Debugger validates it unless it has (Debugger.Check), then the data flow
 // and Concierge's own checks.
-func (c *common) checkPlan() tea.Cmd {
+func (c *runState) checkPlan() tea.Cmd {
 	c.checking = true
 	dbg, p, cat := c.dbg, c.p, c.dbg.Catalog()
 	return func() tea.Msg {
@@ -46,7 +46,7 @@ func (c *common) checkPlan() tea.Cmd {
 
 // facts takes the facts of the plan shown; it reports whether they were
 // about it.
-func (c *common) facts(msg factsMsg) bool {
+func (c *runState) facts(msg factsMsg) bool {
 	if msg.p != c.p || msg.stale {
 		return false
 	}
@@ -57,7 +57,7 @@ func (c *common) facts(msg factsMsg) bool {
 }
 
 // setDiags files diagnostics by step, and those about the plan as a whole.
-func (c *common) setDiags(ds []plan.Diagnostic) {
+func (c *runState) setDiags(ds []plan.Diagnostic) {
 	c.diags = make([][]plan.Diagnostic, len(c.p.Steps))
 	c.pdiag, c.resultKeys = nil, nil
 	for _, d := range ds {
@@ -71,14 +71,14 @@ func (c *common) setDiags(ds []plan.Diagnostic) {
 
 // reads and readBy are the steps step i reads and is read by: none while
 // the plan is being checked.
-func (c *common) reads(i int) []int {
+func (c *runState) reads(i int) []int {
 	if i < 0 || i >= len(c.flow.Reads) {
 		return nil
 	}
 	return c.flow.Reads[i]
 }
 
-func (c *common) readBy(i int) []int {
+func (c *runState) readBy(i int) []int {
 	if i < 0 || i >= len(c.flow.ReadBy) {
 		return nil
 	}

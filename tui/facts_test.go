@@ -40,7 +40,7 @@ func heldModel(t *testing.T, src string) (*testModel, *heldValidator, chan tea.M
 	t.Helper()
 	h := newHeldValidator()
 	p := plan.Load("plan.json", []byte(src), plan.Limits{})
-	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Validate: h.validate}, plainStyles())
+	m := newModel(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{Validate: h.validate, DeferValidation: true}), Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
 	m.clip = tm.clip
@@ -95,7 +95,7 @@ func TestFirstFrameDoesNotWaitForTheCheck(t *testing.T) {
 func TestEditWhileChecking(t *testing.T) {
 	tm, h, facts := heldModel(t, sample(t, "not-sharable.json"))
 	tm.press("n", "i") // announce is next: edit its arguments
-	if tm.mode != modeEdit {
+	if tm.mode() != modeEdit {
 		t.Fatalf("no editor: %s", tm.View())
 	}
 	tm.editor.SetValue(`{"channel": "ops", "message": "backup done"}`)

@@ -16,6 +16,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // The goldens run the real program (real commands, timers and styles) in
@@ -35,10 +36,11 @@ func startGolden(t *testing.T, planFile string, w, h int) *teatest.TestModel {
 func startGoldenWith(t *testing.T, name, src string, cat *plan.Catalog, w, h int) *teatest.TestModel {
 	t.Helper()
 	p := plan.Load(name, []byte(src), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat), Screen: &bytes.Buffer{}}
+	d := runner.NewDebugger(p, cat, runner.DebugOptions{Diagnostics: check.Validate(p, cat), DeferValidation: true})
+	o := Options{Screen: &bytes.Buffer{}}
 	r := lipgloss.NewRenderer(o.Screen)
 	r.SetColorProfile(termenv.Ascii)
-	m := newModel(context.Background(), o, newStyles(r))
+	m := newModel(context.Background(), d, o, newStyles(r))
 	return teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 }
 
@@ -98,7 +100,7 @@ func TestGoldenHelp80x15(t *testing.T) {
 	waitScreen(t, tm, "more below")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*model)
-	fm.mode = modeHelp // ctrl+c closed it on the way out
+	fm.push(fm.help) // ctrl+c closed it on the way out
 	golden.RequireEqual(t, []byte(fm.View()+"\n"))
 }
 

@@ -17,20 +17,34 @@ import (
 // helpModel is the ? screen, over the whole screen.
 type helpModel struct {
 	*common
-	top int // first help line on screen
+	top    int // first help line on screen
+	groups []helpGroup
+	closed func(tea.KeyMsg) tea.Cmd // the root's, on the key that closed it
 }
 
 func newHelpModel(c *common) *helpModel { return &helpModel{common: c} }
 
+// Init: nothing to start.
+func (m *helpModel) Init() tea.Cmd { return nil }
+
 // SetSize: the screen is the whole terminal (common.w, common.h).
 func (m *helpModel) SetSize(int, int) {}
 
-func (m *helpModel) open() { m.top = 0 }
+// ShortHelp: the keys that scroll it.
+func (m *helpModel) ShortHelp() []key.Binding {
+	return []key.Binding{m.keys.Down, m.keys.Up, m.keys.PageDown, m.keys.PageUp, m.keys.Top, m.keys.Bottom}
+}
+
+// open shows the groups of keys from the top; closed gets the key that
+// closes it.
+func (m *helpModel) open(groups []helpGroup, closed func(tea.KeyMsg) tea.Cmd) {
+	m.top, m.groups, m.closed = 0, groups, closed
+}
 
 // lines is the help text, one line each.
 func (m *helpModel) lines() []string {
 	var lines []string
-	for _, g := range m.keys.helpGroups() {
+	for _, g := range m.groups {
 		lines = append(lines, m.st.title.Render(g.title))
 		for _, k := range g.keys {
 			h := k.Help()
@@ -71,7 +85,19 @@ func (m *helpModel) layout(lines []string) (cols, colW, rows int, scroll bool) {
 }
 
 // Update scrolls the help; any other key closes it.
-func (m *helpModel) Update(k tea.KeyMsg) (closed bool) {
+func (m *helpModel) Update(msg tea.Msg) (component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	if m.scroll(k) {
+		return m, nil
+	}
+	return nil, m.closed(k)
+}
+
+// scroll moves the help by the key; false when the key closes it.
+func (m *helpModel) scroll(k tea.KeyMsg) bool {
 	lines := m.lines()
 	cols, _, rows, scroll := m.layout(lines)
 	page := cols * rows
@@ -79,7 +105,7 @@ func (m *helpModel) Update(k tea.KeyMsg) (closed bool) {
 	ks := m.keys
 	switch {
 	case !scroll:
-		return true
+		return false
 	case key.Matches(k, ks.Down):
 		m.top++
 	case key.Matches(k, ks.Up):
@@ -93,10 +119,10 @@ func (m *helpModel) Update(k tea.KeyMsg) (closed bool) {
 	case key.Matches(k, ks.Bottom):
 		m.top = last
 	default:
-		return true
+		return false
 	}
 	m.top = min(max(m.top, 0), last)
-	return false
+	return true
 }
 
 func (m *helpModel) View() string {

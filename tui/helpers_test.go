@@ -11,6 +11,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // testModel is a debugger driven by direct Update calls, with plain styles
@@ -28,8 +29,8 @@ func newTest(t *testing.T, src string, cat *plan.Catalog) *testModel {
 		cat = mockserver.Demo()
 	}
 	p := plan.Load("plan.json", []byte(src), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat)}
-	m := newModel(context.Background(), o, plainStyles())
+	d := runner.NewDebugger(p, cat, runner.DebugOptions{Diagnostics: check.Validate(p, cat), DeferValidation: true})
+	m := newModel(context.Background(), d, Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
 	m.clip = tm.clip
@@ -96,7 +97,7 @@ func (tm *testModel) drain(cmd tea.Cmd) {
 			queue = append(queue, msg...)
 		case tea.QuitMsg:
 			tm.quit = true
-		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg, factsMsg:
+		case stepsDoneMsg, restartedMsg, treeMsg, searchMsg, traceMsg, factsMsg, noteMsg, copyMsg:
 			_, next := tm.Update(msg)
 			queue = append(queue, next)
 		}
@@ -188,4 +189,29 @@ func countCatalog(t *testing.T) (*plan.Catalog, *countCaller) {
 		t.Fatal(err)
 	}
 	return cat, c
+}
+
+// mode names the top overlay (modeNormal: none), for the tests to say
+// which has the keys.
+func (m *model) mode() mode {
+	switch o := m.top().(type) {
+	case nil:
+		return modeNormal
+	case *helpModel:
+		return modeHelp
+	case *fullModel:
+		return modeFull
+	case *editorModel:
+		return modeEdit
+	case *promptModel:
+		return o.kind
+	case *queryModel:
+		return o.kind
+	case *questionModel:
+		if o.ask() == copyQuestion() {
+			return modeCopy
+		}
+		return modeQuit
+	}
+	return -1
 }

@@ -9,8 +9,8 @@ import (
 
 // doc is a JSON document indexed for the result tree: one node per value,
 // in document order (pre-order), each pointing into the raw bytes. Nothing
-// is decoded or copied until a row is drawn, so a 50 MB result costs its
-// bytes plus 36 bytes a value once read.
+// is decoded or copied until a row is drawn, so a large result costs its
+// bytes plus one node a value once read.
 type doc struct {
 	src   []byte
 	nodes []node

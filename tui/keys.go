@@ -60,26 +60,26 @@ func newKeyMap() keyMap {
 		Follow:       b([]string{"enter"}, "enter, l", "go to what it reads"),
 		Query:        b([]string{"."}, ".", "query the results"),
 		Back:         b([]string{"esc"}, "esc", "query → result"),
-		BreakIf:      b([]string{"B"}, "B", "break if a query"),
+		BreakIf:      b([]string{"B"}, "B", "break if (a.n > 3, ...)"),
 		Watch:        b([]string{"W"}, "W", "watch a query"),
 	}
 }
 
-// helpGroups is the ? screen, in sections.
-func (k keyMap) helpGroups() []struct {
+// helpGroup is a section of the ? screen.
+type helpGroup struct {
 	title string
 	keys  []key.Binding
-} {
-	return []struct {
-		title string
-		keys  []key.Binding
-	}{
+}
+
+// helpGroups is the ? screen, in sections: the root's keys, and those of
+// the panes that take keys of their own (their ShortHelp).
+func (k keyMap) helpGroups(tree, step []key.Binding) []helpGroup {
+	return []helpGroup{
 		{"Stepping (queued while a step runs)", []key.Binding{k.Next, k.Continue, k.Restart, k.Rerun}},
 		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.Trace, k.Help, k.Quit}},
 		{"Panes", []key.Binding{k.GoTo, k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{"Result tree", []key.Binding{k.Expand, k.Collapse, k.ExpandDeep, k.CollapseDeep, k.ExpandAll, k.CollapseAll, k.Level,
-			k.NextSib, k.PrevSib, k.Search, k.NextMatch, k.PrevMatch, k.Copy, k.Full, k.Whole, k.Args}},
-		{"Step pane", []key.Binding{withHelp(k.Down, "j, k", "next/prev reference"), k.Follow}},
+		{"Result tree", tree},
+		{"Step pane", step},
 		{"Queries (gjson)", []key.Binding{k.Query, k.Back, k.BreakIf, k.Watch}},
 	}
 }

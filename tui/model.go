@@ -8,40 +8,42 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
 // The debugger is a root model and its components, in the style of
-// soft-serve and glow. The root (this file) owns the focus, the mode, the
-// run (stepping.go, queue.go) and the routing of messages; each component
-// is a type of its own with SetSize, Update and View, in its own file:
+// soft-serve and glow. Each component implements the component interface
+// (component.go), in a file of its own:
 //
-//	steps.go      stepsModel    the steps pane (the selection)
+//	steps.go      stepsModel    the steps pane (moves the selection)
 //	steppane.go   stepModel     the step pane: args, references, diagnostics
 //	results.go    resultsModel  the result pane and its tree (tree.go, jsontree.go)
 //	statusbar.go  statusBar     the header and the message line
-//	prompt.go     promptModel   the search, trace and go-to prompt
-//	editor.go     editorModel   the arguments editor
-//	query.go      queryModel    the query line, breakpoint conditions, watches
-//	help.go       helpModel     the ? screen
-//	overlays.go   fullModel     a whole value
+//	prompt.go     promptModel   the search, trace and go-to prompt (overlay)
+//	editor.go     editorModel   the arguments editor (overlay)
+//	query.go      queryModel    the query line, breakpoint conditions, watches (overlay)
+//	help.go       helpModel     the ? screen (overlay)
+//	overlays.go   fullModel     a whole value (overlay), and questionModel (overlay)
 //
-// They share one *common (common.go): size, styles, keys and the run. A
-// component never changes the focus or the mode: the root handles the keys
-// that do, before it hands the rest to the focused pane.
+// They share the environment (common.go: size, styles, keys) and read the
+// root's run (state.go). The root (this file, rootkeys.go, view.go) owns the
+// run, the focus and the overlay stack (the modes), and routes messages: a
+// key goes to the top overlay when there is one, else to the root's own keys
+// (rootkeys.go), else to the focused pane. The root's actions on the run are
+// in stepping.go, queue.go, facts.go and nav.go.
 //
-// To add one (a query line, say): a file with its type, embedding *common,
-// and newX, SetSize, Update, View; a field here, built in newModel and
-// sized in Update's WindowSizeMsg (or in layout, view.go, when it takes
-// rows from the panes, and drawn in View there); if it takes the keys, a
-// mode, a binding in keys.go (the ? screen lists it), a case in key that
-// opens it and one in key's mode switch that hands it the keys; if it
-// works in the background, a named message in msgs.go that carries the
-// generation (or the key of what it is about) so a stale answer is
-// dropped, and a case in Update that hands it over.
+// To add a component (a query line, say): a file with its type, embedding
+// *common (and *runState when it draws the run), implementing component; a
+// field here, built in newModel and sized in Update's WindowSizeMsg (or in
+// layout, view.go, when it takes rows from the panes, and drawn in View
+// there). An overlay is pushed by a key of the root (a binding in keys.go,
+// a case in runKey or screenKey, rootkeys.go), returns nil from Update
+// when it closes, and hands what it was for to a function of the root
+// given when it opens. Work in the background is a named message in
+// msgs.go that carries the generation (or the key of what it is about) so
+// a stale answer is dropped, and a case in Update that hands it over.
 
 // pane is which pane has the keys.
 type pane int
@@ -53,7 +55,8 @@ const (
 	paneCount
 )
 
-// mode is what the keys do besides the panes: a prompt or an overlay.
+// mode is what an overlay is for: the kinds of the prompt and the query
+// line, and names for the other overlays (the tests ask which is on top).
 type mode int
 
 const (
@@ -74,9 +77,10 @@ const (
 // model is the root of the debugger.
 type model struct {
 	*common
-	ctx   context.Context
-	focus pane
-	mode  mode
+	*runState
+	ctx      context.Context
+	focus    pane
+	overlays []component // the modes: the top one has the keys (component.go)
 
 	steps   *stepsModel
 	step    *stepModel
@@ -100,25 +104,20 @@ type model struct {
 	timers   bool      // spinner ticks and message timeouts (off in model tests)
 }
 
-func newModel(ctx context.Context, o Options, st *styles) *model {
+func newModel(ctx context.Context, d *runner.Debugger, o Options, st *styles) *model {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ropts := o.RunOptions
-	ropts.OnEvent = nil
-	c := &common{o: o, st: st, keys: newKeyMap(), w: 80, h: 24}
-	c.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ropts, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints,
-		Limits: o.Limits, Validate: o.Validate, Live: o.Live, DeferValidation: true})
-	c.run = c.dbg.Run()
-	c.refreshPlan()
+	c := &common{st: st, keys: newKeyMap(), w: 80, h: 24}
+	rs := &runState{o: o, dbg: d, orig: d.Plan(), run: d.Run()}
+	rs.refreshPlan()
 	m := &model{
-		common: c, ctx: ctx,
-		steps: newStepsModel(c), step: newStepModel(c), results: newResultsModel(c), status: newStatusBar(c),
-		prompt: newPromptModel(c), editor: newEditorModel(c), query: newQueryModel(c), help: newHelpModel(c), full: newFullModel(c),
+		common: c, runState: rs, ctx: ctx,
+		steps: newStepsModel(c, rs), step: newStepModel(c, rs), results: newResultsModel(c, rs), status: newStatusBar(c, rs),
+		prompt: newPromptModel(c, rs), editor: newEditorModel(c, rs), query: newQueryModel(c, rs), help: newHelpModel(c), full: newFullModel(c),
 		clip:   o.Screen,
 		timers: true,
 	}
-	c.notify = m.say
 	m.setFocus(paneSteps)
 	return m
 }
@@ -146,22 +145,62 @@ func (m *model) setFocus(p pane) {
 }
 
 // Update routes a message: sizes to every component, answers of commands
-// to the run (stepping.go) or the result pane, keys by mode and focus.
+// to the run (stepping.go) or the result pane, keys to the top overlay or
+// by focus (key), the rest to the top overlay.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.runMsg(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = max(msg.Width, 20), max(msg.Height, 6)
-		m.editor.SetSize(m.w, m.h)
-		m.prompt.SetSize(m.w, m.h)
-		m.query.SetSize(m.w, m.h)
-		m.status.SetSize(m.w, m.h)
-		m.help.SetSize(m.w, m.h)
-		m.full.SetSize(m.w, m.h)
+		for _, c := range []component{m.editor, m.prompt, m.query, m.status, m.help} {
+			c.SetSize(m.w, m.h)
+		}
 		m.layout()
+		m.full.SetSize(m.w, m.bodyHeight())
 		return m, nil
+	case clearMsg:
+		was := m.status.msg
+		if m.status.Update(msg); m.status.msg != was {
+			m.layout()
+		}
+		return m, nil
+	case noteMsg:
+		return m, m.say(msg.isErr, "%s", msg.text)
+	case copyMsg:
+		return m, m.copy(msg.text, msg.what)
+	case treeMsg:
+		had := m.results.tree
+		_, cmd := m.results.Update(msg)
+		if m.results.tree != had {
+			m.layout()
+		}
+		return m, cmd
+	case searchMsg:
+		_, cmd := m.results.Update(msg)
+		return m, cmd
+	case traceMsg:
+		if msg.err != nil {
+			return m, m.fail("cannot write the trace %s: %v", msg.path, msg.err)
+		}
+		return m, m.note("trace written to %s", msg.path)
+	case tea.KeyMsg:
+		return m, m.splitKeys(msg)
+	}
+	if m.top() != nil {
+		return m, m.updateTop(msg)
+	}
+	return m, nil
+}
+
+// runMsg takes the answers about the run: the spinner's tick, the end of
+// a command, the plan's facts.
+func (m *model) runMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case tickMsg:
 		if msg.gen != m.gen || !m.busy {
-			return m, nil
+			return nil, true
 		}
 		m.frame++
 		var show tea.Cmd
@@ -170,67 +209,33 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.step.reset()
 			show = m.showStep()
 		}
-		return m, tea.Batch(show, m.tick())
-	case clearMsg:
-		if m.status.Update(msg) {
-			m.layout()
-		}
-		return m, nil
+		return tea.Batch(show, m.tick()), true
 	case stepsDoneMsg:
-		return m, m.stepsDone(msg)
+		return m.stepsDone(msg), true
 	case restartedMsg:
-		return m, m.restarted(msg)
-	case treeMsg:
-		had := m.results.tree
-		cmd := m.results.Update(msg)
-		if m.results.tree != had {
-			m.layout()
-		}
-		return m, cmd
+		return m.restarted(msg), true
 	case factsMsg:
 		if m.facts(msg) {
 			m.steps.planChanged()
 			m.version++
 			m.layout()
 		}
-		return m, nil
-	case searchMsg:
-		return m, m.results.Update(msg)
-	case traceMsg:
-		if msg.err != nil {
-			return m, m.fail("cannot write the trace %s: %v", msg.path, msg.err)
-		}
-		return m, m.note("trace written to %s", msg.path)
-	case tea.KeyMsg:
-		// keys typed faster than the terminal is read arrive as one
-		// message; outside text fields each is a key of its own
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !msg.Alt &&
-			m.mode != modeEdit && m.mode != modeSearch && m.mode != modeTrace && m.mode != modeGoto && !m.querying() {
-			var cmds []tea.Cmd
-			for _, r := range msg.Runes {
-				cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
-			}
-			return m, tea.Batch(cmds...)
-		}
-		return m, m.key(msg)
+		return nil, true
 	}
-	switch m.mode {
-	case modeEdit:
-		_, cmd := m.editor.Update(msg)
-		return m, cmd
-	case modeSearch, modeTrace, modeGoto:
-		_, cmd := m.prompt.Update(msg)
-		return m, cmd
-	case modeQuery, modeBreakIf, modeWatch:
-		_, cmd := m.query.Update(msg)
-		return m, cmd
-	}
-	return m, nil
+	return nil, false
 }
 
-// querying reports whether the query line has the keys.
-func (m *model) querying() bool {
-	return m.mode == modeQuery || m.mode == modeBreakIf || m.mode == modeWatch
+// keys1 splits keys that arrived as one message: typed faster than the
+// terminal is read, outside text fields each is a key of its own.
+func (m *model) splitKeys(msg tea.KeyMsg) tea.Cmd {
+	if _, text := m.top().(textField); msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !msg.Alt && !text {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return tea.Batch(cmds...)
+	}
+	return m.key(msg)
 }
 
 // queryEntered acts on what the query line entered.
@@ -268,219 +273,6 @@ func (m *model) queryEntered(kind mode, v string) tea.Cmd {
 	m.results.whole, m.results.argsView = false, false
 	m.setFocus(paneTree)
 	return m.showStep()
-}
-
-// key handles a key in the current mode.
-func (m *model) key(k tea.KeyMsg) tea.Cmd {
-	switch m.mode {
-	case modeHelp:
-		if !m.help.Update(k) {
-			return nil
-		}
-		m.mode = modeNormal
-		if k.String() != "ctrl+c" {
-			return nil
-		}
-	case modeFull:
-		if key.Matches(k, m.keys.Copy) {
-			return m.copy(strings.Join(m.full.lines, "\n"), "the value")
-		}
-		if m.full.Update(k, m.bodyHeight()) {
-			m.mode = modeNormal
-		}
-		return nil
-	case modeQuit:
-		if k.String() == "y" || k.String() == "Y" {
-			if m.cancel != nil {
-				m.cancel()
-			}
-			return tea.Quit
-		}
-		m.mode = modeNormal
-		if !key.Matches(k, m.keys.Cancel) {
-			return m.note("still debugging")
-		}
-		// ctrl+c or x at the question: the same as without it.
-	case modeCopy:
-		m.mode = modeNormal
-		return m.copyKey(k.String())
-	case modeSearch, modeTrace, modeGoto:
-		res, cmd := m.prompt.Update(k)
-		if res == promptTyping {
-			return cmd
-		}
-		kind := m.mode
-		m.mode = modeNormal
-		if res == promptCancelled {
-			return nil
-		}
-		switch kind {
-		case modeSearch:
-			return m.results.search(m.prompt.Value())
-		case modeTrace:
-			return m.writeTrace(m.prompt.Value())
-		}
-		return m.gotoStep(strings.TrimSpace(m.prompt.Value()))
-	case modeQuery, modeBreakIf, modeWatch:
-		res, cmd := m.query.Update(k)
-		if res == promptTyping {
-			return cmd
-		}
-		kind := m.mode
-		m.mode = modeNormal
-		if res == promptCancelled {
-			return nil
-		}
-		return m.queryEntered(kind, m.query.Value())
-	case modeEdit:
-		res, cmd := m.editor.Update(k)
-		switch res {
-		case editCancelled:
-			m.mode = modeNormal
-			m.editor.close()
-			return m.note("arguments unchanged")
-		case editApplied:
-			return m.applyEdit()
-		}
-		return cmd
-	}
-
-	ks := m.keys
-	switch {
-	case m.busy && key.Matches(k, ks.Cancel):
-		m.cancel()
-		if d := m.dropQueue(); d != "" {
-			return m.note("cancelling %s… and dropped the queued keys %s", m.busyLabel(), d)
-		}
-		return m.note("cancelling %s…", m.busyLabel())
-	case key.Matches(k, ks.Quit):
-		if m.busy {
-			m.mode = modeQuit
-			return nil
-		}
-		return tea.Quit
-	case key.Matches(k, ks.Help):
-		m.mode = modeHelp
-		m.help.open()
-		return nil
-	case key.Matches(k, ks.Focus):
-		m.setFocus((m.focus + 1) % paneCount)
-		return nil
-	case key.Matches(k, ks.FocusBack):
-		m.setFocus((m.focus + paneCount - 1) % paneCount)
-		return nil
-	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
-		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
-		return m.enqueue(k)
-	case key.Matches(k, ks.Next):
-		return m.stepRun(false)
-	case key.Matches(k, ks.Continue):
-		return m.stepRun(true)
-	case key.Matches(k, ks.Break):
-		if len(m.p.Steps) == 0 {
-			return nil
-		}
-		if m.dbg.SetBreak(m.sel, !m.dbg.IsBreak(m.sel)) {
-			return m.note("breakpoint on %s cleared", m.label(m.sel))
-		}
-		return m.note("breakpoint on %s: c stops before it", m.label(m.sel))
-	case key.Matches(k, ks.Restart):
-		return m.restart()
-	case key.Matches(k, ks.Rerun):
-		return m.rerun(m.sel)
-	case key.Matches(k, ks.Edit):
-		return m.edit()
-	case key.Matches(k, ks.Cancel):
-		return m.note("nothing is running")
-	case key.Matches(k, ks.Whole):
-		m.results.whole, m.results.argsView, m.results.queryView = !m.results.whole, false, false
-		return m.showStep()
-	case key.Matches(k, ks.Args):
-		if len(m.p.Steps) == 0 {
-			return nil
-		}
-		m.results.argsView, m.results.whole, m.results.queryView = !m.results.argsView, false, false
-		return m.showStep()
-	case key.Matches(k, ks.Query):
-		if len(m.p.Steps) == 0 {
-			return m.note("the plan has no steps")
-		}
-		m.mode = modeQuery
-		m.query.open(modeQuery, queryPrompt, m.results.queryExpr)
-		return nil
-	case key.Matches(k, ks.BreakIf):
-		if len(m.p.Steps) == 0 {
-			return m.note("the plan has no steps")
-		}
-		m.mode = modeBreakIf
-		m.query.open(modeBreakIf, "break "+m.label(m.sel)+" if ", m.dbg.BreakCondition(m.sel))
-		return nil
-	case key.Matches(k, ks.Watch):
-		m.mode = modeWatch
-		m.query.open(modeWatch, watchPrompt, "")
-		return nil
-	case key.Matches(k, ks.Back) && m.results.queryView:
-		m.results.queryView = false
-		return m.showStep()
-	case key.Matches(k, ks.GoTo):
-		if len(m.p.Steps) == 0 {
-			return m.note("the plan has no steps")
-		}
-		m.openPrompt(modeGoto, gotoPrompt, "")
-		return nil
-	case key.Matches(k, ks.Trace):
-		path := m.o.TracePath
-		if path == "" {
-			path = trace.DefaultPath(m.p.Src.Name)
-		}
-		m.openPrompt(modeTrace, tracePrompt, path)
-		return nil
-	}
-	switch m.focus {
-	case paneSteps:
-		if len(m.p.Steps) > 0 && (key.Matches(k, ks.Full) || key.Matches(k, ks.Expand)) {
-			m.setFocus(paneTree)
-			return nil
-		}
-		m.steps.SetSize(m.leftWidth(), m.bodyHeight())
-		if m.steps.Update(k) {
-			m.following = false
-			m.step.reset()
-			return m.showStep()
-		}
-		return nil
-	case paneStep:
-		m.ensurePane() // its references, for the selected step
-		if key.Matches(k, ks.Full) || key.Matches(k, ks.Expand) {
-			if len(m.step.refs) == 0 {
-				return m.note("this step has no reference to follow")
-			}
-			return m.jump(max(m.step.cur, 0))
-		}
-		m.step.Update(k)
-		return nil
-	}
-	t := m.results.tree
-	switch {
-	case t.empty():
-		return nil
-	case key.Matches(k, ks.Search):
-		m.openPrompt(modeSearch, searchPrompt, "") // earlier searches: up
-		return nil
-	case key.Matches(k, ks.Copy):
-		m.mode = modeCopy
-		return nil
-	case key.Matches(k, ks.Full):
-		m.full.open(t.fullValue(), "")
-		m.mode = modeFull
-		return nil
-	}
-	return m.results.Update(k)
-}
-
-func (m *model) openPrompt(md mode, prompt, value string) {
-	m.mode = md
-	m.prompt.open(md, prompt, value)
 }
 
 // showStep points the panes at the selected step: the steps pane scrolls

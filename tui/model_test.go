@@ -161,7 +161,7 @@ func TestCancelAndQuitWhileRunning(t *testing.T) {
 	tm.press("q")
 	wantView(t, tm, "slow is running: quit anyway? y/n")
 	tm.press("n")
-	if tm.quit || tm.mode != modeNormal {
+	if tm.quit || tm.mode() != modeNormal {
 		t.Fatal("quit without a yes")
 	}
 	tm.press("x")
@@ -233,7 +233,7 @@ func runUntil(cmd tea.Cmd) tea.Msg {
 func TestEditArguments(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
 	tm.press("i")
-	if tm.mode != modeEdit || !strings.Contains(tm.editor.Value(), `"database": "prod"`) {
+	if tm.mode() != modeEdit || !strings.Contains(tm.editor.Value(), `"database": "prod"`) {
 		t.Fatalf("editor: %q", tm.editor.Value())
 	}
 	wantView(t, tm, "Arguments of backup (JSON)")
@@ -245,7 +245,7 @@ func TestEditArguments(t *testing.T) {
 	wantView(t, tm, "not valid JSON")
 	tm.editor.SetValue(`{"database": "staging"}`)
 	tm.press("ctrl+s")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("editor still open")
 	}
 	wantView(t, tm, "args (edited with i)", `database: "staging"`)
@@ -320,20 +320,20 @@ func TestFullValueAndHelp(t *testing.T) {
 		t.Fatalf("full value not shown:\n%s", v)
 	}
 	tm.press("q")
-	if tm.quit || tm.mode != modeNormal {
+	if tm.quit || tm.mode() != modeNormal {
 		t.Fatal("q in the value view should close it")
 	}
 	tm.press("?")
 	wantView(t, tm, "planctl debug: keys", "n, F10", "ctrl+r", "copy (then y, p or r)")
 	tm.press("x")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("help did not close")
 	}
 }
 
 func TestNotATerminal(t *testing.T) {
 	p := plan.Load("p.json", []byte(`[]`), plan.Limits{})
-	err := Run(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), In: &bytes.Buffer{}, Screen: &bytes.Buffer{}})
+	err := Run(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{DeferValidation: true}), Options{In: &bytes.Buffer{}, Screen: &bytes.Buffer{}})
 	if !errors.Is(err, ErrNotTerminal) {
 		t.Fatalf("got %v", err)
 	}
@@ -425,7 +425,7 @@ func TestWriteTraceKey(t *testing.T) {
 		t.Fatalf("no report of the trace:\n%s", v)
 	}
 	tm.press("w", "esc")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("esc did not close the prompt")
 	}
 }
@@ -477,7 +477,7 @@ func TestRandomKeys(t *testing.T) {
 				tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
 			}
 			k := keys[r.Intn(len(keys))]
-			if k == "w" || (k == "enter" && tm.mode == modeTrace) {
+			if k == "w" || (k == "enter" && tm.mode() == modeTrace) {
 				k = "esc" // no trace files from this test
 			}
 			if k == "i" {
@@ -522,7 +522,7 @@ func TestTermRestored(t *testing.T) {
 
 func TestBreakpointsFromOptions(t *testing.T) {
 	p := plan.Load("p.json", []byte(sample(t, "migration.json")), plan.Limits{})
-	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Breakpoints: []int{2, 99, -1}}, plainStyles())
+	m := newModel(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{Breakpoints: []int{2, 99, -1}, DeferValidation: true}), Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t}
 	if b := m.dbg.Breakpoints(); len(b) != 1 || b[0] != 2 {
@@ -572,7 +572,7 @@ func TestSeverityMarksWithoutColour(t *testing.T) {
 	}
 	ds := []plan.Diagnostic{d(0, plan.SeverityError, "E_CODE"), d(1, plan.SeverityWarning, "W_CODE"), d(2, plan.SeverityInfo, "I_CODE"),
 		d(3, plan.SeverityInfo, "I_CODE"), d(3, plan.SeverityError, "E_CODE"), d(3, plan.SeverityWarning, "W_CODE"), d(3, plan.SeverityInfo, "I_CODE")}
-	m := newModel(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), Diagnostics: ds}, plainStyles())
+	m := newModel(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{Diagnostics: ds, DeferValidation: true}), Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -626,13 +626,13 @@ func TestHelpScrollsOnSmallScreens(t *testing.T) {
 		}
 	}
 	wantView(t, tm, "of "+itoa(len(all))+" · end")
-	if tm.mode != modeHelp {
+	if tm.mode() != modeHelp {
 		t.Fatal("j closed the help")
 	}
 	tm.press("g")
 	wantView(t, tm, "lines 1-26 of", "↓ more below")
 	tm.press("q")
-	if tm.mode != modeNormal || tm.quit {
+	if tm.mode() != modeNormal || tm.quit {
 		t.Fatal("q should close the help, not quit")
 	}
 }

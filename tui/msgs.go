@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -62,3 +64,20 @@ func keyOf(step int, st runner.StepState) treeKey {
 	}
 	return treeKey{step: step, ptr: &st.Result[0], n: len(st.Result)}
 }
+
+// noteMsg puts a message on the status bar: a component's word on what a
+// key did (note). The root shows it, as its own say does.
+type noteMsg struct {
+	isErr bool
+	text  string
+}
+
+// note is a command that puts a message on the status bar.
+func note(isErr bool, format string, a ...any) tea.Cmd {
+	msg := noteMsg{isErr: isErr, text: fmt.Sprintf(format, a...)}
+	return func() tea.Msg { return msg }
+}
+
+// copyMsg puts text on the clipboard (model.copy): what names it in the
+// note that says so.
+type copyMsg struct{ text, what string }

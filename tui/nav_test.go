@@ -114,11 +114,11 @@ func TestGoToStep(t *testing.T) {
 	wantView(t, tm, "no step id contains zzz")
 	tm.press("enter")
 	wantView(t, tm, `there is no step "zzz"`)
-	if tm.sel != 12 || tm.mode != modeNormal {
-		t.Fatalf("sel %d mode %d", tm.sel, tm.mode)
+	if tm.sel != 12 || tm.mode() != modeNormal {
+		t.Fatalf("sel %d mode %d", tm.sel, tm.mode())
 	}
 	tm.press(":", "esc")
-	if tm.mode != modeNormal {
+	if tm.mode() != modeNormal {
 		t.Fatal("esc did not close the prompt")
 	}
 }

@@ -11,41 +11,57 @@ import (
 )
 
 // fullModel is the whole value of the tree's cursor (enter), over the
-// whole screen, scrolled with j/k and pgdn/pgup; any other key closes it
-// (y, which copies it, is the root's).
+// whole screen, scrolled with j/k and pgdn/pgup; y copies it; any other
+// key closes it.
 type fullModel struct {
 	*common
 	lines []string
 	top   int
+	page  int    // the rows pgdn/pgup scroll by: the panes' height
 	path  string // the value's path, for the title
 }
 
 func newFullModel(c *common) *fullModel { return &fullModel{common: c} }
 
-// SetSize: the overlay is the whole screen (common.w, common.h).
-func (f *fullModel) SetSize(int, int) {}
+// Init: nothing to start.
+func (f *fullModel) Init() tea.Cmd { return nil }
+
+// SetSize: the overlay draws on the whole screen (common.w, common.h) and
+// pages by h, the panes' height.
+func (f *fullModel) SetSize(_, h int) { f.page = h }
+
+// ShortHelp: the keys that scroll and copy it.
+func (f *fullModel) ShortHelp() []key.Binding {
+	return []key.Binding{f.keys.Down, f.keys.Up, f.keys.PageDown, f.keys.PageUp, f.keys.Copy}
+}
 
 func (f *fullModel) open(value, path string) {
 	f.lines, f.top, f.path = strings.Split(value, "\n"), 0, path
 }
 
-// Update scrolls; it reports whether the key closed the overlay.
-func (f *fullModel) Update(k tea.KeyMsg, page int) (closed bool) {
+// Update scrolls and copies; any other key closes the overlay.
+func (f *fullModel) Update(msg tea.Msg) (component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return f, nil
+	}
 	ks := f.keys
 	switch {
+	case key.Matches(k, ks.Copy):
+		return f, func() tea.Msg { return copyMsg{text: strings.Join(f.lines, "\n"), what: "the value"} }
 	case key.Matches(k, ks.Down):
 		f.top = min(f.top+1, max(len(f.lines)-1, 0))
 	case key.Matches(k, ks.Up):
 		f.top = max(f.top-1, 0)
 	case key.Matches(k, ks.PageDown):
-		f.top = min(f.top+page-1, max(len(f.lines)-1, 0))
+		f.top = min(f.top+f.page-1, max(len(f.lines)-1, 0))
 	case key.Matches(k, ks.PageUp):
-		f.top = max(f.top-page+1, 0)
+		f.top = max(f.top-f.page+1, 0)
 	default:
 		f.lines = nil
-		return true
+		return nil, nil
 	}
-	return false
+	return f, nil
 }
 
 func (f *fullModel) View() string {
@@ -74,3 +90,38 @@ func (f *fullModel) View() string {
 func sanitizeText(s string) string {
 	return jsontext.EscapeText(strings.ReplaceAll(s, "\t", "    "))
 }
+
+// questionModel asks on the message line and takes one key for an answer
+// (quit while a step runs? what to copy?): any key closes it, and goes to
+// answer, the root's.
+type questionModel struct {
+	*common
+	ask    func() string // the question, as it stands when drawn
+	answer func(tea.KeyMsg) tea.Cmd
+}
+
+func newQuestion(c *common, ask func() string, answer func(tea.KeyMsg) tea.Cmd) *questionModel {
+	return &questionModel{common: c, ask: ask, answer: answer}
+}
+
+// Init: nothing to start.
+func (q *questionModel) Init() tea.Cmd { return nil }
+
+// SetSize: the question is one line of the screen's width.
+func (q *questionModel) SetSize(int, int) {}
+
+// ShortHelp: any key answers.
+func (q *questionModel) ShortHelp() []key.Binding { return nil }
+
+// Update answers with the key.
+func (q *questionModel) Update(msg tea.Msg) (component, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		return nil, q.answer(k)
+	}
+	return q, nil
+}
+
+// View is the question.
+func (q *questionModel) View() string { return q.ask() }
+
+func (q *questionModel) lines() (string, string) { return "", q.ask() }

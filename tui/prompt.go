@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -14,22 +15,15 @@ import (
 // with tab. The root opens it, and acts on what is entered.
 type promptModel struct {
 	*common
+	*runState
 	input   textinput.Model
-	kind    mode  // modeSearch, modeTrace or modeGoto
-	matches []int // steps the go-to prompt lists
-	tab     int   // the match tab last completed to; -1 none
+	kind    mode                 // modeSearch, modeTrace or modeGoto
+	matches []int                // steps the go-to prompt lists
+	tab     int                  // the match tab last completed to; -1 none
+	enter   func(string) tea.Cmd // the root's, on what is entered
 
 	history lineHistory // the searches entered this session
 }
-
-// promptResult is what a key did to the prompt.
-type promptResult int
-
-const (
-	promptTyping promptResult = iota
-	promptCancelled
-	promptEntered
-)
 
 const (
 	searchPrompt = "/"
@@ -37,22 +31,33 @@ const (
 	gotoPrompt   = "go to step: "
 )
 
-func newPromptModel(c *common) *promptModel {
+func newPromptModel(c *common, rs *runState) *promptModel {
 	// the field draws with the debugger's styles: its defaults use
 	// lipgloss's renderer on stdout, which may be a pipe (--print)
 	in := textinput.New()
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
 	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
-	return &promptModel{common: c, input: in}
+	return &promptModel{common: c, runState: rs, input: in}
 }
 
 // SetSize fits the field to the width.
 func (p *promptModel) SetSize(w, _ int) { p.input.Width = max(w-len(p.input.Prompt)-2, 10) }
 
-// open starts a prompt of a kind, with a value to edit.
-func (p *promptModel) open(kind mode, prompt, value string) {
-	p.kind = kind
+// Init: nothing to start.
+func (p *promptModel) Init() tea.Cmd { return nil }
+
+// ShortHelp: the field's keys are a text field's.
+func (p *promptModel) ShortHelp() []key.Binding { return nil }
+
+func (p *promptModel) takesText() {}
+
+func (p *promptModel) lines() (string, string) { return p.View(), p.hint() }
+
+// open starts a prompt of a kind, with a value to edit; enter gets what
+// is entered.
+func (p *promptModel) open(kind mode, prompt, value string, enter func(string) tea.Cmd) {
+	p.kind, p.enter = kind, enter
 	p.input.Prompt = prompt
 	p.input.SetValue(value)
 	p.input.CursorEnd()
@@ -68,27 +73,27 @@ func (p *promptModel) open(kind mode, prompt, value string) {
 func (p *promptModel) Value() string { return p.input.Value() }
 
 // Update types into the field; esc cancels and enter enters.
-func (p *promptModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
+func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
-		return promptTyping, cmd
+		return p, cmd
 	}
 	switch k.String() {
 	case "esc", "ctrl+c":
 		p.input.Blur()
-		return promptCancelled, nil
+		return nil, nil
 	case "enter":
 		p.input.Blur()
 		if p.kind == modeSearch {
 			p.history.remember(p.input.Value())
 		}
-		return promptEntered, nil
+		return nil, p.enter(p.Value())
 	case "up", "down":
 		if p.kind == modeSearch {
 			p.history.browse(&p.input, k.String() == "up")
-			return promptTyping, nil
+			return p, nil
 		}
 	case "tab":
 		if p.kind == modeGoto {
@@ -97,7 +102,7 @@ func (p *promptModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 				p.input.SetValue(p.label(p.matches[p.tab]))
 				p.input.CursorEnd()
 			}
-			return promptTyping, nil
+			return p, nil
 		}
 	}
 	var cmd tea.Cmd
@@ -105,7 +110,7 @@ func (p *promptModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 	if p.kind == modeGoto {
 		p.filter()
 	}
-	return promptTyping, cmd
+	return p, cmd
 }
 
 // View is the field, on the path line.

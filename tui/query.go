@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -19,9 +20,11 @@ import (
 // the queries are the engine's (plan/query, Debugger.Query and SetBreakIf).
 type queryModel struct {
 	*common
+	*runState
 	input   textinput.Model
-	kind    mode        // modeQuery, modeBreakIf or modeWatch
-	history lineHistory // the session's queries
+	kind    mode                 // modeQuery, modeBreakIf or modeWatch
+	enter   func(string) tea.Cmd // the root's, on what is entered
+	history lineHistory          // the session's queries
 	watches []string
 
 	watchFor  int // the run version the watch line was built for (-1: none)
@@ -33,21 +36,32 @@ const (
 	watchPrompt = "watch: "
 )
 
-func newQueryModel(c *common) *queryModel {
+func newQueryModel(c *common, rs *runState) *queryModel {
 	in := textinput.New()
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
 	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
 	in.CharLimit = query.MaxLen
-	return &queryModel{common: c, input: in, watchFor: -1}
+	return &queryModel{common: c, runState: rs, input: in, watchFor: -1}
 }
 
 // SetSize fits the field to the width.
 func (q *queryModel) SetSize(w, _ int) { q.input.Width = max(w-len(q.input.Prompt)-2, 10) }
 
-// open starts the line: kind says what enter does.
-func (q *queryModel) open(kind mode, prompt, value string) {
-	q.kind = kind
+// Init: nothing to start.
+func (q *queryModel) Init() tea.Cmd { return nil }
+
+// ShortHelp: the field's keys are a text field's.
+func (q *queryModel) ShortHelp() []key.Binding { return nil }
+
+func (q *queryModel) takesText() {}
+
+func (q *queryModel) lines() (string, string) { return q.View(), q.hint() }
+
+// open starts the line: kind says what it is for, enter gets the query
+// entered.
+func (q *queryModel) open(kind mode, prompt, value string, enter func(string) tea.Cmd) {
+	q.kind, q.enter = kind, enter
 	q.input.Prompt = prompt
 	q.input.SetValue(value)
 	q.input.CursorEnd()
@@ -70,31 +84,31 @@ func indexOf(xs []string, s string) int {
 
 // Update types into the line: up and down recall the session's queries,
 // tab completes, esc cancels and enter enters.
-func (q *queryModel) Update(msg tea.Msg) (promptResult, tea.Cmd) {
+func (q *queryModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		q.input, cmd = q.input.Update(msg)
-		return promptTyping, cmd
+		return q, cmd
 	}
 	switch k.String() {
 	case "esc", "ctrl+c":
 		q.input.Blur()
-		return promptCancelled, nil
+		return nil, nil
 	case "enter":
 		q.input.Blur()
 		q.history.remember(q.Value())
-		return promptEntered, nil
+		return nil, q.enter(q.Value())
 	case "up", "down":
 		q.history.browse(&q.input, k.String() == "up")
-		return promptTyping, nil
+		return q, nil
 	case "tab":
 		q.complete()
-		return promptTyping, nil
+		return q, nil
 	}
 	var cmd tea.Cmd
 	q.input, cmd = q.input.Update(k)
-	return promptTyping, cmd
+	return q, cmd
 }
 
 // complete extends the query's last part to the longest prefix the

@@ -63,7 +63,7 @@ func TestQueryLine(t *testing.T) {
 		t.Fatalf("tab completed to %q", v)
 	}
 	tm.press("esc")
-	if tm.mode != modeNormal || tm.results.queryView {
+	if tm.mode() != modeNormal || tm.results.queryView {
 		t.Fatal("esc on the line did not cancel it")
 	}
 }

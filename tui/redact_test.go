@@ -18,9 +18,8 @@ import (
 func TestWriteTraceRedacted(t *testing.T) {
 	cat := mockserver.Demo()
 	p := plan.Load("plan.json", []byte(sample(t, "backup.json")), plan.Limits{})
-	o := Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat),
-		RunOptions: runner.RunOptions{Redact: []string{"backup_id"}}}
-	m := newModel(context.Background(), o, plainStyles())
+	d := runner.NewDebugger(p, cat, runner.DebugOptions{Diagnostics: check.Validate(p, cat), Run: runner.RunOptions{Redact: []string{"backup_id"}}, DeferValidation: true})
+	m := newModel(context.Background(), d, Options{}, plainStyles())
 	m.timers = false
 	tm := &testModel{model: m, t: t, clip: &bytes.Buffer{}}
 	m.clip = tm.clip

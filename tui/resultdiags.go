@@ -6,10 +6,10 @@ import "github.com/planctl/planctl/plan/runner"
 // does not match its tool's outputSchema; plan/check/validate_result.go) beside the step's
 // other diagnostics, and drops those of steps whose result is gone (restart,
 // rerun). The response is never changed by it. Only results that changed
-// since the last refresh are checked again (resultKeys): after a run of
-// 100,000 steps, checking every result took a second after each key that
-// ran a step.
-func (m *common) refreshResultDiags() {
+// since the last refresh are checked again (resultKeys): after a long run,
+// checking every result again made each key that ran a step wait for all
+// of them.
+func (m *runState) refreshResultDiags() {
 	if len(m.resultKeys) != len(m.diags) {
 		m.resultKeys = make([]treeKey, len(m.diags))
 		for i := range m.resultKeys {

@@ -20,6 +20,7 @@ import (
 // the prompt, the copy question and the whole value for it.
 type resultsModel struct {
 	*common
+	*runState
 	focused bool
 	width   int
 	height  int // rows, with the title
@@ -49,8 +50,8 @@ type resultsModel struct {
 	queryShownAs string
 }
 
-func newResultsModel(c *common) *resultsModel {
-	return &resultsModel{common: c, docs: map[treeKey]*doc{}, folds: map[string]*foldState{}, jumpTo: -1}
+func newResultsModel(c *common, rs *runState) *resultsModel {
+	return &resultsModel{common: c, runState: rs, docs: map[treeKey]*doc{}, folds: map[string]*foldState{}, jumpTo: -1}
 }
 
 // SetSize sizes the pane and the tree in it.
@@ -69,17 +70,17 @@ func (r *resultsModel) forget() { clear(r.docs) }
 
 // Update moves and folds the tree, and takes the parsed results and the
 // searches sent back by its commands.
-func (r *resultsModel) Update(msg tea.Msg) tea.Cmd {
+func (r *resultsModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case treeMsg:
-		return r.loaded(msg)
+		return r, r.loaded(msg)
 	case searchMsg:
 		if r.tree == nil || msg.key != r.want {
-			return nil
+			return r, nil
 		}
 		r.tree.search = treeSearch{query: msg.query, matches: msg.matches, cur: -1}
 		if len(msg.matches) == 0 {
-			return r.notify(true, "no match for %q", msg.query)
+			return r, note(true, "no match for %q", msg.query)
 		}
 		r.tree.nextMatch(1)
 		// says so, and takes the place of an earlier search's "no match"
@@ -87,11 +88,11 @@ func (r *resultsModel) Update(msg tea.Msg) tea.Cmd {
 		if len(msg.matches) == 1 {
 			unit = "match"
 		}
-		return r.notify(false, "%d %s for %q: ] next, [ previous", len(msg.matches), unit, msg.query)
+		return r, note(false, "%d %s for %q: ] next, [ previous", len(msg.matches), unit, msg.query)
 	case tea.KeyMsg:
-		return r.key(msg)
+		return r, r.key(msg)
 	}
-	return nil
+	return r, nil
 }
 
 func (r *resultsModel) key(k tea.KeyMsg) tea.Cmd {
@@ -133,12 +134,12 @@ func (r *resultsModel) key(k tea.KeyMsg) tea.Cmd {
 		t.sibling(-1)
 	case key.Matches(k, ks.NextMatch):
 		if len(t.search.matches) == 0 {
-			return r.notify(false, "no search: / searches")
+			return note(false, "no search: / searches")
 		}
 		t.nextMatch(1)
 	case key.Matches(k, ks.PrevMatch):
 		if len(t.search.matches) == 0 {
-			return r.notify(false, "no search: / searches")
+			return note(false, "no search: / searches")
 		}
 		t.nextMatch(-1)
 	}
@@ -321,7 +322,7 @@ func (r *resultsModel) loaded(msg treeMsg) tea.Cmd {
 	r.setTree(msg.doc)
 	if len(msg.doc.src) >= 1<<20 {
 		// a big result: say how big, and that it did not take long
-		return r.notify(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
+		return note(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
 	}
 	return nil
 }
@@ -430,8 +431,8 @@ func (r *resultsModel) treeView(title, waiting string) []string {
 	return rows
 }
 
-// View is the pane's rows: its title, then the tree or why there is none.
-func (r *resultsModel) View() []string {
+// rows is the pane's rows: its title, then the tree or why there is none.
+func (r *resultsModel) rows() []string {
 	w := r.width
 	var rows []string
 	switch {

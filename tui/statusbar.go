@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
@@ -15,12 +16,13 @@ import (
 // newer one or its timeout (clearMsg, by sequence number).
 type statusBar struct {
 	*common
+	*runState
 	msg    string
 	msgErr bool
 	msgSeq int
 }
 
-func newStatusBar(c *common) *statusBar { return &statusBar{common: c} }
+func newStatusBar(c *common, rs *runState) *statusBar { return &statusBar{common: c, runState: rs} }
 
 // SetSize: the bar is as wide as the screen (common.w).
 func (s *statusBar) SetSize(int, int) {}
@@ -39,13 +41,12 @@ func (s *statusBar) set(isErr bool, text string) int {
 }
 
 // Update clears the message a clearMsg names, unless a newer one replaced
-// it; it reports whether it did.
-func (s *statusBar) Update(msg clearMsg) bool {
-	if msg.seq != s.msgSeq {
-		return false
+// it.
+func (s *statusBar) Update(msg tea.Msg) (component, tea.Cmd) {
+	if msg, ok := msg.(clearMsg); ok && msg.seq == s.msgSeq {
+		s.msg = ""
 	}
-	s.msg = ""
-	return true
+	return s, nil
 }
 
 // maxMsgRows bounds the rows a long message takes from the panes.
@@ -115,12 +116,13 @@ func (s *statusBar) runStatus() string {
 }
 
 // okCount is the number of steps that ran ok (the run keeps it: counting
-// 100,000 steps at every frame was most of the first frame's View).
+// every step at every frame made each frame cost what the plan's length does).
 func (s *statusBar) okCount() int { return s.run.OKCount() }
 
-// View is the bottom of the screen: the path line, then the question when
-// one is asked, else the message, else the main keys, in n rows at most.
-func (s *statusBar) View(path, question string, n int) string {
+// footer is the bottom of the screen: the path line, then the question
+// when one is asked, else the message, else the main keys, in n rows at
+// most.
+func (s *statusBar) footer(path, question string, n int) string {
 	var b strings.Builder
 	b.WriteString(ansi.Truncate(path, s.w, "…"))
 	b.WriteByte('\n')

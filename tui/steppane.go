@@ -21,6 +21,7 @@ import (
 // move between the step's references (the root follows one with enter).
 type stepModel struct {
 	*common
+	*runState
 	focused bool
 	width   int
 	height  int      // rows, with the title
@@ -38,7 +39,9 @@ type paneRef struct {
 	ref   *plan.Ref
 }
 
-func newStepModel(c *common) *stepModel { return &stepModel{common: c, cur: -1} }
+func newStepModel(c *common, rs *runState) *stepModel {
+	return &stepModel{common: c, runState: rs, cur: -1}
+}
 
 // SetSize sizes the pane: the root gives it as many rows as its lines
 // need, up to a share of the screen (model.stepPaneHeight).
@@ -70,7 +73,14 @@ func (s *stepModel) ensure() bool {
 func (s *stepModel) reset() { s.top = 0 }
 
 // Update scrolls the pane and moves between references.
-func (s *stepModel) Update(k tea.KeyMsg) {
+func (s *stepModel) Update(msg tea.Msg) (component, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		s.move(k)
+	}
+	return s, nil
+}
+
+func (s *stepModel) move(k tea.KeyMsg) {
 	ks := s.keys
 	switch {
 	case key.Matches(k, ks.Down):
@@ -117,8 +127,8 @@ func (s *stepModel) moveRef(dir int) bool {
 	return true
 }
 
-// View is the pane's rows: its title and height-1 lines.
-func (s *stepModel) View() []string {
+// rows is the pane's rows: its title and height-1 lines.
+func (s *stepModel) rows() []string {
 	w := s.width
 	var rows []string
 	if len(s.p.Steps) == 0 {
@@ -178,6 +188,38 @@ func (s *stepModel) stepLines(width int) []string {
 	}
 	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(jsontext.EscapeText(step.Label())), st.dim.Render(fmt.Sprintf("(step %d)", i)), jsontext.EscapeText(tool), m.stepStatusText(i, ss)))
 
+	s.argLines(i, width, line, add, func() int { return len(out) })
+
+	if ds := m.diags[i]; len(ds) > 0 {
+		add(0, st.paneTitle.Render(fmt.Sprintf("diagnostics (%d)", len(ds))))
+		for _, d := range ds {
+			add(2, diagLine(st, d))
+			if d.Suggestion != "" {
+				add(4, "fix: "+d.Suggestion)
+			}
+		}
+	}
+	if ss.Status == runner.StepError {
+		add(0, st.err.Render("✗ error"))
+		for _, l := range strings.Split(ss.Error, "\n") {
+			add(2, sanitize([]byte(l)))
+		}
+	}
+	if reads := m.reads(i); len(reads) > 0 {
+		add(0, "← reads from: "+m.labels(reads))
+	}
+	if by := m.readBy(i); len(by) > 0 {
+		add(0, "→ read by: "+m.labels(by))
+	}
+	m.planLines(add)
+	return out
+}
+
+// argLines adds the arguments of step i, and notes on which line each
+// reference is (s.refs); n is the number of lines so far.
+func (s *stepModel) argLines(i, width int, line, add func(int, string), n func() int) {
+	m := s
+	st := m.st
 	args, src := m.run.ArgsOf(i)
 	edited := m.edited(i, args, src)
 	head := "args"
@@ -205,7 +247,7 @@ func (s *stepModel) stepLines(width int) []string {
 				continue
 			}
 			v := m.refValue(i, mem.Key, ref, width)
-			s.refs = append(s.refs, paneRef{line: len(out), param: mem.Key, ref: ref})
+			s.refs = append(s.refs, paneRef{line: n(), param: mem.Key, ref: ref})
 			if strings.HasPrefix(v, "=") || ansi.StringWidth(v) < width/2 {
 				line(2, name+" ← "+st.flow.Render(refText(ref, src))+" "+v)
 			} else {
@@ -214,30 +256,6 @@ func (s *stepModel) stepLines(width int) []string {
 			}
 		}
 	}
-
-	if ds := m.diags[i]; len(ds) > 0 {
-		add(0, st.paneTitle.Render(fmt.Sprintf("diagnostics (%d)", len(ds))))
-		for _, d := range ds {
-			add(2, diagLine(st, d))
-			if d.Suggestion != "" {
-				add(4, "fix: "+d.Suggestion)
-			}
-		}
-	}
-	if ss.Status == runner.StepError {
-		add(0, st.err.Render("✗ error"))
-		for _, l := range strings.Split(ss.Error, "\n") {
-			add(2, sanitize([]byte(l)))
-		}
-	}
-	if reads := m.reads(i); len(reads) > 0 {
-		add(0, "← reads from: "+m.labels(reads))
-	}
-	if by := m.readBy(i); len(by) > 0 {
-		add(0, "→ read by: "+m.labels(by))
-	}
-	m.planLines(add)
-	return out
 }
 
 // planLines adds what concerns the plan as a whole.
@@ -371,7 +389,7 @@ func fmtDur(d time.Duration) string {
 
 // edited reports whether step i's arguments differ from the plan as loaded.
 func (m *stepModel) edited(i int, args jsontext.Value, src []byte) bool {
-	orig := m.o.Plan
+	orig := m.orig
 	if orig == m.p || i >= len(orig.Steps) {
 		return false
 	}

@@ -169,42 +169,38 @@ func (m *model) edit() tea.Cmd {
 	if !args.IsZero() {
 		text = string(jsontext.Indent(args.Raw(src)))
 	}
-	m.mode = modeEdit
-	return m.editor.open(i, text)
+	m.push(m.editor)
+	return m.editor.open(i, text, m.applyEdit)
 }
 
-// applyEdit hands the edited arguments to the Debugger, which validates the
-// edited plan: its diagnostics of the step show at once. Text that is not
-// JSON keeps the editor open, with where it stops parsing.
-func (m *model) applyEdit() tea.Cmd {
-	text := []byte(m.editor.Value())
-	at := m.editor.at
+// applyEdit hands the edited arguments of step at to the Debugger, which
+// validates the edited plan: its diagnostics of the step show at once.
+// Text that is not JSON is refused, with where it stops parsing (the
+// editor stays open and shows it).
+func (m *model) applyEdit(at int, edited string) (cmd tea.Cmd, refused string) {
+	text := []byte(edited)
 	ds, err := m.dbg.SetArgs(at, text)
 	if err != nil {
 		var se *jsontext.SyntaxError
 		if errors.As(err, &se) {
 			pos := jsontext.NewSource("", text).Position(se.Offset)
-			m.editor.err = fmt.Sprintf("line %d, column %d: %v", pos.Line, pos.Column, err)
-		} else {
-			m.editor.err = err.Error()
+			return nil, fmt.Sprintf("line %d, column %d: %v", pos.Line, pos.Column, err)
 		}
-		return nil
+		return nil, err.Error()
 	}
 	m.refreshPlan()
 	check := m.checkPlan() // its data flow, and Concierge's verdict
 	m.steps.planChanged()
-	m.mode = modeNormal
-	m.editor.close()
 	m.version++
 	m.sel = at
 	m.step.reset()
-	cmd := tea.Batch(m.showStep(), check)
+	cmd = tea.Batch(m.showStep(), check)
 	label := m.label(at)
 	switch {
 	case plan.HasErrors(ds):
-		return tea.Batch(cmd, m.fail("arguments of %s changed, with problems (%s): see the step pane; i edits again", label, severityMarks(plainStyles(), ds)))
+		return tea.Batch(cmd, m.fail("arguments of %s changed, with problems (%s): see the step pane; i edits again", label, severityMarks(plainStyles(), ds))), ""
 	case len(ds) > 0:
-		return tea.Batch(cmd, m.note("arguments of %s changed (%s: see the step pane): n runs it", label, severityMarks(plainStyles(), ds)))
+		return tea.Batch(cmd, m.note("arguments of %s changed (%s: see the step pane): n runs it", label, severityMarks(plainStyles(), ds))), ""
 	}
-	return tea.Batch(cmd, m.note("arguments of %s changed, no problems found: n runs it", label))
+	return tea.Batch(cmd, m.note("arguments of %s changed, no problems found: n runs it", label)), ""
 }

@@ -19,15 +19,19 @@ import (
 // selection (common.sel) and the data-flow marks of the selected step.
 type stepsModel struct {
 	*common
+	*runState
 	focused  bool
 	width    int
 	height   int    // rows, with the title
 	top      int    // first step on screen
 	marks    []byte // data-flow marks for the selection (see flowMark)
 	marksFor int
+	picked   int // the step the last key moved the selection to; -1 none
 }
 
-func newStepsModel(c *common) *stepsModel { return &stepsModel{common: c} }
+func newStepsModel(c *common, rs *runState) *stepsModel {
+	return &stepsModel{common: c, runState: rs, picked: -1}
+}
 
 // SetSize sizes the pane and keeps the selection on screen.
 func (s *stepsModel) SetSize(w, h int) {
@@ -38,32 +42,37 @@ func (s *stepsModel) SetSize(w, h int) {
 // planChanged forgets what was built from the plan before an edit.
 func (s *stepsModel) planChanged() { s.marks = nil }
 
-// Update moves the selection; it reports whether the selection changed.
-func (s *stepsModel) Update(k tea.KeyMsg) (moved bool) {
+// Update moves the selection: it sets picked to the step a key moves it
+// to, for the root to select (-1: the key did not move it).
+func (s *stepsModel) Update(msg tea.Msg) (component, tea.Cmd) {
+	s.picked = -1
+	k, ok := msg.(tea.KeyMsg)
 	n := len(s.p.Steps)
-	if n == 0 {
-		return false
+	if !ok || n == 0 {
+		return s, nil
 	}
-	old := s.sel
+	sel := s.sel
 	ks := s.keys
 	switch {
 	case key.Matches(k, ks.Down):
-		s.sel++
+		sel++
 	case key.Matches(k, ks.Up):
-		s.sel--
+		sel--
 	case key.Matches(k, ks.PageDown):
-		s.sel += s.height - 1
+		sel += s.height - 1
 	case key.Matches(k, ks.PageUp):
-		s.sel -= s.height - 1
+		sel -= s.height - 1
 	case key.Matches(k, ks.Top):
-		s.sel = 0
+		sel = 0
 	case key.Matches(k, ks.Bottom):
-		s.sel = n - 1
+		sel = n - 1
 	default:
-		return false
+		return s, nil
 	}
-	s.sel = min(max(s.sel, 0), n-1)
-	return s.sel != old
+	if sel = min(max(sel, 0), n-1); sel != s.sel {
+		s.picked = sel
+	}
+	return s, nil
 }
 
 // scroll keeps the selected step on screen and, when both fit, the step
@@ -83,8 +92,8 @@ func (s *stepsModel) scroll() {
 	s.top = max(s.top, 0)
 }
 
-// View is the pane's rows: its title, then one row per step on screen.
-func (s *stepsModel) View() []string {
+// rows is the pane's rows: its title, then one row per step on screen.
+func (s *stepsModel) rows() []string {
 	w := s.width
 	n := len(s.p.Steps)
 	rows := []string{s.title(s.focused, fmt.Sprintf("Steps (%d)", n), w)}

@@ -1,7 +1,8 @@
 // Package tui is planctl's terminal debugger: a bubbletea program that
 // drives a runner.Run one step at a time. The debug command calls Run:
 //
-//	err := tui.Run(ctx, tui.Options{Plan: p, Catalog: c, In: os.Stdin, Out: os.Stdout, Screen: os.Stderr})
+//	d := runner.NewDebugger(p, c, runner.DebugOptions{DeferValidation: true})
+//	err := tui.Run(ctx, d, tui.Options{In: os.Stdin, Out: os.Stdout, Screen: os.Stderr})
 //	if errors.Is(err, tui.ErrNotTerminal) { /* suggest --repl or run */ }
 //
 // Tool calls, parsing of results and searches run in tea.Cmds, so the
@@ -17,29 +18,20 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/tui/internal/noquery"
 )
 
 func init() { noquery.Restore() }
 
-// Options configure a debugger session.
+// Options configure a debugger session; the Debugger it drives is handed
+// to Run, built by the caller.
 type Options struct {
-	Plan        *plan.Plan
-	Catalog     *plan.Catalog
-	RunOptions  runner.RunOptions // step timeout; OnEvent is the TUI's own
-	Diagnostics []plan.Diagnostic // from check.Validate, shown beside the steps (nil: the debugger validates the plan after its first screen)
-	Breakpoints []int             // step indexes to stop before
-	// Validate checks the plan and every edit of it (nil: check.Validate).
-	Validate  func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
-	TracePath string        // default file for the write-trace key (empty: trace.DefaultPath)
-	Limits    plan.Limits   // the plan's limits, for edited copies of it
-	Live      *plan.Catalog // with a replayed trace: the tools to go on with where it ends
-	Print     bool          // print the last copied value to Out on exit
-	In        io.Reader     // the terminal's input
-	Out       io.Writer     // data (the --print value); never the screen
-	Screen    io.Writer     // where the screen is drawn (stderr)
+	TracePath string    // default file for the write-trace key (empty: trace.DefaultPath)
+	Print     bool      // print the last copied value to Out on exit
+	In        io.Reader // the terminal's input
+	Out       io.Writer // data (the --print value); never the screen
+	Screen    io.Writer // where the screen is drawn (stderr)
 }
 
 // ErrNotTerminal is returned by Run when In or Screen is not a terminal.
@@ -54,11 +46,13 @@ func IsTerminal(f any) bool {
 	return ok && term.IsTerminal(file.Fd())
 }
 
-// Run runs the debugger until the user quits. It returns ErrNotTerminal,
-// before drawing anything, when In or Screen is not a terminal.
-func Run(ctx context.Context, o Options) error {
-	if o.Plan == nil || o.Catalog == nil {
-		return errors.New("tui: Options need a Plan and a Catalog")
+// Run runs the debugger of d until the user quits. d has not run yet; it
+// is best built with DeferValidation, so the first screen comes before the
+// plan is checked. Run returns ErrNotTerminal, before drawing anything,
+// when In or Screen is not a terminal.
+func Run(ctx context.Context, d *runner.Debugger, o Options) error {
+	if d == nil {
+		return errors.New("tui: Run needs a Debugger: build one with runner.NewDebugger")
 	}
 	if !IsTerminal(o.In) || !IsTerminal(o.Screen) {
 		return ErrNotTerminal
@@ -70,7 +64,7 @@ func Run(ctx context.Context, o Options) error {
 	// reads the terminal, and the answer would be lost (and typed as keys).
 	r := lipgloss.NewRenderer(o.Screen)
 	r.HasDarkBackground()
-	m := newModel(ctx, o, newStyles(r))
+	m := newModel(ctx, d, o, newStyles(r))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Screen), tea.WithAltScreen())
 	final, err := p.Run()
 	if m, ok := final.(*model); ok && m.cancel != nil {

@@ -22,9 +22,9 @@ func (m *model) watchRows() int {
 	return 0
 }
 
-// msgRows is the rows of the message line: one while a question is asked.
+// msgRows is the rows of the message line: one while an overlay is open.
 func (m *model) msgRows() int {
-	if m.mode != modeNormal {
+	if m.top() != nil {
 		return 1
 	}
 	return m.status.rows()
@@ -70,25 +70,24 @@ func (m *model) View() string {
 		m.layout() // a message came or went, or a prompt opened
 	}
 	m.ensurePane()
-	switch m.mode {
-	case modeHelp:
-		return m.help.View()
-	case modeFull:
+	top := m.top()
+	if top == m.full {
 		m.full.path = ""
 		if !m.results.tree.empty() {
 			m.full.path = m.cursorPath()
 		}
-		return m.full.View()
-	case modeEdit:
-		return m.editor.View()
+	}
+	line, onLines := top.(lineOverlay)
+	if top != nil && !onLines {
+		return top.View()
 	}
 	var b strings.Builder
-	b.WriteString(m.status.header())
+	b.WriteString(m.status.View())
 	b.WriteByte('\n')
-	left := m.steps.View()
-	right := m.step.View()
+	left := m.steps.rows()
+	right := m.step.rows()
 	if len(m.p.Steps) > 0 {
-		right = append(right, m.results.View()...)
+		right = append(right, m.results.rows()...)
 	}
 	lw := m.leftWidth()
 	sep := m.st.dim.Render("│")
@@ -109,17 +108,13 @@ func (m *model) View() string {
 		b.WriteByte('\n')
 	}
 	path, question := m.pathLine(), ""
-	switch m.mode {
-	case modeQuit:
-		question = m.st.errMsg.Render(m.busyLabel() + " is running: quit anyway? y/n")
-	case modeCopy:
-		question = "copy: y value · p path · r output_by_reference object"
-	case modeSearch, modeTrace, modeGoto:
-		path, question = m.prompt.View(), m.prompt.hint()
-	case modeQuery, modeBreakIf, modeWatch:
-		path, question = m.query.View(), m.query.hint()
+	if onLines {
+		var field string
+		if field, question = line.lines(); field != "" {
+			path = field
+		}
 	}
-	b.WriteString(m.status.View(path, question, m.msgRows()))
+	b.WriteString(m.status.footer(path, question, m.msgRows()))
 	return b.String()
 }
 

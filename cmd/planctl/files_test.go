@@ -55,7 +55,7 @@ var rawControl = regexp.MustCompile("[\x00-\x08\x0b-\x1f\x7f\u0080-\u009f\u202a-
 
 // TestHostileTextEscaped: ESC, BEL, C1 and bidi overrides in an upstream
 // tool's name and description, in a trace's fields and in an error reach
-// the terminal escaped (\x1b, \u202e) in tools (each format), traces and
+// the terminal escaped (\u001b, \u202e) in tools (each format), traces and
 // error messages; before, they were written raw.
 func TestHostileTextEscaped(t *testing.T) {
 	dir := t.TempDir()
@@ -89,12 +89,12 @@ func TestHostileTextEscaped(t *testing.T) {
  "served": {"session": ` + jsonString("s"+evil) + `, "call": 1}}
 `
 	os.WriteFile(filepath.Join(traces, "plan-x.json"), []byte(tr), 0o600)
-	if r := planctl(t, "", "traces", traces); r.code != 0 || rawControl.MatchString(r.stdout) || !strings.Contains(r.stdout, `a: \x1b]0;pwned`) {
+	if r := planctl(t, "", "traces", traces); r.code != 0 || rawControl.MatchString(r.stdout) || !strings.Contains(r.stdout, `a: \u001b]0;pwned`) {
 		t.Errorf("traces: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 
 	r := planctl(t, "", "validate", filepath.Join(dir, "plan"+evil+".json"))
-	if r.code == 0 || rawControl.MatchString(r.stderr) || !strings.Contains(r.stderr, `plan\x1b]0;pwned\x07`) {
+	if r.code == 0 || rawControl.MatchString(r.stderr) || !strings.Contains(r.stderr, `plan\u001b]0;pwned\u0007`) {
 		t.Errorf("an error naming hostile text: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -10,9 +10,9 @@ import (
 
 // The result check's memo. A run checks every step's result against its
 // tool's outputSchema (validate_result.go); decoding each result into Go
-// values and walking it with jsonschema was a third to a half of what
-// `planctl run` allocated on a chain or a fan-in plan on tools with an
-// outputSchema, and all of its time after the last step. Most outputSchemas
+// values and walking it with jsonschema was much of what `planctl run`
+// allocated on a chain or a fan-in plan on tools with an outputSchema, and
+// all of its time after the last step. Most outputSchemas
 // look at no more than the structure of a value: its kinds, its keys, where
 // an integer stands. Under such a schema two results of the same skeleton
 // (resultSkeleton: the value with every string emptied and every plain

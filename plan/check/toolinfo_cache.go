@@ -13,7 +13,7 @@ import (
 // The part of a toolInfo that its inputSchema alone decides, made once per
 // tool and shared by every validation after (a server validates each plan
 // against the same catalog; flattening the inputSchema anew for every plan
-// was a third of a served plan's preflight).
+// was much of a served plan's preflight).
 //
 // Flattening charges the validation's schema work (flatten), and a budget
 // too small cuts it short with looser results. So that a validation gives

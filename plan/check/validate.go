@@ -72,10 +72,10 @@ func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *D
 // infos: the check before a run, which shows diagnostics only when it
 // refuses the plan. The walk is Validate's; at each step's end it keeps
 // nothing of the step when the step gave no error, and it stops at the
-// first step that gave one. (A plan of 100,000 steps with two warnings each
-// kept 200,000 diagnostics to the end of the check, most of a run's peak
-// memory, for nothing: run, serve and the DAP server show none of them
-// when the plan runs.)
+// first step that gave one. (A plan with warnings on every step kept all
+// of them to the end of the check, a large part of a run's peak memory,
+// for nothing: run, serve and the DAP server show none of them when the
+// plan runs.)
 func HasErrors(p *plan.Plan, c *plan.Catalog) bool {
 	v := newValidator(p, c, ValidateOptions{})
 	v.errorsOnly = true
@@ -181,6 +181,10 @@ type validator struct {
 	// eager keeps every diagnostic whole (no diagList.addLazy): what the
 	// compact ones must make (tests).
 	eager bool
+
+	// incr: the validator behind an Incremental, which checks steps one at
+	// a time out of order (incremental.go); nil for a whole validation.
+	incr *incrState
 }
 
 // schemaWork is the schema work a validation may do: linear in the size of
@@ -252,6 +256,9 @@ func (v *validator) intern(code, msg string) string {
 // relate adds a related location to d.
 func (v *validator) relate(d *plan.Diagnostic, ptr string, offset int, msg string) {
 	d.Related = append(d.Related, plan.Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
+	if v.incr != nil {
+		v.incr.related(v, d, offset)
+	}
 }
 
 // planKeys reports keys of the plan object other than "steps".

@@ -51,8 +51,8 @@ type toolInfo struct {
 // a trie with a node per path prefix, holding how the step into it went and
 // the kinds of value found there. (A map keyed by the whole prefix made a
 // string of every prefix of every reference: a path of depth d cost d
-// strings, and reading many steps through deep paths was a third of
-// validating such plans.)
+// strings, which weighed on plans reading many steps through deep
+// paths.)
 type walkNode struct {
 	res      walkResult // the step into this node (unset at the root and the FastMCP wrapper)
 	kinds    kindSet
@@ -641,7 +641,7 @@ func appendMemoValue(b []byte, v jsontext.Value, src []byte, shallow bool) []byt
 // kindOnly is toAny for a value whose schema looks at no more than its
 // kind: an empty object or array stands for a large one. Converting a
 // large literal whole into Go maps for a schema that says only
-// {"type": "object"} was a third of validating a plan of large literals.
+// {"type": "object"} was much of validating a plan of large literals.
 func kindOnly(v jsontext.Value) any {
 	switch v.Kind() {
 	case jsontext.Array:

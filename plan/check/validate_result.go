@@ -54,7 +54,7 @@ func compileSchema(raw json.RawMessage, url string) *jsonschema.Schema {
 // decodeResult decodes a result for the outputSchema's validator, each
 // top-level member only as deep as the schema looks (shallowParams): an
 // empty object stands for a large one under {"type": "object"} or {}.
-// Decoding every result whole was a third of running a plan of large
+// Decoding every result whole was much of running a plan of large
 // results. result is valid JSON (results are checked when they arrive).
 func decodeResult(t *plan.Tool, result []byte) (any, error) {
 	m := memoOf(t)

@@ -106,8 +106,8 @@ func isIntegral(lit string) bool {
 }
 
 // maxExponent bounds the exponents of the numbers handed to jsonschema,
-// which converts them to exact fractions (math/big): 1e999999 would cost a
-// megabyte and a tenth of a second each time it is compared.
+// which converts them to exact fractions (math/big): 1e999999 would build
+// a million-digit number each time it is compared.
 const maxExponent = 400
 
 // tameNumber returns a JSON number literal as it is, unless its exponent is
@@ -713,8 +713,8 @@ func parseIndex(key string) (int, bool) {
 // numbers kept exact, as encoding/json's Decoder with UseNumber does. A
 // lone scalar is read as it is (decodeScalar); anything else with
 // jsontext's tape: a Decoder per value (a buffer, a copy,
-// reflection) was a third of `planctl run` on a plan of many small results,
-// which ResultCheck decodes one by one. What the tape refuses or reads
+// reflection) is dear on a plan of many small results, which ResultCheck
+// decodes one by one. What the tape refuses or reads
 // otherwise (NaN and Infinity, trailing data, invalid UTF-8, deep nesting)
 // goes to the Decoder as before, so the answer is the same.
 func decodeSchema(raw json.RawMessage) (any, error) {

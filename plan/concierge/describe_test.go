@@ -31,7 +31,7 @@ func TestRenderConcierge(t *testing.T) {
 }
 
 // TestRenderConciergeExact: the corners where Concierge's Python shows
-// through its tool list (issue 18).
+// through its tool list (docs/concierge.md).
 func TestRenderConciergeExact(t *testing.T) {
 	for _, tc := range []struct {
 		name string

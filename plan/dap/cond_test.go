@@ -7,8 +7,8 @@ import (
 	godap "github.com/google/go-dap"
 )
 
-// TestConditionLanguage: conditions compare (issue 26's
-// `backup.database == "orders"` was verified and never stopped); an
+// TestConditionLanguage: conditions compare (a condition such as
+// `backup.database == "orders"` was once verified and never stopped); an
 // invalid one is verified: false with its column; a query that would
 // explode is refused by evaluate with its message.
 func TestConditionLanguage(t *testing.T) {

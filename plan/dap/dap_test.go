@@ -18,6 +18,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/session.golden")
@@ -43,16 +44,23 @@ func open(catalog *plan.Catalog) func(ctx context.Context, l dap.Launch) (*dap.O
 		if c == nil {
 			c = mockserver.Demo()
 		}
-		return &dap.Opened{Plan: plan.Load(l.Program, data, plan.Limits{}), Catalog: c}, nil
+		ro := runner.RunOptions{StepTimeout: l.Timeout()}
+		return &dap.Opened{Debugger: runner.NewDebugger(plan.Load(l.Program, data, plan.Limits{}), c, runner.DebugOptions{Run: ro})}, nil
 	}
 }
 
 func start(t *testing.T, catalog *plan.Catalog) *client {
 	t.Helper()
+	return startWith(t, open(catalog))
+}
+
+// startWith starts a server whose launches open with openFn.
+func startWith(t *testing.T, openFn func(ctx context.Context, l dap.Launch) (*dap.Opened, error)) *client {
+	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	c := &client{t: t, w: cw, r: bufio.NewReader(cr), done: make(chan error, 1), log: &bytes.Buffer{}}
-	srv := dap.NewServer(dap.Options{Open: open(catalog), Trace: c.log})
+	srv := dap.NewServer(dap.Options{Open: openFn, Trace: c.log})
 	go func() {
 		err := srv.Serve(struct {
 			io.Reader
@@ -373,6 +381,20 @@ func TestPreflightFilter(t *testing.T) {
 		t.Errorf("exit code %d, want 1 (partial)", e.Body.ExitCode)
 	}
 	c.until(isEvent("terminated"))
+}
+
+// TestLaunchWithoutDebugger: a host whose Open builds no Debugger gets a
+// launch error that says so, not a crash at the first request.
+func TestLaunchWithoutDebugger(t *testing.T) {
+	c := startWith(t, func(context.Context, dap.Launch) (*dap.Opened, error) { return &dap.Opened{}, nil })
+	r, _ := c.call("launch", map[string]any{"program": "x.json"})
+	if r.GetResponse().Success || !strings.Contains(r.GetResponse().Message, "opened no Debugger") {
+		t.Errorf("launch: %+v, want an error that names the missing Debugger", r.GetResponse())
+	}
+	r, _ = c.call("next", map[string]any{"threadId": 1})
+	if r.GetResponse().Success || !strings.Contains(r.GetResponse().Message, "no plan is launched") {
+		t.Errorf("next after the failed launch: %+v", r.GetResponse())
+	}
 }
 
 // TestBadRequests: wrong input gets an error response that says what to

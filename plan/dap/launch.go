@@ -63,6 +63,11 @@ type Launch struct {
 	Token string `json:"token"`
 }
 
+// Timeout is StepTimeout parsed: the bound of each tool call the
+// launch's Debugger is built with (60s when the configuration sets none;
+// 0 for no bound).
+func (l Launch) Timeout() time.Duration { return l.stepTimeout }
+
 // attributes are the launch attributes and the JSON type each takes, for
 // the message about a value of the wrong type.
 var attributeTypes = map[string]string{

@@ -28,13 +28,13 @@ import (
 	"github.com/planctl/planctl/plan/runner"
 )
 
-// Opened is a launch's plan and tools, as the command line opens them.
+// Opened is a launch's Debugger, built by the command line from the plan
+// and tools the launch names (Options.Open), as the other drivers are
+// handed theirs.
 type Opened struct {
-	Plan    *plan.Plan
-	Catalog *plan.Catalog
-	// Live is the catalog to go on with once a replayed trace has no
-	// more answers (plan.DebugOptions.Live); nil without one.
-	Live *plan.Catalog
+	// Debugger is the launch's: its plan, tools, run and breakpoints. It
+	// has not run yet; the adapter sets its event and breakpoint hooks.
+	Debugger *runner.Debugger
 	// FromTrace says the plan's text came from a trace, not from the
 	// file at Program: frames then show it as a read-only source.
 	FromTrace bool
@@ -44,7 +44,8 @@ type Opened struct {
 
 // Options configure a Server.
 type Options struct {
-	// Open loads the plan and opens the tool source of a launch request.
+	// Open loads the plan and opens the tool source of a launch request,
+	// and builds their Debugger; it is called again for every restart.
 	// Errors are shown to the user as the launch's error.
 	Open func(ctx context.Context, l Launch) (*Opened, error)
 	// Version is planctl's version, for the log.
@@ -374,7 +375,7 @@ func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	op, err := s.o.Open(context.Background(), l)
+	op, err := s.open(l)
 	if err != nil {
 		return err
 	}
@@ -388,6 +389,15 @@ func (s *Server) launchPlan(r *godap.Request, args json.RawMessage) error {
 	s.sendDiagnostics(s.dbg.Diagnostics())
 	s.send(&godap.InitializedEvent{Event: event("initialized")})
 	return nil
+}
+
+// open calls Options.Open, which must give a Debugger with no error.
+func (s *Server) open(l Launch) (*Opened, error) {
+	op, err := s.o.Open(context.Background(), l)
+	if err == nil && (op == nil || op.Debugger == nil) {
+		err = errors.New("the launch opened no Debugger: Options.Open must build one (a bug in the adapter's host)")
+	}
+	return op, err
 }
 
 // authenticate checks a launch configuration's "token" against
@@ -420,10 +430,11 @@ func (s *Server) authenticate(args json.RawMessage) error {
 // without Options.Token).
 func (s *Server) Authenticated() bool { return s.authed }
 
-// use makes an opened plan the session's, with a new Debugger; the
+// use makes an opened plan and its Debugger the session's; the
 // client's breakpoints move to the plan's lines.
 func (s *Server) use(l Launch, op *Opened) {
-	s.launch, s.opened, s.orig = l, op, op.Plan
+	s.launch, s.opened, s.dbg = l, op, op.Debugger
+	s.orig = s.dbg.Plan()
 	s.path = l.Program
 	if s.path == "" {
 		s.path = l.Replay
@@ -431,8 +442,8 @@ func (s *Server) use(l Launch, op *Opened) {
 	if abs, err := filepath.Abs(s.path); err == nil {
 		s.path = abs
 	}
-	ro := runner.RunOptions{StepTimeout: l.stepTimeout, OnEvent: s.onEvent}
-	s.dbg = runner.NewDebugger(op.Plan, op.Catalog, runner.DebugOptions{Run: ro, Live: op.Live, OnBreak: s.bps.hit})
+	s.dbg.SetOnEvent(s.onEvent)
+	s.dbg.SetOnBreak(s.bps.hit)
 	s.bps.plan = s.orig
 }
 
@@ -689,7 +700,7 @@ func (s *Server) restart(q *godap.RestartRequest) {
 	l, err := s.restartLaunch(q.Arguments)
 	var op *Opened
 	if err == nil {
-		op, err = s.o.Open(context.Background(), l)
+		op, err = s.open(l)
 	}
 	if err != nil {
 		s.send(errorResponse(r.Seq, r.Command, "cannot restart, the session goes on as it was: "+err.Error()))

@@ -15,6 +15,15 @@ import (
 // terminal output) goes through the functions below, so what is shown is
 // the value, and two different values never look alike. The value itself
 // is never changed: copying and writing use the raw bytes.
+//
+// One set of rules serves every place: what Hidden reports is written as
+// its JSON escape (\u001b, \u202e, \n; a surrogate pair above the BMP),
+// in JSON text and in plain text alike, so a user learns one spelling, and
+// JSON text stays JSON with the same values; only a byte that is not
+// UTF-8, which JSON cannot spell, is \xNN. The zero-width joiner (U+200D)
+// is hidden too: between two emoji it draws them as one, but anywhere else
+// it draws as nothing ("a\u200db" would look like "ab"), and an emoji
+// sequence shown as its parts still reads.
 
 // Hidden reports whether r must be shown as an escape rather than drawn:
 // controls (C0, DEL, C1), format characters (Cf: bidi controls, zero-width
@@ -57,12 +66,20 @@ func appendRuneEscape(dst []byte, r rune) []byte {
 }
 
 func appendU(dst []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+	return append(dst, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
 
+// appendByteEscape appends a byte that is not UTF-8 as \xNN: JSON has no
+// spelling for it, and U+FFFD would hide which byte it was.
+func appendByteEscape(dst []byte, c byte) []byte {
+	return append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
+}
+
+const hexDigits = "0123456789abcdef"
+
 // AppendDisplay appends JSON text made safe to draw on a terminal, in the
-// same shape: inside strings, a \u escape of a character that draws is
+// same shape and, for valid JSON such as encoding/json writes, with the
+// same values: inside strings, a \u escape of a character that draws is
 // decoded (\u00e9 shows é), a character that does not (Hidden), written
 // raw or escaped, is shown as its escape (\u202e), and a lone surrogate
 // keeps its escape (\ud800), so it stays apart from U+FFFD and from every
@@ -115,7 +132,7 @@ func AppendDisplay(dst, raw []byte) []byte {
 				if !utf8.FullRune(raw[i:]) {
 					return dst // a character cut at the end
 				}
-				dst = append(dst, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+				dst = appendByteEscape(dst, c)
 				i++
 				continue
 			}
@@ -165,33 +182,44 @@ func hex4(b []byte) (rune, bool) {
 func DisplayString(s string) string {
 	b := make([]byte, 0, len(s)+2)
 	b = append(b, '"')
-	b = appendEscaped(b, s, true)
+	b = appendEscaped(b, s, true, false)
 	return string(append(b, '"'))
 }
 
-// EscapeText is plain text (an error message, a tool's name) safe to draw:
+// EscapeText is plain text (a tool's name, a table cell) safe to draw:
 // unchanged but for hidden characters, which become their escapes; a
 // line break is one too, so the text stays on its line.
-func EscapeText(s string) string {
+func EscapeText(s string) string { return escapeText(s, false) }
+
+// EscapeLines is multi-line text (an error message, a tool's description)
+// safe to draw: as EscapeText, but a newline and a tab stay as they are,
+// since they only move to the next line or column. A carriage return
+// does not stay: it would let the rest of a line overwrite its start.
+func EscapeLines(s string) string { return escapeText(s, true) }
+
+func escapeText(s string, keepLines bool) string {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return string(appendEscaped(make([]byte, 0, len(s)+8), s, false))
+		if c := s[i]; (c < 0x20 && !(keepLines && (c == '\n' || c == '\t'))) || c >= 0x7f {
+			return string(appendEscaped(make([]byte, 0, len(s)+8), s, false, keepLines))
 		}
 	}
 	return s
 }
 
 // appendEscaped appends s with hidden characters escaped (and, quoted,
-// the quote and backslash too); bytes that are not UTF-8 become \xNN.
-func appendEscaped(dst []byte, s string, quoted bool) []byte {
+// the quote and backslash too; keepLines, all but newline and tab);
+// bytes that are not UTF-8 become \xNN.
+func appendEscaped(dst []byte, s string, quoted, keepLines bool) []byte {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			c := s[i]
-			dst = append(dst, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+			dst = appendByteEscape(dst, c)
 		case quoted && (r == '"' || r == '\\'):
 			dst = append(dst, '\\', byte(r))
+		case keepLines && (r == '\n' || r == '\t'):
+			dst = append(dst, byte(r))
 		case Hidden(r):
 			dst = appendRuneEscape(dst, r)
 		default:

@@ -147,3 +147,45 @@ func TestDisplayKeepsWhitespace(t *testing.T) {
 		t.Errorf("Display(%q) = %q", src, got)
 	}
 }
+
+// Text from elsewhere (a tool's name and description, an error quoting
+// it) is shown with the same escapes as a value: EscapeText keeps it on
+// its line, EscapeLines keeps its newlines and tabs, and neither touches
+// what draws, the emoji sequences of the zero-width joiner aside.
+func TestEscapeTextAndLines(t *testing.T) {
+	for _, c := range []struct{ in, line, lines string }{
+		{"plain tool_name", "plain tool_name", "plain tool_name"},
+		{"evil\x1b]0;pwned\x07", `evil\u001b]0;pwned\u0007`, `evil\u001b]0;pwned\u0007`},
+		{"a\nb\tc\rd", `a\nb\tc\rd`, "a\nb\tc\\rd"},
+		{"del\x7f c1\u009b[31m", `del\u007f c1\u009b[31m`, `del\u007f c1\u009b[31m`},
+		{"abc\u202edcba \u2066x\u2069", `abc\u202edcba \u2066x\u2069`, `abc\u202edcba \u2066x\u2069`},
+		{"bad \xff byte", `bad \xff byte`, `bad \xff byte`},
+		{"emoji 👩\u200d💻 é ü 日本 \ufffd", `emoji 👩\u200d💻 é ü 日本 ` + "\ufffd", `emoji 👩\u200d💻 é ü 日本 ` + "\ufffd"},
+		{"tag \U000E0041", `tag \udb40\udc41`, `tag \udb40\udc41`},
+	} {
+		if got := EscapeText(c.in); got != c.line {
+			t.Errorf("EscapeText(%q) = %q, want %q", c.in, got, c.line)
+		}
+		if got := EscapeLines(c.in); got != c.lines {
+			t.Errorf("EscapeLines(%q) = %q, want %q", c.in, got, c.lines)
+		}
+	}
+}
+
+// JSON that encoding/json wrote, shown by Display, is still JSON with the
+// same values, and nothing in it is left for a terminal to obey.
+func TestDisplayKeepsEncodingJSONValues(t *testing.T) {
+	in := "x\x1b[2J\x07\x7f\u009b\u202e\U000E0041\u2028 日本 \xff <&>"
+	enc, _ := json.MarshalIndent(map[string]string{"description": in}, "", "  ")
+	safe := Display(enc)
+	for _, r := range safe {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x202e || r == 0x2028 || r == 0xE0041 {
+			t.Errorf("%q left in %s", r, safe)
+		}
+	}
+	var back, want map[string]string
+	json.Unmarshal(enc, &want)
+	if err := json.Unmarshal([]byte(safe), &back); err != nil || back["description"] != want["description"] {
+		t.Errorf("%s decodes to %q (%v), want %q", safe, back["description"], err, want["description"])
+	}
+}

@@ -3,10 +3,12 @@
 // pointing into the source (Parse, Value: a handle into the tape), the mapping of
 // offsets to lines and columns (Source, Position), JSON Pointers (Pointer,
 // Find), one-pass writers and walkers over raw JSON that keep numbers
-// and strings exactly as written (AppendCompact, Indent, RawMember), and
-// the one way JSON text and strings are drawn on a terminal: characters
-// that would not show as themselves (Hidden) as their escapes (Display,
-// DisplayString, EscapeText).
+// and strings exactly as written (AppendCompact, Indent, RawMember), the
+// one JSON string escaper (AppendJSONString, and AppendMarshalString for
+// encoding/json's bytes), and the one way JSON text and any other text
+// from elsewhere are drawn on a terminal: characters that would not show
+// as themselves (Hidden) as their escapes (Display, DisplayString,
+// EscapeText, EscapeLines).
 //
 // It stands apart from the engine (package plan) because nothing here knows
 // what a plan is: the engine, the language server, the mock server and the

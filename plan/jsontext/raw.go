@@ -8,14 +8,18 @@ import (
 // The raw walkers below read JSON that is known to be valid (results are
 // checked when they arrive), so they only find boundaries.
 
-func firstByte(b []byte) byte {
+// FirstByte is the first byte of b, 0 when b is empty: after TrimSpace,
+// it tells a value's kind ('{', '[', '"'...).
+func FirstByte(b []byte) byte {
 	if len(b) == 0 {
 		return 0
 	}
 	return b[0]
 }
 
-func trimSpace(b []byte) []byte {
+// TrimSpace returns b without the JSON whitespace around it (space, tab,
+// newline, carriage return: not Unicode's wider class).
+func TrimSpace(b []byte) []byte {
 	i, j := 0, len(b)
 	for i < j && isSpace(b[i]) {
 		i++
@@ -159,8 +163,8 @@ func decodeString(tok []byte) (string, error) {
 // the key repeats, as json.loads keeps it), without parsing the rest. raw
 // must be valid JSON.
 func RawMember(raw []byte, key string) ([]byte, bool) {
-	raw = trimSpace(raw)
-	if firstByte(raw) != '{' {
+	raw = TrimSpace(raw)
+	if FirstByte(raw) != '{' {
 		return nil, false
 	}
 	return rawMember(raw, key)
@@ -168,8 +172,8 @@ func RawMember(raw []byte, key string) ([]byte, bool) {
 
 // RawElems splits a raw JSON array into its elements. raw must be valid JSON.
 func RawElems(raw []byte) ([][]byte, bool) {
-	raw = trimSpace(raw)
-	if firstByte(raw) != '[' {
+	raw = TrimSpace(raw)
+	if FirstByte(raw) != '[' {
 		return nil, false
 	}
 	return rawElems(raw), true
@@ -177,8 +181,8 @@ func RawElems(raw []byte) ([][]byte, bool) {
 
 // RawString decodes a raw JSON string token, quotes included.
 func RawString(tok []byte) (string, error) {
-	tok = trimSpace(tok)
-	if firstByte(tok) != '"' {
+	tok = TrimSpace(tok)
+	if FirstByte(tok) != '"' {
 		return "", fmt.Errorf("not a JSON string")
 	}
 	return decodeString(tok)

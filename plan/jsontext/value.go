@@ -420,8 +420,8 @@ func ParseWithDuplicates(src []byte) (Value, []Value, error) {
 
 // firstChunk is the size of the tape's first chunk for a source of n
 // bytes. Plans take 8 to 15 bytes a node; a first chunk too small for the
-// tape doubles (a copy, and the old one garbage: 1.3 MB of a 335 KB plan's
-// run), one too large costs nothing but address space when it is a large
+// tape doubles (a copy, and the old one garbage), one too large costs
+// nothing but address space when it is a large
 // allocation, whose fresh pages nothing writes until the parse does. So
 // from 64 KB on it is sized for 6 bytes a node; below, where an
 // allocation is zeroed whole, for 12.
@@ -567,8 +567,8 @@ const feedFrom = 8 << 20
 // A feed is a goroutine that allocates tape chunks ahead of the parser and
 // writes to every page of each, on another core. A fresh page costs the
 // kernel a fault on its first write, and a large plan's tape is two or
-// three times the plan's size, so those faults were a third of the parse
-// of a 183 MB plan (its 400 MB of tape), all on the parser's core. The
+// three times the plan's size, so on a large plan those faults are a large
+// part of the parse, and would all be on the parser's core. The
 // parser takes a ready chunk when there is one and makes its own when
 // there is not: the feed never makes it wait. It keeps feedAhead chunks
 // ready; the parse's end stops it (the chunks it still holds are garbage).
@@ -1052,8 +1052,8 @@ func (p *parser) string() (string, bool, error) {
 
 // keep returns text as a string in the parse's arena: decoded texts are
 // copied, one after the other, into blocks that the strings keep alive,
-// rather than each allocated (the 100,000 escaped strings of a 183 MB plan
-// were as many allocations, and their fresh pages a tenth of its parse).
+// rather than each allocated (an allocation an escaped string, each on
+// fresh pages whose first writes fault, weighs on a large plan's parse).
 func (p *parser) keep(text []byte) string {
 	if len(text) == 0 {
 		return ""

@@ -23,8 +23,9 @@ import (
 // mcp-go's StreamableHTTPServer and MCPServer. That round trip decodes each
 // request's JSON five times with encoding/json (the message, its params, the
 // protocol version twice, the arguments into a map planctl never reads) and
-// encodes the answer twice more; it was a third of a loaded server's CPU
-// (docs/serve.md "## Load"), and mcp-go v1.2.1 has no option that skips it.
+// encodes the answer twice more, much of a loaded server's CPU
+// (docs/design/serve-latency.md), and mcp-go v1.2.1 has no option that
+// skips it.
 //
 // The direct path writes what mcp-go would write, byte for byte: the same
 // status, headers and body, and the same log lines. Anything it is not
@@ -264,9 +265,9 @@ func encodeLine(v any) []byte {
 
 // appendResponse appends the JSON-RPC response of a tools/call that res
 // answers, as encodeLine writes it: written directly for the answers
-// execute_plan gives (one text block, perhaps structuredContent), which
-// is most of what encoding/json spent on a served plan; through encodeLine
-// for anything else.
+// execute_plan gives (one text block, perhaps structuredContent), the
+// encoding a served plan mostly pays for; through encodeLine for anything
+// else.
 func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	base := dst
 	general := func() []byte {
@@ -285,8 +286,9 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	// CallToolResult.MarshalJSON writes a map: its keys sorted, content
 	// then isError then structuredContent; wireOut puts a false isError
 	// first. Strings and raw JSON are escaped for HTML, as encoding/json
-	// does: by the two functions below for what execute_plan answers (ASCII
-	// text, compact JSON), else by encoding/json itself.
+	// does: the text by jsontext.AppendMarshalString, raw JSON by
+	// appendCompactHTML when it is compact (as execute_plan answers), else
+	// by encoding/json itself.
 	size := len(text) + len(text)/8 + len(sc)
 	if len(text)+len(sc) > 64<<10 {
 		// Escapes can make the answer several times the response: a large
@@ -302,13 +304,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 		dst = append(dst, `"isError":false,`...)
 	}
 	dst = append(dst, `"content":[{"type":"text","text":`...)
-	if dst, ok = appendASCIIString(dst, text); !ok {
-		t, err := json.Marshal(text)
-		if err != nil {
-			return general()
-		}
-		dst = append(dst, t...)
-	}
+	dst = jsontext.AppendMarshalString(dst, text)
 	dst = append(dst, "}]"...)
 	if res.IsError {
 		dst = append(dst, `,"isError":true`...)
@@ -338,45 +334,6 @@ func plainText(res *mcp.CallToolResult) (string, bool) {
 		return "", false
 	}
 	return tc.Text, true
-}
-
-// appendASCIIString appends s as encoding/json writes a string (HTML
-// escaping on), when s is ASCII: execute_plan's text is json.dumps's,
-// which escapes everything else. It reports false, with dst as given,
-// for a string with any other byte.
-func appendASCIIString(dst []byte, s string) ([]byte, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return dst, false
-		}
-	}
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch b {
-		case '\\', '"':
-			dst = append(dst, '\\', b)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-		}
-		start = i + 1
-	}
-	return append(append(dst, s[start:]...), '"'), true
 }
 
 const hexDigits = "0123456789abcdef"

@@ -318,37 +318,6 @@ func FuzzDirectSameAsMCPGo(f *testing.F) {
 	})
 }
 
-// TestAppendASCIIString: every ASCII byte, alone and between others, and
-// random ASCII strings are written as encoding/json writes them; a string
-// with any other byte is refused and leaves dst as it was.
-func TestAppendASCIIString(t *testing.T) {
-	var cases []string
-	for b := 0; b < 0x80; b++ {
-		cases = append(cases, string(rune(b)), "a"+string(rune(b))+"z"+string(rune(b)))
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		b := make([]byte, rng.IntN(40))
-		for i := range b {
-			b[i] = byte(rng.IntN(0x80))
-		}
-		cases = append(cases, string(b))
-	}
-	cases = append(cases, "", `{"status": "completed", "x": "<a href=\"&\">"}`)
-	for _, s := range cases {
-		want, _ := json.Marshal(s)
-		got, ok := appendASCIIString([]byte("prefix"), s)
-		if !ok || string(got) != "prefix"+string(want) {
-			t.Fatalf("%q: got %s (%v), want %s", s, got, ok, want)
-		}
-	}
-	for _, s := range []string{"é", "a\x80", "\u2028", "\xff"} {
-		if got, ok := appendASCIIString([]byte("prefix"), s); ok || string(got) != "prefix" {
-			t.Fatalf("%q: got %q, %v: want it refused", s, got, ok)
-		}
-	}
-}
-
 // TestAppendCompactHTML: compact JSON is written as encoding/json writes
 // a json.RawMessage; anything with space between tokens is refused, and
 // leaves dst as it was.

@@ -98,8 +98,8 @@ const DefaultMaxAnswers = 512 << 20
 // holds its body, its run and perhaps an upstream call) without bound.
 const DefaultMaxInFlight = 256
 
-// DefaultMaxSessions bounds live sessions: each holds about 10 KB of
-// mcp-go's state plus the client's metadata (at most MaxInitializeBody).
+// DefaultMaxSessions bounds live sessions: each holds mcp-go's state for
+// it plus the client's metadata (at most MaxInitializeBody).
 const DefaultMaxSessions = 1000
 
 // DefaultMaxClientSessions bounds the sessions of one client: as many as

@@ -60,7 +60,7 @@ type recorder struct {
 	// read from the directory at the first prune and again every Max
 	// traces written (another process may share the directory), kept up
 	// to date in between. Listing the directory at every plan, under the
-	// lock, made a loaded server with --record answer about 200 plans/s.
+	// lock, made that lock what a loaded server with --record waited on.
 	names     traceNames
 	known     map[string]bool // the names in names: a trace a rescan saw is not pushed again
 	bytes     int64           // the sizes of the traces in names

@@ -10,8 +10,8 @@ import (
 // turns lets at most n HTTP requests compute at once; the others wait for
 // a turn in the order they came. Without it, every request in flight
 // shares the CPU, and on a loaded server the Go scheduler serves them in
-// no particular order: at 200 clients a few waited 20 times the median
-// (docs/serve.md "## Load"). In arrival order, each waits about as long
+// no particular order: a few waited many times the median
+// (docs/design/serve-latency.md). In arrival order, each waits about as long
 // as the others.
 //
 // A request holds its turn only while it computes: it gives it up while

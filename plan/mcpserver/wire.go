@@ -128,8 +128,8 @@ func wireLine(id []byte, key string, body []byte) []byte {
 // Any other message passes unchanged. A tools/call result is the only
 // result with a top-level "content" array. It walks the top-level members
 // of the message and of its result only, parsing nothing into a tree:
-// every answer goes through here, and a parse of each was a tenth of a
-// loaded server's allocations.
+// every answer goes through here, and a parse of each weighed on a loaded
+// server's allocations.
 func wireOut(line []byte) []byte {
 	at, insert := wireOutAt(line)
 	if insert == "" {

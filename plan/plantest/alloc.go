@@ -8,8 +8,9 @@ import (
 )
 
 // Fuzz inputs of at most SmallInput bytes must not make the code under test
-// allocate more than MaxAlloc bytes in all (issue 7: "a fuzz input of 1 KB
-// never allocates more than 64 MB").
+// allocate more than MaxAlloc bytes in all: a small input that makes the
+// code allocate without bound (a denial of service on serve) fails its
+// fuzz target.
 const (
 	SmallInput = 1 << 10
 	MaxAlloc   = 64 << 20

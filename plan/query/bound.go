@@ -24,9 +24,9 @@ const (
 	MaxBytes = 256 << 20
 	// MaxWork bounds the bytes a query (or a condition's queries
 	// together) may read and build in all its stages (estimated likewise):
-	// its time. gjson goes through 8 to 1,500 MB a second depending on the
-	// stage (@reverse of many small elements the slowest), so it is seconds
-	// at worst; four passes over a result of run's default --max-result.
+	// its time: at gjson's slowest stage (@reverse of many small elements)
+	// a query within it still ends in seconds; four passes over a result of
+	// run's default --max-result.
 	MaxWork = 256 << 20
 )
 

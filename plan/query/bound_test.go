@@ -10,7 +10,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// The query of issue 30: 24 stages that each double their input. It is
+// The query that ran `planctl query` out of memory: 24 stages that each
+// double their input. It is
 // refused before gjson runs, as a query and inside a condition; so are
 // its variants, and queries that are cheap over small results become
 // refused over large ones.

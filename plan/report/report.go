@@ -144,7 +144,7 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 // without pointers, a diagnostic of a File.List may lack its Pointer.
 // The diagnostic yielded is valid until the next: one of a File.List is
 // made whole into the same variable each time (holding them all whole, or
-// a copy each, was most of a large report's memory).
+// a copy each, would make a large report's memory grow with its count).
 func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
 	var total Summary
 	n := 0
@@ -213,10 +213,10 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 }
 
 func textFiles(w io.Writer, files []File, o Options) error {
-	// Written as it is made, not built whole first: a report of 20,000
-	// diagnostics was 80 MB of string before its first byte went out. Each
-	// block is written piece by piece into the buffer (fmt and the strings
-	// it built were most of the time of a report of many diagnostics).
+	// Written as it is made, not built whole first: a report of many
+	// diagnostics would otherwise be held whole before its first byte went
+	// out. Each block is written piece by piece into the buffer, without fmt
+	// or a string a line, which a report of many diagnostics pays for each.
 	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
 	b := t.b
 	show, n, total := shown(files, o, false)
@@ -395,8 +395,8 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 // indentLike writes the blank space that brings the underline to col,
 // keeping the tabs of the source line so that it lines up.
 func indentLike(b *bufio.Writer, w window, col int) {
-	// Spaces are counted and written in runs (a byte at a time was a tenth
-	// of a report of 200,000 diagnostics).
+	// Spaces are counted and written in runs, not a byte at a time: a
+	// report of many diagnostics writes them for each.
 	n := min(utf8.RuneCountInString(w.prefix), col-1)
 	i := 1 + n
 	for k := 0; k < len(w.body) && i < col; i++ {

@@ -227,7 +227,7 @@ type Run struct {
 	answerN    int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
 	heldUpTo   int
 	lastAnswer answerCount      // the step execute counted last against MaxResponse's answer
-	index      []*plan.RawIndex // step index -> index of its result, for references that read it again (rawindex.go)
+	index      []*plan.RawIndex // step index -> index of its result, for references that read it again (plan.RawIndex)
 	halted     string           // why the last Next ran nothing although steps remain
 	argsBuf    []byte           // the arguments of an immediate tool's call under DropArgs, reused (execute)
 	lastTool   toolMemo         // the tool of the step run last (toolOf)
@@ -280,8 +280,7 @@ func (r *Run) reset(from int) {
 	r.mu.Lock()
 	if r.steps == nil {
 		// Fresh memory is zero: writing it again would fault in every
-		// page of it (7 MB at 100,000 steps, tens of ms on a virtual
-		// machine) before the debugger's first frame.
+		// page of it, a record a step, before the debugger's first frame.
 		r.steps = make([]stepRec, len(r.Plan.Steps))
 	} else {
 		for i := from; i < len(r.steps); i++ {
@@ -741,8 +740,8 @@ const resultWindow = 16
 // after it has, so for the step at the cursor (the one a run resolves) it
 // is the latest step of that id before it. A reference mostly names one
 // of the few steps just before its own (a chain, a fan-in): those are
-// looked at first, and the map of every id (4 MB at 100,000 steps, and
-// an insertion a step) is made only for a reference further back, or for
+// looked at first, and the map of every id (an entry and an insertion a
+// step) is made only for a reference further back, or for
 // another step than the cursor. The caller holds r.mu.
 func (r *Run) resultOf(i int, id string) (int, bool) {
 	if i == r.cursor {

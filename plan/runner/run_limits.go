@@ -15,8 +15,8 @@ const DefaultMaxResponse = 64 << 20
 // resolved arguments and results; and, when MaxResponse is set, the bytes
 // they take in the plan's answer (answer_size.go), from answerBase on.
 // The sums are kept from one call to the next (a step adds its own), so a
-// run of n steps costs O(n), not O(n²): summing from the first step every
-// time was a third of a 10,000-step run.
+// run of n steps costs O(n), not the O(n²) of summing from the first step
+// every time.
 func (r *Run) held(i int) (held, answer int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -43,7 +43,20 @@ var (
 )
 
 func init() {
-	commandSpecs = []commandSpec{
+	commandSpecs = slices.Concat(runCommands(), lookCommands(), planCommands(), sessionCommands())
+	commandIndex = map[string]*commandSpec{}
+	for i := range commandSpecs {
+		c := &commandSpecs[i]
+		commandIndex[c.name] = c
+		for _, a := range c.aliases {
+			commandIndex[a] = c
+		}
+	}
+}
+
+// runCommands drive the run: stepping, breakpoints, restart.
+func runCommands() []commandSpec {
+	return []commandSpec{
 		{name: "next", aliases: []string{"n", "step", "s"}, usage: "next [N]", max: 1,
 			help: "run the next step (or the next N steps) and show its result; after a failure, retry the failed step",
 			run:  cmdNext},
@@ -101,6 +114,12 @@ func init() {
 				s.where()
 				return nil
 			}},
+	}
+}
+
+// lookCommands read the results: queries, displays, values, arguments.
+func lookCommands() []commandSpec {
+	return []commandSpec{
 		{name: "query", aliases: []string{"qy"}, usage: "query QUERY", min: 1, max: 1, rawAll: true,
 			help: "a gjson query over the results so far, {step id: result}: backup.size_bytes, items.#, items.#(n>2)#.name, items.#.name|@reverse",
 			more: "numbers stay exact; a key with . * ? # @ | ! or \\ in it takes a backslash before each (a\\.b); tab completes step ids and keys",
@@ -127,6 +146,12 @@ func init() {
 				}
 				return s.args(i)
 			}},
+	}
+}
+
+// planCommands edit and list the plan as edited so far.
+func planCommands() []commandSpec {
+	return []commandSpec{
 		{name: "set", usage: "set ARG JSON", min: 2, max: -1, rawTail: true, once: true,
 			help: "change an argument of the next step (after a failure, the failed step) before it runs; JSON may be a reference",
 			more: "the edited plan is validated at once: the step's diagnostics are printed, and diag lists them",
@@ -180,6 +205,12 @@ func init() {
 				}
 				return nil
 			}},
+	}
+}
+
+// sessionCommands are the session's own: trace, help, quit.
+func sessionCommands() []commandSpec {
+	return []commandSpec{
 		{name: "trace", aliases: []string{"w"}, usage: "trace [FILE]", max: 1, once: true,
 			help: "write the run as a trace (default: --trace, or the plan's name with .trace.json)",
 			run: func(s *Session, ctx context.Context, c Command) error {
@@ -211,14 +242,6 @@ func init() {
 			run:  func(s *Session, ctx context.Context, c Command) error { return s.help(c.Args) }},
 		{name: "quit", aliases: []string{"q", "exit"}, usage: "quit",
 			help: "leave the debugger"},
-	}
-	commandIndex = map[string]*commandSpec{}
-	for i := range commandSpecs {
-		c := &commandSpecs[i]
-		commandIndex[c.name] = c
-		for _, a := range c.aliases {
-			commandIndex[a] = c
-		}
 	}
 }
 

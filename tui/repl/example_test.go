@@ -7,6 +7,7 @@ import (
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/tui/repl"
 )
 
@@ -16,8 +17,7 @@ func ExampleRun() {
 	  {"id": "backup", "tool": "create_backup", "args": {"database": "prod"}},
 	  {"id": "check", "tool": "validate_backup",
 	   "args": {"backup_id": {"output_by_reference": {"backup": ["backup_id"]}}}}]`), plan.Limits{})
-	repl.Run(context.Background(), repl.Options{
-		Plan: p, Catalog: mockserver.Demo(),
+	repl.Run(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{}), repl.Options{
 		In:  strings.NewReader("break check\ncontinue\nargs\nnext\nsteps\n"),
 		Out: os.Stdout, Err: os.Stdout,
 	})

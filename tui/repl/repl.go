@@ -5,7 +5,8 @@
 //
 //	printf 'break m\ncontinue\nsteps\n' | planctl debug --repl plan.json
 //
-//	err := repl.Run(ctx, repl.Options{Plan: p, Catalog: c, In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+//	d := runner.NewDebugger(p, c, runner.DebugOptions{})
+//	err := repl.Run(ctx, d, repl.Options{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 package repl
 
 import (
@@ -31,21 +32,13 @@ import (
 	"github.com/planctl/planctl/tui"
 )
 
-// Options configure a REPL session.
+// Options configure a REPL session; the Debugger it drives is handed to
+// it (NewSession, Run), built by the caller.
 type Options struct {
-	Plan        *plan.Plan
-	Catalog     *plan.Catalog
-	RunOptions  runner.RunOptions // step timeout; OnEvent is the REPL's own
-	Diagnostics []plan.Diagnostic // from check.Validate (nil: the session validates the plan)
-	Limits      plan.Limits       // the plan's limits, for edited copies of it
-	Live        *plan.Catalog     // with a replayed trace: the tools to go on with where it ends
-	// Validate checks the plan and every edit of it (nil: check.Validate).
-	Validate    func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
-	Breakpoints []int     // step indexes to stop before
-	TracePath   string    // default file for the trace command
-	In          io.Reader // commands, one a line
-	Out         io.Writer // results
-	Err         io.Writer // error lines (Out when nil)
+	TracePath string    // default file for the trace command (empty: trace.DefaultPath)
+	In        io.Reader // commands, one a line
+	Out       io.Writer // results
+	Err       io.Writer // error lines (Out when nil)
 	// Interactive shows a prompt and a banner; when In is a terminal it
 	// also gives line editing and history.
 	Interactive bool
@@ -95,31 +88,29 @@ type display struct {
 	expr string
 }
 
-// NewSession prepares a session; nothing runs until a command asks.
-func NewSession(o Options) *Session {
+// NewSession prepares a session driving d, which has not run yet; nothing
+// runs until a command asks.
+func NewSession(d *runner.Debugger, o Options) *Session {
 	if o.Err == nil {
 		o.Err = o.Out
 	}
 	if o.TracePath == "" {
-		o.TracePath = trace.DefaultPath(o.Plan.Src.Name)
+		o.TracePath = trace.DefaultPath(d.Plan().Src.Name)
 	}
-	s := &Session{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits}
+	s := &Session{o: o, dbg: d, run: d.Run(), out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits}
 	if o.PrintLimits != nil {
 		s.limits = *o.PrintLimits
 	}
-	ro := o.RunOptions
-	ro.OnEvent = s.onEvent
-	s.dbg = runner.NewDebugger(o.Plan, o.Catalog, runner.DebugOptions{Run: ro, Diagnostics: o.Diagnostics, Breakpoints: o.Breakpoints, Limits: o.Limits, Validate: o.Validate, Live: o.Live})
-	s.run = s.dbg.Run()
+	d.SetOnEvent(s.onEvent)
 	return s
 }
 
 // Run is the session's runner.Run.
 func (s *Session) Run() *runner.Run { return s.run }
 
-// Run reads commands from o.In until quit or the end of input.
-func Run(ctx context.Context, o Options) error {
-	s := NewSession(o)
+// Run reads commands from o.In until quit or the end of input, driving d.
+func Run(ctx context.Context, d *runner.Debugger, o Options) error {
+	s := NewSession(d, o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && tui.IsTerminal(f) {
 		ed, err := newLineEditor(f, s.errOut, s.Complete)
@@ -209,7 +200,7 @@ func (s *Session) result() error {
 func (s *Session) banner() {
 	p := s.dbg.Plan()
 	n := len(s.dbg.Diagnostics())
-	fmt.Fprintf(s.errOut, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.o.Catalog.Source)
+	fmt.Fprintf(s.errOut, "planctl debug: %s, %d steps, tools from %s", p.Src.Name, len(p.Steps), s.dbg.Catalog().Source)
 	if n > 0 {
 		fmt.Fprintf(s.errOut, "; %d diagnostic(s) (type diag)", n)
 	}

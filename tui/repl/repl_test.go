@@ -31,7 +31,7 @@ func session(t testing.TB, src string, cat *plan.Catalog) (*Session, *bytes.Buff
 	}
 	p := plan.Load("p.json", []byte(src), plan.Limits{})
 	var out bytes.Buffer
-	return NewSession(Options{Plan: p, Catalog: cat, Diagnostics: check.Validate(p, cat), In: strings.NewReader(""), Out: &out, Err: &out,
+	return NewSession(runner.NewDebugger(p, cat, runner.DebugOptions{Diagnostics: check.Validate(p, cat)}), Options{In: strings.NewReader(""), Out: &out, Err: &out,
 		TracePath: filepath.Join(t.TempDir(), "t.json")}), &out
 }
 
@@ -162,7 +162,7 @@ func TestRestartReconnects(t *testing.T) {
 func TestRunFromPipe(t *testing.T) {
 	p := plan.Load("p.json", []byte(migration), plan.Limits{})
 	var out, errb bytes.Buffer
-	err := Run(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), In: strings.NewReader("break note\ncontinue\n\nsteps\nquit\nnext\n"), Out: &out, Err: &errb})
+	err := Run(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{}), Options{In: strings.NewReader("break note\ncontinue\n\nsteps\nquit\nnext\n"), Out: &out, Err: &errb})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestRunFromPipe(t *testing.T) {
 	if out.String() != want || errb.Len() != 0 {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
-	err = Run(context.Background(), Options{Plan: p, Catalog: mockserver.Demo(), In: strings.NewReader("bogus\n"), Out: &out, Err: &errb})
+	err = Run(context.Background(), runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{}), Options{In: strings.NewReader("bogus\n"), Out: &out, Err: &errb})
 	if !errors.Is(err, ErrCommandFailed) {
 		t.Errorf("a failed command in a script: %v", err)
 	}
@@ -197,7 +197,7 @@ func BenchmarkNext(b *testing.B) {
 	for _, n := range []int{10, 10_000} {
 		b.Run(strconv.Itoa(n)+"-steps", func(b *testing.B) {
 			p := plan.Load("chain.json", plantest.Chain(n), plan.Limits{})
-			s := NewSession(Options{Plan: p, Catalog: mockserver.Demo(), Out: discard{}, Err: discard{}})
+			s := NewSession(runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{}), Options{Out: discard{}, Err: discard{}})
 			ctx := context.Background()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -215,7 +215,7 @@ func BenchmarkNext(b *testing.B) {
 // BenchmarkSteps measures the steps listing of a 10,000-step plan.
 func BenchmarkSteps(b *testing.B) {
 	p := plan.Load("chain.json", plantest.Chain(10_000), plan.Limits{})
-	s := NewSession(Options{Plan: p, Catalog: mockserver.Demo(), Out: discard{}, Err: discard{}})
+	s := NewSession(runner.NewDebugger(p, mockserver.Demo(), runner.DebugOptions{}), Options{Out: discard{}, Err: discard{}})
 	s.Exec(context.Background(), "continue")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

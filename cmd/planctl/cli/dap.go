@@ -16,6 +16,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/dap"
 	"github.com/planctl/planctl/plan/mcpserver"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
 )
@@ -202,7 +203,9 @@ func listenLoopback(addr string) (net.Listener, error) {
 // openDAPLaunch opens a launch request's plan and tools the way
 // `planctl debug` opens its arguments: the same tool sources (through
 // sourceFlags.open), and a trace as the program opens the recorded plan
-// with its answers, or with the tools given beside it.
+// with its answers, or with the tools given beside it; the Debugger is
+// newDebugger's, as debug's. The adapter calls it for every launch and
+// restart.
 func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
@@ -225,8 +228,8 @@ func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Ope
 		if err != nil {
 			return nil, launchHint(l, err)
 		}
-		p, src, fromTrace := t.plan, t.src, t.fromTrace
-		return &dap.Opened{Plan: p, Catalog: src.catalog, Live: src.live, FromTrace: fromTrace, Close: src.Close}, nil
+		dbg := newDebugger(t, debuggerOptions{run: runner.RunOptions{StepTimeout: l.Timeout()}})
+		return &dap.Opened{Debugger: dbg, FromTrace: t.fromTrace, Close: t.src.Close}, nil
 	}
 }
 

@@ -127,7 +127,6 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	}
 	src, p := target.src, target.plan
 	defer src.Close()
-	cat := src.catalog
 
 	breaks, err := breakpoints(p, f.breaks)
 	if err != nil {
@@ -138,10 +137,15 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 	if f.trace == "" {
 		f.trace = trace.DefaultPath(p.Src.Name)
 	}
-	runOpts := runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact}
+	o := debuggerOptions{
+		run:    runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact},
+		breaks: breaks, limits: lim,
+		// the full screen draws its first frame before the plan is checked
+		deferCheck: !f.repl,
+	}
+	dbg := newDebugger(target, o)
 	if f.repl {
-		err := repl.Run(ctx, repl.Options{
-			Plan: p, Catalog: cat, RunOptions: runOpts, Breakpoints: breaks, Limits: lim, Live: src.live,
+		err := repl.Run(ctx, dbg, repl.Options{
 			TracePath: f.trace, In: s.in, Out: s.out, Err: s.errOut, Interactive: tui.IsTerminal(s.in), Commands: f.commands,
 		})
 		switch {
@@ -152,14 +156,30 @@ func debugPlan(c *cobra.Command, s *streams, f *debugFlags, args []string) error
 		}
 		return nil
 	}
-	err = tui.Run(ctx, tui.Options{
-		Plan: p, Catalog: cat, RunOptions: runOpts, Breakpoints: breaks, Limits: lim, Live: src.live,
-		TracePath: f.trace, Print: f.print, In: s.in, Out: s.out, Screen: s.errOut,
-	})
+	err = tui.Run(ctx, dbg, tui.Options{TracePath: f.trace, Print: f.print, In: s.in, Out: s.out, Screen: s.errOut})
 	if err != nil {
 		return fatal(err)
 	}
 	return nil
+}
+
+// debuggerOptions are what a driver's command line sets of the Debugger
+// newDebugger builds.
+type debuggerOptions struct {
+	run        runner.RunOptions
+	breaks     []int       // step indexes to stop before
+	limits     plan.Limits // the plan's, for its edited copies
+	deferCheck bool        // validate when the driver asks (runner.DebugOptions.DeferValidation)
+}
+
+// newDebugger builds the Debugger of an opened plan and its tools: the one
+// place the drivers' Debugger is made (debug's full screen and REPL, and
+// every launch and restart of dap), as delve's front-ends are handed a
+// client. A replayed trace goes on with the live tools where it ends.
+func newDebugger(t *debugTarget, o debuggerOptions) *runner.Debugger {
+	return runner.NewDebugger(t.plan, t.src.catalog, runner.DebugOptions{
+		Run: o.run, Breakpoints: o.breaks, Limits: o.limits, Live: t.src.live, DeferValidation: o.deferCheck,
+	})
 }
 
 // breakpoints turns --break values (step ids, or #N) into step indexes.

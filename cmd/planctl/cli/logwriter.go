@@ -16,7 +16,7 @@ import (
 // descheduled for a moment put that mutex into starvation mode, where it
 // is handed to the waiters in turn, one scheduling round each: in a trace
 // of a loaded server the requests spent more time waiting for it than
-// running, and the server's own p90 was 195 ms for 0.5 ms of work. So:
+// running (docs/design/serve-latency.md has the figures). So:
 //
 //   - logHandler formats each record with a TextHandler that no other
 //     record uses at the same time, into that handler's own buffer (the
@@ -37,8 +37,8 @@ type logHandler struct {
 	// spare is a formatter kept for the next record: a record takes it
 	// (or makes one when another record holds it) and puts it back. A
 	// served plan logs through one handler per plan (With "call") three
-	// to five times, and making a TextHandler, with its attributes
-	// formatted anew, for every record was a fifth of the log's cost.
+	// to five times, and making a TextHandler for every record formatted
+	// the same attributes again each time.
 	spare atomic.Pointer[logFormatter]
 }
 

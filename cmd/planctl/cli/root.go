@@ -12,7 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/planctl/planctl/plan/termsafe"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/spf13/cobra"
 )
 
@@ -83,15 +83,15 @@ func execute(root *cobra.Command, args []string, s *streams) int {
 		// An error may quote an upstream's answer or a file's text:
 		// escaped for the terminal, lines kept.
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "planctl: %s\n", termsafe.Text(ee.err.Error()))
+			fmt.Fprintf(stderr, "planctl: %s\n", jsontext.EscapeLines(ee.err.Error()))
 		}
 		if ee.hint != "" {
-			fmt.Fprintln(stderr, termsafe.Text(ee.hint))
+			fmt.Fprintln(stderr, jsontext.EscapeLines(ee.hint))
 		}
 		return ee.code
 	}
 	// cobra's own errors are command-line mistakes.
-	fmt.Fprintf(stderr, "planctl: %s\nRun 'planctl --help' for usage.\n", termsafe.Text(err.Error()))
+	fmt.Fprintf(stderr, "planctl: %s\nRun 'planctl --help' for usage.\n", jsontext.EscapeLines(err.Error()))
 	return ExitUsage
 }
 

@@ -529,8 +529,8 @@ func openLog(path string) (*os.File, error) {
 // let through, handing each free turn to the next in line, and a P that
 // always has work never polls the network: a request that arrived
 // meanwhile waited, unread, for the runtime's monitor to poll (up to 10
-// ms) and then behind the line, and that was the p99 (docs/serve.md
-// "## Load"). The one P more has no turn to run, so it reads new requests
+// ms) and then behind the line, and that was the p99
+// (docs/design/serve-latency.md). The one P more has no turn to run, so it reads new requests
 // and writes answers as they come. Setting GOMAXPROCS stops Go from
 // following a change of the CPU quota at run time; serve keeps the value
 // it started with.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
-	"github.com/planctl/planctl/plan/termsafe"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +43,7 @@ func newToolsCmd(s *streams) *cobra.Command {
 				return toolsJSON(s, ts.catalog)
 			case "concierge":
 				// An upstream's names and descriptions: escaped for the terminal.
-				fmt.Fprintln(s.out, termsafe.Text(concierge.RenderConcierge(ts.catalog.Tools)))
+				fmt.Fprintln(s.out, jsontext.EscapeLines(concierge.RenderConcierge(ts.catalog.Tools)))
 				return nil
 			default:
 				return usage(fmt.Errorf("unknown --format %q: use table, json or concierge", format))
@@ -65,9 +65,9 @@ func toolsTable(s *streams, c *plan.Catalog) error {
 		sig, _, _ := strings.Cut(strings.TrimSpace(b.String()), "\n")
 		params := strings.TrimSuffix(strings.TrimPrefix(sig, t.Name+"("), ")")
 		desc, _, _ := strings.Cut(t.Description, "\n")
-		fmt.Fprintf(w, "%s\t%s\t%s\n", termsafe.Line(t.Name), termsafe.Line(params), termsafe.Line(desc))
+		fmt.Fprintf(w, "%s\t%s\t%s\n", jsontext.EscapeText(t.Name), jsontext.EscapeText(params), jsontext.EscapeText(desc))
 	}
-	fmt.Fprintf(w, "\n%d tools from %s; [sharable] parameters may take output_by_reference\n", len(c.Tools), termsafe.Line(c.Source))
+	fmt.Fprintf(w, "\n%d tools from %s; [sharable] parameters may take output_by_reference\n", len(c.Tools), jsontext.EscapeText(c.Source))
 	return w.Flush()
 }
 
@@ -106,6 +106,6 @@ func toolsJSON(s *streams, c *plan.Catalog) error {
 	}
 	// The same JSON, with what encoding/json leaves raw (ESC's C1 cousins,
 	// bidi overrides) as \u escapes.
-	_, err := s.out.Write(termsafe.JSON(b.Bytes()))
+	_, err := s.out.Write(jsontext.AppendDisplay(nil, b.Bytes()))
 	return err
 }

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/planctl/planctl/plan/termsafe"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/trace"
 	"github.com/spf13/cobra"
 )
@@ -76,7 +76,7 @@ func listTraces(s *streams, dir string) error {
 	for _, r := range rows {
 		// A trace's fields are anyone's text (a client's session id, a
 		// tool's error): escaped for the terminal.
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", termsafe.Line(r.written), termsafe.Line(r.session), termsafe.Line(r.status), termsafe.Line(r.failure), termsafe.Line(r.file))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", jsontext.EscapeText(r.written), jsontext.EscapeText(r.session), jsontext.EscapeText(r.status), jsontext.EscapeText(r.failure), jsontext.EscapeText(r.file))
 	}
 	return w.Flush()
 }

@@ -22,7 +22,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// The findings of issue 12, each against a real planctl serve process.
+// What a hostile client or plan could try against serve (plans whose
+// results or answers amplify, too many sessions, slow bodies and readers,
+// cancelling another caller's plan, weak defaults, secrets in answers and
+// logs, closed pipes, requests during shutdown), each against a real
+// planctl serve process.
 
 // post sends body to s with its token (and hdr pairs), returning the status,
 // the answer and its headers.

@@ -203,7 +203,8 @@ func TestConciergeWire(t *testing.T) {
 }
 
 // TestToolListRendering: `planctl tools --format concierge` renders the
-// corners where Concierge's Python shows (issue 18), through the binary.
+// corners where Concierge's Python shows (docs/concierge.md), through the
+// binary.
 func TestToolListRendering(t *testing.T) {
 	t.Parallel()
 	catalog := `{"tools": [

@@ -1,0 +1,73 @@
+package jsontext
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// stringCases is every byte alone and between others, and random strings
+// of the characters the two forms treat differently: HTML's, \b and \f,
+// U+2028 and U+2029 and their neighbours, characters past ASCII, and
+// bytes that are not UTF-8 (alone or a character cut short).
+func stringCases() []string {
+	var cases []string
+	for b := 0; b < 0x100; b++ {
+		cases = append(cases, string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z"+string([]byte{byte(b)}))
+	}
+	pieces := []string{"a", "<", ">", "&", `"`, `\`, "\n", "\r", "\t", "\b", "\f", "\x01", "\x1f", "\x7f", "/",
+		"é", "日", "😀", "\u2028", "\u2029", "\u2027", "\u202a", "\ufffd", "\xe2\x80", "\xff", "\xed\xa0\x80"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
+	}
+	return append(cases, "", `{"status": "completed", "x": "<a href=\"&\">"}`)
+}
+
+// AppendMarshalString writes the bytes encoding/json writes, for every
+// string: what the MCP server's direct path sends must be mcp-go's.
+func TestAppendMarshalStringIsEncodingJSON(t *testing.T) {
+	for _, s := range stringCases() {
+		want, _ := json.Marshal(s)
+		if got := AppendMarshalString([]byte("prefix"), s); string(got) != "prefix"+string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	}
+}
+
+// AppendJSONString escapes only what JSON requires: the quote, the
+// backslash and the C0 controls (\n, \r, \t short, the rest as \u00XX);
+// every other byte, HTML's, DEL, U+2028 and bytes that are not UTF-8, is
+// copied. What it writes decodes to the string (when s is UTF-8).
+func TestAppendJSONStringEscapesOnlyWhatJSONRequires(t *testing.T) {
+	short := map[byte]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
+	for _, s := range stringCases() {
+		want := []byte{'"'}
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch e, ok := short[c]; {
+			case ok:
+				want = append(want, e...)
+			case c < 0x20:
+				want = append(want, `\u00`+string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])...)
+			default:
+				want = append(want, c)
+			}
+		}
+		want = append(want, '"')
+		got := AppendJSONString([]byte("prefix"), s)
+		if string(got) != "prefix"+string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+		var back string
+		if err := json.Unmarshal(got[len("prefix"):], &back); err != nil || utf8.ValidString(s) && back != s {
+			t.Fatalf("%q: %s decodes to %q (%v)", s, got, back, err)
+		}
+	}
+}

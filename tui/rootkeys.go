@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/planctl/planctl/plan/trace"
+)
+
+// The root's keys. A key goes to the top overlay when one is open; else
+// the root takes the keys that act on the run (runKey) or change what the
+// screen shows (screenKey); the rest go to the focused pane (paneKey).
+
+// key handles one key.
+func (m *model) key(k tea.KeyMsg) tea.Cmd {
+	if m.top() != nil {
+		return m.updateTop(k)
+	}
+	if cmd, ok := m.runKey(k); ok {
+		return cmd
+	}
+	if cmd, ok := m.screenKey(k); ok {
+		return cmd
+	}
+	return m.paneKey(k)
+}
+
+// runKey takes the keys that drive the run, its breakpoints and the
+// session: stepping (queued while a command runs), cancel, quit, edit.
+func (m *model) runKey(k tea.KeyMsg) (tea.Cmd, bool) {
+	ks := m.keys
+	switch {
+	case m.busy && key.Matches(k, ks.Cancel):
+		m.cancel()
+		if d := m.dropQueue(); d != "" {
+			return m.note("cancelling %s… and dropped the queued keys %s", m.busyLabel(), d), true
+		}
+		return m.note("cancelling %s…", m.busyLabel()), true
+	case key.Matches(k, ks.Quit):
+		if m.busy {
+			m.push(newQuestion(m.common, m.quitQuestion, m.quitAnswer))
+			return nil, true
+		}
+		return tea.Quit, true
+	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
+		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
+		return m.enqueue(k), true
+	case key.Matches(k, ks.Next):
+		return m.stepRun(false), true
+	case key.Matches(k, ks.Continue):
+		return m.stepRun(true), true
+	case key.Matches(k, ks.Break):
+		return m.toggleBreak(), true
+	case key.Matches(k, ks.Restart):
+		return m.restart(), true
+	case key.Matches(k, ks.Rerun):
+		return m.rerun(m.sel), true
+	case key.Matches(k, ks.Edit):
+		return m.edit(), true
+	case key.Matches(k, ks.Cancel):
+		return m.note("nothing is running"), true
+	case key.Matches(k, ks.Trace):
+		path := m.o.TracePath
+		if path == "" {
+			path = trace.DefaultPath(m.p.Src.Name)
+		}
+		m.openPrompt(modeTrace, tracePrompt, path, m.writeTrace)
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *model) toggleBreak() tea.Cmd {
+	if len(m.p.Steps) == 0 {
+		return nil
+	}
+	if m.dbg.SetBreak(m.sel, !m.dbg.IsBreak(m.sel)) {
+		return m.note("breakpoint on %s cleared", m.label(m.sel))
+	}
+	return m.note("breakpoint on %s: c stops before it", m.label(m.sel))
+}
+
+// quitQuestion and quitAnswer are the question q asks while a command runs.
+func (m *model) quitQuestion() string {
+	return m.st.errMsg.Render(m.busyLabel() + " is running: quit anyway? y/n")
+}
+
+func (m *model) quitAnswer(k tea.KeyMsg) tea.Cmd {
+	if k.String() == "y" || k.String() == "Y" {
+		if m.cancel != nil {
+			m.cancel()
+		}
+		return tea.Quit
+	}
+	if !key.Matches(k, m.keys.Cancel) {
+		return m.note("still debugging")
+	}
+	return m.key(k) // ctrl+c or x at the question: the same as without it
+}
+
+// screenKey takes the keys that change what the screen shows: help, focus,
+// the result pane's views, queries, watches, go-to.
+func (m *model) screenKey(k tea.KeyMsg) (tea.Cmd, bool) {
+	ks := m.keys
+	switch {
+	case key.Matches(k, ks.Help):
+		m.help.open(m.keys.helpGroups(m.results.ShortHelp(), m.step.ShortHelp()), m.helpClosed)
+		m.push(m.help)
+		return nil, true
+	case key.Matches(k, ks.Focus):
+		m.setFocus((m.focus + 1) % paneCount)
+		return nil, true
+	case key.Matches(k, ks.FocusBack):
+		m.setFocus((m.focus + paneCount - 1) % paneCount)
+		return nil, true
+	case key.Matches(k, ks.Whole):
+		m.results.whole, m.results.argsView, m.results.queryView = !m.results.whole, false, false
+		return m.showStep(), true
+	case key.Matches(k, ks.Args):
+		if len(m.p.Steps) == 0 {
+			return nil, true
+		}
+		m.results.argsView, m.results.whole, m.results.queryView = !m.results.argsView, false, false
+		return m.showStep(), true
+	case key.Matches(k, ks.Back) && m.results.queryView:
+		m.results.queryView = false
+		return m.showStep(), true
+	case key.Matches(k, ks.Watch):
+		m.openQuery(modeWatch, watchPrompt, "")
+		return nil, true
+	case key.Matches(k, ks.Query), key.Matches(k, ks.BreakIf), key.Matches(k, ks.GoTo):
+		if len(m.p.Steps) == 0 {
+			return m.note("the plan has no steps"), true
+		}
+		switch {
+		case key.Matches(k, ks.Query):
+			m.openQuery(modeQuery, queryPrompt, m.results.queryExpr)
+		case key.Matches(k, ks.BreakIf):
+			m.openQuery(modeBreakIf, "break "+m.label(m.sel)+" if ", m.dbg.BreakCondition(m.sel))
+		default:
+			m.openPrompt(modeGoto, gotoPrompt, "", func(v string) tea.Cmd { return m.gotoStep(strings.TrimSpace(v)) })
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// helpClosed: ctrl+c closes the help and does what it does without it.
+func (m *model) helpClosed(k tea.KeyMsg) tea.Cmd {
+	if k.String() == "ctrl+c" {
+		return m.key(k)
+	}
+	return nil
+}
+
+func (m *model) openPrompt(md mode, prompt, value string, enter func(string) tea.Cmd) {
+	m.prompt.open(md, prompt, value, enter)
+	m.push(m.prompt)
+}
+
+func (m *model) openQuery(md mode, prompt, value string) {
+	m.query.open(md, prompt, value, func(v string) tea.Cmd { return m.queryEntered(md, v) })
+	m.push(m.query)
+}
+
+// paneKey hands a key to the focused pane; the root acts on what the
+// pane asks (a new selection, a reference to follow, an overlay).
+func (m *model) paneKey(k tea.KeyMsg) tea.Cmd {
+	ks := m.keys
+	switch m.focus {
+	case paneSteps:
+		if len(m.p.Steps) > 0 && (key.Matches(k, ks.Full) || key.Matches(k, ks.Expand)) {
+			m.setFocus(paneTree)
+			return nil
+		}
+		m.steps.SetSize(m.leftWidth(), m.bodyHeight())
+		if m.steps.Update(k); m.steps.picked >= 0 {
+			m.sel, m.following = m.steps.picked, false
+			m.step.reset()
+			return m.showStep()
+		}
+		return nil
+	case paneStep:
+		m.ensurePane() // its references, for the selected step
+		if key.Matches(k, ks.Full) || key.Matches(k, ks.Expand) {
+			if len(m.step.refs) == 0 {
+				return m.note("this step has no reference to follow")
+			}
+			return m.jump(max(m.step.cur, 0))
+		}
+		m.step.Update(k)
+		return nil
+	}
+	return m.treeKey(k)
+}
+
+// treeKey: the result pane's keys; those that open an overlay are the
+// root's.
+func (m *model) treeKey(k tea.KeyMsg) tea.Cmd {
+	t := m.results.tree
+	switch {
+	case t.empty():
+		return nil
+	case key.Matches(k, m.keys.Search):
+		m.openPrompt(modeSearch, searchPrompt, "", m.results.search) // earlier searches: up
+		return nil
+	case key.Matches(k, m.keys.Copy):
+		m.push(newQuestion(m.common, copyQuestion, func(k tea.KeyMsg) tea.Cmd { return m.copyKey(k.String()) }))
+		return nil
+	case key.Matches(k, m.keys.Full):
+		m.full.open(t.fullValue(), "")
+		m.push(m.full)
+		m.full.SetSize(m.w, m.bodyHeight())
+		return nil
+	}
+	_, cmd := m.results.Update(k)
+	return cmd
+}
+
+func copyQuestion() string { return "copy: y value · p path · r output_by_reference object" }
