@@ -103,6 +103,31 @@ func TestRefusalSeenByClientThatWritesFirst(t *testing.T) {
 			t.Errorf("token %s: %d, want %d", tok, resp.StatusCode, want)
 		}
 	}
+	// A body 20 times the limit, its length declared, is still read to
+	// its end, so that the client's write succeeds; chunked, with no
+	// length given, twice the limit is (past it the client's write may
+	// fail, but the answer is there to read).
+	for _, c := range []struct {
+		name, head string
+		body       string
+	}{
+		{"20 times the limit", fmt.Sprintf("Content-Length: %d\r\n", 20<<20), strings.Repeat("x", 20<<20)},
+		{"chunked", "Transfer-Encoding: chunked\r\n", fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", 3<<19, strings.Repeat("x", 3<<19))},
+	} {
+		conn := dial(t, addr)
+		_, werr := fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer s3cret\r\nContent-Type: application/json\r\n%s\r\n%s", addr, c.head, c.body)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if werr != nil {
+			t.Errorf("%s: writing the body: %v", c.name, werr)
+		}
+		if err != nil {
+			t.Fatalf("%s: no answer after writing the body (write: %v): %v", c.name, werr, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s: %d, want 413", c.name, resp.StatusCode)
+		}
+	}
 }
 
 // Header lines are bounded: past MaxHeaderBytes, 431 and the connection

@@ -87,7 +87,7 @@ type HTTPOptions struct {
 }
 
 // DefaultMaxAnswers bounds the answers held at once: eight of
-// runner.DefaultMaxResponse, where a served plan's answer is a few
+// runner.DefaultMaxResponse (64 of DefaultMaxResponse), where a served plan's answer is a few
 // kilobytes. Without it, clients that read none of their answers could
 // make a server hold --max-inflight of the largest answers (16 GiB, and
 // twice that or more in memory) until --write-timeout.
@@ -537,18 +537,31 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg stri
 	if h.conns != nil {
 		h.conns.lingering(nc)
 	}
-	go h.linger(nc, brw.Reader)
+	limit := 2 * h.opts.MaxBody
+	if r.ContentLength > limit {
+		// A client that writes the whole body it declared before reading
+		// (Python's httpx) must be able to finish its write: cut short,
+		// it sees a broken pipe, not the answer.
+		limit = min(r.ContentLength, max(limit, MaxLingerBytes))
+	}
+	go h.linger(nc, brw.Reader, limit)
 }
+
+// MaxLingerBytes bounds what a refused request's connection discards of
+// the body its client declared (Content-Length) beyond twice MaxBody:
+// a plan that large is a mistake a client should hear about, and what
+// the server spends on it is bounded by LingerTimeout anyway.
+const MaxLingerBytes = 64 << 20
 
 // linger closes a refused request's connection: its half first, so the
 // client sees the end of the answer, then it discards what the client
-// still sends, at most twice MaxBody within LingerTimeout, then closes
+// still sends, at most limit bytes within LingerTimeout, then closes
 // the rest. A client that writes its whole body before reading (Python's
 // httpx does) so reads the refusal instead of a reset; a stranger's
 // partial body holds a small goroutine and a descriptor that long at
 // most, and is shed first past MaxConns. The request and its headers are
 // freed as the handler returns.
-func (h *HTTP) linger(nc net.Conn, br *bufio.Reader) {
+func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64) {
 	defer nc.Close()
 	if h.conns != nil {
 		defer h.conns.forget(nc)
@@ -557,7 +570,7 @@ func (h *HTTP) linger(nc net.Conn, br *bufio.Reader) {
 		cw.CloseWrite()
 	}
 	nc.SetReadDeadline(time.Now().Add(LingerTimeout))
-	io.CopyN(io.Discard, br, 2*h.opts.MaxBody)
+	io.CopyN(io.Discard, br, limit)
 }
 
 // clientOf is who opened a session, for MaxClientSessions: the address
@@ -679,4 +692,16 @@ func (h *HTTP) logged(next http.Handler) http.Handler {
 		h.log.Info("http", "method", r.Method, "path", r.URL.Path, "status", sw.status,
 			"bytes", sw.bytes, "remote", r.RemoteAddr, "duration", time.Since(start))
 	})
+}
+
+// WriteHeader answers a JSON-RPC error 200, not the 404 mcp-go gives
+// method-not-found on protocol 2026-07-28: mcp-go's own client (1.2.1)
+// and others read any 404 on a POST as the end of their session, and
+// drop it. The body, the JSON-RPC error, says what went wrong. Other
+// 404s (an unknown session, another path) are plain text and pass.
+func (w wireOutWriter) WriteHeader(code int) {
+	if code == http.StatusNotFound && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		code = http.StatusOK
+	}
+	w.ResponseWriter.WriteHeader(code)
 }

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,15 @@ const ToolName = "execute_plan"
 // serverName is the server's name in serverInfo.
 const serverName = "planctl"
 
+// DefaultMaxResponse bounds a served plan's answer, as written: the
+// TypeScript SDK's stdio client (ReadBuffer, 1.32) holds at most 10 MiB of
+// unread input, the line being read and the next pipe read beside it, and
+// past it drops the whole session; 8 MiB leaves room for a pipe read and
+// the progress notifications before the answer. The Python SDK's stdio
+// client (1.29), which FastMCP's Client uses, has no bound of its own. A
+// plan over it comes back as a clean partial answer naming --max-response.
+const DefaultMaxResponse = 8 << 20
+
 // DefaultMaxSteps bounds a served plan's length: a model's plan, unlike a
 // file on disk, comes from outside.
 const DefaultMaxSteps = 1000
@@ -52,7 +62,7 @@ type Options struct {
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
 	// is not marked isError (wire.go; --concierge-wire).
 	ConciergeWire bool
-	MaxResponse   int64         // bounds a plan's results and arguments together; 0: runner.DefaultMaxResponse, negative: none
+	MaxResponse   int64         // bounds a plan's results and arguments together; 0: DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
 	Record        RecordOptions // the flight recorder: a trace of every plan served
 }
@@ -100,7 +110,7 @@ func New(opts Options) *Server {
 		opts.MaxSteps = DefaultMaxSteps
 	}
 	if opts.MaxResponse == 0 {
-		opts.MaxResponse = runner.DefaultMaxResponse
+		opts.MaxResponse = DefaultMaxResponse
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -182,9 +192,17 @@ const InputSchema = `{"type":"object","properties":{"steps":{"type":"array","min
 
 // OutputSchema describes both answers of execute_plan: a run
 // ({"status", "steps"}) and a refused plan ({"error"}).
+//
+// steps, a map by step id, is written as an anyOf of one map schema:
+// FastMCP's Client (json_schema_to_type, 2.x) turns a nested
+// {"type":"object","additionalProperties":...} with no properties into a
+// dataclass with no fields, and so every step into nothing, but maps the
+// same schema inside anyOf to dict[str, step]; later versions map both
+// forms to a dict, and JSON Schema validators (the TypeScript SDK's ajv)
+// read the two forms alike. TestOutputSchemaFastMCPShape keeps it so.
 const OutputSchema = `{"type":"object","properties":{` +
 	`"status":{"type":"string","enum":["completed","partial"],"description":"completed: every step ran ok; partial: the last step in steps failed and the plan stopped there"},` +
-	`"steps":{"type":"object","description":"the steps that ran, in plan order, by step id","additionalProperties":{"type":"object","properties":{"status":{"type":"string","enum":["ok","error"]},"result":{"description":"the tool's output, when status is ok"},"error":{"type":"string","description":"why the step failed, when status is error"}},"required":["status"]}},` +
+	`"steps":{"description":"the steps that ran, in plan order, by step id","anyOf":[{"type":"object","additionalProperties":{"type":"object","properties":{"status":{"type":"string","enum":["ok","error"]},"result":{"description":"the tool's output, when status is ok"},"error":{"type":"string","description":"why the step failed, when status is error"}},"required":["status"]}}]},` +
 	`"error":{"type":"string","description":"the plan was refused before any step ran, and why"}}}`
 
 // Tool is the execute_plan tool as listed for catalog c.
@@ -371,29 +389,82 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		opts.Lease = l // a nil *lease in the interface would count every answer for nothing
 	}
 	turn := turnFrom(ctx)
-	opts.OnEvent = func(e runner.Event) {
-		if e.Kind != runner.EventStepFinished {
-			return
+	// progressMu orders the notifications of the plan's steps and of its
+	// tools' own progress, so that their progress values only grow.
+	var progressMu sync.Mutex
+	var running atomic.Int64 // the step whose tool runs now, +1 (0: none)
+	var last float64         // the last progress value sent
+	send := func(progress float64, msg string) {
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		if progress <= last && last != 0 {
+			return // MCP's progress only grows: a tool's report late to its step
 		}
-		turn.stepDone()
-		st := p.Steps[e.Step]
-		status := e.State.Status.String()
-		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
-		if token == nil {
-			return
-		}
-		msg := fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status)
-		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+		last = progress
+		params := map[string]any{
 			"progressToken": token,
-			"progress":      e.Step + 1,
+			"progress":      progress,
 			"total":         total,
 			"message":       msg,
-		})
+		}
+		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+		if errors.Is(err, server.ErrNotificationChannelBlocked) && barrier != nil {
+			// mcp-go's queue is full (steps finish faster than the client
+			// reads): wait for room rather than lose the notification.
+			timer := time.NewTimer(progressWait)
+			for errors.Is(err, server.ErrNotificationChannelBlocked) && barrier.waitWrite(ctx, timer.C) {
+				err = s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+			}
+			timer.Stop()
+		}
 		if err != nil {
 			log.Debug("progress not sent", "err", err)
 		} else if barrier != nil {
 			barrier.send()
 		}
+	}
+	if token != nil {
+		// An upstream tool's own progress is the plan's, within its step:
+		// between the steps done and the next, with the tool's message.
+		ctx = plan.WithToolProgress(ctx, func(tp plan.ToolProgress) {
+			i := int(running.Load()) - 1
+			if i < 0 || ctx.Err() != nil {
+				return
+			}
+			frac := 0.5
+			if tp.Total > 0 {
+				frac = min(tp.Progress/tp.Total, 0.99)
+			} else if tp.Progress >= 0 {
+				frac = 0.99 * tp.Progress / (tp.Progress + 1) // grows with it, below 1
+			}
+			st := p.Steps[i]
+			msg := fmt.Sprintf("step %s (%s) running", st.Label(), st.ToolName())
+			if tp.Message != "" {
+				msg += ": " + tp.Message
+			}
+			send(float64(i)+math.Round(frac*1000)/1000, msg)
+		})
+	}
+	opts.OnEvent = func(e runner.Event) {
+		if e.Kind == runner.EventStepStarted {
+			running.Store(int64(e.Step) + 1)
+			return
+		}
+		if e.Kind != runner.EventStepFinished {
+			return
+		}
+		running.Store(0)
+		turn.stepDone()
+		st := p.Steps[e.Step]
+		status := e.State.Status.String()
+		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
+		if token == nil || ctx.Err() != nil {
+			// Cancelled, or the client left: its progress token is
+			// forgotten, and the TypeScript SDK reports progress for an
+			// unknown token as an error.
+			return
+		}
+		send(float64(e.Step+1), fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status))
 	}
 	opts.Redact = s.opts.Record.Redact
 	r := runner.NewRun(p, s.catalog, opts)

@@ -312,3 +312,48 @@ func TestDrainLetsPlansFinishThenCancels(t *testing.T) {
 		t.Errorf("got %s\nwant it to contain %s", got, want)
 	}
 }
+
+// A tool's own progress (an upstream server's, plan.ToolProgress) is
+// the plan's within its step: between the steps done and the next, with
+// the tool's message, and the values only grow.
+func TestToolProgressWithinItsStep(t *testing.T) {
+	tools := []*plan.Tool{{Name: "work", Description: "Report progress.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	cat, err := plan.NewCatalog("test", tools, plan.CallerFunc(func(ctx context.Context, _ string, _ json.RawMessage) (plan.ToolResult, error) {
+		if f := plan.ToolProgressFrom(ctx); f != nil {
+			f(plan.ToolProgress{Progress: 1, Total: 4, Message: "a quarter"})
+			f(plan.ToolProgress{Progress: 3})           // no total
+			f(plan.ToolProgress{Progress: 1, Total: 4}) // going back: not sent
+		}
+		return plan.ToolResult{Value: json.RawMessage(`{"ok":true}`)}, nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, mcpserver.New(mcpserver.Options{Catalog: cat}))
+	notes := make(chan string, 16)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			f := n.Params.AdditionalFields
+			notes <- jsonOf(f["progress"]) + "/" + jsonOf(f["total"]) + " " + jsonOf(f["message"])
+		}
+	})
+	res, err := callPlan(context.Background(), c, `{"steps":[{"id":"a","tool":"work","args":{}},{"id":"b","tool":"work","args":{}}]}`, "tok")
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	var got []string
+	for range 6 {
+		got = append(got, <-notes)
+	}
+	want := []string{
+		`0.25/2 "step a (work) running: a quarter"`,
+		`0.742/2 "step a (work) running"`,
+		`1/2 "step a (work) ok"`,
+		`1.25/2 "step b (work) running: a quarter"`,
+		`1.742/2 "step b (work) running"`,
+		`2/2 "step b (work) ok"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("progress:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

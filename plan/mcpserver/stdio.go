@@ -7,19 +7,22 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
 // ServeStdio serves MCP on in and out until in ends or ctx is done.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	b := newProgressBarrier()
+	b.drained = func(ctx context.Context) { waitDrained(ctx, out) }
 	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	t := &answerTracker{changed: make(chan struct{})}
+	t := newAnswerTracker()
 	w := &countingWriter{w: out, b: b, t: t, idKey: s.idKey}
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
 		atEOF: func() {
@@ -48,38 +51,130 @@ const endOfInputStop = 5 * time.Second
 // requests read before it. The end of input reaches mcp-go only once they
 // are written: mcp-go cancels the requests in flight when its input ends,
 // and drops those still queued for its workers.
+//
+// It also keeps the answer of a request the client cancelled
+// (notifications/cancelled) from being written, as MCP asks: mcp-go
+// cancels the handler's context but writes what it returns, and a
+// client that has forgotten the id may take the answer for another
+// request's, or report an unknown id.
 type answerTracker struct {
 	mu       sync.Mutex
 	requests int
 	answers  int
 	changed  chan struct{} // closed and replaced on every answer
+	// inFlight holds the ids (idKey) of the requests read and not yet
+	// answered; cancelled those of them the client cancelled. Both hold
+	// at most the requests in flight.
+	inFlight  map[string]int
+	cancelled map[string]bool
 }
 
-// asked counts line when it is a request: an object with an id and a method.
+func newAnswerTracker() *answerTracker {
+	return &answerTracker{changed: make(chan struct{}), inFlight: map[string]int{}, cancelled: map[string]bool{}}
+}
+
+// idKey is a JSON-RPC id as a map key: a string and a number that read
+// alike stay apart.
+func idKey(raw json.RawMessage) (string, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v, true
+	case float64:
+		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// asked counts line when it is a request: an object with an id and a
+// method; and marks the request a notifications/cancelled names, when it
+// is in flight.
 func (t *answerTracker) asked(line []byte) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
 	}
-	if json.Unmarshal(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+	if json.Unmarshal(line, &m) != nil || m.Method == "" {
+		return
+	}
+	if len(m.ID) == 0 || string(m.ID) == "null" {
+		if m.Method == string(mcp.MethodNotificationCancelled) {
+			if k, ok := idKey(m.Params.RequestID); ok {
+				t.mu.Lock()
+				if t.inFlight[k] > 0 {
+					t.cancelled[k] = true
+				}
+				t.mu.Unlock()
+			}
+		}
 		return
 	}
 	t.mu.Lock()
 	t.requests++
+	if k, ok := idKey(m.ID); ok {
+		t.inFlight[k]++
+	}
 	t.mu.Unlock()
 }
 
-// answered counts msg when it is a response to a request (an id, no method).
-func (t *answerTracker) answered(msg []byte) {
+// cancelledAnswer reports whether msg answers a request the client
+// cancelled: it is then counted as answered, and not to be written.
+func (t *answerTracker) cancelledAnswer(msg []byte) bool {
+	t.mu.Lock()
+	none := len(t.cancelled) == 0
+	t.mu.Unlock()
+	if none {
+		return false
+	}
+	k, ok := t.answerKey(msg)
+	if !ok {
+		return false
+	}
+	t.mu.Lock()
+	drop := t.cancelled[k]
+	t.mu.Unlock()
+	if drop {
+		t.count(k)
+	}
+	return drop
+}
+
+// answerKey is the id of msg when it is a response (an id, no method).
+func (t *answerTracker) answerKey(msg []byte) (string, bool) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
 	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 || string(m.ID) == "null" {
-		return
+		return "", false
 	}
+	k, ok := idKey(m.ID)
+	if !ok {
+		k = "?" + string(m.ID)
+	}
+	return k, true
+}
+
+// answered counts msg when it is a response to a request (an id, no method).
+func (t *answerTracker) answered(msg []byte) {
+	if k, ok := t.answerKey(msg); ok {
+		t.count(k)
+	}
+}
+
+func (t *answerTracker) count(k string) {
 	t.mu.Lock()
 	t.answers++
+	if t.inFlight[k]--; t.inFlight[k] <= 0 {
+		delete(t.inFlight, k)
+		delete(t.cancelled, k)
+	}
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
@@ -119,6 +214,66 @@ type progressBarrier struct {
 	sent    uint64
 	written uint64
 	changed chan struct{} // closed and replaced on every write
+	// drained, when set (stdio), returns once the client has read what
+	// was written (waitDrained).
+	drained func(context.Context)
+}
+
+// progressWait bounds how long a progress notification waits for room
+// in mcp-go's queue (100 on stdio): as long as a write to a client that
+// reads slowly may take over HTTP (DefaultWriteTimeout). A client that
+// reads nothing cannot take the answer either.
+const progressWait = DefaultWriteTimeout
+
+// waitWrite returns once a message is written after the call, or ctx is
+// done, or timer fires; it reports whether one was written.
+func (b *progressBarrier) waitWrite(ctx context.Context, timer <-chan time.Time) bool {
+	b.mu.Lock()
+	ch := b.changed
+	b.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+	case <-timer:
+	}
+	return false
+}
+
+// drainWait bounds waitDrained: a client that stops reading gets its
+// answer behind the progress anyway.
+const drainWait = 5 * time.Second
+
+// waitDrained returns once the client has read everything written to out
+// (a pipe or a socket; at once for anything else), or ctx is done, or
+// drainWait has passed. The TypeScript SDK (1.32) handles a notification
+// a turn of its event loop later than a response that arrived in the
+// same read, and by then the answer has retired the request's progress
+// handler: a plan's last progress notifications, written just before its
+// answer, were lost (typescript-sdk issue 2580). An answer written once
+// the client has read the rest arrives in a read of its own. No event
+// says that the client read, so it asks, at growing intervals.
+func waitDrained(ctx context.Context, out io.Writer) {
+	for {
+		u, ok := out.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		out = u.Unwrap()
+	}
+	n, ok := unreadBytes(out)
+	if !ok || n == 0 {
+		return
+	}
+	deadline := time.Now().Add(drainWait)
+	d := 50 * time.Microsecond
+	for n > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(d)
+		d = min(2*d, 10*time.Millisecond)
+		if n, ok = unreadBytes(out); !ok {
+			return
+		}
+	}
 }
 
 func newProgressBarrier() *progressBarrier {
@@ -157,6 +312,9 @@ func (b *progressBarrier) wait(ctx context.Context) {
 	b.mu.Lock()
 	target := b.sent
 	b.mu.Unlock()
+	if b.drained != nil {
+		defer b.drained(ctx)
+	}
 	timer := time.NewTimer(500 * time.Millisecond)
 	defer timer.Stop()
 	for {
@@ -193,6 +351,9 @@ type countingWriter struct {
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.t != nil && c.t.cancelledAnswer(p) {
+		return len(p), nil
+	}
 	c.mu.Lock()
 	_, err := c.w.Write(idOut(wireOut(p), c.idKey)) // isError explicit, as Concierge (wire.go)
 	c.mu.Unlock()

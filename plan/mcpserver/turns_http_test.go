@@ -178,7 +178,8 @@ func TestHTTPAnswerBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		ran := make(chan struct{}, 1)
-		s := mcpserver.New(mcpserver.Options{Catalog: cat, Logger: slog.New(onMessage{"plan", ran})})
+		// --max-response over the one 16 MB answer: --max-answers is what stops.
+		s := mcpserver.New(mcpserver.Options{Catalog: cat, MaxResponse: 64 << 20, Logger: slog.New(onMessage{"plan", ran})})
 		u := httpServer(t, s, mcpserver.HTTPOptions{Stateless: true, MaxAnswers: 24 << 20, WriteTimeout: time.Hour})
 		conn := sendAndNeverRead(t, u, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"b","tool":"big","args":{}}]}`+meta+`}}`)
 		<-c.called

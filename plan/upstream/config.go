@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strings"
 	"time"
@@ -23,6 +24,15 @@ type Config struct {
 	Dir     string
 	// ServerLog receives the stdio server's stderr; nil discards it.
 	ServerLog io.Writer
+
+	// Log, when set, receives the server's log notifications
+	// (notifications/message), one record each at the server's level.
+	Log *slog.Logger
+
+	// Roots are what planctl answers a server's roots/list with: paths
+	// (made file:// URIs) or URIs. None by default: a server learns of no
+	// directory it was not given.
+	Roots []string
 
 	// Streamable HTTP: the endpoint and extra request headers.
 	URL     string

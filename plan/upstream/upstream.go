@@ -54,10 +54,16 @@ type Upstream struct {
 
 // conn is one live session: a started client and, over stdio, its process.
 type conn struct {
-	c    *client.Client
+	c *client.Client
+	// life is the session's context: mcp-go's transport answers the
+	// server's requests only while the context it started with lives.
+	life context.CancelFunc
 	proc *process // nil over HTTP
 	ids  atomic.Int64
 	dead atomic.Bool
+	// progress holds, by progressToken, the plan.ToolProgress functions
+	// of the calls in flight that asked for progress.
+	progress sync.Map
 }
 
 // Open connects to the server, reads its catalog and returns the upstream.
@@ -160,12 +166,28 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	}
 	// 2025-11-25 is the newest revision with the initialize handshake that
 	// every server published so far speaks; mcp-go servers accept it too.
-	cn.c = client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
-	if err := cn.c.Start(ctx); err != nil {
+	opts := []client.ClientOption{client.WithProtocolVersion(mcp.ProtocolVersion20251125)}
+	if len(u.cfg.Roots) > 0 {
+		opts = append(opts, client.WithRootsHandler(noRoots{})) // declares the capability; answerServer answers
+	}
+	cn.c = client.NewClient(tr, opts...)
+	life, stop := context.WithCancel(context.WithoutCancel(ctx))
+	cn.life = stop
+	if err := cn.c.Start(life); err != nil {
 		err = u.explain(cn, context.Background(), ctx, "start", err)
 		cn.close()
 		return nil, err
 	}
+	if bi, ok := tr.(transport.BidirectionalInterface); ok {
+		bi.SetRequestHandler(u.answerServer)
+	}
+	cn.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) {
+			cn.toolProgress(n)
+			return
+		}
+		u.logNotification(n)
+	})
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "planctl", Version: "1"}
 	if _, err := cn.c.Initialize(ctx, init); err != nil {
@@ -202,6 +224,9 @@ func (u *Upstream) explain(cn *conn, outer, ctx context.Context, what string, er
 }
 
 func (cn *conn) close() {
+	if cn.life != nil {
+		defer cn.life()
+	}
 	if cn.c != nil {
 		done := make(chan struct{})
 		go func() { cn.c.Close(); close(done) }()
@@ -341,7 +366,16 @@ func (u *Upstream) Call(ctx context.Context, tool string, args json.RawMessage) 
 	if u.concierge {
 		name, callArgs = "execute_plan", oneStepPlan(tool, args)
 	}
-	raw, err := cn.request(ctx, "tools/call", map[string]any{"name": name, "arguments": callArgs})
+	params := map[string]any{"name": name, "arguments": callArgs}
+	if f := plan.ToolProgressFrom(ctx); f != nil {
+		// The server's progress feeds the plan's: the token is ours, so a
+		// server cannot report for another call.
+		token := fmt.Sprintf("planctl-progress-%d", cn.ids.Add(1))
+		cn.progress.Store(token, f)
+		defer cn.progress.Delete(token)
+		params["_meta"] = map[string]any{"progressToken": token}
+	}
+	raw, err := cn.request(ctx, "tools/call", params)
 	if err != nil {
 		if ctx.Err() != nil {
 			return plan.ToolResult{}, ctx.Err()

@@ -43,6 +43,10 @@ type pipeWriter struct {
 	p *pipeWatch
 }
 
+// Unwrap is the writer wrapped, for what asks the file under it (serve's
+// stdio, how much the client has not read yet).
+func (pw *pipeWriter) Unwrap() io.Writer { return pw.w }
+
 func (pw *pipeWriter) Write(b []byte) (int, error) {
 	select {
 	case <-pw.p.gone:

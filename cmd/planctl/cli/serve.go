@@ -27,6 +27,7 @@ import (
 type serveFlags struct {
 	src             sourceFlags
 	stdio           bool
+	printConfig     string // --print-config HOST: print its configuration, serve nothing
 	http            string
 	stateless       bool
 	noPreflight     bool
@@ -116,12 +117,19 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 				return usage(errors.New("--auth-token is empty or blank: give a token, leave the flag out to have one generated, or give --no-auth to serve without one"))
 			}
 			f.maxConnsSet = c.Flags().Changed("max-conns")
+			if c.Flags().Changed("print-config") {
+				if f.stdio && f.http != "" {
+					return usage(errors.New("choose one transport: --stdio or --http ADDR"))
+				}
+				return printConfig(c, s, f)
+			}
 			return serve(c.Context(), s, f)
 		},
 	}
 	f.src.register(c)
 	fl := c.Flags()
 	fl.BoolVar(&f.stdio, "stdio", false, "serve over standard input/output (the default)")
+	fl.StringVar(&f.printConfig, "print-config", "", "print the configuration `HOST` takes to start this server (stdio) or reach it (--http, with the token), and start nothing: claude-desktop, claude-code, cursor, vscode or inspector")
 	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port, or :port for 127.0.0.1), endpoint /mcp")
 	fl.BoolVar(&f.stateless, "stateless", false, "HTTP without sessions: any replica can answer any request")
 	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
@@ -141,7 +149,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxRunning, "max-running", 0, "over HTTP, let this many requests compute at once, the others waiting their turn in order of arrival (0: one per CPU, and Go gets one processor more to read requests, unless GOMAXPROCS is set; -1: no bound)")
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
-	fl.Int64Var(&f.maxResponse, "max-response", runner.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound)")
+	fl.Int64Var(&f.maxResponse, "max-response", mcpserver.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound; the default fits the TypeScript SDK's 10 MiB stdio limit)")
 	fl.Int64Var(&f.maxAnswers, "max-answers", mcpserver.DefaultMaxAnswers, "over HTTP, fail the step that would make the answers of all the plans being served hold more than this many `BYTES` together, counted as --max-response counts one (0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
@@ -226,6 +234,7 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	}
 	defer stopDebug()
 
+	f.src.log = log // upstream servers' log notifications join serve's log
 	src, err := f.src.open(ctx, s)
 	if err != nil {
 		return err
@@ -375,6 +384,10 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		cfg, _ := json.Marshal(map[string]map[string]entry{"mcpServers": {"planctl": {
 			Type: "http", URL: url, Headers: map[string]string{"Authorization": "Bearer " + f.authToken}}}})
 		fmt.Fprintf(s.errOut, "planctl: no --auth-token given: clients must send this token, generated for this run (set PLANCTL_AUTH_TOKEN to keep one across runs):\n  Authorization: Bearer %s\nplanctl: host config (an .mcp.json; the MCP Inspector 2.x takes it with --config FILE --server planctl):\n  %s\n", f.authToken, cfg)
+	default:
+		// The token was given: it is not echoed into a log, but the
+		// host's configuration is one flag away.
+		fmt.Fprintf(s.errOut, "planctl: host config: add --print-config HOST to this command line (HOST: claude-code, cursor, vscode or inspector) to print one with the token, and start nothing\n")
 	}
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)
 	log.Info("serving execute_plan over HTTP", "url", url, "stateless", f.stateless, "auth", f.authToken != "",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/planctl/planctl/mockserver"
@@ -39,6 +40,9 @@ type sourceFlags struct {
 	deny     []string
 	readOnly bool
 	passEnv  []string
+	roots    []string // --mcp-root: what MCP servers get for roots/list
+	// log, when set (serve), receives the servers' log notifications.
+	log *slog.Logger
 	// env and dir are a stdio server's extra environment ("K=V") and
 	// working folder when no --config entry gives its own (planctl dap's
 	// "env" and "cwd").
@@ -64,7 +68,9 @@ func (f *sourceFlags) register(c *cobra.Command) {
 	fl.StringArrayVar(&f.allow, "allow-tools", nil, "show only tools matching `GLOB` (repeatable)")
 	fl.StringArrayVar(&f.deny, "deny-tools", nil, "hide tools matching `GLOB` (repeatable)")
 	fl.BoolVar(&f.readOnly, "read-only", false, "show only tools whose annotations say readOnlyHint: true")
+	fl.StringArrayVar(&f.roots, "mcp-root", nil, "answer MCP servers' roots/list with `DIR` (a path or a URI; repeatable; default: no roots)")
 	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass planctl's environment variable `NAME` to stdio servers too (repeatable)")
+	c.MarkFlagDirname("mcp-root")
 	c.MarkFlagFilename("catalog", "json")
 	c.MarkFlagFilename("config", "json")
 	c.MarkFlagFilename("replay", "json")

@@ -194,6 +194,7 @@ func (f *sourceFlags) openUpstream(ctx context.Context, cfg upstream.Config, s *
 		}
 		cfg.PassEnv = f.passEnv
 	}
+	cfg.Roots, cfg.Log = f.roots, f.log
 	var logFile *os.File
 	if len(cfg.Command) > 0 {
 		w, file, err := serverLog(f.serverLog, s)

@@ -24,7 +24,8 @@ func TestRecordBoundedAndOwned(t *testing.T) {
 	os.Mkdir(dir, 0o700)
 	user := filepath.Join(dir, "plan-01.json")
 	os.WriteFile(user, []byte(`{"steps": []}`), 0o600)
-	s := startHTTP(t, nil, "--stateless", "--record", dir, "--record-max-bytes", "2000000")
+	// --max-response over the 30 results of 256 KiB, so that the plan completes.
+	s := startHTTP(t, nil, "--stateless", "--record", dir, "--record-max-bytes", "2000000", "--max-response", "67108864")
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"steps":[{"id":"s0","tool":"echo","args":{"value":"%s"}}`, strings.Repeat("x", 256<<10))
 	for i := 1; i < 30; i++ {

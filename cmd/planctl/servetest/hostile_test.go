@@ -157,8 +157,9 @@ func TestAnswerAmplificationPlan(t *testing.T) {
 		}
 	}
 	// --max-answers bounds the answers of all plans together: with room for
-	// less than one of these results, the first step stops, naming it.
-	s := startHTTP(t, nil, "--stateless", "--max-answers", "4000000")
+	// less than one of these results, the first step stops, naming it
+	// (--max-response is raised past the one result, 8.2 MiB as written).
+	s := startHTTP(t, nil, "--stateless", "--max-answers", "4000000", "--max-response", "67108864")
 	_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":`+b.String()+`}}`, "MCP-Protocol-Version", "2025-11-25")
 	if !strings.Contains(body, `step \"s0\" stopped: with its result the answers of the plans being served would hold 8550`) || !strings.Contains(body, "(--max-answers)") {
 		t.Errorf("--max-answers 4000000: %.400s", body)
