@@ -20,6 +20,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 //go:embed demo.json
@@ -306,6 +307,14 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	}
 	if r.result.IsZero() {
 		return plan.ToolResult{Value: json.RawMessage("{}")}, nil
+	}
+	if runner.Reserving(ctx) {
+		// A served plan's result is counted before it is rendered: a
+		// template that writes a large argument twice, called by many
+		// plans at once, must be refused before it allocates.
+		if err := runner.Reserve(ctx, RenderedSize(r.result, r.src, args)); err != nil {
+			return plan.ToolResult{}, fmt.Errorf("tool %q: its result was not rendered: %w", name, err)
+		}
 	}
 	return plan.ToolResult{Value: Render(r.result, r.src, args)}, nil
 }
