@@ -18,7 +18,7 @@ import (
 )
 
 // budgetPeak is the most memory a server at the default bounds may hold
-// under the amplification floods below (docs/security.md, "Memory"):
+// under the amplification floods below (docs/security.md, "`serve` defaults"):
 // a small multiple of --max-answers (512 MiB).
 const budgetPeak = 1536 << 20
 
