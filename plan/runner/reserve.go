@@ -13,10 +13,11 @@ type stepLease struct {
 
 type leaseKey struct{}
 
-// withLease gives a Caller's context the lease its bytes are taken from
-// (Reserve), so that a tool's answer is counted before it is allocated,
-// not once the step holds it.
-func withLease(ctx context.Context, l Lease, step string) context.Context {
+// WithLease gives a Caller's context the lease its bytes are taken from
+// (Reserve) for step, so that a tool's answer is counted before it is
+// allocated, not once the step holds it. A run does it for each call when
+// RunOptions.Lease is set; a nil l leaves ctx as it is.
+func WithLease(ctx context.Context, l Lease, step string) context.Context {
 	if l == nil {
 		return ctx
 	}

@@ -543,7 +543,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
-	cctx = withLease(cctx, r.opts.Lease, step.Label())
+	cctx = WithLease(cctx, r.opts.Lease, step.Label())
 	res, err := r.call(cctx, tool.Name, args)
 	cancel()
 	st.Duration = time.Since(st.Started)
