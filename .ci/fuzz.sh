@@ -13,6 +13,7 @@ targets=(
   ./plan:FuzzRun
   ./plan:FuzzWalk
   ./plan/check:FuzzValidate
+  ./plan:FuzzIncremental
   ./plan/runner:FuzzAnswerSize
   ./plan/trace:FuzzParseTrace
   ./tui/repl:FuzzParse

@@ -12,6 +12,7 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -112,6 +113,18 @@ func BenchmarkShapes(b *testing.B) {
 					}
 				}
 			})
+			b.Run(name+"/incremental", func(b *testing.B) {
+				// What an editing driver pays once to validate in part later.
+				src := gen()
+				p := plan.Load("shape.json", src, shapeLimits)
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if x := check.NewIncremental(p, cat, check.ValidateOptions{}); plan.HasErrors(x.Diagnostics()) {
+						b.Fatal(x.Diagnostics()[0])
+					}
+				}
+			})
 			b.Run(name+"/run", func(b *testing.B) {
 				src := gen()
 				p := plan.Load("shape.json", src, shapeLimits)
@@ -198,3 +211,71 @@ func TestRetainedHeap(t *testing.T) {
 // plans pass the default 64 MiB at 100,000 steps (as .ci/bench/shapes.sh
 // passes --max-bytes).
 var shapeLimits = plan.Limits{MaxBytes: 4 << 30}
+
+// BenchmarkEdit is one keystroke in the middle step of each plan shape at
+// 10,000 steps (and of the 50,000-step chain the debugger's figure is of),
+// through the incremental path every editing driver takes: plan.Reload of
+// the new text and check.Incremental's diagnostics. The keystroke types a
+// character into the step's first string argument, or into the last key
+// of its first reference's path, and the next one deletes it again.
+//
+//	go test ./plan -run '^$' -bench Edit -benchtime 50x
+func BenchmarkEdit(b *testing.B) {
+	cat, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type tc struct {
+		name string
+		src  []byte
+	}
+	var cases []tc
+	for _, s := range plantest.Shapes {
+		cases = append(cases, tc{s.Name + "/10k", s.Gen(10_000)})
+	}
+	cases = append(cases, tc{"chain/50k", plantest.Chain(50_000)})
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			p := plan.Load("shape.json", c.src, shapeLimits)
+			at := keystrokeAt(p, len(p.Steps)/2)
+			typed := append(append(append([]byte(nil), c.src[:at]...), 'x'), c.src[at:]...)
+			x := check.NewIncremental(p, cat, check.ValidateOptions{})
+			want := len(x.Diagnostics())
+			texts := [][]byte{typed, c.src}
+			whole0, _ := x.Counts()
+			b.ReportAllocs()
+			i := 0
+			cpu0 := plantest.CPU()
+			for b.Loop() {
+				np, ds := x.Reload(texts[i%2], shapeLimits)
+				if len(np.Steps) != len(p.Steps) || (i%2 == 1 && len(ds) != want) {
+					b.Fatalf("edit %d: %d steps, %d diagnostics (want %d)", i, len(np.Steps), len(ds), want)
+				}
+				i++
+			}
+			b.ReportMetric(float64(plantest.CPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			if whole, _ := x.Counts(); whole != whole0 {
+				b.Fatalf("%d edits validated the whole plan", whole-whole0)
+			}
+		})
+	}
+}
+
+// keystrokeAt is where a keystroke goes in step i: inside its first
+// string argument, or inside the last key of its first reference's path.
+func keystrokeAt(p *plan.Plan, i int) int {
+	s := p.Steps[i]
+	for _, m := range s.Args.Members() {
+		if m.Value.Kind() == jsontext.String {
+			return m.Value.End() - 1
+		}
+		if plan.IsRef(m.Value) {
+			r := plan.ParseRefValue(m.Value)
+			path := r.StepKey.Value
+			if path.Len() > 0 {
+				return path.Index(path.Len()-1).End() - 1
+			}
+		}
+	}
+	return s.Node.End() - 1
+}

@@ -90,6 +90,8 @@ type Plan struct {
 	// SchemaHint is the "$schema" key of a plan file (AcceptSchemaHint):
 	// an editor's hint, not part of the plan; zero when there is none.
 	SchemaHint jsontext.Value
+
+	asArgs bool // loaded by LoadArguments: Reload loads it again the same way
 }
 
 // AcceptSchemaHint lets a plan file carry a top-level "$schema" (the JSON
@@ -179,7 +181,7 @@ func LoadArguments(name string, src []byte, lim Limits) *Plan { return load(name
 
 func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	lim = lim.WithDefaults()
-	p := &Plan{Src: jsontext.NewSource(name, src)}
+	p := &Plan{Src: jsontext.NewSource(name, src), asArgs: asArgs}
 	if int64(len(src)) > lim.MaxBytes {
 		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,
 			fmt.Sprintf("the plan is larger than the limit of %d bytes: split it into smaller plans or raise --max-bytes", lim.MaxBytes))

@@ -60,7 +60,7 @@ func newKeyMap() keyMap {
 		Follow:       b([]string{"enter"}, "enter, l", "go to what it reads"),
 		Query:        b([]string{"."}, ".", "query the results"),
 		Back:         b([]string{"esc"}, "esc", "query → result"),
-		BreakIf:      b([]string{"B"}, "B", "break if a query"),
+		BreakIf:      b([]string{"B"}, "B", "break if (a.n > 3, ...)"),
 		Watch:        b([]string{"W"}, "W", "watch a query"),
 	}
 }

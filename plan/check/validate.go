@@ -181,6 +181,10 @@ type validator struct {
 	// eager keeps every diagnostic whole (no diagList.addLazy): what the
 	// compact ones must make (tests).
 	eager bool
+
+	// incr: the validator behind an Incremental, which checks steps one at
+	// a time out of order (incremental.go); nil for a whole validation.
+	incr *incrState
 }
 
 // schemaWork is the schema work a validation may do: linear in the size of
@@ -252,6 +256,9 @@ func (v *validator) intern(code, msg string) string {
 // relate adds a related location to d.
 func (v *validator) relate(d *plan.Diagnostic, ptr string, offset int, msg string) {
 	d.Related = append(d.Related, plan.Related{Pointer: ptr, Pos: v.p.Src.Position(offset), Message: msg})
+	if v.incr != nil {
+		v.incr.related(v, d, offset)
+	}
 }
 
 // planKeys reports keys of the plan object other than "steps".

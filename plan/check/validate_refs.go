@@ -60,16 +60,16 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 			fmt.Sprintf("step %q references its own output: a step can only read the output of steps before it", r.Step))
 		return
 	}
-	j, ok := v.scope[r.Step]
+	j, ok := v.inScope(r.Step, s.Index)
 	if !ok {
-		if later, exists := v.first[r.Step]; exists && later > s.Index {
+		if later, exists := v.known(r.Step); exists && later > s.Index {
 			d := v.add(plan.SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
 				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
 			id := v.ids[later]
 			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", r.Step))
 			return
 		}
-		names := v.scopeNames()
+		names := v.scopeNames(s.Index)
 		near := make([]string, len(names)) // nearest first: on a tie, the nearest step wins
 		for i, n := range names {
 			near[len(names)-1-i] = n
@@ -85,7 +85,8 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 		d := v.add(plan.SeverityError, "REF_UNDEFINED_STEP", at.keyPtr(r.Step), ks, ke, s, msg)
 		d.Suggestion = sug
 		if sug != "" {
-			id := v.ids[v.scope[sug]]
+			at, _ := v.inScope(sug, s.Index)
+			id := v.ids[at]
 			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", sug))
 		}
 		return
@@ -137,12 +138,39 @@ func (a argAt) elemPtr(step string, i int) string {
 // scopeNames are the ids a step may reference, for did-you-mean: the
 // nearest maxSuggestIDs of them, in plan order, so that a huge plan full of
 // unknown references stays linear.
-func (v *validator) scopeNames() []string {
-	const maxSuggestIDs = 100
+func (v *validator) scopeNames(at int) []string {
+	if v.incr != nil {
+		if v.incr.cur != nil {
+			v.incr.cur.usesScope = true
+		}
+		return v.incr.scopeNames(v, at)
+	}
 	if len(v.order) > maxSuggestIDs {
 		return v.order[len(v.order)-maxSuggestIDs:]
 	}
 	return v.order
+}
+
+const maxSuggestIDs = 100
+
+// inScope is the index of the latest step before step at with id, as the
+// walk's scope has it when it checks step at.
+func (v *validator) inScope(id string, at int) (int, bool) {
+	if v.incr != nil {
+		v.incr.ask(id)
+		return v.incr.inScope(id, at)
+	}
+	j, ok := v.scope[id]
+	return j, ok
+}
+
+// known is the index of the first step with id, and whether there is one.
+func (v *validator) known(id string) (int, bool) {
+	if v.incr != nil {
+		v.incr.ask(id)
+	}
+	j, ok := v.first[id]
+	return j, ok
 }
 
 // walkPath follows a reference's path on the output type of step j.
@@ -416,11 +444,14 @@ func (v *validator) mention(s *plan.Step, payload jsontext.Value) {
 	}
 	for _, m := range payload.Members() {
 		v.markRead(s, m.Key)
+		if v.incr != nil {
+			v.incr.ask(m.Key)
+		}
 	}
 }
 
 func (v *validator) markRead(s *plan.Step, id string) {
-	if j, ok := v.scope[id]; ok && j < s.Index {
+	if j, ok := v.inScope(id, s.Index); ok && j < s.Index {
 		v.readBy[j] = true
 	}
 }
@@ -458,19 +489,19 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 	inner = strings.TrimPrefix(inner, "$")
 	parts := splitTemplatePath(inner)
 	if len(parts) > 0 && (parts[0] == "steps" || parts[0] == "outputs" || parts[0] == "results") && len(parts) > 1 {
-		if _, known := v.first[parts[1]]; known {
+		if _, known := v.known(parts[1]); known {
 			parts = parts[1:]
 		}
 	}
 	if len(parts) == 0 {
 		return "", "", false
 	}
-	if _, known := v.first[parts[0]]; !known {
+	if _, known := v.known(parts[0]); !known {
 		return "", "", false
 	}
 	rest := parts[1:]
 	if len(rest) > 0 && (rest[0] == "output" || rest[0] == "result") {
-		if _, isKey := v.first[rest[0]]; !isKey {
+		if _, isKey := v.known(rest[0]); !isKey {
 			rest = rest[1:]
 		}
 	}
@@ -525,6 +556,10 @@ type uncheckedRefs struct {
 // tool of the step it reads has no outputSchema; reportUnchecked reports
 // them, once per tool.
 func (v *validator) uncheckedRef(s *plan.Step, target *toolInfo, r *plan.Ref, at argAt, path jsontext.Value) {
+	if v.incr != nil {
+		v.incr.unchecked(v, s, target, r, at, path)
+		return
+	}
 	if v.unchecked == nil {
 		v.unchecked = map[*toolInfo]*uncheckedRefs{}
 	}
@@ -537,7 +572,7 @@ func (v *validator) uncheckedRef(s *plan.Step, target *toolInfo, r *plan.Ref, at
 	u.n++
 	if len(u.related) < maxUncheckedRelated {
 		u.related = append(u.related, plan.Related{Pointer: at.keyPtr(r.Step), Pos: v.p.Src.Position(path.Start()),
-			Message: fmt.Sprintf("step %q also reads %s of step %q here", s.Label(), v.pathText(path, path.Len()), r.Step)})
+			Message: uncheckedAlso(s.Label(), v.pathText(path, path.Len()), r.Step)})
 	}
 }
 
@@ -546,12 +581,23 @@ func (v *validator) uncheckedRef(s *plan.Step, target *toolInfo, r *plan.Ref, at
 func (v *validator) reportUnchecked() {
 	for _, t := range v.uncheckedOrder {
 		u := v.unchecked[t]
-		first := fmt.Sprintf("the path %s into step %q", v.pathText(u.path, u.path.Len()), u.target)
-		msg := fmt.Sprintf("tool %q has no outputSchema, so %s cannot be checked before running", t.tool.Name, first)
-		if u.n > 1 {
-			msg = fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", t.tool.Name, u.n, first)
-		}
-		d := v.add(plan.SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start(), u.path.End(), u.step, msg)
+		d := v.add(plan.SeverityInfo, "REF_UNCHECKED", u.ptr, u.path.Start(), u.path.End(), u.step,
+			uncheckedMessage(t.tool.Name, u.n, v.pathText(u.path, u.path.Len()), u.target))
 		d.Related = u.related
 	}
+}
+
+// uncheckedMessage is REF_UNCHECKED's message: n references into the
+// results of tool, the first through path into step target.
+func uncheckedMessage(tool string, n int, path, target string) string {
+	first := fmt.Sprintf("the path %s into step %q", path, target)
+	if n > 1 {
+		return fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", tool, n, first)
+	}
+	return fmt.Sprintf("tool %q has no outputSchema, so %s cannot be checked before running", tool, first)
+}
+
+// uncheckedAlso is the message of a REF_UNCHECKED's related location.
+func uncheckedAlso(label, path, target string) string {
+	return fmt.Sprintf("step %q also reads %s of step %q here", label, path, target)
 }

@@ -84,6 +84,34 @@ func (v *validator) walkValues(n jsontext.Value, ptr []byte) {
 	}
 }
 
+// walkValuesExcept is walkValues of n without the subtree skip (the steps,
+// which an Incremental walks one at a time).
+func (v *validator) walkValuesExcept(n jsontext.Value, ptr []byte, skip jsontext.Value) {
+	switch {
+	case n == skip:
+		return
+	case n.Kind() < jsontext.Array || skip.Start() < n.Start() || skip.End() > n.End():
+		v.walkValues(n, ptr)
+		return
+	}
+	walk := func(e jsontext.Value) bool {
+		return e.Kind() >= jsontext.Array || e.Kind() == jsontext.Number || jsontext.IsNonFinite(e)
+	}
+	if n.Kind() == jsontext.Array {
+		for i, e := range n.Elems() {
+			if walk(e) {
+				v.walkValuesExcept(e, strconv.AppendInt(append(ptr, '/'), int64(i), 10), skip)
+			}
+		}
+		return
+	}
+	for _, m := range n.Members() {
+		if walk(m.Value) {
+			v.walkValuesExcept(m.Value, appendPointerToken(append(ptr, '/'), m.Key), skip)
+		}
+	}
+}
+
 // stepAt is the step a pointer lies in, or nil.
 func (v *validator) stepAt(ptr string) *plan.Step {
 	rest, ok := strings.CutPrefix(ptr, v.p.StepsPtr+"/")
@@ -122,40 +150,46 @@ func (v *validator) fastmcpChecks() {
 	coerced := map[string]bool{}
 	var tools toolOfSteps
 	for _, s := range v.p.Steps {
-		t := tools.of(v.c, s)
-		if t == nil || t.Runtime != concierge.RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
-			continue
-		}
-		schema, err := jsontext.Parse(t.InputSchema)
-		if err != nil {
-			continue
-		}
-		props := schema.Get("properties")
-		for _, m := range pyvalue.Members(s.Args) {
-			ps := props.Get(m.Key)
-			if ps.IsZero() || plan.IsRef(m.Value) {
-				continue
-			}
-			coercions, ok := concierge.FastMCPValue(ps, m.Value, []string{m.Key})
-			if !ok {
-				continue // not converted: the validator's ARG_TYPE stands
-			}
-			for _, co := range coercions {
-				ptr := s.Ptr + "/args"
-				for _, k := range co.Loc {
-					ptr += "/" + jsontext.EscapePointer(k)
-				}
-				coerced[ptr] = true
-				v.add(plan.SeverityInfo, "ARG_COERCED", ptr, co.From.Start(), co.From.End(), s,
-					fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
-						t.Name, co.From.Raw(v.src), co.To, co.To))
-			}
-		}
+		v.fastmcpStep(s, &tools, coerced)
 	}
 	if len(coerced) == 0 {
 		return
 	}
 	v.ds.filter(func(d *plan.Diagnostic) bool { return d.Code != "ARG_TYPE" || !coerced[d.Pointer] })
+}
+
+// fastmcpStep is fastmcpChecks of one step: its ARG_COERCED, and the
+// pointers of the values converted into coerced.
+func (v *validator) fastmcpStep(s *plan.Step, tools *toolOfSteps, coerced map[string]bool) {
+	t := tools.of(v.c, s)
+	if t == nil || t.Runtime != concierge.RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
+		return
+	}
+	schema, err := jsontext.Parse(t.InputSchema)
+	if err != nil {
+		return
+	}
+	props := schema.Get("properties")
+	for _, m := range pyvalue.Members(s.Args) {
+		ps := props.Get(m.Key)
+		if ps.IsZero() || plan.IsRef(m.Value) {
+			continue
+		}
+		coercions, ok := concierge.FastMCPValue(ps, m.Value, []string{m.Key})
+		if !ok {
+			continue // not converted: the validator's ARG_TYPE stands
+		}
+		for _, co := range coercions {
+			ptr := s.Ptr + "/args"
+			for _, k := range co.Loc {
+				ptr += "/" + jsontext.EscapePointer(k)
+			}
+			coerced[ptr] = true
+			v.add(plan.SeverityInfo, "ARG_COERCED", ptr, co.From.Start(), co.From.End(), s,
+				fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
+					t.Name, co.From.Raw(v.src), co.To, co.To))
+		}
+	}
 }
 
 // requiredShape warns, once per tool a plan calls, when its inputSchema

@@ -188,3 +188,18 @@ func Find(root Value, ptr string) (v Value, keyStart, keyEnd int) {
 	}
 	return v, keyStart, keyEnd
 }
+
+// Offset is the byte offset of a position (Position's inverse): the end of
+// its line for a column past it, the end of the source for a line past it.
+func (s *Source) Offset(p Position) int {
+	start, end := s.LineBounds(p.Line)
+	if start < 0 {
+		return len(s.Bytes)
+	}
+	i := start
+	for n := p.Column - 1; n > 0 && i < end; n-- {
+		_, w := utf8.DecodeRune(s.Bytes[i:end])
+		i += w
+	}
+	return i
+}

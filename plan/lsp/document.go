@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -24,7 +26,11 @@ type document struct {
 	analysed int32 // the version plan and diags are of; -1: none
 	plan     *plan.Plan
 	diags    []plan.Diagnostic
-	lines    []int // offset of the first byte of each line of text
+	// inc validates the text's edits again in part (the engine's
+	// incremental path), against incCat.
+	inc    *check.Incremental
+	incCat *plan.Catalog
+	lines  []int // offset of the first byte of each line of text
 }
 
 func newDocument(uri string, version int32, text string) *document {
@@ -35,13 +41,44 @@ func newDocument(uri string, version int32, text string) *document {
 
 func (d *document) set(version int32, text []byte) {
 	d.version, d.text = version, text
-	d.lines = d.lines[:0]
-	d.lines = append(d.lines, 0)
-	for i, c := range text {
-		if c == '\n' {
-			d.lines = append(d.lines, i+1)
+	d.lines = append(d.lines[:0], 0)
+	for i := 0; ; {
+		k := bytes.IndexByte(text[i:], '\n')
+		if k < 0 {
+			break
 		}
+		i += k + 1
+		d.lines = append(d.lines, i)
 	}
+}
+
+// splice makes text[start:end] of the current text ins, the line index
+// mended rather than made again: a keystroke in a long plan does not scan
+// the whole of it for line breaks.
+func (d *document) splice(version int32, start, end int, ins string) {
+	text := make([]byte, 0, len(d.text)-(end-start)+len(ins))
+	text = append(text, d.text[:start]...)
+	text = append(text, ins...)
+	text = append(text, d.text[end:]...)
+	delta := len(ins) - (end - start)
+	// Lines that begin at or before start stay; those whose line break was
+	// in the replaced text go; the inserted text's follow; the rest move.
+	k := sort.SearchInts(d.lines, start+1)
+	after := sort.SearchInts(d.lines, end+1)
+	lines := make([]int, 0, len(d.lines)+strings.Count(ins, "\n"))
+	lines = append(lines, d.lines[:k]...)
+	for i := 0; ; {
+		n := strings.IndexByte(ins[i:], '\n')
+		if n < 0 {
+			break
+		}
+		i += n + 1
+		lines = append(lines, start+i)
+	}
+	for _, l := range d.lines[after:] {
+		lines = append(lines, l+delta)
+	}
+	d.version, d.text, d.lines = version, text, lines
 }
 
 // apply applies one change of a didChange notification: a range replaced
@@ -66,11 +103,7 @@ func (d *document) apply(version int32, change any) error {
 		if end < start {
 			return fmt.Errorf("the change's range ends before it starts")
 		}
-		text := make([]byte, 0, len(d.text)-(end-start)+len(c.Text))
-		text = append(text, d.text[:start]...)
-		text = append(text, c.Text...)
-		text = append(text, d.text[end:]...)
-		d.set(version, text)
+		d.splice(version, start, end, c.Text)
 	default:
 		return fmt.Errorf("unknown content change %T", change)
 	}
@@ -152,12 +185,25 @@ func (p *positioner) rng(start, end int) protocol.Range {
 }
 
 // analyse returns the plan and diagnostics of the current text, made at
-// most once per version.
+// most once per version: after an edit inside one step, only that step is
+// parsed again and only the steps whose diagnostics can change are
+// validated again (plan.Reload, check.Incremental); the whole text when
+// the catalog changed or the edit crossed a step's bounds.
 func (d *document) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
 	if d.analysed != d.version {
-		p := plan.Load(d.uri, d.text, plan.Limits{})
-		p.AcceptSchemaHint()
-		d.plan, d.diags, d.analysed = p, check.Validate(p, s.catalog()), d.version
+		cat := s.catalog()
+		if d.inc == nil || d.incCat != cat {
+			p := plan.Load(d.uri, d.text, plan.Limits{})
+			p.AcceptSchemaHint()
+			d.inc, d.incCat = check.NewIncremental(p, cat, check.ValidateOptions{}), cat
+		} else {
+			p, ch := plan.Reload(d.inc.Plan(), d.text, plan.Limits{})
+			if ch == nil {
+				p.AcceptSchemaHint()
+			}
+			d.inc.Apply(p, ch)
+		}
+		d.plan, d.diags, d.analysed = d.inc.Plan(), d.inc.Diagnostics(), d.version
 	}
 	return d.plan, d.diags, d.version
 }

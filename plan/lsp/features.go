@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -26,13 +28,62 @@ var severities = map[plan.Severity]protocol.DiagnosticSeverity{
 // diagnostics is the publishDiagnostics notification of d's current text.
 func (s *Server) diagnostics(d *document) protocol.PublishDiagnosticsParams {
 	p, ds, version := d.analyse(s)
+	shown, capped := publishable(ds, MaxPublished)
 	pos, rel := d.positioner(), d.positioner()
-	out := make([]protocol.Diagnostic, 0, len(ds))
-	for _, x := range ds {
+	out := make([]protocol.Diagnostic, 0, len(shown)+1)
+	for _, x := range shown {
 		out = append(out, toLSP(d, p, pos, rel, x))
+	}
+	if capped {
+		out = append(out, cappedNotice(ds, len(shown)))
 	}
 	v := protocol.UInteger(version)
 	return protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: out}
+}
+
+// MaxPublished bounds the diagnostics published for one document: a plan
+// whose every step has mistakes has tens of thousands, megabytes each time
+// it is published, and no one reads past the first screens. The most
+// severe are published (errors, then warnings, then infos, each in
+// position order), and one more diagnostic at the top of the file says how
+// many were left out and how to see them all.
+const MaxPublished = 500
+
+// publishable is ds when it has at most max diagnostics; else the max most
+// severe, in position order, and true.
+func publishable(ds []plan.Diagnostic, max int) ([]plan.Diagnostic, bool) {
+	if len(ds) <= max {
+		return ds, false
+	}
+	out := make([]plan.Diagnostic, 0, max)
+	for sev := plan.SeverityError; sev <= plan.SeverityInfo && len(out) < max; sev++ {
+		for _, x := range ds {
+			if x.Severity == sev {
+				out = append(out, x)
+				if len(out) == max {
+					break
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b plan.Diagnostic) int { return cmp.Compare(a.Start, b.Start) })
+	return out, true
+}
+
+// cappedNotice is the diagnostic that says the published ones are not all.
+func cappedNotice(ds []plan.Diagnostic, shown int) protocol.Diagnostic {
+	var n [3]int
+	for _, x := range ds {
+		n[x.Severity]++
+	}
+	sev := protocol.DiagnosticSeverityInformation
+	return protocol.Diagnostic{
+		Range:    protocol.Range{},
+		Severity: &sev,
+		Source:   &source,
+		Message: fmt.Sprintf("planctl shows %d of the plan's %d diagnostics (%d errors, %d warnings, %d infos; the most severe first): fix these, or run `planctl validate` on the file for all of them",
+			shown, len(ds), n[plan.SeverityError], n[plan.SeverityWarning], n[plan.SeverityInfo]),
+	}
 }
 
 var source = "planctl"

@@ -18,6 +18,8 @@ import (
 	"io"
 	"log"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/sourcegraph/jsonrpc2"
@@ -40,7 +42,17 @@ type Options struct {
 	// TrustFile is the user's list of trusted folders, whose .planctl.json
 	// may start a server or fetch a URL (DefaultTrustFile); "": none.
 	TrustFile string
+	// Quiet is how long a document's changes must pause before it is
+	// validated and its diagnostics published: a burst of changes costs
+	// one validation. 0 means DefaultQuiet; negative, no pause.
+	Quiet time.Duration
 }
+
+// DefaultQuiet is the pause a burst of changes must end with before the
+// document is validated: longer than the gaps between the changes an
+// editor sends back to back (a paste, a multi-cursor edit, a formatter),
+// and short beside the time between keystrokes, to whose latency it adds.
+const DefaultQuiet = 10 * time.Millisecond
 
 // Server is a Language Server for plan files. One Server serves one
 // client connection.
@@ -63,6 +75,10 @@ type Server struct {
 	withheld bool
 	wake     chan struct{}
 	done     chan struct{}
+	// changing counts the changes being applied: the quiet period begins
+	// when the last is applied (applying one to a large text takes a while
+	// of its own, longer than the gaps between the changes of a burst).
+	changing atomic.Int32
 }
 
 // NewServer makes a server; Serve runs it.
@@ -340,6 +356,9 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 	if err != nil {
 		return err
 	}
+	s.changing.Add(1)
+	defer s.changing.Add(-1)
+	s.poke()
 	d.mu.Lock()
 	for _, c := range params.ContentChanges {
 		if err = d.apply(params.TextDocument.Version, c); err != nil {
@@ -364,12 +383,18 @@ func (s *Server) didClose(ctx *glsp.Context, params *protocol.DidCloseTextDocume
 }
 
 // schedule marks d for diagnostics. The publisher validates the latest
-// text of each marked document once, however many changes came meanwhile:
-// a burst of keystrokes on a long plan costs one validation, not one each.
+// text of each marked document once the changes pause for Options.Quiet,
+// however many came meanwhile: a burst of changes costs one validation,
+// not one each.
 func (s *Server) schedule(d *document) {
 	s.mu.Lock()
 	s.dirty[d] = true
 	s.mu.Unlock()
+	s.poke()
+}
+
+// poke tells the publisher that a change came: its quiet period starts again.
+func (s *Server) poke() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -377,11 +402,34 @@ func (s *Server) schedule(d *document) {
 }
 
 func (s *Server) publisher() {
+	quiet := s.opts.Quiet
+	if quiet == 0 {
+		quiet = DefaultQuiet
+	}
 	for {
 		select {
 		case <-s.done:
 			return
 		case <-s.wake:
+		}
+		if quiet > 0 {
+			t := time.NewTimer(quiet)
+		pause:
+			for {
+				select {
+				case <-s.done:
+					t.Stop()
+					return
+				case <-s.wake:
+					t.Reset(quiet)
+				case <-t.C:
+					if s.changing.Load() > 0 {
+						t.Reset(quiet) // the change being applied ends the pause
+						continue
+					}
+					break pause
+				}
+			}
 		}
 		s.mu.Lock()
 		var docs []*document

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -320,5 +321,52 @@ func TestSARIFURI(t *testing.T) {
 	report.SARIF(&b, p, check.Validate(p, mockserver.Demo()), report.Options{})
 	if !strings.Contains(b.String(), `"uri": "%3Cstdin%3E"`) {
 		t.Errorf("the artifact URI must be a valid URI reference:\n%s", b.String())
+	}
+}
+
+// TestSARIFRecordsMaxResults: a SARIF log cut by MaxResults says so in its
+// run (a notification naming how many results were left out, and
+// executionSuccessful false), since code scanning would otherwise close
+// the alerts of the results left out as fixed; uncut, it says nothing.
+func TestSARIFRecordsMaxResults(t *testing.T) {
+	p, ds := load(t, "testdata/mixed.json")
+	if len(ds) < 3 {
+		t.Fatalf("mixed.json has %d diagnostics: the test needs 3 or more", len(ds))
+	}
+	type run struct {
+		Invocations []struct {
+			ExecutionSuccessful        bool
+			ToolExecutionNotifications []struct {
+				Level   string
+				Message struct{ Text string }
+			}
+		}
+		Results []json.RawMessage
+	}
+	read := func(o report.Options) run {
+		var b bytes.Buffer
+		if err := report.SARIF(&b, p, ds, o); err != nil {
+			t.Fatal(err)
+		}
+		var log struct{ Runs []run }
+		if err := json.Unmarshal(b.Bytes(), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+			t.Fatalf("not one run of one invocation: %v\n%s", err, b.String())
+		}
+		return log.Runs[0]
+	}
+	cut := read(report.Options{MaxResults: 2})
+	inv := cut.Invocations[0]
+	if len(cut.Results) != 2 || inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 {
+		t.Fatalf("cut to 2: %d results, executionSuccessful %v, notifications %+v", len(cut.Results), inv.ExecutionSuccessful, inv.ToolExecutionNotifications)
+	}
+	want := fmt.Sprintf("wrote 2 of the %d results it found (--max-results 2): the other %d are not in this log", len(ds), len(ds)-2)
+	if n := inv.ToolExecutionNotifications[0]; n.Level != "error" || !strings.Contains(n.Message.Text, want) {
+		t.Errorf("the notification: %+v, want it to say %q", n, want)
+	}
+	for _, o := range []report.Options{{}, {MaxResults: len(ds)}} {
+		whole := read(o)
+		if inv := whole.Invocations[0]; len(whole.Results) != len(ds) || !inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 0 {
+			t.Errorf("MaxResults %d: %d results, executionSuccessful %v, notifications %+v", o.MaxResults, len(whole.Results), inv.ExecutionSuccessful, inv.ToolExecutionNotifications)
+		}
 	}
 }

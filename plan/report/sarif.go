@@ -3,6 +3,7 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -188,6 +189,16 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 	for _, f := range o.Failures {
 		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: f}})
 	}
+	show, n, total := shown(files, o, true)
+	if all := total.all(); n < all {
+		// Code scanning closes as fixed every alert whose result a log
+		// leaves out: the run says it left results out, and is not a
+		// successful run (MaxResults' documentation says so).
+		inv.ExecutionSuccessful = false
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error", Message: sarifText{Text: fmt.Sprintf(
+			"planctl wrote %d of the %d results it found (--max-results %d): the other %d are not in this log, and code scanning would close their alerts as fixed; run without --max-results to report them all",
+			n, all, o.MaxResults, all-n)}})
+	}
 	run.Invocations = []sarifInvocation{inv}
 
 	locs := make([]sarifArtifactLoc, len(files))
@@ -199,7 +210,6 @@ func sarifFiles(w io.Writer, files []File, o Options) error {
 		fileOf[f.Plan] = i
 	}
 	seen := map[string]int{}
-	show, _, _ := shown(files, o, true)
 	for p, d := range show {
 		loc := locs[fileOf[p]]
 		res := sarifResult{RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),

@@ -24,7 +24,10 @@ import (
 //
 // Edits (SetArgs, SetArg, UnsetArg) produce a new plan document, the source
 // with the step's arguments replaced, which is parsed and validated like the
-// original; the run keeps every result and goes on with the edited plan.
+// original through the engine's incremental path (plan.Reload parses again
+// only the edited step, check.Incremental validates again only the steps
+// whose diagnostics can change); the run keeps every result and goes on with
+// the edited plan.
 type Debugger struct {
 	opts DebugOptions
 	run  *Run
@@ -35,6 +38,12 @@ type Debugger struct {
 	idsOnce sync.Once
 
 	cat *plan.Catalog // the catalog the plan as loaded is validated against
+
+	// inc validates edits again in part, with the default validator (nil
+	// until the plan is validated, and with DebugOptions.Validate).
+	inc *check.Incremental
+	// editMu orders edits: each is made on the plan the one before made.
+	editMu sync.Mutex
 
 	mu      sync.Mutex
 	plan    *plan.Plan
@@ -53,7 +62,8 @@ type DebugOptions struct {
 	Run RunOptions
 	// Limits bound the edited plan documents (the original's limits).
 	Limits plan.Limits
-	// Validate checks a plan; nil means Validate with no options.
+	// Validate checks a plan; nil means Validate with no options, and
+	// edits validated again in part (check.Incremental).
 	Validate func(*plan.Plan, *plan.Catalog) []plan.Diagnostic
 	// Diagnostics of the plan as loaded, when the caller already has them
 	// (nil: the Debugger validates the plan).
@@ -78,18 +88,16 @@ type DebugOptions struct {
 // NewDebugger prepares a debugger of p on c; nothing runs until Next or
 // Continue.
 func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
-	if o.Validate == nil {
-		o.Validate = check.Validate
-	}
-	o.Run.haltAtTraceEnd = true
 	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, compiled: map[int]*query.Cond{}, idsOf: p}
+	o.Run.haltAtTraceEnd = true
+	d.opts = o
 	d.run = NewRun(p, c, o.Run)
 	d.diags, d.checked = o.Diagnostics, true
 	if d.diags == nil && c != nil {
 		if o.DeferValidation {
 			d.checked = false
 		} else {
-			d.diags = o.Validate(p, c)
+			d.diags, d.inc = d.validate(p, c)
 		}
 	}
 	for _, b := range o.Breakpoints {
@@ -144,11 +152,11 @@ func (d *Debugger) Check() (*plan.Plan, []plan.Diagnostic) {
 	if done {
 		return p, ds
 	}
-	ds = d.opts.Validate(p, d.cat)
+	ds, inc := d.validate(p, d.cat)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.plan == p && !d.checked {
-		d.diags, d.checked = ds, true
+		d.diags, d.checked, d.inc = ds, true, inc
 	}
 	return d.plan, d.diags
 }
@@ -599,6 +607,8 @@ func insertMember(src []byte, obj jsontext.Value, key, text string) []splice {
 // edit applies the splices mk makes for step i, re-parses and re-validates
 // the plan, and hands it to the run.
 func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)) ([]plan.Diagnostic, error) {
+	d.editMu.Lock()
+	defer d.editMu.Unlock()
 	p := d.Plan()
 	if i < 0 || i >= len(p.Steps) {
 		return nil, fmt.Errorf("there is no step #%d: the plan has %d steps", i, len(p.Steps))
@@ -638,7 +648,7 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)
 	if int64(len(out)) > lim.WithDefaults().MaxBytes {
 		lim.MaxBytes = int64(len(out))
 	}
-	np := plan.Load(p.Src.Name, out, lim)
+	np, ch := plan.Reload(p, out, lim)
 	if len(np.Steps) != len(p.Steps) {
 		why := "the edit changed the plan's shape"
 		if len(np.Problems) > 0 {
@@ -649,11 +659,42 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)
 	if err := d.run.SetPlan(np, i); err != nil {
 		return nil, err
 	}
-	ds := d.opts.Validate(np, d.run.Catalog)
+	ds := d.revalidate(np, ch)
 	d.mu.Lock()
 	d.plan, d.diags, d.checked = np, ds, true
 	d.mu.Unlock()
 	return stepDiagnostics(ds, i), nil
+}
+
+// validate is the diagnostics of p, and, with the default validator, the
+// Incremental that validates its edits again in part.
+func (d *Debugger) validate(p *plan.Plan, c *plan.Catalog) ([]plan.Diagnostic, *check.Incremental) {
+	if d.opts.Validate != nil {
+		return d.opts.Validate(p, c), nil
+	}
+	inc := check.NewIncremental(p, c, check.ValidateOptions{})
+	return inc.Diagnostics(), inc
+}
+
+// revalidate is the diagnostics of np, an edit of the current plan (ch
+// from plan.Reload), against the run's catalog (as edits always were: the
+// live one once a replayed trace has gone live): in part when the current
+// plan's Incremental is at hand and of that catalog, whole otherwise (a
+// custom validator, an edit before the deferred validation was made, the
+// catalog changed), when it then keeps one for the next edit.
+func (d *Debugger) revalidate(np *plan.Plan, ch *plan.Change) []plan.Diagnostic {
+	cat := d.run.Catalog
+	d.mu.Lock()
+	inc := d.inc
+	d.mu.Unlock()
+	if inc != nil && ch != nil && inc.Plan() == ch.Old && inc.Catalog() == cat {
+		return inc.Apply(np, ch)
+	}
+	ds, inc := d.validate(np, cat)
+	d.mu.Lock()
+	d.inc = inc
+	d.mu.Unlock()
+	return ds
 }
 
 // Admit decides whether a plan may run, as run and serve do before any

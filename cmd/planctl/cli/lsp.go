@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"time"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/lsp"
@@ -12,6 +14,7 @@ import (
 
 func newLSPCmd(s *streams) *cobra.Command {
 	var stdio bool
+	var debounce time.Duration
 	c := &cobra.Command{
 		Use:   "lsp",
 		Short: "Be a Language Server for plan files (stdio)",
@@ -32,12 +35,24 @@ A workspace is not trusted to run anything: a .planctl.json naming a server, url
 config is cut down to the catalog and trace files it names (the editor is told why)
 until the user trusts the folder, by listing it in $XDG_CONFIG_HOME/planctl/trusted.json
 ({"folders": ["/path/to/folder"]}; ~/.config by default) or by setting
-"trustWorkspace": true in the editor's initializationOptions for planctl.`,
+"trustWorkspace": true in the editor's initializationOptions for planctl.
+
+A document is validated once its changes pause for --debounce, so a burst of changes
+costs one validation; an edit inside one step parses and validates again only what
+it can change. At most 500 diagnostics are published for a document (the most
+severe), with one more saying how many there are.`,
 		Example: `  planctl lsp
   echo '{"catalog": "tools.json"}' > .planctl.json   # the workspace's tools`,
 		Args: exactArgs(0, "no arguments (the tool source comes from the client or .planctl.json)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			srv := lsp.NewServer(lsp.Options{Open: openLSPSource(s), Version: Version, Log: s.errOut, TrustFile: lsp.DefaultTrustFile()})
+			if debounce < 0 {
+				return usage(fmt.Errorf("--debounce must be 0 (validate at once) or more, got %s", debounce))
+			}
+			quiet := debounce
+			if quiet == 0 {
+				quiet = -1 // lsp.Options: negative is no pause
+			}
+			srv := lsp.NewServer(lsp.Options{Open: openLSPSource(s), Version: Version, Log: s.errOut, Quiet: quiet, TrustFile: lsp.DefaultTrustFile()})
 			err := srv.Serve(stdioStream{s.in, s.out})
 			if errors.Is(err, lsp.ErrNoShutdown) {
 				// The protocol's exit code for an exit without shutdown.
@@ -46,6 +61,7 @@ until the user trusts the folder, by listing it in $XDG_CONFIG_HOME/planctl/trus
 			return err
 		},
 	}
+	c.Flags().DurationVar(&debounce, "debounce", lsp.DefaultQuiet, "validate a document once its changes pause this long (0: after each change)")
 	c.Flags().BoolVar(&stdio, "stdio", true, "speak on standard input and output (the only transport; accepted because editors pass it)")
 	return c
 }

@@ -75,7 +75,7 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	c.RegisterFlagCompletionFunc("format", completeWords(report.Formats...))
 	c.RegisterFlagCompletionFunc("ignore", completeCodes)
 	fl.BoolVar(&f.unused, "unused-output", false, "also note read-only steps whose output no later step references (UNUSED_OUTPUT; off by default, since every step's result reaches the model in the response)")
-	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all")
+	fl.IntVar(&f.maxResults, "max-results", 0, "show at most `N` diagnostics (0: all); the summary and exit code count all, and a SARIF log records the cut in its run")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")
 	fl.StringVar(&f.root, "root", "", "SARIF artifact URIs are relative to this `DIR` (default: the git top level, else the current directory)")

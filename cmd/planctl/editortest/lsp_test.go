@@ -1,11 +1,16 @@
 package editortest
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/plan/lsp"
+	"github.com/planctl/planctl/plan/plantest"
 )
 
 // TestLSPWithVSCodeClient drives `planctl lsp` with Microsoft's LSP client
@@ -64,5 +69,47 @@ func TestLSPCommandLine(t *testing.T) {
 	}
 	if code, _, stderr := planctl(t, root, "schema", "--catalog", "no/such.json"); code != 3 || !strings.Contains(stderr, "cannot read the catalog") {
 		t.Errorf("schema of a missing catalog: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestLSPBurstsAndBigPlans drives `planctl lsp` with Microsoft's client
+// (testdata/node/latency.mjs, the script .ci/bench/lsp.sh measures with)
+// on a plan whose every step has two mistakes: 100 changes sent back to
+// back cost one validation (with --debounce 1s, so that the machine's
+// other load cannot split the burst), typing in the middle step gets each
+// keystroke's diagnostics, and the publish is capped at lsp.MaxPublished
+// with one more diagnostic saying so.
+func TestLSPBurstsAndBigPlans(t *testing.T) {
+	node := needNodePackage(t, "vscode-languageserver-protocol")
+	dir := t.TempDir()
+	shape, _ := plantest.ShapeByName("diagnostics")
+	planFile := filepath.Join(dir, "plan.json")
+	catFile := filepath.Join(dir, "catalog.json")
+	os.WriteFile(planFile, shape.Gen(1000), 0o644)
+	os.WriteFile(catFile, plantest.ShapesCatalog, 0o644)
+	cmd := exec.Command(node, "latency.mjs", binary, catFile, planFile, "2", "2", "100", "--debounce", "1s")
+	cmd.Dir = nodeDir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("latency.mjs: %v\n%s", err, out)
+	}
+	var r struct {
+		Published, Symbols, BurstValidations int
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var raw map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r.Published, r.Symbols, r.BurstValidations = int(raw["published"].(float64)), int(raw["symbols"].(float64)), int(raw["burst_validations"].(float64))
+	t.Logf("%s", out)
+	if r.Published != lsp.MaxPublished+1 {
+		t.Errorf("published %d diagnostics of the plan's 2,000, want %d and the notice", r.Published, lsp.MaxPublished)
+	}
+	if r.Symbols != 1000 {
+		t.Errorf("documentSymbol gave %d symbols, want 1000", r.Symbols)
+	}
+	if r.BurstValidations != 1 {
+		t.Errorf("100 changes back to back caused %d validations, want 1", r.BurstValidations)
 	}
 }

@@ -124,3 +124,42 @@ func TestSARIFValidatorFindsProblems(t *testing.T) {
 		t.Errorf("want one GH2012 (a rule without help), got %q", problems)
 	}
 }
+
+// TestSARIFMaxResultsRecorded: `validate --format sarif --max-results 2`
+// writes 2 results and says in the run that the others were left out
+// (executionSuccessful false, an error notification with the counts), so
+// that code scanning is not told the rest were fixed; the log passes
+// Microsoft's validator with GitHub's rules.
+func TestSARIFMaxResultsRecorded(t *testing.T) {
+	tool := multitool(t)
+	code, stdout, stderr := planctl(t, root, "validate", "--format", "sarif", "--max-results", "2", "samples/invalid-args.json", "samples/invalid-paths.json")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level   string
+					Message struct{ Text string }
+				}
+			}
+			Results []json.RawMessage
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("not one run of one invocation: %v\n%s", err, stdout)
+	}
+	r := log.Runs[0]
+	inv := r.Invocations[0]
+	if len(r.Results) != 2 || inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 ||
+		!regexp.MustCompile(`wrote 2 of the \d+ results it found \(--max-results 2\)`).MatchString(inv.ToolExecutionNotifications[0].Message.Text) {
+		t.Fatalf("%d results, executionSuccessful %v, notifications %+v", len(r.Results), inv.ExecutionSuccessful, inv.ToolExecutionNotifications)
+	}
+	file := filepath.Join(t.TempDir(), "cut.sarif")
+	os.WriteFile(file, []byte(stdout), 0o644)
+	for _, p := range sarifValidate(t, tool, file) {
+		t.Errorf("cut.sarif: %s", p)
+	}
+}

@@ -1,0 +1,234 @@
+package plan
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// Change is how Reload made a plan from the one before it: only the text
+// of one step changed, and the new plan is that step parsed again and the
+// rest of the old parse moved. Drivers hand it to check.Incremental, which
+// validates again only the steps whose diagnostics can change.
+type Change struct {
+	Old, New *Plan
+	// Step is the index of the step whose text changed; -1 when the text
+	// did not change at all.
+	Step int
+	// The changed bytes: [Start, OldEnd) of the old text is
+	// [Start, NewEnd) of the new one.
+	Start, OldEnd, NewEnd int
+
+	r          *jsontext.Replaced
+	linesKnown bool
+	sameLines  bool // the change added and removed as many line breaks
+	firstLine  int  // the lines of the old text the change spans
+	lastLine   int
+}
+
+// Delta is the number of bytes the change added (negative: removed).
+func (c *Change) Delta() int { return c.NewEnd - c.OldEnd }
+
+// Offset maps a byte offset of the old text to the new text: an offset
+// before the change stays, one after it moves with the text, and one inside
+// it goes to the change's start.
+func (c *Change) Offset(off int) int {
+	switch {
+	case c.Step < 0 || off < c.Start:
+		return off
+	case off >= c.OldEnd:
+		return off + c.Delta()
+	}
+	return c.Start
+}
+
+// Value maps a value of the old plan to the new plan: the zero Value for a
+// value inside the changed step.
+func (c *Change) Value(v jsontext.Value) jsontext.Value {
+	if c.Step < 0 {
+		return v
+	}
+	return c.r.Map(v)
+}
+
+// Move is d, a diagnostic of the old plan about text outside the changed
+// step, as the same diagnostic of the new plan: its offsets moved, and the
+// positions of its related locations.
+func (c *Change) Move(d Diagnostic) Diagnostic {
+	if c.Step < 0 {
+		d.src = c.New.Src
+		return d
+	}
+	d.Start, d.End = c.Offset(d.Start), c.Offset(d.End)
+	d.src = c.New.Src
+	if len(d.Related) > 0 {
+		rel := make([]Related, len(d.Related))
+		copy(rel, d.Related)
+		for i := range rel {
+			rel[i].Pos = c.MovePosition(rel[i].Pos)
+		}
+		d.Related = rel
+	}
+	return d
+}
+
+// MovePosition maps a line and column of the old text to the new text.
+func (c *Change) MovePosition(p jsontext.Position) jsontext.Position {
+	if c.KeepsPosition(p) {
+		return p
+	}
+	return c.New.Src.Position(c.Offset(c.Old.Src.Offset(p)))
+}
+
+// KeepsPosition reports whether the change leaves the line and column of
+// the text at p of the old text as they were: it is on a line before the
+// change, or after it when the change added no line and removed none.
+func (c *Change) KeepsPosition(p jsontext.Position) bool {
+	if c.Step < 0 {
+		return true
+	}
+	if !c.linesKnown {
+		c.linesKnown = true
+		c.firstLine = c.Old.Src.Position(c.Start).Line
+		c.lastLine = c.Old.Src.Position(c.OldEnd).Line
+		c.sameLines = bytes.Count(c.Old.Src.Bytes[c.Start:c.OldEnd], []byte{'\n'}) ==
+			bytes.Count(c.New.Src.Bytes[c.Start:c.NewEnd], []byte{'\n'})
+	}
+	return p.Line < c.firstLine || (c.sameLines && p.Line > c.lastLine)
+}
+
+// Reload loads src, the text of old after an edit, as Load (or
+// LoadArguments, as old was loaded) would, parsing again only the step
+// whose text changed when the change lies inside one step object: the
+// other steps' values are old's, moved. The Change says what changed; it
+// is nil when src was loaded whole (the change crossed a step's bounds,
+// the step no longer parses, or old had problems outside its steps).
+func Reload(old *Plan, src []byte, lim Limits) (*Plan, *Change) {
+	lim = lim.WithDefaults()
+	whole := func() (*Plan, *Change) {
+		name := ""
+		if old != nil {
+			name = old.Src.Name
+		}
+		return load(name, src, lim, old != nil && old.asArgs), nil
+	}
+	if old == nil || old.Root.IsZero() || len(old.Steps) == 0 || int64(len(src)) > lim.MaxBytes || len(old.Steps) > lim.MaxSteps {
+		return whole()
+	}
+	ob := old.Src.Bytes
+	if bytes.Equal(ob, src) {
+		np := *old
+		np.Src = jsontext.NewSource(old.Src.Name, ob) // old's values read ob: keep it
+		c := &Change{Old: old, New: &np, Step: -1}
+		np.Problems = make([]Diagnostic, len(old.Problems))
+		for i, d := range old.Problems {
+			np.Problems[i] = c.Move(d)
+		}
+		return &np, c
+	}
+	start := commonPrefix(ob, src)
+	suffix := commonSuffix(ob[start:], src[start:])
+	oldEnd, newEnd := len(ob)-suffix, len(src)-suffix
+	// The step whose object holds the change strictly inside its braces.
+	k := sort.Search(len(old.Steps), func(i int) bool { return old.Steps[i].Node.Start() >= start }) - 1
+	if k < 0 {
+		return whole()
+	}
+	s := old.Steps[k]
+	if s.Node.Start() >= start || oldEnd > s.Node.End()-1 {
+		return whole()
+	}
+	for _, d := range old.Problems {
+		if d.Code != "DUPLICATE_KEY" || old.stepAtOffset(d.Start) < 0 {
+			return whole() // a problem of the plan's frame: Load decides it again
+		}
+	}
+	r, err := jsontext.Replace(s.Node, src, s.Node.End()+newEnd-oldEnd)
+	if err != nil {
+		return whole()
+	}
+	np := &Plan{Src: jsontext.NewSource(old.Src.Name, src), Root: r.Root, Form: old.Form,
+		Body: r.Map(old.Body), BodyPtr: old.BodyPtr, StepsPtr: old.StepsPtr, asArgs: old.asArgs}
+	if !old.SchemaHint.IsZero() {
+		np.SchemaHint = r.Map(old.SchemaHint)
+	}
+	c := &Change{Old: old, New: np, Step: k, Start: start, OldEnd: oldEnd, NewEnd: newEnd, r: r}
+	recs := make([]Step, len(old.Steps))
+	np.Steps = make([]*Step, len(recs))
+	for i, os := range old.Steps {
+		ns := &recs[i]
+		if i == k {
+			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Value}
+			for _, m := range r.Value.Members() {
+				switch m.Key {
+				case "id":
+					ns.ID = m.Value
+				case "tool":
+					ns.Tool = m.Value
+				case "args":
+					ns.Args = m.Value
+				}
+			}
+		} else {
+			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Map(os.Node), ID: r.Map(os.ID), Tool: r.Map(os.Tool), Args: r.Map(os.Args)}
+		}
+		np.Steps[i] = ns
+	}
+	added := false
+	addStep := func() {
+		if !added && len(r.Dups) > 0 {
+			np.findDuplicateKeys(r.Value, s.Ptr, r.Dups)
+		}
+		added = true
+	}
+	for _, d := range old.Problems {
+		switch j := old.stepAtOffset(d.Start); {
+		case j == k:
+			continue
+		case j > k:
+			addStep()
+		}
+		np.Problems = append(np.Problems, c.Move(d))
+	}
+	addStep()
+	return np, c
+}
+
+// stepAtOffset is the index of the step whose object holds offset off, or -1.
+func (p *Plan) stepAtOffset(off int) int {
+	k := sort.Search(len(p.Steps), func(i int) bool { return p.Steps[i].Node.Start() > off }) - 1
+	if k < 0 || off >= p.Steps[k].Node.End() {
+		return -1
+	}
+	return k
+}
+
+// commonPrefix is the length of the longest common prefix of a and b,
+// compared a block at a time (bytes.Equal is vectorised).
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	const block = 256
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	const block = 256
+	for i+block <= n && bytes.Equal(a[len(a)-i-block:len(a)-i], b[len(b)-i-block:len(b)-i]) {
+		i += block
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
