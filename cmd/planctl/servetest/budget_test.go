@@ -31,11 +31,14 @@ func floodPlans(t *testing.T, s *server, n int, call, normal string) (ran, refus
 	var wg sync.WaitGroup
 	var okN, busyN, otherN atomic.Int64
 	var other atomic.Value
+	first := make(chan struct{}) // closed at the flood's first answer
+	var once sync.Once
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			code, body, _ := post(t, s, http.MethodPost, call, "MCP-Protocol-Version", "2025-11-25")
+			once.Do(func() { close(first) })
 			switch {
 			case code == http.StatusServiceUnavailable && strings.Contains(body, "(--max-answers)"):
 				busyN.Add(1)
@@ -49,14 +52,18 @@ func floodPlans(t *testing.T, s *server, n int, call, normal string) (ran, refus
 			}
 		}()
 	}
-	// A normal client is answered while the flood is being served.
+	// A normal client is answered while the flood is being served: it
+	// sends once the server has begun answering the flood.
+	<-first
 	done := make(chan string, 1)
+	start := time.Now()
 	go func() {
 		_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[`+normal+`]}}}`, "MCP-Protocol-Version", "2025-11-25")
 		done <- body
 	}()
 	select {
 	case body := <-done:
+		t.Logf("the normal plan was answered in %s", time.Since(start).Round(time.Millisecond))
 		if !strings.Contains(body, "completed") {
 			t.Errorf("the normal plan during the flood: %.300s", body)
 		}
