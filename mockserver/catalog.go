@@ -20,6 +20,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -169,6 +170,9 @@ func parseTool(src []byte, v jsontext.Value) (*MockTool, error) {
 			}
 			t.Sharable[e.Str()] = true
 		}
+	}
+	if err := xSharableBooleans(t.InputSchema); err != nil {
+		return nil, wrap(err)
 	}
 	for _, p := range plan.XSharable(t.InputSchema) {
 		t.Sharable[p] = true
@@ -326,4 +330,27 @@ func merge(c, base reply) reply {
 		c.result, c.err = base.result, base.err
 	}
 	return c
+}
+
+// xSharableBooleans refuses an "x-sharable" mark that is not a boolean: only
+// true marks a parameter (plan.XSharable), so "yes", 1 or "true" would
+// silently leave it unsharable, where the catalog's author meant it to be.
+func xSharableBooleans(schema json.RawMessage) error {
+	root, err := jsontext.Parse(schema)
+	if err != nil || root.Kind() != jsontext.Object {
+		return nil
+	}
+	props := root.Get("properties")
+	if props.Kind() != jsontext.Object {
+		return nil
+	}
+	for _, m := range pyvalue.Members(props) {
+		if m.Value.Kind() != jsontext.Object {
+			continue
+		}
+		if x := m.Value.Get("x-sharable"); !x.IsZero() && x.Kind() != jsontext.Bool {
+			return fmt.Errorf("parameter %q: \"x-sharable\" must be true or false, not %s: only true marks a parameter sharable (write true, or list it in \"sharable\")", m.Key, pyvalue.Repr(x))
+		}
+	}
+	return nil
 }

@@ -64,6 +64,23 @@ func TestFastMCPConversions(t *testing.T) {
 			"error: Error executing tool add: 1 validation error for addArguments\n" +
 				"a\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='" + strings.Repeat("x", 24) + "..." + strings.Repeat("x", 23) + "', input_type=str]\n" +
 				"    For further information visit https://errors.pydantic.dev/2.13/v/int_parsing"},
+		{"pre_parse_json: a list in a string is the list, for any parameter not annotated str",
+			"add", `{"a": 1, "tags": "[\"2\", 3]", "note": "null"}`, `{"args":{"a":1,"tags":[2,3],"note":null}}`},
+		{"pre_parse_json leaves numbers: \"[5]\" to an int is int_type on the list",
+			"add", `{"a": "[5]"}`,
+			"error: Error executing tool add: 1 validation error for addArguments\n" +
+				"a\n  Input should be a valid integer [type=int_type, input_value=[5], input_type=list]\n" +
+				"    For further information visit https://errors.pydantic.dev/2.13/v/int_type"},
+		{"bool parsing does not strip spaces",
+			"add", `{"a": 1, "flag": "yes "}`,
+			"error: Error executing tool add: 1 validation error for addArguments\n" +
+				"flag\n  Input should be a valid boolean, unable to interpret input [type=bool_parsing, input_value='yes ', input_type=str]\n" +
+				"    For further information visit https://errors.pydantic.dev/2.13/v/bool_parsing"},
+		{"input_value is cut by UTF-8 bytes",
+			"add", `{"a": "` + strings.Repeat("é", 40) + `"}`,
+			"error: Error executing tool add: 1 validation error for addArguments\n" +
+				"a\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='" + strings.Repeat("é", 12) + "..." + strings.Repeat("é", 11) + "', input_type=str]\n" +
+				"    For further information visit https://errors.pydantic.dev/2.13/v/int_parsing"},
 		{"a tool's error is wrapped", "boom", `{}`, "error: Error executing tool boom: disk full"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,5 +119,25 @@ func TestFastMCPRuntimeValue(t *testing.T) {
 	_, err := mockserver.Load("bad.json", []byte(`{"runtime": "pydantic", "tools": []}`))
 	if err == nil || !strings.Contains(err.Error(), `"runtime" must be "fastmcp"`) {
 		t.Errorf("want a clear error, got %v", err)
+	}
+}
+
+// TestXSharableBoolean: only true marks a parameter sharable, as
+// Concierge's "is True" reads it; any other value is refused with the fix.
+func TestXSharableBoolean(t *testing.T) {
+	for _, v := range []string{`"yes"`, `1`, `[true]`, `"true"`, `1.0`, `null`} {
+		_, err := mockserver.Load("x.json", []byte(`{"tools": [{"name": "t", "inputSchema": {"properties": {"a": {"x-sharable": `+v+`}}}, "result": {}}]}`))
+		if err == nil || !strings.Contains(err.Error(), `parameter "a": "x-sharable" must be true or false, not `) {
+			t.Errorf("x-sharable %s: want the catalog refused, got %v", v, err)
+		}
+	}
+	for v, want := range map[string]bool{"true": true, "false": false} {
+		cat, err := mockserver.Load("x.json", []byte(`{"tools": [{"name": "t", "inputSchema": {"properties": {"a": {"x-sharable": `+v+`}}}, "result": {}}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cat.Tool("t").IsSharable("a"); got != want {
+			t.Errorf("x-sharable %s: sharable %v, want %v", v, got, want)
+		}
 	}
 }

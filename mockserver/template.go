@@ -373,7 +373,8 @@ func textSize(s string, args *argv) int64 {
 
 // rawTextSize bounds the size of a raw JSON value v once written as text
 // inside a JSON string. A string's escapes come back as they were, or
-// shorter, except \b and \f (\u0008, \u000c: four bytes more); any other
+// shorter, except \b and \f (\u0008, \u000c: four bytes more) and a
+// surrogate kept as WTF-8 (three bytes more); any other
 // value is its compact JSON, whose quotes and backslashes are escaped (at
 // most twice its size).
 func rawTextSize(v []byte) int64 {
@@ -382,6 +383,9 @@ func rawTextSize(v []byte) int64 {
 	}
 	n := int64(len(v) - 2)
 	for i := 1; i < len(v)-1; i++ {
+		if v[i] == 0xed {
+			n += 3 // a surrogate kept as WTF-8 is written as its \udXXX escape
+		}
 		if v[i] == '\\' {
 			if c := v[i+1]; c == 'b' || c == 'f' {
 				n += 4

@@ -225,6 +225,20 @@ type Reconnector interface {
 	Reconnect(ctx context.Context) error
 }
 
+// Downer is implemented by a Caller that knows when its connection has
+// gone (an upstream server that exited): Down reports it, so a debugger
+// reconnects before the next call instead of failing it again.
+type Downer interface {
+	Down() bool
+}
+
+// Down reports whether the catalog's connection is known to be gone (see
+// Downer); false for a catalog without one.
+func (c *Catalog) Down() bool {
+	d, ok := c.Caller.(Downer)
+	return ok && d.Down()
+}
+
 // Reconnect restarts the catalog's connection when its Caller has one (a
 // debugger calls it on restart); for other catalogs it does nothing.
 func (c *Catalog) Reconnect(ctx context.Context) error {
@@ -237,10 +251,11 @@ func (c *Catalog) Reconnect(ctx context.Context) error {
 // XSharable lists, sorted, the properties an input schema marks
 // "x-sharable": the parameters that may take references, beside those a
 // mock catalog lists in "sharable" (docs/sources.md, "The catalog, and
-// which parameters are sharable"). The key is
-// matched exactly ("X-Sharable" is not it) and its value is read as Python
-// reads it, by truthiness ("yes" marks, false, 0 and "" do not), each
-// property on its own: one odd value never drops the others' marks.
+// which parameters are sharable"). The key is matched exactly
+// ("X-Sharable" is not it) and only the boolean true marks, as Concierge's
+// "is True" reads it ("yes", 1 and "true" do not; a mock catalog refuses
+// them, mockserver), each property on its own: one odd value never drops
+// the others' marks.
 func XSharable(schema json.RawMessage) []string {
 	root, err := jsontext.Parse(schema)
 	if err != nil || root.Kind() != jsontext.Object {
@@ -252,7 +267,7 @@ func XSharable(schema json.RawMessage) []string {
 	}
 	var out []string
 	for _, m := range pyvalue.Members(props) {
-		if pyvalue.Truthy(m.Value.Get("x-sharable")) {
+		if x := m.Value.Get("x-sharable"); x.Kind() == jsontext.Bool && x.Bool() {
 			out = append(out, m.Key)
 		}
 	}

@@ -254,6 +254,7 @@ func (p *Plan) unwrap(root jsontext.Value, asArgs bool) {
 		return
 	}
 	body, ptr := root, ""
+	noArgs := false // a tools/call with null or no arguments
 	switch {
 	case asArgs:
 		p.Form = FormPlan
@@ -270,25 +271,31 @@ func (p *Plan) unwrap(root jsontext.Value, asArgs bool) {
 				"this tools/call request has no \"params\" object: add {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}")
 			return
 		}
-		if !p.toolCall(params, "/params") {
+		args, ok := p.toolCall(params, "/params")
+		if !ok {
 			return
 		}
-		body, ptr = params.Get("arguments"), "/params/arguments"
+		body, ptr, noArgs = args, "/params/arguments", params.Get("arguments").Kind() != jsontext.Object
 	case !root.Get("arguments").IsZero() && !root.Get("name").IsZero() && root.Get("steps").IsZero():
 		// Without "name" it is a plan object with a stray key, which
 		// Concierge's execute_plan refuses as Python does.
 		p.Form = FormToolCall
-		if !p.toolCall(root, "") {
+		args, ok := p.toolCall(root, "")
+		if !ok {
 			return
 		}
-		body, ptr = root.Get("arguments"), "/arguments"
+		body, ptr, noArgs = args, "/arguments", root.Get("arguments").Kind() != jsontext.Object
 	default:
 		p.Form = FormPlan
 	}
 	p.Body, p.BodyPtr = body, ptr
 	steps := body.Get("steps")
 	if steps.IsZero() {
-		p.problem(SeverityError, "PLAN_SHAPE", ptr, body.Start(), body.Start()+1,
+		at := body.Start()
+		if noArgs {
+			at = root.Start() // null or no arguments: the call itself
+		}
+		p.problem(SeverityError, "PLAN_SHAPE", ptr, at, at+1,
 			"the plan has no \"steps\": add \"steps\": [{\"id\": ..., \"tool\": ..., \"args\": {...}}, ...]")
 		return
 	}
@@ -299,21 +306,30 @@ func (p *Plan) unwrap(root jsontext.Value, asArgs bool) {
 	}
 }
 
-// toolCall checks the params of a tools/call and reports whether they hold
-// arguments to unwrap.
-func (p *Plan) toolCall(params jsontext.Value, ptr string) bool {
+// noArguments is the text of the arguments execute_plan gets from a
+// tools/call whose arguments are null or absent: the MCP SDK calls it with
+// none, so Python says the "steps" argument is missing.
+var noArguments = []byte(`{}`)
+
+// toolCall checks the params of a tools/call and returns the arguments to
+// unwrap, and whether there are any.
+func (p *Plan) toolCall(params jsontext.Value, ptr string) (jsontext.Value, bool) {
 	if name := params.Get("name"); !name.IsZero() && (name.Kind() != jsontext.String || name.Str() != "execute_plan") {
 		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/name", name.Start(), name.End(),
 			fmt.Sprintf("this tools/call names tool %s: planctl reads calls of \"execute_plan\"", string(name.Raw(p.Src.Bytes))))
-		return false
+		return jsontext.Value{}, false
 	}
 	args := params.Get("arguments")
-	if args.IsZero() || args.Kind() != jsontext.Object {
-		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/arguments", params.Start(), params.Start()+1,
-			"this tools/call has no \"arguments\" object: the plan goes in \"arguments\": {\"steps\": [...]}")
-		return false
+	if args.IsZero() || args.Kind() == jsontext.Null {
+		none, _ := jsontext.Parse(noArguments)
+		return none, true
 	}
-	return true
+	if args.Kind() != jsontext.Object {
+		p.problem(SeverityError, "PLAN_SHAPE", ptr+"/arguments", args.Start(), args.End(),
+			"this tools/call's \"arguments\" is a JSON "+args.Kind().String()+": the plan goes in \"arguments\": {\"steps\": [...]}")
+		return jsontext.Value{}, false
+	}
+	return args, true
 }
 
 // findDuplicateKeys reports the repeated keys of the objects in dups, which

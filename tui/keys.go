@@ -8,6 +8,7 @@ import "github.com/charmbracelet/bubbles/key"
 // and a shell) and quits when nothing runs.
 type keyMap struct {
 	Next, Continue, Break, Restart, Rerun, Edit, Cancel, Trace key.Binding
+	WritePlan, Reload, Undo, Redo, Fix                         key.Binding
 	Focus, FocusBack, Help, Quit                               key.Binding
 	Up, Down, PageUp, PageDown, Top, Bottom                    key.Binding
 	Expand, Collapse, ExpandDeep, CollapseDeep                 key.Binding
@@ -30,6 +31,11 @@ func newKeyMap() keyMap {
 		Edit:         b([]string{"i"}, "i", "edit args of next step"),
 		Cancel:       b([]string{"x", "ctrl+c"}, "x, ctrl+c", "cancel step, drop queue"),
 		Trace:        b([]string{"w"}, "w", "write a trace"),
+		WritePlan:    b([]string{"S"}, "S", "save the edited plan"),
+		Reload:       b([]string{"O"}, "O", "reload the plan file"),
+		Undo:         b([]string{"u"}, "u", "undo a plan change"),
+		Redo:         b([]string{"U"}, "U", "redo a plan change"),
+		Fix:          b([]string{"F"}, "F", "apply the step's fix"),
 		Focus:        b([]string{"tab"}, "tab", "next pane"),
 		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
 		Help:         b([]string{"?"}, "?", "this help"),
@@ -76,7 +82,7 @@ type helpGroup struct {
 func (k keyMap) helpGroups(tree, step []key.Binding) []helpGroup {
 	return []helpGroup{
 		{"Stepping (queued while a step runs)", []key.Binding{k.Next, k.Continue, k.Restart, k.Rerun}},
-		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.Trace, k.Help, k.Quit}},
+		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.Fix, k.Undo, k.Redo, k.WritePlan, k.Reload, k.Trace, k.Help, k.Quit}},
 		{"Panes", []key.Binding{k.GoTo, k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Result tree", tree},
 		{"Step pane", step},

@@ -139,7 +139,13 @@ func TestRestartReconnects(t *testing.T) {
 	if tm.run.Status() != runner.RunCompleted {
 		t.Fatal(tm.run.Status())
 	}
+	// echo is not marked read-only: R asks first, naming it.
 	tm.press("R")
+	wantView(t, tm, "restart calls again echo, which already ran: go on? y/n")
+	if h.reconnects != 0 || tm.run.Cursor() != 1 {
+		t.Fatalf("restarted before the answer: reconnects %d cursor %d", h.reconnects, tm.run.Cursor())
+	}
+	tm.press("y")
 	if h.reconnects != 1 || tm.run.Cursor() != 0 || tm.run.Step(0).Status != runner.StepPending {
 		t.Fatalf("restart: reconnects %d cursor %d", h.reconnects, tm.run.Cursor())
 	}
@@ -450,7 +456,7 @@ func TestWholeResponse(t *testing.T) {
 	tm.press("v")
 	wantView(t, tm, "Result validate", `status: "valid"`)
 	// the response follows the run: after a restart it has not ended
-	tm.press("R", "v")
+	tm.press("R", "y", "v") // R asks: echo is not marked read-only
 	wantView(t, tm, `status: "running"`, "steps: {}")
 }
 

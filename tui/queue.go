@@ -70,9 +70,16 @@ func (m *model) runQueue() tea.Cmd {
 		case key.Matches(q.k, ks.Continue):
 			cmds = append(cmds, m.stepRun(true))
 		case key.Matches(q.k, ks.Restart):
-			cmds = append(cmds, m.restart())
+			cmds = append(cmds, m.confirmRerun("restart", 0, m.restart))
 		case key.Matches(q.k, ks.Rerun):
-			cmds = append(cmds, m.rerun(q.sel))
+			sel := q.sel
+			if sel < 0 || sel >= len(m.p.Steps) {
+				break
+			}
+			cmds = append(cmds, m.confirmRerun("rerun "+m.label(sel), sel, func() tea.Cmd { return m.rerun(sel) }))
+		}
+		if m.top() != nil {
+			break // a question waits for its answer; the rest of the queue stays
 		}
 	}
 	if len(m.queue) == 0 {

@@ -59,7 +59,7 @@ func TestResultSchemaFollowsTheResult(t *testing.T) {
 	if got := count(); got != [2]int{1, 1} {
 		t.Fatalf("after c: %v RESULT_SCHEMA warnings, want one a step", got)
 	}
-	tm.press("R", "n")
+	tm.press("R", "y", "n") // R asks: echo is not marked read-only
 	if got := count(); got != [2]int{1, 0} {
 		t.Fatalf("after a restart and n: %v, want a's only (b has no result)", got)
 	}

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
 )
 
@@ -38,11 +40,14 @@ func (m *model) runKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		return m.note("cancelling %s…", m.busyLabel()), true
 	case key.Matches(k, ks.Quit):
-		if m.busy {
+		if m.busy || m.dbg.Edited() {
 			m.push(newQuestion(m.common, m.quitQuestion, m.quitAnswer))
 			return nil, true
 		}
 		return tea.Quit, true
+	case !m.busy && (key.Matches(k, ks.WritePlan) || key.Matches(k, ks.Reload) || key.Matches(k, ks.Undo) ||
+		key.Matches(k, ks.Redo) || key.Matches(k, ks.Fix)):
+		return m.planKey(k), true
 	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
 		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
 		return m.enqueue(k), true
@@ -53,9 +58,13 @@ func (m *model) runKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, ks.Break):
 		return m.toggleBreak(), true
 	case key.Matches(k, ks.Restart):
-		return m.restart(), true
+		return m.confirmRerun("restart", 0, m.restart), true
 	case key.Matches(k, ks.Rerun):
-		return m.rerun(m.sel), true
+		sel := m.sel
+		if sel < 0 || sel >= len(m.p.Steps) {
+			return m.rerun(sel), true // says nothing, runs nothing
+		}
+		return m.confirmRerun("rerun "+m.label(sel), sel, func() tea.Cmd { return m.rerun(sel) }), true
 	case key.Matches(k, ks.Edit):
 		return m.edit(), true
 	case key.Matches(k, ks.Cancel):
@@ -81,9 +90,88 @@ func (m *model) toggleBreak() tea.Cmd {
 	return m.note("breakpoint on %s: c stops before it", m.label(m.sel))
 }
 
+// confirmRerun runs do at once when it calls no tool again that already
+// ran (the failed step's retry, read-only tools); otherwise it asks
+// first, naming the tools, as the REPL does on a terminal.
+func (m *model) confirmRerun(what string, from int, do func() tea.Cmd) tea.Cmd {
+	again := m.dbg.CallsAgain(from)
+	if len(again) == 0 {
+		return do()
+	}
+	for k, t := range again {
+		if h := m.dbg.ToolHint(t); h != "" {
+			again[k] = t + " (" + h + ")"
+		}
+	}
+	q := m.st.errMsg.Render(what + " calls again " + strings.Join(again, ", ") + ", which already ran: go on? y/n")
+	m.push(newQuestion(m.common, func() string { return q }, func(k tea.KeyMsg) tea.Cmd {
+		if k.String() == "y" || k.String() == "Y" {
+			return do()
+		}
+		return tea.Batch(m.note("%s: nothing changed", what), m.runQueue())
+	}))
+	return nil
+}
+
 // quitQuestion and quitAnswer are the question q asks while a command runs.
 func (m *model) quitQuestion() string {
+	if !m.busy {
+		return m.st.errMsg.Render("the plan has edits that are not saved (S saves them): quit anyway? y/n")
+	}
 	return m.st.errMsg.Render(m.busyLabel() + " is running: quit anyway? y/n")
+}
+
+// planKey changes the plan as a whole: save, reload, undo, redo, fix.
+// Each is one Debugger call; the screen then shows the plan it made.
+func (m *model) planKey(k tea.KeyMsg) tea.Cmd {
+	ks := m.keys
+	var ch runner.Change
+	var err error
+	switch {
+	case key.Matches(k, ks.WritePlan):
+		path, err := m.dbg.Write("")
+		if err != nil {
+			return m.fail("%v", err)
+		}
+		return m.note("plan written to %s", path)
+	case key.Matches(k, ks.Reload):
+		ch, err = m.dbg.Reload()
+	case key.Matches(k, ks.Undo):
+		ch, err = m.dbg.Undo()
+	case key.Matches(k, ks.Redo):
+		ch, err = m.dbg.Redo()
+	case key.Matches(k, ks.Fix):
+		ch, err = m.fixSelected()
+	}
+	if err != nil {
+		return m.fail("%v", err)
+	}
+	m.refreshPlan()
+	check := m.checkPlan()
+	m.steps.planChanged()
+	m.version++
+	if m.sel >= len(m.p.Steps) {
+		m.sel = max(len(m.p.Steps)-1, 0)
+	}
+	m.step.reset()
+	return tea.Batch(m.showStep(), check, m.note("%s: %s", ch.What, ch.Summary()))
+}
+
+// fixSelected applies the first fix offered for a diagnostic of the
+// selected step (diagnostics numbered as the Debugger lists them).
+func (m *model) fixSelected() (runner.Change, error) {
+	if !m.dbg.Checked() {
+		return runner.Change{}, errors.New("the plan is still being checked: F applies a fix once its diagnostics show")
+	}
+	for n, d := range m.dbg.Diagnostics() {
+		if d.StepIndex != m.sel {
+			continue
+		}
+		if fs, err := m.dbg.Fixes(n + 1); err == nil && len(fs) > 0 {
+			return m.dbg.ApplyFix(n+1, fs[0].Sub)
+		}
+	}
+	return runner.Change{}, errors.New("no diagnostic of this step has a fix: i edits its arguments")
 }
 
 func (m *model) quitAnswer(k tea.KeyMsg) tea.Cmd {

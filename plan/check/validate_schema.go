@@ -748,7 +748,7 @@ func anyOf(v jsontext.Value) (any, bool) {
 	case jsontext.Number:
 		return json.Number(strings.Clone(v.Str())), true
 	case jsontext.String:
-		return strings.Clone(v.Str()), true
+		return strings.Clone(jsontext.ValidUTF8(v.Str())), true
 	case jsontext.Array:
 		out := make([]any, 0, v.Len())
 		for _, e := range v.Elems() {
@@ -766,7 +766,7 @@ func anyOf(v jsontext.Value) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			out[strings.Clone(m.Key)] = x
+			out[strings.Clone(jsontext.ValidUTF8(m.Key))] = x
 		}
 		return out, true
 	}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -21,11 +22,17 @@ import (
 //	         a string of an integer, spaces around allowed (" 7" → 7)
 //	number   int → float (5 → 5.0); a bool; a string of a number ("1.5")
 //	boolean  bool; 0/1 (ints or floats); the strings true/false, 1/0, yes/no,
-//	         on/off, t/f, y/n in any case
+//	         on/off, t/f, y/n in any case, with no spaces around
 //	string   str only (pydantic v2 converts no number to a string)
 //	array    list only; items converted by "items"
 //	object   dict only; declared properties converted by their schemas
 //	null     None only
+//
+// Before that, FastMCP's pre_parse_json turns a top-level string argument
+// that parses as a JSON array, object or null into that value, unless the
+// parameter is "type": "string" (argument). An integer beyond a double to
+// a number parameter is a float_type error (float() overflows), and an
+// input_value is cut by UTF-8 bytes (truncateRepr).
 //
 // A type list with "null" ([T, "null"], or anyOf with {"type": "null"}) is
 // Optional[T]: null passes, anything else converts as T. Arguments the
@@ -79,8 +86,55 @@ func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coer
 // when pydantic refuses the value.
 func FastMCPValue(s, v jsontext.Value, loc []string) (coerced []Coercion, ok bool) {
 	c := &pyConverter{}
-	c.value(nil, s, v, loc)
+	c.argument(nil, s, v, loc)
 	return c.coerced, len(c.errs) == 0
+}
+
+// argument appends the top-level argument v converted by its property
+// schema s. Before pydantic sees the arguments, FastMCP's pre_parse_json
+// replaces a string that json.loads reads as a list, a dict or None, for
+// every parameter not annotated exactly str: models often send a list as
+// its JSON text. The replaced value is then converted as any other; its
+// one coercion is from the string to what the tool receives, since the
+// parsed value has no place in the plan's text.
+func (c *pyConverter) argument(dst []byte, s, v jsontext.Value, loc []string) []byte {
+	parsed, ok := preParseJSON(s, v)
+	if !ok {
+		return c.value(dst, s, v, loc)
+	}
+	sub := &pyConverter{}
+	out := sub.value(nil, s, parsed, loc)
+	c.errs = append(c.errs, sub.errs...)
+	if len(sub.errs) == 0 {
+		c.coerced = append(c.coerced, Coercion{Loc: append([]string(nil), loc...), From: v, To: string(out)})
+	}
+	return append(dst, out...)
+}
+
+// preParseJSON is FastMCP's pre_parse_json for one argument: the value
+// json.loads makes of a string argument when it is an array, an object or
+// null, unless the parameter is annotated str, which a catalog writes as
+// "type": "string" (an Optional[str] is published as an anyOf with null,
+// and is pre-parsed). json.loads also reads NaN and Infinity; they are
+// floats, which FastMCP keeps as the string, like every number and string.
+func preParseJSON(s, v jsontext.Value) (jsontext.Value, bool) {
+	if v.Kind() != jsontext.String {
+		return jsontext.Value{}, false
+	}
+	if s.Kind() == jsontext.Object {
+		if t := s.Get("type"); t.Kind() == jsontext.String && t.Str() == "string" {
+			return jsontext.Value{}, false
+		}
+	}
+	p, err := jsontext.Parse([]byte(v.Str()))
+	if err != nil || jsontext.IsNonFinite(p) {
+		return jsontext.Value{}, false
+	}
+	switch p.Kind() {
+	case jsontext.Array, jsontext.Object, jsontext.Null:
+		return p, true
+	}
+	return jsontext.Value{}, false
 }
 
 type pydanticError struct {
@@ -129,14 +183,23 @@ func (c *pyConverter) report(tool string) string {
 	return b.String()
 }
 
-// truncateRepr cuts a long input repr as pydantic-core does: past 50
-// characters, the first 25, "...", the last 24.
+// truncateRepr cuts a long input repr as pydantic-core does, by UTF-8
+// bytes: past 50, the first 25 bytes and the last 24, each moved inward to
+// a character boundary, around "...".
 func truncateRepr(s string) string {
-	r := []rune(s)
-	if len(r) <= 50 {
+	const limit, head, tail = 50, 25, 24
+	if len(s) <= limit {
 		return s
 	}
-	return string(r[:25]) + "..." + string(r[len(r)-24:])
+	h := head
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	t := len(s) - tail
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	return s[:h] + "..." + s[t:]
 }
 
 // schemaTypes reads a schema's JSON types and whether null is allowed.
@@ -254,7 +317,11 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 			n++
 			dst = jsontext.AppendJSONString(dst, p.Key)
 			dst = append(dst, ':')
-			dst = c.value(dst, p.Value, a, append(loc, p.Key))
+			if top {
+				dst = c.argument(dst, p.Value, a, append(loc, p.Key))
+			} else {
+				dst = c.value(dst, p.Value, a, append(loc, p.Key))
+			}
 		}
 	}
 	if !top || props.IsZero() || props.Kind() != jsontext.Object {
@@ -313,9 +380,15 @@ func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string
 		switch v.Kind() {
 		case jsontext.Number:
 			if pyvalue.IsIntLiteral(v.Str()) {
-				f, _ := new(big.Float).SetString(v.Str())
-				ff, _ := f.Float64()
-				return pyvalue.FloatRepr(ff), true
+				// float(int) rounds once, to nearest even; past the
+				// largest double it raises, which pydantic reports as
+				// float_type.
+				f, err := strconv.ParseFloat(v.Str(), 64)
+				if err != nil {
+					c.fail(loc, "float_type", "Input should be a valid number", v)
+					return "", false
+				}
+				return pyvalue.FloatRepr(f + 0), true // -0 is the int 0: 0.0
 			}
 			return pyvalue.NumberJSON(v.Str()), true
 		case jsontext.Bool:
@@ -355,7 +428,7 @@ func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string
 			}
 			return "", false
 		case jsontext.String:
-			switch strings.ToLower(strings.TrimSpace(v.Str())) {
+			switch strings.ToLower(v.Str()) { // no spaces: " yes" is refused
 			case "true", "1", "yes", "on", "t", "y":
 				return "true", true
 			case "false", "0", "no", "off", "f", "n":

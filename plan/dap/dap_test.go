@@ -262,6 +262,12 @@ func TestHitCountsAndRestart(t *testing.T) {
 	if len(st.Body.StackFrames) != 1 || !strings.HasPrefix(st.Body.StackFrames[0].Name, "backup ") {
 		t.Fatalf("after restartFrame: %+v", st.Body.StackFrames)
 	}
+	// The adapter asks nothing, but says which tools it called again.
+	for _, want := range []string{"restart: calls again create_backup, which already ran", "rerun backup: calls again create_backup, which already ran"} {
+		if !strings.Contains(c.log.String(), want) {
+			t.Errorf("the session log lacks %q:\n%s", want, c.log.String())
+		}
+	}
 	c.ok("terminate", nil)
 	c.until(isEvent("terminated"))
 }

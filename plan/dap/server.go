@@ -710,6 +710,9 @@ func (s *Server) restart(q *godap.RestartRequest) {
 	s.ended = true // the running action reports nothing
 	s.mu.Unlock()
 	s.stopRunning()
+	if again := s.dbg.CallsAgain(0); len(again) > 0 {
+		s.output("console", rerunNote("restart", again))
+	}
 	s.closeTools()
 	s.use(l, op)
 	changed, steps := s.bps.rebind(s.checkCondition)
@@ -757,7 +760,11 @@ func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
 	i, err := s.frameStep(q.Arguments.FrameId)
 	if err == nil {
 		var note string
-		if _, note, err = s.dbg.Rerun(i); err == nil && note != "" {
+		again := s.dbg.CallsAgain(i)
+		if _, note, err = s.dbg.Rerun(i); err == nil && len(again) > 0 {
+			s.output("console", rerunNote("rerun "+s.dbg.Plan().Steps[i].Label(), again))
+		}
+		if err == nil && note != "" {
 			s.output("console", note+"\n")
 		}
 	}
@@ -774,6 +781,14 @@ func (s *Server) restartFrame(q *godap.RestartFrameRequest) {
 
 // onEvent writes the step log as output events.
 func (s *Server) onEvent(e runner.Event) {
+	switch e.Kind {
+	case runner.EventStepStarted, runner.EventStepFinished:
+	case runner.EventReconnected:
+		s.output("console", fmt.Sprintf("the tools' server had exited: reconnected to %s; the results so far are kept\n", s.dbg.Catalog().Source))
+		return
+	default:
+		return // a reset's step may be past the last one
+	}
 	st := s.dbg.Run().Plan.Steps[e.Step]
 	tool := st.ToolName()
 	if tool == "" {
@@ -797,6 +812,13 @@ func (s *Server) onEvent(e runner.Event) {
 	}
 }
 
+// rerunNote says which tools that already ran a rerun or restart calls
+// again (not those marked read-only): a debug adapter does not ask, it
+// says.
+func rerunNote(what string, tools []string) string {
+	return fmt.Sprintf("%s: calls again %s, which already ran\n", what, strings.Join(tools, ", "))
+}
+
 func (s *Server) output(category, text string) {
 	s.send(&godap.OutputEvent{Event: event("output"), Body: godap.OutputEventBody{Category: category, Output: text}})
 }
@@ -804,7 +826,7 @@ func (s *Server) output(category, text string) {
 // sendDiagnostics sends each diagnostic as console output with
 // file:line:col, linked to its place in the plan.
 func (s *Server) sendDiagnostics(ds []plan.Diagnostic) {
-	name := s.dbg.Plan().Src.Name
+	name := s.dbg.Name()
 	for _, d := range ds {
 		body := godap.OutputEventBody{Category: "console", Output: name + ":" + d.String() + "\n"}
 		if d.Pos().Line > 0 {

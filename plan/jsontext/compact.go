@@ -1,6 +1,9 @@
 package jsontext
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // AppendCompact appends valid JSON without insignificant whitespace, in one
 // pass and without re-encoding: numbers and strings keep their exact text.
@@ -48,7 +51,7 @@ func AppendMarshalString(dst []byte, s string) []byte {
 // the one lookup keeps the common byte as cheap as a plain copy.
 var plainSafe, marshalSafe = func() (plain, marshal [256]bool) {
 	for c := 0x20; c < 256; c++ {
-		plain[c] = c != '"' && c != '\\'
+		plain[c] = c != '"' && c != '\\' && c != 0xed // 0xed: perhaps a surrogate kept as WTF-8
 		marshal[c] = plain[c] && c != '<' && c != '>' && c != '&' && c < utf8.RuneSelf
 	}
 	return plain, marshal
@@ -63,7 +66,17 @@ func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
 			i++
 			continue
 		}
-		if c >= utf8.RuneSelf { // marshal only: plainSafe copies every such byte
+		if c >= utf8.RuneSelf && !marshal { // 0xed only
+			if r, ok := SurrogateAt(s, i); ok {
+				dst = appendU4(append(dst, s[start:i]...), r)
+				i += 3
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf { // marshal: encoding/json's rules
 			r, n := utf8.DecodeRuneInString(s[i:])
 			switch {
 			case r == utf8.RuneError && n == 1:
@@ -100,4 +113,47 @@ func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// A JSON string may hold a lone surrogate escape ("\ud800"): Python's str
+// keeps it as a code point of its own, so two strings that differ only
+// there are two different step ids or keys. The parser keeps it the same
+// way, as the three bytes UTF-8 would give the code point (WTF-8), which
+// no valid UTF-8 text holds; the encoders write it back as its escape.
+
+// AppendSurrogate appends the surrogate code point r as WTF-8.
+func AppendSurrogate(dst []byte, r rune) []byte {
+	return append(dst, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
+}
+
+// SurrogateAt reports whether s holds, at byte i, a surrogate code point
+// kept as WTF-8 (AppendSurrogate), and which.
+func SurrogateAt(s string, i int) (rune, bool) {
+	if i+2 >= len(s) || s[i] != 0xed || s[i+1] < 0xa0 || s[i+1] > 0xbf || s[i+2] < 0x80 || s[i+2] > 0xbf {
+		return 0, false
+	}
+	return rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), true
+}
+
+func appendU4(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+}
+
+// ValidUTF8 returns s with each surrogate kept as WTF-8 replaced by U+FFFD,
+// as encoding/json decodes a lone surrogate escape.
+func ValidUTF8(s string) string {
+	if !strings.Contains(s, "\xed") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if _, ok := SurrogateAt(s, i); ok {
+			b.WriteString("\uFFFD")
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

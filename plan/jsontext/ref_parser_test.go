@@ -260,10 +260,12 @@ func (p *refParser) string() (string, bool, error) {
 							r = dec
 						} else {
 							p.i = save
-							r = utf8.RuneError
+							buf = AppendSurrogate(buf, r) // kept as Python keeps it
+							continue
 						}
 					} else {
-						r = utf8.RuneError
+						buf = AppendSurrogate(buf, r)
+						continue
 					}
 				}
 				buf = utf8.AppendRune(buf, r)

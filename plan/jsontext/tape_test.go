@@ -51,7 +51,8 @@ func checkTape(t *testing.T, src []byte, v Value, ptr string) {
 				t.Fatalf("%s: member %d: Cursor disagrees with Members", ptr, i)
 			}
 			var k string // the key's span holds the key as written
-			if err := json.Unmarshal(src[m.KeyStart:m.KeyEnd], &k); err != nil || k != m.Key {
+			// encoding/json makes a lone surrogate U+FFFD; the key keeps it.
+			if err := json.Unmarshal(src[m.KeyStart:m.KeyEnd], &k); err != nil || k != m.Key && !hasSurrogate(m.Key) {
 				t.Fatalf("%s: key %q spans %q", ptr, m.Key, src[m.KeyStart:m.KeyEnd])
 			}
 			last[m.Key] = m.Value
@@ -226,4 +227,13 @@ func TestValuesCountsValuesNotKeys(t *testing.T) {
 			t.Errorf("%s: Values %d, want %d", src, got, want)
 		}
 	}
+}
+
+func hasSurrogate(s string) bool {
+	for i := range len(s) {
+		if _, ok := SurrogateAt(s, i); ok {
+			return true
+		}
+	}
+	return false
 }

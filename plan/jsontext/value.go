@@ -1013,10 +1013,12 @@ func (p *parser) string() (string, bool, error) {
 							r = dec
 						} else {
 							p.i = save
-							r = utf8.RuneError
+							buf = AppendSurrogate(buf, r)
+							continue
 						}
 					} else {
-						r = utf8.RuneError
+						buf = AppendSurrogate(buf, r)
+						continue
 					}
 				}
 				buf = utf8.AppendRune(buf, r)

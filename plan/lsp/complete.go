@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -307,4 +308,13 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		}
 	}
 	return items
+}
+
+// quote is s as a JSON string, with <, > and & kept as they are.
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }

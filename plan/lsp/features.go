@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -129,105 +128,6 @@ func (d *document) offsetOf(p jsontext.Position) int {
 	return i
 }
 
-// edit replaces text[start:end] with text.
-type edit struct {
-	start, end int
-	text       string
-}
-
-// fix is one quick fix: a title and its edits.
-type fix struct {
-	title     string
-	edits     []edit
-	preferred bool
-}
-
-func quote(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// fixes are the edits that fix a diagnostic, where the validator knows one:
-// its did-you-mean, a missing "args", FastMCP's "result" wrapper in a
-// path, keys beside output_by_reference, a misspelt output_by_reference,
-// and a string that reads like a reference.
-func fixes(p *plan.Plan, x plan.Diagnostic) []fix {
-	src := p.Src.Bytes
-	if p.Root.IsZero() {
-		return nil
-	}
-	v, ks, ke := jsontext.Find(p.Root, x.Pointer)
-	parent := x.Pointer
-	if i := strings.LastIndexByte(parent, '/'); i >= 0 {
-		parent = parent[:i]
-	}
-	onKey := ks >= 0 && ks == x.Start
-	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (!v.IsZero() && v.Kind() == jsontext.String && v.Start() == x.Start))
-	var out []fix
-	if x.Suggestion != "" {
-		switch {
-		case isString:
-			out = append(out, fix{title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], quote(x.Suggestion)),
-				edits: []edit{{x.Start, x.End, quote(x.Suggestion)}}, preferred: true})
-		case ks >= 0:
-			out = append(out, fix{title: fmt.Sprintf("Rename %s to %s", src[ks:ke], quote(x.Suggestion)),
-				edits: []edit{{ks, ke, quote(x.Suggestion)}}, preferred: true})
-		}
-	}
-	switch x.Code {
-	case "MISSING_ARGS":
-		if x.StepIndex >= 0 && x.StepIndex < len(p.Steps) {
-			if n := p.Steps[x.StepIndex].Node; n.Kind() == jsontext.Object {
-				text := `"args": {}`
-				if n.Len() > 0 {
-					text = `, "args": {}`
-				}
-				out = append(out, fix{title: `Add "args": {}`, edits: []edit{{n.End() - 1, n.End() - 1, text}}, preferred: true})
-			}
-		}
-	case "REF_WRAPPED_RESULT":
-		if path, _, _ := jsontext.Find(p.Root, parent); !path.IsZero() && path.Kind() == jsontext.Array && path.Len() > 0 && path.Index(0).Start() == x.Start {
-			end := path.Index(0).End()
-			if path.Len() > 1 {
-				end = path.Index(1).Start()
-			}
-			out = append(out, fix{title: `Remove "result" from the path (references walk the raw value)`, edits: []edit{{x.Start, end, ""}}, preferred: true})
-		}
-	case "REF_EXTRA_KEYS":
-		if obj, _, _ := jsontext.Find(p.Root, parent); !obj.IsZero() && obj.Kind() == jsontext.Object {
-			for j, m := range obj.Members() {
-				if m.KeyStart != x.Start {
-					continue
-				}
-				start, end := m.KeyStart, m.Value.End()
-				if j > 0 {
-					start = obj.Member(j - 1).Value.End()
-				} else if obj.Len() > 1 {
-					end = obj.Member(1).KeyStart
-				}
-				out = append(out, fix{title: fmt.Sprintf("Remove %s (Concierge ignores it)", src[m.KeyStart:m.KeyEnd]), edits: []edit{{start, end, ""}}})
-			}
-		}
-	case "REF_LOOKALIKE":
-		switch {
-		case onKey && isString:
-			out = append(out, fix{title: `Spell the key "output_by_reference"`, edits: []edit{{x.Start, x.End, `"` + plan.RefKey + `"`}}, preferred: true})
-		case isString:
-			// The message ends with the reference to write instead.
-			if i := strings.LastIndex(x.Message, "write {"); i >= 0 {
-				ref := x.Message[i+len("write "):]
-				if r, err := jsontext.Parse([]byte(ref)); err == nil && plan.IsRef(r) {
-					out = append(out, fix{title: "Write it as a reference: " + ref, edits: []edit{{x.Start, x.End, ref}}, preferred: true})
-				}
-			}
-		}
-	}
-	return out
-}
-
 func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) (any, error) {
 	d, err := s.doc(params.TextDocument.URI)
 	if err != nil {
@@ -247,7 +147,7 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 		if x.End < from || x.Start > to {
 			continue
 		}
-		fs := fixes(p, x)
+		fs := check.Fixes(p, x)
 		if len(fs) == 0 {
 			continue
 		}
@@ -255,11 +155,11 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 		for _, f := range fs {
 			pos := d.positioner()
 			var edits []protocol.TextEdit
-			for _, e := range f.edits {
-				edits = append(edits, protocol.TextEdit{Range: pos.rng(e.start, e.end), NewText: e.text})
+			for _, e := range f.Edits {
+				edits = append(edits, protocol.TextEdit{Range: pos.rng(e.Start, e.End), NewText: e.Text})
 			}
-			preferred := f.preferred
-			out = append(out, protocol.CodeAction{Title: f.title, Kind: &quick, Diagnostics: []protocol.Diagnostic{diag},
+			preferred := f.Preferred
+			out = append(out, protocol.CodeAction{Title: f.Title, Kind: &quick, Diagnostics: []protocol.Diagnostic{diag},
 				IsPreferred: &preferred, Edit: &protocol.WorkspaceEdit{Changes: map[string][]protocol.TextEdit{d.uri: edits}}})
 		}
 	}

@@ -47,10 +47,10 @@ func testServer(cat *plan.Catalog) *Server {
 	return s
 }
 
-func applyEdits(text []byte, edits []edit) []byte {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+func applyEdits(text []byte, edits []check.Edit) []byte {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Start > edits[j].Start })
 	for _, e := range edits {
-		text = append(append(append([]byte{}, text[:e.start]...), e.text...), text[e.end:]...)
+		text = append(append(append([]byte{}, text[:e.Start]...), e.Text...), text[e.End:]...)
 	}
 	return text
 }
@@ -80,19 +80,19 @@ func TestFixesFixTheirDiagnostic(t *testing.T) {
 			return n
 		}
 		for _, d := range ds {
-			for _, fx := range fixes(p, d) {
+			for _, fx := range check.Fixes(p, d) {
 				covered[d.Code] = true
-				fixed := applyEdits(append([]byte{}, src...), append([]edit{}, fx.edits...))
+				fixed := applyEdits(append([]byte{}, src...), append([]check.Edit{}, fx.Edits...))
 				q := plan.Load(f, fixed, plan.Limits{})
 				if q.Root.IsZero() {
-					t.Errorf("%s: %q on %s breaks the JSON:\n%s", f, fx.title, d.Code, fixed)
+					t.Errorf("%s: %q on %s breaks the JSON:\n%s", f, fx.Title, d.Code, fixed)
 					continue
 				}
 				if after := check.Validate(q, cat); count(after, d.Code) >= count(ds, d.Code) {
-					t.Errorf("%s: %q leaves every %s:\n%s", f, fx.title, d.Code, fixed)
+					t.Errorf("%s: %q leaves every %s:\n%s", f, fx.Title, d.Code, fixed)
 				}
 			}
-			if d.Suggestion != "" && len(fixes(p, d)) == 0 {
+			if d.Suggestion != "" && len(check.Fixes(p, d)) == 0 {
 				t.Errorf("%s: %s suggests %q but has no quick fix", f, d.Code, d.Suggestion)
 			}
 		}

@@ -285,7 +285,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	}
 	// CallToolResult.MarshalJSON writes a map: its keys sorted, content
 	// then isError then structuredContent; wireOut puts a false isError
-	// first. Strings and raw JSON are escaped for HTML, as encoding/json
+	// last, where the Python SDK writes it. Strings and raw JSON are escaped for HTML, as encoding/json
 	// does: the text by jsontext.AppendMarshalString, raw JSON by
 	// appendCompactHTML when it is compact (as execute_plan answers), else
 	// by encoding/json itself.
@@ -300,9 +300,6 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, rid...)
 	dst = append(dst, `,"result":{`...)
-	if !res.IsError {
-		dst = append(dst, `"isError":false,`...)
-	}
 	dst = append(dst, `"content":[{"type":"text","text":`...)
 	dst = jsontext.AppendMarshalString(dst, text)
 	dst = append(dst, "}]"...)
@@ -318,6 +315,9 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 			}
 			dst = append(dst, s...)
 		}
+	}
+	if !res.IsError {
+		dst = append(dst, `,"isError":false`...)
 	}
 	return append(dst, "}}\n"...)
 }

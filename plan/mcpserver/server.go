@@ -12,6 +12,7 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,6 +81,14 @@ type Server struct {
 	// handler answers execute_plan, for mcp-go and for the direct path
 	// (direct.go) alike.
 	handler server.ToolHandlerFunc
+	// rawKey names the member that carries arguments mcp-go cannot decode
+	// (wrapArguments).
+	rawKey string
+	// idKey starts the string an id too long for a double travels as
+	// through mcp-go (idIn).
+	idKey string
+	// initSeen: an initialize request came over stdio (wireEdge).
+	initSeen atomic.Bool
 }
 
 // onInitialized has f told of every session whose initialize succeeded.
@@ -99,7 +108,8 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, log: opts.Logger, idle: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, idle: make(chan struct{}), rawKey: "planctl.raw-arguments." + rand.Text(),
+		idKey: "planctl.id." + rand.Text() + "."}
 	s.stop, s.stopNow = context.WithCancel(context.Background())
 	cat, err := plan.NewCatalog(opts.Catalog.Source, opts.Catalog.Tools, plan.CallerFunc(s.call))
 	if err != nil {
@@ -320,7 +330,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	defer s.leave()
 
-	data := []byte(req.Params.RawArguments)
+	data := s.unwrapArguments(req.Params.RawArguments)
 	if len(data) == 0 && req.Params.Arguments != nil {
 		// In process, the arguments arrive decoded.
 		b, err := json.Marshal(req.Params.Arguments)
@@ -349,7 +359,9 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	ctx = context.WithValue(ctx, planKey{}, pc)
 
 	var token mcp.ProgressToken
-	if req.Params.Meta != nil {
+	if req.Params.Meta != nil && !s.opts.ConciergeWire {
+		// Concierge's execute_plan reports no progress: under its wire a
+		// progressToken gets none either.
 		token = req.Params.Meta.ProgressToken
 	}
 	total := len(p.Steps)

@@ -20,7 +20,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	t := &answerTracker{changed: make(chan struct{})}
-	w := &countingWriter{w: out, b: b, t: t}
+	w := &countingWriter{w: out, b: b, t: t, idKey: s.idKey}
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
 		atEOF: func() {
 			if !t.wait(ctx, endOfInputGrace) {
@@ -188,11 +188,13 @@ type countingWriter struct {
 	w  io.Writer
 	b  *progressBarrier
 	t  *answerTracker // nil over HTTP
+	// idKey marks the ids to write back as they came (idOut).
+	idKey string
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.mu.Lock()
-	_, err := c.w.Write(wireOut(p)) // isError explicit, as Concierge (wire.go)
+	_, err := c.w.Write(idOut(wireOut(p), c.idKey)) // isError explicit, as Concierge (wire.go)
 	c.mu.Unlock()
 	n := len(p)
 	if err != nil {

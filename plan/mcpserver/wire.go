@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -26,8 +28,141 @@ import (
 // and NaN/Infinity replaced by null), or a reply to send instead of
 // passing anything on.
 func (s *Server) wireIn(line []byte) (pass, reply []byte) {
+	line = s.idIn(line)
+	if pass, reply = s.wireEdge(line); reply != nil || pass != nil {
+		return pass, reply
+	}
 	pass, reply, _, _ = s.wireParse(line)
 	return pass, reply
+}
+
+// conciergeMethods are the requests the MCP Python SDK's server knows;
+// it answers any other with -32602 (its request model refuses it).
+var conciergeMethods = map[string]bool{"initialize": true, "ping": true, "tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true, "resources/subscribe": true,
+	"resources/unsubscribe": true, "prompts/list": true, "prompts/get": true, "logging/setLevel": true, "completion/complete": true}
+
+// conciergeInvalid is the MCP Python SDK's answer to a request its models
+// refuse, byte for byte.
+const conciergeInvalid = `{"code":-32602,"message":"Invalid request parameters","data":""}`
+
+// emptyLists are Concierge's answers to the listings it has nothing for.
+var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resources/templates/list": `{"resourceTemplates":[]}`, "prompts/list": `{"prompts":[]}`}
+
+// wireEdge answers, over stdio, the protocol edges where Concierge's
+// server answers otherwise than mcp-go (docs/concierge.md lists them):
+// under ConciergeWire as Concierge does; in the default mode only a
+// tools/call without a name, which mcp-go answered "tool ” not found".
+// It returns a reply, or a line to pass on instead of line, or neither.
+func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
+	ms, me, ok := topMember(line, "method")
+	if !ok || line[ms] != '"' {
+		return nil, nil // a response, or not JSON-RPC: mcp-go's answer stands
+	}
+	var method string
+	if json.Unmarshal(line[ms:me], &method) != nil {
+		return nil, nil
+	}
+	if !s.opts.ConciergeWire || method == "tools/call" && s.initSeen.Load() {
+		return nil, nil // wireParse looks at a tools/call: it parses it anyway
+	}
+	is, ie, hasID := topMember(line, "id")
+	if !hasID || string(line[is:ie]) == "null" {
+		return nil, nil // a notification gets no answer
+	}
+	id := line[is:ie]
+	params := []byte("null")
+	if ps, pe, ok := topMember(line, "params"); ok {
+		params = line[ps:pe]
+	}
+	invalid := func() []byte { return wireLine(id, "error", []byte(conciergeInvalid)) }
+	switch {
+	case !conciergeMethods[method]:
+		return nil, invalid()
+	case method == "initialize":
+		if params[0] != '{' {
+			return nil, invalid()
+		}
+		s.initSeen.Store(true)
+		// A protocolVersion that is not a string: the SDK answers with its
+		// latest version, where mcp-go refused the request.
+		if vs, ve, ok := topMember(params, "protocolVersion"); ok && params[vs] != '"' {
+			ps := bytes.Index(line, params)
+			out := make([]byte, 0, len(line)+16)
+			out = append(out, line[:ps+vs]...)
+			out = append(out, `"2025-11-25"`...)
+			out = append(out, line[ps+ve:]...)
+			return out, nil
+		}
+		return nil, nil
+	case method != "ping" && !s.initSeen.Load():
+		return nil, invalid() // before initialize
+	case emptyLists[method] != "":
+		return nil, wireLine(id, "result", []byte(emptyLists[method]))
+	}
+	return nil, nil
+}
+
+// idIn returns line with an integer id that a double does not hold exactly
+// (more than 15 digits) written as a string that carries its digits: mcp-go
+// decodes an id as a float64, so 12345678901234567890 came back as
+// 12345678901234567000, and an id of 309 digits was refused; Python keeps
+// it exact. idOut writes it back as it came. Over stdio only: the answer
+// goes through countingWriter.
+func (s *Server) idIn(line []byte) []byte {
+	if !hasDigitRun(line, 16) {
+		return line
+	}
+	// The envelope only, without a tree: the line can be a large plan.
+	is, ie, ok := topMember(line, "id")
+	if !ok {
+		return line
+	}
+	lit := string(line[is:ie])
+	digits := strings.TrimPrefix(lit, "-")
+	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
+		return line // not an integer literal, or one a double holds
+	}
+	out := make([]byte, 0, len(line)+len(s.idKey)+3)
+	out = append(out, line[:is]...)
+	out = append(out, '"')
+	out = append(out, s.idKey...)
+	out = append(out, lit...)
+	out = append(out, '"')
+	return append(out, line[ie:]...)
+}
+
+// hasDigitRun reports whether b holds n ASCII digits in a row.
+func hasDigitRun(b []byte, n int) bool {
+	run := 0
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// idOut writes back, in an answer, the id idIn carried as a string.
+func idOut(msg []byte, idKey string) []byte {
+	mark := `"id":"` + idKey
+	i := bytes.Index(msg, []byte(mark))
+	if idKey == "" || i < 0 {
+		return msg
+	}
+	start := i + len(mark)
+	end := bytes.IndexByte(msg[start:], '"')
+	if end < 0 {
+		return msg
+	}
+	out := make([]byte, 0, len(msg))
+	out = append(out, msg[:i+len(`"id":`)]...)
+	out = append(out, msg[start:start+end]...)
+	return append(out, msg[start+end+1:]...)
 }
 
 // wireParse is wireIn that also returns, for a tools/call passed on as it
@@ -46,6 +181,14 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		return line, nil, jsontext.Value{}, nil
 	}
 	id := root.Get("id")
+	if params := root.Get("params"); !id.IsZero() && id.Kind() != jsontext.Null &&
+		(params.Kind() != jsontext.Object || params.Get("name").Kind() != jsontext.String) {
+		// mcp-go answered "tool '' not found".
+		if s.opts.ConciergeWire {
+			return nil, wireLine(id.Raw(src), "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+		}
+		return nil, wireError(id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`), jsontext.Value{}, nil
+	}
 	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
 		rawID := id.Raw(src)
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
@@ -54,14 +197,133 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
 		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
+			if s.opts.ConciergeWire {
+				return nil, wireLine(rawID, "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+			}
 			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
 		}
+		if esc, ok := loneSurrogate(params.Raw(src)); ok {
+			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters: the request holds the lone surrogate escape "+esc+
+				" (half of a UTF-16 pair, without the other half), which Concierge's MCP server cannot parse: its JSON parser refuses the whole request. "+
+				"Write the character itself or its full pair, or run the plan with planctl run, which keeps it as Python's str does"), jsontext.Value{}, nil
+		}
+	}
+	if args := root.Get("params").Get("arguments"); args.Kind() == jsontext.Object && hasBeyondDouble(args) {
+		return s.wrapArguments(src, args), nil, jsontext.Value{}, nil
 	}
 	pass = nullNonFinite(src, root, line)
 	if &pass[0] != &line[0] {
 		return pass, nil, jsontext.Value{}, nil // rewritten: the parse is not of it
 	}
 	return pass, nil, root, src
+}
+
+// loneSurrogate finds a \uD800-\uDFFF escape in the JSON text src that
+// is not half of a pair, and returns it as written.
+func loneSurrogate(src []byte) (string, bool) {
+	if !bytes.Contains(src, []byte(`\u`)) {
+		return "", false
+	}
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(src) || src[i] != '\\' || src[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(src[i+2:i+6]), 16, 32)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(src); i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // an escape of one character: \\ cannot start a \u
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if r2, ok := hex4(i + 6); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+				i += 11
+				continue
+			}
+			return string(src[i : i+6]), true
+		case r >= 0xdc00 && r < 0xe000:
+			return string(src[i : i+6]), true
+		}
+		i += 5
+	}
+	return "", false
+}
+
+// hasBeyondDouble reports whether v holds an integer literal that a double
+// cannot hold. Python reads it as an exact int; encoding/json, which mcp-go
+// decodes the arguments with beside keeping their text, refuses the whole
+// request ("cannot unmarshal number ... of type float64").
+func hasBeyondDouble(v jsontext.Value) bool {
+	switch v.Kind() {
+	case jsontext.Number:
+		// 309 digits is the shortest integer past the largest double.
+		return len(v.Str()) >= 309 && pyvalue.IsIntLiteral(v.Str()) && beyondDouble(v.Str())
+	case jsontext.Array:
+		for _, e := range v.Elems() {
+			if hasBeyondDouble(e) {
+				return true
+			}
+		}
+	case jsontext.Object:
+		for _, m := range v.Members() {
+			if hasBeyondDouble(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func beyondDouble(lit string) bool {
+	_, err := strconv.ParseFloat(lit, 64)
+	return err != nil
+}
+
+// wrapArguments returns the message src with its arguments args carried as
+// the JSON string of their text (non-finite numbers already null) under
+// s.rawKey, which mcp-go decodes without loss; handle unwraps them
+// (unwrapArguments). The key is random per server, so no request can
+// name it.
+func (s *Server) wrapArguments(src []byte, args jsontext.Value) []byte {
+	text := args.Raw(src)
+	if av, err := jsontext.Parse(text); err == nil {
+		text = bytes.TrimSuffix(nullNonFinite(text, av, text), []byte("\n"))
+	}
+	out := make([]byte, 0, len(src)+len(text)/8+len(s.rawKey)+8)
+	out = append(out, src[:args.Start()]...)
+	out = append(out, '{')
+	out = jsontext.AppendJSONString(out, s.rawKey)
+	out = append(out, ':')
+	out = jsontext.AppendJSONString(out, string(text))
+	out = append(out, '}')
+	out = append(out, src[args.End():]...)
+	if root, err := jsontext.Parse(out); err == nil {
+		out = bytes.TrimSuffix(nullNonFinite(out, root, out), []byte("\n"))
+	}
+	return append(out, '\n')
+}
+
+// unwrapArguments returns the arguments wrapArguments carried, or data
+// itself.
+func (s *Server) unwrapArguments(data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte(`{"`+s.rawKey+`":"`)) {
+		return data
+	}
+	v, err := jsontext.Parse(data)
+	if err != nil || v.Kind() != jsontext.Object || v.Len() != 1 {
+		return data
+	}
+	m := v.Member(0)
+	if m.Key != s.rawKey || m.Value.Kind() != jsontext.String {
+		return data
+	}
+	return []byte(m.Value.Str())
 }
 
 // nullNonFinite returns src with every value that was written as a number
@@ -124,7 +386,8 @@ func wireLine(id []byte, key string, body []byte) []byte {
 }
 
 // wireOut makes isError explicit in a tools/call result, as Concierge's
-// server writes it ("isError": false): mcp-go leaves a false isError out.
+// server writes it ("isError": false, the result's last member): mcp-go
+// leaves a false isError out.
 // Any other message passes unchanged. A tools/call result is the only
 // result with a top-level "content" array. It walks the top-level members
 // of the message and of its result only, parsing nothing into a tree:
@@ -156,10 +419,12 @@ func wireOutAt(line []byte) (at int, insert string) {
 	if _, _, ok := topMember(res, "content"); !ok {
 		return 0, ""
 	}
+	// Last, where the Python SDK writes it (content, structuredContent,
+	// isError), and where mcp-go writes a true one.
 	if i := jsontext.SkipSpace(res, 1); i < len(res) && res[i] != '}' {
-		return rs + 1, `"isError":false,` // just inside the result's "{"
+		return re - 1, `,"isError":false` // just before the result's "}"
 	}
-	return rs + 1, `"isError":false`
+	return re - 1, `"isError":false`
 }
 
 // topMember finds key among the top-level members of the JSON object b and
@@ -206,10 +471,20 @@ func topMember(b []byte, key string) (start, end int, ok bool) {
 // isError result whose text is the bare message.
 
 // answer is a run's response as Concierge's text and structuredContent.
+// The text is json.dumps of the response dict, whose steps can hold both
+// the int 1 and the str "1" (two "1" keys); structuredContent is that dict
+// after pydantic, a JSON object: one "1", in the first one's place with
+// the last one's value, and floats spelled as pydantic-core spells them
+// (1e-7, 0.00001).
 func answer(resp []byte) *mcp.CallToolResult {
+	text, repeats := pyvalue.DumpsIndentKeys(resp)
+	structured := resp
+	if repeats {
+		structured = pyvalue.Values(resp)
+	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(pyvalue.DumpsIndentString(resp))},
-		StructuredContent: json.RawMessage(resp),
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		StructuredContent: json.RawMessage(pyvalue.PydanticFloats(structured)),
 	}
 }
 

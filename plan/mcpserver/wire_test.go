@@ -22,13 +22,13 @@ func wireOutTree(line []byte) []byte {
 	if res.IsZero() || res.Kind() != jsontext.Object || res.Get("content").IsZero() || !res.Get("isError").IsZero() {
 		return line
 	}
-	at := res.Start() + 1
+	at := res.End() - 1 // last, as the Python SDK writes it
 	out := make([]byte, 0, len(line)+17)
 	out = append(out, line[:at]...)
-	out = append(out, `"isError":false`...)
 	if res.Len() > 0 {
 		out = append(out, ',')
 	}
+	out = append(out, `"isError":false`...)
 	return append(out, line[at:]...)
 }
 
@@ -61,7 +61,7 @@ func TestWireOutAgreesWithTree(t *testing.T) {
 		}
 	}
 	in := wireOutSeeds[0]
-	want := `{"jsonrpc":"2.0","id":1,"result":{"isError":false,"content":[{"type":"text","text":"hi"}],"structuredContent":{"status":"completed"}}}` + "\n"
+	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"structuredContent":{"status":"completed"},"isError":false}}` + "\n"
 	if got := string(wireOut([]byte(in))); got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -233,7 +234,16 @@ func ReprString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte(quote)
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if sr, ok := jsontext.SurrogateAt(s, i); ok {
+				b.WriteString(`\u`) // a lone surrogate is not printable
+				b.WriteString(strconv.FormatInt(int64(sr), 16))
+				continue
+			} else if isSurrogateTail(s, i) {
+				continue
+			}
+		}
 		switch {
 		case r == '\\':
 			b.WriteString(`\\`)
@@ -295,12 +305,16 @@ func Index(s string, n int) (int, string) {
 	}
 	// Python formats this message with %.200R: the repr cut at 200 characters.
 	invalid := "invalid literal for int() with base 10: " + cutRunes(ReprString(s), 200)
-	if t == "" {
+	// CPython reads the run of digits and single underscores first, and
+	// checks the digit limit on it before it looks at what follows: 4,301
+	// digits and an "x" exceed the limit, they are not an invalid literal.
+	if t == "" || t[0] == '_' {
 		return 0, invalid
 	}
 	var digits strings.Builder
-	prevUnderscore := true // a leading underscore is invalid
-	for _, r := range t {
+	prevUnderscore := false
+	rest := ""
+	for i, r := range t {
 		if r == '_' {
 			if prevUnderscore {
 				return 0, invalid
@@ -310,7 +324,8 @@ func Index(s string, n int) (int, string) {
 		}
 		d := unicodeDigit(r)
 		if d < 0 {
-			return 0, invalid
+			rest = t[i:]
+			break
 		}
 		digits.WriteByte(byte('0' + d))
 		prevUnderscore = false
@@ -322,6 +337,9 @@ func Index(s string, n int) (int, string) {
 	if len(ds) > pyIntMaxStrDigits {
 		return 0, "Exceeds the limit (4300 digits) for integer string conversion: value has " +
 			strconv.Itoa(len(ds)) + " digits; use sys.set_int_max_str_digits() to increase the limit"
+	}
+	if ds == "" || strings.TrimFunc(rest, unicode.IsSpace) != "" {
+		return 0, invalid
 	}
 	bi, _ := new(big.Int).SetString(ds, 10)
 	if neg {

@@ -2,6 +2,8 @@ package pyvalue
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -85,6 +87,49 @@ func TestPyIndex(t *testing.T) {
 		got, err := Index(tc.s, tc.n)
 		if got != tc.want || err != tc.err {
 			t.Errorf("Index(%q, %d) = %d, %q; want %d, %q", tc.s, tc.n, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestIndexDigitLimitFirst: CPython's int() checks the 4,300-digit limit on
+// the run of digits before it looks at what follows it (checked against
+// CPython 3.11).
+func TestIndexDigitLimitFirst(t *testing.T) {
+	d := strings.Repeat("1", 4301)
+	limit := func(n int) string {
+		return "Exceeds the limit (4300 digits) for integer string conversion: value has " + strconv.Itoa(n) + " digits; use sys.set_int_max_str_digits() to increase the limit"
+	}
+	invalid := func(s string) string {
+		return "invalid literal for int() with base 10: " + cutRunes(ReprString(s), 200)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"junk after the run", d + "x", limit(4301)},
+		{"a fraction", d + ".0", limit(4301)},
+		{"an exponent", d + "e5", limit(4301)},
+		{"an underscore between digits joins the run", d + "_1", limit(4302)},
+		{"NUL", d + "\x00", limit(4301)},
+		{"spaces and a sign around", " +" + d + " x", limit(4301)},
+		{"a Unicode digit counts", d + "\u0661x", limit(4302)},
+		{"a double underscore is a syntax error first", d + "__1", invalid(d + "__1")},
+		{"a trailing underscore too", d + "_", invalid(d + "_")},
+		{"a leading underscore too", "_" + d, invalid("_" + d)},
+		{"a short run with junk", "11x", invalid("11x")},
+		{"a sign alone", "-", invalid("-")},
+		{"exactly the limit is a number", strings.Repeat("0", 4300) + " ", "list index out of range"},
+	} {
+		if _, got := Index(tc.in, 0); got != tc.want {
+			t.Errorf("%s: got %.120q\nwant %.120q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPydanticFloat: pydantic-core's spelling (pydantic_core.to_json).
+func TestPydanticFloat(t *testing.T) {
+	for f, want := range map[float64]string{1e-7: "1e-7", 1e-5: "0.00001", 1.5e-6: "1.5e-6", 3.3e-5: "0.000033", 9.999e-6: "9.999e-6",
+		1e16: "1e+16", 1.5e16: "1.5e+16", 9999999999999998: "9999999999999998.0", 1e15: "1000000000000000.0", 123.456: "123.456",
+		5e-324: "5e-324", -1e-7: "-1e-7", 0.5: "0.5", 1.5e300: "1.5e+300", 2: "2.0"} {
+		if got := PydanticFloat(f); got != want {
+			t.Errorf("PydanticFloat(%v) = %s, want %s", f, got, want)
 		}
 	}
 }

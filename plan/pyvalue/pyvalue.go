@@ -1,10 +1,12 @@
 package pyvalue
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -207,9 +209,23 @@ func DumpsIndent(raw []byte) []byte {
 // and a buffer grown by doubling from a guess had been up to twice the
 // text, with as much again left as garbage.
 func DumpsIndentString(raw []byte) string {
-	v, err := jsontext.Parse(raw)
+	text, _ := dumpsIndent(raw, false)
+	return text
+}
+
+// DumpsIndentKeys is DumpsIndentString that writes a key an object
+// repeats as often as it comes, and reports whether one did. A Concierge
+// response's steps dict can hold both the int 1 and the str "1", which
+// json.dumps writes as two "1" keys; planctl's response text holds both
+// for that reason alone (its values have been through Values).
+func DumpsIndentKeys(raw []byte) (string, bool) {
+	return dumpsIndent(raw, true)
+}
+
+func dumpsIndent(raw []byte, keep bool) (string, bool) {
+	v, dups, err := jsontext.ParseWithDuplicates(raw)
 	if err != nil {
-		return string(raw)
+		return string(raw), false
 	}
 	size := len(raw) + len(raw)/2
 	if len(raw) > 16<<10 {
@@ -217,11 +233,11 @@ func DumpsIndentString(raw []byte) string {
 	}
 	var b strings.Builder
 	b.Grow(size)
-	pyDumpsIndent(&b, v, 0)
-	return b.String()
+	pyDumpsIndent(&b, v, 0, keep)
+	return b.String(), len(dups) > 0
 }
 
-func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int) {
+func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int, keep bool) {
 	newline := func(d int) {
 		b.WriteByte('\n')
 		for range d {
@@ -240,12 +256,15 @@ func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int) {
 				b.WriteByte(',')
 			}
 			newline(depth + 1)
-			pyDumpsIndent(b, e, depth+1)
+			pyDumpsIndent(b, e, depth+1, keep)
 		}
 		newline(depth)
 		b.WriteByte(']')
 	case jsontext.Object:
 		ms := Members(v)
+		if keep {
+			ms = v.Members()
+		}
 		if v.Len() == 0 {
 			b.WriteString("{}")
 			return
@@ -258,12 +277,12 @@ func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int) {
 			newline(depth + 1)
 			DumpsString(b, m.Key)
 			b.WriteString(": ")
-			pyDumpsIndent(b, m.Value, depth+1)
+			pyDumpsIndent(b, m.Value, depth+1, keep)
 		}
 		newline(depth)
 		b.WriteByte('}')
 	default:
-		pyDumps(b, v)
+		pyDumps(b, v, false)
 	}
 }
 
@@ -280,7 +299,15 @@ func DumpsString(b *strings.Builder, s string) {
 		b.WriteByte(hex[r&15])
 	}
 	b.WriteByte('"')
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if sr, ok := jsontext.SurrogateAt(s, i); ok {
+				u4(sr)
+				continue
+			} else if i > 0 && isSurrogateTail(s, i) {
+				continue // the rest of a surrogate written above
+			}
+		}
 		switch {
 		case r == '"':
 			b.WriteString(`\"`)
@@ -386,4 +413,75 @@ func pyClean(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// isSurrogateTail reports whether byte i of s is the second or third byte
+// of a surrogate kept as WTF-8 (jsontext.SurrogateAt).
+func isSurrogateTail(s string, i int) bool {
+	for k := 1; k <= 2 && i-k >= 0; k++ {
+		if _, ok := jsontext.SurrogateAt(s, i-k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// PydanticFloat is how pydantic-core writes a float in JSON (an MCP
+// result's structuredContent): the shortest digits, as repr, but in plain
+// notation from 1e-5 (0.00001) up to 1e16, and an exponent without a
+// leading zero (1e-7, where repr writes 1e-07).
+func PydanticFloat(f float64) string {
+	sci := strconv.FormatFloat(f, 'e', -1, 64)
+	i := strings.LastIndexByte(sci, 'e')
+	exp, _ := strconv.Atoi(sci[i+1:])
+	if exp >= -5 && exp < 16 {
+		fixed := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.ContainsAny(fixed, ".") {
+			fixed += ".0"
+		}
+		return fixed
+	}
+	sign := "+"
+	if exp < 0 {
+		sign, exp = "-", -exp
+	}
+	return sci[:i] + "e" + sign + strconv.Itoa(exp)
+}
+
+// PydanticFloats returns the JSON text raw, whose floats are spelled as
+// Python's repr spells them, with each float pydantic-core spells
+// differently rewritten (PydanticFloat): only those with a negative
+// exponent of one digit, which repr pads (1e-07, 1e-05). raw itself when
+// there is none.
+func PydanticFloats(raw []byte) []byte {
+	if !bytes.Contains(raw, []byte("e-0")) {
+		return raw
+	}
+	var out []byte
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '"' {
+			i = jsontext.SkipString(raw, i) - 1
+			continue
+		}
+		if c != '-' && (c < '0' || c > '9') {
+			continue
+		}
+		j := i + 1
+		for j < len(raw) && (raw[j] >= '0' && raw[j] <= '9' || raw[j] == '.' || raw[j] == 'e' || raw[j] == 'E' || raw[j] == '+' || raw[j] == '-') {
+			j++
+		}
+		if tok := raw[i:j]; bytes.Contains(tok, []byte("e-0")) {
+			if f, err := strconv.ParseFloat(string(tok), 64); err == nil {
+				out = append(append(out, raw[start:i]...), PydanticFloat(f)...)
+				start = j
+			}
+		}
+		i = j - 1
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[start:]...)
 }

@@ -31,13 +31,10 @@ import (
 type Debugger struct {
 	opts DebugOptions
 	run  *Run
-	// step label -> index of its first step in the plan as loaded (idsOf),
-	// built by the first FindStep
-	ids     map[string]int
-	idsOf   *plan.Plan
-	idsOnce sync.Once
+	cat  *plan.Catalog // the catalog the plan as loaded is validated against
 
-	cat *plan.Catalog // the catalog the plan as loaded is validated against
+	name       string // the plan's name as loaded (Name adds " (edited)")
+	schemaHint bool   // edited copies accept a "$schema" key as the loaded plan did
 
 	// inc validates edits again in part, with the default validator (nil
 	// until the plan is validated, and with DebugOptions.Validate).
@@ -45,12 +42,20 @@ type Debugger struct {
 	// editMu orders edits: each is made on the plan the one before made.
 	editMu sync.Mutex
 
-	mu      sync.Mutex
-	plan    *plan.Plan
-	diags   []plan.Diagnostic
-	checked bool // diags are the plan's (false only with DeferValidation, until Check)
-	breaks  map[int]bool
-	conds   map[int]string // step index -> condition of its breakpoint
+	mu sync.Mutex
+	// step label -> index of its first step in the plan, built by the
+	// first FindStep (not before the debugger's first frame: a pass over
+	// every step), again after a change of the steps
+	ids map[string]int
+	// saved is the text of the file as last read or written: the plan is
+	// edited while its text differs.
+	saved      []byte
+	undo, redo []*plan.Plan
+	plan       *plan.Plan
+	diags      []plan.Diagnostic
+	checked    bool // diags are the plan's (false only with DeferValidation, until Check)
+	breaks     map[int]bool
+	conds      map[int]string // step index -> condition of its breakpoint
 	// compiled holds each condition of conds, compiled once when set.
 	compiled map[int]*query.Cond
 }
@@ -79,6 +84,11 @@ type DebugOptions struct {
 	// stops at every breakpoint. It is not asked by IsBreak, so a driver
 	// that reports where the run stopped counts no hit twice.
 	OnBreak func(step int) bool
+	// File is the plan's file: where Write saves and Reload reads ("" when
+	// the plan came from standard input or a trace; NoFile then says why,
+	// e.g. "the plan came from the trace run.trace.json").
+	File   string
+	NoFile string
 	// Live, when the run replays a trace, is the catalog to go on with
 	// once the trace has no more answers: the run halts there first, and
 	// the next step calls Live's tools.
@@ -88,9 +98,10 @@ type DebugOptions struct {
 // NewDebugger prepares a debugger of p on c; nothing runs until Next or
 // Continue.
 func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
-	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, compiled: map[int]*query.Cond{}, idsOf: p}
 	o.Run.haltAtTraceEnd = true
-	d.opts = o
+	o.Run.KeepAttempts = true
+	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, compiled: map[int]*query.Cond{},
+		name: p.Src.Name, saved: p.Src.Bytes, schemaHint: !p.SchemaHint.IsZero() || o.File != ""}
 	d.run = NewRun(p, c, o.Run)
 	d.diags, d.checked = o.Diagnostics, true
 	if d.diags == nil && c != nil {
@@ -187,18 +198,19 @@ func stepDiagnostics(ds []plan.Diagnostic, i int) []plan.Diagnostic {
 // FindStep finds a step by id (its label), or by "#N" for the step at
 // index N, with an error that says what the plan has instead.
 func (d *Debugger) FindStep(arg string) (int, error) {
-	// The index of the loaded plan's step ids is built on first use, not
-	// before the debugger's first frame (a pass over every step).
-	d.idsOnce.Do(func() {
-		d.ids = make(map[string]int, len(d.idsOf.Steps))
-		for i, st := range d.idsOf.Steps {
+	d.mu.Lock()
+	p := d.plan
+	if d.ids == nil {
+		d.ids = make(map[string]int, len(p.Steps))
+		for i, st := range p.Steps {
 			if _, dup := d.ids[st.Label()]; !dup {
 				d.ids[st.Label()] = i
 			}
 		}
-		d.idsOf = nil
-	})
-	return FindStep(d.Plan(), d.ids, arg)
+	}
+	ids := d.ids
+	d.mu.Unlock()
+	return FindStep(p, ids, arg)
 }
 
 // FindStep finds a step of p by id, or by "#N" for the step at index N.
@@ -247,7 +259,12 @@ func labels(p *plan.Plan) []string {
 }
 
 // Next runs the next step (retrying a failed one). See Run.Next.
+//
+// When the tools' server is known to have exited (an upstream that
+// crashed), it is started again first (EventReconnected), keeping every
+// result: a retry after a crash needs no restart.
 func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
+	d.revive(ctx)
 	i, st, ok = d.run.Next(ctx)
 	d.goLive()
 	return i, st, ok
@@ -256,6 +273,7 @@ func (d *Debugger) Next(ctx context.Context) (i int, st StepState, ok bool) {
 // Continue runs until a breakpoint, a failure, a halt, ctx's end or the
 // end of the plan. See Run.Continue.
 func (d *Debugger) Continue(ctx context.Context) {
+	d.revive(ctx)
 	d.run.Continue(ctx, d.stopAt)
 	d.goLive()
 }
@@ -487,7 +505,7 @@ func (d *Debugger) EditableStep() (int, error) {
 func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 	v, err := jsontext.Parse(args)
 	if err != nil {
-		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", err)
+		return nil, fmt.Errorf("the new arguments are not valid JSON: %w", valueError(err, "the arguments are one JSON object"))
 	}
 	if v.Kind() != jsontext.Object {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind())
@@ -507,7 +525,7 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, error) {
 	v, err := jsontext.Parse(value)
 	if err != nil {
-		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, err)
+		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, valueError(err, "an argument's value is one JSON value: quote text with spaces, \"a b\", or write an array"))
 	}
 	text := string(value[v.Start():v.End()])
 	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
@@ -587,6 +605,20 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 	})
 }
 
+// valueError words a parse error of one value as such: jsontext words
+// text after the value for a plan file ("a plan file holds one JSON
+// document"), which an argument is not.
+func valueError(err error, one string) error {
+	var se *jsontext.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	if head, ok := strings.CutSuffix(se.Msg, "; a plan file holds one JSON document"); ok {
+		return &jsontext.SyntaxError{Offset: se.Offset, Msg: head + "; " + one}
+	}
+	return err
+}
+
 // splice replaces src[start:end] with text.
 type splice struct {
 	start, end int
@@ -644,11 +676,7 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)
 	for k := len(tail) - 1; k >= 0; k-- {
 		out = append(out, tail[k]...)
 	}
-	lim := d.opts.Limits
-	if int64(len(out)) > lim.WithDefaults().MaxBytes {
-		lim.MaxBytes = int64(len(out))
-	}
-	np, ch := plan.Reload(p, out, lim)
+	np, ch := d.reload(p, out)
 	if len(np.Steps) != len(p.Steps) {
 		why := "the edit changed the plan's shape"
 		if len(np.Problems) > 0 {
@@ -656,14 +684,11 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)
 		}
 		return nil, fmt.Errorf("the edit would break the plan: %s", why)
 	}
-	if err := d.run.SetPlan(np, i); err != nil {
+	c, err := d.commitPlan(np, ch, "edit "+s.Label(), i, true, true)
+	if err != nil {
 		return nil, err
 	}
-	ds := d.revalidate(np, ch)
-	d.mu.Lock()
-	d.plan, d.diags, d.checked = np, ds, true
-	d.mu.Unlock()
-	return stepDiagnostics(ds, i), nil
+	return c.Diagnostics, nil
 }
 
 // validate is the diagnostics of p, and, with the default validator, the
@@ -674,6 +699,13 @@ func (d *Debugger) validate(p *plan.Plan, c *plan.Catalog) ([]plan.Diagnostic, *
 	}
 	inc := check.NewIncremental(p, c, check.ValidateOptions{})
 	return inc.Diagnostics(), inc
+}
+
+// validateWhole is the diagnostics of p against the run's catalog, all of
+// it validated (a candidate fix, which is not kept).
+func (d *Debugger) validateWhole(p *plan.Plan) []plan.Diagnostic {
+	ds, _ := d.validate(p, d.run.Catalog)
+	return ds
 }
 
 // revalidate is the diagnostics of np, an edit of the current plan (ch

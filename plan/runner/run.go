@@ -129,6 +129,7 @@ const (
 	EventReset                         // Restart or Rerun cleared steps from Step on
 	EventArgsEdited                    // an edit replaced a step's arguments (SetPlan)
 	EventHalted                        // the tools had no answer for a step, which stays next (see Halted)
+	EventReconnected                   // the tools' server had exited and was started again before Step ran (Debugger)
 )
 
 // Event is one change in a run, delivered to RunOptions.OnEvent.
@@ -174,6 +175,10 @@ type RunOptions struct {
 	// The arguments of a call to an Immediate tool are then valid only
 	// until the call returns (the run reuses their buffer).
 	DropArgs bool
+	// KeepAttempts makes the run keep every attempt of each step
+	// (Attempts), not only the latest state: a debugger's retries and
+	// reruns stay visible. run and serve keep none.
+	KeepAttempts bool
 	// haltAtTraceEnd makes a call the tools answer with ErrNoAnswer (a
 	// replayed trace that has no more answers) halt the run before that
 	// step instead of failing it: the step stays next, Next reports that
@@ -216,21 +221,39 @@ type Run struct {
 	Catalog *plan.Catalog
 	opts    RunOptions
 
-	mu         sync.Mutex
-	steps      []stepRec
-	okN        int               // the steps whose status is StepOK, kept by setState and reset
-	args       []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
-	cursor     int               // the next step to run: the first that has not run ok
-	status     RunStatus         // RunReady until the end or a failure
-	results    map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
-	heldN      int64             // the bytes steps [0, heldUpTo) hold (run_limits.go)
-	answerN    int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
-	heldUpTo   int
-	lastAnswer answerCount      // the step execute counted last against MaxResponse's answer
-	index      []*plan.RawIndex // step index -> index of its result, for references that read it again (plan.RawIndex)
-	halted     string           // why the last Next ran nothing although steps remain
-	argsBuf    []byte           // the arguments of an immediate tool's call under DropArgs, reused (execute)
-	lastTool   toolMemo         // the tool of the step run last (toolOf)
+	mu          sync.Mutex
+	steps       []stepRec
+	okN         int               // the steps whose status is StepOK, kept by setState and reset
+	args        []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
+	cursor      int               // the next step to run: the first that has not run ok
+	status      RunStatus         // RunReady until the end or a failure
+	results     map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
+	heldN       int64             // the bytes steps [0, heldUpTo) hold (run_limits.go)
+	answerN     int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
+	heldUpTo    int
+	lastAnswer  answerCount       // the step execute counted last against MaxResponse's answer
+	index       []*plan.RawIndex  // step index -> index of its result, for references that read it again (plan.RawIndex)
+	halted      string            // why the last Next ran nothing although steps remain
+	argsBuf     []byte            // the arguments of an immediate tool's call under DropArgs, reused (execute)
+	lastTool    toolMemo          // the tool of the step run last (toolOf)
+	reconnected bool              // the tools reconnected before the next call (MarkReconnected)
+	attempts    map[int][]Attempt // step index -> its calls, oldest first (RunOptions.KeepAttempts)
+}
+
+// Attempt is one run of a step: the arguments its tool was called with,
+// its result or error, when it started and how long it took. A debugger's
+// run keeps every attempt of every step (RunOptions.KeepAttempts), across
+// retries, reruns and restarts.
+type Attempt struct {
+	Args     json.RawMessage
+	Result   json.RawMessage // when Status is StepOK
+	Error    string          // when Status is StepError
+	Status   StepStatus
+	Started  time.Time
+	Duration time.Duration
+	// Reconnected says the tools' connection was opened again before
+	// this attempt (the upstream server had exited).
+	Reconnected bool
 }
 
 // toolMemo is the catalog's answer for one tool name.
@@ -404,6 +427,65 @@ func (r *Run) SetPlan(p *plan.Plan, edited int) error {
 	return nil
 }
 
+// Attempts are the runs of step i so far, oldest first (with
+// RunOptions.KeepAttempts; none otherwise).
+func (r *Run) Attempts(i int) []Attempt {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Attempt(nil), r.attempts[i]...)
+}
+
+// MarkReconnected records that the tools' connection was opened again, so
+// the next attempt says so.
+func (r *Run) MarkReconnected() {
+	r.mu.Lock()
+	r.reconnected = true
+	r.mu.Unlock()
+}
+
+// Replan replaces the plan with p, which may have other steps (a reload,
+// a deleted step, an undo), keeping the results and attempts of the steps
+// before keep (those p has unchanged) and forgetting the rest: the next
+// step is the first not kept that has not run ok.
+func (r *Run) Replan(p *plan.Plan, keep int) error {
+	r.mu.Lock()
+	if r.cursor < len(r.steps) && r.steps[r.cursor].status == StepRunning {
+		r.mu.Unlock()
+		return errors.New("a step is running: wait for it, or cancel it, before changing the plan")
+	}
+	keep = min(keep, len(p.Steps), len(r.steps))
+	r.Plan = p
+	if n := len(p.Steps); n != len(r.steps) {
+		for i := keep; i < len(r.steps); i++ {
+			if r.steps[i].status == StepOK {
+				r.okN--
+			}
+		}
+		steps := make([]stepRec, n)
+		copy(steps, r.steps[:keep])
+		r.steps = steps
+		if r.args != nil {
+			args := make([]json.RawMessage, n)
+			copy(args, r.args[:keep])
+			r.args = args
+		}
+		r.index = nil
+		for i := range r.attempts {
+			if i >= keep {
+				delete(r.attempts, i)
+			}
+		}
+		r.heldUpTo = 0
+		r.lastAnswer = answerCount{}
+		r.lastTool = toolMemo{}
+	}
+	from := min(keep, r.cursor)
+	r.mu.Unlock()
+	r.reset(from)
+	r.emit(Event{Kind: EventReset, Step: from})
+	return nil
+}
+
 // ArgsOf returns the arguments step i runs with and the source bytes they
 // point into.
 func (r *Run) ArgsOf(i int) (jsontext.Value, []byte) {
@@ -444,6 +526,14 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 		st.Args = nil // st.argsN keeps their size for the limits
 	}
 	r.setState(i, st)
+	if r.opts.KeepAttempts {
+		if r.attempts == nil {
+			r.attempts = map[int][]Attempt{}
+		}
+		r.attempts[i] = append(r.attempts[i], Attempt{Args: st.Args, Result: st.Result, Error: st.Error, Status: st.Status,
+			Started: st.Started, Duration: st.Duration, Reconnected: r.reconnected})
+	}
+	r.reconnected = false
 	if st.Status == StepOK {
 		if id, ok := r.stepID(i); ok && r.results != nil {
 			r.results[id] = i

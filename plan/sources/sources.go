@@ -198,6 +198,17 @@ func (r *Router) Reconnect(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// Down reports whether a source's connection is gone (an upstream server
+// that exited): a debugger then reconnects before its next call.
+func (r *Router) Down() bool {
+	for _, s := range r.srcs {
+		if s.Catalog.Down() {
+			return true
+		}
+	}
+	return false
+}
+
 // SetAutoRestart passes the switch to every source that has it (an
 // upstream stdio server that serve restarts after a crash).
 func (r *Router) SetAutoRestart(on bool) {
@@ -321,6 +332,11 @@ func (f *filtered) Reconnect(ctx context.Context) error {
 		return r.Reconnect(ctx)
 	}
 	return nil
+}
+
+func (f *filtered) Down() bool {
+	d, ok := f.c.(plan.Downer)
+	return ok && d.Down()
 }
 
 func (f *filtered) SetAutoRestart(on bool) {

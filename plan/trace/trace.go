@@ -68,7 +68,11 @@ const Format = "planctl-trace/1"
 // was called (a step that failed resolving its references never called
 // it); only called steps are answered by a replay. "error" replaces
 // "result" for a step that failed; "status" is "pending" for a step that
-// did not run, and then only "args" is given. A trace written by serve
+// did not run, and then only "args" is given. A step the debugger ran
+// more than once (retries, reruns) lists every run, oldest first, in
+// "attempts": [{"status", "resolved_args", "result" or "error", "started",
+// "duration_ms", "reconnected"}]; a trace without it (an older one, or a
+// step run once) reads the same. A trace written by serve
 // --record ends with "served": {"session": ..., "call": N, "refused": ...}
 // (see Served).
 //
@@ -330,6 +334,48 @@ func appendTraceStep(b []byte, r *runner.Run, i int, rd Redactor, budget *int64,
 	b = jsontext.AppendJSONString(b, st.Started.UTC().Format(time.RFC3339Nano))
 	b = append(b, `, "duration_ms": `...)
 	b = strconv.AppendFloat(b, float64(st.Duration.Microseconds())/1000, 'f', -1, 64)
+	cut := cutArgs || cutResult
+	if at := r.Attempts(i); len(at) > 1 {
+		b = append(b, `, "attempts": [`...)
+		for k, a := range at {
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			var c bool
+			b, c = appendAttempt(b, a, rd, budget)
+			cut = cut || c
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), cut
+}
+
+// appendAttempt writes one attempt of a step; its arguments and result
+// count against the trace's bound as the step's own do.
+func appendAttempt(b []byte, a runner.Attempt, rd Redactor, budget *int64) ([]byte, bool) {
+	var cutArgs, cutResult bool
+	b = append(b, `{"status": `...)
+	b = jsontext.AppendJSONString(b, a.Status.String())
+	if a.Args != nil {
+		b = append(b, `, "resolved_args": `...)
+		start := len(b)
+		b, cutArgs = bounded(append(b, rd.JSON(a.Args)...), start, budget)
+	}
+	if a.Status == runner.StepOK {
+		b = append(b, `, "result": `...)
+		start := len(b)
+		b, cutResult = bounded(jsontext.AppendCompact(b, rd.JSON(a.Result)), start, budget)
+	} else {
+		b = append(b, `, "error": `...)
+		b = jsontext.AppendJSONString(b, a.Error)
+	}
+	b = append(b, `, "started": `...)
+	b = jsontext.AppendJSONString(b, a.Started.UTC().Format(time.RFC3339Nano))
+	b = append(b, `, "duration_ms": `...)
+	b = strconv.AppendFloat(b, float64(a.Duration.Microseconds())/1000, 'f', -1, 64)
+	if a.Reconnected {
+		b = append(b, `, "reconnected": true`...)
+	}
 	return append(b, '}'), cutArgs || cutResult
 }
 
@@ -392,6 +438,20 @@ type Step struct {
 	Error        *string         `json:"error"`
 	Started      string          `json:"started"`
 	DurationMS   float64         `json:"duration_ms"`
+	// Attempts are every run of a step the debugger ran more than once,
+	// oldest first (none in older traces).
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Attempt is one run of a step in a trace (Step.Attempts).
+type Attempt struct {
+	Status       string          `json:"status"`
+	ResolvedArgs json.RawMessage `json:"resolved_args"`
+	Result       json.RawMessage `json:"result"`
+	Error        *string         `json:"error"`
+	Started      string          `json:"started"`
+	DurationMS   float64         `json:"duration_ms"`
+	Reconnected  bool            `json:"reconnected"`
 }
 
 // Read reads and checks a trace file. A file cut short, not JSON, of

@@ -265,3 +265,35 @@ func TestTraceRecordsSources(t *testing.T) {
 	}
 	check(tr)
 }
+
+// A step the debugger ran more than once keeps every attempt in the
+// trace, read back in order; a step run once has none (as in older
+// traces).
+func TestTraceKeepsAttempts(t *testing.T) {
+	src := `[{"id": "a", "tool": "create_backup", "args": {"database": "prod"}},
+ {"id": "b", "tool": "validate_bakup", "args": {"backup_id": "x"}}]`
+	d := runner.NewDebugger(plan.Load("p.json", []byte(src), plan.Limits{}), mockserver.Demo(), runner.DebugOptions{})
+	d.Next(t.Context())
+	d.Next(t.Context()) // b fails: there is no such tool
+	if _, err := d.SetTool(1, "validate_backup"); err != nil {
+		t.Fatal(err)
+	}
+	d.Next(t.Context())
+	path := filepath.Join(t.TempDir(), "run.trace.json")
+	if err := trace.Write(path, d.Run()); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Steps[0].Attempts) != 0 {
+		t.Errorf("a step run once lists attempts: %+v", tr.Steps[0].Attempts)
+	}
+	at := tr.Steps[1].Attempts
+	if len(at) != 2 || at[0].Status != "error" || at[0].Error == nil || !strings.Contains(*at[0].Error, "validate_bakup") ||
+		at[1].Status != "ok" || string(at[1].Result) != `{"status":"valid","backup_id":"x","checksum":"sha256:9f2c4e"}` {
+		data, _ := os.ReadFile(path)
+		t.Errorf("attempts of b: %+v\n%s", at, data)
+	}
+}

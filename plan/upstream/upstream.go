@@ -383,6 +383,19 @@ func (u *Upstream) fault(cn *conn, err error) error {
 	return u.scrub(fmt.Errorf("upstream server %s: %w", redactURL(u.cfg.URL), err))
 }
 
+// Down reports whether the session is gone: the stdio server exited or
+// the transport failed (a call said so), or the last Reconnect failed. A
+// debugger then reconnects before its next call (plan.Downer).
+func (u *Upstream) Down() bool {
+	u.mu.Lock()
+	cn, closed := u.conn, u.closed
+	u.mu.Unlock()
+	if closed {
+		return false
+	}
+	return cn == nil || cn.dead.Load() || (cn.proc != nil && !cn.proc.alive())
+}
+
 // SetAutoRestart makes a call that finds the server dead start it again
 // first, as a long-running `planctl serve` wants; the call that saw the
 // crash still fails. Off by default: a debugger restarts on the user's

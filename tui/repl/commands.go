@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/plan/trace"
@@ -91,6 +92,9 @@ func runCommands() []commandSpec {
 		{name: "restart", aliases: []string{"r"}, usage: "restart", once: true,
 			help: "forget every result; the first step is next again (reconnects a crashed server; edits stay)",
 			run: func(s *Session, ctx context.Context, c Command) error {
+				if !s.confirmRerun("restart", 0) {
+					return nil
+				}
 				err := s.dbg.Restart(ctx)
 				fmt.Fprintln(s.out, "restarted")
 				s.where()
@@ -102,6 +106,9 @@ func runCommands() []commandSpec {
 				i, err := s.dbg.FindStep(c.Args[0])
 				if err != nil {
 					return err
+				}
+				if !s.confirmRerun("rerun "+s.dbg.Plan().Steps[i].Label(), i) {
+					return nil
 				}
 				from, note, err := s.dbg.Rerun(i)
 				if err != nil {
@@ -152,35 +159,40 @@ func lookCommands() []commandSpec {
 // planCommands edit and list the plan as edited so far.
 func planCommands() []commandSpec {
 	return []commandSpec{
-		{name: "set", usage: "set ARG JSON", min: 2, max: -1, rawTail: true, once: true,
-			help: "change an argument of the next step (after a failure, the failed step) before it runs; JSON may be a reference",
-			more: "the edited plan is validated at once: the step's diagnostics are printed, and diag lists them",
-			run: func(s *Session, ctx context.Context, c Command) error {
-				i, err := s.dbg.EditableStep()
-				if err != nil {
-					return err
-				}
-				ds, err := s.dbg.SetArg(i, c.Args[0], []byte(c.Rest))
-				if err != nil {
-					return err
-				}
-				return s.edited(i, ds)
-			}},
-		{name: "unset", usage: "unset ARG", min: 1, max: 1, once: true,
-			help: "remove an argument of the next step (after a failure, the failed step) before it runs",
-			run: func(s *Session, ctx context.Context, c Command) error {
-				i, err := s.dbg.EditableStep()
-				if err != nil {
-					return err
-				}
-				ds, err := s.dbg.UnsetArg(i, c.Args[0])
-				if err != nil {
-					return err
-				}
-				return s.edited(i, ds)
-			}},
+		{name: "set", usage: "set [STEP.]ARG JSON", min: 2, max: -1, rawTail: true, once: true,
+			help: "change an argument of STEP, or of the next step (after a failure, the failed step), before it runs; JSON may be a reference",
+			more: "any step that has not run ok can be edited; the edited plan is validated at once: the step's diagnostics are printed, and diag lists them",
+			run:  cmdSet},
+		{name: "unset", usage: "unset [STEP.]ARG", min: 1, max: 1, once: true,
+			help: "remove an argument of STEP, or of the next step (after a failure, the failed step), before it runs",
+			run:  cmdUnset},
+		{name: "tool", usage: "tool STEP NAME", min: 2, max: 2, once: true,
+			help: "make STEP (not run yet, or failed) call the tool NAME", run: cmdTool},
+		{name: "delete", usage: "delete STEP", min: 1, max: 1, once: true,
+			help: "remove STEP (not run yet, or failed) from the plan", run: cmdDelete},
+		{name: "fix", usage: "fix N [M]", min: 1, max: 2, once: true,
+			help: "apply the fix of diagnostic N (diag numbers them and lists their fixes; M picks one of several)",
+			more: "a fix is a did-you-mean or one of the language server's quick fixes; one that would leave more errors is not offered",
+			run:  cmdFix},
+		{name: "undo", usage: "undo", once: true,
+			help: "take back the last change of the plan (an edit, a fix, a delete, a reload)", run: cmdUndo},
+		{name: "redo", usage: "redo", once: true,
+			help: "make again the change undo took back", run: cmdRedo},
+		{name: "write", usage: "write [FILE]", max: 1, once: true,
+			help: "save the plan as edited (default: its own file), keeping its layout and every byte no edit touched",
+			run:  cmdWrite},
+		{name: "reload", usage: "reload", once: true,
+			help: "read the plan's file again and say which steps changed; results of the steps before the first change are kept",
+			run:  cmdReload},
+		{name: "edit", usage: "edit STEP", min: 1, max: 1, once: true,
+			help: "open the plan's file in $VISUAL or $EDITOR at STEP's line, and reload it when the editor exits",
+			more: "vi, vim, nvim, nano, emacs, micro, kak, hx and joe get +LINE FILE; code, codium and cursor get -g FILE:LINE (set EDITOR=\"code --wait\"); other editors get FILE",
+			run:  cmdEdit},
+		{name: "attempts", usage: "attempts [STEP]", max: 1,
+			help: "every run of STEP (default: the next step): its arguments, result or error, and duration",
+			run:  cmdAttempts},
 		{name: "steps", aliases: []string{"ls"}, usage: "steps",
-			help: "one line per step: id, tool, status (pending, ok or error)",
+			help: "one line per step: id, tool, status (pending, ok or error), and read-only or DESTRUCTIVE from the tool's annotations",
 			run: func(s *Session, ctx context.Context, c Command) error {
 				w := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
 				for i, st := range s.dbg.Plan().Steps {
@@ -188,23 +200,18 @@ func planCommands() []commandSpec {
 					if status == runner.StepRunning {
 						status = runner.StepPending
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\n", label(st), toolText(st), status)
+					fmt.Fprintf(w, "%s\t%s\t%s", label(st), toolText(st), status)
+					if m := s.hintMark(st); m != "" {
+						fmt.Fprintf(w, "\t%s", m)
+					}
+					fmt.Fprintln(w)
 				}
 				return w.Flush()
 			}},
 		{name: "diag", aliases: []string{"d"}, usage: "diag",
-			help: "the validator's diagnostics for the plan as edited so far",
-			run: func(s *Session, ctx context.Context, c Command) error {
-				ds := s.dbg.Diagnostics()
-				if len(ds) == 0 {
-					fmt.Fprintln(s.out, "no problems found")
-				}
-				name := s.dbg.Plan().Src.Name
-				for _, d := range ds {
-					fmt.Fprintf(s.out, "%s:%s\n", name, d.String())
-				}
-				return nil
-			}},
+			help: "the validator's diagnostics for the plan as edited so far, numbered, each with its fixes (fix N applies one)",
+			more: "until the plan is written, the file name says (edited): positions are in the edited text",
+			run:  cmdDiag},
 	}
 }
 
@@ -347,6 +354,39 @@ func cmdUndisplay(s *Session, ctx context.Context, c Command) error {
 			return fmt.Errorf("there is no display %q: display lists them with their numbers", a)
 		}
 		s.displays = slices.Delete(s.displays, k, k+1)
+	}
+	return nil
+}
+
+// maxFixChecks bounds the diagnostics whose fixes diag lists: each fix is
+// checked by validating the plan it makes.
+const maxFixChecks = 20
+
+func cmdDiag(s *Session, ctx context.Context, c Command) error {
+	ds := s.dbg.Diagnostics()
+	if len(ds) == 0 {
+		fmt.Fprintln(s.out, "no problems found")
+	}
+	name := s.dbg.Name()
+	for k, d := range ds {
+		fmt.Fprintf(s.out, "%d. %s:%s\n", k+1, name, d.String())
+		if k >= maxFixChecks {
+			continue
+		}
+		fs, err := s.dbg.Fixes(k + 1)
+		if err != nil {
+			return err
+		}
+		for _, f := range fs {
+			cmd := fmt.Sprintf("fix %d", k+1)
+			if len(fs) > 1 {
+				cmd += fmt.Sprintf(" %d", f.Sub)
+			}
+			fmt.Fprintf(s.out, "   %s: %s\n", cmd, jsontext.EscapeText(f.Title))
+		}
+	}
+	if len(ds) > maxFixChecks+1 {
+		fmt.Fprintf(s.out, "(fixes listed for the first %d; fix N tries any)\n", maxFixChecks+1)
 	}
 	return nil
 }

@@ -47,5 +47,5 @@ func ExampleRun() {
 	// }
 	// run completed
 	// backup  create_backup    ok
-	// check   validate_backup  ok
+	// check   validate_backup  ok  read-only
 }

@@ -35,7 +35,7 @@ func TestParse(t *testing.T) {
 		{"frobnicate", Command{}, `unknown command "frobnicate": type 'help'`},
 		{"next 1 2", Command{}, "next takes 0 to 1 arguments; usage: next [N]"},
 		{"break", Command{}, "break takes at least 1 argument(s); usage: break STEP"},
-		{"set x", Command{}, "usage: set ARG JSON"},
+		{"set x", Command{}, "usage: set [STEP.]ARG JSON"},
 		{"rerun", Command{}, "usage: rerun STEP"},
 		{"steps now", Command{}, "steps takes no arguments"},
 		{`print "abc`, Command{}, "unterminated string"},

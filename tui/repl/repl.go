@@ -74,7 +74,13 @@ type Session struct {
 	displays    []display
 	nextDisplay int
 
-	limits Limits
+	// ask puts a yes/no question on the terminal (nil when commands come
+	// from a pipe: nothing is asked, and what runs again is said).
+	ask func(question string) bool
+	// suspend hands the terminal to fn (an editor) and takes it back (nil
+	// without a terminal).
+	suspend func(fn func() error) error
+	limits  Limits
 	// page shows a value longer than the terminal (nil: printed as it
 	// is, as to a pipe or a file).
 	page pager
@@ -117,8 +123,9 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 		if err != nil {
 			return fmt.Errorf("cannot read commands from the terminal: %w", err)
 		}
-		defer ed.close()
-		read = ed.readLine
+		defer func() { ed.close() }()
+		read = func(prompt string) (string, error) { return ed.readLine(prompt) }
+		s.onTerminal(f, &ed)
 		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
 			s.height = func() int {
 				if _, h, err := term.GetSize(out.Fd()); err == nil && h > 1 {
@@ -186,6 +193,28 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 		}
 	}
 	return s.result()
+}
+
+// onTerminal gives the session the terminal's questions (ask: y or yes
+// goes on, anything else, ctrl+c too, does not) and the hand-over of the
+// terminal to an editor (suspend), after which a new line editor reads
+// the commands: *ed is always the one in use.
+func (s *Session) onTerminal(f *os.File, ed **lineEditor) {
+	s.ask = func(q string) bool {
+		line, err := (*ed).ask(q)
+		a := strings.ToLower(strings.TrimSpace(line))
+		return err == nil && (a == "y" || a == "yes")
+	}
+	s.suspend = func(fn func() error) error {
+		(*ed).close()
+		ferr := fn()
+		ned, err := newLineEditor(f, s.errOut, s.Complete)
+		if err != nil {
+			return fmt.Errorf("cannot read commands from the terminal again: %w", err)
+		}
+		*ed = ned
+		return ferr
+	}
 }
 
 func (s *Session) result() error {
@@ -319,6 +348,10 @@ func (s *Session) next(ctx context.Context, n int) error {
 
 // onEvent prints one line per finished step.
 func (s *Session) onEvent(e runner.Event) {
+	if e.Kind == runner.EventReconnected {
+		fmt.Fprintf(s.out, "the tools' server had exited: reconnected to %s; the results so far are kept\n", s.dbg.Catalog().Source)
+		return
+	}
 	if e.Kind != runner.EventStepFinished {
 		return
 	}
@@ -514,7 +547,7 @@ func (s *Session) waitingFor(i int) string {
 
 // edited reports an edit of step i: its diagnostics, then its arguments.
 func (s *Session) edited(i int, ds []plan.Diagnostic) error {
-	name := s.dbg.Plan().Src.Name
+	name := s.dbg.Name()
 	if len(ds) == 0 {
 		fmt.Fprintf(s.out, "%s: no problems found in the edited step\n", label(s.dbg.Plan().Steps[i]))
 	}
@@ -573,7 +606,20 @@ func (s *Session) Complete(line string) []string {
 		return s.queryWords(word)
 	}
 	switch spec.name {
-	case "break", "clear", "rerun", "args":
+	case "break", "clear", "rerun", "args", "delete", "edit", "attempts":
+	case "tool":
+		switch len(fields) {
+		case 2:
+		case 3:
+			for _, t := range s.dbg.Catalog().Tools {
+				if strings.HasPrefix(t.Name, word) {
+					out = append(out, t.Name)
+				}
+			}
+			return out
+		default:
+			return nil
+		}
 	case "set", "unset":
 		if len(fields) != 2 {
 			return nil
@@ -600,8 +646,15 @@ func (s *Session) Complete(line string) []string {
 
 // argNames completes an argument name of the step an edit applies to:
 // the ones it has, then the ones its tool's inputSchema declares.
+// STEP.ARG completes the arguments of STEP.
 func (s *Session) argNames(word string) []string {
+	prefix := ""
 	i, err := s.dbg.EditableStep()
+	if st, rest, ok := strings.Cut(word, "."); ok {
+		if j, ferr := s.dbg.FindStep(st); ferr == nil {
+			i, err, prefix, word = j, nil, st+".", rest
+		}
+	}
 	if err != nil {
 		return nil
 	}
@@ -611,7 +664,7 @@ func (s *Session) argNames(word string) []string {
 	add := func(n string) {
 		if strings.HasPrefix(n, word) && !seen[n] {
 			seen[n] = true
-			out = append(out, n)
+			out = append(out, prefix+n)
 		}
 	}
 	if a := p.Steps[i].Args; !a.IsZero() && a.Kind() == jsontext.Object {

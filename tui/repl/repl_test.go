@@ -50,7 +50,7 @@ func script(t *testing.T, s *Session, out *bytes.Buffer, lines ...string) []stri
 func TestSessionCommands(t *testing.T) {
 	s, out := session(t, migration, nil)
 	for _, tc := range []struct{ line, want string }{
-		{"steps", "backup  create_backup    pending\ncheck   validate_backup  pending\nnote    notify           pending\n"},
+		{"steps", "backup  create_backup    pending\ncheck   validate_backup  pending  read-only\nnote    notify           pending\n"},
 		{"break note", "breakpoint before note (#2, notify)\n"},
 		{"breakpoints", "breakpoint before note (#2, notify)\n"},
 		{"next", "backup (create_backup): ok\n{\n  \"backup_id\": \"bk-orders\",\n  \"database\": \"orders\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n"},
@@ -64,12 +64,12 @@ func TestSessionCommands(t *testing.T) {
 		{"continue", "note (notify): ok\nrun completed\n"},
 		{"", "error: the run has completed: restart, or rerun STEP\n"},
 		{"print note message", "error: Cannot resolve output_by_reference: key 'message' not found in step 'note'\n"},
-		{"rerun check", "results before check (#1, validate_backup) kept\nnext: check (#1, validate_backup)\n"},
-		{"steps", "backup  create_backup    ok\ncheck   validate_backup  pending\nnote    notify           pending\n"},
+		{"rerun check", "rerun check: calls again notify, which already ran\nresults before check (#1, validate_backup) kept\nnext: check (#1, validate_backup)\n"},
+		{"steps", "backup  create_backup    ok\ncheck   validate_backup  pending  read-only\nnote    notify           pending\n"},
 		{"clear note", "cleared the breakpoint before note (#2, notify)\n"},
 		{"clear note", "error: there is no breakpoint on note (#2, notify): type breakpoints for the list\n"},
 		{"next 5", "check (validate_backup): ok\nnote (notify): ok\nrun completed\n"},
-		{"restart", "restarted\nnext: backup (#0, create_backup)\n"},
+		{"restart", "restart: calls again create_backup, notify, which already ran\nrestarted\nnext: backup (#0, create_backup)\n"},
 		{"break nope", "error: there is no step \"nope\" (did you mean \"note\"?): the steps are \"backup\", \"check\", \"note\"; #N names the step at index N\n"},
 		{"break #7", "error: there is no step at index 7: the plan has steps #0 to #2\n"},
 		{"next zero", "error: next takes a count of steps, a whole number of 1 or more; got \"zero\"\n"},
@@ -167,7 +167,7 @@ func TestRunFromPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "breakpoint before note (#2, notify)\nbackup (create_backup): ok\ncheck (validate_backup): ok\nstopped at the breakpoint before note (#2, notify)\n" +
-		"note (notify): ok\nrun completed\nbackup  create_backup    ok\ncheck   validate_backup  ok\nnote    notify           ok\n"
+		"note (notify): ok\nrun completed\nbackup  create_backup    ok\ncheck   validate_backup  ok  read-only\nnote    notify           ok\n"
 	if out.String() != want || errb.Len() != 0 {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
@@ -233,8 +233,8 @@ func TestComplete(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "steps", "diag", "trace", "config", "help", "quit"}},
-		{"re", []string{"restart", "rerun"}},
+		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "tool", "delete", "fix", "undo", "redo", "write", "reload", "edit", "attempts", "steps", "diag", "trace", "config", "help", "quit"}},
+		{"re", []string{"restart", "rerun", "redo", "reload"}},
 		{"b ", []string{"backup", "check", "note"}},
 		{"print c", []string{"check"}},
 		{"print check st", nil},

@@ -176,9 +176,20 @@ type debuggerOptions struct {
 // place the drivers' Debugger is made (debug's full screen and REPL, and
 // every launch and restart of dap), as delve's front-ends are handed a
 // client. A replayed trace goes on with the live tools where it ends.
+//
+// write, reload and edit work on the plan's own file; a plan from a trace
+// or standard input has none, and the Debugger says so.
 func newDebugger(t *debugTarget, o debuggerOptions) *runner.Debugger {
+	file, noFile := t.path, ""
+	switch {
+	case t.fromTrace:
+		file, noFile = "", "the plan came from a trace ("+t.plan.Src.Name+"), not a plan file"
+	case file == "" || file == "-":
+		file, noFile = "", "the plan came from standard input"
+	}
 	return runner.NewDebugger(t.plan, t.src.catalog, runner.DebugOptions{
 		Run: o.run, Breakpoints: o.breaks, Limits: o.limits, Live: t.src.live, DeferValidation: o.deferCheck,
+		File: file, NoFile: noFile,
 	})
 }
 
@@ -199,7 +210,8 @@ func breakpoints(p *plan.Plan, ids []string) ([]int, error) {
 type debugTarget struct {
 	plan      *plan.Plan
 	src       *toolSource
-	fromTrace bool // the plan is the one a trace recorded
+	fromTrace bool   // the plan is the one a trace recorded
+	path      string // the plan's file ("" or "-" when it has none)
 }
 
 // openDebugTarget opens what `debug` and `dap` are given: path is a plan, a
@@ -249,7 +261,7 @@ func openDebugTarget(ctx context.Context, s *streams, f *sourceFlags, path strin
 				tr.Path, tr.Plan.Name, path, path))
 		}
 	}
-	return &debugTarget{plan: p, src: src, fromTrace: fromTrace}, nil
+	return &debugTarget{plan: p, src: src, fromTrace: fromTrace, path: path}, nil
 }
 
 // isTraceFile reports whether path is a trace planctl wrote: it starts

@@ -61,7 +61,7 @@ func TestREPLScripts(t *testing.T) {
 		{"break, continue, steps", "break migrate\ncontinue\nsteps\n", []string{"samples/migration.json"}, 0,
 			"breakpoint before migrate (#2, run_migration)\nbackup (create_backup): ok\ncheck (validate_backup): ok\n" +
 				"stopped at the breakpoint before migrate (#2, run_migration)\n" +
-				"backup    create_backup     ok\ncheck     validate_backup   ok\nmigrate   run_migration     pending\nverify    verify_migration  pending\nannounce  notify            pending\n", ""},
+				"backup    create_backup     ok\ncheck     validate_backup   ok       read-only\nmigrate   run_migration     pending  DESTRUCTIVE\nverify    verify_migration  pending  read-only\nannounce  notify            pending\n", ""},
 		{"an empty line repeats next", "next\n\n\nprint check status\n", []string{"samples/migration.json"}, 0,
 			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-orders\",\n  \"database\": \"orders\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
 				"check (validate_backup): ok\n{\n  \"status\": \"valid\",\n  \"backup_id\": \"bk-orders\",\n  \"checksum\": \"sha256:9f2c4e\"\n}\n" +
@@ -72,7 +72,7 @@ func TestREPLScripts(t *testing.T) {
 				"verify (verify_migration): ok\nannounce (notify): ok\nrun completed\n", ""},
 		{"a failing step", "continue\nprint bad_backup\nsteps\n", []string{"samples/tool-error.json"}, 1,
 			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed; it is the next step again: set or unset its arguments, then next retries it\n" +
-				"ok_backup   create_backup    ok\nbad_backup  create_backup    error\nvalidate    validate_backup  pending\n",
+				"ok_backup   create_backup    ok\nbad_backup  create_backup    error\nvalidate    validate_backup  pending  read-only\n",
 			"error: bad_backup failed, so it has no result: disk full"},
 		{"edit the next step's arguments, then run it", "next\nset channel \"deploys\"\ncontinue\n", []string{"samples/not-sharable.json"}, 0,
 			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
@@ -93,30 +93,30 @@ func TestREPLScripts(t *testing.T) {
 			"ok_backup (create_backup): ok\nbad_backup (create_backup): error: disk full\nrun partial: bad_backup failed; it is the next step again: set or unset its arguments, then next retries it\n" +
 				"bad_backup: no problems found in the edited step\n{\n  \"literal\": {\n    \"database\": \"staging\"\n  },\n  \"resolved\": {\n    \"database\": \"staging\"\n  }\n}\n" +
 				"bad_backup (create_backup): ok\nvalidate (validate_backup): ok\nrun completed\n" +
-				"ok_backup   create_backup    ok\nbad_backup  create_backup    ok\nvalidate    validate_backup  ok\n", ""},
+				"ok_backup   create_backup    ok\nbad_backup  create_backup    ok\nvalidate    validate_backup  ok  read-only\n", ""},
 		{"edits are validated like the plan", "set databse \"x\"\ndiag\nunset databse\ndiag\nunset database\n", []string{"samples/backup.json"}, 0,
-			"samples/backup.json:2:78: error: tool \"create_backup\" has no parameter \"databse\": remove it, or use one of \"database\" [UNKNOWN_ARG]\n" +
+			"samples/backup.json (edited):2:78: error: tool \"create_backup\" has no parameter \"databse\": remove it, or use one of \"database\" [UNKNOWN_ARG]\n" +
 				"{\n  \"literal\": {\n    \"database\": \"prod\",\n    \"databse\": \"x\"\n  },\n  \"resolved\": {\n    \"database\": \"prod\",\n    \"databse\": \"x\"\n  }\n}\n" +
-				"samples/backup.json:2:78: error: tool \"create_backup\" has no parameter \"databse\": remove it, or use one of \"database\" [UNKNOWN_ARG]\n" +
+				"1. samples/backup.json (edited):2:78: error: tool \"create_backup\" has no parameter \"databse\": remove it, or use one of \"database\" [UNKNOWN_ARG]\n" +
 				"backup: no problems found in the edited step\n{\n  \"literal\": {\n    \"database\": \"prod\"\n  },\n  \"resolved\": {\n    \"database\": \"prod\"\n  }\n}\n" +
 				"no problems found\n" +
-				"samples/backup.json:2:49: error: step \"backup\" calls tool \"create_backup\" without its required argument \"database\": add \"database\": a string (a literal, or a reference if it is sharable) [MISSING_REQUIRED_ARG]\n{\n  \"literal\": {},\n  \"resolved\": {}\n}\n", ""},
+				"samples/backup.json (edited):2:49: error: step \"backup\" calls tool \"create_backup\" without its required argument \"database\": add \"database\": a string (a literal, or a reference if it is sharable) [MISSING_REQUIRED_ARG]\n{\n  \"literal\": {},\n  \"resolved\": {}\n}\n", ""},
 		{"a reference to an unknown step set on the next step", "next\nset backup_id {\"output_by_reference\": {\"bakup\": [\"backup_id\"]}}\ndiag\n", []string{"samples/backup.json"}, 0,
 			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n" +
-				"samples/backup.json:4:51: error: step \"validate\" references step \"bakup\", which is not defined. did you mean \"backup\"? [REF_UNDEFINED_STEP]\n" +
+				"samples/backup.json (edited):4:51: error: step \"validate\" references step \"bakup\", which is not defined. did you mean \"backup\"? [REF_UNDEFINED_STEP]\n" +
 				"{\n  \"literal\": {\n    \"backup_id\": {\n      \"output_by_reference\": {\n        \"bakup\": [\n          \"backup_id\"\n        ]\n      }\n    }\n  },\n  \"unresolved\": \"Step 'validate' references step 'bakup' which either does not exist or comes later in the plan\"\n}\n" +
-				"samples/backup.json:4:51: error: step \"validate\" references step \"bakup\", which is not defined. did you mean \"backup\"? [REF_UNDEFINED_STEP]\n", ""},
+				"1. samples/backup.json (edited):4:51: error: step \"validate\" references step \"bakup\", which is not defined. did you mean \"backup\"? [REF_UNDEFINED_STEP]\n", ""},
 		{"diagnostics beside the steps", "diag\n", []string{"samples/forward-reference.json"}, 0,
-			"samples/forward-reference.json:", ""},
+			"1. samples/forward-reference.json:", ""},
 		{"an unknown command fails the script", "nxet\nsteps\n", []string{"samples/backup.json"}, 1,
-			"backup    create_backup    pending\nvalidate  validate_backup  pending\n", `error: unknown command "nxet" (did you mean "next"?)`},
+			"backup    create_backup    pending\nvalidate  validate_backup  pending  read-only\n", `error: unknown command "nxet" (did you mean "next"?)`},
 		{"commands from -x run before standard input", "steps\n", []string{"-x", "next", "-x", "print backup backup_id", "samples/backup.json"}, 0,
 			"backup (create_backup): ok\n{\n  \"backup_id\": \"bk-prod\",\n  \"database\": \"prod\",\n  \"size_bytes\": 12345678901234567890,\n  \"created_at\": \"2026-12-01T03:00:00Z\"\n}\n\"bk-prod\"\n" +
-				"backup    create_backup    ok\nvalidate  validate_backup  pending\n", ""},
+				"backup    create_backup    ok\nvalidate  validate_backup  pending  read-only\n", ""},
 		{"the plan on standard input, the commands from -x", `[{"id":"a","tool":"echo","args":{"value":[1,2]}}]`, []string{"-x", "next", "-"}, 0,
 			"a (echo): ok\n{\n  \"value\": [\n    1,\n    2\n  ]\n}\nrun completed\n", ""},
 		{"quit stops reading", "quit\nnext\n", []string{"samples/backup.json"}, 0, "", ""},
-		{"a plan that does not parse opens", "diag\nnext\n", []string{"BAD"}, 1, "BAD:1:12: error: the plan is not valid JSON", "error: the plan has no steps to run"},
+		{"a plan that does not parse opens", "diag\nnext\n", []string{"BAD"}, 1, "1. BAD:1:12: error: the plan is not valid JSON", "error: the plan has no steps to run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"debug", "--repl"}, tc.args...)
@@ -228,7 +228,7 @@ func TestTraceRoundTrip(t *testing.T) {
 			t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 		}
 		r = planctl(t, "steps\nnext\nnext\n", "debug", "--repl", "--replay", out)
-		if !strings.HasPrefix(r.stdout, "backup    create_backup    pending\nvalidate  validate_backup  pending\nbackup (create_backup): ok\n") ||
+		if !strings.HasPrefix(r.stdout, "backup    create_backup    pending\nvalidate  validate_backup  pending  read-only\nbackup (create_backup): ok\n") ||
 			!strings.HasSuffix(r.stdout, "halted before validate (#1, validate_backup): the trace has no more answers: it never called tool \"validate_backup\"; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n") {
 			t.Errorf("a trace of one step answers that step only:\n%s\n%s", r.stdout, r.stderr)
 		}
@@ -443,7 +443,7 @@ func TestReplayStopsWhereTheTraceEnds(t *testing.T) {
 	r := planctl(t, "continue\nnext\nsteps\n", "debug", "--repl", "--replay", trace)
 	want := "backup (create_backup): ok\n" + halt + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n" +
 		halt + "; to go on with real tools, give a tool source beside --replay (--catalog, --server, --url or --config)\n" +
-		"backup    create_backup     ok\ncheck     validate_backup   pending\nmigrate   run_migration     pending\nverify    verify_migration  pending\nannounce  notify            pending\n"
+		"backup    create_backup     ok\ncheck     validate_backup   pending  read-only\nmigrate   run_migration     pending  DESTRUCTIVE\nverify    verify_migration  pending  read-only\nannounce  notify            pending\n"
 	if r.code != 0 || r.stdout != want {
 		t.Errorf("replay alone: exit %d\n%s\nwant:\n%s\nstderr: %s", r.code, r.stdout, want, r.stderr)
 	}

@@ -33,10 +33,10 @@ func TestREPLQueryScripts(t *testing.T) {
 			"error: nothing matched \"count.value.nope\": \"count.value\" is an object with keys failed, big, rows, and \"nope\" matched nothing in it\n"},
 		{"break if stops where the value is truthy", "break fix if count.value.failed\ncontinue\nsteps\n", "2", 0,
 			"breakpoint before fix (#1, echo) if count.value.failed\n  now: count.value.failed is missing → false\ncount (echo): ok\nstopped at the breakpoint before fix (#1, echo) if count.value.failed\n" +
-				"count  echo  ok\nfix    echo  pending\ndone   echo  pending\n", ""},
+				"count  echo  ok       read-only\nfix    echo  pending  read-only\ndone   echo  pending  read-only\n", ""},
 		{"break if runs on where it is 0", "break fix if count.value.failed\ncontinue\nsteps\n", "0", 0,
 			"breakpoint before fix (#1, echo) if count.value.failed\n  now: count.value.failed is missing → false\ncount (echo): ok\nfix (echo): ok\ndone (echo): ok\nrun completed\n" +
-				"count  echo  ok\nfix    echo  ok\ndone   echo  ok\n", ""},
+				"count  echo  ok  read-only\nfix    echo  ok  read-only\ndone   echo  ok  read-only\n", ""},
 		{"display after each next", "display count.value.rows.#\ndisplay fix\nnext 1\nnext 1\nundisplay 1\nnext\n", "1", 0,
 			"1: count.value.rows.#: nothing matched \"count.value.rows.#\": \"count\" matched nothing in the results so far (no step has a result yet)\n" +
 				"2: fix: nothing matched \"fix\": \"fix\" matched nothing in the results so far (no step has a result yet)\n" +

@@ -214,7 +214,7 @@ func TestToolListRendering(t *testing.T) {
   {"name": "req_obj", "description": "o", "inputSchema": {"properties": {"a": {}, "b": {}}, "required": {"b": 0}}, "result": {}},
   {"name": "marks", "description": "m", "inputSchema": {"properties": {
      "x": {"type": "string", "x-sharable": true}, "y": {"type": "string", "X-Sharable": true},
-     "z": {"type": "string", "x-sharable": "yes"}, "w": {"type": "string", "x-sharable": false}}}, "result": {}}
+     "w": {"type": "string", "x-sharable": false}}}, "result": {}}
 ]}`
 	path := filepath.Join(t.TempDir(), "catalog.json")
 	if err := os.WriteFile(path, []byte(catalog), 0o644); err != nil {
@@ -232,7 +232,7 @@ func TestToolListRendering(t *testing.T) {
 		"  req_obj(a?: any, b: any)",
 		"    o",
 		"",
-		"  marks(x?: string [sharable], y?: string, z?: string [sharable], w?: string)",
+		"  marks(x?: string [sharable], y?: string, w?: string)",
 		"    m",
 	}, "\n") + "\n"
 	if got != want {
@@ -300,7 +300,8 @@ func TestConciergeWireHTTP(t *testing.T) {
 	}
 	for _, row := range []struct{ body, want string }{
 		{callLine(`{"steps":[{"id":"a","tool":"echo","args":{"value":[NaN,1e400]}}]}`),
-			`"result":{"isError":false,"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          null,\n          null\n        ]\n      }\n    }\n  }\n}"}]`},
+			`"result":{"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          null,\n          null\n        ]\n      }\n    }\n  }\n}"}]`},
+		{callLine(`{"steps":[]}`), `"structuredContent":{"status":"completed","steps":{}},"isError":false}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
 			`"result":{"content":[{"type":"text","text":"Unknown tool: nope"}],"isError":true}`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[]}}`,

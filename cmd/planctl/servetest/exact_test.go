@@ -1,0 +1,502 @@
+package servetest
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// exactRow is one plan with the compact response Concierge's own server
+// gives it (checked against /work/shared/oracle's real FastMCP tools).
+type exactRow struct{ name, plan, want string }
+
+// checkExact runs each row through `planctl run --no-preflight` (the exact
+// bytes) and through a real `planctl serve` over stdio in both wire modes
+// (the same value in the text content).
+func checkExact(t *testing.T, catalog string, rows []exactRow) {
+	t.Helper()
+	var catArgs []string // the embedded demo catalog when catalog is ""
+	if catalog != "" {
+		cat := filepath.Join(t.TempDir(), "catalog.json")
+		if err := os.WriteFile(cat, []byte(catalog), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		catArgs = []string{"--catalog", cat}
+	}
+	for _, row := range rows {
+		cmd := exec.Command(binary, append(append([]string{"run", "--no-preflight", "--compact"}, catArgs...), "-")...)
+		cmd.Stdin = strings.NewReader(row.plan)
+		out, _ := cmd.Output()
+		if got := strings.TrimSpace(string(out)); got != row.want {
+			t.Errorf("run, %s:\ngot  %s\nwant %s", row.name, got, row.want)
+		}
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := append([]string{"--no-preflight"}, catArgs...)
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range rows {
+			raw := w.call(callLine(`{"steps":` + row.plan + `}`))
+			var a wireAnswer
+			if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+				t.Errorf("serve %s, %s: not a result: %s", mode, row.name, raw)
+				continue
+			}
+			var got, want any
+			if err := json.Unmarshal([]byte(a.Result.Content[0].Text), &got); err != nil {
+				t.Errorf("serve %s, %s: text is not JSON: %q", mode, row.name, a.Result.Content[0].Text)
+				continue
+			}
+			if err := json.Unmarshal([]byte(row.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("serve %s, %s:\ngot  %s\nwant %s", mode, row.name, a.Result.Content[0].Text, row.want)
+			}
+		}
+		w.close()
+	}
+}
+
+// fastmcpCatalog: one FastMCP tool with a parameter of each JSON type.
+const fastmcpCatalog = `{"runtime": "fastmcp", "tools": [
+ {"name": "f", "inputSchema": {"type": "object", "properties": {
+   "items": {"type": "array"}, "n": {"type": "integer"}, "x": {"type": "number"},
+   "b": {"type": "boolean"}, "s": {"type": "string"}, "any": {}, "o": {"type": "object"},
+   "os": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
+  "result": {"args": "{{args}}"}}
+]}`
+
+func pydanticErr(param, msg, typ, input, inputType string) string {
+	return `{"status":"partial","steps":{"a":{"status":"error","error":` + jsonQuote("Error executing tool f: 1 validation error for fArguments\n"+
+		param+"\n  "+msg+" [type="+typ+", input_value="+input+", input_type="+inputType+"]\n    For further information visit https://errors.pydantic.dev/2.13/v/"+typ) + `}}}`
+}
+
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(b))
+}
+
+func oneStep(args string) string { return `[{"id":"a","tool":"f","args":` + args + `}]` }
+
+func okArgs(args string) string {
+	return `{"status":"completed","steps":{"a":{"status":"ok","result":{"args":` + args + `}}}}`
+}
+
+// TestFastMCPExact: issue 29's FastMCP rules, as Concierge's real server
+// with real FastMCP tools answers them (the oracle's generated functions
+// drop a None they receive, so there "any" and "os" are absent; FastMCP
+// passes them as null).
+func TestFastMCPExact(t *testing.T) {
+	t.Parallel()
+	digits400 := "1" + strings.Repeat("0", 400)
+	checkExact(t, fastmcpCatalog, []exactRow{
+		{"pre_parse_json: a JSON array, object or null in a string becomes the value; str parameters keep it",
+			oneStep(`{"items":"[1, \"2\"]","o":" {\"k\": 1} ","any":"null","s":"[1]","os":"null"}`),
+			okArgs(`{"items":[1,"2"],"s":"[1]","any":null,"o":{"k":1},"os":null}`)},
+		{"pre_parse_json keeps numbers, strings and booleans as the string",
+			oneStep(`{"any":"5","n":"7","os":"\"q\"","o":"true"}`),
+			pydanticErr("o", "Input should be a valid dictionary", "dict_type", "'true'", "str")},
+		{"a parsed array to an int parameter: int_type on the list",
+			oneStep(`{"n":"[5]"}`),
+			pydanticErr("n", "Input should be a valid integer", "int_type", "[5]", "list")},
+		{"input_value cut by UTF-8 bytes, on character boundaries",
+			oneStep(`{"n":"` + strings.Repeat("é", 45) + `"}`),
+			pydanticErr("n", "Input should be a valid integer, unable to parse string as an integer", "int_parsing",
+				"'"+strings.Repeat("é", 12)+"..."+strings.Repeat("é", 11)+"'", "str")},
+		{"a four-byte character at the cut",
+			oneStep(`{"n":"` + strings.Repeat("x😀", 30) + `"}`),
+			pydanticErr("n", "Input should be a valid integer, unable to parse string as an integer", "int_parsing",
+				"'"+strings.Repeat("x😀", 4)+"x..."+strings.Repeat("x😀", 4)+"'", "str")},
+		{"bool parsing does not strip spaces",
+			oneStep(`{"b":" yes"}`),
+			pydanticErr("b", "Input should be a valid boolean, unable to interpret input", "bool_parsing", "' yes'", "str")},
+		{"bool parsing ignores case", oneStep(`{"b":"YES"}`), okArgs(`{"b":true}`)},
+		{"an integer beyond a double to a number: float_type",
+			oneStep(`{"x":` + digits400 + `}`),
+			pydanticErr("x", "Input should be a valid number", "float_type", digits400[:25]+"..."+digits400[len(digits400)-24:], "int")},
+		{"the largest integer that rounds to a double passes",
+			oneStep(`{"x":179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791}`),
+			okArgs(`{"x":1.7976931348623157e+308}`)},
+		{"-0 is the int 0: 0.0", oneStep(`{"x":-0}`), okArgs(`{"x":0.0}`)},
+	})
+}
+
+// TestWireBigNumbers: numbers of any length cross serve's wire exactly, in
+// the arguments and in the JSON-RPC id, as Python's json keeps them in
+// Concierge's server (issue 29; mcp-go decodes both as float64).
+func TestWireBigNumbers(t *testing.T) {
+	t.Parallel()
+	big := "1" + strings.Repeat("0", 400)
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range []struct{ name, line, want string }{
+			{"a 401-digit integer argument, beside a number beyond a double (null, as Python's SDK makes it)",
+				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":[` + big + `,-` + big + `,1e400]}}]}}}`,
+				`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          ` + big + `,\n          -` + big + `,\n          null\n        ]\n      }\n    }\n  }\n}"}],"structuredContent":{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[` + big + `,-` + big + `,null]}}}},"isError":false}}`},
+			{"an id past 2^64 is echoed as it came",
+				`{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
+				`{"jsonrpc":"2.0","id":12345678901234567890,"result":{}}`},
+			{"a negative id of 30 digits",
+				`{"jsonrpc":"2.0","id":-123456789012345678901234567890,"method":"ping"}`,
+				`{"jsonrpc":"2.0","id":-123456789012345678901234567890,"result":{}}`},
+			{"an id of 16 digits inside a double's range but not exact in one",
+				`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+				`{"jsonrpc":"2.0","id":9007199254740993,"result":{}}`},
+		} {
+			if got := strings.TrimSpace(w.call(row.line)); got != row.want {
+				t.Errorf("%s, %s:\ngot  %s\nwant %s", mode, row.name, got, row.want)
+			}
+		}
+		w.close()
+	}
+}
+
+// TestEngineExact: issue 29's engine rows (CPython's int() checks its digit
+// limit first), checked with the oracle's compare.py.
+func TestEngineExact(t *testing.T) {
+	t.Parallel()
+	d := strings.Repeat("1", 4301)
+	limit := "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit"
+	ref := func(elem string) string {
+		return `[{"id":"a","tool":"echo","args":{"value":[1]}},{"id":"b","tool":"echo","args":{"value":{"output_by_reference":{"a":["value",` + jsonQuote(elem) + `]}}}}]`
+	}
+	failed := func(elem, msg string) string {
+		return `{"status":"partial","steps":{"a":{"status":"ok","result":{"value":[1]}},"b":{"status":"error","error":` +
+			jsonQuote("Cannot resolve output_by_reference [a, 'value', '"+elem+"']: "+msg) + `}}}`
+	}
+	checkExact(t, "", []exactRow{
+		{"4,301 digits and junk: the digit limit", ref(d + "x"), failed(d+"x", limit)},
+		{"4,301 digits and a fraction", ref(d + ".0"), failed(d+".0", limit)},
+		{"4,301 digits and an exponent", ref(d + "e5"), failed(d+"e5", limit)},
+		{"a short run and junk: an invalid literal", ref("11x"), failed("11x", "invalid literal for int() with base 10: '11x'")},
+	})
+}
+
+// TestRequestFileExact: a plan file holding a JSON-RPC tools/call whose
+// arguments are null, or whose params carry only the name, is run as
+// Concierge's server runs that request: execute_plan gets no arguments.
+func TestRequestFileExact(t *testing.T) {
+	t.Parallel()
+	missing := `{"error":"PlanBackend.serve_tools.<locals>.execute_plan() missing 1 required positional argument: 'steps'"}`
+	for _, row := range []struct{ name, file, want string }{
+		{"null arguments", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":null}}`, missing},
+		{"params with only the name", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan"}}`, missing},
+		{"arguments that are an array: planctl's own error",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
+			`{"error":"this tools/call's \"arguments\" is a JSON array: the plan goes in \"arguments\": {\"steps\": [...]}"}`},
+	} {
+		cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+		cmd.Stdin = strings.NewReader(row.file)
+		out, _ := cmd.Output()
+		if got := strings.TrimSpace(string(out)); got != row.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", row.name, got, row.want)
+		}
+	}
+	// The same requests to serve get the same answer (TestConciergeWire
+	// has null arguments; here the name alone).
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		raw := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan"}}`)
+		var a wireAnswer
+		if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 ||
+			a.Result.Content[0].Text != "PlanBackend.serve_tools.<locals>.execute_plan() missing 1 required positional argument: 'steps'" {
+			t.Errorf("serve %s: %s", mode, raw)
+		}
+		w.close()
+	}
+}
+
+// TestLoneSurrogates: "\ud800" and "\udfff" are two different strings, as
+// Python's str keeps them: as step ids, keys and values in run (checked
+// with the oracle's compare.py). Concierge's server cannot parse such a
+// request at all (its JSON parser refuses it, and nothing answers): serve
+// answers a clear JSON-RPC error instead.
+func TestLoneSurrogates(t *testing.T) {
+	t.Parallel()
+	plan := `[{"id":"\ud800","tool":"echo","args":{"value":{"\udfff":"x\ud800y","k":"\udfff"}}},` +
+		`{"id":"\udfff","tool":"echo","args":{"value":{"output_by_reference":{"\ud800":["value","\ud800"]}}}}]`
+	want := `{"status":"partial","steps":{"\ud800":{"status":"ok","result":{"value":{"\udfff":"x\ud800y","k":"\udfff"}}},` +
+		`"\udfff":{"status":"error","error":"Cannot resolve output_by_reference: key '\ud800' not found in step '\ud800'"}}}`
+	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd.Stdin = strings.NewReader(plan)
+	out, _ := cmd.Output()
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("run:\ngot  %s\nwant %s", got, want)
+	}
+	cmd = exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd.Stdin = strings.NewReader(`[{"id":"\ud800","tool":"echo","args":{"value":1}},{"id":"\udfff","tool":"echo","args":{"value":2}}]`)
+	out, _ = cmd.Output()
+	if got, want := strings.TrimSpace(string(out)), `{"status":"completed","steps":{"\ud800":{"status":"ok","result":{"value":1}},"\udfff":{"status":"ok","result":{"value":2}}}}`; got != want {
+		t.Errorf("run, two ids that were both U+FFFD:\ngot  %s\nwant %s", got, want)
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		raw := w.call(callLine(`{"steps":` + plan + `}`))
+		var a struct {
+			ID    int `json:"id"`
+			Error *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(raw), &a); err != nil || a.ID != 1 || a.Error == nil || a.Error.Code != -32602 ||
+			!strings.HasPrefix(a.Error.Message, `Invalid request parameters: the request holds the lone surrogate escape \ud800 (half of a UTF-16 pair`) {
+			t.Errorf("serve %s: want a -32602 naming the escape, got %s", mode, raw)
+		}
+		// A pair, and an escaped backslash before "ud800", are no lone surrogate.
+		raw = w.call(callLine(`{"steps":[{"id":"a","tool":"echo","args":{"value":"\ud83d\ude00 \\ud800"}}]}`))
+		if !strings.Contains(raw, `"structuredContent":{"status":"completed"`) {
+			t.Errorf("serve %s: a pair was refused: %s", mode, raw)
+		}
+		w.close()
+	}
+}
+
+// TestWireAnswerForms: the text is json.dumps of Concierge's response dict
+// and structuredContent is that dict through pydantic (checked against the
+// oracle's real server): step ids 1 and "1" are two keys in the text and
+// one in structuredContent (first place, last value); floats are spelled
+// as pydantic-core spells them there.
+func TestWireAnswerForms(t *testing.T) {
+	t.Parallel()
+	rows := []struct{ name, args, text, structured string }{
+		{"colliding ids",
+			`{"steps":[{"id":1,"tool":"echo","args":{"value":"a"}},{"id":"1","tool":"echo","args":{"value":"b"}}]}`,
+			"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"1\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": \"a\"\n      }\n    },\n    \"1\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": \"b\"\n      }\n    }\n  }\n}",
+			`{"status":"completed","steps":{"1":{"status":"ok","result":{"value":"b"}}}}`},
+		{"pydantic's float spelling",
+			`{"steps":[{"id":"a","tool":"echo","args":{"value":[1e-7,0.00001,1.5e-6,3e-5,0.0001,1e16,1e15,2.5,5e-324,-0.0]}}]}`,
+			"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          1e-07,\n          1e-05,\n          1.5e-06,\n          3e-05,\n          0.0001,\n          1e+16,\n          1000000000000000.0,\n          2.5,\n          5e-324,\n          -0.0\n        ]\n      }\n    }\n  }\n}",
+			`{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[1e-7,0.00001,1.5e-6,0.00003,0.0001,1e+16,1000000000000000.0,2.5,5e-324,-0.0]}}}}`},
+		{"a string that looks like a float is left alone",
+			`{"steps":[{"id":"a","tool":"echo","args":{"value":"1e-07"}}]}`,
+			"{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": \"1e-07\"\n      }\n    }\n  }\n}",
+			`{"status":"completed","steps":{"a":{"status":"ok","result":{"value":"1e-07"}}}}`},
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range rows {
+			raw := w.call(callLine(row.args))
+			var a wireAnswer
+			if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+				t.Errorf("%s, %s: not a result: %s", mode, row.name, raw)
+				continue
+			}
+			if a.Result.Content[0].Text != row.text {
+				t.Errorf("%s, %s: text\n%q\nwant\n%q", mode, row.name, a.Result.Content[0].Text, row.text)
+			}
+			if string(a.Result.StructuredContent) != row.structured {
+				t.Errorf("%s, %s: structuredContent\n%s\nwant\n%s", mode, row.name, a.Result.StructuredContent, row.structured)
+			}
+		}
+		w.close()
+	}
+}
+
+// TestNoProgressUnderConciergeWire: Concierge sends no progress for a
+// progressToken; planctl's default mode does, one notification a step.
+func TestNoProgressUnderConciergeWire(t *testing.T) {
+	t.Parallel()
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","_meta":{"progressToken":"p"},"arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"b","tool":"echo","args":{"value":2}}]}}}`
+	for mode, want := range map[string]int{"default": 2, "concierge-wire": 0} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		w.send(line)
+		progress := 0
+		for {
+			got, err := w.out.ReadString('\n')
+			if err != nil {
+				t.Fatalf("%s: no answer: %v", mode, err)
+			}
+			if strings.Contains(got, `"method":"notifications/progress"`) {
+				progress++
+				continue
+			}
+			if !strings.Contains(got, `"id":1,`) {
+				t.Fatalf("%s: unexpected message %s", mode, got)
+			}
+			break
+		}
+		if progress != want {
+			t.Errorf("%s: %d progress notifications, want %d", mode, progress, want)
+		}
+		w.close()
+	}
+}
+
+// TestProtocolEdges: the protocol edges of issue 29 over stdio, each as the
+// oracle's real Concierge server answered it (under --concierge-wire), and
+// planctl's own answer in the default mode (docs/concierge.md says why).
+func TestProtocolEdges(t *testing.T) {
+	t.Parallel()
+	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}`
+	const noName = `"error":{"code":-32602,"message":"Invalid request parameters: a tools/call needs \"params\": {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}"}`
+	rows := []struct{ name, line, concierge, planctl string }{
+		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
+			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
+		{"resources/templates/list", `{"jsonrpc":"2.0","id":12,"method":"resources/templates/list"}`,
+			`{"jsonrpc":"2.0","id":12,"result":{"resourceTemplates":[]}}`, `{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"resources not supported"}}`},
+		{"prompts/list", `{"jsonrpc":"2.0","id":13,"method":"prompts/list"}`,
+			`{"jsonrpc":"2.0","id":13,"result":{"prompts":[]}}`, `{"jsonrpc":"2.0","id":13,"error":{"code":-32601,"message":"prompts not supported"}}`},
+		{"an unknown method", `{"jsonrpc":"2.0","id":14,"method":"no/such"}`,
+			`{"jsonrpc":"2.0","id":14,` + invalid + `}`, `{"jsonrpc":"2.0","id":14,"error":{"code":-32601,"message":"Method no/such not found"}}`},
+		{"tools/call without params", `{"jsonrpc":"2.0","id":15,"method":"tools/call"}`,
+			`{"jsonrpc":"2.0","id":15,` + invalid + `}`, `{"jsonrpc":"2.0","id":15,` + noName + `}`},
+		{"tools/call with null params", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":null}`,
+			`{"jsonrpc":"2.0","id":16,` + invalid + `}`, `{"jsonrpc":"2.0","id":16,` + noName + `}`},
+		{"tools/call without a name", `{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"arguments":{}}}`,
+			`{"jsonrpc":"2.0","id":17,` + invalid + `}`, `{"jsonrpc":"2.0","id":17,` + noName + `}`},
+		{"tools/call with a null name", `{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":null}}`,
+			`{"jsonrpc":"2.0","id":18,` + invalid + `}`, `{"jsonrpc":"2.0","id":18,` + noName + `}`},
+		{"arguments that are an array", `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
+			`{"jsonrpc":"2.0","id":19,` + invalid + `}`, `{"jsonrpc":"2.0","id":19,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
+		{"ping", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `{"jsonrpc":"2.0","id":21,"result":{}}`, `{"jsonrpc":"2.0","id":21,"result":{}}`},
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for _, row := range rows {
+			want := row.planctl
+			if mode == "concierge-wire" {
+				want = row.concierge
+			}
+			if got := strings.TrimSpace(w.call(row.line)); got != want {
+				t.Errorf("%s, %s:\ngot  %s\nwant %s", mode, row.name, got, want)
+			}
+		}
+		w.close()
+	}
+}
+
+// TestBeforeInitialize: Concierge's server refuses every request but ping
+// before initialize, and an initialize without params; it answers a
+// protocolVersion that is not a string with its latest version.
+func TestBeforeInitialize(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(binary, "serve", "--concierge-wire")
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"initialize"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":5,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The answers come in any order: mcp-go answers from its workers.
+	byID := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct{ ID json.RawMessage }
+		if json.Unmarshal([]byte(l), &m) == nil {
+			byID[string(m.ID)] = l
+		}
+	}
+	for id, want := range map[string]string{
+		"1": `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`,
+		"2": `{"jsonrpc":"2.0","id":2,"result":{}}`,
+		"3": `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`,
+		"4": `{"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-11-25",`,
+	} {
+		if got := byID[id]; !strings.HasPrefix(got, want) {
+			t.Errorf("answer to %s:\ngot  %s\nwant %s", id, got, want)
+		}
+	}
+}
+
+// TestWireGenerated: issue 29's wire classes from a seed, through one
+// serve process per wire mode: integers of 300-1000 digits in the
+// arguments come back exact in structuredContent and in the text, an
+// integer id of 16-60 digits is echoed as it came, and colliding step ids
+// are two keys in the text and one in structuredContent.
+func TestWireGenerated(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(29, 1))
+	digits := func(n int) string {
+		b := []byte{byte('1' + r.IntN(9))}
+		for range n - 1 {
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		return string(b)
+	}
+	type gen struct{ line, id, text, structured string }
+	var cases []gen
+	for range 30 {
+		lit := digits(300 + r.IntN(700))
+		if r.IntN(2) == 0 {
+			lit = "-" + lit
+		}
+		id := digits(16 + r.IntN(45))
+		cases = append(cases, gen{
+			line:       `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":[` + lit + `]}}]}}}`,
+			id:         id,
+			text:       "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"a\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": [\n          " + lit + "\n        ]\n      }\n    }\n  }\n}",
+			structured: `{"status":"completed","steps":{"a":{"status":"ok","result":{"value":[` + lit + `]}}}}`})
+		k := strconv.Itoa(1 + r.IntN(1000))
+		a, b := strconv.Itoa(r.IntN(100)), strconv.Itoa(r.IntN(100))
+		cases = append(cases, gen{
+			line:       `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":` + k + `,"tool":"echo","args":{"value":` + a + `}},{"id":"` + k + `","tool":"echo","args":{"value":` + b + `}}]}}}`,
+			id:         "7",
+			text:       "{\n  \"status\": \"completed\",\n  \"steps\": {\n    \"" + k + "\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": " + a + "\n      }\n    },\n    \"" + k + "\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"value\": " + b + "\n      }\n    }\n  }\n}",
+			structured: `{"status":"completed","steps":{"` + k + `":{"status":"ok","result":{"value":` + b + `}}}}`})
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight"}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		for i, c := range cases {
+			raw := w.call(c.line)
+			var a struct {
+				ID     json.RawMessage `json:"id"`
+				Result *struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+					StructuredContent json.RawMessage `json:"structuredContent"`
+				} `json:"result"`
+			}
+			d := json.NewDecoder(strings.NewReader(raw))
+			d.UseNumber()
+			if err := d.Decode(&a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+				t.Fatalf("%s, case %d: not a result: %.300s", mode, i, raw)
+			}
+			if string(a.ID) != c.id || a.Result.Content[0].Text != c.text || string(a.Result.StructuredContent) != c.structured {
+				t.Errorf("%s, case %d:\n%.400s\nwant id %s, text %.200q, structuredContent %.200s", mode, i, raw, c.id, c.text, c.structured)
+			}
+		}
+		w.close()
+	}
+}

@@ -1,0 +1,115 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// Edit replaces the plan's source bytes [Start, End) with Text.
+type Edit struct {
+	Start, End int
+	Text       string
+}
+
+// Fix is one quick fix of a diagnostic: what it does, in words, and its
+// edits of the plan's source. Preferred marks the fix an editor applies
+// with one key (the LSP's isPreferred).
+type Fix struct {
+	Title     string
+	Edits     []Edit
+	Preferred bool
+}
+
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Fixes are the edits that fix a diagnostic, where the validator knows one:
+// its did-you-mean, a missing "args", FastMCP's "result" wrapper in a
+// path, keys beside output_by_reference, a misspelt output_by_reference,
+// and a string that reads like a reference.
+//
+// The language server offers them as quick fixes and the debugger applies
+// them (fix N): one implementation, so an editor and the debugger agree.
+func Fixes(p *plan.Plan, x plan.Diagnostic) []Fix {
+	src := p.Src.Bytes
+	if p.Root.IsZero() {
+		return nil
+	}
+	v, ks, ke := jsontext.Find(p.Root, x.Pointer)
+	parent := x.Pointer
+	if i := strings.LastIndexByte(parent, '/'); i >= 0 {
+		parent = parent[:i]
+	}
+	onKey := ks >= 0 && ks == x.Start
+	isString := x.End-x.Start >= 2 && src[x.Start] == '"' && src[x.End-1] == '"' && (onKey || (!v.IsZero() && v.Kind() == jsontext.String && v.Start() == x.Start))
+	var out []Fix
+	if x.Suggestion != "" {
+		switch {
+		case isString:
+			out = append(out, Fix{Title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], quote(x.Suggestion)),
+				Edits: []Edit{{x.Start, x.End, quote(x.Suggestion)}}, Preferred: true})
+		case ks >= 0:
+			out = append(out, Fix{Title: fmt.Sprintf("Rename %s to %s", src[ks:ke], quote(x.Suggestion)),
+				Edits: []Edit{{ks, ke, quote(x.Suggestion)}}, Preferred: true})
+		}
+	}
+	switch x.Code {
+	case "MISSING_ARGS":
+		if x.StepIndex >= 0 && x.StepIndex < len(p.Steps) {
+			if n := p.Steps[x.StepIndex].Node; n.Kind() == jsontext.Object {
+				text := `"args": {}`
+				if n.Len() > 0 {
+					text = `, "args": {}`
+				}
+				out = append(out, Fix{Title: `Add "args": {}`, Edits: []Edit{{n.End() - 1, n.End() - 1, text}}, Preferred: true})
+			}
+		}
+	case "REF_WRAPPED_RESULT":
+		if path, _, _ := jsontext.Find(p.Root, parent); !path.IsZero() && path.Kind() == jsontext.Array && path.Len() > 0 && path.Index(0).Start() == x.Start {
+			end := path.Index(0).End()
+			if path.Len() > 1 {
+				end = path.Index(1).Start()
+			}
+			out = append(out, Fix{Title: `Remove "result" from the path (references walk the raw value)`, Edits: []Edit{{x.Start, end, ""}}, Preferred: true})
+		}
+	case "REF_EXTRA_KEYS":
+		if obj, _, _ := jsontext.Find(p.Root, parent); !obj.IsZero() && obj.Kind() == jsontext.Object {
+			for j, m := range obj.Members() {
+				if m.KeyStart != x.Start {
+					continue
+				}
+				start, end := m.KeyStart, m.Value.End()
+				if j > 0 {
+					start = obj.Member(j - 1).Value.End()
+				} else if obj.Len() > 1 {
+					end = obj.Member(1).KeyStart
+				}
+				out = append(out, Fix{Title: fmt.Sprintf("Remove %s (Concierge ignores it)", src[m.KeyStart:m.KeyEnd]), Edits: []Edit{{start, end, ""}}})
+			}
+		}
+	case "REF_LOOKALIKE":
+		switch {
+		case onKey && isString:
+			out = append(out, Fix{Title: `Spell the key "output_by_reference"`, Edits: []Edit{{x.Start, x.End, `"` + plan.RefKey + `"`}}, Preferred: true})
+		case isString:
+			// The message ends with the reference to write instead.
+			if i := strings.LastIndex(x.Message, "write {"); i >= 0 {
+				ref := x.Message[i+len("write "):]
+				if r, err := jsontext.Parse([]byte(ref)); err == nil && plan.IsRef(r) {
+					out = append(out, Fix{Title: "Write it as a reference: " + ref, Edits: []Edit{{x.Start, x.End, ref}}, Preferred: true})
+				}
+			}
+		}
+	}
+	return out
+}
