@@ -21,6 +21,7 @@ import (
 	"github.com/planctl/planctl/plan/concierge"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
+	"github.com/planctl/planctl/plan/runner"
 )
 
 //go:embed demo.json
@@ -314,6 +315,14 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	}
 	if r.result.IsZero() {
 		return plan.ToolResult{Value: json.RawMessage("{}")}, nil
+	}
+	if runner.Reserving(ctx) {
+		// A served plan's result is counted before it is rendered: a
+		// template that writes a large argument twice, called by many
+		// plans at once, must be refused before it allocates.
+		if err := runner.Reserve(ctx, RenderedSize(r.result, r.src, args)); err != nil {
+			return plan.ToolResult{}, fmt.Errorf("tool %q: its result was not rendered: %w", name, err)
+		}
 	}
 	return plan.ToolResult{Value: r.tmpl.render(args)}, nil
 }

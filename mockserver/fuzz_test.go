@@ -15,6 +15,8 @@ import (
 func FuzzRender(f *testing.F) {
 	f.Add([]byte(`{"a":"{{args.x}}","b":"pre {{args.y.0}} post","c":["{{args}}",1.5e3],"d":"{{args.none}}"}`), []byte(`{"x":12345678901234567890,"y":["s",{"k":null}]}`))
 	f.Add([]byte(`"{{ args }}"`), []byte(`{}`))
+	f.Add([]byte(`"<{{args.s}}{{args.t}}>"`), []byte("{\"s\":\"\\ud800\\udc00x\\udfff\",\"t\":\"\xed\xa0\x80\xed\xa0\x80\"}"))
+	f.Add([]byte(`{"\u0001k":"a{{args.s}}b{{args.o}}\u0002","w":"{{args.s}}"}`), []byte(`{"s":"\b\f\u0000\ud83d\ude00\/\"","o":{"k":"\"\\\n"}}`))
 	f.Add([]byte(`"{{args.}}{{args..}}{{}}{{args.a.b.c}}"`), []byte(`{"a":{"b":[1]}}`))
 	// Every result template of the demo catalog and of samples/catalogs,
 	// with the arguments of the sample plans' steps.
@@ -67,6 +69,10 @@ func fuzzRender(t *testing.T, tmpl, args []byte) {
 	out := Render(tv, tmpl, args)
 	if !json.Valid(out) {
 		t.Fatalf("Render(%s, %s) = %s: not JSON", tmpl, args, out)
+	}
+	// What a server reserves for the result is never less than it is.
+	if n := RenderedSize(tv, tmpl, args); n < int64(len(out)) {
+		t.Fatalf("RenderedSize(%s, %s) = %d, less than the %d bytes of %s", tmpl, args, n, len(out), out)
 	}
 }
 

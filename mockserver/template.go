@@ -340,3 +340,101 @@ func (a *argv) index() {
 	}
 	a.state = 1
 }
+
+// RenderedSize is at least the size of Render(tmpl, src, args), counted
+// without rendering it: a server reserves a result's bytes before they
+// are allocated (runner.Reserve), and a template that writes a large
+// argument twice must be refused before it has written it. It reads the
+// arguments as Render does (a gjson placeholder is evaluated, its value
+// then dropped).
+func RenderedSize(tmpl jsontext.Value, src []byte, args []byte) int64 {
+	a := argv{raw: args}
+	return renderedSize(tmpl, src, &a)
+}
+
+func renderedSize(t jsontext.Value, src []byte, args *argv) int64 {
+	switch t.Kind() {
+	case jsontext.Object:
+		n := int64(2)
+		for _, m := range t.Members() {
+			n += 1 + escapedSize(m.Key) + 1 + renderedSize(m.Value, src, args)
+		}
+		return n
+	case jsontext.Array:
+		n := int64(2)
+		for _, e := range t.Elems() {
+			n += 1 + renderedSize(e, src, args)
+		}
+		return n
+	case jsontext.String:
+		if path, ok := wholePlaceholder(t.Str()); ok {
+			if v, ok := lookup(args, path); ok {
+				return int64(len(v)) // compacting never adds a byte
+			}
+			return int64(len("null"))
+		}
+		if !strings.Contains(t.Str(), "{{") {
+			return int64(len(t.Raw(src)))
+		}
+		return textSize(t.Str(), args)
+	default:
+		return int64(len(t.Raw(src)))
+	}
+}
+
+// escapedSize bounds the size of s as AppendJSONString writes it: a C0
+// control is six bytes at most.
+func escapedSize(s string) int64 { return 2 + 6*int64(len(s)) }
+
+// textSize bounds the size of renderText(s, args) written as a JSON string,
+// as renderText walks s.
+func textSize(s string, args *argv) int64 {
+	n := int64(2)
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			break
+		}
+		path, ok := parsePlaceholder(s[i+2 : i+j])
+		if !ok {
+			n += escapedSize(s[:i+j+2]) - 2
+			s = s[i+j+2:]
+			continue
+		}
+		n += escapedSize(s[:i]) - 2
+		if v, ok := lookup(args, path); ok {
+			n += rawTextSize(v)
+		}
+		s = s[i+j+2:]
+	}
+	return n + escapedSize(s) - 2
+}
+
+// rawTextSize bounds the size of a raw JSON value v once written as text
+// inside a JSON string. A string's escapes come back as they were, or
+// shorter, except \b and \f (\u0008, \u000c: four bytes more) and a
+// surrogate kept as WTF-8 (three bytes more); any other
+// value is its compact JSON, whose quotes and backslashes are escaped (at
+// most twice its size).
+func rawTextSize(v []byte) int64 {
+	if len(v) < 2 || v[0] != '"' {
+		return 2 * int64(len(v))
+	}
+	n := int64(len(v) - 2)
+	for i := 1; i < len(v)-1; i++ {
+		if v[i] == 0xed {
+			n += 3 // a surrogate kept as WTF-8 is written as its \udXXX escape
+		}
+		if v[i] == '\\' {
+			if c := v[i+1]; c == 'b' || c == 'f' {
+				n += 4
+			}
+			i++
+		}
+	}
+	return n
+}

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/planctl/planctl/plan/runner"
@@ -39,8 +41,43 @@ type lease struct {
 	done bool
 }
 
-// newLease starts a lease of b, holding nothing yet.
-func (b *answerBudget) newLease() *lease { return &lease{b: b} }
+// newLease starts a lease of b, holding nothing yet; nil when b is nil.
+func (b *answerBudget) newLease() *lease {
+	if b == nil {
+		return nil
+	}
+	return &lease{b: b}
+}
+
+// bodyShare is how many times its size a request body takes while it is
+// served: the bytes read, the tree the wire parses of them, and the plan's
+// values decoded from it.
+const bodyShare = 3
+
+// admit takes a request body's share (bodyShare times its n bytes) before
+// it is read; false when the budget has no room for it.
+func (l *lease) admit(n int64) bool {
+	_, ok := l.take(bodyShare * n)
+	return ok
+}
+
+// errNoRoom is admitReader's error when the budget has no room for more.
+var errNoRoom = errors.New("no room in the budget of all answers (--max-answers)")
+
+// admitReader takes a body of unknown length (chunked) from a lease as it
+// arrives, failing with errNoRoom once the budget has no room for more.
+type admitReader struct {
+	r io.Reader
+	l *lease
+}
+
+func (a *admitReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 && !a.l.admit(int64(n)) {
+		return n, errNoRoom
+	}
+	return n, err
+}
 
 // take adds n bytes to the lease, when the budget has room for them; else
 // it reports the bytes held and false.
@@ -84,9 +121,10 @@ func (l *lease) Release() {
 	l.n, l.done = 0, true
 }
 
-// overBudget is the step error of a step whose result's share of the
-// answer the budget of all answers had no room for.
+// overBudget is the step error of a step whose next n bytes (its
+// arguments, its tool's answer, its result's share of the answer) the
+// budget of all answers had no room for.
 func overBudget(step string, n, held, max int64) string {
-	return fmt.Sprintf("step %q stopped: with its result the answers of the plans being served would hold %s together, more than the limit of %s (--max-answers); the steps before it are kept: retry when fewer plans are running, or ask the tools for less",
-		step, runner.ByteSize(held+n), runner.ByteSize(max))
+	return fmt.Sprintf("step %q stopped: with the %s it needs next (its arguments, its tool's answer or its share of the plan's answer) the plans being served would hold %s together, more than the limit of %s (--max-answers); the steps before it are kept: retry when fewer plans are running, or ask the tools for less",
+		step, runner.ByteSize(n), runner.ByteSize(held+n), runner.ByteSize(max))
 }

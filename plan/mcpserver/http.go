@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +23,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // Endpoint is the path of the Streamable HTTP endpoint.
@@ -316,16 +319,34 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		var msg message
 		var body []byte
 		var call *directCall
+		var ls *lease // nil: nothing taken for the body (no budget, no body)
 		if r.Body != nil && r.Method == http.MethodPost {
 			if r.ContentLength > h.opts.MaxBody {
 				h.tooLarge(w, r)
 				return
 			}
+			// The body and what is decoded from it are taken from the
+			// budget before they are read: many large plans at once are
+			// refused at the door, not once the server holds them.
+			ls = h.answers.newLease()
+			defer ls.Release()
+			if r.ContentLength > 0 && ls != nil && !ls.admit(r.ContentLength) {
+				h.busy(w, r, r.ContentLength)
+				return
+			}
 			rc := http.NewResponseController(w)
 			rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
 			var err error
-			body, err = io.ReadAll(io.LimitReader(r.Body, h.opts.MaxBody+1))
+			var in io.Reader = io.LimitReader(r.Body, h.opts.MaxBody+1)
+			if r.ContentLength < 0 && ls != nil {
+				in = &admitReader{r: in, l: ls}
+			}
+			body, err = io.ReadAll(in)
 			rc.SetReadDeadline(time.Time{})
+			if errors.Is(err, errNoRoom) {
+				h.busy(w, r, int64(len(body)))
+				return
+			}
 			if err != nil {
 				h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("cannot read the request body (it must arrive within %s): %v", h.opts.BodyTimeout, err))
 				return
@@ -386,8 +407,11 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			if h.answers != nil {
 				// What the request's answer takes is given back once it is
 				// written, or given up (the client left, --write-timeout).
-				rs.lease = h.answers.newLease()
-				defer rs.lease.Release()
+				if ls == nil {
+					ls = h.answers.newLease()
+					defer ls.Release()
+				}
+				rs.lease = ls
 			}
 			r = r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)) // one copy of the request for both
 		}
@@ -505,6 +529,14 @@ func (h *HTTP) hostAllowed(hostport string) bool {
 
 func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
 	h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
+}
+
+// busy answers a request whose body of n bytes the budget of all answers
+// (--max-answers) has no room for now.
+func (h *HTTP) busy(w http.ResponseWriter, r *http.Request, n int64) {
+	w.Header().Set("Retry-After", "1")
+	h.refuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: a request of %s would take the memory held by the plans being served past the limit of %s (--max-answers); retry in a moment, send a smaller plan, or raise --max-answers",
+		runner.ByteSize(n), runner.ByteSize(h.answers.max)))
 }
 
 // refuse answers a request that will not be served, at once, before

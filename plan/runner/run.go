@@ -615,6 +615,13 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)) > max {
 		return fail(overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max))
 	}
+	if r.opts.Lease != nil {
+		// The arguments are held until the answer is written (the trace, the
+		// debugger), and the tool gets its own copy: a shared budget counts them.
+		if msg, ok := r.opts.Lease.Take(step.Label(), int64(len(args))); !ok {
+			return fail(msg)
+		}
+	}
 	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
 		// A run cancelled between two steps calls no further tool.
@@ -626,6 +633,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
+	cctx = WithLease(cctx, r.opts.Lease, step.Label())
 	res, err := r.call(cctx, tool.Name, args)
 	cancel()
 	st.Duration = time.Since(st.Started)

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,7 +22,7 @@ type limitBodies struct {
 func (l limitBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := l.base.RoundTrip(req)
 	if err == nil && req.Method == http.MethodPost && resp.Body != nil {
-		resp.Body = &limitedBody{rc: resp.Body, left: l.max, max: l.max}
+		resp.Body = &limitedBody{rc: resp.Body, left: l.max, max: l.max, ctx: req.Context()}
 	}
 	return resp, err
 }
@@ -30,6 +31,11 @@ type limitedBody struct {
 	rc   io.ReadCloser
 	left int64
 	max  int64
+	// ctx is the call's: a served plan's lease (runner.Reserve) takes the
+	// answer's bytes as they arrive, so the answers of all calls at once
+	// are bounded together, not only one message.
+	ctx    context.Context
+	refuse error
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
@@ -39,13 +45,26 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	if int64(len(p)) > b.left+1 {
 		p = p[:b.left+1]
 	}
+	if b.refuse != nil {
+		return 0, b.refuse
+	}
 	n, err := b.rc.Read(p)
 	b.left -= int64(n)
 	if b.left < 0 {
 		return n + int(b.left), b.over() // the bytes past the bound are not handed on
 	}
+	if n > 0 && b.ctx != nil {
+		if rerr := runner.Reserve(b.ctx, answerShare*int64(n)); rerr != nil {
+			b.refuse = fmt.Errorf("planctl stopped reading the upstream server's answer: %w", rerr)
+			return 0, b.refuse
+		}
+	}
 	return n, err
 }
+
+// answerShare is how many times its size an upstream answer takes while it
+// is read: the bytes read, and the result mcp-go decodes from them.
+const answerShare = 2
 
 func (b *limitedBody) over() error {
 	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", runner.ByteSize(b.max))

@@ -2,12 +2,17 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/planctl/planctl/plan/runner"
 )
 
 // A stdio server's line past MaxMessage is not read whole: the call fails
@@ -64,5 +69,51 @@ func TestHTTPMessageBound(t *testing.T) {
 			t.Fatalf("bound %d, the call after: %+v %v", c.max, res, err)
 		}
 		u.Close()
+	}
+}
+
+// budget is a runner.Lease of max bytes, as serve's --max-answers.
+type budget struct{ max, held int64 }
+
+func (b *budget) Take(step string, n int64) (string, bool) {
+	if b.held+n > b.max {
+		return fmt.Sprintf("step %q: no room for %d bytes more", step, n), false
+	}
+	b.held += n
+	return "", true
+}
+
+// An HTTP answer is taken from the call's lease as it streams: a 5 MB
+// answer under a 4 MB budget fails the call with the lease's message
+// before it is read whole; the budget holds no more than it allows.
+func TestHTTPAnswerReserved(t *testing.T) {
+	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil
+	})
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
+	t.Cleanup(srv.Close)
+	u, err := Open(context.Background(), Config{URL: srv.URL + "/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b := &budget{max: 4 << 20}
+	_, err = u.Call(runner.WithLease(ctx, b, "s1"), "big", json.RawMessage(`{}`))
+	if err == nil || !strings.Contains(err.Error(), `step "s1": no room for`) {
+		t.Fatalf("a 5 MB answer under a 4 MB lease: %v", err)
+	}
+	if b.held > b.max || b.held == 0 {
+		t.Errorf("the lease holds %d bytes of %d", b.held, b.max)
+	}
+	// With room, the same call is answered, its bytes counted twice.
+	b = &budget{max: 16 << 20}
+	if res, err := u.Call(runner.WithLease(ctx, b, "s2"), "big", json.RawMessage(`{}`)); err != nil || len(res.Value) < 5<<20 {
+		t.Fatalf("with room: %v", err)
+	}
+	if b.held < 10<<20 {
+		t.Errorf("a 5 MB answer took %d bytes of the lease", b.held)
 	}
 }

@@ -85,8 +85,8 @@ closed), an unknown session 404, a request past --max-inflight 503. Past
 closed; an initialize past --max-client-sessions or --max-sessions ends the
 least recently used session of the client holding the most. A plan whose answer, as written, or whose results and
 arguments would take more than --max-response fails at the step that
-crosses it, and so does one that would make the answers of all plans being
-served hold more than --max-answers. --stateless keeps no session,
+crosses it, and so does one that would make all plans being served hold
+more than --max-answers (a request whose body it has no room for: 503). --stateless keeps no session,
 so replicas can sit behind any load balancer. --record DIR keeps a trace of
 every plan served: list them with 'planctl traces DIR', open one with
 'planctl debug TRACE'.
@@ -150,7 +150,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.IntVar(&f.maxSteps, "max-steps", mcpserver.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxResult, "max-result", runner.DefaultMaxResult, "fail a step whose tool result is larger than this many `BYTES` (0: no bound)")
 	fl.Int64Var(&f.maxResponse, "max-response", mcpserver.DefaultMaxResponse, "fail the step that would make a plan's answer, as written to the client, or its results and resolved arguments summed, larger than this many `BYTES` (0: no bound; the default fits the TypeScript SDK's 10 MiB stdio limit)")
-	fl.Int64Var(&f.maxAnswers, "max-answers", mcpserver.DefaultMaxAnswers, "over HTTP, fail the step that would make the answers of all the plans being served hold more than this many `BYTES` together, counted as --max-response counts one (0: no bound)")
+	fl.Int64Var(&f.maxAnswers, "max-answers", mcpserver.DefaultMaxAnswers, "over HTTP, bound what the plans being served hold together to this many `BYTES`, each share taken before it is allocated: a request body (3 times its size; no room: 503), a step's arguments, its tool's answer (a template before rendering, an upstream answer as it streams) and its answer as --max-response counts it (the step that finds no room fails; 0: no bound)")
 	fl.DurationVar(&f.writeTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "over HTTP, drop a client that takes longer than this to read a piece of its answer")
 	fl.StringVar(&f.record, "record", "", "the flight recorder: write a trace of every plan served (its steps, or why it was refused) to `DIR`; open one with 'planctl debug TRACE', list them with 'planctl traces DIR'")
 	fl.IntVar(&f.recordMax, "record-max", mcpserver.DefaultRecordMax, "with --record, keep at most this many traces, removing the oldest")
