@@ -110,7 +110,7 @@ try {
   check("setVariable with a value that is not JSON is refused", bad && /not JSON/.test(bad.message), String(bad));
   const before = outputs.length;
   await dc.setVariableRequest({ variablesReference: scopes[0].variablesReference, name: "databse", value: '"x"' });
-  check("setVariable validates: an unknown argument is a diagnostic in the output", outputs.slice(before).some((o) => o.category === "console" && /UNKNOWN_ARG/.test(o.output) && /plan\.json:5:\d+: /.test(o.output)), outputs.slice(before));
+  check("setVariable validates: an unknown argument is a diagnostic in the output", outputs.slice(before).some((o) => o.category === "console" && /UNKNOWN_ARG/.test(o.output) && /plan\.json \(edited\):5:\d+: /.test(o.output)), outputs.slice(before));
   await dc.setVariableRequest({ variablesReference: scopes[0].variablesReference, name: "databse", value: "" });
   args = (await dc.variablesRequest({ variablesReference: scopes[0].variablesReference })).body.variables;
   check("setVariable to nothing removes the argument", args.map((v) => v.name).join(",") === "database", args);
