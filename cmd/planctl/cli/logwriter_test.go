@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -211,5 +213,23 @@ func BenchmarkLogPlan(b *testing.B) {
 		}
 		c.Info("plan", "steps", 3, "status", "completed", "ran", 3, "duration", time.Millisecond, "goroutines", 400)
 		log.Info("http", "method", "POST", "path", "/mcp", "status", 200, "bytes", 1500, "remote", "127.0.0.1:5000", "duration", time.Millisecond)
+	}
+}
+
+// TestOpenLogDevNull: --log /dev/null drops the log (the null device is
+// no user's file, so the ownership and mode rules do not apply to it),
+// while a symbolic link is still refused.
+func TestOpenLogDevNull(t *testing.T) {
+	fh, err := openLog(os.DevNull)
+	if err != nil {
+		t.Fatalf("--log /dev/null: %v", err)
+	}
+	fh.Close()
+	link := filepath.Join(t.TempDir(), "log")
+	if err := os.Symlink(os.DevNull, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openLog(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a link to /dev/null: %v", err)
 	}
 }
