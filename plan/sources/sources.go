@@ -371,7 +371,7 @@ func ApplySharable(tools []*plan.Tool, patterns []string, what string) error {
 	for _, t := range tools {
 		t.SharableAll = false
 		t.Sharable = map[string]bool{}
-		for _, p := range properties(t.InputSchema) {
+		for _, p := range Properties(t.InputSchema) {
 			all = append(all, t.Name+"."+p)
 			for i, pat := range patterns {
 				if ok, _ := path.Match(pat, t.Name+"."+p); ok {
@@ -389,8 +389,9 @@ func ApplySharable(tools []*plan.Tool, patterns []string, what string) error {
 	return nil
 }
 
-// properties lists an input schema's property names in schema order.
-func properties(schema json.RawMessage) []string {
+// Properties lists an input schema's property names in schema order
+// (none when it is not an object schema with properties).
+func Properties(schema json.RawMessage) []string {
 	v, err := jsontext.Parse(schema)
 	if err != nil || v.Kind() != jsontext.Object {
 		return nil

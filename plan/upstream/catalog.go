@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
-	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/sources"
 )
 
@@ -99,23 +98,6 @@ func checkPattern(what, pat string) error {
 		return fmt.Errorf("%s %q is not a valid glob: %w", what, pat, err)
 	}
 	return nil
-}
-
-// properties lists an input schema's property names in schema order.
-func properties(schema json.RawMessage) []string {
-	v, err := jsontext.Parse(schema)
-	if err != nil || v.Kind() != jsontext.Object {
-		return nil
-	}
-	props := v.Get("properties")
-	if props.IsZero() || props.Kind() != jsontext.Object {
-		return nil
-	}
-	out := make([]string, 0, props.Len())
-	for _, m := range props.Members() {
-		out = append(out, m.Key)
-	}
-	return out
 }
 
 // object keeps a raw JSON object compacted, and drops absent, null and empty

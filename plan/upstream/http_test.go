@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/sources"
 )
 
 // mockHTTP serves the demo catalog over Streamable HTTP, requiring a
@@ -65,7 +66,7 @@ func TestHTTPUpstream(t *testing.T) {
 		if string(got.OutputSchema) != string(want.OutputSchema) || got.Description != want.Description {
 			t.Errorf("%s: output schema %s, want %s", want.Name, got.OutputSchema, want.OutputSchema)
 		}
-		for _, p := range properties(want.InputSchema) {
+		for _, p := range sources.Properties(want.InputSchema) {
 			if got.IsSharable(p) != want.IsSharable(p) {
 				t.Errorf("%s.%s: sharable %v, want %v", want.Name, p, got.IsSharable(p), want.IsSharable(p))
 			}
