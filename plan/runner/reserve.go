@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // stepLease is the lease a run hands its Caller with the step it calls for.
@@ -46,4 +47,30 @@ func Reserve(ctx context.Context, n int64) error {
 func Reserving(ctx context.Context) bool {
 	_, ok := ctx.Value(leaseKey{}).(stepLease)
 	return ok
+}
+
+type resultBoundKey struct{}
+
+// WithResultBound gives a Caller's context the run's bound on one result
+// (--max-result), so that a Caller that streams an answer can stop reading
+// it once it is past the bound instead of holding it whole first. A run
+// does it for each call; max <= 0 leaves ctx as it is.
+func WithResultBound(ctx context.Context, max int64) context.Context {
+	if max <= 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, resultBoundKey{}, max)
+}
+
+// ResultBound is the bound WithResultBound put in ctx; 0 when none.
+func ResultBound(ctx context.Context) int64 {
+	n, _ := ctx.Value(resultBoundKey{}).(int64)
+	return n
+}
+
+// OverResult is a step's failure when tool returned a result over max
+// (--max-result); returned says how much ("80 MiB", "more than 129 MiB").
+func OverResult(tool, returned string, max int64) string {
+	return fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
+		tool, returned, ByteSize(max))
 }

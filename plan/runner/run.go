@@ -633,7 +633,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
 	}
-	cctx = WithLease(cctx, r.opts.Lease, step.Label())
+	cctx = WithResultBound(WithLease(cctx, r.opts.Lease, step.Label()), r.maxResult())
 	res, err := r.call(cctx, tool.Name, args)
 	cancel()
 	st.Duration = time.Since(st.Started)
@@ -655,8 +655,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return fail(res.Error)
 	}
 	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
-		return fail(fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
-			tool.Name, ByteSize(int64(len(res.Value))), ByteSize(max)))
+		return fail(OverResult(tool.Name, ByteSize(int64(len(res.Value))), max))
 	}
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))

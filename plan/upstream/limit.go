@@ -22,7 +22,11 @@ type limitBodies struct {
 func (l limitBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := l.base.RoundTrip(req)
 	if err == nil && req.Method == http.MethodPost && resp.Body != nil {
-		resp.Body = &limitedBody{rc: resp.Body, left: l.max, max: l.max, ctx: req.Context()}
+		b := &limitedBody{rc: resp.Body, left: l.max, max: l.max, ctx: req.Context()}
+		if cs := callFrom(req.Context()); cs != nil && cs.bound > 0 && (l.max <= 0 || cs.bound < l.max) {
+			b.left, b.max, b.cs = cs.bound, cs.bound, cs
+		}
+		resp.Body = b
 	}
 	return resp, err
 }
@@ -36,6 +40,9 @@ type limitedBody struct {
 	// are bounded together, not only one message.
 	ctx    context.Context
 	refuse error
+	// cs is set when the call's --max-result (answerBound) is tighter
+	// than max: past it the step fails with --max-result's words.
+	cs *callState
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
@@ -67,6 +74,10 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 const answerShare = 2
 
 func (b *limitedBody) over() error {
+	if b.cs != nil {
+		b.cs.over.Store(b.max)
+		return fmt.Errorf("planctl stopped reading the upstream server's answer past %s, the most a result under --max-result takes", runner.ByteSize(b.max))
+	}
 	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", runner.ByteSize(b.max))
 }
 

@@ -134,8 +134,15 @@ func childEnv(env, pass, extra []string) []string {
 // A line longer than max bytes (when max > 0) stops the server the same
 // way, before more of it is read: a server must not make planctl hold a
 // message of any size.
-func (p *process) guard(log io.Writer, max int64) io.Reader {
-	return &lineGuard{r: bufio.NewReaderSize(p.stdout, 64<<10), p: p, log: log, max: max}
+//
+// An answer to a tools/call in pending (by its JSON-RPC id, found in the
+// line's first bytes) is counted as it is read: its bytes are taken from
+// the call's lease (runner.Reserve), and it is read no further than the
+// call's answerBound. Past either, the rest of the line is read and
+// dropped, and the call is answered with an error in its place, so the
+// server stays up and planctl never holds the answer whole.
+func (p *process) guard(log io.Writer, max int64, pending *sync.Map) io.Reader {
+	return &lineGuard{r: bufio.NewReaderSize(p.stdout, 64<<10), p: p, log: log, max: max, pending: pending}
 }
 
 type lineGuard struct {
@@ -145,22 +152,77 @@ type lineGuard struct {
 	max     int64
 	buf     []byte
 	started bool
+	pending *sync.Map // the tools/call in flight, by raw JSON-RPC id: *callState
 }
 
+// idScan is how much of a line is searched for its JSON-RPC id: a
+// server writes it before the result (every SDK does).
+const idScan = 1 << 20
+
 // readLine is bufio.Reader.ReadBytes('\n') that gives up, reporting
-// errOversize, once the line is longer than g.max.
+// errOversize, once the line is longer than g.max. A long line is kept
+// as its fragments and joined once whole: a line stopped at a bound
+// (dropRest) never costs the copies of a growing slice.
 func (g *lineGuard) readLine() ([]byte, error) {
-	var line []byte
+	var head, id []byte // head: the line's first idScan bytes and more, where its id is
+	var frags [][]byte
+	size := 0
+	var cs *callState
 	for {
 		frag, err := g.r.ReadSlice('\n')
-		if g.max > 0 && int64(len(line)+len(frag)) > g.max {
+		if g.max > 0 && int64(size+len(frag)) > g.max {
 			return nil, errOversize
 		}
-		line = append(line, frag...)
+		size += len(frag)
+		counted := len(frag)
+		if size-len(frag) < idScan {
+			head = append(head, frag...)
+			if id == nil && g.pending != nil {
+				if id = jsonrpcID(head); id != nil {
+					if v, ok := g.pending.Load(string(id)); ok {
+						cs, counted = v.(*callState), size
+					}
+				}
+			}
+		} else {
+			frags = append(frags, bytes.Clone(frag))
+		}
+		if cs != nil {
+			if cs.bound > 0 && int64(size) > cs.bound {
+				cs.over.Store(cs.bound)
+				return g.dropRest(id, err, fmt.Sprintf("planctl stopped reading the upstream server's answer past %s, the most a result under --max-result takes", runner.ByteSize(cs.bound)))
+			}
+			if rerr := runner.Reserve(cs.ctx, answerShare*int64(counted)); rerr != nil {
+				e := fmt.Errorf("planctl stopped reading the upstream server's answer: %w", rerr)
+				cs.stop.Store(e)
+				return g.dropRest(id, err, e.Error())
+			}
+		}
 		if err != bufio.ErrBufferFull {
+			if len(frags) == 0 {
+				return head, err
+			}
+			line := make([]byte, 0, size)
+			line = append(line, head...)
+			for _, f := range frags {
+				line = append(line, f...)
+			}
 			return line, err
 		}
 	}
+}
+
+// dropRest reads the rest of the line without keeping it and returns, in
+// its place, a JSON-RPC error answer to id saying why.
+func (g *lineGuard) dropRest(id []byte, err error, why string) ([]byte, error) {
+	for err == bufio.ErrBufferFull {
+		_, err = g.r.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	msg, _ := json.Marshal(why)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%s}}`+"\n", id, msg), err
 }
 
 var errOversize = errors.New("a message over the bound")

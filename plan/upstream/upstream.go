@@ -64,6 +64,9 @@ type conn struct {
 	// progress holds, by progressToken, the plan.ToolProgress functions
 	// of the calls in flight that asked for progress.
 	progress sync.Map
+	// pending holds the tools/call in flight over stdio, by raw JSON-RPC
+	// id, for the reader that counts their answers (lineGuard).
+	pending sync.Map
 }
 
 // Open connects to the server, reads its catalog and returns the upstream.
@@ -162,7 +165,7 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 			return nil, fmt.Errorf("upstream server: %w", err)
 		}
 		cn.proc = p
-		tr = transport.NewIO(p.guard(u.cfg.ServerLog, u.cfg.MaxMessage), p.stdin, nil)
+		tr = transport.NewIO(p.guard(u.cfg.ServerLog, u.cfg.MaxMessage, &cn.pending), p.stdin, nil)
 	}
 	// 2025-11-25 is the newest revision with the initialize handshake that
 	// every server published so far speaks; mcp-go servers accept it too.
@@ -247,6 +250,11 @@ func (cn *conn) close() {
 func (cn *conn) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := mcp.NewRequestId(fmt.Sprintf("planctl-%d", cn.ids.Add(1)))
 	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params}
+	if cs := callFrom(ctx); cs != nil && cn.proc != nil {
+		key, _ := json.Marshal(id.Value())
+		cn.pending.Store(string(key), cs)
+		defer cn.pending.Delete(string(key))
+	}
 	tr := cn.c.GetTransport()
 	type answer struct {
 		resp *transport.JSONRPCResponse
@@ -375,7 +383,11 @@ func (u *Upstream) Call(ctx context.Context, tool string, args json.RawMessage) 
 		defer cn.progress.Delete(token)
 		params["_meta"] = map[string]any{"progressToken": token}
 	}
+	ctx, cs := withCall(ctx)
 	raw, err := cn.request(ctx, "tools/call", params)
+	if serr := cs.stopped(tool); serr != nil {
+		return plan.ToolResult{}, serr
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return plan.ToolResult{}, ctx.Err()
