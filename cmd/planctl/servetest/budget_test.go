@@ -1,6 +1,7 @@
 package servetest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -125,19 +126,75 @@ func TestUpstreamFloodBounded(t *testing.T) {
 	}
 }
 
+// The same over stdio (--server): the answers are counted against their
+// calls' leases as they are read and read no further than --max-result
+// allows, so 12 of them at once keep the server under budgetPeak (attack
+// round three: one alone peaked at 1.25 GB); each step fails at a bound.
+func TestStdioUpstreamFloodBounded(t *testing.T) {
+	t.Parallel()
+	clitest.Long(t, "200 MB upstream answers over stdio")
+	n := 12
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startCapped(t, "--stateless", "--step-timeout", "5m", "--server", fmt.Sprintf("%s bigstdio %d", self, 200<<20))
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"b","tool":"big","args":{}}]}}}`
+	ran, refused := floodPlans(t, s, n, call, `{"id":"a","tool":"small","args":{}}`)
+	if ran != 0 || refused != n {
+		t.Errorf("%d ran, %d refused: want every 200 MB answer stopped at a bound", ran, refused)
+	}
+	peak := peakRSS(t, s)
+	t.Logf("%d plans: %d ran, %d refused; the server's peak memory %d MiB", n, ran, refused, peak>>20)
+	if peak > stdioPeak {
+		t.Errorf("the server's peak memory is %d MiB, over %d MiB", peak>>20, stdioPeak>>20)
+	}
+}
+
+// One 200 MB answer, over --max-result (64 MiB) but under the 256 MiB
+// bound on one message, is read no further than --max-result allows: the
+// step fails with --max-result's words, the server stays well under what
+// reading it whole took (attack round three: 1.0 GB over HTTP, 1.25 GB
+// over stdio).
+func TestBigAnswerStopsAtMaxResult(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(bigUpstream(200 << 20))
+	defer hs.Close()
+	for mode, up := range map[string][]string{"http": {"--url", hs.URL + "/mcp"}, "stdio": {"--server", fmt.Sprintf("%s bigstdio %d", self, 200<<20)}} {
+		t.Run(mode, func(t *testing.T) {
+			s := startCapped(t, append([]string{"--stateless", "--step-timeout", "5m"}, up...)...)
+			code, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"b","tool":"big","args":{}}]}}}`, "MCP-Protocol-Version", "2025-11-25")
+			if code != http.StatusOK || !strings.Contains(body, `returned an answer of more than 135266304 bytes (129.0 MiB), more than the limit of 67108864 bytes (64.0 MiB) on one result (--max-result)`) {
+				t.Errorf("a 200 MB answer: %d %.400s", code, body)
+			}
+			peak := peakRSS(t, s)
+			t.Logf("%s: one 200 MB answer; the server's peak memory %d MiB", mode, peak>>20)
+			if peak > onePeak {
+				t.Errorf("the server's peak memory is %d MiB, over %d MiB", peak>>20, onePeak>>20)
+			}
+		})
+	}
+}
+
+// onePeak bounds the server's memory for one answer stopped at the
+// default --max-result: its bytes up to answerBound (129 MiB), and the
+// garbage of reading them, not a decoded copy.
+const onePeak = 640 << 20
+
+// stdioPeak: over stdio one reader takes the answers one after the other,
+// so n of them cost hardly more than one.
+const stdioPeak = budgetPeak
+
 // bigUpstream is an MCP server over Streamable HTTP (stateless, JSON
-// answers) with two tools: big answers a text of n bytes, written from
-// one buffer so that the test's own memory and time stay small; small
-// answers "ok".
+// answers) with bigAnswer's two tools.
 func bigUpstream(n int) http.Handler {
-	head := []byte(`,"result":{"content":[{"type":"text","text":"`)
 	text := bytes.Repeat([]byte("u"), n)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			ID     json.RawMessage
-			Method string
-			Params struct{ Name string }
-		}
+		var req bigRequest
 		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil {
 			http.Error(w, "POST a JSON-RPC message", http.StatusMethodNotAllowed)
 			return
@@ -147,23 +204,58 @@ func bigUpstream(n int) http.Handler {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		reply := func(result string) {
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
-		}
-		switch {
-		case req.Method == "initialize":
-			reply(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"big","version":"1"}}`)
-		case req.Method == "tools/list":
-			reply(`{"tools":[{"name":"big","inputSchema":{"type":"object"}},{"name":"small","inputSchema":{"type":"object"}}]}`)
-		case req.Method == "tools/call" && req.Params.Name == "big":
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s`, req.ID)
-			w.Write(head)
-			w.Write(text)
-			io.WriteString(w, `"}]}}`)
-		case req.Method == "tools/call":
-			reply(`{"content":[{"type":"text","text":"ok"}]}`)
-		default:
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no method %s"}}`, req.ID, req.Method)
-		}
+		bigAnswer(w, req, text)
 	})
+}
+
+// serveBigStdio is bigAnswer's MCP server over stdio, answering a text of
+// n bytes: TestMain runs it when the test binary is started as
+// "BINARY bigstdio N" (the upstream of TestStdioUpstreamFloodBounded).
+func serveBigStdio(n int) {
+	text := bytes.Repeat([]byte("u"), n)
+	dec := json.NewDecoder(os.Stdin)
+	out := bufio.NewWriterSize(os.Stdout, 1<<20)
+	for {
+		var req bigRequest
+		if err := dec.Decode(&req); err != nil {
+			return
+		}
+		if req.ID == nil {
+			continue
+		}
+		bigAnswer(out, req, text)
+		out.WriteString("\n")
+		if out.Flush() != nil {
+			return
+		}
+	}
+}
+
+type bigRequest struct {
+	ID     json.RawMessage
+	Method string
+	Params struct{ Name string }
+}
+
+// bigAnswer answers req for an MCP server with two tools: big answers
+// text, written from one buffer so that the test's own memory and time
+// stay small; small answers "ok".
+func bigAnswer(w io.Writer, req bigRequest, text []byte) {
+	reply := func(result string) {
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+	}
+	switch {
+	case req.Method == "initialize":
+		reply(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"big","version":"1"}}`)
+	case req.Method == "tools/list":
+		reply(`{"tools":[{"name":"big","inputSchema":{"type":"object"}},{"name":"small","inputSchema":{"type":"object"}}]}`)
+	case req.Method == "tools/call" && req.Params.Name == "big":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"`, req.ID)
+		w.Write(text)
+		io.WriteString(w, `"}]}}`)
+	case req.Method == "tools/call":
+		reply(`{"content":[{"type":"text","text":"ok"}]}`)
+	default:
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no method %s"}}`, req.ID, req.Method)
+	}
 }

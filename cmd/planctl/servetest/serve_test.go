@@ -34,6 +34,11 @@ var binary string
 
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "bigstdio" {
+		n, _ := strconv.Atoi(os.Args[2])
+		serveBigStdio(n)
+		return
+	}
 	dir := clitest.Build("planctl=..")
 	binary = filepath.Join(dir, "planctl")
 	code := m.Run()
