@@ -90,7 +90,10 @@ func TestTemplateFloodBounded(t *testing.T) {
 	if os.Getenv(clitest.LongEnv) != "" {
 		n = 250 // the attack round's
 	}
-	s := startCapped(t, "--stateless")
+	// --max-response as it was when the attack round ran (64 MiB): at
+	// the 8 MiB default, every one of these 11 MiB answers stops at it
+	// and nothing tests the shared budget.
+	s := startCapped(t, "--stateless", "--max-response", "67108864")
 	db := strings.Repeat("d", 3_900_000)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"m","tool":"run_migration","args":{"database":"` + db + `","backup_id":"b1","target_version":"042"}}]}}}`
 	ran, refused := floodPlans(t, s, n, call, `{"id":"a","tool":"echo","args":{"value":1}}`)
