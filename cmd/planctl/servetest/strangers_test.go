@@ -209,7 +209,13 @@ func stranger(addr string, req []byte) string {
 }
 
 // tail is the end of a server's stderr, or where it crashed.
-func isReset(err error) bool { return errors.Is(err, syscall.ECONNRESET) }
+// isReset reports whether err says the server closed the connection
+// before it read the request: a reset, or net/http's "server closed idle
+// connection" for a kept-alive connection shed while idle (the transport
+// retries that only for idempotent requests, and a plan is a POST).
+func isReset(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || strings.Contains(err.Error(), "server closed idle connection")
+}
 
 func tail(s string) string {
 	if i := strings.Index(s, "fatal error"); i >= 0 {

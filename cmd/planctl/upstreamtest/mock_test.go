@@ -3,6 +3,7 @@ package upstreamtest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func TestMockMatchesInProcess(t *testing.T) {
 				for name, src := range sources {
 					t.Run(name, func(t *testing.T) {
 						t.Parallel()
-						got := planctl(t, nil, append(args, src...)...)
+						got := planctl(t, nil, slices.Concat(args, src)...)
 						if got.stdout != want.stdout || got.code != want.code {
 							t.Errorf("%s %v over %s:\n got (exit %d) %s%s\nwant (exit %d) %s", rel, mode, name, got.code, got.stdout, got.stderr, want.code, want.stdout)
 						}
