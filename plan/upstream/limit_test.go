@@ -18,7 +18,7 @@ import (
 // A stdio server's line past MaxMessage is not read whole: the call fails
 // naming the bound, the server is stopped, and a reconnect serves again.
 // Not in parallel: its 50 MB answers are CPU work that only slows the other
-// tests down (under -race, past the 30 s guard of call).
+// tests down.
 func TestStdioMessageBound(t *testing.T) {
 	u, err := Open(context.Background(), Config{Command: []string{broken(t)}, MaxMessage: 1 << 20})
 	if err != nil {
