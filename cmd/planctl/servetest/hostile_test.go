@@ -358,9 +358,13 @@ func TestCancellationScopedToSession(t *testing.T) {
 	if got := run("testdata/medium-plan.json", 7, other); !strings.Contains(got, `"structuredContent":{"status":"completed"`) {
 		t.Errorf("another session's cancellation stopped the plan: %s", got)
 	}
-	// slow-plan's second step waits an hour: only a cancellation ends it.
-	if got := run("testdata/slow-plan.json", 8, mine); !strings.Contains(got, "was cancelled") {
-		t.Errorf("the session's own cancellation: %s", got)
+	// slow-plan's second step waits an hour: only a cancellation ends it,
+	// and a cancelled request gets no answer (its stream ends empty).
+	if got := run("testdata/slow-plan.json", 8, mine); strings.Contains(got, `"id":8`) {
+		t.Errorf("the session's own cancellation: answered %s", got)
+	}
+	if !strings.Contains(s.stderr.String(), "tool=slow status=error") {
+		t.Errorf("the session's own cancellation did not stop the plan:\n%s", s.stderr.String())
 	}
 }
 
