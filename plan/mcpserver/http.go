@@ -149,6 +149,7 @@ type HTTP struct {
 	ids          *sessionIDs
 	conns        *conns     // nil: no bound on the connections open at once
 	initMu       sync.Mutex // one initialize at a time: the session cap and a failed initialize's cleanup need it
+	calls        calls      // requests in flight within sessions (callstream.go)
 }
 
 // NewHTTP builds the HTTP transport of s, to be served by srv (its Handler
@@ -279,7 +280,8 @@ type message struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
-		Meta *mcp.Meta `json:"_meta"`
+		Meta      *mcp.Meta       `json:"_meta"`
+		RequestID json.RawMessage `json:"requestId"` // notifications/cancelled
 	} `json:"params"`
 }
 
@@ -419,7 +421,21 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.serveDirect(w, r, call, u)
 			return
 		}
-		next.ServeHTTP(wireOutWriter{w, u}, r) // isError explicit, as Concierge (wire.go)
+		var out http.ResponseWriter = wireOutWriter{w, u} // isError explicit, as Concierge (wire.go)
+		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" && !h.modern(r, &msg) {
+			switch {
+			case msg.Method == string(mcp.MethodNotificationCancelled):
+				// Marked before mcp-go cancels the handler: the answer
+				// it returns is then not written.
+				h.calls.cancel(callID(sid, msg.Params.RequestID))
+			case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
+				cw := &callWriter{ResponseWriter: out}
+				defer h.calls.add(callID(sid, msg.ID), cw)()
+				out = cw
+				r = r.WithContext(context.WithValue(r.Context(), callKey{}, cw))
+			}
+		}
+		next.ServeHTTP(out, r)
 	})
 }
 

@@ -407,6 +407,14 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			"total":         total,
 			"message":       msg,
 		}
+		if cw := callFrom(ctx); cw != nil {
+			// Within an HTTP session: on the request's own stream
+			// (callstream.go), written before the answer.
+			if err := cw.notify(string(mcp.MethodNotificationProgress), params); err != nil {
+				log.Debug("progress not sent", "err", err)
+			}
+			return
+		}
 		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
 		if errors.Is(err, server.ErrNotificationChannelBlocked) && barrier != nil {
 			// mcp-go's queue is full (steps finish faster than the client

@@ -71,3 +71,28 @@ func TestTypeScriptSDKProgressOverStdio(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeScriptSDKProgressOverHTTPSessions: over HTTP with sessions the
+// TypeScript SDK's per-call onprogress gets every progress notification
+// of a plan, 300 steps included, with three plans running at once in the
+// session: mcp-go v1.2.1 hands a session's
+// notifications to any of its open streams, and one that had just
+// answered dropped what it took; planctl writes each on its request's
+// own stream before the answer (plan/mcpserver/callstream.go).
+func TestTypeScriptSDKProgressOverHTTPSessions(t *testing.T) {
+	t.Parallel()
+	needNode(t)
+	s := startHTTP(t, nil, "--catalog", absPath(t, "testdata/slow.json"))
+	for _, n := range []string{"3", "300"} {
+		out := runNodeEnv(t, []string{"MCP_TOKEN=" + s.token}, nodeDir, "progress.mjs", n, s.url)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 15 {
+			t.Errorf("%s steps: 15 plans expected:\n%s", n, out)
+		}
+		for _, line := range lines {
+			if line != "progress "+n+" of "+n+" completed" {
+				t.Errorf("%s steps: %s", n, line)
+			}
+		}
+	}
+}

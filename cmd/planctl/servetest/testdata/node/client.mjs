@@ -15,10 +15,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [mode, target, ...rest] = process.argv.slice(2);
-// With sessions, mcp-go v1.2.1 hands a session's notifications to any of its
-// open request streams, and a stream that is closing drops what it takes:
-// progress is best effort there (see README, serve).
-const progressExact = mode !== "http-stateful";
 const transport = mode === "stdio"
   ? new StdioClientTransport({ command: target, args: rest, stderr: "ignore" })
   : new StreamableHTTPClientTransport(new URL(target), process.env.MCP_TOKEN
@@ -71,9 +67,8 @@ await settle();
 check(!done.isError && done.structuredContent?.status === "completed" && done.structuredContent.steps.b.result.n === 1,
   "execute_plan runs a plan with references", done);
 check(JSON.stringify(JSON.parse(done.content[0].text)) === JSON.stringify(done.structuredContent), "text and structuredContent agree", done);
-check(progressExact ? progress.length === 2 && progress[0].progressToken === progress[1].progressToken &&
-  progress[0].progress === 1 && progress[1].progress === 2 && progress[1].total === 2 && progress[1].message === "step b (fast) ok"
-  : progress.length >= 1 && progress.length <= 2 && progress.every((p) => p.total === 2),
+check(progress.length === 2 && progress[0].progressToken === progress[1].progressToken &&
+  progress[0].progress === 1 && progress[1].progress === 2 && progress[1].total === 2 && progress[1].message === "step b (fast) ok",
   "one progress notification per finished step", progress);
 
 const refused = await client.callTool({ name: "execute_plan", arguments: { steps: [{ id: "x", tool: "nope", args: {} }] } });
@@ -82,8 +77,6 @@ check(refused.isError === true && typeof refused.structuredContent?.error === "s
 // Cancel a slow plan once its first step has finished.
 const abort = new AbortController();
 onProgress = () => abort.abort("enough");
-// Where progress is best effort, also give up waiting for it.
-const timer = progressExact ? null : setTimeout(() => abort.abort("enough"), 300);
 let cancelled = null;
 try {
   await client.callTool(
@@ -97,13 +90,15 @@ try {
 } catch (e) {
   cancelled = e;
 }
-clearTimeout(timer);
 check(cancelled !== null, "cancelling a slow plan ends the call", String(cancelled));
 
 const after = await client.callTool({ name: "execute_plan", arguments: { steps: [{ id: "c", tool: "fast", args: { n: 3 } }] } });
 check(after.structuredContent?.status === "completed", "the server answers after a cancellation", after);
-if (mode === "stdio") {
-  // The ping's answer follows anything written for the cancelled call.
+if (mode !== "http") {
+  // The ping's answer follows anything written for the cancelled call
+  // (over HTTP with sessions, the cancelled call's stream has ended by
+  // then). Without a session a cancellation names no one's request: the
+  // server ignores it.
   await client.ping();
   check(!strays.some((m) => m.includes("unknown message ID") || m.includes("unknown token")),
     "no answer and no progress for the cancelled call", strays);
