@@ -59,15 +59,24 @@ func (f *frameStream) WriteObject(obj any) error {
 	return f.writeFrame(data)
 }
 
-// writeFrame writes data, a whole JSON-RPC message, as one frame.
-func (f *frameStream) writeFrame(data []byte) error {
+// writeFrame writes the parts, together a whole JSON-RPC message, as one
+// frame.
+func (f *frameStream) writeFrame(parts ...[]byte) error {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, err := fmt.Fprintf(f.w, "Content-Length: %d\r\n\r\n", len(data)); err != nil {
+	if _, err := fmt.Fprintf(f.w, "Content-Length: %d\r\n\r\n", n); err != nil {
 		return err
 	}
-	_, err := f.w.Write(data)
-	return err
+	for _, p := range parts {
+		if _, err := f.w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // jsonrpc2 encodes a result (or a notification's params) with
@@ -91,17 +100,19 @@ func (f *frameStream) writeNotification(method string, params any) error {
 }
 
 // writeMessage writes prefix, key (JSON-encoded), sep and v (JSON-encoded)
-// and a closing brace as one frame, v encoded straight into the frame's
-// buffer.
+// and a closing brace as one frame: v encoded straight into the frame's
+// buffer, or, already encoded (preEncoded), written as it is.
 func (f *frameStream) writeMessage(prefix []byte, key any, sep string, v any) error {
 	k, err := json.Marshal(key)
 	if err != nil {
 		return err
 	}
-	buf := bytes.NewBuffer(append(prefix, k...))
-	buf.WriteString(sep)
-	enc := json.NewEncoder(buf)
-	if err := enc.Encode(v); err != nil {
+	head := append(append(prefix, k...), sep...)
+	if raw, ok := v.(preEncoded); ok {
+		return f.writeFrame(head, raw, []byte("}"))
+	}
+	buf := bytes.NewBuffer(head)
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		return err
 	}
 	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // Encode's own line end

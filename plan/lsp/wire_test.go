@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -43,7 +45,7 @@ func TestWireMessages(t *testing.T) {
 
 	a, b := net.Pipe()
 	t.Cleanup(func() { a.Close(); b.Close() })
-	s := NewServer(Options{Open: func(context.Context, Source) (*plan.Catalog, func() error, error) { return cat, nil, nil }, Quiet: -1})
+	s := NewServer(Options{Open: func(context.Context, Source) (*plan.Catalog, func() error, error) { return cat, nil, nil }, Quiet: -1, Log: io.Discard})
 	go s.Serve(a)
 	frames := make(chan []byte, 16)
 	go func() {
@@ -106,13 +108,7 @@ func TestWireMessages(t *testing.T) {
 		t.Fatalf("published %s version %v: %d diagnostics, want %d", pub.URI, pub.Version, len(pub.Diagnostics), MaxPublished+1)
 	}
 
-	direct := testServer(cat)
-	direct.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: string(src)}})
-	r, err := direct.documentSymbol(nil, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := json.Marshal(r)
+	want := reflectSymbols(t, cat, uri, src)
 	for _, id := range []any{7, "seven"} {
 		go send(map[string]any{"id": id, "method": "textDocument/documentSymbol", "params": map[string]any{"textDocument": map[string]any{"uri": uri}}})
 		m := next()
@@ -129,5 +125,70 @@ func TestWireMessages(t *testing.T) {
 	go send(map[string]any{"id": 8, "method": "textDocument/documentSymbol", "params": map[string]any{"textDocument": map[string]any{"uri": "file:///none.json"}}})
 	if m := next(); string(m.ID) != "8" || m.Error == nil {
 		t.Fatalf("documentSymbol of a closed file: %+v", m)
+	}
+}
+
+// reflectSymbols is documentSymbol's answer built as protocol values and
+// encoded by encoding/json, as the server built it before it appended the
+// JSON itself.
+func reflectSymbols(t *testing.T, cat *plan.Catalog, uri string, src []byte) []byte {
+	t.Helper()
+	s := testServer(cat)
+	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: string(src)}})
+	d, _ := s.doc(uri)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, _, _ := d.analyse(s)
+	out := make([]protocol.DocumentSymbol, 0, len(p.Steps))
+	pos := d.positioner()
+	for _, st := range p.Steps {
+		sel := st.Node
+		if !st.ID.IsZero() {
+			sel = st.ID
+		}
+		sym := protocol.DocumentSymbol{Name: st.Label(), Kind: protocol.SymbolKindFunction,
+			Range: pos.rng(st.Node.Start(), st.Node.End()), SelectionRange: pos.rng(sel.Start(), sel.End())}
+		if name := st.ToolName(); name != "" {
+			sym.Detail = &name
+		}
+		out = append(out, sym)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestDocumentSymbolEncoding: the JSON documentSymbol appends itself is
+// byte for byte encoding/json's, for ids and tool names that need escapes
+// (quotes, backslashes, control characters, HTML characters, non-ASCII,
+// a lone surrogate), steps without an id or a tool, and lines of UTF-16
+// pairs.
+func TestDocumentSymbolEncoding(t *testing.T) {
+	src := []byte("{\"steps\": [\n" +
+		`  {"id": "a\"b", "tool": "echo", "args": {}}, {"id": "a\\b", "tool": "echo"}, {"id": "a\u0001b", "tool": "echo"},` + "\n" +
+		`  {"id": "a<b", "tool": "echo"}, {"id": "a>b", "tool": "echo"}, {"id": "a&b", "tool": "echo"}, {"id": "a\u007fb", "tool": "echo"},` + "\n" +
+		`  {"id": "é🙂 \ud800x", "tool": "t\u2028ool", "args": {}},` + "\n" +
+		`  {"tool": "echo", "args": {}}, {"id": "no-tool"}, {"id": 7, "tool": ""}` + "\n]}\n")
+	s := testServer(mockserver.Demo())
+	const uri = "file:///odd.json"
+	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: string(src)}})
+	r, err := s.documentSymbol(nil, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.(preEncoded) // as the frame writer writes it (json.Marshal would escape it again)
+	want := reflectSymbols(t, mockserver.Demo(), uri, src)
+	if !bytes.Equal(got, want) || !json.Valid(got) {
+		t.Errorf("appended:\n%s\nencoding/json:\n%s", got, want)
+	}
+	var syms []protocol.DocumentSymbol
+	if err := json.Unmarshal(got, &syms); err != nil || len(syms) != 11 {
+		t.Errorf("%d symbols (%v)", len(syms), err)
+	}
+	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 2, Text: "{\"steps\": []}"}})
+	if r, _ := s.documentSymbol(nil, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}); fmt.Sprintf("%s", r) != "[]" {
+		t.Errorf("no steps: %s", r)
 	}
 }
