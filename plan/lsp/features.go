@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -495,20 +496,69 @@ func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbol
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	p, _, _ := d.analyse(s)
-	out := make([]protocol.DocumentSymbol, 0, len(p.Steps))
+	// One symbol per step, each of the same few members: appended here
+	// as JSON rather than built as protocol.DocumentSymbol values for
+	// encoding/json, whose reflection cost more than the rest of the
+	// answer on a plan of 10,000 steps.
+	out := make(preEncoded, 0, 256*len(p.Steps)+2) // a symbol's size, with room
+	out = append(out, '[')
 	pos := d.positioner()
-	for _, st := range p.Steps {
+	for i, st := range p.Steps {
 		sel := st.Node
 		if !st.ID.IsZero() {
 			sel = st.ID
 		}
-		rng := pos.rng(st.Node.Start(), st.Node.End())
-		selRng := pos.rng(sel.Start(), sel.End())
-		sym := protocol.DocumentSymbol{Name: st.Label(), Kind: protocol.SymbolKindFunction, Range: rng, SelectionRange: selRng}
-		if name := st.ToolName(); name != "" {
-			sym.Detail = &name
+		if i > 0 {
+			out = append(out, ',')
 		}
-		out = append(out, sym)
+		out = append(out, `{"name":`...)
+		out = appendJSONString(out, st.Label())
+		if name := st.ToolName(); name != "" {
+			out = append(out, `,"detail":`...)
+			out = appendJSONString(out, name)
+		}
+		out = append(out, `,"kind":`...)
+		out = strconv.AppendInt(out, int64(protocol.SymbolKindFunction), 10)
+		out = append(out, `,"range":`...)
+		out = appendRange(out, pos.rng(st.Node.Start(), st.Node.End()))
+		out = append(out, `,"selectionRange":`...)
+		out = appendRange(out, pos.rng(sel.Start(), sel.End()))
+		out = append(out, '}')
 	}
-	return out, nil
+	return append(out, ']'), nil
+}
+
+// preEncoded is a result already encoded as JSON: frameStream writes it
+// as it is.
+type preEncoded []byte
+
+// MarshalJSON returns the encoding itself, for encoders other than
+// frameStream's.
+func (p preEncoded) MarshalJSON() ([]byte, error) { return p, nil }
+
+func appendRange(out []byte, r protocol.Range) []byte {
+	out = append(out, `{"start":{"line":`...)
+	out = strconv.AppendUint(out, uint64(r.Start.Line), 10)
+	out = append(out, `,"character":`...)
+	out = strconv.AppendUint(out, uint64(r.Start.Character), 10)
+	out = append(out, `},"end":{"line":`...)
+	out = strconv.AppendUint(out, uint64(r.End.Line), 10)
+	out = append(out, `,"character":`...)
+	out = strconv.AppendUint(out, uint64(r.End.Character), 10)
+	return append(out, `}}`...)
+}
+
+// appendJSONString appends s as a JSON string: as it is when it is
+// printable ASCII that needs no escape (a step id, a tool name), else as
+// encoding/json writes it (its escapes, its replacement of invalid UTF-8).
+func appendJSONString(out []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s) // a string always encodes
+			return append(out, b...)
+		}
+	}
+	out = append(out, '"')
+	out = append(out, s...)
+	return append(out, '"')
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -11,25 +12,28 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // BenchmarkDocumentSymbol answers documentSymbol on the 10,000-step
-// chain, the answer encoded as the transport encodes it.
+// chain, the answer framed as the server writes it.
 func BenchmarkDocumentSymbol(b *testing.B) {
 	s := testServer(mockserver.Demo())
 	src := plantest.Chain(10_000)
 	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "file:///chain.json", Version: 1, Text: string(src)}})
 	params := &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///chain.json"}}
+	var out bytes.Buffer
+	f := newFrameStream(rwc{nil, &out}, nil)
 	cpu0 := plantest.CPU()
 	for b.Loop() {
 		r, err := s.documentSymbol(nil, params)
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, _ := json.Marshal(r)
-		if len(out) < 10_000 {
-			b.Fatal(fmt.Sprint(len(out)))
+		out.Reset()
+		if err := f.writeResult(jsonrpc2.ID{Num: 1}, r); err != nil || out.Len() < 10_000 {
+			b.Fatal(fmt.Sprint(out.Len(), err))
 		}
 	}
 	b.ReportMetric(float64(plantest.CPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")

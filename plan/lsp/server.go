@@ -137,8 +137,8 @@ func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	if s.opts.Log != nil {
 		opts = append(opts, jsonrpc2.SetLogger(log.New(s.opts.Log, "planctl lsp: ", 0)))
 	}
-	conn := jsonrpc2.NewConn(context.Background(), newFrameStream(stream, s.opts.Log),
-		jsonrpc2.HandlerWithError(s.handle), opts...)
+	fs := newFrameStream(stream, s.opts.Log)
+	conn := jsonrpc2.NewConn(context.Background(), fs, replier{s, fs}, opts...)
 	<-conn.DisconnectNotify()
 	close(s.done)
 	s.mu.Lock()
@@ -159,13 +159,51 @@ func (s *Server) Serve(stream io.ReadWriteCloser) error {
 // server to exit with code 1 then.
 var ErrNoShutdown = errors.New("the client ended the connection without a shutdown request")
 
+// replier is jsonrpc2.HandlerWithError but for the writing of a result:
+// it goes out through frameStream.writeResult, encoded once.
+type replier struct {
+	s  *Server
+	fs *frameStream
+}
+
+// Handle answers req (a request) with its result or error.
+func (h replier) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	result, err := h.s.handle(ctx, conn, req, h.fs)
+	if req.Notif {
+		if err != nil && h.s.opts.Log != nil {
+			fmt.Fprintf(h.s.opts.Log, "planctl lsp: %s: %v\n", req.Method, err)
+		}
+		return
+	}
+	if err == nil {
+		err = h.fs.writeResult(req.ID, result)
+		if err == nil {
+			return
+		}
+		if h.s.opts.Log != nil {
+			fmt.Fprintf(h.s.opts.Log, "planctl lsp: the answer to %s: %v\n", req.Method, err)
+		}
+		// An answer that cannot be encoded is still answered: the client
+		// would wait for it forever.
+		err = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "the answer to " + req.Method + " cannot be encoded: " + err.Error()}
+	}
+	e, ok := err.(*jsonrpc2.Error)
+	if !ok {
+		e = &jsonrpc2.Error{Message: err.Error()}
+	}
+	if err := conn.ReplyWithError(ctx, req.ID, e); err != nil && h.s.opts.Log != nil {
+		fmt.Fprintf(h.s.opts.Log, "planctl lsp: the answer to %s: %v\n", req.Method, err)
+	}
+}
+
 // handle passes one message to glsp's handler and maps its outcome to
-// JSON-RPC errors, as glsp's own server does.
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+// JSON-RPC errors, as glsp's own server does. Notifications to the client
+// are written by fs.
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, fs *frameStream) (any, error) {
 	gctx := &glsp.Context{
 		Method: req.Method,
 		Notify: func(method string, params any) {
-			if err := conn.Notify(ctx, method, params); err != nil && s.opts.Log != nil {
+			if err := fs.writeNotification(method, params); err != nil && s.opts.Log != nil {
 				fmt.Fprintf(s.opts.Log, "planctl lsp: %s: %v\n", method, err)
 			}
 		},
