@@ -60,7 +60,7 @@ func TestPartialRun(t *testing.T) {
 	if tm.run.Status() != runner.RunPartial {
 		t.Fatalf("status %s", tm.run.Status())
 	}
-	wantView(t, tm, "✗ partial: a failed", ">✗", " - → b validate_backup", "✗ error", "disk full", "no result: the step failed")
+	wantView(t, tm, "✗ partial: a failed", ">✗", " - → b ro validate_backup", "✗ error", "disk full", "no result: the step failed")
 	tm.press("j")
 	wantView(t, tm, "- not reached", "✗ step 'a' failed: no value")
 }
@@ -538,7 +538,7 @@ func TestBreakpointsFromOptions(t *testing.T) {
 	if c := m.run.Cursor(); c != 2 {
 		t.Fatalf("stopped before %d, want 2 (migrate)", c)
 	}
-	wantView(t, tm, ">✓   check", " ▶●  migrate run_migration")
+	wantView(t, tm, ">✓   check", " ▶●  migrate ! run_migrat")
 }
 
 // TestSelectionFollowsContinue: during c the selection moves with the
