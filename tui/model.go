@@ -72,6 +72,9 @@ const (
 	modeQuery
 	modeBreakIf
 	modeWatch
+	modeTool
+	modeDelete
+	modeAttempts
 )
 
 // model is the root of the debugger.
@@ -185,6 +188,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.fail("cannot write the trace %s: %v", msg.path, msg.err)
 		}
 		return m, m.note("trace written to %s", msg.path)
+	case editorDoneMsg:
+		return m, m.editorDone(msg)
 	case tea.KeyMsg:
 		return m, m.splitKeys(msg)
 	}

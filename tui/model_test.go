@@ -330,7 +330,9 @@ func TestFullValueAndHelp(t *testing.T) {
 		t.Fatal("q in the value view should close it")
 	}
 	tm.press("?")
-	wantView(t, tm, "planctl debug: keys", "n, F10", "ctrl+r", "copy (then y, p or r)")
+	wantView(t, tm, "planctl debug: keys", "n, F10", "ctrl+r", "the step's attempts")
+	tm.press("pgdown")
+	wantView(t, tm, "copy (then y, p or r)")
 	tm.press("x")
 	if tm.mode() != modeNormal {
 		t.Fatal("help did not close")
