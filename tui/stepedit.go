@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -125,13 +127,24 @@ func attemptsText(at []runner.Attempt) string {
 		}
 		fmt.Fprintf(&b, "%d. %s in %s%s\n", k+1, a.Status, fmtDur(a.Duration), note)
 		if a.Args != nil {
-			fmt.Fprintf(&b, "   args: %s\n", a.Args)
+			fmt.Fprintf(&b, "   args: %s\n", indented(a.Args))
 		}
 		if a.Status == runner.StepOK {
-			fmt.Fprintf(&b, "   result: %s\n", a.Result)
+			fmt.Fprintf(&b, "   result: %s\n", indented(a.Result))
 		} else {
 			fmt.Fprintf(&b, "   error: %s\n", a.Error)
 		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// indented is v a member to a line, under its attempt, so a big result
+// scrolls instead of wrapping into one block; v as it is when it is not
+// JSON (a result the server did not send as JSON).
+func indented(v json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, v, "   ", "  ") != nil {
+		return string(v)
+	}
+	return b.String()
 }

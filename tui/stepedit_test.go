@@ -3,11 +3,13 @@ package tui
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/mockserver"
@@ -110,7 +112,7 @@ func TestAttemptsKey(t *testing.T) {
 	tm.press("A")
 	wantView(t, tm, "backup has not run yet: it has no attempts")
 	tm.press("n", "k", "A")
-	wantView(t, tm, "Attempts of backup", "1. ok in ", `args: {"database":"prod"}`, "result: {")
+	wantView(t, tm, "Attempts of backup", "1. ok in ", "args: {\n     \"database\": \"prod\"\n   }", "result: {", `     "backup_id": "bk-prod",`)
 	tm.press("esc", "ctrl+r", "y", "A")
 	wantView(t, tm, "2. ok in ")
 	tm.press("q")
@@ -148,4 +150,26 @@ func TestExternalEditorKey(t *testing.T) {
 	wantView(t, tm, "reload: changed validate")
 	tm.press("D", "y", "o")
 	wantView(t, tm, "S saves them (or u undoes them)")
+}
+
+// A failed attempt shows its error, one after a reconnect says so, and
+// what the server sent is drawn escaped (a right-to-left override in the
+// error, a zero-width space in the arguments), never raw.
+func TestAttemptsText(t *testing.T) {
+	tm := newTest(t, sample(t, "backup.json"), nil)
+	at := []runner.Attempt{
+		{Args: json.RawMessage("{\"database\":\"pr\u200bod\"}"), Status: runner.StepError, Error: "refused \u202egnp.exe", Duration: 1500 * time.Millisecond},
+		{Args: json.RawMessage(`{"database":"prod"}`), Result: json.RawMessage(`"done"`), Status: runner.StepOK, Duration: 2 * time.Millisecond, Reconnected: true},
+	}
+	tm.full.openText("Attempts of backup", attemptsText(at))
+	tm.push(tm.full)
+	v := tm.View()
+	for _, want := range []string{"1. error in 1.5s", `"pr\u200bod"`, `error: refused \u202egnp.exe`, "2. ok in 2ms (after reconnecting)", `result: "done"`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the attempts lack %q:\n%s", want, v)
+		}
+	}
+	if strings.ContainsAny(v, "\u202e\u200b") {
+		t.Errorf("a hidden character is drawn raw:\n%q", v)
+	}
 }
