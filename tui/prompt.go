@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // promptModel is the one-line prompt on the path line: a search of the
@@ -205,7 +207,7 @@ func (p *promptModel) tabList() string {
 		if n > 0 {
 			b.WriteString(" ")
 		}
-		l := p.candidate(i)
+		l := jsontext.EscapeText(p.candidate(i)) // a catalog's name is the server's text
 		if n == p.tab {
 			l = "[" + l + "]"
 		}

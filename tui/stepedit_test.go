@@ -173,3 +173,19 @@ func TestAttemptsText(t *testing.T) {
 		t.Errorf("a hidden character is drawn raw:\n%q", v)
 	}
 }
+
+// The tool prompt lists a catalog's names escaped: a server's tool name
+// with a right-to-left override is not drawn raw.
+func TestSetToolPromptEscapes(t *testing.T) {
+	cat, err := plan.NewCatalog("test", []*plan.Tool{{Name: "echo"}, {Name: "ec\u202eho_rtl"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {}}]`, cat)
+	tm.press("t", "ctrl+u")
+	tm.typeText("ec")
+	v := tm.View()
+	if !strings.Contains(v, `ec\u202eho_rtl`) || strings.Contains(v, "\u202e") {
+		t.Errorf("the tool list is not escaped:\n%q", v)
+	}
+}
