@@ -84,6 +84,11 @@ type model struct {
 	ctx      context.Context
 	focus    pane
 	overlays []component // the modes: the top one has the keys (component.go)
+	// editorRan is set while $EDITOR has the terminal and until the next
+	// key: a Ctrl+C typed to an editor that left the terminal cooked is a
+	// SIGINT to planctl too, which bubbletea may deliver after the editor
+	// exits, and it must not end the run (filterMsg).
+	editorRan bool
 
 	steps   *stepsModel
 	step    *stepModel

@@ -91,7 +91,26 @@ func (m *model) openEditor(i int) tea.Cmd {
 	}
 	argv := editor.Command(file, m.dbg.StepLine(i))
 	cmd := exec.Command(argv[0], argv[1:]...)
+	m.editorRan = true
 	return tea.ExecProcess(cmd, func(err error) tea.Msg { return editorDoneMsg{argv: argv, err: err} })
+}
+
+// filterMsg drops the interrupt a Ctrl+C typed to $EDITOR also sent to
+// planctl (model.editorRan); any other message goes on.
+func filterMsg(tm tea.Model, msg tea.Msg) tea.Msg {
+	m, ok := tm.(*model)
+	if !ok {
+		return msg
+	}
+	switch msg.(type) {
+	case tea.InterruptMsg:
+		if m.editorRan {
+			return nil
+		}
+	case tea.KeyMsg:
+		m.editorRan = false
+	}
+	return msg
 }
 
 // editorDone reloads the plan the editor wrote.

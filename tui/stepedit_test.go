@@ -189,3 +189,30 @@ func TestSetToolPromptEscapes(t *testing.T) {
 		t.Errorf("the tool list is not escaped:\n%q", v)
 	}
 }
+
+// A Ctrl+C typed to $EDITOR is a SIGINT to planctl too: the filter drops
+// that interrupt until the next key, after which an interrupt goes on.
+func TestEditorInterruptDropped(t *testing.T) {
+	tm, _, _ := newFileTest(t, flaggedPlan)
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "vim")
+	if filterMsg(tm.model, tea.InterruptMsg{}) == nil {
+		t.Fatal("an interrupt was dropped before any editor ran")
+	}
+	if _, cmd := tm.Update(keyMsg("o")); cmd == nil {
+		t.Fatal("o started nothing")
+	}
+	if got := filterMsg(tm.model, tea.InterruptMsg{}); got != nil {
+		t.Fatalf("the editor's interrupt went on: %#v", got)
+	}
+	tm.Update(editorDoneMsg{argv: []string{"vim"}, err: errors.New("signal: interrupt")})
+	if got := filterMsg(tm.model, tea.InterruptMsg{}); got != nil {
+		t.Fatalf("an interrupt after the editor's exit went on: %#v", got)
+	}
+	if filterMsg(tm.model, keyMsg("j")) == nil {
+		t.Fatal("a key was dropped")
+	}
+	if filterMsg(tm.model, tea.InterruptMsg{}) == nil {
+		t.Fatal("an interrupt after a key was dropped")
+	}
+}

@@ -184,3 +184,28 @@ func TestTUIEditorKeyOnATerminal(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, term.screen())
 	}
 }
+
+// Ctrl+C typed to an editor that keeps the terminal cooked (a script, as
+// code --wait does) interrupts the editor, not the debugger: it says the
+// editor failed and stays open.
+func TestTUIEditorCtrlCKeepsTheDebugger(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(path, []byte(flagged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	editor := filepath.Join(dir, "vi")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho EDITOR-READY\nIFS= read -r line\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", path)
+	term.waitFor("Steps (3)")
+	term.send("o")
+	term.waitFor("EDITOR-READY")
+	term.send("\x03") // the terminal's Ctrl+C: SIGINT to its foreground group
+	term.waitFor("failed:") // the message wraps: the temporary path is long
+	term.send("q")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
+	}
+}
