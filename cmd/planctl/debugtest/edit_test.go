@@ -202,7 +202,7 @@ func TestTUIEditorCtrlCKeepsTheDebugger(t *testing.T) {
 	term.waitFor("Steps (3)")
 	term.send("o")
 	term.waitFor("EDITOR-READY")
-	term.send("\x03") // the terminal's Ctrl+C: SIGINT to its foreground group
+	term.send("\x03")       // the terminal's Ctrl+C: SIGINT to its foreground group
 	term.waitFor("failed:") // the message wraps: the temporary path is long
 	term.send("q")
 	if code := term.exit(); code != 0 {
