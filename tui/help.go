@@ -57,6 +57,8 @@ func (m *helpModel) lines() []string {
 		m.st.title.Render("Marks"),
 		"  ▶ next  ✓ ok  ✗ error  - not reached",
 		"  ● breakpoint",
+		"  ! tool is destructive",
+		"  ro tool is read-only",
 		"  E1 W2 I1 diagnostics: errors,",
 		"    warnings, infos",
 		"  ← the selected step reads it",

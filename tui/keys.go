@@ -9,6 +9,7 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Next, Continue, Break, Restart, Rerun, Edit, Cancel, Trace key.Binding
 	WritePlan, Reload, Undo, Redo, Fix                         key.Binding
+	SetTool, Delete, External, Attempts                        key.Binding
 	Focus, FocusBack, Help, Quit                               key.Binding
 	Up, Down, PageUp, PageDown, Top, Bottom                    key.Binding
 	Expand, Collapse, ExpandDeep, CollapseDeep                 key.Binding
@@ -36,6 +37,10 @@ func newKeyMap() keyMap {
 		Undo:         b([]string{"u"}, "u", "undo a plan change"),
 		Redo:         b([]string{"U"}, "U", "redo a plan change"),
 		Fix:          b([]string{"F"}, "F", "apply the step's fix"),
+		SetTool:      b([]string{"t"}, "t", "change the step's tool"),
+		Delete:       b([]string{"D"}, "D", "delete the step (asks)"),
+		External:     b([]string{"o"}, "o", "open it in $EDITOR"),
+		Attempts:     b([]string{"A"}, "A", "the step's attempts"),
 		Focus:        b([]string{"tab"}, "tab", "next pane"),
 		FocusBack:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
 		Help:         b([]string{"?"}, "?", "this help"),
@@ -82,7 +87,7 @@ type helpGroup struct {
 func (k keyMap) helpGroups(tree, step []key.Binding) []helpGroup {
 	return []helpGroup{
 		{"Stepping (queued while a step runs)", []key.Binding{k.Next, k.Continue, k.Restart, k.Rerun}},
-		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.Fix, k.Undo, k.Redo, k.WritePlan, k.Reload, k.Trace, k.Help, k.Quit}},
+		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.SetTool, k.Delete, k.External, k.Attempts, k.Fix, k.Undo, k.Redo, k.WritePlan, k.Reload, k.Trace, k.Help, k.Quit}},
 		{"Panes", []key.Binding{k.GoTo, k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Result tree", tree},
 		{"Step pane", step},

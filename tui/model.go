@@ -72,6 +72,9 @@ const (
 	modeQuery
 	modeBreakIf
 	modeWatch
+	modeTool
+	modeDelete
+	modeAttempts
 )
 
 // model is the root of the debugger.
@@ -81,6 +84,11 @@ type model struct {
 	ctx      context.Context
 	focus    pane
 	overlays []component // the modes: the top one has the keys (component.go)
+	// editorRan is set while $EDITOR has the terminal and until the next
+	// key: a Ctrl+C typed to an editor that left the terminal cooked is a
+	// SIGINT to planctl too, which bubbletea may deliver after the editor
+	// exits, and it must not end the run (filterMsg).
+	editorRan bool
 
 	steps   *stepsModel
 	step    *stepModel
@@ -185,6 +193,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.fail("cannot write the trace %s: %v", msg.path, msg.err)
 		}
 		return m, m.note("trace written to %s", msg.path)
+	case editorDoneMsg:
+		return m, m.editorDone(msg)
 	case tea.KeyMsg:
 		return m, m.splitKeys(msg)
 	}

@@ -60,7 +60,7 @@ func TestPartialRun(t *testing.T) {
 	if tm.run.Status() != runner.RunPartial {
 		t.Fatalf("status %s", tm.run.Status())
 	}
-	wantView(t, tm, "✗ partial: a failed", ">✗", " - → b validate_backup", "✗ error", "disk full", "no result: the step failed")
+	wantView(t, tm, "✗ partial: a failed", ">✗", " - → b ro validate_backup", "✗ error", "disk full", "no result: the step failed")
 	tm.press("j")
 	wantView(t, tm, "- not reached", "✗ step 'a' failed: no value")
 }
@@ -330,7 +330,9 @@ func TestFullValueAndHelp(t *testing.T) {
 		t.Fatal("q in the value view should close it")
 	}
 	tm.press("?")
-	wantView(t, tm, "planctl debug: keys", "n, F10", "ctrl+r", "copy (then y, p or r)")
+	wantView(t, tm, "planctl debug: keys", "n, F10", "ctrl+r", "the step's attempts")
+	tm.press("pgdown")
+	wantView(t, tm, "copy (then y, p or r)")
 	tm.press("x")
 	if tm.mode() != modeNormal {
 		t.Fatal("help did not close")
@@ -538,7 +540,7 @@ func TestBreakpointsFromOptions(t *testing.T) {
 	if c := m.run.Cursor(); c != 2 {
 		t.Fatalf("stopped before %d, want 2 (migrate)", c)
 	}
-	wantView(t, tm, ">✓   check", " ▶●  migrate run_migration")
+	wantView(t, tm, ">✓   check", " ▶●  migrate ! run_migrat")
 }
 
 // TestSelectionFollowsContinue: during c the selection moves with the

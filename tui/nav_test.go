@@ -87,7 +87,7 @@ func TestGoToStep(t *testing.T) {
 	if tm.sel != 3000 {
 		t.Fatalf("sel %d", tm.sel)
 	}
-	wantView(t, tm, ">·   final echo", "step final (#3000)")
+	wantView(t, tm, ">·   final ro echo", "step final (#3000)")
 	tm.press(":")
 	tm.typeText("step_299")
 	wantView(t, tm, "tab: step_299 step_2990 step_2991")

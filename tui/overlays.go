@@ -19,6 +19,7 @@ type fullModel struct {
 	top   int
 	page  int    // the rows pgdn/pgup scroll by: the panes' height
 	path  string // the value's path, for the title
+	title string // the title openText was given, instead
 }
 
 func newFullModel(c *common) *fullModel { return &fullModel{common: c} }
@@ -36,7 +37,12 @@ func (f *fullModel) ShortHelp() []key.Binding {
 }
 
 func (f *fullModel) open(value, path string) {
-	f.lines, f.top, f.path = strings.Split(value, "\n"), 0, path
+	f.lines, f.top, f.path, f.title = strings.Split(value, "\n"), 0, path, ""
+}
+
+// openText shows text under a title of its own (a step's attempts).
+func (f *fullModel) openText(title, text string) {
+	f.lines, f.top, f.title = strings.Split(text, "\n"), 0, title
 }
 
 // Update scrolls and copies; any other key closes the overlay.
@@ -65,8 +71,12 @@ func (f *fullModel) Update(msg tea.Msg) (component, tea.Cmd) {
 }
 
 func (f *fullModel) View() string {
+	title := f.title
+	if title == "" {
+		title = "Value of " + f.path
+	}
 	var b strings.Builder
-	b.WriteString(ansi.Truncate(f.st.title.Render("Value of "+f.path)+f.st.dim.Render("  (j/k scroll · y copy · any other key closes)"), f.w, "…"))
+	b.WriteString(ansi.Truncate(f.st.title.Render(sanitizeText(title))+f.st.dim.Render("  (j/k scroll · y copy · any other key closes)"), f.w, "…"))
 	b.WriteByte('\n')
 	rows := f.h - 1
 	n := 0

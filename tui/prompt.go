@@ -7,18 +7,22 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // promptModel is the one-line prompt on the path line: a search of the
-// tree (/), the file a trace is written to (w), or a step to go to (:),
-// which lists the steps whose id contains what is typed and completes them
-// with tab. The root opens it, and acts on what is entered.
+// tree (/), the file a trace is written to (w), a step to go to (:) or a
+// step's tool (t); the last two list the step ids (or the catalog's tool
+// names) that contain what is typed and complete them with tab. The root
+// opens it, and acts on what is entered.
 type promptModel struct {
 	*common
 	*runState
 	input   textinput.Model
-	kind    mode                 // modeSearch, modeTrace or modeGoto
-	matches []int                // steps the go-to prompt lists
+	kind    mode                 // modeSearch, modeTrace, modeGoto or modeTool
+	matches []int                // candidates the prompt lists, by index
+	tools   []string             // the candidates of modeTool
 	tab     int                  // the match tab last completed to; -1 none
 	enter   func(string) tea.Cmd // the root's, on what is entered
 
@@ -29,6 +33,7 @@ const (
 	searchPrompt = "/"
 	tracePrompt  = "write trace to: "
 	gotoPrompt   = "go to step: "
+	toolPrompt   = "tool of %s: "
 )
 
 func newPromptModel(c *common, rs *runState) *promptModel {
@@ -64,7 +69,7 @@ func (p *promptModel) open(kind mode, prompt, value string, enter func(string) t
 	p.SetSize(p.w, p.h)
 	p.input.Focus()
 	p.history.start()
-	if kind == modeGoto {
+	if p.completes() {
 		p.filter()
 	}
 }
@@ -96,10 +101,10 @@ func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 			return p, nil
 		}
 	case "tab":
-		if p.kind == modeGoto {
+		if p.completes() {
 			if len(p.matches) > 0 {
 				p.tab = (p.tab + 1) % len(p.matches)
-				p.input.SetValue(p.label(p.matches[p.tab]))
+				p.input.SetValue(p.candidate(p.matches[p.tab]))
 				p.input.CursorEnd()
 			}
 			return p, nil
@@ -107,7 +112,7 @@ func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(k)
-	if p.kind == modeGoto {
+	if p.completes() {
 		p.filter()
 	}
 	return p, cmd
@@ -119,7 +124,18 @@ func (p *promptModel) View() string { return p.input.View() }
 // maxMatches bounds the steps the go-to prompt lists.
 const maxMatches = 50
 
-// filter lists the steps whose id contains what is typed, those it starts
+// completes is true for the prompts that list candidates.
+func (p *promptModel) completes() bool { return p.kind == modeGoto || p.kind == modeTool }
+
+// candidate is the i'th thing the prompt completes: a step id, or a tool.
+func (p *promptModel) candidate(i int) string {
+	if p.kind == modeTool {
+		return p.tools[i]
+	}
+	return p.label(i)
+}
+
+// filter lists the candidates that contain what is typed, those it starts
 // with first.
 func (p *promptModel) filter() {
 	q := p.input.Value()
@@ -128,9 +144,13 @@ func (p *promptModel) filter() {
 	if q == "" {
 		return
 	}
+	n := len(p.p.Steps)
+	if p.kind == modeTool {
+		n = len(p.tools)
+	}
 	var later []int
-	for i := range p.p.Steps {
-		l := p.label(i)
+	for i := range n {
+		l := p.candidate(i)
 		if strings.HasPrefix(l, q) {
 			p.matches = append(p.matches, i)
 		} else if len(later) < maxMatches && strings.Contains(l, q) {
@@ -151,6 +171,8 @@ func (p *promptModel) hint() string {
 		return p.st.hint.Render("enter search · ↑/↓ earlier searches · esc cancel · lower case matches any case")
 	case modeTrace:
 		return p.st.hint.Render("enter write · esc cancel")
+	case modeTool:
+		return p.st.hint.Render(p.toolHint())
 	}
 	return p.st.hint.Render(p.gotoHint())
 }
@@ -163,13 +185,29 @@ func (p *promptModel) gotoHint() string {
 	if len(p.matches) == 0 {
 		return "no step id contains " + strings.TrimSpace(p.input.Value())
 	}
+	return p.tabList()
+}
+
+// toolHint lists the catalog's tools that match under the tool prompt.
+func (p *promptModel) toolHint() string {
+	if len(p.matches) == 0 {
+		if len(p.tools) == 0 {
+			return "the catalog lists no tools · enter sets the tool · esc cancels"
+		}
+		return "no tool of the catalog contains " + strings.TrimSpace(p.input.Value()) + " · enter sets it anyway · esc cancels"
+	}
+	return p.tabList()
+}
+
+// tabList is the matches, the one tab completed to in brackets.
+func (p *promptModel) tabList() string {
 	var b strings.Builder
 	b.WriteString("tab: ")
 	for n, i := range p.matches {
 		if n > 0 {
 			b.WriteString(" ")
 		}
-		l := p.label(i)
+		l := jsontext.EscapeText(p.candidate(i)) // a catalog's name is the server's text
 		if n == p.tab {
 			l = "[" + l + "]"
 		}

@@ -48,6 +48,9 @@ func (m *model) runKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case !m.busy && (key.Matches(k, ks.WritePlan) || key.Matches(k, ks.Reload) || key.Matches(k, ks.Undo) ||
 		key.Matches(k, ks.Redo) || key.Matches(k, ks.Fix)):
 		return m.planKey(k), true
+	case !m.busy && (key.Matches(k, ks.SetTool) || key.Matches(k, ks.Delete) ||
+		key.Matches(k, ks.External) || key.Matches(k, ks.Attempts)):
+		return m.stepKey(k), true
 	case m.busy && (key.Matches(k, ks.Next) || key.Matches(k, ks.Continue) ||
 		key.Matches(k, ks.Restart) || key.Matches(k, ks.Rerun)):
 		return m.enqueue(k), true
@@ -146,6 +149,11 @@ func (m *model) planKey(k tea.KeyMsg) tea.Cmd {
 	if err != nil {
 		return m.fail("%v", err)
 	}
+	return m.planChanged(m.note("%s: %s", ch.What, ch.Summary()))
+}
+
+// planChanged shows the plan a Debugger call made, and say.
+func (m *model) planChanged(say tea.Cmd) tea.Cmd {
 	m.refreshPlan()
 	check := m.checkPlan()
 	m.steps.planChanged()
@@ -154,7 +162,7 @@ func (m *model) planKey(k tea.KeyMsg) tea.Cmd {
 		m.sel = max(len(m.p.Steps)-1, 0)
 	}
 	m.step.reset()
-	return tea.Batch(m.showStep(), check, m.note("%s: %s", ch.What, ch.Summary()))
+	return tea.Batch(m.showStep(), check, say)
 }
 
 // fixSelected applies the first fix offered for a diagnostic of the

@@ -156,6 +156,14 @@ func (s *stepsModel) stepRow(i, w int) string {
 	}
 	b.WriteString(label)
 	b.WriteString(" ")
+	// The mark comes before the tool name so a narrow pane cuts the name,
+	// not the mark; it is a character, not a colour (NO_COLOR).
+	switch s.dbg.ToolHint(step.ToolName()) {
+	case "destructive":
+		b.WriteString(st.errMsg.Render("!") + " ")
+	case "read-only":
+		b.WriteString("ro ")
+	}
 	b.WriteString(st.dim.Render(jsontext.EscapeText(step.ToolName())))
 	if len(s.diags[i]) > 0 {
 		suffix += " " + severityMarks(st, s.diags[i])

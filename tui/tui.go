@@ -65,7 +65,7 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 	r := lipgloss.NewRenderer(o.Screen)
 	r.HasDarkBackground()
 	m := newModel(ctx, d, o, newStyles(r))
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Screen), tea.WithAltScreen())
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Screen), tea.WithAltScreen(), tea.WithFilter(filterMsg))
 	final, err := p.Run()
 	if m, ok := final.(*model); ok && m.cancel != nil {
 		m.cancel()

@@ -71,7 +71,7 @@ func (m *model) View() string {
 	}
 	m.ensurePane()
 	top := m.top()
-	if top == m.full {
+	if top == m.full && m.full.title == "" {
 		m.full.path = ""
 		if !m.results.tree.empty() {
 			m.full.path = m.cursorPath()

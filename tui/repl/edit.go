@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/tui/internal/editor"
 )
 
 // The commands that change the plan: each is one runner.Debugger call,
@@ -223,29 +223,6 @@ func cmdAttempts(s *Session, ctx context.Context, c Command) error {
 	return nil
 }
 
-// editorCommand is how the edit command opens file at line: $VISUAL,
-// else $EDITOR, else vi, with its own words kept (EDITOR="code --wait").
-// vi, vim, nvim, nano, emacs, micro, kak, joe and most terminal editors
-// take +LINE before the file; VS Code (code, codium, cursor) takes
-// -g FILE:LINE; an editor planctl does not know gets the file alone.
-func editorCommand(file string, line int) []string {
-	ed := os.Getenv("VISUAL")
-	if ed == "" {
-		ed = os.Getenv("EDITOR")
-	}
-	words := strings.Fields(ed)
-	if len(words) == 0 {
-		words = []string{"vi"}
-	}
-	switch strings.TrimSuffix(filepath.Base(words[0]), ".exe") {
-	case "code", "codium", "code-insiders", "cursor":
-		return append(words, "-g", fmt.Sprintf("%s:%d", file, line))
-	case "vi", "vim", "nvim", "view", "nano", "pico", "emacs", "emacsclient", "micro", "kak", "joe", "jed", "mg", "hx", "helix", "ne":
-		return append(words, "+"+strconv.Itoa(line), file)
-	}
-	return append(words, file)
-}
-
 func cmdEdit(s *Session, ctx context.Context, c Command) error {
 	i, err := s.dbg.FindStep(c.Args[0])
 	if err != nil {
@@ -259,7 +236,7 @@ func cmdEdit(s *Session, ctx context.Context, c Command) error {
 	if s.dbg.Edited() {
 		return errors.New("the plan has edits that are not in its file: write them first (write), or reload to drop them, so the editor opens what you see")
 	}
-	argv := editorCommand(file, s.dbg.StepLine(i))
+	argv := editor.Command(file, s.dbg.StepLine(i))
 	run := func() error {
 		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stderr, os.Stderr

@@ -150,3 +150,62 @@ func TestREPLEditOnATerminal(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, term.screen())
 	}
 }
+
+// The TUI's o, on a terminal, hands it to $EDITOR whole at the selected
+// step's line (+LINE, the REPL's rules), and reloads the plan when the
+// editor exits; the debugger then quits at q as usual.
+func TestTUIEditorKeyOnATerminal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.json")
+	fixed := strings.Replace(strings.Replace(flagged, "bakup", "backup", 1), "mesage", "message", 1)
+	if err := os.WriteFile(path, []byte(fixed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	typed := filepath.Join(dir, "typed")
+	editor := filepath.Join(dir, "vi")
+	script := "#!/bin/sh\necho \"EDITOR-READY $1\"\nIFS= read -r line\nprintf '%s' \"$line\" > " + typed + "\nsed -i \"s/\\\"ops\\\"/\\\"$line\\\"/\" \"$2\"\n"
+	if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", path)
+	term.waitFor("status: ready")
+	term.send("G")
+	term.waitFor("Step notify")
+	term.send("o")
+	term.waitFor("EDITOR-READY +5") // notify's line in the file
+	term.send("hello\r")
+	term.waitFor(`channel: "hello"`) // the screen is drawn top down
+	term.waitFor("reload: changed notify")
+	if got, _ := os.ReadFile(typed); string(got) != "hello" {
+		t.Errorf("the editor read %q, want \"hello\": a key went elsewhere", got)
+	}
+	term.send("q")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
+	}
+}
+
+// Ctrl+C typed to an editor that keeps the terminal cooked (a script, as
+// code --wait does) interrupts the editor, not the debugger: it says the
+// editor failed and stays open.
+func TestTUIEditorCtrlCKeepsTheDebugger(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(path, []byte(flagged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	editor := filepath.Join(dir, "vi")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho EDITOR-READY\nIFS= read -r line\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", path)
+	term.waitFor("Steps (3)")
+	term.send("o")
+	term.waitFor("EDITOR-READY")
+	term.send("\x03")       // the terminal's Ctrl+C: SIGINT to its foreground group
+	term.waitFor("failed:") // the message wraps: the temporary path is long
+	term.send("q")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
+	}
+}
