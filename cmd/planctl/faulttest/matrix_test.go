@@ -59,7 +59,7 @@ var matrix = []cell{
 	{fault: "tool errors", tool: "fails", want: `"error":"the disk is full"`},
 	{fault: "tool panics", tool: "boom", mock: true, want: `tool \"boom\" panicked: boom: simulated panic in a tool`},
 	{fault: "tool sleeps past the step timeout", tool: "slow", timeout: "300ms", want: `step \"x\" timed out after 300ms: tool \"slow\" did not answer within the step timeout (--step-timeout)`},
-	{fault: "tool returns 50 MB", tool: "big", long: "50 MB through each driver", want: `tool \"big\" returned 52428802 bytes (50.0 MiB), more than the limit of 16777216 bytes (16.0 MiB) on one result (--max-result)`},
+	{fault: "tool returns 50 MB", tool: "big", long: "50 MB through each driver", want: `tool \"big\" returned an answer of more than 34603008 bytes (33.0 MiB), more than the limit of 16777216 bytes (16.0 MiB) on one result (--max-result)`},
 	{fault: "tool returns invalid UTF-8", tool: "badutf8", want: `tool \"badutf8\" returned a result that is not valid UTF-8 (byte 0xe9 at offset 12): MCP results must be UTF-8 text`},
 	{fault: "tool returns non-JSON text", tool: "text", ok: true, want: `"x":{"status":"ok","result":"hello, plan"}`},
 	// Upstream faults (plan/upstream/testdata/brokenserver).
