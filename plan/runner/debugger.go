@@ -201,12 +201,7 @@ func (d *Debugger) FindStep(arg string) (int, error) {
 	d.mu.Lock()
 	p := d.plan
 	if d.ids == nil {
-		d.ids = make(map[string]int, len(p.Steps))
-		for i, st := range p.Steps {
-			if _, dup := d.ids[st.Label()]; !dup {
-				d.ids[st.Label()] = i
-			}
-		}
+		d.ids = labelIndex(p)
 	}
 	ids := d.ids
 	d.mu.Unlock()
@@ -217,10 +212,7 @@ func (d *Debugger) FindStep(arg string) (int, error) {
 // ids maps labels to indexes (nil: built from p).
 func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 	if ids == nil {
-		ids = make(map[string]int, len(p.Steps))
-		for i := len(p.Steps) - 1; i >= 0; i-- {
-			ids[p.Steps[i].Label()] = i
-		}
+		ids = labelIndex(p)
 	}
 	if i, ok := ids[arg]; ok {
 		return i, nil
@@ -248,6 +240,15 @@ func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return 0, fmt.Errorf("there is no step %q%s: the steps are %s; #N names the step at index N", arg, hint, strings.Join(known, ", "))
+}
+
+// labelIndex maps each step label of p to the first step that has it.
+func labelIndex(p *plan.Plan) map[string]int {
+	ids := make(map[string]int, len(p.Steps))
+	for i := len(p.Steps) - 1; i >= 0; i-- {
+		ids[p.Steps[i].Label()] = i
+	}
+	return ids
 }
 
 func labels(p *plan.Plan) []string {
