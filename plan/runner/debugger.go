@@ -201,12 +201,7 @@ func (d *Debugger) FindStep(arg string) (int, error) {
 	d.mu.Lock()
 	p := d.plan
 	if d.ids == nil {
-		d.ids = make(map[string]int, len(p.Steps))
-		for i, st := range p.Steps {
-			if _, dup := d.ids[st.Label()]; !dup {
-				d.ids[st.Label()] = i
-			}
-		}
+		d.ids = labelIndex(p)
 	}
 	ids := d.ids
 	d.mu.Unlock()
@@ -217,10 +212,7 @@ func (d *Debugger) FindStep(arg string) (int, error) {
 // ids maps labels to indexes (nil: built from p).
 func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 	if ids == nil {
-		ids = make(map[string]int, len(p.Steps))
-		for i := len(p.Steps) - 1; i >= 0; i-- {
-			ids[p.Steps[i].Label()] = i
-		}
+		ids = labelIndex(p)
 	}
 	if i, ok := ids[arg]; ok {
 		return i, nil
@@ -248,6 +240,15 @@ func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 		hint = fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return 0, fmt.Errorf("there is no step %q%s: the steps are %s; #N names the step at index N", arg, hint, strings.Join(known, ", "))
+}
+
+// labelIndex maps each step label of p to the first step that has it.
+func labelIndex(p *plan.Plan) map[string]int {
+	ids := make(map[string]int, len(p.Steps))
+	for i := len(p.Steps) - 1; i >= 0; i-- {
+		ids[p.Steps[i].Label()] = i
+	}
+	return ids
 }
 
 func labels(p *plan.Plan) []string {
@@ -510,9 +511,9 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 	if v.Kind() != jsontext.Object {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind())
 	}
-	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
 		if !s.Args.IsZero() {
-			return []splice{{s.Args.Start(), s.Args.End(), string(args[v.Start():v.End()])}}, nil
+			return []check.Edit{{Start: s.Args.Start(), End: s.Args.End(), Text: string(args[v.Start():v.End()])}}, nil
 		}
 		return insertMember(p.Src.Bytes, s.Node, "args", string(args[v.Start():v.End()])), nil
 	})
@@ -528,17 +529,17 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, 
 		return nil, fmt.Errorf("the value for %s is not JSON (%v): write a JSON value, e.g. \"text\", 42, or {\"output_by_reference\": {\"STEP\": [\"key\"]}}", name, valueError(err, "an argument's value is one JSON value: quote text with spaces, \"a b\", or write an array"))
 	}
 	text := string(value[v.Start():v.End()])
-	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
 		if s.Args.IsZero() {
 			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
 		}
 		if s.Args.Kind() != jsontext.Object {
 			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind())
 		}
-		var out []splice
+		var out []check.Edit
 		for _, m := range s.Args.Members() {
 			if m.Key == name {
-				out = append(out, splice{m.Value.Start(), m.Value.End(), text})
+				out = append(out, check.Edit{Start: m.Value.Start(), End: m.Value.End(), Text: text})
 			}
 		}
 		if out == nil {
@@ -551,7 +552,7 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, 
 // UnsetArg removes argument name of step i (every copy of it) and returns
 // the diagnostics of step i in the edited plan.
 func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
-	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
 		if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
 			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
 		}
@@ -588,7 +589,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 				case len(ms) > 1:
 					end = ms[1].KeyStart
 				}
-				return []splice{{start, end, ""}}, nil
+				return []check.Edit{{Start: start, End: end}}, nil
 			}
 		}
 		// Several copies of the key: write the object again without them.
@@ -601,7 +602,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 			b = append(b, ": "...)
 			b = append(b, m.Value.Raw(p.Src.Bytes)...)
 		}
-		return []splice{{s.Args.Start(), s.Args.End(), string(append(b, '}'))}}, nil
+		return []check.Edit{{Start: s.Args.Start(), End: s.Args.End(), Text: string(append(b, '}'))}}, nil
 	})
 }
 
@@ -619,26 +620,20 @@ func valueError(err error, one string) error {
 	return err
 }
 
-// splice replaces src[start:end] with text.
-type splice struct {
-	start, end int
-	text       string
-}
-
 // insertMember adds "key": text as the last member of the object obj.
-func insertMember(src []byte, obj jsontext.Value, key, text string) []splice {
+func insertMember(src []byte, obj jsontext.Value, key, text string) []check.Edit {
 	at := obj.End() - 1 // the closing brace
 	member := string(jsontext.AppendJSONString(nil, key)) + ": " + text
 	if obj.Len() > 0 {
 		at = obj.Member(obj.Len() - 1).Value.End()
 		member = ", " + member
 	}
-	return []splice{{at, at, member}}
+	return []check.Edit{{Start: at, End: at, Text: member}}
 }
 
-// edit applies the splices mk makes for step i, re-parses and re-validates
+// edit applies the edits mk makes for step i, re-parses and re-validates
 // the plan, and hands it to the run.
-func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)) ([]plan.Diagnostic, error) {
+func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]check.Edit, error)) ([]plan.Diagnostic, error) {
 	d.editMu.Lock()
 	defer d.editMu.Unlock()
 	p := d.Plan()
@@ -656,27 +651,13 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]splice, error)
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(sp, func(a, b int) bool { return sp[a].start > sp[b].start })
-	src := p.Src.Bytes
-	n := len(src)
-	for _, x := range sp {
-		n += len(x.text) - (x.end - x.start)
-	}
-	out := make([]byte, 0, n)
-	last := len(src)
-	var tail [][]byte
-	for _, x := range sp {
-		if x.end > last { // overlapping splices (cannot happen for distinct members)
+	sort.Slice(sp, func(a, b int) bool { return sp[a].Start < sp[b].Start })
+	for k := 1; k < len(sp); k++ {
+		if sp[k].Start < sp[k-1].End { // overlapping edits (cannot happen for distinct members)
 			return nil, errors.New("the edit overlaps itself")
 		}
-		tail = append(tail, src[x.end:last], []byte(x.text))
-		last = x.start
 	}
-	out = append(out, src[:last]...)
-	for k := len(tail) - 1; k >= 0; k-- {
-		out = append(out, tail[k]...)
-	}
-	np, ch := d.reload(p, out)
+	np, ch := d.reload(p, check.ApplyEdits(p.Src.Bytes, sp))
 	if len(np.Steps) != len(p.Steps) {
 		why := "the edit changed the plan's shape"
 		if len(np.Problems) > 0 {

@@ -273,11 +273,11 @@ func (d *Debugger) SetTool(i int, name string) ([]plan.Diagnostic, error) {
 		return nil, errors.New("the tool name is empty: write tool STEP NAME, e.g. tool backup create_backup")
 	}
 	text := string(jsontext.AppendJSONString(nil, name))
-	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]splice, error) {
+	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
 		if s.Tool.IsZero() {
 			return insertMember(p.Src.Bytes, s.Node, "tool", text), nil
 		}
-		return []splice{{s.Tool.Start(), s.Tool.End(), text}}, nil
+		return []check.Edit{{Start: s.Tool.Start(), End: s.Tool.End(), Text: text}}, nil
 	})
 }
 
