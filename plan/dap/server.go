@@ -426,10 +426,6 @@ func (s *Server) authenticate(args json.RawMessage) error {
 	return nil
 }
 
-// Authenticated reports whether the client gave the token (always false
-// without Options.Token).
-func (s *Server) Authenticated() bool { return s.authed }
-
 // use makes an opened plan and its Debugger the session's; the
 // client's breakpoints move to the plan's lines.
 func (s *Server) use(l Launch, op *Opened) {

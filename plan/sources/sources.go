@@ -25,7 +25,6 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
-	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Separator joins a source's name and a tool's own name ("memory__read_graph")
@@ -371,7 +370,7 @@ func ApplySharable(tools []*plan.Tool, patterns []string, what string) error {
 	for _, t := range tools {
 		t.SharableAll = false
 		t.Sharable = map[string]bool{}
-		for _, p := range Properties(t.InputSchema) {
+		for _, p := range t.ParamNames() {
 			all = append(all, t.Name+"."+p)
 			for i, pat := range patterns {
 				if ok, _ := path.Match(pat, t.Name+"."+p); ok {
@@ -390,19 +389,8 @@ func ApplySharable(tools []*plan.Tool, patterns []string, what string) error {
 }
 
 // Properties lists an input schema's property names in schema order
-// (none when it is not an object schema with properties).
+// (none when it is not an object schema with properties), as
+// plan.Tool.ParamNames reads them.
 func Properties(schema json.RawMessage) []string {
-	v, err := jsontext.Parse(schema)
-	if err != nil || v.Kind() != jsontext.Object {
-		return nil
-	}
-	props := v.Get("properties")
-	if props.IsZero() || props.Kind() != jsontext.Object {
-		return nil
-	}
-	out := make([]string, 0, props.Len())
-	for _, m := range props.Members() {
-		out = append(out, m.Key)
-	}
-	return out
+	return (&plan.Tool{InputSchema: schema}).ParamNames()
 }
