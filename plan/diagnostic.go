@@ -86,6 +86,16 @@ func HasErrors(ds []Diagnostic) bool {
 	return false
 }
 
+// ErrorCount is how many of the diagnostics are errors.
+func ErrorCount(ds []Diagnostic) (n int) {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
 // SortDiagnostics orders diagnostics by position, then severity, then code,
 // and drops exact duplicates.
 func SortDiagnostics(ds []Diagnostic) []Diagnostic {

@@ -26,7 +26,9 @@ type Fix struct {
 	Preferred bool
 }
 
-func quote(s string) string {
+// Quote is s as a JSON string with <, > and & as they are: the text a
+// fix or a completion writes into a plan.
+func Quote(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -57,11 +59,11 @@ func Fixes(p *plan.Plan, x plan.Diagnostic) []Fix {
 	if x.Suggestion != "" {
 		switch {
 		case isString:
-			out = append(out, Fix{Title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], quote(x.Suggestion)),
-				Edits: []Edit{{x.Start, x.End, quote(x.Suggestion)}}, Preferred: true})
+			out = append(out, Fix{Title: fmt.Sprintf("Change %s to %s", src[x.Start:x.End], Quote(x.Suggestion)),
+				Edits: []Edit{{x.Start, x.End, Quote(x.Suggestion)}}, Preferred: true})
 		case ks >= 0:
-			out = append(out, Fix{Title: fmt.Sprintf("Rename %s to %s", src[ks:ke], quote(x.Suggestion)),
-				Edits: []Edit{{ks, ke, quote(x.Suggestion)}}, Preferred: true})
+			out = append(out, Fix{Title: fmt.Sprintf("Rename %s to %s", src[ks:ke], Quote(x.Suggestion)),
+				Edits: []Edit{{ks, ke, Quote(x.Suggestion)}}, Preferred: true})
 		}
 	}
 	switch x.Code {
@@ -125,7 +127,7 @@ func VerifiedFixes(p *plan.Plan, cat *plan.Catalog, diags []plan.Diagnostic, x p
 	if len(cands) == 0 {
 		return nil
 	}
-	before := countErrors(diags)
+	before := plan.ErrorCount(diags)
 	out := cands[:0]
 	for _, f := range cands {
 		q := plan.Load(p.Src.Name, ApplyEdits(p.Src.Bytes, f.Edits), plan.Limits{})
@@ -133,20 +135,11 @@ func VerifiedFixes(p *plan.Plan, cat *plan.Catalog, diags []plan.Diagnostic, x p
 			continue
 		}
 		q.AcceptSchemaHint()
-		if countErrors(Validate(q, cat)) <= before {
+		if plan.ErrorCount(Validate(q, cat)) <= before {
 			out = append(out, f)
 		}
 	}
 	return out
-}
-
-func countErrors(ds []plan.Diagnostic) (n int) {
-	for _, d := range ds {
-		if d.Severity == plan.SeverityError {
-			n++
-		}
-	}
-	return n
 }
 
 // ApplyEdits returns text with the edits (which do not overlap) made; text

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -224,7 +223,7 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		if sc.inString {
 			return protocol.TextEdit{Range: pos.rng(sc.strStart+1, off), NewText: label}
 		}
-		return protocol.TextEdit{Range: pos.rng(off, off), NewText: quote(label)}
+		return protocol.TextEdit{Range: pos.rng(off, off), NewText: check.Quote(label)}
 	}
 	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
 		k := kind
@@ -315,15 +314,6 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 		}
 	}
 	return items
-}
-
-// quote is s as a JSON string, with <, > and & kept as they are.
-func quote(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // keysAfter is the keys of the innermost object at the cursor that come

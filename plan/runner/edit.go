@@ -328,25 +328,16 @@ func (d *Debugger) Fixes(n int) ([]Fix, error) {
 		return nil, fmt.Errorf("there is no diagnostic %d: diag numbers them 1 to %d", n, len(ds))
 	}
 	x := ds[n-1]
-	before := countErrors(ds)
+	before := plan.ErrorCount(ds)
 	var out []Fix
 	for k, f := range check.Fixes(p, x) {
 		np := d.load(check.ApplyEdits(p.Src.Bytes, f.Edits))
-		if np.Root.IsZero() || countErrors(d.validateWhole(np)) > before {
+		if np.Root.IsZero() || plan.ErrorCount(d.validateWhole(np)) > before {
 			continue
 		}
 		out = append(out, Fix{N: n, Sub: k + 1, Fix: f, diag: x})
 	}
 	return out, nil
-}
-
-func countErrors(ds []plan.Diagnostic) (n int) {
-	for _, x := range ds {
-		if x.Severity == plan.SeverityError {
-			n++
-		}
-	}
-	return n
 }
 
 // ApplyFix applies fix sub (from 1; 0 for the first offered) of
