@@ -43,6 +43,13 @@ func FuzzValidate(f *testing.F) {
 	f.Add(plantest.Diagnostics(20), plantest.ShapesCatalog)
 	f.Add([]byte(`[{"id":"a","tool":"echo","args":{"value":1,"x":1}},{"id":"b","tool":"echo","arguments":{"value":{"output_by_reference":{"a":["valeu"]}},"x":2}},`+
 		`{"id":"c","tool":"echo","args":{"value":{"output_by_reference":{"a":["value","x"]}},"x~/":3,"x":3}}]`), plantest.ShapesCatalog)
+	// Preflight skips the checks that only warn: a lookalike that stands
+	// for a schema error (raised to an error) and values only warned about
+	// must refuse and run the plans the whole validation says they do.
+	intArg := []byte(`{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"n":{"type":"integer"},"o":{"type":"object"}}}}]}`)
+	f.Add([]byte(`[{"id":"a","tool":"t","args":{"n":1}},{"id":"b","tool":"t","args":{"n":"$a.n"}}]`), intArg)
+	f.Add([]byte(`[{"id":"a","tool":"t","args":{"n":1}},{"id":"b","tool":"t","args":{"o":{"outputByReference":{"a":["n"]}}}}]`), intArg)
+	f.Add([]byte(`[{"id":"a","tool":"t","args":{"n":1,"o":{"x":1e999,"y":0.1000000000000000055511151231257827}}},{"id":"b","tool":"t","args":{"o":{"k":"$a.n"}}}]`), intArg)
 	f.Fuzz(func(t *testing.T, src, catSrc []byte) {
 		plantest.Bounded(t, len(src)+len(catSrc), func() { fuzzValidate(t, src, catSrc) })
 	})

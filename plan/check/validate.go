@@ -70,9 +70,12 @@ func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *D
 
 // HasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
 // infos: the check before a run, which shows diagnostics only when it
-// refuses the plan. The walk is Validate's; at each step's end it keeps
-// nothing of the step when the step gave no error, and it stops at the
-// first step that gave one. (A plan with warnings on every step kept all
+// refuses the plan. The walk is Validate's, less the checks that can only
+// warn or inform (the plan's numbers, lookalike references, references
+// into results without an outputSchema, FastMCP's coercions,
+// REQUIRED_SHAPE); at each step's end it keeps nothing of the step when
+// the step gave no error, and it stops at the first step that gave one.
+// (A plan with warnings on every step kept all
 // of them to the end of the check, a large part of a run's peak memory,
 // for nothing: run, serve and the DAP server show none of them when the
 // plan runs.)
@@ -102,7 +105,11 @@ func (v *validator) check() {
 	}
 	v.src = p.Src.Bytes
 	v.planKeys()
-	v.valueChecks() // validate_values.go
+	if !v.errorsOnly {
+		// Its diagnostics are warnings, which HasErrors would drop: a run's
+		// preflight does not walk every value of the plan for them.
+		v.valueChecks() // validate_values.go
+	}
 	if v.settle() {
 		return
 	}
@@ -114,7 +121,10 @@ func (v *validator) check() {
 		v.add(plan.SeverityError, "EMPTY_PLAN", p.StepsPtr, steps.Start(), steps.End(), nil,
 			"the plan has no steps: add at least one step {\"id\": ..., \"tool\": ..., \"args\": {...}}")
 	}
-	if v.run(); v.settle() {
+	if v.run(); v.settle() || v.errorsOnly {
+		// With no error so far, what follows can only add infos and
+		// warnings (and drop errors FastMCP coerces away): HasErrors has
+		// its answer.
 		return
 	}
 	v.fastmcpChecks() // validate_values.go
@@ -328,7 +338,9 @@ func (v *validator) run() {
 			v.scope[id.id] = s.Index
 		}
 	}
-	v.reportUnchecked()
+	if !v.errorsOnly {
+		v.reportUnchecked() // an info
+	}
 	if v.opts.UnusedOutput {
 		v.unused()
 	}
@@ -497,6 +509,11 @@ func (v *validator) step(s *plan.Step) {
 			refs[m.Key] = true
 			ref := plan.ParseRefValue(m.Value) // in place: nothing allocated, nothing kept
 			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
+			continue
+		}
+		if v.errorsOnly {
+			// A lookalike is a warning, raised to an error only in place of
+			// the schema error arguments gives without it.
 			continue
 		}
 		if cap(v.ptrBuf) == 0 {

@@ -187,7 +187,7 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 				return
 			}
 		}
-		if target != nil && path.Len() > 0 {
+		if target != nil && path.Len() > 0 && !v.errorsOnly { // REF_UNCHECKED is an info
 			v.uncheckedRef(s, target, r, at, path)
 		}
 		return // an unknown tool was reported; its output is "any"
