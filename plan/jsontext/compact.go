@@ -12,22 +12,13 @@ func AppendCompact(dst, raw []byte) []byte {
 	// The text is copied in runs between whitespace: room for all of it
 	// is made once, not regrown run after run.
 	dst = slices.Grow(dst, len(raw))
-	inString := false
 	start := 0
 	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+		switch raw[i] {
 		case '"':
-			inString = true
+			// Strings are most of the text: SkipString passes them eight
+			// bytes at a time.
+			i = SkipString(raw, i) - 1
 		case ' ', '\t', '\n', '\r':
 			dst = append(dst, raw[start:i]...)
 			start = i + 1
