@@ -55,7 +55,6 @@ type reply struct {
 	err    jsontext.Value // template string; nil: no error
 	delay  time.Duration
 	panic  string // non-empty: the call panics with this message (fault tests)
-	src    []byte
 }
 
 type mockCase struct {
@@ -205,7 +204,7 @@ func parseTool(src []byte, v jsontext.Value) (*MockTool, error) {
 }
 
 func parseReply(src []byte, v jsontext.Value) (reply, error) {
-	r := reply{result: v.Get("result"), err: v.Get("error"), src: src}
+	r := reply{result: v.Get("result"), err: v.Get("error")}
 	if !r.result.IsZero() {
 		r.tmpl = compile(r.result, src)
 	}
@@ -316,15 +315,16 @@ func (m *Mock) Call(ctx context.Context, name string, args json.RawMessage) (pla
 	if r.result.IsZero() {
 		return plan.ToolResult{Value: json.RawMessage("{}")}, nil
 	}
+	a := argv{raw: args}
 	if runner.Reserving(ctx) {
 		// A served plan's result is counted before it is rendered: a
 		// template that writes a large argument twice, called by many
 		// plans at once, must be refused before it allocates.
-		if err := runner.Reserve(ctx, RenderedSize(r.result, r.src, args)); err != nil {
+		if err := runner.Reserve(ctx, r.tmpl.size(&a)); err != nil {
 			return plan.ToolResult{}, fmt.Errorf("tool %q: its result was not rendered: %w", name, err)
 		}
 	}
-	return plan.ToolResult{Value: r.tmpl.render(args)}, nil
+	return plan.ToolResult{Value: r.tmpl.render(&a)}, nil
 }
 
 // merge fills what a case leaves out from the tool's own reply: a case

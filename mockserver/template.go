@@ -20,7 +20,7 @@ import (
 // {{args}} is the whole arguments object. Numbers pass through as
 // written. args must be a valid JSON object.
 func Render(tmpl jsontext.Value, src []byte, args []byte) []byte {
-	return compile(tmpl, src).render(args)
+	return compile(tmpl, src).render(&argv{raw: args})
 }
 
 // A template is a result template compiled once, when the catalog is
@@ -85,21 +85,21 @@ func (c *template) add(lit []byte, t jsontext.Value, src []byte) []byte {
 	return append(lit, t.Raw(src)...)
 }
 
-// render fills the template with the call's arguments (Render).
-func (c *template) render(args []byte) []byte {
+// render fills the template with the call's arguments (Render), read
+// through a, the arguments' index that size may have made already.
+func (c *template) render(a *argv) []byte {
 	// Rendered into a scratch buffer, then copied at its exact size: a run
 	// keeps every result, and a buffer guessed from the template's size
 	// either grew (a garbage copy a call) or was kept with room to spare.
 	sp := renderScratch.Get().(*[]byte)
-	a := argv{raw: args}
 	buf := (*sp)[:0]
 	for _, s := range c.segs {
 		buf = append(buf, s.lit...)
 		if !s.whole {
-			buf = jsontext.AppendJSONString(buf, renderText(s.text, &a))
+			buf = jsontext.AppendJSONString(buf, renderText(s.text, a))
 			continue
 		}
-		v, ok := lookup(&a, s.path)
+		v, ok := lookup(a, s.path)
 		if !ok {
 			buf = append(buf, "null"...)
 			continue
@@ -113,6 +113,25 @@ func (c *template) render(args []byte) []byte {
 	}
 	renderScratch.Put(sp)
 	return out
+}
+
+// size is at least the size of render(a), counted without rendering: the
+// compiled literal text as it is, a whole placeholder as its value's raw
+// size, a string with placeholders as textSize bounds it; the arguments
+// are read through a, the index render then reads them through.
+func (c *template) size(a *argv) int64 {
+	n := int64(len(c.tail))
+	for _, s := range c.segs {
+		n += int64(len(s.lit))
+		if !s.whole {
+			n += textSize(s.text, a)
+		} else if v, ok := lookup(a, s.path); ok {
+			n += int64(len(v)) // compacting never adds a byte
+		} else {
+			n += int64(len("null"))
+		}
+	}
+	return n
 }
 
 // renderScratch holds the scratch buffers of render; one that grew past
@@ -348,38 +367,7 @@ func (a *argv) index() {
 // arguments as Render does (a gjson placeholder is evaluated, its value
 // then dropped).
 func RenderedSize(tmpl jsontext.Value, src []byte, args []byte) int64 {
-	a := argv{raw: args}
-	return renderedSize(tmpl, src, &a)
-}
-
-func renderedSize(t jsontext.Value, src []byte, args *argv) int64 {
-	switch t.Kind() {
-	case jsontext.Object:
-		n := int64(2)
-		for _, m := range t.Members() {
-			n += 1 + escapedSize(m.Key) + 1 + renderedSize(m.Value, src, args)
-		}
-		return n
-	case jsontext.Array:
-		n := int64(2)
-		for _, e := range t.Elems() {
-			n += 1 + renderedSize(e, src, args)
-		}
-		return n
-	case jsontext.String:
-		if path, ok := wholePlaceholder(t.Str()); ok {
-			if v, ok := lookup(args, path); ok {
-				return int64(len(v)) // compacting never adds a byte
-			}
-			return int64(len("null"))
-		}
-		if !strings.Contains(t.Str(), "{{") {
-			return int64(len(t.Raw(src)))
-		}
-		return textSize(t.Str(), args)
-	default:
-		return int64(len(t.Raw(src)))
-	}
+	return compile(tmpl, src).size(&argv{raw: args})
 }
 
 // escapedSize bounds the size of s as AppendJSONString writes it: a C0
