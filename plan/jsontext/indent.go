@@ -43,6 +43,10 @@ func WriteIndent(w io.Writer, src []byte) error {
 	return err
 }
 
+// indentSpaces is a line's indentation up to 32 levels, appended as one
+// run rather than two bytes a level.
+const indentSpaces = "                                                                "
+
 // indent appends the indented src to dst, its lines indented by base
 // levels more; flush, when given, is offered dst after every value and may
 // empty it.
@@ -50,9 +54,12 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error)) ([]by
 	depth := base
 	newline := func() {
 		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ', ' ')
+		n := 2 * depth
+		for n > len(indentSpaces) {
+			dst = append(dst, indentSpaces...)
+			n -= len(indentSpaces)
 		}
+		dst = append(dst, indentSpaces[:n]...)
 	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]

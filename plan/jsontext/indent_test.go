@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,20 @@ func TestAppendIndentAt(t *testing.T) {
 			if got := AppendIndentAt([]byte("x"), []byte(src), depth); string(got) != "x"+string(want) {
 				t.Errorf("AppendIndentAt(%s, %d) = %q, want %q", src, depth, got, "x"+string(want))
 			}
+		}
+	}
+}
+
+// Indentation deeper than one run of indentSpaces is written whole.
+func TestIndentDeep(t *testing.T) {
+	for _, depth := range []int{31, 32, 33, 65, 100} {
+		src := strings.Repeat(`[1,`, depth) + `{"k":"v"}` + strings.Repeat(`]`, depth)
+		var std bytes.Buffer
+		if err := json.Indent(&std, []byte(src), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := Indent([]byte(src)); !bytes.Equal(got, std.Bytes()) {
+			t.Errorf("depth %d: Indent differs from encoding/json.Indent", depth)
 		}
 	}
 }
