@@ -231,13 +231,14 @@ type Run struct {
 	heldN       int64             // the bytes steps [0, heldUpTo) hold (run_limits.go)
 	answerN     int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
 	heldUpTo    int
-	lastAnswer  answerCount       // the step execute counted last against MaxResponse's answer
-	index       []*plan.RawIndex  // step index -> index of its result, for references that read it again (plan.RawIndex)
-	halted      string            // why the last Next ran nothing although steps remain
-	argsBuf     []byte            // the arguments of an immediate tool's call under DropArgs, reused (execute)
-	lastTool    toolMemo          // the tool of the step run last (toolOf)
-	reconnected bool              // the tools reconnected before the next call (MarkReconnected)
-	attempts    map[int][]Attempt // step index -> its calls, oldest first (RunOptions.KeepAttempts)
+	lastAnswer  answerCount                           // the step execute counted last against MaxResponse's answer
+	index       []*plan.RawIndex                      // step index -> index of its result, for references that read it again (plan.RawIndex)
+	halted      string                                // why the last Next ran nothing although steps remain
+	argsBuf     []byte                                // the arguments of an immediate tool's call under DropArgs, reused (execute)
+	lastTool    toolMemo                              // the tool of the step run last (toolOf)
+	bound       struct{ parent, ctx context.Context } // boundCtx's last answer
+	reconnected bool                                  // the tools reconnected before the next call (MarkReconnected)
+	attempts    map[int][]Attempt                     // step index -> its calls, oldest first (RunOptions.KeepAttempts)
 }
 
 // Attempt is one run of a step: the arguments its tool was called with,
@@ -629,11 +630,11 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
-	cctx, cancel := ctx, context.CancelFunc(func() {})
+	cctx, cancel := r.boundCtx(ctx), context.CancelFunc(func() {})
 	if r.opts.StepTimeout > 0 && !immediate {
-		cctx, cancel = context.WithTimeout(ctx, r.opts.StepTimeout)
+		cctx, cancel = context.WithTimeout(cctx, r.opts.StepTimeout)
 	}
-	cctx = WithResultBound(WithLease(cctx, r.opts.Lease, step.Label()), r.maxResult())
+	cctx = WithLease(cctx, r.opts.Lease, step.Label())
 	res, err := r.call(cctx, tool.Name, args)
 	cancel()
 	st.Duration = time.Since(st.Started)
@@ -691,6 +692,16 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	}
 	st.Status, st.Result = StepOK, val
 	return st, ""
+}
+
+// boundCtx is ctx carrying the run's bound on one result
+// (WithResultBound), made once for the ctx the steps are run with rather
+// than once a call. Only the goroutine that drives the run calls it.
+func (r *Run) boundCtx(ctx context.Context) context.Context {
+	if r.bound.parent != ctx {
+		r.bound.parent, r.bound.ctx = ctx, WithResultBound(ctx, r.maxResult())
+	}
+	return r.bound.ctx
 }
 
 // call calls a tool through the catalog, turning a panic in the Caller
