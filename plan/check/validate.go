@@ -71,14 +71,13 @@ func ValidateFirst(p *plan.Plan, c *plan.Catalog) (first *plan.Diagnostic, ds *D
 // HasErrors is HasErrors(Validate(p, c)) without keeping the warnings and
 // infos: the check before a run, which shows diagnostics only when it
 // refuses the plan. The walk is Validate's, less the checks that can only
-// warn or inform (the plan's numbers, lookalike references, references
-// into results without an outputSchema, FastMCP's coercions,
-// REQUIRED_SHAPE); at each step's end it keeps nothing of the step when
-// the step gave no error, and it stops at the first step that gave one.
-// (A plan with warnings on every step kept all
-// of them to the end of the check, a large part of a run's peak memory,
-// for nothing: run, serve and the DAP server show none of them when the
-// plan runs.)
+// warn or inform (the plan's numbers, lookalike references, JSON text in
+// strings, references into results without an outputSchema, FastMCP's
+// coercions, REQUIRED_SHAPE); at each step's end it keeps nothing of the
+// step when the step gave no error, and it stops at the first step that
+// gave one. (A plan with warnings on every step kept all of them to the
+// end of the check, a large part of a run's peak memory, for nothing:
+// run, serve and the DAP server show none of them when the plan runs.)
 func HasErrors(p *plan.Plan, c *plan.Catalog) bool {
 	v := newValidator(p, c, ValidateOptions{})
 	v.errorsOnly = true

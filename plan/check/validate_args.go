@@ -401,6 +401,9 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 // jsonStrings warns about JSON text in a string, where the parameter also
 // takes an object or array.
 func (v *validator) jsonStrings(s *plan.Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed map[string]bool) {
+	if v.errorsOnly {
+		return // warnings only: HasErrors would drop them
+	}
 	for _, m := range members {
 		if refs[m.Key] || failed[m.Key] || m.Value.Kind() != jsontext.String {
 			continue
