@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -69,6 +70,14 @@ func fuzzRender(t *testing.T, tmpl, args []byte) {
 	out := Render(tv, tmpl, args)
 	if !json.Valid(out) {
 		t.Fatalf("Render(%s, %s) = %s: not JSON", tmpl, args, out)
+	}
+	// A template of whole placeholders renders, without a scratch buffer,
+	// the bytes any template renders to.
+	c := compile(tv, tmpl)
+	if w, ok := c.renderWhole(&argv{raw: args}); ok {
+		if s := c.renderScratch(&argv{raw: args}); !bytes.Equal(w, s) {
+			t.Fatalf("Render(%s, %s): %s, through a scratch buffer %s", tmpl, args, w, s)
+		}
 	}
 	// What a server reserves for the result is never less than it is.
 	if n := RenderedSize(tv, tmpl, args); n < int64(len(out)) {

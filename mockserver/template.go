@@ -88,6 +88,14 @@ func (c *template) add(lit []byte, t jsontext.Value, src []byte) []byte {
 // render fills the template with the call's arguments (Render), read
 // through a, the arguments' index that size may have made already.
 func (c *template) render(a *argv) []byte {
+	if out, ok := c.renderWhole(a); ok {
+		return out
+	}
+	return c.renderScratch(a)
+}
+
+// renderScratch is render of any template.
+func (c *template) renderScratch(a *argv) []byte {
 	// Rendered into a scratch buffer, then copied at its exact size: a run
 	// keeps every result, and a buffer guessed from the template's size
 	// either grew (a garbage copy a call) or was kept with room to spare.
@@ -113,6 +121,45 @@ func (c *template) render(a *argv) []byte {
 	}
 	renderScratch.Put(sp)
 	return out
+}
+
+// maxWholeSegs bounds the placeholders renderWhole looks up before it
+// renders (their values are kept on the stack between the two).
+const maxWholeSegs = 8
+
+// renderWhole renders a template whose placeholders are all whole values
+// (no text around a placeholder) into a buffer of the exact size: the
+// literal text and the values looked up, whose sizes are known before a
+// byte is written, so nothing is rendered twice. ok is false for another
+// template, which render renders through a scratch buffer. A value with
+// whitespace renders shorter than its size: the result is then copied
+// at its size, as render's are.
+func (c *template) renderWhole(a *argv) (_ []byte, ok bool) {
+	if len(c.segs) > maxWholeSegs {
+		return nil, false
+	}
+	var vals [maxWholeSegs][]byte
+	n := len(c.tail)
+	for i, s := range c.segs {
+		if !s.whole {
+			return nil, false
+		}
+		v, ok := lookup(a, s.path)
+		if !ok {
+			v = []byte("null")
+		}
+		vals[i] = v
+		n += len(s.lit) + len(v)
+	}
+	out := make([]byte, 0, n)
+	for i, s := range c.segs {
+		out = jsontext.AppendCompact(append(out, s.lit...), vals[i])
+	}
+	out = append(out, c.tail...)
+	if len(out) < n {
+		out = bytes.Clone(out)
+	}
+	return out, true
 }
 
 // size is at least the size of render(a), counted without rendering: the
