@@ -318,11 +318,11 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 			d.Suggestion = sug
 		}
 	}
-	argsKey := v.keySpan(s, ids)
 	for _, r := range ti.required {
 		if given[r] || meant[r] {
 			continue
 		}
+		argsKey := v.keySpan(s, ids)
 		typ := "a value"
 		if ps, ok := ti.props[r]; ok {
 			if k := (shape{root: ti.inRoot, node: ps, work: ti.work}).kinds(); k != kAll {
@@ -354,8 +354,9 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 		key = v.keyBuf[:0]
 		for _, m := range members {
 			if !refs[m.Key] {
-				key = strconv.AppendQuote(key, m.Key)
-				key = append(key, ':')
+				// The name as it is, after its length: the key reads back one way.
+				key = append(strconv.AppendInt(key, int64(len(m.Key)), 10), ':')
+				key = append(key, m.Key...)
 				key = appendMemoValue(key, m.Value, v.src, ti.shallowArg(m.Key))
 				key = append(key, 0)
 			}

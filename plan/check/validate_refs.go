@@ -439,6 +439,9 @@ func (v *validator) lookalikes(s *plan.Step, val jsontext.Value, ptr []byte, par
 // form, so that a malformed reference to a step does not also make the step
 // look unused.
 func (v *validator) mention(s *plan.Step, payload jsontext.Value) {
+	if v.incr == nil && !v.opts.UnusedOutput {
+		return // only unused reads the marks, and an Incremental the ids asked for
+	}
 	if payload.IsZero() || payload.Kind() != jsontext.Object {
 		return
 	}
