@@ -115,9 +115,9 @@ func (x *RawIndex) Walk(step string, path []string, node jsontext.Value) ([]byte
 	defer x.mu.Unlock()
 	x.walks++
 	if x.walks == 1 && len(x.result) < indexEagerBytes {
-		return walk(x.result, nil, step, path, node)
+		return walk(x.result, nil, false, step, path, node)
 	}
-	return walk(x.result, x, step, path, node)
+	return walk(x.result, x, false, step, path, node)
 }
 
 // NewRawIndex is an index of result, nil for a result too small to index.

@@ -67,7 +67,7 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 				var got []byte
 				var gerr error
 				if w == nil {
-					got, gerr = walk(result, nil, "st", nil, node)
+					got, gerr = walk(result, nil, false, "st", nil, node)
 				} else {
 					got, gerr = w.Walk("st", nil, node)
 				}
@@ -160,5 +160,30 @@ func TestRawIndexEager(t *testing.T) {
 		if k == 0 && (len(x.arrays) == 0 || len(x.object) == 0) {
 			t.Errorf("after the first walk into a result of %d bytes the index recorded %d arrays and %d objects: it was not built", len(result), len(x.arrays), len(x.object))
 		}
+	}
+}
+
+// WalkUnique reads a result as pyvalue.ValuesUnique makes it exactly as
+// Walk does; on text that repeats a key it would read the first copy,
+// which is why a run walks so only the results ValuesUnique vouched for.
+func TestWalkUnique(t *testing.T) {
+	src := []byte(`{"a": 1, "b": {"c": [1, {"d": 2, "d": 3}], "c": "last"}, "a\u0062c": "e", "x": {"y": {"z": 1}}, "a": 4}`)
+	v, unique := pyvalue.ValuesUnique(src)
+	if !unique {
+		t.Fatalf("ValuesUnique(%s) does not vouch for %s", src, v)
+	}
+	paths := [][]string{{"a"}, {"b", "c"}, {"abc"}, {"a\\u0062c"}, {"x", "y", "z"}, {"x", "q"}, {"b", "c", "0"}, {"a", "b"}}
+	for _, p := range paths {
+		want, werr := Walk(v, "st", p)
+		got, gerr := WalkUnique(v, "st", p, jsontext.Value{})
+		if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("path %q: WalkUnique = %q, %v; Walk = %q, %v", p, got, gerr, want, werr)
+		}
+	}
+	if got, _ := WalkUnique(src, "st", []string{"a"}, jsontext.Value{}); string(got) != "1" {
+		t.Errorf("WalkUnique of text that repeats a key read %q, not its first copy", got)
+	}
+	if _, unique := pyvalue.ValuesUnique([]byte(`{"a": 1, "a": 2`)); unique {
+		t.Error("ValuesUnique vouches for text that is not JSON")
 	}
 }

@@ -120,20 +120,28 @@ func (e *ResolveError) Error() string { return e.Msg }
 // _resolve_ref does, and returns the raw bytes of the value it reaches. Keys
 // are matched literally: no character of a key has a meaning.
 func Walk(result []byte, step string, path []string) ([]byte, error) {
-	return walk(result, nil, step, path, jsontext.Value{})
+	return walk(result, nil, false, step, path, jsontext.Value{})
 }
 
-// walk is Walk, through x for containers of at least indexMinBytes when x
-// is not nil (x.result is result). When path is nil, the path is the
-// elements of node (a reference's path array), each read as Concierge's
-// str() reads it: nothing is allocated for a path of strings and integers.
 // WalkNode is Walk for a reference's path given as its keys or, when path
 // is nil, as the JSON node that lists them (Ref.PathNode).
 func WalkNode(result []byte, step string, path []string, node jsontext.Value) ([]byte, error) {
-	return walk(result, nil, step, path, node)
+	return walk(result, nil, false, step, path, node)
 }
 
-func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.Value) ([]byte, error) {
+// WalkUnique is WalkNode for a result whose objects repeat no key (as
+// pyvalue.ValuesUnique vouches for a run's results): a key's value is its
+// first copy, found without reading the rest of its object.
+func WalkUnique(result []byte, step string, path []string, node jsontext.Value) ([]byte, error) {
+	return walk(result, nil, true, step, path, node)
+}
+
+// walk is Walk, through x for containers of at least indexMinBytes when x
+// is not nil (x.result is result); unique says result's objects repeat no
+// key (WalkUnique). When path is nil, the path is the elements of node (a
+// reference's path array), each read as Concierge's str() reads it:
+// nothing is allocated for a path of strings and integers.
+func walk(result []byte, x *RawIndex, unique bool, step string, path []string, node jsontext.Value) ([]byte, error) {
 	cur := jsontext.TrimSpace(result)
 	n := len(path)
 	var c jsontext.Cursor
@@ -190,6 +198,8 @@ func walk(result []byte, x *RawIndex, step string, path []string, node jsontext.
 				if s, ok = x.members(cur)[key]; ok {
 					v = x.at(s)
 				}
+			} else if unique {
+				v, ok = jsontext.RawFirstMember(cur, key)
 			} else {
 				v, ok = jsontext.RawMember(cur, key)
 			}

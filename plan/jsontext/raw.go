@@ -146,6 +146,35 @@ func rawElems(b []byte) [][]byte {
 	return out
 }
 
+// RawFirstMember is RawMember for an object known to repeat no key (a
+// value pyvalue.ValuesUnique vouched for): it stops at the key, without
+// reading the rest of the object for a later copy of it.
+func RawFirstMember(raw []byte, key string) ([]byte, bool) {
+	raw = TrimSpace(raw)
+	if FirstByte(raw) != '{' {
+		return nil, false
+	}
+	b := raw
+	i := SkipSpace(b, 1)
+	for i < len(b) && b[i] == '"' {
+		ks := i
+		i = SkipString(b, i)
+		match := keyEquals(b[ks:i], key)
+		i = SkipSpace(b, i)
+		i = SkipSpace(b, i+1) // ':'
+		end := SkipValue(b, i)
+		if match {
+			return b[i:end], true
+		}
+		i = SkipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			break
+		}
+		i = SkipSpace(b, i+1)
+	}
+	return nil, false
+}
+
 // rawMember finds key in a raw object; a repeated key gives its last value,
 // as json.loads does.
 func rawMember(b []byte, key string) ([]byte, bool) {

@@ -170,17 +170,27 @@ func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
 // string escapes are kept), else the value rewritten by AppendJSON. Text
 // that does not parse is returned unchanged.
 func Values(raw []byte) []byte {
+	v, _ := ValuesUnique(raw)
+	return v
+}
+
+// ValuesUnique is Values, and reports whether no object of the text it
+// returns repeats a key (once decoded): always so for JSON, whose
+// repeated keys Values drops as Python does; for text that is not JSON,
+// only when a scan found none. A reader of such text may take a key's
+// first copy as its only one (jsontext.RawFirstMember).
+func ValuesUnique(raw []byte) (_ []byte, unique bool) {
 	if pyClean(raw) {
-		return raw // the common case, found without building a tree
+		return raw, true // the common case, found without building a tree
 	}
 	v, dups, err := jsontext.ParseWithDuplicates(raw)
 	if err != nil {
-		return raw
+		return raw, false
 	}
 	if len(dups) == 0 && !pyChanges(v) {
-		return raw
+		return raw, true
 	}
-	return AppendJSON(make([]byte, 0, len(raw)), v)
+	return AppendJSON(make([]byte, 0, len(raw)), v), true // Python's dict keeps one copy of a key
 }
 
 // pyChanges reports whether some number under v is written differently by

@@ -43,12 +43,14 @@ type StepState struct {
 	Duration time.Duration
 
 	argsN int // len of the resolved arguments, kept when Args is not (RunOptions.DropArgs)
+	// unique: no object of Result repeats a key (pyvalue.ValuesUnique),
+	// so a reference reads a key's first copy (plan.WalkUnique).
+	unique bool
 }
 
 // stepRec is what a run holds of one step: a StepState without its
 // arguments (Run.args holds them when they are kept) and with its start as
-// a number. A run holds one per step of the plan, so its size counts: 72
-// bytes where a StepState takes 112.
+// a number. A run holds one per step of the plan, so its size counts.
 type stepRec struct {
 	result  []byte
 	err     string
@@ -56,10 +58,11 @@ type stepRec struct {
 	dur     time.Duration
 	argsN   int
 	status  StepStatus
+	unique  bool // StepState.unique
 }
 
 func (s *stepRec) state() StepState {
-	st := StepState{Status: s.status, Result: s.result, Error: s.err, Duration: s.dur, argsN: s.argsN}
+	st := StepState{Status: s.status, Result: s.result, Error: s.err, Duration: s.dur, argsN: s.argsN, unique: s.unique}
 	if s.started != 0 {
 		st.Started = time.Unix(0, s.started)
 	}
@@ -67,7 +70,7 @@ func (s *stepRec) state() StepState {
 }
 
 func recOf(st StepState) stepRec {
-	rec := stepRec{result: st.Result, err: st.Error, dur: st.Duration, argsN: st.argsN, status: st.Status}
+	rec := stepRec{result: st.Result, err: st.Error, dur: st.Duration, argsN: st.argsN, status: st.Status, unique: st.unique}
 	if !st.Started.IsZero() {
 		rec.started = st.Started.UnixNano()
 	}
@@ -673,7 +676,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			tool.Name, res.Value[off], off))
 	}
-	val := pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
+	val, unique := pyvalue.ValuesUnique(res.Value) // as Python reads it: plan/pyvalue
 	if max := r.opts.MaxResponse; max > 0 || r.opts.Lease != nil {
 		// The answer writes each result twice, escaped: it may be many
 		// times the result (answer_size.go).
@@ -690,7 +693,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		r.lastAnswer = answerCount{step: i, ok: true, result: val, n: n}
 		r.mu.Unlock()
 	}
-	st.Status, st.Result = StepOK, val
+	st.Status, st.Result, st.unique = StepOK, val, unique
 	return st, ""
 }
 
@@ -895,8 +898,9 @@ func (r *Run) ResolveRef(i int, ref *plan.Ref) (json.RawMessage, error) {
 	j, ok := r.resultOf(i, ref.Step)
 	var result []byte
 	var x *plan.RawIndex
+	unique := false
 	if ok && j < i {
-		result = r.steps[j].result
+		result, unique = r.steps[j].result, r.steps[j].unique
 		x = r.indexFor(j, result)
 	}
 	r.mu.Unlock()
@@ -908,7 +912,10 @@ func (r *Run) ResolveRef(i int, ref *plan.Ref) (json.RawMessage, error) {
 	if path == nil {
 		node = ref.PathNode
 	}
-	if x == nil {
+	switch {
+	case x == nil && unique:
+		return plan.WalkUnique(result, ref.Step, path, node)
+	case x == nil:
 		return plan.WalkNode(result, ref.Step, path, node)
 	}
 	return x.Walk(ref.Step, path, node)
