@@ -330,7 +330,7 @@ func (v *validator) run() {
 				return
 			}
 		}
-		if id := v.ids[s.Index]; id.hasID {
+		if id := v.ids[s.Index]; id.hasID && !v.errorsOnly { // HasErrors reads first (inScope)
 			if _, seen := v.scope[id.id]; !seen {
 				v.order = append(v.order, id.id)
 			}

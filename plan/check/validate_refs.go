@@ -160,6 +160,12 @@ func (v *validator) inScope(id string, at int) (int, bool) {
 		v.incr.ask(id)
 		return v.incr.inScope(id, at)
 	}
+	if v.errorsOnly {
+		// Past the shape checks with no error, every step has an id of its
+		// own: the step of an id is its first, in scope once walked.
+		j, ok := v.first[id]
+		return j, ok && j < at
+	}
 	j, ok := v.scope[id]
 	return j, ok
 }
