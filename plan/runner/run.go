@@ -509,11 +509,12 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	i = r.cursor
 	prev := r.state(i)
-	r.setState(i, StepState{Status: StepRunning, Started: time.Now()})
+	started := time.Now()
+	r.setState(i, StepState{Status: StepRunning, Started: started})
 	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
 
-	st, halt := r.execute(ctx, i)
+	st, halt := r.execute(ctx, i, started)
 
 	r.mu.Lock()
 	if halt != "" {
@@ -582,10 +583,11 @@ func (r *Run) RunToEnd(ctx context.Context) {
 	}
 }
 
-// execute resolves and calls step i. It takes no lock while the tool runs.
-// halt is set when the tools had no answer (haltAtTraceEnd).
-func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
-	st := StepState{Status: StepRunning, Started: time.Now()}
+// execute resolves and calls step i, which started then. It takes no lock
+// while the tool runs. halt is set when the tools had no answer
+// (haltAtTraceEnd).
+func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepState, halt string) {
+	st := StepState{Status: StepRunning, Started: started}
 	fail := func(msg string) (StepState, string) {
 		st.Status, st.Error, st.Duration = StepError, msg, time.Since(st.Started)
 		return st, ""
