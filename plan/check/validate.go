@@ -308,10 +308,12 @@ func (v *validator) run() {
 	n := len(p.Steps)
 	v.ids = make([]stepIDs, n)
 	v.infos = make([]*toolInfo, n)
-	v.scope = make(map[string]int, n)
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
-	v.order = make([]string, 0, n)
+	if !v.errorsOnly { // HasErrors reads first for both (inScope)
+		v.scope = make(map[string]int, n)
+		v.order = make([]string, 0, n)
+	}
 	for _, s := range p.Steps {
 		v.ids[s.Index] = v.shape(s)
 		if id := v.ids[s.Index]; id.hasID {
