@@ -164,7 +164,7 @@ type validator struct {
 	lastMsg map[string]string
 
 	// Scratch of one step's checks (step, arguments), reused step to step.
-	refs, given, meant, failed map[string]bool
+	refs, given, meant, failed nameSet
 	lits                       map[string]jsontext.Value
 	members                    []jsontext.Member
 	keyBuf                     []byte // a memo key being built (arguments)
@@ -504,10 +504,10 @@ func (v *validator) step(s *plan.Step) {
 		}
 		return
 	}
-	refs := scratch(&v.refs)
+	refs := v.refs.reset()
 	for _, m := range pyvalue.Members(args) {
 		if plan.IsRef(m.Value) {
-			refs[m.Key] = true
+			refs.add(m.Key)
 			ref := plan.ParseRefValue(m.Value) // in place: nothing allocated, nothing kept
 			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
 			continue

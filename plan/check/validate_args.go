@@ -218,6 +218,69 @@ var printer = message.NewPrinter(language.English)
 // scratch is *m emptied for another step: the maps of one step's checks
 // are reused rather than made for every step (a large one is dropped so
 // that emptying it does not cost every later step).
+// nameSet is a set of names reused step to step: a step's few argument
+// names are searched in a slice, cheaper than hashing them into a map;
+// past maxListedNames they all go to a map, so that a step of many
+// arguments stays linear. Either list or m holds the names, never both.
+type nameSet struct {
+	list []string
+	m    map[string]bool
+}
+
+const maxListedNames = 16
+
+// reset empties s and returns it.
+func (s *nameSet) reset() *nameSet {
+	s.list = s.list[:0]
+	if len(s.m) > 64 {
+		s.m = nil // a large map is not kept
+	} else {
+		clear(s.m)
+	}
+	return s
+}
+
+func (s *nameSet) add(name string) {
+	if len(s.m) > 0 {
+		s.m[name] = true
+		return
+	}
+	s.list = append(s.list, name)
+	if len(s.list) > maxListedNames {
+		if s.m == nil {
+			s.m = make(map[string]bool, 2*len(s.list))
+		}
+		for _, n := range s.list {
+			s.m[n] = true
+		}
+		s.list = s.list[:0]
+	}
+}
+
+// has reports whether name is in s; a nil s holds nothing.
+func (s *nameSet) has(name string) bool {
+	if s == nil {
+		return false
+	}
+	if len(s.m) > 0 {
+		return s.m[name]
+	}
+	for _, n := range s.list {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// len is zero when s holds no name (a name added twice may count twice).
+func (s *nameSet) len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.list) + len(s.m)
+}
+
 func scratch[V any](m *map[string]V) map[string]V {
 	if *m == nil || len(*m) > 64 {
 		*m = map[string]V{}
@@ -281,33 +344,33 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 
 // arguments checks a step's arguments against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
-func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs map[string]bool) {
+func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs *nameSet) {
 	members := v.members[:0]
 	for _, m := range pyvalue.Members(args) {
 		members = append(members, m)
 	}
 	v.members = members
-	given := scratch(&v.given)
+	given := v.given.reset()
 	for _, m := range members {
-		given[m.Key] = true
+		given.add(m.Key)
 	}
 	// Misspelt arguments: one diagnostic for the name, none for the
 	// required argument it was meant to be.
-	meant := scratch(&v.meant)
+	meant := v.meant.reset()
 	if ti.props != nil && !ti.open {
 		for _, m := range members {
 			if _, ok := ti.props[m.Key]; ok {
 				continue
 			}
-			if refs[m.Key] && !ti.tool.IsSharable(m.Key) {
+			if refs.has(m.Key) && !ti.tool.IsSharable(m.Key) {
 				continue // REF_NOT_SHARABLE said it
 			}
 			sug := ti.suggestArg(m.Key)
-			if given[sug] {
+			if given.has(sug) {
 				sug = ""
 			}
 			if sug != "" && contains2(ti.required, sug) {
-				meant[sug] = true
+				meant.add(sug)
 			}
 			u := ti.unknownArgMessage(m.Key, sug)
 			if ids.argAt == "" && !v.eager { // (else the pointer is not the step's: kept whole)
@@ -319,7 +382,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 		}
 	}
 	for _, r := range ti.required {
-		if given[r] || meant[r] {
+		if given.has(r) || meant.has(r) {
 			continue
 		}
 		argsKey := v.keySpan(s, ids)
@@ -343,7 +406,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 	var key []byte
 	size := 0
 	for _, m := range members {
-		if !refs[m.Key] {
+		if !refs.has(m.Key) {
 			size += len(m.Key) + 8
 			if !ti.shallowArg(m.Key) {
 				size += m.Value.End() - m.Value.Start()
@@ -353,7 +416,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 	if size <= 4096 {
 		key = v.keyBuf[:0]
 		for _, m := range members {
-			if !refs[m.Key] {
+			if !refs.has(m.Key) {
 				// The name as it is, after its length: the key reads back one way.
 				key = append(strconv.AppendInt(key, int64(len(m.Key)), 10), ':')
 				key = append(key, m.Key...)
@@ -370,7 +433,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 	inst := make(map[string]any, len(members))
 	lits := scratch(&v.lits)
 	for _, m := range members {
-		if !refs[m.Key] {
+		if !refs.has(m.Key) {
 			if ti.shallowArg(m.Key) {
 				inst[m.Key] = kindOnly(m.Value)
 			} else {
@@ -381,7 +444,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 	}
 	err := ti.compiled.Validate(inst)
 	var ve *jsonschema.ValidationError
-	failed := scratch(&v.failed)
+	failed := v.failed.reset()
 	before := v.ds.len()
 	if errors.As(err, &ve) {
 		var ls []*jsonschema.ValidationError
@@ -390,7 +453,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 			v.argError(s, ti, ids, l, lits, refs, failed)
 		}
 	}
-	if v.ds.len() == before && len(failed) == 0 && key != nil && (err == nil || len(refs) == 0 || onlyRootRequired(ve)) {
+	if v.ds.len() == before && failed.len() == 0 && key != nil && (err == nil || refs.len() == 0 || onlyRootRequired(ve)) {
 		if ti.passed == nil {
 			ti.passed = map[string]bool{}
 		}
@@ -401,12 +464,12 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 
 // jsonStrings warns about JSON text in a string, where the parameter also
 // takes an object or array.
-func (v *validator) jsonStrings(s *plan.Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed map[string]bool) {
+func (v *validator) jsonStrings(s *plan.Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs, failed *nameSet) {
 	if v.errorsOnly {
 		return // warnings only: HasErrors would drop them
 	}
 	for _, m := range members {
-		if refs[m.Key] || failed[m.Key] || m.Value.Kind() != jsontext.String {
+		if refs.has(m.Key) || failed.has(m.Key) || m.Value.Kind() != jsontext.String {
 			continue
 		}
 		k := jsonTextKind(m.Value.Str())
@@ -492,14 +555,14 @@ func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationE
 }
 
 // argError turns one schema error into a diagnostic on its argument.
-func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]jsontext.Value, refs, failed map[string]bool) {
+func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonschema.ValidationError, lits map[string]jsontext.Value, refs, failed *nameSet) {
 	loc := l.InstanceLocation
 	if len(loc) == 0 {
 		switch l.ErrorKind.(type) {
 		case *kind.Required, *kind.AdditionalProperties:
 			return // said above, with references counted as given
 		}
-		if len(refs) > 0 {
+		if refs.len() > 0 {
 			return // the references are absent from the instance: nothing sure to say
 		}
 		span := v.keySpan(s, ids)
@@ -508,10 +571,10 @@ func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonsch
 		return
 	}
 	param := loc[0]
-	if failed[param] {
+	if failed.has(param) {
 		return // one diagnostic per argument
 	}
-	failed[param] = true
+	failed.add(param)
 	top := lits[param]
 	val := top
 	ptr := ids.argPtr() + "/" + jsontext.EscapePointer(param)

@@ -2,6 +2,7 @@ package check
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/planctl/planctl/plan"
@@ -156,5 +157,32 @@ func TestMemoByKind(t *testing.T) {
 	}
 	if ti := v.tools[note]; len(ti.passed) != 1 { // a, b and g: one kind-keyed entry
 		t.Errorf("%d passing argument sets, want 1", len(ti.passed))
+	}
+}
+
+// A nameSet holds what was added, listed or, past maxListedNames, mapped,
+// and nothing once reset.
+func TestNameSet(t *testing.T) {
+	var s nameSet
+	for _, n := range []int{3, maxListedNames, maxListedNames + 1, 100, 2} {
+		s.reset()
+		for i := range n {
+			s.add(fmt.Sprint("p", i))
+		}
+		for i := range n + 2 {
+			if got := s.has(fmt.Sprint("p", i)); got != (i < n) {
+				t.Errorf("%d names: has(p%d) = %v", n, i, got)
+			}
+		}
+		if s.len() != n {
+			t.Errorf("%d names: len %d", n, s.len())
+		}
+	}
+	if s.reset(); s.has("p0") || s.len() != 0 {
+		t.Error("a reset set still holds p0")
+	}
+	var none *nameSet
+	if none.has("p0") || none.len() != 0 {
+		t.Error("a nil set holds p0")
 	}
 }
