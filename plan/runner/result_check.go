@@ -10,13 +10,13 @@ import (
 // ResultCheck checks step i's result, when it has one, against its tool's
 // outputSchema, and returns the RESULT_SCHEMA warning, or nil.
 func ResultCheck(r *Run, i int) *plan.Diagnostic {
-	st := r.Step(i)
-	if st.Status != StepOK {
-		return nil
-	}
 	s := r.Plan.Steps[i]
 	t := r.Catalog.Tool(s.ToolName())
-	if t == nil {
+	if t == nil || len(t.OutputSchema) == 0 {
+		return nil // nothing to check against: the step's state is not read
+	}
+	st := r.Step(i)
+	if st.Status != StepOK {
 		return nil
 	}
 	msg := check.CheckResult(t, st.Result)
