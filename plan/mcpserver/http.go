@@ -544,14 +544,14 @@ func (h *HTTP) hostAllowed(hostport string) bool {
 }
 
 func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
-	h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
+	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
 }
 
 // busy answers a request whose body of n bytes the budget of all answers
 // (--max-answers) has no room for now.
 func (h *HTTP) busy(w http.ResponseWriter, r *http.Request, n int64) {
 	w.Header().Set("Retry-After", "1")
-	h.refuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: a request of %s would take the memory held by the plans being served past the limit of %s (--max-answers); retry in a moment, send a smaller plan, or raise --max-answers",
+	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: a request of %s would take the memory held by the plans being served past the limit of %s (--max-answers); retry in a moment, send a smaller plan, or raise --max-answers",
 		runner.ByteSize(n), runner.ByteSize(h.answers.max)))
 }
 
@@ -562,6 +562,14 @@ func (h *HTTP) busy(w http.ResponseWriter, r *http.Request, n int64) {
 // deadline: a partial body held the connection, and its headers, forever)
 // and closed by linger.
 func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	h.refuseWithin(w, r, LingerTimeout, code, msg)
+}
+
+// refuseWithin is refuse for a client that may take up to within to
+// finish sending its body: an authenticated one is given BodyTimeout, as
+// its body would have been had it been read, so that a client on a slow
+// or busy link finishing a large body still reads the answer.
+func (h *HTTP) refuseWithin(w http.ResponseWriter, r *http.Request, within time.Duration, code int, msg string) {
 	body := msg + "\n"
 	hd := w.Header()
 	hd.Set("Connection", "close")
@@ -579,7 +587,7 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg stri
 	if err != nil {
 		// Not HTTP/1 over a connection of its own: bound net/http's
 		// own reading of the body instead.
-		rc.SetReadDeadline(time.Now().Add(LingerTimeout))
+		rc.SetReadDeadline(time.Now().Add(within))
 		return
 	}
 	if h.conns != nil {
@@ -592,7 +600,7 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg stri
 		// it sees a broken pipe, not the answer.
 		limit = min(r.ContentLength, max(limit, MaxLingerBytes))
 	}
-	go h.linger(nc, brw.Reader, limit)
+	go h.linger(nc, brw.Reader, limit, within)
 }
 
 // MaxLingerBytes bounds what a refused request's connection discards of
@@ -603,13 +611,13 @@ const MaxLingerBytes = 64 << 20
 
 // linger closes a refused request's connection: its half first, so the
 // client sees the end of the answer, then it discards what the client
-// still sends, at most limit bytes within LingerTimeout, then closes
-// the rest. A client that writes its whole body before reading (Python's
+// still sends, at most limit bytes within the time given, then closes the
+// rest. A client that writes its whole body before reading (Python's
 // httpx does) so reads the refusal instead of a reset; a stranger's
-// partial body holds a small goroutine and a descriptor that long at
+// partial body holds a small goroutine and a descriptor LingerTimeout at
 // most, and is shed first past MaxConns. The request and its headers are
 // freed as the handler returns.
-func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64) {
+func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64, within time.Duration) {
 	defer nc.Close()
 	if h.conns != nil {
 		defer h.conns.forget(nc)
@@ -617,7 +625,7 @@ func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64) {
 	if cw, ok := nc.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
-	nc.SetReadDeadline(time.Now().Add(LingerTimeout))
+	nc.SetReadDeadline(time.Now().Add(within))
 	io.CopyN(io.Discard, br, limit)
 }
 
