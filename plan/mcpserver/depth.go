@@ -2,11 +2,12 @@ package mcpserver
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
@@ -25,8 +26,7 @@ func tooDeep(b []byte, max int) bool { return jsontext.Depth(b) > max }
 
 // parseErrorLine is the JSON-RPC answer to a request that was not read.
 func parseErrorLine(msg string) []byte {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg}})
-	return append(b, '\n')
+	return pywire.Error(nil, []byte("null"), mcp.PARSE_ERROR, msg, nil)
 }
 
 // depthGuard passes stdio lines through to mcp-go, answering those that

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -27,8 +27,9 @@ import (
 // (docs/design/serve-latency.md), and mcp-go v1.2.1 has no option that
 // skips it.
 //
-// The direct path writes what mcp-go would write, byte for byte: the same
-// status, headers and body, and the same log lines. Anything it is not
+// The direct path writes what the path through mcp-go writes: the same
+// status, headers and body (both rendered by pywire, as the Python SDK
+// writes them), and the same log lines. Anything it is not
 // sure of goes to mcp-go as before: stateful servers, CORS, a progress
 // token, any _meta before protocol 2026-07-28 and any but the version and
 // the client's info, capabilities and log level from it on (with that
@@ -199,9 +200,9 @@ func loopbackAddr(addr string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// serveDirect answers c as mcp-go would: the tool's handler behind the same
-// recovery, the same "request" log line, and the JSON-RPC response with
-// wireOut's explicit isError, written after the turn is given up.
+// serveDirect answers c as the path through mcp-go does: the tool's
+// handler behind the same recovery, the same "request" log line, and the
+// JSON-RPC response pywire writes, after the turn is given up.
 func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall, u *turn) {
 	h.directServed.Add(1)
 	var req mcp.CallToolRequest
@@ -253,42 +254,37 @@ func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mc
 	return s.handler(ctx, req)
 }
 
-// encodeLine is what mcp-go's json.NewEncoder(w).Encode writes for v, with
-// wireOut applied as wireOutWriter does.
+// encodeLine is v, a message for encoding/json, as the Python SDK writes
+// it.
 func encodeLine(v any) []byte {
-	var b bytes.Buffer
-	if err := json.NewEncoder(&b).Encode(v); err != nil {
+	b, err := json.Marshal(v)
+	if err != nil {
 		return nil // mcp-go writes nothing past the status either
 	}
-	return wireOut(b.Bytes())
+	return pywire.Message(nil, append(b, '\n'))
 }
 
 // appendResponse appends the JSON-RPC response of a tools/call that res
-// answers, as encodeLine writes it: written directly for the answers
-// execute_plan gives (one text block, perhaps structuredContent), the
-// encoding a served plan mostly pays for; through encodeLine for anything
-// else.
+// answers: written by pywire from the result's text and structuredContent
+// for the answers execute_plan gives (one text block, perhaps
+// structuredContent), the encoding a served plan mostly pays for; through
+// encodeLine for anything else.
 func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
-	base := dst
 	general := func() []byte {
-		return append(base, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+		return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
 	}
 	text, ok := plainText(res)
 	var sc json.RawMessage
-	hasSC := ok && res.StructuredContent != nil
-	if hasSC {
+	if ok && res.StructuredContent != nil {
 		sc, ok = res.StructuredContent.(json.RawMessage)
+		if ok && sc == nil {
+			sc = json.RawMessage("null")
+		}
 	}
 	rid, err := json.Marshal(mcp.NewRequestId(id))
 	if !ok || err != nil {
 		return general()
 	}
-	// CallToolResult.MarshalJSON writes a map: its keys sorted, content
-	// then isError then structuredContent; wireOut puts a false isError
-	// last, where the Python SDK writes it. Strings and raw JSON are escaped for HTML, as encoding/json
-	// does: the text by jsontext.AppendMarshalString, raw JSON by
-	// appendCompactHTML when it is compact (as execute_plan answers), else
-	// by encoding/json itself.
 	size := len(text) + len(text)/8 + len(sc)
 	if len(text)+len(sc) > 64<<10 {
 		// Escapes can make the answer several times the response: a large
@@ -297,29 +293,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 		size = int(runner.AnswerSize(sc))
 	}
 	dst = slices.Grow(dst, size+len(rid)+100)
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, rid...)
-	dst = append(dst, `,"result":{`...)
-	dst = append(dst, `"content":[{"type":"text","text":`...)
-	dst = jsontext.AppendMarshalString(dst, text)
-	dst = append(dst, "}]"...)
-	if res.IsError {
-		dst = append(dst, `,"isError":true`...)
-	}
-	if hasSC {
-		dst = append(dst, `,"structuredContent":`...)
-		if dst, ok = appendCompactHTML(dst, sc); !ok {
-			s, err := json.Marshal(sc)
-			if err != nil {
-				return general()
-			}
-			dst = append(dst, s...)
-		}
-	}
-	if !res.IsError {
-		dst = append(dst, `,"isError":false`...)
-	}
-	return append(dst, "}}\n"...)
+	return pywire.ToolResponse(dst, rid, text, sc, res.IsError)
 }
 
 // plainText is the text of a result that is one plain text block and
@@ -334,50 +308,4 @@ func plainText(res *mcp.CallToolResult) (string, bool) {
 		return "", false
 	}
 	return tc.Text, true
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendCompactHTML appends raw, valid JSON as encoding/json writes a
-// json.RawMessage (HTML escaping on) when raw is compact, as the run's
-// response is: then only <, >, &, U+2028 and U+2029 change. It reports
-// false, with dst as given, for anything else (space between tokens),
-// which json.Marshal then writes.
-func appendCompactHTML(dst []byte, raw []byte) ([]byte, bool) {
-	in := false
-	esc := 0 // how many of <, >, & and the first bytes of U+2028 and U+2029 there are
-	for i := 0; i < len(raw); i++ {
-		switch b := raw[i]; {
-		case b == 0xE2:
-			esc++
-		case b >= 0x80:
-		case in && b == '\\':
-			i++
-		case b == '"':
-			in = !in
-		case !in && (b == ' ' || b == '\t' || b == '\n' || b == '\r'):
-			return dst, false
-		case b == '<' || b == '>' || b == '&':
-			esc++
-		}
-	}
-	if esc == 0 {
-		return append(dst, raw...), true
-	}
-	start := 0
-	for i := 0; i < len(raw); i++ {
-		switch b := raw[i]; {
-		case b == '<' || b == '>' || b == '&':
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			start = i + 1
-		case b == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
-			// U+2028 and U+2029, as encoding/json's appendCompact finds them.
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[raw[i+2]&0xF])
-			start = i + 3
-			i += 2
-		}
-	}
-	return append(dst, raw[start:]...), true
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -316,101 +315,6 @@ func FuzzDirectSameAsMCPGo(f *testing.F) {
 		}
 		plantest.Bounded(t, len(body), func() { tw.compare(t, "fuzz", body, hdr) })
 	})
-}
-
-// TestAppendCompactHTML: compact JSON is written as encoding/json writes
-// a json.RawMessage; anything with space between tokens is refused, and
-// leaves dst as it was.
-func TestAppendCompactHTML(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	randString := func(rng *rand.Rand) string {
-		if rng.IntN(2) == 0 {
-			return randUTF8(rng)
-		}
-		return randASCII(rng)
-	}
-	var value func(depth int) any
-	value = func(depth int) any {
-		switch k := rng.IntN(7); {
-		case k == 0 && depth < 4:
-			m := map[string]any{}
-			for range rng.IntN(4) {
-				m[randString(rng)] = value(depth + 1)
-			}
-			return m
-		case k == 1 && depth < 4:
-			var a []any
-			for range rng.IntN(4) {
-				a = append(a, value(depth+1))
-			}
-			return a
-		case k == 2:
-			return rng.NormFloat64() * 1e6
-		case k == 3:
-			return rng.IntN(2) == 0
-		case k == 4:
-			return nil
-		default:
-			return randString(rng)
-		}
-	}
-	for range 3000 {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false) // the raw text keeps its <, > and &
-		if err := enc.Encode(value(0)); err != nil {
-			t.Fatal(err)
-		}
-		raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		// encoding/json escapes U+2028 and U+2029; a result may hold them raw.
-		if r := bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte(`\u2028`), []byte("\u2028")), []byte(`\u2029`), []byte("\u2029")); json.Valid(r) {
-			raw = r
-		}
-		want, err := json.Marshal(json.RawMessage(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := appendCompactHTML([]byte("prefix"), raw)
-		if !ok || string(got) != "prefix"+string(want) {
-			t.Fatalf("%s: got %s (%v), want %s", raw, got, ok, want)
-		}
-	}
-	for _, raw := range []string{`{"a": 1}`, "[1,\n2]", ` 1`, `{"a":"b"} `, "[\"é\", 1]"} {
-		if got, ok := appendCompactHTML([]byte("prefix"), []byte(raw)); ok || string(got) != "prefix" {
-			t.Fatalf("%q: got %q, %v: want it refused", raw, got, ok)
-		}
-	}
-	// Space inside strings, escaped quotes and backslashes are not
-	// between tokens. Characters past ASCII are kept but U+2028 and
-	// U+2029, whose UTF-8 starts as other characters' does; bytes that
-	// are not UTF-8 are kept too, as encoding/json keeps them.
-	for _, raw := range []string{`{"a b":"c \" d","e":"\\"}`, `["\\\\\" <&>"]`, `"é日😀"`, "\"\u2028\u2029x\u2027\u202a\"",
-		"[\"\xe2\x80\",\"\xe2\"]", "\"\xff\xe2\x80\xa8\"", "{\"\u2028<\":\"\u2029&\"}", "\"\xe2\x80\xa8\xe2\x80\""} {
-		want, _ := json.Marshal(json.RawMessage(raw))
-		if got, ok := appendCompactHTML(nil, []byte(raw)); !ok || string(got) != string(want) {
-			t.Fatalf("%s: got %s (%v), want %s", raw, got, ok, want)
-		}
-	}
-}
-
-// randUTF8 is randASCII with characters past ASCII, U+2028 and U+2029
-// among them, and bytes that are not UTF-8.
-func randUTF8(rng *rand.Rand) string {
-	pieces := []string{"a", "<", "&", `"`, `\`, "\n", "é", "日", "😀", "\u2028", "\u2029", "\u2027", "\xe2\x80", "\xff"}
-	var b strings.Builder
-	for range rng.IntN(10) {
-		b.WriteString(pieces[rng.IntN(len(pieces))])
-	}
-	return b.String()
-}
-
-func randASCII(rng *rand.Rand) string {
-	const chars = "ab <>&\"\\\t\n\x01\x7f/:,{}[]"
-	b := make([]byte, rng.IntN(12))
-	for i := range b {
-		b[i] = chars[rng.IntN(len(chars))]
-	}
-	return string(b)
 }
 
 // modernCall is a plain call of protocol 2026-07-28: the version, the

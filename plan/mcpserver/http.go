@@ -421,7 +421,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.serveDirect(w, r, call, u)
 			return
 		}
-		var out http.ResponseWriter = wireOutWriter{w, u} // isError explicit, as Concierge (wire.go)
+		var out http.ResponseWriter = pyWriter{w, u} // the Python SDK's bytes (pywire)
 		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" && !h.modern(r, &msg) {
 			switch {
 			case msg.Method == string(mcp.MethodNotificationCancelled):
@@ -747,7 +747,7 @@ func (h *HTTP) logged(next http.Handler) http.Handler {
 // and others read any 404 on a POST as the end of their session, and
 // drop it. The body, the JSON-RPC error, says what went wrong. Other
 // 404s (an unknown session, another path) are plain text and pass.
-func (w wireOutWriter) WriteHeader(code int) {
+func (w pyWriter) WriteHeader(code int) {
 	if code == http.StatusNotFound && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 		code = http.StatusOK
 	}

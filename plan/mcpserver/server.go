@@ -2,9 +2,12 @@
 // execute_plan, that runs the plans a model sends against a catalog, as a
 // Concierge Plan server does, with planctl's preflight, progress,
 // cancellation, timeouts and limits. The MCP protocol itself (framing,
-// sessions, transports) is mark3labs/mcp-go's, but for one request: on a
-// stateless HTTP server, a plain execute_plan call is answered directly,
-// byte for byte as mcp-go would answer it (direct.go).
+// sessions, transports) is mark3labs/mcp-go's; every message the server
+// writes is written as Concierge's server (the MCP Python SDK) writes it,
+// by one package, internal/pywire, whose bytes testdata/wire's goldens
+// pin. On a stateless HTTP server a plain execute_plan call is answered
+// without the round trip through mcp-go (direct.go), through the same
+// writer.
 //
 //	s := mcpserver.New(mcpserver.Options{Catalog: cat})
 //	err := server.NewStdioServer(s.MCP()).Listen(ctx, os.Stdin, os.Stdout)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 )
 
 // ServeStdio serves MCP on in and out until in ends or ctx is done.
@@ -355,7 +357,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	c.mu.Lock()
-	_, err := c.w.Write(idOut(wireOut(p), c.idKey)) // isError explicit, as Concierge (wire.go)
+	_, err := c.w.Write(idOut(pywire.Message(nil, p), c.idKey)) // the Python SDK's bytes
 	c.mu.Unlock()
 	n := len(p)
 	if err != nil {

@@ -237,6 +237,16 @@ func ToolResult(dst []byte, text string, structured []byte, isError bool) []byte
 	return append(dst, `,"isError":false}`...)
 }
 
+// ToolResponse appends the answer to request id whose result is
+// ToolResult's, and a newline: Response without a copy of the result.
+func ToolResponse(dst, id []byte, text string, structured []byte, isError bool) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = AppendValue(dst, id)
+	dst = append(dst, `,"result":`...)
+	dst = ToolResult(dst, text, structured, isError)
+	return append(dst, "}\n"...)
+}
+
 // The SDK's models, by the members they name, in their field order; a
 // member they do not name follows them, in the order it came.
 var (

@@ -39,15 +39,15 @@ func TestAppendValueStrings(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		`"\u00E9\/\ud83d\ude80"`:   `"é/🚀"`,
-		`"\ud800 \udc00 \uDBFF"`:   `"\ud800 \udc00 \udbff"`, // halves of a pair, alone: kept as escapes
-		`"\ud800\u0041"`:           `"\ud800A"`,
-		`"\u0022\u005c\u001F"`:     `"\"\\\u001f"`,
+		`"\u00E9\/\ud83d\ude80"`:    `"é/🚀"`,
+		`"\ud800 \udc00 \uDBFF"`:    `"\ud800 \udc00 \udbff"`, // halves of a pair, alone: kept as escapes
+		`"\ud800\u0041"`:            `"\ud800A"`,
+		`"\u0022\u005c\u001F"`:      `"\"\\\u001f"`,
 		"[ 1 ,\n {\"a\" : \"b\"} ]": `[1,{"a":"b"}]`,
-		`{"\u003c":1e3}`:           `{"<":1e3}`,
-		`"cut \u12`:                `"cut \\u12"`,
-		`"cut \`:                   `"cut \\"`,
-		`"tail \"`:                 `"tail \""`,
+		`{"\u003c":1e3}`:            `{"<":1e3}`,
+		`"cut \u12`:                 `"cut \\u12"`,
+		`"cut \`:                    `"cut \\"`,
+		`"tail \"`:                  `"tail \""`,
 	} {
 		if got := string(AppendValue(nil, []byte(in))); got != want {
 			t.Errorf("%s: got %s, want %s", in, got, want)
