@@ -1,15 +1,10 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -29,28 +24,23 @@ import (
 //
 // The direct path writes what the path through mcp-go writes: the same
 // status, headers and body (both rendered by pywire, as the Python SDK
-// writes them), and the same log lines. Anything it is not
-// sure of goes to mcp-go as before: stateful servers, CORS, a progress
-// token, any _meta before protocol 2026-07-28 and any but the version and
-// the client's info, capabilities and log level from it on (with that
-// era's header checks, modernMeta), a session id before 2026-07-28, any
-// key but jsonrpc, id, method and params (and name, arguments and _meta
-// inside params), a key written twice or with escapes, arguments that are
-// not an object, a request mcp-go's DNS rebinding check would refuse. The
-// request id is decoded and written again with encoding/json and mcp-go's
-// RequestId, as mcp-go does, so an id like 1.0 or 12345678901234567890
-// comes back as it would. TestDirectSameAsMCPGo and
-// TestDirectModernSameAsMCPGo send every kind of request through both
-// paths and compare every byte and log line; FuzzDirectSameAsMCPGo does it
-// for any body.
+// writes them), and the same log lines. It answers only what it can
+// answer in planctl's own terms; anything else goes to mcp-go: stateful
+// servers, CORS, protocol 2026-07-28 (its checks and result members are
+// mcp-go's), a session id, any _meta (a progress token), any key but
+// jsonrpc, id, method and params (and name and arguments inside params),
+// a key written twice or with escapes, arguments that are not an object.
+// The request id is decoded and written again with encoding/json and
+// mcp.RequestId, as the path through mcp-go does, so an id like 1.0
+// comes back alike on both. TestDirectSameAsMCPGo and
+// TestDirectModernToMCPGo send every kind of request through both paths
+// and compare every byte and log line; FuzzDirectSameAsMCPGo does it for
+// any body.
 
 // directCall is a request the direct path answers.
 type directCall struct {
 	id   any    // the request id as mcp-go decodes it: a string or a float64
 	args []byte // params.arguments, as written
-	// meta is params._meta of a request of protocol 2026-07-28 or later
-	// (nil before): its answer carries that era's resultType and serverInfo.
-	meta *mcp.Meta
 }
 
 // directOf returns the call that r, whose body src parsed to root, makes,
@@ -67,21 +57,18 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 	if version != "" && !mcp.IsValidProtocolVersion(version) {
 		return nil // refused
 	}
-	modern := mcp.IsModernProtocol(version)
-	if !modern && r.Header.Get(server.HeaderKeySessionID) != "" {
-		// Before 2026-07-28 mcp-go serves a stateless request in a
-		// session of the id the client sends, which the plan's log lines
-		// and trace then name.
+	if mcp.IsModernProtocol(version) {
+		// Protocol 2026-07-28 carries its own checks and its own result
+		// members: mcp-go's to apply.
+		return nil
+	}
+	if r.Header.Get(server.HeaderKeySessionID) != "" {
+		// A stateless request in a session of the id the client sends:
+		// the plan's log lines and trace name it.
 		return nil
 	}
 	if len(h.opts.AllowOrigins) > 0 {
 		return nil // mcp-go adds the CORS headers
-	}
-	if len(h.opts.AllowHosts) == 0 {
-		// mcp-go's DNS rebinding check is on: leave to it what it refuses.
-		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopbackAddr(la.String()) && !loopbackAddr(r.Host) {
-			return nil
-		}
 	}
 	const (
 		hasVersion = 1 << iota
@@ -90,10 +77,8 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 		hasParams
 		hasName
 		hasArgs
-		hasMeta
 	)
 	var c directCall
-	var params, meta []byte
 	seen := 0
 	once := func(bit int) bool {
 		ok := seen&bit == 0
@@ -119,7 +104,6 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 			if !once(hasParams) || v.Kind() != jsontext.Object {
 				return nil
 			}
-			params = v.Raw(src)
 			for _, p := range v.Members() {
 				switch string(src[p.KeyStart:p.KeyEnd]) {
 				case `"name"`:
@@ -132,10 +116,7 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 					}
 					c.args = p.Value.Raw(src)
 				case `"_meta"`:
-					if !once(hasMeta) || !modern {
-						return nil // before 2026-07-28: a progress token, or a version of the body's own
-					}
-					meta = p.Value.Raw(src)
+					return nil // a progress token, or a protocol version of the body's own
 				default:
 					return nil // task, or anything mcp-go may read
 				}
@@ -144,60 +125,10 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 			return nil
 		}
 	}
-	if seen&^hasMeta != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
+	if seen != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
 		return nil
-	}
-	if modern {
-		if c.meta = h.modernMeta(r, version, params, meta); c.meta == nil {
-			return nil
-		}
 	}
 	return &c
-}
-
-// modernMeta is the _meta (raw) of a request of protocol 2026-07-28 or
-// later, decoded, when the request passes what mcp-go checks of that era
-// (validateModernRequest, extractRequestProtocolInfo,
-// validateStandardHeadersForMessage), with the same decoders and mcp-go's
-// exported checks, and carries nothing in _meta but the protocol version,
-// the client's info and capabilities and a log level; nil otherwise: a
-// progress token, a trace context or anything else goes to mcp-go.
-func (h *HTTP) modernMeta(r *http.Request, version string, params, raw []byte) *mcp.Meta {
-	if raw == nil || r.Header.Get(mcp.HeaderLastEventID) != "" || h.paramHeaders {
-		return nil
-	}
-	var meta *mcp.Meta
-	if json.Unmarshal(raw, &meta) != nil || meta == nil || meta.ProgressToken != nil {
-		return nil
-	}
-	for k := range meta.AdditionalFields {
-		switch k {
-		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyLogLevel:
-		default:
-			return nil
-		}
-	}
-	if meta.ProtocolVersion() != version || !h.streamable.SupportsProtocolVersion(version) || meta.ClientCapabilities() == nil {
-		return nil
-	}
-	if mcp.ValidateStandardHeaders(r.Header.Get, version, mcp.MethodToolsCall, params) != nil {
-		return nil
-	}
-	return meta
-}
-
-// loopbackAddr is mcp-go's test of a Host header or a listening address
-// (server/http_localhost.go).
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = strings.Trim(addr, "[]")
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
 
 // serveDirect answers c as the path through mcp-go does: the tool's
@@ -210,30 +141,9 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	req.Header = r.Header
 	req.Params.Name = ToolName
 	req.Params.RawArguments = c.args
-	req.Params.Meta = c.meta
-	res, err := h.srv.callTool(r.Context(), req)
-	if err == nil && res == nil {
-		err = fmt.Errorf("tool '%s' handler returned no result", ToolName) // mcp-go's words
-	}
-	var out []byte
-	if err != nil {
-		rerr := fmt.Errorf("request error: %w", err)
-		h.srv.logRequest(mcp.MethodToolsCall, c.id, rerr)
-		out = encodeLine(mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(c.id),
-			Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, err.Error(), nil)})
-	} else {
-		h.srv.logRequest(mcp.MethodToolsCall, c.id, nil)
-		if c.meta != nil {
-			// mcp-go's decorateResult for the 2026-07-28 era.
-			if res.GetResultType() == "" {
-				res.SetResultType(mcp.ResultTypeComplete)
-			}
-			if m := res.EnsureResultMeta(); m != nil && m.ServerInfo() == nil {
-				m.SetServerInfo(mcp.Implementation{Name: serverName, Version: h.srv.opts.Version})
-			}
-		}
-		out = appendResponse(nil, c.id, res)
-	}
+	res := h.srv.callTool(r.Context(), req)
+	h.srv.logRequest(mcp.MethodToolsCall, c.id, nil)
+	out := appendResponse(nil, c.id, res)
 	if r.Context().Err() != nil {
 		return // the client left: mcp-go writes nothing either
 	}
@@ -241,17 +151,6 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	w.WriteHeader(http.StatusOK)
 	u.release()
 	w.Write(out)
-}
-
-// callTool is execute_plan's handler as mcp-go calls it: behind
-// server.WithRecovery's recover, with its message.
-func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("panic recovered in %s tool handler: %v", req.Params.Name, p)
-		}
-	}()
-	return s.handler(ctx, req)
 }
 
 // encodeLine is v, a message for encoding/json, as the Python SDK writes

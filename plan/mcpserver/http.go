@@ -128,8 +128,8 @@ const DefaultSessionIdleTimeout = time.Hour
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
 // checks: Origin (403), Host (403), bearer token (401), body size (413),
-// session ids (400, 404), sessions and requests at once (503). DNS
-// rebinding protection on loopback is also mcp-go's. Shutdown ends its
+// session ids (400, 404), sessions and requests at once (503), DNS
+// rebinding on loopback (403, hostAllowed). Shutdown ends its
 // sessions and the http.Server it is given.
 type HTTP struct {
 	opts       HTTPOptions
@@ -228,11 +228,9 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 			server.WithCORSExposedHeaders("Mcp-Session-Id", "WWW-Authenticate"),
 			server.WithCORSMaxAge(600)))
 	}
-	if len(opts.AllowHosts) > 0 {
-		// The guard checks Host against the names given, loopback or
-		// not: a proxy on this machine passes the public name along.
-		sopts = append(sopts, server.WithDisableLocalhostProtection(true))
-	}
+	// The guard checks Host (hostAllowed), with --allow-host's names
+	// when given: a proxy on this machine passes the public name along.
+	sopts = append(sopts, server.WithDisableLocalhostProtection(true))
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
 	} else {
@@ -295,7 +293,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin))
 			return
 		}
-		if !h.hostAllowed(r.Host) {
+		if !h.hostAllowed(r) {
 			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host))
 			return
 		}
@@ -511,7 +509,7 @@ func (h *HTTP) initialize(next http.Handler, w http.ResponseWriter, r *http.Requ
 // it too.
 func (h *HTTP) endSession(r *http.Request, id string) {
 	del, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodDelete, Endpoint, nil)
-	del.Host = r.Host // past mcp-go's DNS rebinding check, as the request was
+	del.Host = r.Host
 	del.Header.Set(server.HeaderKeySessionID, id)
 	h.streamable.ServeHTTP(discardWriter{}, del)
 }
@@ -523,17 +521,18 @@ func (discardWriter) Header() http.Header         { return http.Header{} }
 func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (discardWriter) WriteHeader(int)             {}
 
-// hostAllowed checks Host against AllowHosts, when set.
-func (h *HTTP) hostAllowed(hostport string) bool {
-	if len(h.opts.AllowHosts) == 0 {
-		return true
-	}
-	host := hostport
-	if hh, _, err := net.SplitHostPort(hostport); err == nil {
-		host = hh
-	}
+// hostAllowed checks Host against AllowHosts, when set; otherwise, on a
+// loopback listener, it takes only loopback names: a web page whose name
+// an attacker points at 127.0.0.1 (DNS rebinding) would otherwise drive
+// the victim's local server from the browser.
+func (h *HTTP) hostAllowed(r *http.Request) bool {
+	host := hostOf(r.Host)
 	if IsLoopbackHost(host) {
 		return true
+	}
+	if len(h.opts.AllowHosts) == 0 {
+		la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		return !ok || la == nil || !IsLoopbackHost(hostOf(la.String()))
 	}
 	for _, a := range h.opts.AllowHosts {
 		if a == "*" || strings.EqualFold(a, host) {
@@ -656,6 +655,14 @@ func (h *HTTP) originAllowed(origin string) bool {
 		return false
 	}
 	return IsLoopbackHost(u.Hostname())
+}
+
+// hostOf is the host of host[:port].
+func hostOf(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
 }
 
 // IsLoopbackHost reports whether host (no port) names the local machine.

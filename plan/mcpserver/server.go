@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,7 +150,6 @@ func New(opts Options) *Server {
 	})
 	s.mcp = server.NewMCPServer(serverName, opts.Version,
 		server.WithToolCapabilities(false),
-		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
@@ -169,9 +169,33 @@ func New(opts Options) *Server {
 	}
 	s.handler = s.recorded(s.handle)
 	s.mcp.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.handler(ctx, req)
+		return s.callTool(ctx, req), nil
 	})
 	return s
+}
+
+// callTool answers execute_plan for mcp-go and for the direct path alike.
+// A bug in the handler (a panic, an error, no answer) is answered as the
+// Python SDK answers a tool that raises, an isError result with the
+// message, and logged with its stack: the client hears what went wrong,
+// and the server goes on.
+func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("execute_plan panicked: a bug in planctl", "panic", p, "stack", string(debug.Stack()))
+			res = raised(fmt.Sprintf("planctl failed while answering execute_plan: %v (a bug in planctl: please report it with serve's log)", p))
+		}
+	}()
+	res, err := s.handler(ctx, req)
+	switch {
+	case err != nil:
+		s.log.Error("execute_plan failed: a bug in planctl", "err", err)
+		return raised(fmt.Sprintf("planctl failed while answering execute_plan: %v (a bug in planctl: please report it with serve's log)", err))
+	case res == nil:
+		s.log.Error("execute_plan gave no answer: a bug in planctl")
+		return raised("planctl gave no answer to execute_plan (a bug in planctl: please report it with serve's log)")
+	}
+	return res
 }
 
 // logRequest is the log line of one MCP request: its method and outcome,
