@@ -79,31 +79,42 @@ func AppendValue(dst, raw []byte) []byte {
 			dst = append(dst, raw[start:i]...)
 			start = i + 1
 		case '"':
-			end := jsontext.SkipString(raw, i)
-			if end > len(raw) {
-				end = len(raw)
+			end, rewrite := scanString(raw, i)
+			if rewrite {
+				dst = append(dst, raw[start:i]...)
+				dst = appendRawString(dst, raw[i:end])
+				start = end
 			}
-			str := raw[i:end]
-			if bytes.IndexByte(str, '\\') < 0 && !hasControl(str) {
-				i = end - 1
-				continue // nothing to change: copied with the run
-			}
-			dst = append(dst, raw[start:i]...)
-			dst = appendRawString(dst, str)
-			start = end
-			i = end - 1
+			i = end - 1 // else copied with the run
 		}
 	}
 	return append(dst, raw[start:]...)
 }
 
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 {
-			return true
+// scanString returns the end of the JSON string that starts at raw[i]
+// (len(raw) when it is cut short), and whether appendRawString would
+// write it otherwise than as it is: a \u or \/ escape, a control
+// character, a backslash that starts no escape, or no closing quote.
+func scanString(raw []byte, i int) (end int, rewrite bool) {
+	for j := i + 1; j < len(raw); j++ {
+		switch c := raw[j]; {
+		case c == '"':
+			return j + 1, rewrite
+		case c == '\\':
+			if j+1 >= len(raw) {
+				return len(raw), true
+			}
+			switch raw[j+1] {
+			case '"', '\\', 'b', 't', 'n', 'f', 'r':
+			default:
+				rewrite = true
+			}
+			j++
+		case c < 0x20:
+			rewrite = true
 		}
 	}
-	return false
+	return len(raw), true
 }
 
 // appendRawString appends the JSON string literal str (quotes included)
@@ -116,33 +127,39 @@ func appendRawString(dst, str []byte) []byte {
 	if len(body) > 0 && body[len(body)-1] == '"' && !escapedQuote(body) {
 		body = body[:len(body)-1]
 	}
+	start := 0
 	for i := 0; i < len(body); i++ {
 		c := body[i]
-		if c < 0x20 {
-			dst = appendEscape(dst, rune(c))
+		if c >= 0x20 && c != '\\' {
 			continue
 		}
-		if c != '\\' {
-			dst = append(dst, c)
+		if c == '\\' && i+1 < len(body) {
+			switch body[i+1] {
+			case '"', '\\', 'b', 't', 'n', 'f', 'r':
+				i++ // written as pydantic writes it: kept in the run
+				continue
+			}
+		}
+		dst = append(dst, body[start:i]...)
+		if c < 0x20 {
+			dst = appendEscape(dst, rune(c))
+			start = i + 1
 			continue
 		}
 		if i+1 >= len(body) {
 			dst = append(dst, '\\', '\\')
+			start = len(body)
 			break
 		}
 		i++
 		switch e := body[i]; e {
-		case '"', '\\':
-			dst = appendEscape(dst, rune(e))
 		case '/':
 			dst = append(dst, '/')
-		case 'b', 't', 'n', 'f', 'r':
-			dst = append(dst, '\\', e)
 		case 'u':
 			r, ok := hex4(body, i+1)
 			if !ok {
 				dst = append(dst, '\\', '\\', 'u')
-				continue
+				break
 			}
 			i += 4
 			switch {
@@ -153,7 +170,7 @@ func appendRawString(dst, str []byte) []byte {
 					if r2, ok := hex4(body, i+3); ok && r2 >= 0xdc00 && r2 < 0xe000 {
 						dst = utf8.AppendRune(dst, 0x10000+(r-0xd800)<<10+(r2-0xdc00))
 						i += 6
-						continue
+						break
 					}
 				}
 				dst = appendSurrogate(dst, r)
@@ -166,7 +183,9 @@ func appendRawString(dst, str []byte) []byte {
 			// Not a JSON escape: kept as text, its backslash escaped.
 			dst = append(dst, '\\', '\\', e)
 		}
+		start = i + 1
 	}
+	dst = append(dst, body[start:]...)
 	return append(dst, '"')
 }
 
