@@ -29,7 +29,7 @@ func TestTooDeep(t *testing.T) {
 func TestDepthGuard(t *testing.T) {
 	var out bytes.Buffer
 	deep := strings.Repeat("[", MaxRequestDepth+1) + strings.Repeat("]", MaxRequestDepth+1)
-	g := &depthGuard{r: newReader("{\"a\":1}\n" + deep + "\n{\"b\":2}\n"), out: &countingWriter{w: &out, b: newProgressBarrier()}}
+	g := &depthGuard{r: newReader("{\"a\":1}\n" + deep + "\n{\"b\":2}\n"), out: &countingWriter{w: &out}}
 	got, _ := io.ReadAll(g)
 	if string(got) != "{\"a\":1}\n{\"b\":2}\n" {
 		t.Errorf("passed on %q", got)

@@ -420,18 +420,20 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			return
 		}
 		var out http.ResponseWriter = pyWriter{w, u} // the Python SDK's bytes (pywire)
-		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" && !h.modern(r, &msg) {
-			switch {
-			case msg.Method == string(mcp.MethodNotificationCancelled):
-				// Marked before mcp-go cancels the handler: the answer
-				// it returns is then not written.
-				h.calls.cancel(callID(sid, msg.Params.RequestID))
-			case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
-				cw := &callWriter{ResponseWriter: out}
+		sid := r.Header.Get(server.HeaderKeySessionID)
+		inSession := h.ids != nil && sid != "" && !h.modern(r, &msg)
+		switch {
+		case inSession && msg.Method == string(mcp.MethodNotificationCancelled):
+			// Marked before mcp-go cancels the handler: the answer
+			// it returns is then not written.
+			h.calls.cancel(callID(sid, msg.Params.RequestID))
+		case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
+			cw := &callWriter{ResponseWriter: out}
+			if inSession {
 				defer h.calls.add(callID(sid, msg.ID), cw)()
-				out = cw
-				r = r.WithContext(context.WithValue(r.Context(), callKey{}, cw))
 			}
+			out = cw
+			r = r.WithContext(context.WithValue(r.Context(), callKey{}, notifier(cw)))
 		}
 		next.ServeHTTP(out, r)
 	})
@@ -681,7 +683,6 @@ type statusWriter struct {
 	http.ResponseWriter
 	status  int
 	bytes   int64
-	barrier *progressBarrier
 	timeout time.Duration // each write's deadline from now
 }
 
@@ -717,9 +718,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 		n += m
 	}
 	w.bytes += int64(n)
-	if bytes.Contains(b, progressMark) {
-		w.barrier.wrote()
-	}
 	return n, err
 }
 
@@ -737,9 +735,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier(), timeout: h.opts.WriteTimeout}
+		sw := &statusWriter{ResponseWriter: w, timeout: h.opts.WriteTimeout}
 		sw.deadline() // also for what net/http writes after the handler
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), barrierKey{}, sw.barrier)))
+		next.ServeHTTP(sw, r)
 		sw.deadline()
 		if sw.status == 0 {
 			sw.status = http.StatusOK

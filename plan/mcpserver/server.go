@@ -88,7 +88,6 @@ type Server struct {
 	stopNow  context.CancelFunc
 	stopWhy  string // how a stopped tool call's step says it was stopped
 	reqID    atomic.Uint64
-	barrier  *progressBarrier // stdio only
 
 	initialized atomic.Value // func(sessionID string), told of each successful initialize
 	rec         *recorder    // nil unless Options.Record.Dir is set
@@ -410,7 +409,6 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		token = req.Params.Meta.ProgressToken
 	}
 	total := len(p.Steps)
-	barrier := s.barrierFor(ctx)
 	opts := runner.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
 	if l := leaseFrom(ctx); l != nil {
 		opts.Lease = l // a nil *lease in the interface would count every answer for nothing
@@ -434,28 +432,16 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			"total":         total,
 			"message":       msg,
 		}
-		if cw := callFrom(ctx); cw != nil {
-			// Within an HTTP session: on the request's own stream
+		if n := callFrom(ctx); n != nil {
+			// On the request's own stream, stdio's or HTTP's
 			// (callstream.go), written before the answer.
-			if err := cw.notify(string(mcp.MethodNotificationProgress), params); err != nil {
+			if err := n.notify(string(mcp.MethodNotificationProgress), params); err != nil {
 				log.Debug("progress not sent", "err", err)
 			}
 			return
 		}
-		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-		if errors.Is(err, server.ErrNotificationChannelBlocked) && barrier != nil {
-			// mcp-go's queue is full (steps finish faster than the client
-			// reads): wait for room rather than lose the notification.
-			timer := time.NewTimer(progressWait)
-			for errors.Is(err, server.ErrNotificationChannelBlocked) && barrier.waitWrite(ctx, timer.C) {
-				err = s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-			}
-			timer.Stop()
-		}
-		if err != nil {
+		if err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params); err != nil {
 			log.Debug("progress not sent", "err", err)
-		} else if barrier != nil {
-			barrier.send()
 		}
 	}
 	if token != nil {
@@ -513,8 +499,8 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
 		}
 	}
-	if token != nil && barrier != nil {
-		barrier.wait(ctx)
+	if n := callFrom(ctx); token != nil && n != nil {
+		n.flushed(ctx)
 	}
 	// goroutines lets an operator (and the fault tests) see that nothing a
 	// plan started outlives it.

@@ -2,9 +2,9 @@ package mcpserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -19,13 +19,15 @@ import (
 
 // ServeStdio serves MCP on in and out until in ends or ctx is done.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	b := newProgressBarrier()
-	b.drained = func(ctx context.Context) { waitDrained(ctx, out) }
-	s.barrier = b
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	t := newAnswerTracker()
-	w := &countingWriter{w: out, b: b, t: t, idKey: s.idKey}
+	w := &countingWriter{w: out, t: t, idKey: s.idKey}
+	// Every request's notifications are written by its handler, before
+	// its answer (notifier).
+	stdio.SetContextFunc(func(ctx context.Context) context.Context {
+		return context.WithValue(ctx, callKey{}, notifier(stdioNotifier{w: w, out: out}))
+	})
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
 		atEOF: func() {
 			if !t.wait(ctx, endOfInputGrace) {
@@ -204,43 +206,26 @@ func (t *answerTracker) wait(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
-// writes notifications from a goroutine of their own: on stdio a plan's last
-// notifications/progress could follow its answer (clients drop progress for
-// a request already answered); over HTTP the goroutine can take the last one
-// off the queue and then, finding the answer written, drop it. The handler
-// waits, before answering, until every progress notification sent so far
-// has been written.
-type progressBarrier struct {
-	mu      sync.Mutex
-	sent    uint64
-	written uint64
-	changed chan struct{} // closed and replaced on every write
-	// drained, when set (stdio), returns once the client has read what
-	// was written (waitDrained).
-	drained func(context.Context)
+// stdioNotifier writes a request's notifications to standard output
+// itself, each a whole line under the writer's lock, so that they come
+// before the request's answer.
+type stdioNotifier struct {
+	w   *countingWriter
+	out io.Writer // standard output itself, for waitDrained
 }
 
-// progressWait bounds how long a progress notification waits for room
-// in mcp-go's queue (100 on stdio): as long as a write to a client that
-// reads slowly may take over HTTP (DefaultWriteTimeout). A client that
-// reads nothing cannot take the answer either.
-const progressWait = DefaultWriteTimeout
-
-// waitWrite returns once a message is written after the call, or ctx is
-// done, or timer fires; it reports whether one was written.
-func (b *progressBarrier) waitWrite(ctx context.Context, timer <-chan time.Time) bool {
-	b.mu.Lock()
-	ch := b.changed
-	b.mu.Unlock()
-	select {
-	case <-ch:
-		return true
-	case <-ctx.Done():
-	case <-timer:
+func (n stdioNotifier) notify(method string, params any) error {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", method, err)
 	}
-	return false
+	if _, err := n.w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("writing %s: %w", method, err)
+	}
+	return nil
 }
+
+func (n stdioNotifier) flushed(ctx context.Context) { waitDrained(ctx, n.out) }
 
 // drainWait bounds waitDrained: a client that stops reading gets its
 // answer behind the progress anyway.
@@ -278,76 +263,13 @@ func waitDrained(ctx context.Context, out io.Writer) {
 	}
 }
 
-func newProgressBarrier() *progressBarrier {
-	return &progressBarrier{changed: make(chan struct{})}
-}
-
-type barrierKey struct{}
-
-// barrier is the progress barrier of the request in ctx (HTTP), or the
-// server's (stdio), or nil.
-func (s *Server) barrierFor(ctx context.Context) *progressBarrier {
-	if b, ok := ctx.Value(barrierKey{}).(*progressBarrier); ok {
-		return b
-	}
-	return s.barrier
-}
-
-func (b *progressBarrier) send() {
-	b.mu.Lock()
-	b.sent++
-	b.mu.Unlock()
-}
-
-func (b *progressBarrier) wrote() {
-	b.mu.Lock()
-	b.written++
-	close(b.changed)
-	b.changed = make(chan struct{})
-	b.mu.Unlock()
-}
-
-// wait returns once every notification sent before the call is written,
-// or ctx is done, or half a second has passed (a client that reads nothing must
-// not hold a plan's answer forever).
-func (b *progressBarrier) wait(ctx context.Context) {
-	b.mu.Lock()
-	target := b.sent
-	b.mu.Unlock()
-	if b.drained != nil {
-		defer b.drained(ctx)
-	}
-	timer := time.NewTimer(500 * time.Millisecond)
-	defer timer.Stop()
-	for {
-		b.mu.Lock()
-		done, ch := b.written >= target, b.changed
-		b.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-			return
-		}
-	}
-}
-
-// progressMark is in every progress notification and in nothing else: in a
-// JSON string (a result's text) its quotes would be escaped.
-var progressMark = []byte(`"method":"notifications/progress"`)
-
-// countingWriter tells the barrier when a progress notification has been
-// written. mcp-go writes one whole message (a line, or an SSE event) per
-// Write.
+// countingWriter writes standard output, one whole message (a line) per
+// Write, as the Python SDK writes it, and counts the answers for the
+// answerTracker.
 type countingWriter struct {
-	mu sync.Mutex // one message at a time (mcp-go's writes and the depth guard's)
+	mu sync.Mutex // one message at a time (mcp-go's writes, the notifiers' and the depth guard's)
 	w  io.Writer
-	b  *progressBarrier
-	t  *answerTracker // nil over HTTP
+	t  *answerTracker
 	// idKey marks the ids to write back as they came (idOut).
 	idKey string
 }
@@ -363,9 +285,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if err != nil {
 		n = 0
 	}
-	if bytes.Contains(p, progressMark) {
-		c.b.wrote()
-	} else if c.t != nil && err == nil {
+	if c.t != nil && err == nil {
 		c.t.answered(p)
 	}
 	return n, err
