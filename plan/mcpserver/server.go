@@ -1,16 +1,17 @@
 // Package mcpserver makes the plan engine an MCP server: one tool,
 // execute_plan, that runs the plans a model sends against a catalog, as a
 // Concierge Plan server does, with planctl's preflight, progress,
-// cancellation, timeouts and limits. The MCP protocol itself (framing,
-// sessions, transports) is mark3labs/mcp-go's; every message the server
-// writes is written as Concierge's server (the MCP Python SDK) writes it,
-// by one package, internal/pywire, whose bytes testdata/wire's goldens
-// pin. On a stateless HTTP server a plain execute_plan call is answered
-// without the round trip through mcp-go (direct.go), through the same
-// writer.
+// cancellation, timeouts and limits. The MCP protocol itself (requests,
+// sessions, Streamable HTTP) is mark3labs/mcp-go's, through its public
+// API; stdio's framing is planctl's (ServeStdio hands each message to
+// MCPServer.HandleMessage). Every message the server writes is written as
+// Concierge's server (the MCP Python SDK) writes it, by one package,
+// internal/pywire, whose bytes testdata/wire's goldens pin. On a
+// stateless HTTP server a plain execute_plan call is answered without the
+// round trip through mcp-go (direct.go), through the same writer.
 //
 //	s := mcpserver.New(mcpserver.Options{Catalog: cat})
-//	err := server.NewStdioServer(s.MCP()).Listen(ctx, os.Stdin, os.Stdout)
+//	err := s.ServeStdio(ctx, os.Stdin, os.Stdout)
 package mcpserver
 
 import (
@@ -210,7 +211,8 @@ func (s *Server) logRequest(method mcp.MCPMethod, id any, err error) {
 // Catalog is the catalog the server runs plans against.
 func (s *Server) Catalog() *plan.Catalog { return s.opts.Catalog }
 
-// MCP is the mcp-go server, for any of mcp-go's transports.
+// MCP is the mcp-go server, for any of mcp-go's transports (which write
+// mcp-go's bytes, not the Python SDK's: ServeStdio and NewHTTP do).
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
 // InputSchema is Concierge's execute_plan input schema.

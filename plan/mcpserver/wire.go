@@ -108,10 +108,9 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 
 // idIn returns line with an integer id that a double does not hold exactly
 // (more than 15 digits) written as a string that carries its digits: mcp-go
-// decodes an id as a float64, so 12345678901234567890 came back as
-// 12345678901234567000, and an id of 309 digits was refused; Python keeps
-// it exact. idOut writes it back as it came. Over stdio only: the answer
-// goes through countingWriter.
+// decodes an id as a float64, and refuses an id of 309 digits; Python
+// keeps it exact. Over stdio only, whose answers are written with the id
+// as the request wrote it (stdioAnswer).
 func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line
@@ -148,24 +147,6 @@ func hasDigitRun(b []byte, n int) bool {
 		}
 	}
 	return false
-}
-
-// idOut writes back, in an answer, the id idIn carried as a string.
-func idOut(msg []byte, idKey string) []byte {
-	mark := `"id":"` + idKey
-	i := bytes.Index(msg, []byte(mark))
-	if idKey == "" || i < 0 {
-		return msg
-	}
-	start := i + len(mark)
-	end := bytes.IndexByte(msg[start:], '"')
-	if end < 0 {
-		return msg
-	}
-	out := make([]byte, 0, len(msg))
-	out = append(out, msg[:i+len(`"id":`)]...)
-	out = append(out, msg[start:start+end]...)
-	return append(out, msg[start+end+1:]...)
 }
 
 // wireParse is wireIn that also returns, for a tools/call passed on as it
