@@ -44,8 +44,8 @@ type directCall struct {
 }
 
 // directOf returns the call that r, whose body src parsed to root, makes,
-// when the direct path can answer it exactly as mcp-go would; nil
-// otherwise.
+// when the direct path can answer it as the path through mcp-go would;
+// nil otherwise.
 func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *directCall {
 	if !h.direct || r.Method != http.MethodPost || root.IsZero() || root.Kind() != jsontext.Object {
 		return nil

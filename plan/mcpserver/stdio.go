@@ -124,8 +124,9 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 		return
 	}
 	if id == nil {
-		// A notification (a cancellation among them), a response, or
-		// what mcp-go answers at once (not JSON).
+		// A notification (a cancellation among them), or a response
+		// (of which mcp-go asks for none): nothing to answer, in the
+		// main.
 		if msg := c.s.mcp.HandleMessage(ctx, pass); msg != nil {
 			c.w.Write(stdioAnswer([]byte("null"), msg))
 		}
@@ -281,8 +282,8 @@ const endOfInputStop = 5 * time.Second
 //
 // It also keeps the answer of a request the client cancelled
 // (notifications/cancelled) from being written, as MCP asks: mcp-go
-// cancels the handler's context but writes what it returns, and a
-// client that has forgotten the id may take the answer for another
+// cancels the handler's context, the handler still returns an answer,
+// and a client that has forgotten the id may take it for another
 // request's, or report an unknown id.
 type answerTracker struct {
 	mu       sync.Mutex
