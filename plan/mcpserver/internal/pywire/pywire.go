@@ -27,13 +27,24 @@ import (
 const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string, escaped as pydantic-core
-// escapes a str. Bytes that are not UTF-8 are kept: the SDK could not
-// hold them, and replacing them would hide what a tool sent.
+// escapes a str. A surrogate kept as WTF-8 (jsontext.AppendSurrogate, a
+// lone \ud800 read from JSON) is written as its escape, which the SDK
+// cannot write at all; other bytes that are not UTF-8 are kept, since
+// replacing them would hide what a tool sent.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c == 0xed {
+			if r, ok := jsontext.SurrogateAt(s, i); ok {
+				dst = append(dst, s[start:i]...)
+				dst = appendSurrogate(dst, r)
+				i += 2
+				start = i + 1
+			}
+			continue
+		}
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
 		}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // pydanticControls is pydantic-core 2.46's to_json of the characters 0
@@ -26,6 +28,12 @@ func controlsInput() string {
 func TestAppendString(t *testing.T) {
 	if got := string(AppendString(nil, controlsInput())); got != pydanticControls {
 		t.Errorf("got  %s\nwant %s", got, pydanticControls)
+	}
+	// A lone surrogate kept as WTF-8 is its escape; other bytes that are
+	// not UTF-8 stay.
+	lone := string(jsontext.AppendSurrogate([]byte("a"), 0xd83d)) + "b\xff\xed"
+	if got, want := string(AppendString(nil, lone)), "\"a\\ud83db\xff\xed\""; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
