@@ -121,11 +121,16 @@ func scanString(raw []byte, i int) (end int, rewrite bool) {
 				rewrite = true
 			}
 			j++
-		case c < 0x20:
+		case c < 0x20 || c == 0xed && wtf8Surrogate(raw, j):
 			rewrite = true
 		}
 	}
 	return len(raw), true
+}
+
+// wtf8Surrogate reports whether b holds, at i, a surrogate kept as WTF-8.
+func wtf8Surrogate(b []byte, i int) bool {
+	return i+2 < len(b) && b[i] == 0xed && b[i+1] >= 0xa0 && b[i+1] <= 0xbf && b[i+2] >= 0x80 && b[i+2] <= 0xbf
 }
 
 // appendRawString appends the JSON string literal str (quotes included)
@@ -141,6 +146,13 @@ func appendRawString(dst, str []byte) []byte {
 	start := 0
 	for i := 0; i < len(body); i++ {
 		c := body[i]
+		if c == 0xed && wtf8Surrogate(body, i) {
+			dst = append(dst, body[start:i]...)
+			dst = appendSurrogate(dst, rune(body[i]&0x0f)<<12|rune(body[i+1]&0x3f)<<6|rune(body[i+2]&0x3f))
+			i += 2
+			start = i + 1
+			continue
+		}
 		if c >= 0x20 && c != '\\' {
 			continue
 		}
