@@ -56,6 +56,7 @@ func TestAppendValueStrings(t *testing.T) {
 		`"cut \u12`:                 `"cut \\u12"`,
 		`"cut \`:                    `"cut \\"`,
 		`"tail \"`:                  `"tail \""`,
+		"\"a\xed\xa0\x80b\xff\"":    `"a\ud800b` + "\xff" + `"`, // a surrogate kept as WTF-8: its escape
 	} {
 		if got := string(AppendValue(nil, []byte(in))); got != want {
 			t.Errorf("%s: got %s, want %s", in, got, want)
