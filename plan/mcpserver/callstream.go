@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,15 +10,15 @@ import (
 	"sync"
 )
 
-// callWriter is the stream of one request made within a session (HTTP
-// without --stateless). mcp-go v1.2.1 sends a session's notifications
-// through one queue that every open request of the session reads, and a
-// request that has just been answered can take a notification off it and
-// drop it; it also writes the answer of a request the client cancelled.
-// So the plan's progress is written here, on its own request's stream,
-// before the handler returns (the answer comes after every one), and once
-// the client cancels the request nothing more is written: the stream
-// closes without an answer, as MCP asks.
+// callWriter is the stream of one tools/call over HTTP. The plan's
+// progress is written here, on its own request's stream, before the
+// handler returns (the answer comes after every one): mcp-go v1.2.1 sends
+// a session's notifications through one queue that every open request of
+// the session reads, and a request that has just been answered can take
+// a notification off it and drop it. Within a session, once the client
+// cancels the request nothing more is written: the stream closes without
+// an answer, as MCP asks (mcp-go writes the answer of a cancelled
+// request).
 type callWriter struct {
 	http.ResponseWriter
 	mu        sync.Mutex
@@ -26,13 +27,28 @@ type callWriter struct {
 	cancelled bool
 }
 
+// notifier writes a request's notifications on the request's own stream,
+// before its answer: over HTTP its callWriter, over stdio standard output
+// (stdioNotifier). mcp-go's own way (SendNotificationToClient) queues
+// them for a goroutine of its own, which can write one after the answer
+// or drop it.
+type notifier interface {
+	notify(method string, params any) error
+	// flushed returns once the client has read what was written, where
+	// that can be known and matters (stdio, waitDrained).
+	flushed(ctx context.Context)
+}
+
 type callKey struct{}
 
 // callFrom is the request stream ctx carries, or nil.
-func callFrom(ctx interface{ Value(any) any }) *callWriter {
-	c, _ := ctx.Value(callKey{}).(*callWriter)
+func callFrom(ctx interface{ Value(any) any }) notifier {
+	c, _ := ctx.Value(callKey{}).(notifier)
 	return c
 }
+
+// flushed: an HTTP client reads the answer's events in order.
+func (w *callWriter) flushed(context.Context) {}
 
 func (w *callWriter) upgrade() {
 	h := w.ResponseWriter.Header()

@@ -128,8 +128,8 @@ const DefaultSessionIdleTimeout = time.Hour
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
 // checks: Origin (403), Host (403), bearer token (401), body size (413),
-// session ids (400, 404), sessions and requests at once (503). DNS
-// rebinding protection on loopback is also mcp-go's. Shutdown ends its
+// session ids (400, 404), sessions and requests at once (503), DNS
+// rebinding on loopback (403, hostAllowed). Shutdown ends its
 // sessions and the http.Server it is given.
 type HTTP struct {
 	opts       HTTPOptions
@@ -228,11 +228,9 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 			server.WithCORSExposedHeaders("Mcp-Session-Id", "WWW-Authenticate"),
 			server.WithCORSMaxAge(600)))
 	}
-	if len(opts.AllowHosts) > 0 {
-		// The guard checks Host against the names given, loopback or
-		// not: a proxy on this machine passes the public name along.
-		sopts = append(sopts, server.WithDisableLocalhostProtection(true))
-	}
+	// The guard checks Host (hostAllowed), with --allow-host's names
+	// when given: a proxy on this machine passes the public name along.
+	sopts = append(sopts, server.WithDisableLocalhostProtection(true))
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
 	} else {
@@ -295,7 +293,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin))
 			return
 		}
-		if !h.hostAllowed(r.Host) {
+		if !h.hostAllowed(r) {
 			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host))
 			return
 		}
@@ -421,19 +419,21 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.serveDirect(w, r, call, u)
 			return
 		}
-		var out http.ResponseWriter = wireOutWriter{w, u} // isError explicit, as Concierge (wire.go)
-		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" && !h.modern(r, &msg) {
-			switch {
-			case msg.Method == string(mcp.MethodNotificationCancelled):
-				// Marked before mcp-go cancels the handler: the answer
-				// it returns is then not written.
-				h.calls.cancel(callID(sid, msg.Params.RequestID))
-			case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
-				cw := &callWriter{ResponseWriter: out}
+		var out http.ResponseWriter = pyWriter{w, u} // the Python SDK's bytes (pywire)
+		sid := r.Header.Get(server.HeaderKeySessionID)
+		inSession := h.ids != nil && sid != "" && !h.modern(r, &msg)
+		switch {
+		case inSession && msg.Method == string(mcp.MethodNotificationCancelled):
+			// Marked before mcp-go cancels the handler: the answer
+			// it returns is then not written.
+			h.calls.cancel(callID(sid, msg.Params.RequestID))
+		case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
+			cw := &callWriter{ResponseWriter: out}
+			if inSession {
 				defer h.calls.add(callID(sid, msg.ID), cw)()
-				out = cw
-				r = r.WithContext(context.WithValue(r.Context(), callKey{}, cw))
 			}
+			out = cw
+			r = r.WithContext(context.WithValue(r.Context(), callKey{}, notifier(cw)))
 		}
 		next.ServeHTTP(out, r)
 	})
@@ -511,7 +511,7 @@ func (h *HTTP) initialize(next http.Handler, w http.ResponseWriter, r *http.Requ
 // it too.
 func (h *HTTP) endSession(r *http.Request, id string) {
 	del, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodDelete, Endpoint, nil)
-	del.Host = r.Host // past mcp-go's DNS rebinding check, as the request was
+	del.Host = r.Host
 	del.Header.Set(server.HeaderKeySessionID, id)
 	h.streamable.ServeHTTP(discardWriter{}, del)
 }
@@ -523,17 +523,18 @@ func (discardWriter) Header() http.Header         { return http.Header{} }
 func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (discardWriter) WriteHeader(int)             {}
 
-// hostAllowed checks Host against AllowHosts, when set.
-func (h *HTTP) hostAllowed(hostport string) bool {
-	if len(h.opts.AllowHosts) == 0 {
-		return true
-	}
-	host := hostport
-	if hh, _, err := net.SplitHostPort(hostport); err == nil {
-		host = hh
-	}
+// hostAllowed checks Host against AllowHosts, when set; otherwise, on a
+// loopback listener, it takes only loopback names: a web page whose name
+// an attacker points at 127.0.0.1 (DNS rebinding) would otherwise drive
+// the victim's local server from the browser.
+func (h *HTTP) hostAllowed(r *http.Request) bool {
+	host := hostOf(r.Host)
 	if IsLoopbackHost(host) {
 		return true
+	}
+	if len(h.opts.AllowHosts) == 0 {
+		la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		return !ok || la == nil || !IsLoopbackHost(hostOf(la.String()))
 	}
 	for _, a := range h.opts.AllowHosts {
 		if a == "*" || strings.EqualFold(a, host) {
@@ -666,6 +667,14 @@ func (h *HTTP) originAllowed(origin string) bool {
 	return IsLoopbackHost(u.Hostname())
 }
 
+// hostOf is the host of host[:port].
+func hostOf(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
 // IsLoopbackHost reports whether host (no port) names the local machine.
 func IsLoopbackHost(host string) bool {
 	host = strings.Trim(host, "[]")
@@ -682,7 +691,6 @@ type statusWriter struct {
 	http.ResponseWriter
 	status  int
 	bytes   int64
-	barrier *progressBarrier
 	timeout time.Duration // each write's deadline from now
 }
 
@@ -718,9 +726,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 		n += m
 	}
 	w.bytes += int64(n)
-	if bytes.Contains(b, progressMark) {
-		w.barrier.wrote()
-	}
 	return n, err
 }
 
@@ -738,9 +743,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier(), timeout: h.opts.WriteTimeout}
+		sw := &statusWriter{ResponseWriter: w, timeout: h.opts.WriteTimeout}
 		sw.deadline() // also for what net/http writes after the handler
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), barrierKey{}, sw.barrier)))
+		next.ServeHTTP(sw, r)
 		sw.deadline()
 		if sw.status == 0 {
 			sw.status = http.StatusOK
@@ -755,7 +760,7 @@ func (h *HTTP) logged(next http.Handler) http.Handler {
 // and others read any 404 on a POST as the end of their session, and
 // drop it. The body, the JSON-RPC error, says what went wrong. Other
 // 404s (an unknown session, another path) are plain text and pass.
-func (w wireOutWriter) WriteHeader(code int) {
+func (w pyWriter) WriteHeader(code int) {
 	if code == http.StatusNotFound && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 		code = http.StatusOK
 	}

@@ -3,13 +3,13 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
 
@@ -42,9 +42,12 @@ var conciergeMethods = map[string]bool{"initialize": true, "ping": true, "tools/
 	"resources/list": true, "resources/templates/list": true, "resources/read": true, "resources/subscribe": true,
 	"resources/unsubscribe": true, "prompts/list": true, "prompts/get": true, "logging/setLevel": true, "completion/complete": true}
 
-// conciergeInvalid is the MCP Python SDK's answer to a request its models
-// refuse, byte for byte.
-const conciergeInvalid = `{"code":-32602,"message":"Invalid request parameters","data":""}`
+// conciergeInvalid is the MCP Python SDK's answer to request id when its
+// models refuse the request.
+func conciergeInvalid(id []byte) []byte {
+	empty := ""
+	return pywire.Error(nil, id, mcp.INVALID_PARAMS, "Invalid request parameters", &empty)
+}
 
 // emptyLists are Concierge's answers to the listings it has nothing for.
 var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resources/templates/list": `{"resourceTemplates":[]}`, "prompts/list": `{"prompts":[]}`}
@@ -75,7 +78,7 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	if ps, pe, ok := topMember(line, "params"); ok {
 		params = line[ps:pe]
 	}
-	invalid := func() []byte { return wireLine(id, "error", []byte(conciergeInvalid)) }
+	invalid := func() []byte { return conciergeInvalid(id) }
 	switch {
 	case !conciergeMethods[method]:
 		return nil, invalid()
@@ -98,17 +101,16 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	case method != "ping" && !s.initSeen.Load():
 		return nil, invalid() // before initialize
 	case emptyLists[method] != "":
-		return nil, wireLine(id, "result", []byte(emptyLists[method]))
+		return nil, pywire.Response(nil, id, []byte(emptyLists[method]))
 	}
 	return nil, nil
 }
 
 // idIn returns line with an integer id that a double does not hold exactly
 // (more than 15 digits) written as a string that carries its digits: mcp-go
-// decodes an id as a float64, so 12345678901234567890 came back as
-// 12345678901234567000, and an id of 309 digits was refused; Python keeps
-// it exact. idOut writes it back as it came. Over stdio only: the answer
-// goes through countingWriter.
+// decodes an id as a float64, and refuses an id of 309 digits; Python
+// keeps it exact. Over stdio only, whose answers are written with the id
+// as the request wrote it (stdioAnswer).
 func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line
@@ -147,24 +149,6 @@ func hasDigitRun(b []byte, n int) bool {
 	return false
 }
 
-// idOut writes back, in an answer, the id idIn carried as a string.
-func idOut(msg []byte, idKey string) []byte {
-	mark := `"id":"` + idKey
-	i := bytes.Index(msg, []byte(mark))
-	if idKey == "" || i < 0 {
-		return msg
-	}
-	start := i + len(mark)
-	end := bytes.IndexByte(msg[start:], '"')
-	if end < 0 {
-		return msg
-	}
-	out := make([]byte, 0, len(msg))
-	out = append(out, msg[:i+len(`"id":`)]...)
-	out = append(out, msg[start:start+end]...)
-	return append(out, msg[start+end+1:]...)
-}
-
 // wireParse is wireIn that also returns, for a tools/call passed on as it
 // came, its parse and the text (line without its surrounding space) the
 // parse's offsets are in; otherwise a zero root.
@@ -185,27 +169,27 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		(params.Kind() != jsontext.Object || params.Get("name").Kind() != jsontext.String) {
 		// mcp-go answered "tool '' not found".
 		if s.opts.ConciergeWire {
-			return nil, wireLine(id.Raw(src), "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+			return nil, conciergeInvalid(id.Raw(src)), jsontext.Value{}, nil
 		}
-		return nil, wireError(id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`), jsontext.Value{}, nil
+		return nil, pywire.Error(nil, id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`, nil), jsontext.Value{}, nil
 	}
 	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
 		rawID := id.Raw(src)
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
-			return nil, wireResult(rawID, unknownToolResult(name.Str())), jsontext.Value{}, nil
+			return nil, pywire.Response(nil, rawID, pywire.ToolResult(nil, "Unknown tool: "+name.Str(), nil, true)), jsontext.Value{}, nil
 		}
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
 		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
 			if s.opts.ConciergeWire {
-				return nil, wireLine(rawID, "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+				return nil, conciergeInvalid(rawID), jsontext.Value{}, nil
 			}
-			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
+			return nil, pywire.Error(nil, rawID, mcp.INVALID_PARAMS, "Invalid request parameters", nil), jsontext.Value{}, nil
 		}
 		if esc, ok := loneSurrogate(params.Raw(src)); ok {
-			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters: the request holds the lone surrogate escape "+esc+
+			return nil, pywire.Error(nil, rawID, mcp.INVALID_PARAMS, "Invalid request parameters: the request holds the lone surrogate escape "+esc+
 				" (half of a UTF-16 pair, without the other half), which Concierge's MCP server cannot parse: its JSON parser refuses the whole request. "+
-				"Write the character itself or its full pair, or run the plan with planctl run, which keeps it as Python's str does"), jsontext.Value{}, nil
+				"Write the character itself or its full pair, or run the plan with planctl run, which keeps it as Python's str does", nil), jsontext.Value{}, nil
 		}
 	}
 	if args := root.Get("params").Get("arguments"); args.Kind() == jsontext.Object && hasBeyondDouble(args) {
@@ -361,76 +345,10 @@ func nullNonFinite(src []byte, root jsontext.Value, orig []byte) []byte {
 	return append(out, '\n')
 }
 
-// unknownToolResult is Concierge's answer to a call of a tool it does not
-// list: an isError result, not a protocol error.
-func unknownToolResult(name string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Unknown tool: " + name)}, IsError: true}
-}
-
-func wireResult(id []byte, res *mcp.CallToolResult) []byte {
-	body, _ := json.Marshal(res)
-	return wireLine(id, "result", body)
-}
-
-func wireError(id []byte, code int, msg string) []byte {
-	body, _ := json.Marshal(map[string]any{"code": code, "message": msg})
-	return wireLine(id, "error", body)
-}
-
-func wireLine(id []byte, key string, body []byte) []byte {
-	out := []byte(`{"jsonrpc":"2.0","id":`)
-	out = append(out, id...)
-	out = append(out, `,"`+key+`":`...)
-	out = append(out, body...)
-	return append(out, "}\n"...)
-}
-
-// wireOut makes isError explicit in a tools/call result, as Concierge's
-// server writes it ("isError": false, the result's last member): mcp-go
-// leaves a false isError out.
-// Any other message passes unchanged. A tools/call result is the only
-// result with a top-level "content" array. It walks the top-level members
-// of the message and of its result only, parsing nothing into a tree:
-// every answer goes through here, and a parse of each weighed on a loaded
-// server's allocations.
-func wireOut(line []byte) []byte {
-	at, insert := wireOutAt(line)
-	if insert == "" {
-		return line
-	}
-	out := make([]byte, 0, len(line)+len(insert))
-	out = append(out, line[:at]...)
-	out = append(out, insert...)
-	return append(out, line[at:]...)
-}
-
-// wireOutAt is where wireOut inserts into line, and what; "" when it
-// leaves line as it is. Writers insert it as they write (wireOutWriter):
-// an answer as large as --max-response is not copied to move its tail.
-func wireOutAt(line []byte) (at int, insert string) {
-	if !bytes.Contains(line, []byte(`"result":{`)) || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
-		return 0, ""
-	}
-	rs, re, ok := topMember(line, "result")
-	if !ok || line[rs] != '{' {
-		return 0, ""
-	}
-	res := line[rs:re]
-	if _, _, ok := topMember(res, "content"); !ok {
-		return 0, ""
-	}
-	// Last, where the Python SDK writes it (content, structuredContent,
-	// isError), and where mcp-go writes a true one.
-	if i := jsontext.SkipSpace(res, 1); i < len(res) && res[i] != '}' {
-		return re - 1, `,"isError":false` // just before the result's "}"
-	}
-	return re - 1, `"isError":false`
-}
-
 // topMember finds key among the top-level members of the JSON object b and
-// returns the span of its value (the last, when it repeats). b is what mcp-go's encoder wrote, whose
-// keys carry no escapes; anything else (not an object, cut short) is
-// reported as not found, never read past its end.
+// returns the span of its value (the last, when it repeats). A key
+// written with escapes is not matched; anything else (not an object, cut
+// short) is reported as not found, never read past its end.
 func topMember(b []byte, key string) (start, end int, ok bool) {
 	i := jsontext.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -502,39 +420,48 @@ func raised(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(msg)}, IsError: true}
 }
 
-// wireOutWriter applies wireOut to every message mcp-go writes over HTTP:
-// a JSON body, or one server-sent event, per Write. Before it writes, the
-// request gives its turn up (turns.go): a client that reads slowly holds
-// up nobody else.
-type wireOutWriter struct {
+// pyWriter writes every message mcp-go encodes over HTTP as the Python SDK
+// writes it (pywire.Message): a JSON body, or the data lines of
+// server-sent events, one whole body or event per Write as mcp-go writes
+// them (a piece of one passes as it is). Before it writes, the request
+// gives its turn up (turns.go): a client that reads slowly holds up
+// nobody else.
+type pyWriter struct {
 	http.ResponseWriter
 	turn *turn
 }
 
-func (w wireOutWriter) Write(p []byte) (int, error) {
+func (w pyWriter) Write(p []byte) (int, error) {
 	w.turn.release()
-	at, insert := wireOutHTTPAt(p)
-	if insert == "" {
-		if _, err := w.ResponseWriter.Write(p); err != nil {
-			return 0, err
-		}
-		return len(p), nil
-	}
-	_, err := w.ResponseWriter.Write(p[:at])
-	if err == nil {
-		_, err = io.WriteString(w.ResponseWriter, insert)
-	}
-	if err == nil {
-		_, err = w.ResponseWriter.Write(p[at:])
-	}
-	if err != nil {
+	if _, err := w.ResponseWriter.Write(pyHTTP(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
+// pyHTTP is p, one write of an HTTP answer, with its messages as the
+// Python SDK writes them.
+func pyHTTP(p []byte) []byte {
+	if len(p) > 0 && p[0] == '{' {
+		return pywire.Message(nil, p)
+	}
+	if !bytes.Contains(p, []byte("data: {")) {
+		return p
+	}
+	out := make([]byte, 0, len(p)+32)
+	for line := range bytes.SplitAfterSeq(p, []byte("\n")) {
+		if msg, ok := bytes.CutPrefix(line, []byte("data: ")); ok && len(msg) > 0 && msg[0] == '{' {
+			out = append(out, "data: "...)
+			out = pywire.Message(out, msg)
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
 // Flush passes on to the connection, for server-sent events.
-func (w wireOutWriter) Flush() {
+func (w pyWriter) Flush() {
 	w.turn.release()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
@@ -542,25 +469,4 @@ func (w wireOutWriter) Flush() {
 }
 
 // Unwrap gives http.ResponseController the connection's writer.
-func (w wireOutWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// sseData is how mcp-go writes one event.
-var sseData = []byte("event: message\ndata: ")
-
-// wireOutHTTPAt is wireOutAt of what mcp-go writes over HTTP: a JSON body,
-// or one event whose first data line is the message.
-func wireOutHTTPAt(p []byte) (at int, insert string) {
-	if bytes.HasPrefix(p, sseData) {
-		body := p[len(sseData):]
-		end := bytes.IndexByte(body, '\n')
-		if end < 0 {
-			return 0, ""
-		}
-		at, insert = wireOutAt(body[:end])
-		return len(sseData) + at, insert
-	}
-	if len(p) > 0 && p[0] == '{' {
-		return wireOutAt(p)
-	}
-	return 0, ""
-}
+func (w pyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
