@@ -363,6 +363,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				w.Write(parseErrorLine(depthMessage))
 				return
 			}
+			body = h.srv.idIn(body)
 			pass, reply, root, src := h.srv.wireParse(body)
 			if reply != nil {
 				w.Header().Set("Content-Type", "application/json")
@@ -676,6 +677,9 @@ type statusWriter struct {
 	bytes   int64
 	barrier *progressBarrier
 	timeout time.Duration // each write's deadline from now
+	// idKey marks the ids to write back as they came (idOut): every
+	// message the server writes passes here whole, whichever path made it.
+	idKey string
 }
 
 // writePiece is how much of an answer one write deadline covers.
@@ -698,6 +702,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
+	given := len(b)
+	b = idOut(b, w.idKey)
 	// In pieces, each with its own deadline: a slow reader that keeps
 	// reading gets a large answer whole; one that stops is dropped.
 	n := 0
@@ -712,6 +718,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	w.bytes += int64(n)
 	if bytes.Contains(b, progressMark) {
 		w.barrier.wrote()
+	}
+	if err == nil {
+		n = given // all of it, whatever idOut made of the id
 	}
 	return n, err
 }
@@ -730,7 +739,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier(), timeout: h.opts.WriteTimeout}
+		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier(), timeout: h.opts.WriteTimeout, idKey: h.srv.idKey}
 		sw.deadline() // also for what net/http writes after the handler
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), barrierKey{}, sw.barrier)))
 		sw.deadline()

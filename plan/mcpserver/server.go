@@ -174,6 +174,7 @@ func New(opts Options) *Server {
 // logRequest is the log line of one MCP request: its method and outcome,
 // never its parameters.
 func (s *Server) logRequest(method mcp.MCPMethod, id any, err error) {
+	id = s.unmarkID(id)
 	if err != nil {
 		s.log.Info("request", "method", string(method), "id", id, "err", err)
 		return

@@ -107,17 +107,34 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 // (more than 15 digits) written as a string that carries its digits: mcp-go
 // decodes an id as a float64, so 12345678901234567890 came back as
 // 12345678901234567000, and an id of 309 digits was refused; Python keeps
-// it exact. idOut writes it back as it came. Over stdio only: the answer
-// goes through countingWriter.
+// it exact. The requestId of a notifications/cancelled is marked alike, so
+// that it still names the request. idOut writes the id back as it came, in
+// whatever the transport writes (countingWriter, statusWriter).
 func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line
 	}
 	// The envelope only, without a tree: the line can be a large plan.
-	is, ie, ok := topMember(line, "id")
+	if is, ie, ok := topMember(line, "id"); ok {
+		return s.markID(line, is, ie)
+	}
+	ms, me, ok := topMember(line, "method")
+	if !ok || string(line[ms:me]) != `"`+string(mcp.MethodNotificationCancelled)+`"` {
+		return line
+	}
+	ps, pe, ok := topMember(line, "params")
 	if !ok {
 		return line
 	}
+	if rs, re, ok := topMember(line[ps:pe], "requestId"); ok {
+		return s.markID(line, ps+rs, ps+re)
+	}
+	return line
+}
+
+// markID returns line with the id literal at line[is:ie] marked as idIn
+// says, when it is an integer a double does not hold; line otherwise.
+func (s *Server) markID(line []byte, is, ie int) []byte {
 	lit := string(line[is:ie])
 	digits := strings.TrimPrefix(lit, "-")
 	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
@@ -130,6 +147,17 @@ func (s *Server) idIn(line []byte) []byte {
 	out = append(out, lit...)
 	out = append(out, '"')
 	return append(out, line[ie:]...)
+}
+
+// idOutHead bounds where in a message idOut looks for a marked id.
+const idOutHead = 64
+
+// unmarkID is the id idIn marked, as it came (for the log); id otherwise.
+func (s *Server) unmarkID(id any) any {
+	if str, ok := id.(string); ok && strings.HasPrefix(str, s.idKey) {
+		return json.Number(str[len(s.idKey):])
+	}
+	return id
 }
 
 // hasDigitRun reports whether b holds n ASCII digits in a row.
@@ -147,10 +175,14 @@ func hasDigitRun(b []byte, n int) bool {
 	return false
 }
 
-// idOut writes back, in an answer, the id idIn carried as a string.
+// idOut writes back, in an answer, the id idIn carried as a string. The
+// id is among the first members of every message written (after
+// "jsonrpc", perhaps behind an event's "data: "): only the head is
+// searched, not an answer of megabytes.
 func idOut(msg []byte, idKey string) []byte {
 	mark := `"id":"` + idKey
-	i := bytes.Index(msg, []byte(mark))
+	head := msg[:min(len(msg), idOutHead+len(mark))]
+	i := bytes.Index(head, []byte(mark))
 	if idKey == "" || i < 0 {
 		return msg
 	}

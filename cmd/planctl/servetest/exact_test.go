@@ -2,7 +2,9 @@ package servetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -498,5 +500,93 @@ func TestWireGenerated(t *testing.T) {
 			}
 		}
 		w.close()
+	}
+}
+
+// jsonBody is the JSON-RPC message of an HTTP answer, a JSON body or the
+// first event of a stream.
+func jsonBody(body string) string {
+	if rest, ok := strings.CutPrefix(body, "event: message\ndata: "); ok {
+		body, _, _ = strings.Cut(rest, "\n")
+	}
+	return strings.TrimSpace(body)
+}
+
+// TestHTTPLongIDs: an integer id past a double's exact range is echoed as
+// it came over Streamable HTTP too, stateless (where a plain tools/call
+// takes the direct path) and within a session (initialize included), in
+// both wire modes; a notifications/cancelled that names such an id stops
+// its plan.
+func TestHTTPLongIDs(t *testing.T) {
+	t.Parallel()
+	plan := `{"steps":[{"id":"a","tool":"fast","args":{"n":1}}]}`
+	for _, mode := range []string{"default", "concierge-wire"} {
+		for _, stateless := range []bool{true, false} {
+			args := []string{"--no-preflight", "--catalog", "cmd/planctl/servetest/testdata/slow.json"}
+			if mode == "concierge-wire" {
+				args = append(args, "--concierge-wire")
+			}
+			if stateless {
+				args = append(args, "--stateless")
+			}
+			name := fmt.Sprintf("%s, stateless %v", mode, stateless)
+			s := startHTTP(t, nil, args...)
+			var hdr []string
+			if !stateless {
+				_, body, h := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":12345678901234567891,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+				if !strings.HasPrefix(jsonBody(body), `{"jsonrpc":"2.0","id":12345678901234567891,"result":{"protocolVersion":"2025-11-25",`) {
+					t.Errorf("%s: initialize answered %s", name, body)
+				}
+				hdr = []string{"Mcp-Session-Id", h.Get("Mcp-Session-Id"), "MCP-Protocol-Version", "2025-11-25"}
+				post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr...)
+			}
+			for _, id := range []string{"12345678901234567890", "-123456789012345678901234567890", "9007199254740993", strings.Repeat("9", 400)} {
+				if _, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`, hdr...); jsonBody(body) != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
+					t.Errorf("%s: ping %s answered %s", name, id, body)
+				}
+				_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"execute_plan","arguments":`+plan+`}}`, hdr...)
+				if !strings.HasPrefix(jsonBody(body), `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"{\n  \"status\": \"completed\",`) {
+					t.Errorf("%s: tools/call %s answered %s", name, id, body)
+				}
+			}
+			if stateless {
+				continue
+			}
+			// slow-plan's second step waits an hour: only the cancellation
+			// ends it, and a cancelled request gets no answer.
+			slow, _ := os.ReadFile("testdata/slow-plan.json")
+			answer := make(chan string, 1)
+			go func() {
+				_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"execute_plan","arguments":`+string(slow)+`}}`, hdr...)
+				answer <- body
+			}()
+			for !strings.Contains(s.stderr.String(), "step=first tool=fast status=ok") {
+				waitALittle()
+			}
+			post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":98765432109876543210}}`, hdr...)
+			if got := <-answer; strings.Contains(got, `"id"`) {
+				t.Errorf("%s: the cancelled request was answered: %s", name, got)
+			}
+		}
+	}
+}
+
+// TestStdioLongIDCancelled: over stdio too, a notifications/cancelled that
+// names an id past a double's exact range stops that plan, which gets no
+// answer.
+func TestStdioLongIDCancelled(t *testing.T) {
+	t.Parallel()
+	w := startWire(t, "--catalog", "testdata/slow.json")
+	slow, _ := os.ReadFile("testdata/slow-plan.json")
+	w.send(`{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"execute_plan","arguments":` + strings.Join(strings.Fields(string(slow)), " ") + `}}`)
+	for !strings.Contains(w.stderr.String(), "step=first tool=fast status=ok") {
+		waitALittle()
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":98765432109876543210}}`)
+	for !strings.Contains(w.stderr.String(), "step=wait tool=slow status=error") {
+		waitALittle() // were the plan not stopped, the test would time out here
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":5,"result":{}}`+"\n" {
+		t.Errorf("the cancelled request was answered, or the ping was not: %s", got)
 	}
 }
