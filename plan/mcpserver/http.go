@@ -382,6 +382,19 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
 		}
+		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire {
+			pass, reply := h.srv.httpEdge(body)
+			if reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(reply)
+				return
+			}
+			if pass != nil {
+				body = pass
+				r.ContentLength = int64(len(body))
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+		}
 		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" {
 			defer h.ids.use(sid)()
 		}

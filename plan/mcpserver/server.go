@@ -99,6 +99,9 @@ type Server struct {
 	idKey string
 	// initSeen: an initialize request came over stdio (wireEdge).
 	initSeen atomic.Bool
+	// toolsList is the result of tools/list under ConciergeWire, as
+	// Concierge writes it (toolslist.go); nil otherwise.
+	toolsList []byte
 }
 
 // onInitialized has f told of every session whose initialize succeeded.
@@ -163,6 +166,9 @@ func New(opts Options) *Server {
 	tool := Tool(opts.Catalog)
 	if opts.ConciergeWire {
 		tool.RawOutputSchema = nil
+		tool.Description = concierge.ExecutePlanDescription(opts.Catalog.Tools)
+		tool.Annotations = mcp.ToolAnnotation{}
+		s.toolsList = conciergeToolsList(tool.Description)
 	}
 	s.handler = s.recorded(s.handle)
 	s.mcp.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -54,7 +54,18 @@ var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resour
 // under ConciergeWire as Concierge does; in the default mode only a
 // tools/call without a name, which mcp-go answered "tool ” not found".
 // It returns a reply, or a line to pass on instead of line, or neither.
-func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
+func (s *Server) wireEdge(line []byte) (pass, reply []byte) { return s.edge(line, false) }
+
+// httpEdge is wireEdge for a request that came over HTTP, past the
+// session checks. The Python SDK refuses requests before initialize only
+// within a session that has not been initialized: over Streamable HTTP a
+// stateless server's session starts initialized, and a stateful one is
+// made by initialize itself (a request without its session id is refused
+// before any session sees it, as planctl's guard does). So over HTTP every
+// request is past initialize, and only the method checks apply.
+func (s *Server) httpEdge(body []byte) (pass, reply []byte) { return s.edge(body, true) }
+
+func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
 	ms, me, ok := topMember(line, "method")
 	if !ok || line[ms] != '"' {
 		return nil, nil // a response, or not JSON-RPC: mcp-go's answer stands
@@ -63,7 +74,8 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	if json.Unmarshal(line[ms:me], &method) != nil {
 		return nil, nil
 	}
-	if !s.opts.ConciergeWire || method == "tools/call" && s.initSeen.Load() {
+	initialized := overHTTP || s.initSeen.Load()
+	if !s.opts.ConciergeWire || method == "tools/call" && initialized {
 		return nil, nil // wireParse looks at a tools/call: it parses it anyway
 	}
 	is, ie, hasID := topMember(line, "id")
@@ -83,7 +95,9 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 		if params[0] != '{' {
 			return nil, invalid()
 		}
-		s.initSeen.Store(true)
+		if !overHTTP {
+			s.initSeen.Store(true)
+		}
 		// A protocolVersion that is not a string: the SDK answers with its
 		// latest version, where mcp-go refused the request.
 		if vs, ve, ok := topMember(params, "protocolVersion"); ok && params[vs] != '"' {
@@ -95,10 +109,16 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 			return out, nil
 		}
 		return nil, nil
-	case method != "ping" && !s.initSeen.Load():
+	case method != "ping" && !initialized:
 		return nil, invalid() // before initialize
 	case emptyLists[method] != "":
 		return nil, wireLine(id, "result", []byte(emptyLists[method]))
+	case method == "tools/list" && s.toolsList != nil && (params[0] == '{' || string(params) == "null"):
+		// The SDK's params model: a cursor is a string or null.
+		if cs, ce, ok := topMember(params, "cursor"); ok && params[cs] != '"' && string(params[cs:ce]) != "null" {
+			return nil, invalid()
+		}
+		return nil, wireLine(id, "result", s.toolsList)
 	}
 	return nil, nil
 }

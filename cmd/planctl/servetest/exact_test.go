@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -588,5 +589,136 @@ func TestStdioLongIDCancelled(t *testing.T) {
 	}
 	if got := w.call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":5,"result":{}}`+"\n" {
 		t.Errorf("the cancelled request was answered, or the ping was not: %s", got)
+	}
+}
+
+// httpSession starts serve over HTTP with args and returns a poster of
+// JSON-RPC bodies that answers the message written back; without
+// --stateless it opens a session first.
+func httpSession(t *testing.T, args ...string) func(body string) string {
+	t.Helper()
+	s := startHTTP(t, nil, args...)
+	hdr := []string{"MCP-Protocol-Version", "2025-11-25"}
+	if !slices.Contains(args, "--stateless") {
+		_, body, h := post(t, s, http.MethodPost, initBodyText)
+		if h.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("initialize: %s", body)
+		}
+		hdr = append(hdr, "Mcp-Session-Id", h.Get("Mcp-Session-Id"))
+		post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr...)
+	}
+	return func(body string) string {
+		_, got, _ := post(t, s, http.MethodPost, body, hdr...)
+		return jsonBody(got)
+	}
+}
+
+// TestConciergeToolsList: under --concierge-wire, tools/list is byte for
+// byte what Concierge's server (the oracle's server.py, MCP Python SDK
+// 1.29.0) writes for the same catalog, over stdio and HTTP: Concierge's
+// own description of execute_plan, "annotations": {}, "_meta": {}, in the
+// SDK's member order and pydantic's escapes. The golden is the oracle's
+// answer to {"jsonrpc":"2.0","id":1,"method":"tools/list"} after
+// initialize (python3 /work/shared/oracle/server.py
+// testdata/odd-descriptions.json), its result member. The default mode
+// keeps planctl's description and annotations.title (docs/concierge.md).
+func TestConciergeToolsList(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile("testdata/odd-descriptions.tools-list.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":` + strings.TrimSuffix(string(golden), "\n") + `}`
+	}
+	const invalid = `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`
+	cat := "cmd/planctl/servetest/testdata/odd-descriptions.json"
+	w := startWire(t, "--concierge-wire", "--catalog", "testdata/odd-descriptions.json")
+	for _, row := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, want("1")},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":null}`, want("2")},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"x","_meta":{"progressToken":1}}}`, want("3")},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}`, invalid},
+	} {
+		if got := strings.TrimSpace(w.call(row.line)); got != row.want {
+			t.Errorf("stdio, %s:\ngot  %.300s\nwant %.300s", row.line, got, row.want)
+		}
+	}
+	w.close()
+	for _, args := range [][]string{{"--stateless"}, nil} {
+		send := httpSession(t, append(args, "--concierge-wire", "--catalog", cat)...)
+		if got := send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); got != want("1") {
+			t.Errorf("HTTP %v:\ngot  %.300s\nwant %.300s", args, got, want("1"))
+		}
+		if got := send(`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}`); got != invalid {
+			t.Errorf("HTTP %v, a cursor that is not a string: %s", args, got)
+		}
+	}
+	w = startWire(t, "--catalog", "testdata/odd-descriptions.json")
+	var list struct {
+		Result struct {
+			Tools []map[string]json.RawMessage
+		}
+	}
+	raw := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list.Result.Tools) != 1 {
+		t.Fatalf("default mode: %s", raw)
+	}
+	tool := list.Result.Tools[0]
+	if !strings.HasPrefix(string(tool["description"]), `"Run several of this server's tools in one call`) ||
+		string(tool["annotations"]) != `{"title":"Plan Execution"}` || tool["outputSchema"] == nil || tool["_meta"] != nil {
+		t.Errorf("default mode: not planctl's own listing: %.400s", raw)
+	}
+}
+
+// TestProtocolEdgesHTTP: the protocol edges over Streamable HTTP,
+// stateless and within a session. Under --concierge-wire the method checks
+// answer as Concierge's do (over stdio, TestProtocolEdges); there is no
+// before-initialize check over HTTP, as in the Python SDK, whose HTTP
+// sessions are initialized from the start (stateless) or made by
+// initialize (with sessions: a request without the session id is a 400
+// before any session sees it, TestHTTPSecurity). The default mode keeps
+// mcp-go's answers.
+func TestProtocolEdgesHTTP(t *testing.T) {
+	t.Parallel()
+	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`
+	rows := []struct{ name, body, concierge, planctl string }{
+		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
+			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
+		{"prompts/list", `{"jsonrpc":"2.0","id":13,"method":"prompts/list"}`,
+			`{"jsonrpc":"2.0","id":13,"result":{"prompts":[]}}`, `{"jsonrpc":"2.0","id":13,"error":{"code":-32601,"message":"prompts not supported"}}`},
+		{"an unknown method", `{"jsonrpc":"2.0","id":14,"method":"no/such"}`,
+			`{"jsonrpc":"2.0","id":14,` + invalid, `{"jsonrpc":"2.0","id":14,"error":{"code":-32601,"message":"Method no/such not found"}}`},
+		{"tools/call without params", `{"jsonrpc":"2.0","id":15,"method":"tools/call"}`,
+			`{"jsonrpc":"2.0","id":15,` + invalid, `{"jsonrpc":"2.0","id":15,"error":{"code":-32602,"message":"Invalid request parameters: a tools/call needs \"params\": {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}"}}`},
+		{"initialize without params", `{"jsonrpc":"2.0","id":3,"method":"initialize"}`,
+			`{"jsonrpc":"2.0","id":3,` + invalid, `{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-03-26",`},
+		{"a protocolVersion that is not a string", `{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":5,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+			`{"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-11-25",`, `{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"unparsable initialize request`},
+		{"ping", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `{"jsonrpc":"2.0","id":21,"result":{}}`, `{"jsonrpc":"2.0","id":21,"result":{}}`},
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		for _, stateless := range []bool{true, false} {
+			args := []string{"--no-preflight"}
+			if mode == "concierge-wire" {
+				args = append(args, "--concierge-wire")
+			}
+			if stateless {
+				args = append(args, "--stateless")
+			}
+			send := httpSession(t, args...)
+			for _, row := range rows {
+				want := row.planctl
+				if mode == "concierge-wire" {
+					want = row.concierge
+				}
+				// An initialize's answer is compared up to what follows the
+				// protocol version (planctl's serverInfo).
+				got := send(row.body)
+				if init := strings.Contains(row.body, `"initialize"`); got != want && !(init && strings.HasPrefix(got, want)) {
+					t.Errorf("%s, stateless %v, %s:\ngot  %s\nwant %s", mode, stateless, row.name, got, want)
+				}
+			}
+		}
 	}
 }
