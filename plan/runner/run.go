@@ -625,7 +625,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
 		// A run cancelled between two steps calls no further tool.
-		return fail(fmt.Sprintf("step %q was cancelled before tool %q was called", step.Label(), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled before tool %q was called", jsontext.Quote(step.Label()), tool.Name))
 	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
@@ -639,9 +639,9 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	st.Duration = time.Since(st.Started)
 	switch {
 	case ctx.Err() != nil:
-		return fail(fmt.Sprintf("step %q was cancelled after %s, before tool %q answered", step.Label(), roundDuration(st.Duration), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled after %s, before tool %q answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), tool.Name))
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
+		return fail(fmt.Sprintf("step %s timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.haltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
