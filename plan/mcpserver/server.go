@@ -27,6 +27,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -499,7 +500,14 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	// goroutines lets an operator (and the fault tests) see that nothing a
 	// plan started outlives it.
 	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
-	return answer(resp), nil
+	res := answer(resp)
+	if floats := r.ResponseFloats(); floats != nil {
+		// A FastMCP tool's infinite float: Infinity in Concierge's text
+		// (json.dumps), null in its structuredContent (pydantic).
+		text, _ := pyvalue.DumpsIndentKeys(floats)
+		res.Content = []mcp.Content{mcp.NewTextContent(text)}
+	}
+	return res, nil
 }
 
 func (s *Server) enter() bool {

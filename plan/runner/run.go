@@ -238,6 +238,11 @@ type Run struct {
 	lastTool    toolMemo          // the tool of the step run last (toolOf)
 	reconnected bool              // the tools reconnected before the next call (MarkReconnected)
 	attempts    map[int][]Attempt // step index -> its calls, oldest first (RunOptions.KeepAttempts)
+
+	// floats holds, by step, a result as Python holds it where it has a
+	// float JSON cannot write (pyvalue.Floats; ResponseFloats); nil until
+	// a tool returns one.
+	floats map[int]floatResult
 }
 
 // Attempt is one run of a step: the arguments its tool was called with,
@@ -673,6 +678,16 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 			tool.Name, res.Value[off], off))
 	}
 	val := pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
+	if len(val) > 0 && &val[0] != &res.Value[0] {
+		if f := pyvalue.Floats(res.Value); f != nil {
+			r.mu.Lock()
+			if r.floats == nil {
+				r.floats = map[int]floatResult{}
+			}
+			r.floats[i] = floatResult{of: val, floats: f}
+			r.mu.Unlock()
+		}
+	}
 	if max := r.opts.MaxResponse; max > 0 || r.opts.Lease != nil {
 		// The answer writes each result twice, escaped: it may be many
 		// times the result (answer_size.go).

@@ -722,3 +722,55 @@ func TestProtocolEdgesHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestFastMCPInfinity: a FastMCP tool whose number parameter gets "1e400",
+// "-inf" or "nan" receives a float JSON cannot write. Concierge's text
+// content is json.dumps of the response (Infinity, -Infinity, NaN) and its
+// structuredContent pydantic's (null); checked against the oracle's real
+// server with real FastMCP tools (fastmcp_server.py). run writes JSON:
+// null. A later step that references the float receives null in planctl
+// (its values are JSON), where Concierge passes the float on
+// (docs/concierge.md).
+func TestFastMCPInfinity(t *testing.T) {
+	t.Parallel()
+	catalog := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(catalog, []byte(strings.Replace(fastmcpCatalog, `"any": {}`, `"any": {"x-sharable": true}`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plan := `[{"id":"a","tool":"f","args":{"x":"1e400"}},{"id":"b","tool":"f","args":{"x":" -inf "}},{"id":"c","tool":"f","args":{"x":"nan","n":3}}]`
+	step := func(id, x, more string) string {
+		return "    \"" + id + "\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"args\": {\n" + more + "          \"x\": " + x + "\n        }\n      }\n    }"
+	}
+	text := "{\n  \"status\": \"completed\",\n  \"steps\": {\n" + step("a", "Infinity", "") + ",\n" + step("b", "-Infinity", "") + ",\n" +
+		step("c", "NaN", "          \"n\": 3,\n") + "\n  }\n}"
+	structured := `{"status":"completed","steps":{"a":{"status":"ok","result":{"args":{"x":null}}},"b":{"status":"ok","result":{"args":{"x":null}}},"c":{"status":"ok","result":{"args":{"n":3,"x":null}}}}}`
+
+	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "--catalog", catalog, "-")
+	cmd.Stdin = strings.NewReader(plan)
+	out, _ := cmd.Output()
+	if got := strings.TrimSpace(string(out)); got != structured {
+		t.Errorf("run:\ngot  %s\nwant %s", got, structured)
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight", "--catalog", catalog}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		var a wireAnswer
+		raw := w.call(callLine(`{"steps":` + plan + `}`))
+		if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+			t.Fatalf("%s: not a result: %s", mode, raw)
+		}
+		if a.Result.Content[0].Text != text || string(a.Result.StructuredContent) != structured {
+			t.Errorf("%s:\ntext %q\nwant %q\nstructuredContent %s\nwant %s", mode, a.Result.Content[0].Text, text, a.Result.StructuredContent, structured)
+		}
+		// The reference passes null on; the first step's text keeps its
+		// Infinity.
+		raw = w.call(callLine(`{"steps":[{"id":"a","tool":"f","args":{"x":"1e400"}},{"id":"b","tool":"f","args":{"any":{"output_by_reference":{"a":["args","x"]}}}}]}`))
+		if !strings.Contains(raw, `\"x\": Infinity`) || !strings.Contains(raw, `\"any\": null`) {
+			t.Errorf("%s, a reference to the float: %s", mode, raw)
+		}
+		w.close()
+	}
+}
