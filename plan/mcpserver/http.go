@@ -382,7 +382,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
 		}
-		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire {
+		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire && !h.modern(r, &msg) {
 			pass, reply := h.srv.httpEdge(body)
 			if reply != nil {
 				w.Header().Set("Content-Type", "application/json")

@@ -87,6 +87,11 @@ func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
 	if ps, pe, ok := topMember(line, "params"); ok {
 		params = line[ps:pe]
 	}
+	if modernMeta(params) {
+		// Protocol 2026-07-28 is newer than Concierge's SDK: there is no
+		// answer of its to reproduce, and mcp-go's is that era's.
+		return nil, nil
+	}
 	invalid := func() []byte { return wireLine(id, "error", []byte(conciergeInvalid)) }
 	switch {
 	case !conciergeMethods[method]:
@@ -121,6 +126,21 @@ func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
 		return nil, wireLine(id, "result", s.toolsList)
 	}
 	return nil, nil
+}
+
+// modernMeta reports whether params names, in its _meta, a protocol
+// version of 2026-07-28 or later (mcp.IsModernProtocol).
+func modernMeta(params []byte) bool {
+	ms, me, ok := topMember(params, "_meta")
+	if !ok {
+		return false
+	}
+	vs, ve, ok := topMember(params[ms:me], mcp.MetaKeyProtocolVersion)
+	if !ok {
+		return false
+	}
+	var v string
+	return json.Unmarshal(params[ms+vs:ms+ve], &v) == nil && mcp.IsModernProtocol(v)
 }
 
 // idIn returns line with an integer id that a double does not hold exactly
