@@ -654,6 +654,14 @@ func TestConciergeToolsList(t *testing.T) {
 			t.Errorf("HTTP %v, a cursor that is not a string: %s", args, got)
 		}
 	}
+	// Protocol 2026-07-28 is newer than Concierge's SDK: mcp-go answers it
+	// as that era asks (here: a header it requires is missing).
+	s := startHTTP(t, nil, "--stateless", "--concierge-wire", "--catalog", cat)
+	_, got, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		"MCP-Protocol-Version", "2026-07-28")
+	if !strings.Contains(got, `"error":{"code":-32020,`) {
+		t.Errorf("protocol 2026-07-28: %.300s", got)
+	}
 	w = startWire(t, "--catalog", "testdata/odd-descriptions.json")
 	var list struct {
 		Result struct {
