@@ -61,7 +61,9 @@ type Options struct {
 	MaxResult   int64         // bounds one tool result (runner.RunOptions.MaxResult)
 	// ConciergeWire drops planctl's additions to Concierge's wire: no
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
-	// is not marked isError (wire.go; --concierge-wire).
+	// is not marked isError; tools/list is Concierge's own (its
+	// description of execute_plan, toolslist.go) and the protocol edges
+	// are answered as its server answers them (wire.go; --concierge-wire).
 	ConciergeWire bool
 	MaxResponse   int64         // bounds a plan's results and arguments together; 0: DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
