@@ -438,11 +438,12 @@ func TestBeforeInitialize(t *testing.T) {
 	}
 }
 
-// TestWireGenerated: issue 29's wire classes from a seed, through one
-// serve process per wire mode: integers of 300-1000 digits in the
-// arguments come back exact in structuredContent and in the text, an
-// integer id of 16-60 digits is echoed as it came, and colliding step ids
-// are two keys in the text and one in structuredContent.
+// TestWireGenerated: issue 29's wire classes from a seed, through a serve
+// process per wire mode and transport (stdio, HTTP stateless, HTTP with a
+// session): integers of 300-1000 digits in the arguments come back exact
+// in structuredContent and in the text, an integer id of 16-60 digits is
+// echoed as it came, and colliding step ids are two keys in the text and
+// one in structuredContent.
 func TestWireGenerated(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(29, 1))
@@ -480,8 +481,19 @@ func TestWireGenerated(t *testing.T) {
 			args = append(args, "--concierge-wire")
 		}
 		w := startWire(t, args...)
-		for i, c := range cases {
-			raw := w.call(c.line)
+		// The same cases over Streamable HTTP too, stateless (where the
+		// direct path answers) and within a session.
+		sends := []struct {
+			name string
+			send func(string) string
+		}{
+			{mode + ", stdio", w.call},
+			{mode + ", HTTP stateless", httpSession(t, append(args, "--stateless")...)},
+			{mode + ", HTTP session", httpSession(t, args...)},
+		}
+		for k := range len(cases) * len(sends) {
+			i, c, via := k%len(cases), cases[k%len(cases)], sends[k/len(cases)]
+			raw := via.send(c.line)
 			var a struct {
 				ID     json.RawMessage `json:"id"`
 				Result *struct {
@@ -494,10 +506,10 @@ func TestWireGenerated(t *testing.T) {
 			d := json.NewDecoder(strings.NewReader(raw))
 			d.UseNumber()
 			if err := d.Decode(&a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
-				t.Fatalf("%s, case %d: not a result: %.300s", mode, i, raw)
+				t.Fatalf("%s, case %d: not a result: %.300s", via.name, i, raw)
 			}
 			if string(a.ID) != c.id || a.Result.Content[0].Text != c.text || string(a.Result.StructuredContent) != c.structured {
-				t.Errorf("%s, case %d:\n%.400s\nwant id %s, text %.200q, structuredContent %.200s", mode, i, raw, c.id, c.text, c.structured)
+				t.Errorf("%s, case %d:\n%.400s\nwant id %s, text %.200q, structuredContent %.200s", via.name, i, raw, c.id, c.text, c.structured)
 			}
 		}
 		w.close()
