@@ -221,6 +221,11 @@ type Run struct {
 	Catalog *plan.Catalog
 	opts    RunOptions
 
+	// floats holds, by step, a result as Python holds it where it has a
+	// float JSON cannot write (pyvalue.Floats; ResponseFloats); nil until
+	// a tool returns one. Guarded by mu.
+	floats map[int]floatResult
+
 	mu          sync.Mutex
 	steps       []stepRec
 	okN         int               // the steps whose status is StepOK, kept by setState and reset
@@ -238,11 +243,6 @@ type Run struct {
 	lastTool    toolMemo          // the tool of the step run last (toolOf)
 	reconnected bool              // the tools reconnected before the next call (MarkReconnected)
 	attempts    map[int][]Attempt // step index -> its calls, oldest first (RunOptions.KeepAttempts)
-
-	// floats holds, by step, a result as Python holds it where it has a
-	// float JSON cannot write (pyvalue.Floats; ResponseFloats); nil until
-	// a tool returns one.
-	floats map[int]floatResult
 }
 
 // Attempt is one run of a step: the arguments its tool was called with,
