@@ -134,7 +134,7 @@ func (s *stepModel) rows() []string {
 	if len(s.p.Steps) == 0 {
 		rows = append(rows, s.title(s.focused, "Plan", w))
 	} else {
-		rows = append(rows, s.title(s.focused, "Step "+s.label(s.sel), w))
+		rows = append(rows, s.title(s.focused, "Step "+jsontext.EscapeText(s.label(s.sel)), w))
 	}
 	sh := s.height
 	top := min(s.top, max(len(s.lines)-1, 0))
@@ -300,7 +300,7 @@ func (m *stepModel) labels(idx []int) string {
 			fmt.Fprintf(&b, "… %d more", len(idx)-k)
 			break
 		}
-		b.WriteString(m.label(j))
+		b.WriteString(jsontext.EscapeText(m.label(j)))
 	}
 	return b.String()
 }

@@ -361,6 +361,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				w.Write(parseErrorLine(depthMessage))
 				return
 			}
+			body = h.srv.idIn(body)
 			pass, reply, root, src := h.srv.wireParse(body)
 			if reply != nil {
 				w.Header().Set("Content-Type", "application/json")
@@ -378,6 +379,19 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		}
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
+		}
+		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire && !h.modern(r, &msg) {
+			pass, reply := h.srv.httpEdge(body)
+			if reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(reply)
+				return
+			}
+			if pass != nil {
+				body = pass
+				r.ContentLength = int64(len(body))
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
 		}
 		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" {
 			defer h.ids.use(sid)()
@@ -692,6 +706,9 @@ type statusWriter struct {
 	status  int
 	bytes   int64
 	timeout time.Duration // each write's deadline from now
+	// idKey marks the ids to write back as they came (idOut): every
+	// message the server writes passes here whole, whichever path made it.
+	idKey string
 }
 
 // writePiece is how much of an answer one write deadline covers.
@@ -714,6 +731,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
+	given := len(b)
+	b = idOut(b, w.idKey)
 	// In pieces, each with its own deadline: a slow reader that keeps
 	// reading gets a large answer whole; one that stops is dropped.
 	n := 0
@@ -726,6 +745,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 		n += m
 	}
 	w.bytes += int64(n)
+	if err == nil {
+		n = given // all of it, whatever idOut made of the id
+	}
 	return n, err
 }
 
@@ -743,7 +765,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, timeout: h.opts.WriteTimeout}
+		sw := &statusWriter{ResponseWriter: w, timeout: h.opts.WriteTimeout, idKey: h.srv.idKey}
 		sw.deadline() // also for what net/http writes after the handler
 		next.ServeHTTP(sw, r)
 		sw.deadline()

@@ -32,6 +32,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -65,7 +66,9 @@ type Options struct {
 	MaxResult   int64         // bounds one tool result (runner.RunOptions.MaxResult)
 	// ConciergeWire drops planctl's additions to Concierge's wire: no
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
-	// is not marked isError (wire.go; --concierge-wire).
+	// is not marked isError; tools/list is Concierge's own (its
+	// description of execute_plan, toolslist.go) and the protocol edges
+	// are answered as its server answers them (wire.go; --concierge-wire).
 	ConciergeWire bool
 	MaxResponse   int64         // bounds a plan's results and arguments together; 0: DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
@@ -103,6 +106,9 @@ type Server struct {
 	idKey string
 	// initSeen: an initialize request came over stdio (wireEdge).
 	initSeen atomic.Bool
+	// toolsList is the result of tools/list under ConciergeWire, as
+	// Concierge writes it (toolslist.go); nil otherwise.
+	toolsList []byte
 }
 
 // onInitialized has f told of every session whose initialize succeeded.
@@ -166,6 +172,9 @@ func New(opts Options) *Server {
 	tool := Tool(opts.Catalog)
 	if opts.ConciergeWire {
 		tool.RawOutputSchema = nil
+		tool.Description = concierge.ExecutePlanDescription(opts.Catalog.Tools)
+		tool.Annotations = mcp.ToolAnnotation{}
+		s.toolsList = conciergeToolsList(tool.Description)
 	}
 	s.handler = s.recorded(s.handle)
 	s.mcp.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -201,6 +210,7 @@ func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mc
 // logRequest is the log line of one MCP request: its method and outcome,
 // never its parameters.
 func (s *Server) logRequest(method mcp.MCPMethod, id any, err error) {
+	id = s.unmarkID(id)
 	if err != nil {
 		s.log.Info("request", "method", string(method), "id", id, "err", err)
 		return
@@ -507,7 +517,14 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	// goroutines lets an operator (and the fault tests) see that nothing a
 	// plan started outlives it.
 	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
-	return answer(resp), nil
+	res := answer(resp)
+	if floats := r.ResponseFloats(); floats != nil {
+		// A FastMCP tool's infinite float: Infinity in Concierge's text
+		// (json.dumps), null in its structuredContent (pydantic).
+		text, _ := pyvalue.DumpsIndentKeys(floats)
+		res.Content = []mcp.Content{mcp.NewTextContent(text)}
+	}
+	return res, nil
 }
 
 func (s *Server) enter() bool {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,7 +29,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return fmt.Errorf("registering the stdio session: %w", err)
 	}
 	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
-	t := newAnswerTracker()
+	t := newAnswerTracker(s.idKey)
 	w := &countingWriter{w: out, t: t}
 	ctx = s.mcp.WithContext(ctx, sess)
 	// Every request's notifications are written by its handler, before
@@ -295,23 +296,33 @@ type answerTracker struct {
 	// at most the requests in flight.
 	inFlight  map[string]int
 	cancelled map[string]bool
+	idMark    string // the server's idKey (idIn)
 }
 
-func newAnswerTracker() *answerTracker {
-	return &answerTracker{changed: make(chan struct{}), inFlight: map[string]int{}, cancelled: map[string]bool{}}
+func newAnswerTracker(idMark string) *answerTracker {
+	return &answerTracker{changed: make(chan struct{}), inFlight: map[string]int{}, cancelled: map[string]bool{}, idMark: idMark}
 }
 
 // idKey is a JSON-RPC id as a map key: a string and a number that read
-// alike stay apart.
-func idKey(raw json.RawMessage) (string, bool) {
+// alike stay apart. The tracker sees a request as it came and its answer
+// as mcp-go wrote it, where an integer id past a double's exact range
+// travels as a string marked by the server's idMark (idIn): both are keyed
+// by the integer's digits.
+func (t *answerTracker) idKey(raw json.RawMessage) (string, bool) {
 	var v any
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return "", false
 	}
 	switch v := v.(type) {
 	case string:
+		if lit, ok := strings.CutPrefix(v, t.idMark); ok && t.idMark != "" {
+			return "n" + lit, true
+		}
 		return "s" + v, true
 	case float64:
+		if lit := string(bytes.TrimSpace(raw)); len(strings.TrimPrefix(lit, "-")) > 15 && strings.Trim(lit, "-0123456789") == "" {
+			return "n" + lit, true
+		}
 		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
 	}
 	return "", false
@@ -333,7 +344,7 @@ func (t *answerTracker) asked(line []byte) {
 	}
 	if len(m.ID) == 0 || string(m.ID) == "null" {
 		if m.Method == string(mcp.MethodNotificationCancelled) {
-			if k, ok := idKey(m.Params.RequestID); ok {
+			if k, ok := t.idKey(m.Params.RequestID); ok {
 				t.mu.Lock()
 				if t.inFlight[k] > 0 {
 					t.cancelled[k] = true
@@ -345,7 +356,7 @@ func (t *answerTracker) asked(line []byte) {
 	}
 	t.mu.Lock()
 	t.requests++
-	if k, ok := idKey(m.ID); ok {
+	if k, ok := t.idKey(m.ID); ok {
 		t.inFlight[k]++
 	}
 	t.mu.Unlock()
@@ -382,7 +393,7 @@ func (t *answerTracker) answerKey(msg []byte) (string, bool) {
 	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 || string(m.ID) == "null" {
 		return "", false
 	}
-	k, ok := idKey(m.ID)
+	k, ok := t.idKey(m.ID)
 	if !ok {
 		k = "?" + string(m.ID)
 	}

@@ -57,7 +57,18 @@ var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resour
 // under ConciergeWire as Concierge does; in the default mode only a
 // tools/call without a name, which mcp-go answered "tool ” not found".
 // It returns a reply, or a line to pass on instead of line, or neither.
-func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
+func (s *Server) wireEdge(line []byte) (pass, reply []byte) { return s.edge(line, false) }
+
+// httpEdge is wireEdge for a request that came over HTTP, past the
+// session checks. The Python SDK refuses requests before initialize only
+// within a session that has not been initialized: over Streamable HTTP a
+// stateless server's session starts initialized, and a stateful one is
+// made by initialize itself (a request without its session id is refused
+// before any session sees it, as planctl's guard does). So over HTTP every
+// request is past initialize, and only the method checks apply.
+func (s *Server) httpEdge(body []byte) (pass, reply []byte) { return s.edge(body, true) }
+
+func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
 	ms, me, ok := topMember(line, "method")
 	if !ok || line[ms] != '"' {
 		return nil, nil // a response, or not JSON-RPC: mcp-go's answer stands
@@ -66,7 +77,8 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	if json.Unmarshal(line[ms:me], &method) != nil {
 		return nil, nil
 	}
-	if !s.opts.ConciergeWire || method == "tools/call" && s.initSeen.Load() {
+	initialized := overHTTP || s.initSeen.Load()
+	if !s.opts.ConciergeWire || method == "tools/call" && initialized {
 		return nil, nil // wireParse looks at a tools/call: it parses it anyway
 	}
 	is, ie, hasID := topMember(line, "id")
@@ -78,6 +90,11 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	if ps, pe, ok := topMember(line, "params"); ok {
 		params = line[ps:pe]
 	}
+	if modernMeta(params) {
+		// Protocol 2026-07-28 is newer than Concierge's SDK: there is no
+		// answer of its to reproduce, and mcp-go's is that era's.
+		return nil, nil
+	}
 	invalid := func() []byte { return conciergeInvalid(id) }
 	switch {
 	case !conciergeMethods[method]:
@@ -86,7 +103,9 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 		if params[0] != '{' {
 			return nil, invalid()
 		}
-		s.initSeen.Store(true)
+		if !overHTTP {
+			s.initSeen.Store(true)
+		}
 		// A protocolVersion that is not a string: the SDK answers with its
 		// latest version, where mcp-go refused the request.
 		if vs, ve, ok := topMember(params, "protocolVersion"); ok && params[vs] != '"' {
@@ -98,28 +117,68 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 			return out, nil
 		}
 		return nil, nil
-	case method != "ping" && !s.initSeen.Load():
+	case method != "ping" && !initialized:
 		return nil, invalid() // before initialize
 	case emptyLists[method] != "":
 		return nil, pywire.Response(nil, id, []byte(emptyLists[method]))
+	case method == "tools/list" && s.toolsList != nil && (params[0] == '{' || string(params) == "null"):
+		// The SDK's params model: a cursor is a string or null.
+		if cs, ce, ok := topMember(params, "cursor"); ok && params[cs] != '"' && string(params[cs:ce]) != "null" {
+			return nil, invalid()
+		}
+		return nil, pywire.Response(nil, id, s.toolsList)
 	}
 	return nil, nil
 }
 
+// modernMeta reports whether params names, in its _meta, a protocol
+// version of 2026-07-28 or later (mcp.IsModernProtocol).
+func modernMeta(params []byte) bool {
+	ms, me, ok := topMember(params, "_meta")
+	if !ok {
+		return false
+	}
+	vs, ve, ok := topMember(params[ms:me], mcp.MetaKeyProtocolVersion)
+	if !ok {
+		return false
+	}
+	var v string
+	return json.Unmarshal(params[ms+vs:ms+ve], &v) == nil && mcp.IsModernProtocol(v)
+}
+
 // idIn returns line with an integer id that a double does not hold exactly
 // (more than 15 digits) written as a string that carries its digits: mcp-go
-// decodes an id as a float64, and refuses an id of 309 digits; Python
-// keeps it exact. Over stdio only, whose answers are written with the id
-// as the request wrote it (stdioAnswer).
+// decodes an id as a float64, so 12345678901234567890 came back as
+// 12345678901234567000, and an id of 309 digits was refused; Python keeps
+// it exact. The requestId of a notifications/cancelled is marked alike, so
+// that it still names the request. Over stdio the answer is written with
+// the id as the request wrote it (stdioAnswer); over HTTP idOut writes it
+// back as it came (statusWriter).
 func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line
 	}
 	// The envelope only, without a tree: the line can be a large plan.
-	is, ie, ok := topMember(line, "id")
+	if is, ie, ok := topMember(line, "id"); ok {
+		return s.markID(line, is, ie)
+	}
+	ms, me, ok := topMember(line, "method")
+	if !ok || string(line[ms:me]) != `"`+string(mcp.MethodNotificationCancelled)+`"` {
+		return line
+	}
+	ps, pe, ok := topMember(line, "params")
 	if !ok {
 		return line
 	}
+	if rs, re, ok := topMember(line[ps:pe], "requestId"); ok {
+		return s.markID(line, ps+rs, ps+re)
+	}
+	return line
+}
+
+// markID returns line with the id literal at line[is:ie] marked as idIn
+// says, when it is an integer a double does not hold; line otherwise.
+func (s *Server) markID(line []byte, is, ie int) []byte {
 	lit := string(line[is:ie])
 	digits := strings.TrimPrefix(lit, "-")
 	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
@@ -132,6 +191,17 @@ func (s *Server) idIn(line []byte) []byte {
 	out = append(out, lit...)
 	out = append(out, '"')
 	return append(out, line[ie:]...)
+}
+
+// idOutHead bounds where in a message idOut looks for a marked id.
+const idOutHead = 64
+
+// unmarkID is the id idIn marked, as it came (for the log); id otherwise.
+func (s *Server) unmarkID(id any) any {
+	if str, ok := id.(string); ok && strings.HasPrefix(str, s.idKey) {
+		return json.Number(str[len(s.idKey):])
+	}
+	return id
 }
 
 // hasDigitRun reports whether b holds n ASCII digits in a row.
@@ -147,6 +217,28 @@ func hasDigitRun(b []byte, n int) bool {
 		}
 	}
 	return false
+}
+
+// idOut writes back, in an answer, the id idIn carried as a string. The
+// id is among the first members of every message written (after
+// "jsonrpc", perhaps behind an event's "data: "): only the head is
+// searched, not an answer of megabytes.
+func idOut(msg []byte, idKey string) []byte {
+	mark := `"id":"` + idKey
+	head := msg[:min(len(msg), idOutHead+len(mark))]
+	i := bytes.Index(head, []byte(mark))
+	if idKey == "" || i < 0 {
+		return msg
+	}
+	start := i + len(mark)
+	end := bytes.IndexByte(msg[start:], '"')
+	if end < 0 {
+		return msg
+	}
+	out := make([]byte, 0, len(msg))
+	out = append(out, msg[:i+len(`"id":`)]...)
+	out = append(out, msg[start:start+end]...)
+	return append(out, msg[start+end+1:]...)
 }
 
 // wireParse is wireIn that also returns, for a tools/call passed on as it

@@ -217,8 +217,17 @@ func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 	if i, ok := ids[arg]; ok {
 		return i, nil
 	}
+	if strings.Contains(arg, `\`) {
+		// An id is shown with JSON's escapes (a lone surrogate as
+		// \ud800, jsontext.Quote): it may be named the same way.
+		if v, err := jsontext.Parse([]byte(`"` + arg + `"`)); err == nil && v.Kind() == jsontext.String {
+			if i, ok := ids[v.Str()]; ok {
+				return i, nil
+			}
+		}
+	}
 	if len(p.Steps) == 0 {
-		return 0, fmt.Errorf("there is no step %q: the plan has no steps (see its diagnostics)", arg)
+		return 0, fmt.Errorf("there is no step %s: the plan has no steps (see its diagnostics)", jsontext.Quote(arg))
 	}
 	if n, ok := strings.CutPrefix(arg, "#"); ok {
 		i, err := strconv.Atoi(n)
@@ -233,13 +242,13 @@ func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 			known = append(known, "...")
 			break
 		}
-		known = append(known, strconv.Quote(st.Label()))
+		known = append(known, jsontext.Quote(st.Label()))
 	}
 	hint := ""
 	if s := check.Suggest(arg, labels(p)); s != "" {
-		hint = fmt.Sprintf(" (did you mean %q?)", s)
+		hint = fmt.Sprintf(" (did you mean %s?)", jsontext.Quote(s))
 	}
-	return 0, fmt.Errorf("there is no step %q%s: the steps are %s; #N names the step at index N", arg, hint, strings.Join(known, ", "))
+	return 0, fmt.Errorf("there is no step %s%s: the steps are %s; #N names the step at index N", jsontext.Quote(arg), hint, strings.Join(known, ", "))
 }
 
 // labelIndex maps each step label of p to the first step that has it.

@@ -221,6 +221,11 @@ type Run struct {
 	Catalog *plan.Catalog
 	opts    RunOptions
 
+	// floats holds, by step, a result as Python holds it where it has a
+	// float JSON cannot write (pyvalue.Floats; ResponseFloats); nil until
+	// a tool returns one. Guarded by mu.
+	floats map[int]floatResult
+
 	mu          sync.Mutex
 	steps       []stepRec
 	okN         int               // the steps whose status is StepOK, kept by setState and reset
@@ -625,7 +630,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
 		// A run cancelled between two steps calls no further tool.
-		return fail(fmt.Sprintf("step %q was cancelled before tool %q was called", step.Label(), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled before tool %q was called", jsontext.Quote(step.Label()), tool.Name))
 	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
@@ -639,9 +644,9 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	st.Duration = time.Since(st.Started)
 	switch {
 	case ctx.Err() != nil:
-		return fail(fmt.Sprintf("step %q was cancelled after %s, before tool %q answered", step.Label(), roundDuration(st.Duration), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled after %s, before tool %q answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), tool.Name))
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
+		return fail(fmt.Sprintf("step %s timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.haltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
@@ -673,6 +678,16 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 			tool.Name, res.Value[off], off))
 	}
 	val := pyvalue.Values(res.Value) // as Python reads it: plan/pyvalue
+	if len(val) > 0 && &val[0] != &res.Value[0] {
+		if f := pyvalue.Floats(res.Value); f != nil {
+			r.mu.Lock()
+			if r.floats == nil {
+				r.floats = map[int]floatResult{}
+			}
+			r.floats[i] = floatResult{of: val, floats: f}
+			r.mu.Unlock()
+		}
+	}
 	if max := r.opts.MaxResponse; max > 0 || r.opts.Lease != nil {
 		// The answer writes each result twice, escaped: it may be many
 		// times the result (answer_size.go).
