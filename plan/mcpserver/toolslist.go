@@ -21,4 +21,3 @@ func conciergeToolsList(description string) []byte {
 	out = append(out, InputSchema...)
 	return append(out, `,"annotations":{},"_meta":{}}]}`...)
 }
-
