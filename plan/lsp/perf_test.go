@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -56,8 +57,8 @@ func BenchmarkKeystroke(b *testing.B) {
 			src := shape.Gen(10_000)
 			uri := "file:///" + shape.Name + ".json"
 			s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: string(src)}})
-			d, _ := s.doc(uri)
-			d.mu.Lock()
+			doc, _ := s.doc(uri)
+			d, _ := doc.view(context.Background())
 			p, _, _ := d.analyse(s)
 			at := p.Steps[len(p.Steps)/2].Node.Start() + 20 // inside the middle step's id string
 			for _, m := range p.Steps[len(p.Steps)/2].Args.Members() {
@@ -72,7 +73,7 @@ func BenchmarkKeystroke(b *testing.B) {
 				}
 			}
 			pos := d.positioner().pos(at)
-			d.mu.Unlock()
+			d.release()
 			typed := protocol.TextDocumentContentChangeEvent{Range: &protocol.Range{Start: pos, End: pos}, Text: "x"}
 			end := pos
 			end.Character++
@@ -91,9 +92,9 @@ func BenchmarkKeystroke(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				d.mu.Lock()
-				params := s.diagnostics(d)
-				d.mu.Unlock()
+				v, _ := doc.view(context.Background())
+				params := s.diagnostics(v)
+				v.release()
 				if _, err := json.Marshal(params); err != nil {
 					b.Fatal(err)
 				}
@@ -106,14 +107,14 @@ func BenchmarkKeystroke(b *testing.B) {
 // TestSpliceLines: the line index mended by splice is the one set makes of
 // the same text, over random edits with and without line breaks.
 func TestSpliceLines(t *testing.T) {
-	d := newDocument("file:///x.json", 1, "{\n  \"a\": 1,\n\n  \"b\": [\r\n 2]\n}\n")
+	d := newSnapshot("file:///x.json", 1, []byte("{\n  \"a\": 1,\n\n  \"b\": [\r\n 2]\n}\n"))
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"", "x", "\n", "\r\n", "a\nb", "\n\n", "é\n"}
 	for i := range 500 {
 		start := rng.IntN(len(d.text) + 1)
 		end := start + rng.IntN(min(4, len(d.text)-start)+1)
-		d.splice(int32(i), start, end, pieces[rng.IntN(len(pieces))])
-		want := newDocument("file:///x.json", 1, string(d.text))
+		d = d.splice(int32(i), start, end, pieces[rng.IntN(len(pieces))])
+		want := newSnapshot("file:///x.json", 1, d.text)
 		if !slices.Equal(d.lines, want.lines) {
 			t.Fatalf("edit %d: lines %v, want %v (text %q)", i, d.lines, want.lines, d.text)
 		}
