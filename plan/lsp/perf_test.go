@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
@@ -18,26 +19,73 @@ import (
 )
 
 // BenchmarkDocumentSymbol answers documentSymbol on the 10,000-step
-// chain, the answer framed as the server writes it.
+// chain, the answer framed as the server writes it: made whole (the first
+// request on a text: "whole"), after a keystroke in the middle step (the
+// symbols carried over by the edit's plan.Change: "keystroke"; the
+// keystroke's own analysis is not counted), and for a line break typed
+// there (every later symbol's lines move: "newline").
 func BenchmarkDocumentSymbol(b *testing.B) {
-	s := testServer(mockserver.Demo())
 	src := plantest.Chain(10_000)
-	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "file:///chain.json", Version: 1, Text: string(src)}})
-	params := &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///chain.json"}}
-	var out bytes.Buffer
-	f := newFrameStream(rwc{nil, &out}, nil)
-	cpu0 := plantest.CPU()
-	for b.Loop() {
-		r, err := s.documentSymbol(nil, params)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out.Reset()
-		if err := f.writeResult(jsonrpc2.ID{Num: 1}, r); err != nil || out.Len() < 10_000 {
-			b.Fatal(fmt.Sprint(out.Len(), err))
-		}
+	at := bytes.Index(src, []byte(`{"step-005000"`)) + 4
+	for _, mode := range []string{"whole", "keystroke", "newline"} {
+		b.Run(mode, func(b *testing.B) {
+			s := testServer(mockserver.Demo())
+			s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: "file:///chain.json", Version: 1, Text: string(src)}})
+			params := &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: "file:///chain.json"}}
+			doc, _ := s.doc("file:///chain.json")
+			pos := doc.current().positioner().pos(at)
+			typed, deleted := "x", ""
+			if mode == "newline" {
+				pos = doc.current().positioner().pos(at - 5) // before the reference's brace
+				typed = "\n"
+			}
+			if _, err := s.documentSymbol(nil, params); err != nil {
+				b.Fatal(err)
+			}
+			var out bytes.Buffer
+			f := newFrameStream(rwc{nil, &out}, nil)
+			version := int32(1)
+			b.ReportAllocs()
+			var cpu time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				switch mode {
+				case "whole":
+					doc.syms.drop()
+				default:
+					version++
+					end, text := pos, typed
+					if version%2 == 1 {
+						end = protocol.Position{Line: pos.Line + 1, Character: 0}
+						if mode == "keystroke" {
+							end = protocol.Position{Line: pos.Line, Character: pos.Character + 1}
+						}
+						text = deleted
+					}
+					if err := doc.change(version, []any{protocol.TextDocumentContentChangeEvent{Range: &protocol.Range{Start: pos, End: end}, Text: text}}); err != nil {
+						b.Fatal(err)
+					}
+					v, _ := doc.view(context.Background())
+					v.analyse(s)
+					v.release()
+				}
+				cpu0 := plantest.CPU()
+				b.StartTimer()
+				r, err := s.documentSymbol(nil, params)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Reset()
+				if err := f.writeResult(jsonrpc2.ID{Num: 1}, r); err != nil || out.Len() < 10_000 {
+					b.Fatal(fmt.Sprint(out.Len(), err))
+				}
+				b.StopTimer()
+				cpu += plantest.CPU() - cpu0
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
+		})
 	}
-	b.ReportMetric(float64(plantest.CPU()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkKeystroke is one keystroke in the middle step of each plan

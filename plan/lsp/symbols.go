@@ -13,7 +13,9 @@ import (
 // encodes that step's symbol again, and of the steps after it only those
 // whose positions moved (a line break typed moves every later line; an
 // edit in a minified plan, every later column on its line): a keystroke
-// in a pretty-printed plan re-encodes one symbol of thousands.
+// in a pretty-printed plan re-encodes one symbol of thousands. The moved
+// ones are encoded when the answer is next asked for, not on the edit
+// (whose diagnostics wait for its analysis).
 type symbols struct {
 	of    *snapshot // the text the symbols are of; nil: none kept
 	steps []symbol
@@ -35,19 +37,35 @@ func (y *symbols) answer(ctx context.Context, v *snapshot, p *plan.Plan) (preEnc
 		y.drop()
 		steps := make([]symbol, len(p.Steps))
 		pos := v.positioner()
+		// One buffer for all: each symbol's encoding is a piece of it.
+		buf := make([]byte, 0, 192*len(p.Steps))
 		for i, st := range p.Steps {
 			if i%1024 == 0 {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
 			}
-			steps[i] = newSymbol(pos, st)
+			s := &steps[i]
+			s.place(pos, st)
+			n := len(buf)
+			buf = s.appendTo(buf, st)
+			s.enc = buf[n:len(buf):len(buf)]
 		}
 		y.of, y.steps = v, steps
 	}
 	if y.out == nil {
 		n := 2
-		for _, s := range y.steps {
+		var fresh []byte // the encodings of the moved symbols, in one buffer
+		for i := range y.steps {
+			s := &y.steps[i]
+			if s.enc == nil {
+				if fresh == nil {
+					fresh = make([]byte, 0, 192*(len(y.steps)-i))
+				}
+				k := len(fresh)
+				fresh = s.appendTo(fresh, p.Steps[i])
+				s.enc = fresh[k:len(fresh):len(fresh)]
+			}
 			n += len(s.enc) + 1
 		}
 		out := make(preEncoded, 0, n)
@@ -66,22 +84,30 @@ func (y *symbols) answer(ctx context.Context, v *snapshot, p *plan.Plan) (preEnc
 // newSymbol is step st's symbol, its positions asked of pos in increasing
 // order (the step's start, its id's, the step's end).
 func newSymbol(pos *positioner, st *plan.Step) symbol {
+	var s symbol
+	s.place(pos, st)
+	s.encode(st)
+	return s
+}
+
+// place sets s's ranges, those of step st.
+func (s *symbol) place(pos *positioner, st *plan.Step) {
 	sel := st.Node
 	if !st.ID.IsZero() {
 		sel = st.ID
 	}
 	start := pos.pos(st.Node.Start())
-	selRng := pos.rng(sel.Start(), sel.End())
-	s := symbol{rng: protocol.Range{Start: start, End: pos.pos(st.Node.End())}, sel: selRng}
-	s.encode(st)
-	return s
+	s.sel = pos.rng(sel.Start(), sel.End())
+	s.rng = protocol.Range{Start: start, End: pos.pos(st.Node.End())}
 }
 
-// encode writes s as JSON: appended here rather than built as
-// protocol.DocumentSymbol values for encoding/json, whose reflection cost
-// more than the rest of the answer on a plan of 10,000 steps.
-func (s *symbol) encode(st *plan.Step) {
-	out := make([]byte, 0, 192)
+func (s *symbol) encode(st *plan.Step) { s.enc = s.appendTo(make([]byte, 0, 192), st) }
+
+// appendTo appends s, the symbol of st, as JSON: appended here rather than
+// built as protocol.DocumentSymbol values for encoding/json, whose
+// reflection cost more than the rest of the answer on a plan of 10,000
+// steps.
+func (s *symbol) appendTo(out []byte, st *plan.Step) []byte {
 	out = append(out, `{"name":`...)
 	out = appendJSONString(out, st.Label())
 	if name := st.ToolName(); name != "" {
@@ -94,7 +120,7 @@ func (s *symbol) encode(st *plan.Step) {
 	out = appendRange(out, s.rng)
 	out = append(out, `,"selectionRange":`...)
 	out = appendRange(out, s.sel)
-	s.enc = append(out, '}')
+	return append(out, '}')
 }
 
 // follow carries the symbols of old over to nw, the text of p, which
@@ -135,7 +161,7 @@ func (y *symbols) follow(old, nw *snapshot, p *plan.Plan, ch *plan.Change) {
 			move(&s.rng.End)
 			move(&s.sel.Start)
 			move(&s.sel.End)
-			s.encode(p.Steps[i])
+			s.enc = nil // encoded by answer, with the plan's step then
 		}
 	}
 	y.of, y.out = nw, nil
