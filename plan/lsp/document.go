@@ -32,9 +32,8 @@ type document struct {
 
 	busy chan struct{} // the analysis lock: full while held
 	// The rest is busy's.
-	analysed *snapshot // the text plan and diags are of; nil: none
-	plan     *plan.Plan
-	diags    []plan.Diagnostic
+	// analysed is the text inc's plan and diagnostics are of; nil: none.
+	analysed *snapshot
 	// inc validates the text's edits again in part (the engine's
 	// incremental path), against incCat.
 	inc    *check.Incremental
@@ -203,14 +202,7 @@ func (d *snapshot) offset(p protocol.Position) (int, error) {
 		}
 		return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", line, len(d.lines))
 	}
-	i := d.lines[line]
-	end := len(d.text)
-	if line+1 < len(d.lines) {
-		end = d.lines[line+1] - 1 // the '\n'
-		if end > i && d.text[end-1] == '\r' {
-			end--
-		}
-	}
+	i, end := d.lineBounds(line)
 	for units := int(p.Character); units > 0 && i < end; {
 		r, n := utf8.DecodeRune(d.text[i:end])
 		w := utf16.RuneLen(r)
@@ -224,6 +216,21 @@ func (d *snapshot) offset(p protocol.Position) (int, error) {
 		i += n
 	}
 	return i, nil
+}
+
+// lineBounds is where 0-based line n (which exists) begins and ends,
+// before its line ending, as jsontext.Source.LineBounds has it: from the
+// line index splice mends, where a Source builds its own with a scan of
+// the whole text, for each text.
+func (d *snapshot) lineBounds(n int) (start, end int) {
+	start, end = d.lines[n], len(d.text)
+	if n+1 < len(d.lines) {
+		end = d.lines[n+1] - 1 // the '\n'
+		if end > start && d.text[end-1] == '\r' {
+			end--
+		}
+	}
+	return start, end
 }
 
 // positioner maps byte offsets to LSP positions. Offsets asked in
@@ -288,9 +295,9 @@ func (v *view) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
 			d.inc.Apply(p, ch)
 			d.syms.follow(d.analysed, v.snapshot, p, ch)
 		}
-		d.plan, d.diags, d.analysed = d.inc.Plan(), d.inc.Diagnostics(), v.snapshot
+		d.analysed = v.snapshot
 	}
-	return d.plan, d.diags, v.version
+	return d.inc.Plan(), d.inc.Diagnostics(), v.version
 }
 
 // analysedPlan is the plan of v's text when it has been analysed already,
@@ -298,7 +305,7 @@ func (v *view) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
 // for a validation.
 func (v *view) analysedPlan() *plan.Plan {
 	if v.d.analysed == v.snapshot {
-		return v.d.plan
+		return v.d.inc.Plan()
 	}
 	return nil
 }

@@ -116,14 +116,15 @@ func toLSP(d *snapshot, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) p
 }
 
 // offsetOf maps a validator position (1-based line, column in code points)
-// to a byte offset.
+// to a byte offset, as jsontext.Source.Offset does, but on the snapshot's
+// line index (lineBounds).
 func (d *snapshot) offsetOf(p jsontext.Position) int {
 	if p.Line < 1 || p.Line > len(d.lines) {
 		return len(d.text)
 	}
-	i := d.lines[p.Line-1]
-	for n := p.Column - 1; n > 0 && i < len(d.text) && d.text[i] != '\n'; n-- {
-		_, w := utf8.DecodeRune(d.text[i:])
+	i, end := d.lineBounds(p.Line - 1)
+	for n := p.Column - 1; n > 0 && i < end; n-- {
+		_, w := utf8.DecodeRune(d.text[i:end])
 		i += w
 	}
 	return i

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/plantest"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -91,4 +92,21 @@ func firstDiff(a, b []byte) []byte {
 		i++
 	}
 	return a[max(0, i-100):]
+}
+
+// TestOffsetOfIsSourceOffset: the snapshot's offsetOf is
+// jsontext.Source.Offset, on CRLF and LF lines, multi-byte characters,
+// columns past a line's end and lines past the text's.
+func TestOffsetOfIsSourceOffset(t *testing.T) {
+	text := "{\"a\": \"é€😀x\",\r\n \"😀😀\": 1,\n\n\"z\": [\"\U0001F30D\"]}\r\n"
+	v := newSnapshot("file:///x.json", 1, []byte(text))
+	src := jsontext.NewSource("x.json", []byte(text))
+	for line := 0; line <= 7; line++ {
+		for col := 0; col <= 20; col++ {
+			p := jsontext.Position{Line: line, Column: col}
+			if got, want := v.offsetOf(p), src.Offset(p); got != want {
+				t.Errorf("line %d column %d: %d, Source.Offset %d", line, col, got, want)
+			}
+		}
+	}
 }
