@@ -141,8 +141,14 @@ func (s *Server) codeAction(ctx *glsp.Context, params *protocol.CodeActionParams
 	if err != nil {
 		return nil, err
 	}
-	defer d.release()
 	p, ds, _ := d.analyse(s)
+	cat := d.d.incCat
+	// The plan, its diagnostics and the snapshot are never changed by
+	// later edits (each makes new ones): the fixes, a whole validation
+	// each, are verified without the lock, so that the document's next
+	// validation does not wait for them.
+	d.release()
+	cancelled := s.callContext(ctx).Err
 	from, err1 := d.offset(params.Range.Start)
 	to, err2 := d.offset(params.Range.End)
 	if err1 != nil || err2 != nil {
@@ -155,6 +161,9 @@ func (s *Server) codeAction(ctx *glsp.Context, params *protocol.CodeActionParams
 		if x.End < from || x.Start > to {
 			continue
 		}
+		if cancelled() != nil {
+			return nil, errCancelled
+		}
 		if len(check.Fixes(p, x)) == 0 {
 			continue
 		}
@@ -164,7 +173,7 @@ func (s *Server) codeAction(ctx *glsp.Context, params *protocol.CodeActionParams
 			// fixes beyond are not offered unverified.
 			break
 		}
-		fs := check.VerifiedFixes(p, s.catalog(), ds, x)
+		fs := check.VerifiedFixes(p, cat, ds, x)
 		if len(fs) == 0 {
 			continue
 		}

@@ -214,6 +214,15 @@ var concurrent = map[string]bool{
 	string(protocol.MethodTextDocumentCodeAction):     true,
 }
 
+// modifies are the requests answered ContentModified when their document
+// changed while they ran, not only before: those that take long (a
+// document's symbols made whole, quick fixes each validated) and whose
+// answer is of no use for another text.
+var modifies = map[string]bool{
+	string(protocol.MethodTextDocumentDocumentSymbol): true,
+	string(protocol.MethodTextDocumentCodeAction):     true,
+}
+
 // LSP's error codes for a request cancelled by the client, and for one
 // whose document changed under it.
 const (
@@ -314,8 +323,9 @@ func (s *Server) callOf(gctx *glsp.Context) *call {
 
 // acquire is the document uri with its analysis lock held, for a request:
 // the text the request was sent for, or ContentModified when the editor
-// has changed it since (the analysis follows the latest text only), or
-// RequestCancelled when the client cancelled it while it waited.
+// has changed it since (the analysis follows the latest text only; a
+// document closed and opened again is another), or RequestCancelled when
+// the client cancelled it while it waited.
 func (s *Server) acquire(gctx *glsp.Context, uri string) (*view, error) {
 	d, err := s.doc(uri)
 	if err != nil {
@@ -330,7 +340,7 @@ func (s *Server) acquire(gctx *glsp.Context, uri string) (*view, error) {
 	if err != nil {
 		return nil, errCancelled
 	}
-	if c != nil && c.doc == d && c.at != v.snapshot {
+	if c != nil && c.doc != nil && (c.doc != d || c.at != v.snapshot) {
 		v.release()
 		return nil, errModified
 	}
@@ -352,9 +362,10 @@ func (h replier) answer(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		case c.ctx.Err() != nil:
 			// Cancelled while it ran: the client has stopped waiting.
 			err = errCancelled
-		case req.Method == string(protocol.MethodTextDocumentDocumentSymbol) && c.doc != nil && c.doc.current() != c.at:
+		case modifies[req.Method] && c.doc != nil && c.doc.current() != c.at:
 			// The editor's outline is of the text it has now: it asks
-			// again for it.
+			// again for it. A quick fix's edits are of the text they
+			// were made for.
 			err = errModified
 		}
 	}
