@@ -233,9 +233,8 @@ const (
 var (
 	errCancelled = &jsonrpc2.Error{Code: codeRequestCancelled, Message: "the request was cancelled"}
 	// errModified follows gopls: an answer computed for a text the editor
-	// no longer has is dropped, and the editor asks again (VS Code's
-	// client does so for documentSymbol; for the others it shows
-	// nothing, as for a cancelled request).
+	// no longer has is dropped (vscode-languageclient shows no error for
+	// it, and asks again when the editor does, for the new text).
 	errModified = &jsonrpc2.Error{Code: codeContentModified,
 		Message: "the document changed since the request was sent: ask again for its new version"}
 )
