@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"runtime"
 	"testing"
 
 	"github.com/planctl/planctl/mockserver"
@@ -20,25 +21,10 @@ import (
 // the server answers on its reading goroutine (an unknown method), after
 // the messages sent before it: no timing.
 func TestRequestsWaitingForTheDocument(t *testing.T) {
-	s := NewServer(Options{Open: func(context.Context, Source) (*plan.Catalog, func() error, error) { return mockserver.Demo(), nil, nil }})
-	a, b := net.Pipe()
-	go s.Serve(a)
-	c := &client{got: make(chan struct{}, 1), done: make(chan error, 1)}
-	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}), c)
-	t.Cleanup(func() { c.conn.Close(); a.Close() })
-	var res any
-	if err := c.call(t, "initialize", map[string]any{"capabilities": map[string]any{}}, &res); err != nil {
-		t.Fatal(err)
-	}
-	const uri = "file:///p.json"
 	text := func(id string) string { return `[{"id": "` + id + `", "tool": "echo", "args": {"value": 1}}]` }
-	c.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": "json", "version": 1, "text": text("first")}})
-	c.wait(t, "textDocument/publishDiagnostics", func(json.RawMessage) bool { return true })
-	d, err := s.doc(uri)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, c, d := serveOpen(t, text("first"))
+	const uri = "file:///p.json"
+	var res any
 	// processed returns once the server has read every message sent so far.
 	processed := func() {
 		t.Helper()
@@ -100,6 +86,80 @@ func TestRequestsWaitingForTheDocument(t *testing.T) {
 	}
 	if err := <-symbols(1002); err != nil {
 		t.Errorf("after the change: %v", err)
+	}
+}
+
+// serveOpen serves a Server in process, initialized, with file:///p.json
+// open as text and published.
+func serveOpen(t *testing.T, text string) (*Server, *client, *document) {
+	t.Helper()
+	s := NewServer(Options{Open: func(context.Context, Source) (*plan.Catalog, func() error, error) { return mockserver.Demo(), nil, nil }})
+	a, b := net.Pipe()
+	go s.Serve(a)
+	c := &client{got: make(chan struct{}, 1), done: make(chan error, 1)}
+	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}), c)
+	t.Cleanup(func() { c.conn.Close(); a.Close() })
+	var res any
+	if err := c.call(t, "initialize", map[string]any{"capabilities": map[string]any{}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	c.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": "file:///p.json", "languageId": "json", "version": 1, "text": text}})
+	c.wait(t, "textDocument/publishDiagnostics", func(json.RawMessage) bool { return true })
+	d, err := s.doc("file:///p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, c, d
+}
+
+// TestRequestsBounded: requests that cannot be answered yet (their
+// document's lock held) are taken maxInflight at a time; the reading then
+// waits for a slot, and every request is answered once they can be.
+func TestRequestsBounded(t *testing.T) {
+	s, c, d := serveOpen(t, `[{"id": "a", "tool": "echo", "args": {"value": 1}}]`)
+	d.lock(context.Background())
+	// Sent from a goroutine: once the reading waits for a slot, the
+	// server reads no more, and the pipe takes no more.
+	sent := make(chan []jsonrpc2.Waiter, 1)
+	go func() {
+		var waiters []jsonrpc2.Waiter
+		for range maxInflight + 10 {
+			w, err := c.conn.DispatchCall(context.Background(), "textDocument/documentSymbol",
+				map[string]any{"textDocument": map[string]any{"uri": "file:///p.json"}})
+			if err != nil {
+				break
+			}
+			waiters = append(waiters, w)
+		}
+		sent <- waiters
+	}()
+	taken := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.calls)
+	}
+	for taken() < maxInflight {
+		runtime.Gosched() // until the reading has taken a full load
+	}
+	select {
+	case <-sent:
+		t.Errorf("all %d requests were read while none could be answered", maxInflight+10)
+	default:
+	}
+	if n := taken(); n != maxInflight || len(s.slots) != maxInflight {
+		t.Errorf("%d requests taken (%d slots) while their document was busy, want %d", n, len(s.slots), maxInflight)
+	}
+	d.unlock()
+	waiters := <-sent
+	if len(waiters) != maxInflight+10 {
+		t.Fatalf("%d requests sent", len(waiters))
+	}
+	for i, w := range waiters {
+		var r []map[string]any
+		if err := w.Wait(context.Background(), &r); err != nil || len(r) != 1 {
+			t.Fatalf("request %d: %v %v", i, r, err)
+		}
 	}
 }
 

@@ -101,13 +101,14 @@ type Server struct {
 	calls    map[jsonrpc2.ID]*call
 	byCtx    map[*glsp.Context]*call
 	inflight sync.WaitGroup
+	slots    chan struct{} // one per request being answered: maxInflight
 }
 
 // NewServer makes a server; Serve runs it.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, dirty: map[*document]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}), regKick: make(chan struct{}, 1),
-		calls: map[jsonrpc2.ID]*call{}, byCtx: map[*glsp.Context]*call{}}
+		calls: map[jsonrpc2.ID]*call{}, byCtx: map[*glsp.Context]*call{}, slots: make(chan struct{}, maxInflight)}
 	s.handler = protocol.Handler{
 		Initialize:                      s.initialize,
 		Initialized:                     s.initialized,
@@ -195,12 +196,22 @@ func (h replier) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		h.answer(ctx, conn, req, nil)
 		return
 	}
+	// A client that sends requests faster than their answers are read
+	// (or written) is held to maxInflight at a time: the reading waits
+	// for a slot, as it waited for each answer before.
+	h.s.slots <- struct{}{}
 	c := h.s.begin(req)
 	go func() {
+		defer func() { <-h.s.slots }()
 		defer h.s.end(req.ID, c)
 		h.answer(ctx, conn, req, c)
 	}()
 }
+
+// maxInflight bounds the requests answered at once: far more than an
+// editor has outstanding, and a bound on the goroutines and snapshots a
+// flood of requests can hold.
+const maxInflight = 64
 
 // concurrent are the requests answered off the reading goroutine: those
 // that read a document and change nothing, whose answers the protocol
