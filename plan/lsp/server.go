@@ -137,7 +137,9 @@ func NewServer(opts Options) *Server {
 // sourcegraph/jsonrpc2 (the transport glsp's own server uses; its
 // exported runner is bound to the process's stdin and stdout, which tests
 // and the CLI's injected streams cannot use) and handled by glsp's
-// protocol.Handler.
+// protocol.Handler: notifications in order as they are read, requests on
+// documents concurrently (replier.Handle). Serve returns once the requests
+// still being answered have ended (they are cancelled).
 func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	go s.publisher()
 	go s.registrar()
