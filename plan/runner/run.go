@@ -589,11 +589,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	step := r.Plan.Steps[i]
 	tool, immediate := r.toolOf(step.ToolName())
 	if tool == nil {
-		name := "None"
-		if !step.Tool.IsZero() {
-			name = pyvalue.Str(step.Tool)
-		}
-		return fail(unknownToolMessage(name, r.Catalog))
+		return fail(r.Catalog.UnknownToolMessage(step.Tool))
 	}
 	var args json.RawMessage
 	var err error
@@ -739,20 +735,6 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(time.Microsecond)
-}
-
-func unknownToolMessage(name string, c *plan.Catalog) string {
-	var b bytes.Buffer
-	for i, n := range c.Names() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-	}
-	if why := c.Absent(name); why != "" {
-		return fmt.Sprintf("Unknown tool: '%s'. Available: %s ('%s' is %s)", name, b.String(), name, why)
-	}
-	return fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, b.String())
 }
 
 // ResolveArgs builds the arguments step i runs with: its literal arguments,
