@@ -328,14 +328,9 @@ func (d *Debugger) Fixes(n int) ([]Fix, error) {
 		return nil, fmt.Errorf("there is no diagnostic %d: diag numbers them 1 to %d", n, len(ds))
 	}
 	x := ds[n-1]
-	before := plan.ErrorCount(ds)
 	var out []Fix
-	for k, f := range check.Fixes(p, x) {
-		np := d.load(check.ApplyEdits(p.Src.Bytes, f.Edits))
-		if np.Root.IsZero() || plan.ErrorCount(d.validateWhole(np)) > before {
-			continue
-		}
-		out = append(out, Fix{N: n, Sub: k + 1, Fix: f, diag: x})
+	for _, f := range check.VerifiedFixes(p, d.run.Catalog, ds, x, check.VerifyOptions{Load: d.load, Validate: d.validateWhole}) {
+		out = append(out, Fix{N: n, Sub: f.Index + 1, Fix: f, diag: x})
 	}
 	return out, nil
 }
