@@ -10,6 +10,7 @@
 package regfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -49,12 +50,25 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := ReadAtMost(f, max)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%s is %w", path, err)
+	}
+	return data, err
+}
+
+// ReadAtMost reads r to its end, but stops one byte past max and refuses
+// what it read with an error that names the bound and wraps ErrTooLarge:
+// a wrong input (a device, an endless pipe) fails instead of filling
+// memory. Callers that say more (which file, what it should be) test the
+// error with errors.Is.
+func ReadAtMost(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s is larger than %s: %w", path, Size(max), ErrTooLarge)
+		return nil, fmt.Errorf("larger than %s: %w", Size(max), ErrTooLarge)
 	}
 	return data, nil
 }
@@ -85,13 +99,15 @@ func check(path string, m fs.FileMode) error {
 	return fmt.Errorf("%s is %s, %w", path, what, ErrNotRegular)
 }
 
-// Size writes a byte count for people.
+// Size writes a byte count for people, exact and then in the largest
+// binary unit it reaches: "52428800 bytes (50.0 MiB)", "512 bytes". Every
+// bound and size planctl reports is written with it.
 func Size(n int64) string {
 	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
+	case n >= 1<<20:
+		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"github.com/planctl/planctl/plan/regfile"
 )
@@ -61,5 +62,41 @@ func TestReadFileBoundAndSymlink(t *testing.T) {
 	_, err := regfile.ReadFile(file, 9)
 	if !errors.Is(err, regfile.ErrTooLarge) || !strings.Contains(err.Error(), "larger than 9 bytes") {
 		t.Errorf("a file past the bound: %v", err)
+	}
+}
+
+// TestReadAtMost: a reader within the bound is read whole; an endless
+// one is refused at the bound, with an error that names it and wraps
+// ErrTooLarge; a read error is passed on as it is.
+func TestReadAtMost(t *testing.T) {
+	if data, err := regfile.ReadAtMost(strings.NewReader("abc"), 3); err != nil || string(data) != "abc" {
+		t.Errorf("within the bound: %q, %v", data, err)
+	}
+	_, err := regfile.ReadAtMost(endless{}, 4<<20)
+	if !errors.Is(err, regfile.ErrTooLarge) || !strings.HasPrefix(err.Error(), "larger than 4194304 bytes (4.0 MiB): ") {
+		t.Errorf("an endless reader: %v", err)
+	}
+	broken := errors.New("disk on fire")
+	if _, err := regfile.ReadAtMost(iotest.ErrReader(broken), 10); !errors.Is(err, broken) || errors.Is(err, regfile.ErrTooLarge) {
+		t.Errorf("a failing reader: %v", err)
+	}
+}
+
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) { return len(p), nil }
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{
+		0:        "0 bytes",
+		1023:     "1023 bytes",
+		1024:     "1024 bytes (1.0 KiB)",
+		2002:     "2002 bytes (2.0 KiB)",
+		16 << 20: "16777216 bytes (16.0 MiB)",
+		52428802: "52428802 bytes (50.0 MiB)",
+	} {
+		if got := regfile.Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
