@@ -416,7 +416,7 @@ func (s *Session) line(b []byte) []byte {
 		cut += size
 		n++
 	}
-	return fmt.Appendf(b[:cut:cut], " … %s", moreChars(utf8.RuneCount(b[cut:])))
+	return fmt.Appendf(b[:cut:cut], " … %s", jsontext.MoreChars(utf8.RuneCount(b[cut:])))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
