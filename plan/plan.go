@@ -390,3 +390,15 @@ func (p *Plan) Diag(sev Severity, code, ptr string, start, end int, msg string) 
 	return Diagnostic{Severity: sev, Code: code, Message: msg, Pointer: ptr, Start: start, End: end,
 		StepIndex: -1, src: p.Src}
 }
+
+// ByteSize writes a byte count for people, exact and then in the largest
+// binary unit it reaches: "52428800 bytes (50.0 MiB)", "512 bytes".
+func ByteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -15,6 +15,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // Open opens path for reading when it is a regular file; a symbolic link
@@ -68,7 +70,7 @@ func ReadAtMost(r io.Reader, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("larger than %s: %w", Size(max), ErrTooLarge)
+		return nil, fmt.Errorf("larger than %s: %w", plan.ByteSize(max), ErrTooLarge)
 	}
 	return data, nil
 }
@@ -97,17 +99,4 @@ func check(path string, m fs.FileMode) error {
 		what = "not a file"
 	}
 	return fmt.Errorf("%s is %s, %w", path, what, ErrNotRegular)
-}
-
-// Size writes a byte count for people, exact and then in the largest
-// binary unit it reaches: "52428800 bytes (50.0 MiB)", "512 bytes". Every
-// bound and size planctl reports is written with it.
-func Size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -85,18 +85,3 @@ func TestReadAtMost(t *testing.T) {
 type endless struct{}
 
 func (endless) Read(p []byte) (int, error) { return len(p), nil }
-
-func TestSize(t *testing.T) {
-	for n, want := range map[int64]string{
-		0:        "0 bytes",
-		1023:     "1023 bytes",
-		1024:     "1024 bytes (1.0 KiB)",
-		2002:     "2002 bytes (2.0 KiB)",
-		16 << 20: "16777216 bytes (16.0 MiB)",
-		52428802: "52428802 bytes (50.0 MiB)",
-	} {
-		if got := regfile.Size(n); got != want {
-			t.Errorf("Size(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -13,7 +13,6 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
-	"github.com/planctl/planctl/plan/regfile"
 )
 
 // Every change of the plan (an argument, a tool, a deleted step, a fix,
@@ -490,7 +489,7 @@ func (d *Debugger) Reload() (Change, error) {
 		return Change{}, fmt.Errorf("cannot reload the plan: %w", err)
 	}
 	if int64(len(src)) > max {
-		return Change{}, fmt.Errorf("cannot reload the plan: %s is larger than %s (--max-bytes)", d.opts.File, regfile.Size(max))
+		return Change{}, fmt.Errorf("cannot reload the plan: %s is larger than %s (--max-bytes)", d.opts.File, plan.ByteSize(max))
 	}
 	ch, err := d.commit(src, "reload", -1, false, true)
 	if err != nil {

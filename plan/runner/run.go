@@ -13,7 +13,6 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
-	"github.com/planctl/planctl/plan/regfile"
 )
 
 // StepStatus is where a step is in a run.
@@ -652,7 +651,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return fail(res.Error)
 	}
 	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
-		return fail(OverResult(tool.Name, regfile.Size(int64(len(res.Value))), max))
+		return fail(OverResult(tool.Name, plan.ByteSize(int64(len(res.Value))), max))
 	}
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
@@ -721,8 +720,8 @@ func invalidUTF8(b []byte) int {
 }
 
 // ByteSize formats n for people: "52428800 bytes (50.0 MiB)". It is
-// regfile.Size, kept for the drivers that format sizes through runner.
-func ByteSize(n int64) string { return regfile.Size(n) }
+// plan.ByteSize, kept for the drivers that format sizes through runner.
+func ByteSize(n int64) string { return plan.ByteSize(n) }
 
 func roundDuration(d time.Duration) time.Duration {
 	if d > time.Second {

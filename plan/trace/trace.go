@@ -468,7 +468,7 @@ func Read(path string) (*Trace, error) {
 func readAtMost(r io.Reader, path string, max int64) (*Trace, error) {
 	data, err := regfile.ReadAtMost(r, max)
 	if errors.Is(err, regfile.ErrTooLarge) {
-		return nil, fmt.Errorf("the trace %s is larger than %s, more than planctl records (a plan and its results): check that it is a trace", path, regfile.Size(max))
+		return nil, fmt.Errorf("the trace %s is larger than %s, more than planctl records (a plan and its results): check that it is a trace", path, plan.ByteSize(max))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)

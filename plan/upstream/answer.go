@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/planctl/planctl/plan/regfile"
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -60,7 +60,7 @@ func (cs *callState) overResult(tool string) error {
 	if n == 0 {
 		return nil
 	}
-	return errorString(runner.OverResult(tool, "an answer of more than "+regfile.Size(n), runner.ResultBound(cs.ctx)))
+	return errorString(runner.OverResult(tool, "an answer of more than "+plan.ByteSize(n), runner.ResultBound(cs.ctx)))
 }
 
 type errorString string

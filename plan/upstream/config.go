@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -120,7 +121,7 @@ func readServers(path string) (map[string]json.RawMessage, []string, error) {
 	const maxConfig = 16 << 20
 	data, err := regfile.ReadAtMost(fh, maxConfig)
 	if errors.Is(err, regfile.ErrTooLarge) {
-		return nil, nil, fmt.Errorf("%s is larger than %s: not an mcpServers file", path, regfile.Size(maxConfig))
+		return nil, nil, fmt.Errorf("%s is larger than %s: not an mcpServers file", path, plan.ByteSize(maxConfig))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)

@@ -157,7 +157,7 @@ func loadCatalog(path string) (*plan.Catalog, error) {
 	defer fh.Close()
 	data, err := regfile.ReadAtMost(fh, plan.DefaultMaxBytes)
 	if errors.Is(err, regfile.ErrTooLarge) {
-		return nil, fatal(fmt.Errorf("the catalog %s is larger than %s: is it a catalog?", path, regfile.Size(plan.DefaultMaxBytes)))
+		return nil, fatal(fmt.Errorf("the catalog %s is larger than %s: is it a catalog?", path, plan.ByteSize(plan.DefaultMaxBytes)))
 	}
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
