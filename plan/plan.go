@@ -144,6 +144,18 @@ func (s *Step) Label() string {
 	return "#" + strconv.Itoa(s.Index)
 }
 
+// StepBefore is the step a reference named id, made by step i, reads:
+// the latest step before i whose id is that string, as Concierge's
+// results map finds it; -1 when there is none.
+func (p *Plan) StepBefore(i int, id string) int {
+	for j := min(i, len(p.Steps)) - 1; j >= 0; j-- {
+		if s := p.Steps[j].ID; !s.IsZero() && s.Kind() == jsontext.String && s.Str() == id {
+			return j
+		}
+	}
+	return -1
+}
+
 // ArgPtr is the pointer of argument name of this step.
 func (s *Step) ArgPtr(name string) string { return s.Ptr + "/args/" + jsontext.EscapePointer(name) }
 
