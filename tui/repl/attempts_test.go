@@ -16,19 +16,8 @@ func TestAttemptsCommand(t *testing.T) {
 	}
 	// durations vary; the rest is fixed
 	dur := regexp.MustCompile(` in [0-9.]+(µs|ms|s)\n`)
-	want := `backup (#0, create_backup): 2 attempt(s)
-1. ok in D
-   args: {
-     "database": "ord" … 3 more characters
-   }
-   result: {
-     "backup_id": "bk-" … 6 more characters,
-     "database": "ord" … 3 more characters,
-     "size_bytes": 12345678901234567890,
-     "created_at": "202" … 17 more characters
-   }
-2. ok in D
-   args: {
+	// both runs sent and got the same
+	values := `   args: {
      "database": "ord" … 3 more characters
    }
    result: {
@@ -38,6 +27,7 @@ func TestAttemptsCommand(t *testing.T) {
      "created_at": "202" … 17 more characters
    }
 `
+	want := "backup (#0, create_backup): 2 attempt(s)\n1. ok in D\n" + values + "2. ok in D\n" + values
 	if g := dur.ReplaceAllString(got[5], " in D\n"); g != want {
 		t.Errorf("attempts backup:\n%s\nwant\n%s", got[5], want)
 	}
