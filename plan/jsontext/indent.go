@@ -108,7 +108,7 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error), b *bo
 			}
 		case '}', ']':
 			depth--
-			if b != nil {
+			if b != nil && len(b.items) > 0 {
 				b.items = b.items[:len(b.items)-1]
 			}
 			if b == nil || !b.Compact {
@@ -156,8 +156,8 @@ func newline(dst []byte, depth int) []byte {
 // full counts the item a ',' begins in the innermost open container, and
 // reports whether it is past MaxItems (when the rest are left out).
 func (b *bounded) full() bool {
-	if b.MaxItems <= 0 {
-		return false
+	if b.MaxItems <= 0 || len(b.items) == 0 {
+		return false // no bound, or text that is not JSON
 	}
 	n := &b.items[len(b.items)-1]
 	if *n >= b.MaxItems {
@@ -170,6 +170,7 @@ func (b *bounded) full() bool {
 // appendString appends the string token src[i:end] escaped to draw, cut
 // to b.MaxStringLen when it is a value.
 func (b *bounded) appendString(dst, src []byte, i, end int) []byte {
+	end = min(end, len(src)) // a string the text cuts short
 	tok, more := src[i:end], 0
 	if b.MaxStringLen > 0 {
 		if j := SkipSpace(src, end); j >= len(src) || src[j] != ':' {

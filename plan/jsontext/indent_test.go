@@ -72,3 +72,26 @@ func TestAppendBounded(t *testing.T) {
 		t.Errorf("unbounded is not Display(Indent):\n%s\nwant\n%s", got, want)
 	}
 }
+
+// FuzzAppendBounded: on valid JSON without bounds AppendBounded is
+// Display(Indent) (or of AppendCompact); on any text it does not panic,
+// whatever the bounds (the seeds include text cut short).
+func FuzzAppendBounded(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2, {"b": "cdef"}], "e": {}}`, `[[],[[1]],"x"]`, `{][ e[ta0-,-t1"a ]"\`, `{"a":"b`, `[1,2,`} {
+		f.Add([]byte(s), 1, 2, false)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, items, chars int, compact bool) {
+		b := Bounds{MaxItems: items, MaxStringLen: chars, Compact: compact}
+		AppendBounded(nil, src, 1, b)
+		if !json.Valid(src) {
+			return
+		}
+		want := Display(Indent(src))
+		if compact {
+			want = Display(AppendCompact(nil, src))
+		}
+		if got := string(AppendBounded(nil, src, 0, Bounds{Compact: compact})); got != want {
+			t.Fatalf("%q unbounded: %s, want %s", src, got, want)
+		}
+	})
+}
