@@ -594,11 +594,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 	step := r.Plan.Steps[i]
 	tool, immediate := r.toolOf(step.ToolName())
 	if tool == nil {
-		name := "None"
-		if !step.Tool.IsZero() {
-			name = pyvalue.Str(step.Tool)
-		}
-		return fail(unknownToolMessage(name, r.Catalog))
+		return fail(r.Catalog.UnknownToolMessage(step.Tool))
 	}
 	var args json.RawMessage
 	var err error
@@ -660,7 +656,7 @@ func (r *Run) execute(ctx context.Context, i int) (_ StepState, halt string) {
 		return fail(res.Error)
 	}
 	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
-		return fail(OverResult(tool.Name, ByteSize(int64(len(res.Value))), max))
+		return fail(OverResult(tool.Name, plan.ByteSize(int64(len(res.Value))), max))
 	}
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
@@ -738,36 +734,15 @@ func invalidUTF8(b []byte) int {
 	return 0
 }
 
-// ByteSize formats n for people: "52428800 bytes (50.0 MiB)".
-func ByteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+// ByteSize formats n for people: "52428800 bytes (50.0 MiB)". It is
+// plan.ByteSize, kept for the drivers that format sizes through runner.
+func ByteSize(n int64) string { return plan.ByteSize(n) }
 
 func roundDuration(d time.Duration) time.Duration {
 	if d > time.Second {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(time.Microsecond)
-}
-
-func unknownToolMessage(name string, c *plan.Catalog) string {
-	var b bytes.Buffer
-	for i, n := range c.Names() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-	}
-	if why := c.Absent(name); why != "" {
-		return fmt.Sprintf("Unknown tool: '%s'. Available: %s ('%s' is %s)", name, b.String(), name, why)
-	}
-	return fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, b.String())
 }
 
 // ResolveArgs builds the arguments step i runs with: its literal arguments,

@@ -416,7 +416,7 @@ func (s *Session) line(b []byte) []byte {
 		cut += size
 		n++
 	}
-	return fmt.Appendf(b[:cut:cut], " … %s", moreChars(utf8.RuneCount(b[cut:])))
+	return fmt.Appendf(b[:cut:cut], " … %s", jsontext.MoreChars(utf8.RuneCount(b[cut:])))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
@@ -439,7 +439,12 @@ func (s *Session) where() {
 // writeJSON prints a value within the session's limits, a screen at a
 // time when it is longer than the terminal.
 func (s *Session) writeJSON(raw []byte) {
-	text := append(appendValue(nil, raw, s.limits, false), '\n')
+	s.writeText(append(appendValue(nil, raw, s.limits, false), '\n'))
+}
+
+// writeText prints text a screen at a time when it is longer than the
+// terminal.
+func (s *Session) writeText(text []byte) {
 	if s.page != nil && bytes.Count(text, []byte{'\n'}) >= s.height()-1 {
 		s.out.Flush()
 		if err := s.page(text); err != nil {
@@ -528,18 +533,16 @@ func (s *Session) waitingFor(i int) string {
 		if ref.Err != "" {
 			continue
 		}
-		for j := i - 1; j >= 0; j-- {
-			if p.Steps[j].Label() != ref.Step {
-				continue
-			}
-			switch st := s.run.Step(j); st.Status {
-			case runner.StepOK:
-			case runner.StepError:
-				return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
-			default:
-				return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
-			}
-			break
+		j := p.StepBefore(i, ref.Step)
+		if j < 0 {
+			continue
+		}
+		switch st := s.run.Step(j); st.Status {
+		case runner.StepOK:
+		case runner.StepError:
+			return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
+		default:
+			return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
 		}
 	}
 	return ""
