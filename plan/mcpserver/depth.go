@@ -37,9 +37,11 @@ type depthGuard struct {
 	buf []byte
 	// wire, when set, sees each line first (Concierge's wire, wire.go).
 	wire func([]byte) ([]byte, []byte)
-	// asked, when set, counts each request read; atEOF, when set, runs
-	// before the end of input is passed on (stdio: wait for the answers).
-	asked func(line []byte)
+	// asked, when set, counts each request read, and reports false for
+	// one the client cancelled before sending it, which is dropped;
+	// atEOF, when set, runs before the end of input is passed on (stdio:
+	// wait for the answers).
+	asked func(line []byte) bool
 	atEOF func()
 }
 
@@ -47,11 +49,11 @@ func (g *depthGuard) Read(p []byte) (int, error) {
 	for len(g.buf) == 0 {
 		line, err := g.r.ReadBytes('\n')
 		if len(line) > 0 {
-			if g.asked != nil && !tooDeep(line, MaxRequestDepth) {
-				g.asked(line)
-			}
-			if tooDeep(line, MaxRequestDepth) {
+			deep := tooDeep(line, MaxRequestDepth)
+			if deep {
 				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
+			} else if g.asked != nil && !g.asked(line) {
+				// Cancelled before it came: neither run nor answered.
 			} else if g.wire == nil {
 				g.buf = line
 			} else if pass, reply := g.wire(line); reply != nil {

@@ -23,6 +23,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
 	t := newAnswerTracker()
+	t.log = s.log
 	w := &countingWriter{w: out, b: b, t: t, idKey: s.idKey}
 	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
 		atEOF: func() {
@@ -67,6 +68,8 @@ type answerTracker struct {
 	// at most the requests in flight.
 	inFlight  map[string]int
 	cancelled map[string]bool
+	early     earlyCancels // cancellations read before their requests
+	log       *slog.Logger // nil: the requests not run are not logged
 }
 
 func newAnswerTracker() *answerTracker {
@@ -91,8 +94,10 @@ func idKey(raw json.RawMessage) (string, bool) {
 
 // asked counts line when it is a request: an object with an id and a
 // method; and marks the request a notifications/cancelled names, when it
-// is in flight.
-func (t *answerTracker) asked(line []byte) {
+// is in flight, or remembers it (earlyCancels) when it has not come yet.
+// It reports false for a request already cancelled so: it is not to be
+// run.
+func (t *answerTracker) asked(line []byte) bool {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -101,7 +106,7 @@ func (t *answerTracker) asked(line []byte) {
 		} `json:"params"`
 	}
 	if json.Unmarshal(line, &m) != nil || m.Method == "" {
-		return
+		return true
 	}
 	if len(m.ID) == 0 || string(m.ID) == "null" {
 		if m.Method == string(mcp.MethodNotificationCancelled) {
@@ -109,18 +114,30 @@ func (t *answerTracker) asked(line []byte) {
 				t.mu.Lock()
 				if t.inFlight[k] > 0 {
 					t.cancelled[k] = true
+				} else {
+					t.early.add(k)
 				}
 				t.mu.Unlock()
 			}
 		}
-		return
+		return true
+	}
+	k, ok := idKey(m.ID)
+	// initialize cannot be cancelled (MCP): it is answered whatever came
+	// before it.
+	if ok && m.Method != string(mcp.MethodInitialize) && t.early.take(k) {
+		if t.log != nil {
+			t.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "method", m.Method, "id", string(m.ID))
+		}
+		return false
 	}
 	t.mu.Lock()
 	t.requests++
-	if k, ok := idKey(m.ID); ok {
+	if ok {
 		t.inFlight[k]++
 	}
 	t.mu.Unlock()
+	return true
 }
 
 // cancelledAnswer reports whether msg answers a request the client
