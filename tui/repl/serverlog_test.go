@@ -61,4 +61,3 @@ func TestServerLogLines(t *testing.T) {
 		t.Errorf("a line was printed twice:\n%s", errb.String())
 	}
 }
-
