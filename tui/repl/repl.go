@@ -153,20 +153,7 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 		signal.Notify(sigs, os.Interrupt)
 		defer signal.Stop(sigs)
 	} else {
-		sc := bufio.NewScanner(o.In)
-		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		read = func(prompt string) (string, error) {
-			if o.Interactive {
-				io.WriteString(s.errOut, prompt)
-			}
-			if !sc.Scan() {
-				if err := sc.Err(); err != nil {
-					return "", err
-				}
-				return "", io.EOF
-			}
-			return sc.Text(), nil
-		}
+		read = s.lineReader()
 	}
 	if o.Interactive {
 		s.banner()
@@ -202,6 +189,25 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 	}
 	s.logs.flush()
 	return s.result()
+}
+
+// lineReader reads the commands from o.In when it is no terminal (a pipe,
+// a file), a line at a time; it shows the prompt when Interactive.
+func (s *Session) lineReader() func(prompt string) (string, error) {
+	sc := bufio.NewScanner(s.o.In)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	return func(prompt string) (string, error) {
+		if s.o.Interactive {
+			io.WriteString(s.errOut, prompt)
+		}
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return "", err
+			}
+			return "", io.EOF
+		}
+		return sc.Text(), nil
+	}
 }
 
 // onTerminal gives the session the terminal's questions (ask: y or yes

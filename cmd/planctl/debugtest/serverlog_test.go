@@ -1,6 +1,7 @@
 package debugtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,5 +94,45 @@ func TestREPLServerLogFromAPipe(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d `).MatchString(r.stdout) || !logLine.MatchString(r.stdout) {
 		t.Errorf("log does not list the messages with their times:\n%s", r.stdout)
+	}
+}
+
+// The TUI's M, on a terminal, shows the messages server-everything logs
+// (one as its simulated logging starts, then one every 5 seconds), and a
+// message that comes while the view is open is drawn without a key.
+func TestTUIServerLogOnATerminal(t *testing.T) {
+	t.Parallel()
+	server, planFile := everything(t)
+	term := startOnPty(t, "debug", planFile, "--server", server)
+	term.waitFor("status: ready")
+	term.send("n")
+	term.waitFor("1/2 ok")
+	term.send("M")
+	term.waitFor("Server log: ")
+	term.waitFor("server-everything")
+	// The view is open and no key is pressed: the next periodic message
+	// redraws it, with one more message in the title.
+	first := term.mark()
+	term.waitFor("Server log: ")
+	for !strings.Contains(term.since(first), "message(s)") {
+		term.waitFor("message(s)")
+	}
+	var n1 int
+	fmt.Sscanf(term.since(first)[strings.Index(term.since(first), "Server log: ")+len("Server log: "):], "%d", &n1)
+	for {
+		mark := term.mark()
+		term.waitFor("Server log: ")
+		var n2 int
+		s := term.since(mark)
+		fmt.Sscanf(s[strings.Index(s, "Server log: ")+len("Server log: "):], "%d", &n2)
+		if n2 > n1 {
+			break
+		}
+	}
+	term.send("\x1b") // esc
+	term.waitFor("status:")
+	term.send("q")
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, term.screen())
 	}
 }
