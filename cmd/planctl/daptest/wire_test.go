@@ -424,7 +424,8 @@ func TestSeveralServers(t *testing.T) {
 // (server-everything's get-roots-list tool reports what it was given),
 // relative to "cwd" as --mcp-root is to planctl's folder; "server" takes
 // an array, as --server repeats; "serverLog" names the file the server's
-// stderr goes to.
+// stderr goes to; and the server's log message about the roots reaches
+// the debug console.
 func TestRootsAndServerLog(t *testing.T) {
 	script, err := filepath.Abs("../upstreamtest/testdata/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	if err != nil {
@@ -456,8 +457,17 @@ func TestRootsAndServerLog(t *testing.T) {
 		"mcpRoot": []string{"data", "file:///srv/other"}, "serverLog": "logs.txt"})
 	c.event("initialized")
 	c.call("configurationDone", nil)
-	got := c.output("run completed")
-	for _, want := range []string{"file://" + filepath.Join(ws, "data"), "file:///srv/other", "Echo: hi"} {
+	// The run's output up to its response (after "run completed"), and
+	// server-everything's log message saying it got the roots, which may
+	// come before the run ends or after.
+	var got string
+	for !strings.Contains(got, "Echo: hi") || !strings.Contains(got, "Roots updated") {
+		if o, ok := c.event("output").(*godap.OutputEvent); ok {
+			got += o.Body.Output
+		}
+	}
+	for _, want := range []string{"file://" + filepath.Join(ws, "data"), "file:///srv/other", "Echo: hi",
+		"[log server-everything info everything-server] Roots updated: 2 root(s) received from client\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the run's output lacks %q:\n%s", want, got)
 		}
