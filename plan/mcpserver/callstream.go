@@ -130,7 +130,8 @@ func (w *callWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 type calls struct {
 	mu    sync.Mutex
 	m     map[string]*callWriter
-	early earlyCancels
+	early recentIDs // cancellations that came before their requests
+	done  recentIDs // the requests answered lately
 }
 
 func callID(sid string, id json.RawMessage) string {
@@ -155,6 +156,7 @@ func (c *calls) add(key string, w *callWriter) (release func(), ok bool) {
 	return func() {
 		c.mu.Lock()
 		delete(c.m, key)
+		c.done.add(key)
 		c.mu.Unlock()
 	}, true
 }
@@ -164,7 +166,7 @@ func (c *calls) add(key string, w *callWriter) (release func(), ok bool) {
 func (c *calls) cancel(key string) {
 	c.mu.Lock()
 	w := c.m[key]
-	if w == nil {
+	if w == nil && !c.done.has(key) { // else too late: the request is answered
 		c.early.add(key)
 	}
 	c.mu.Unlock()

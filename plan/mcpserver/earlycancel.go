@@ -5,16 +5,19 @@ import (
 	"time"
 )
 
-// earlyCancels remembers cancellations (notifications/cancelled) whose
-// request has not arrived: a client may write the cancellation first (the
-// TypeScript SDK cancels from an AbortSignal as soon as it fires, and over
-// HTTP the two posts race), and a request whose cancellation was already
-// read is then not run, nor answered, as MCP asks. A client's ids are
-// unique within its session, so a remembered id names that one request.
-// It keeps at most maxEarlyCancels ids, each for earlyCancelAge: a
-// cancellation whose request never comes must not be kept forever, nor
-// let a client grow the server's memory.
-type earlyCancels struct {
+// recentIDs is a bounded set of request ids, each kept for
+// earlyCancelAge: at most maxEarlyCancels, the newest. It serves two
+// purposes. As early cancellations, it remembers a notifications/cancelled
+// whose request has not arrived: a client may write the cancellation
+// first (the TypeScript SDK cancels from an AbortSignal as soon as it
+// fires, and over HTTP the two posts race), and a request whose
+// cancellation was already read is then not run, nor answered, as MCP
+// asks. As the ids recently answered, it tells such a cancellation from
+// one that came too late, after the answer: a client that reuses an id
+// (MCP forbids it; a hand-written script does it) must not have its next
+// request dropped, which it would wait for forever. Neither may be kept
+// forever, nor let a client grow the server's memory.
+type recentIDs struct {
 	mu    sync.Mutex
 	at    map[string]earlyCancel
 	order []earlyCancel // oldest first, for eviction; entries may be stale
@@ -28,24 +31,25 @@ type earlyCancel struct {
 	when time.Time
 }
 
-// maxEarlyCancels bounds the cancellations remembered ahead of their
-// requests, per stdio connection or per HTTP server.
+// maxEarlyCancels bounds each recentIDs: the cancellations remembered
+// ahead of their requests, the ids recently answered; per stdio
+// connection or per HTTP server.
 const maxEarlyCancels = 1024
 
-// earlyCancelAge is how long a cancellation waits for its request: the
-// request it names is one the client sent just before it (or concurrently,
-// over HTTP).
+// earlyCancelAge is how long a recentIDs keeps an id: a cancellation
+// waits that long for its request, which the client sent just before it
+// (or concurrently, over HTTP).
 const earlyCancelAge = time.Minute
 
-func (e *earlyCancels) clock() time.Time {
+func (e *recentIDs) clock() time.Time {
 	if e.now != nil {
 		return e.now()
 	}
 	return time.Now()
 }
 
-// add remembers that the request key names was cancelled before it came.
-func (e *earlyCancels) add(key string) {
+// add remembers key.
+func (e *recentIDs) add(key string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.at == nil {
@@ -67,9 +71,9 @@ func (e *earlyCancels) add(key string) {
 	}
 }
 
-// take reports whether the request key names was cancelled before it
-// came (within earlyCancelAge), and forgets the cancellation.
-func (e *earlyCancels) take(key string) bool {
+// take reports whether key is remembered (within earlyCancelAge), and
+// forgets it.
+func (e *recentIDs) take(key string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	c, ok := e.at[key]
@@ -78,4 +82,12 @@ func (e *earlyCancels) take(key string) bool {
 	}
 	delete(e.at, key)
 	return e.clock().Sub(c.when) <= earlyCancelAge
+}
+
+// has reports whether key is remembered (within earlyCancelAge).
+func (e *recentIDs) has(key string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c, ok := e.at[key]
+	return ok && e.clock().Sub(c.when) <= earlyCancelAge
 }

@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// earlyCancels keeps at most maxEarlyCancels ids, the newest, each for
+// recentIDs keeps at most maxEarlyCancels ids, the newest, each for
 // earlyCancelAge; an id is taken once.
 func TestEarlyCancelsBounds(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	e := &earlyCancels{now: func() time.Time { return now }}
+	e := &recentIDs{now: func() time.Time { return now }}
 	for i := range maxEarlyCancels + 10 {
 		e.add(fmt.Sprint(i))
 	}
@@ -28,7 +28,7 @@ func TestEarlyCancelsBounds(t *testing.T) {
 		t.Error("an id is kept past earlyCancelAge")
 	}
 	e.add("new")
-	if len(e.at) != 1 || !e.take("new") {
+	if len(e.at) != 1 || !e.has("new") || !e.take("new") || e.has("new") {
 		t.Errorf("after the age passed, adding one keeps %d ids", len(e.at))
 	}
 	// An id cancelled again is kept by its newest cancellation: the

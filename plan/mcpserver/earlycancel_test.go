@@ -33,39 +33,56 @@ const quickCall = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"nam
 // A cancellation written before its request, in the same write to
 // standard input: the request is not run and not answered (it was ignored,
 // and the plan ran and was answered); the same id in a string is another
-// request, and is answered.
+// request, and is answered. A cancellation that comes after its request's
+// answer is too late, not early: the id, reused (as a script does), runs.
 func TestStdioCancelBeforeTheRequest(t *testing.T) {
 	calls, cat := countingCatalog(t)
 	s := mcpserver.New(mcpserver.Options{Catalog: cat})
-	var in strings.Builder
-	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
-	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
-	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"changed my mind"}}` + "\n")
-	in.WriteString(strings.ReplaceAll(quickCall, "%s", "2") + "\n")
-	in.WriteString(strings.ReplaceAll(quickCall, "%s", `"2"`) + "\n")
+	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- s.ServeStdio(context.Background(), strings.NewReader(in.String()), outW)
+		done <- s.ServeStdio(context.Background(), inR, outW)
 		outW.Close()
 	}()
-	var lines []string
 	sc := bufio.NewScanner(outR)
+	var out []string
+	// until reads answers until one has the id want.
+	until := func(want string) {
+		t.Helper()
+		for sc.Scan() {
+			out = append(out, sc.Text())
+			if strings.Contains(sc.Text(), `"id":`+want+`,`) {
+				return
+			}
+		}
+		t.Fatalf("no answer with the id %s:\n%s", want, strings.Join(out, "\n"))
+	}
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"changed my mind"}}`+"\n"+
+		strings.ReplaceAll(quickCall, "%s", "2")+"\n"+
+		strings.ReplaceAll(quickCall, "%s", `"2"`)+"\n")
+	until(`"2"`)
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"2"}}`+"\n"+
+		strings.ReplaceAll(quickCall, "%s", `"2"`)+"\n")
+	inW.Close() // the end of input waits for the answers of the requests read
+
 	for sc.Scan() {
-		lines = append(lines, sc.Text())
+		out = append(out, sc.Text())
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	out := strings.Join(lines, "\n")
-	if strings.Contains(out, `"id":2,`) || strings.Contains(out, `"id":2}`) {
-		t.Errorf("the request cancelled before it came was answered:\n%.600s", out)
+	all := strings.Join(out, "\n")
+	if strings.Contains(all, `"id":2,`) || strings.Contains(all, `"id":2}`) {
+		t.Errorf("the request cancelled before it came was answered:\n%.600s", all)
 	}
-	if !strings.Contains(out, `"id":"2"`) {
-		t.Errorf("the request with the id \"2\" (another id) was not answered:\n%.600s", out)
+	if n := strings.Count(all, `"id":"2",`); n != 2 {
+		t.Errorf("the request \"2\", sent again after a late cancellation, was answered %d times in all, want 2:\n%.600s", n, all)
 	}
-	if n := calls.Load(); n != 1 {
-		t.Errorf("%d tool calls, want 1 (the plan of \"2\" only)", n)
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d tool calls, want 2 (the plans of \"2\" only)", n)
 	}
 }
 
@@ -101,8 +118,13 @@ func TestHTTPSessionCancelBeforeTheRequest(t *testing.T) {
 		t.Errorf("the next request: %d %.300s (%d tool calls)", status, body, calls.Load())
 	}
 	// The cancellation is used up: the id again (a client reusing it)
-	// runs.
+	// runs; so does it after a cancellation that came too late, once the
+	// request was answered.
 	if status, body = post(t, url, []byte(strings.ReplaceAll(quickCall, "%s", "2")), hdr); !strings.Contains(body, `"id":2`) {
 		t.Errorf("id 2 sent again: %d %.300s", status, body)
+	}
+	post(t, url, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`), hdr)
+	if status, body = post(t, url, []byte(strings.ReplaceAll(quickCall, "%s", "3")), hdr); !strings.Contains(body, `"id":3`) {
+		t.Errorf("id 3 sent again after a late cancellation: %d %.300s", status, body)
 	}
 }

@@ -68,7 +68,8 @@ type answerTracker struct {
 	// at most the requests in flight.
 	inFlight  map[string]int
 	cancelled map[string]bool
-	early     earlyCancels // cancellations read before their requests
+	early     recentIDs    // cancellations read before their requests
+	done      recentIDs    // the requests answered lately
 	log       *slog.Logger // nil: the requests not run are not logged
 }
 
@@ -94,7 +95,7 @@ func idKey(raw json.RawMessage) (string, bool) {
 
 // asked counts line when it is a request: an object with an id and a
 // method; and marks the request a notifications/cancelled names, when it
-// is in flight, or remembers it (earlyCancels) when it has not come yet.
+// is in flight, or remembers it (recentIDs) when it has not come yet.
 // It reports false for a request already cancelled so: it is not to be
 // run.
 func (t *answerTracker) asked(line []byte) bool {
@@ -114,7 +115,7 @@ func (t *answerTracker) asked(line []byte) bool {
 				t.mu.Lock()
 				if t.inFlight[k] > 0 {
 					t.cancelled[k] = true
-				} else {
+				} else if !t.done.has(k) { // else too late: the request is answered
 					t.early.add(k)
 				}
 				t.mu.Unlock()
@@ -157,7 +158,8 @@ func (t *answerTracker) cancelledAnswer(msg []byte) bool {
 	drop := t.cancelled[k]
 	t.mu.Unlock()
 	if drop {
-		t.count(k)
+		t.retire(k)
+		t.tally()
 	}
 	return drop
 }
@@ -178,20 +180,33 @@ func (t *answerTracker) answerKey(msg []byte) (string, bool) {
 	return k, true
 }
 
-// answered counts msg when it is a response to a request (an id, no method).
-func (t *answerTracker) answered(msg []byte) {
-	if k, ok := t.answerKey(msg); ok {
-		t.count(k)
+// answering takes msg off the requests in flight when it is a response to
+// a request (an id, no method), before it is written: a cancellation the
+// client sends once it has read the answer is then too late, not early. It
+// reports whether msg is one, for tally once it is written.
+func (t *answerTracker) answering(msg []byte) bool {
+	k, ok := t.answerKey(msg)
+	if ok {
+		t.retire(k)
 	}
+	return ok
 }
 
-func (t *answerTracker) count(k string) {
+// retire takes the request k names off the requests in flight.
+func (t *answerTracker) retire(k string) {
 	t.mu.Lock()
-	t.answers++
 	if t.inFlight[k]--; t.inFlight[k] <= 0 {
 		delete(t.inFlight, k)
 		delete(t.cancelled, k)
+		t.done.add(k)
 	}
+	t.mu.Unlock()
+}
+
+// tally counts an answer written (or dropped), for wait.
+func (t *answerTracker) tally() {
+	t.mu.Lock()
+	t.answers++
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
@@ -371,6 +386,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if c.t != nil && c.t.cancelledAnswer(p) {
 		return len(p), nil
 	}
+	progress := bytes.Contains(p, progressMark)
+	answer := !progress && c.t != nil && c.t.answering(p)
 	c.mu.Lock()
 	_, err := c.w.Write(idOut(wireOut(p), c.idKey)) // isError explicit, as Concierge (wire.go)
 	c.mu.Unlock()
@@ -378,10 +395,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if err != nil {
 		n = 0
 	}
-	if bytes.Contains(p, progressMark) {
+	if progress {
 		c.b.wrote()
-	} else if c.t != nil && err == nil {
-		c.t.answered(p)
+	} else if answer && err == nil {
+		c.t.tally()
 	}
 	return n, err
 }
