@@ -267,3 +267,56 @@ func TestRestartBeforeConfigurationDone(t *testing.T) {
 		t.Fatalf("after configurationDone: %+v", s.Body)
 	}
 }
+
+// TestAttributesInTheVSCodeManifest: every attribute a user writes in a
+// launch configuration is declared in the VS Code extension's manifest
+// (editors/vscode/package.json), for launch and attach, so that VS Code
+// completes it and does not flag it; the rest are the host's own or set
+// by it.
+func TestAttributesInTheVSCodeManifest(t *testing.T) {
+	data, err := os.ReadFile("../../editors/vscode/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Contributes struct {
+			Debuggers []struct {
+				Type  string `json:"type"`
+				Attrs map[string]struct {
+					Properties map[string]any `json:"properties"`
+				} `json:"configurationAttributes"`
+			} `json:"debuggers"`
+		} `json:"contributes"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	// The host's (type, request, name), an alias (header), what VS Code
+	// sets itself (noDebug, console), and the --listen token, which the
+	// extension gives.
+	notWritten := map[string]bool{"type": true, "request": true, "name": true, "header": true, "noDebug": true, "console": true, "token": true}
+	names := []string{"env"}
+	typ := reflect.TypeOf(dap.Launch{})
+	for i := range typ.NumField() {
+		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" && !notWritten[tag] {
+			names = append(names, tag)
+		}
+	}
+	found := false
+	for _, d := range m.Contributes.Debuggers {
+		if d.Type != "planctl" {
+			continue
+		}
+		found = true
+		for _, req := range []string{"launch", "attach"} {
+			for _, n := range names {
+				if _, ok := d.Attrs[req].Properties[n]; !ok {
+					t.Errorf("the %s attribute %q is not in editors/vscode/package.json", req, n)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("editors/vscode/package.json declares no planctl debugger")
+	}
+}
