@@ -18,13 +18,26 @@ import (
 // G; esc closes it and M opens it again where it was.
 func TestLogView(t *testing.T) {
 	tm := newTest(t, sample(t, "backup.json"), nil)
+	logs := tm.dbg.ServerLogs()
+	at := time.Date(2026, 12, 6, 9, 30, 0, 0, time.UTC)
+	// Lines not seen yet are counted on the status bar, until M.
+	logs.Add(plan.ServerLog{Time: at, Server: "s", Level: "info", Text: "early"})
+	logs.Add(plan.ServerLog{Time: at, Server: "s", Level: "info", Text: "early"})
+	tm.Update(serverLogMsg{})
+	wantView(t, tm, "M: 2 new log line(s)")
 	tm.press("M")
 	if tm.top() != tm.logs {
 		t.Fatal("M did not open the log view")
 	}
+	wantView(t, tm, "Server log: 2 message(s)")
+	tm.press("esc")
+	if strings.Contains(tm.View(), "new log") {
+		t.Errorf("the lines the view showed are still counted new:\n%s", tm.View())
+	}
+	tm = newTest(t, sample(t, "backup.json"), nil)
+	tm.press("M")
 	wantView(t, tm, "Server log: 0 message(s)", "No server has sent a log message yet")
-	logs := tm.dbg.ServerLogs()
-	at := time.Date(2026, 12, 6, 9, 30, 0, 0, time.UTC)
+	logs = tm.dbg.ServerLogs()
 	for i := range 40 {
 		logs.Add(plan.ServerLog{Time: at.Add(time.Duration(i) * time.Second), Server: "server-everything", Level: "info", Text: fmt.Sprintf("message %d", i)})
 	}
@@ -54,6 +67,9 @@ func TestLogView(t *testing.T) {
 	tm.press("esc")
 	if tm.top() != nil {
 		t.Fatal("esc did not close the log view")
+	}
+	if strings.Contains(tm.View(), "new log") {
+		t.Errorf("lines that came while the view was open are counted new:\n%s", tm.View())
 	}
 	tm.press("M")
 	wantView(t, tm, "newest")

@@ -205,7 +205,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case editorDoneMsg:
 		return m, m.editorDone(msg)
 	case serverLogMsg:
-		// The log view, if open, draws the new lines; the wait starts again.
+		// The log view, if open, draws the new lines (seen: the status
+		// bar counts those not); the wait starts again.
+		if m.top() == m.logs {
+			m.logsSeen = m.dbg.ServerLogs().Count()
+		}
 		if m.logSignal == nil {
 			return m, nil
 		}

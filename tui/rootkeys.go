@@ -226,6 +226,7 @@ func (m *model) screenKey(k tea.KeyMsg) (tea.Cmd, bool) {
 		m.openQuery(modeWatch, watchPrompt, "")
 		return nil, true
 	case key.Matches(k, ks.ServerLog):
+		m.logsSeen = m.dbg.ServerLogs().Count()
 		m.push(m.logs)
 		return nil, true
 	case key.Matches(k, ks.Query), key.Matches(k, ks.BreakIf), key.Matches(k, ks.GoTo):

@@ -52,6 +52,13 @@ func (l *ServerLogs) Add(m plan.ServerLog) {
 	}
 }
 
+// Count is how many lines were ever added: the number the next one gets.
+func (l *ServerLogs) Count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.total
+}
+
 // Cap is how many lines the ring keeps.
 func (l *ServerLogs) Cap() int { return len(l.ring) }
 
