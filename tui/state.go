@@ -36,6 +36,7 @@ type runState struct {
 	queue     []queued // stepping keys typed while a step runs (queue.go)
 	frame     int      // the spinner's frame
 	version   int      // bumped on every change of the run
+	logsSeen  int      // the servers' log lines the log view has shown (ServerLogs.Count)
 }
 
 // refreshPlan takes the plan from the Debugger: after an edit, the edited

@@ -141,37 +141,50 @@ func (w *callWriter) Flush() {
 func (w *callWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // calls are the requests in flight within sessions, by session id and
-// request id, for notifications/cancelled to find.
+// request id, for notifications/cancelled to find; and the cancellations
+// that came before their requests.
 type calls struct {
-	mu sync.Mutex
-	m  map[string]*callWriter
+	mu    sync.Mutex
+	m     map[string]*callWriter
+	early recentIDs // cancellations that came before their requests
+	done  recentIDs // the requests answered lately
 }
 
 func callID(sid string, id json.RawMessage) string {
 	return sid + "\x00" + string(bytes.TrimSpace(id))
 }
 
-func (c *calls) add(key string, w *callWriter) func() {
+// add registers the request key names, unless the client cancelled it
+// before sending it: then ok is false and it is not to be run.
+func (c *calls) add(key string, w *callWriter) (release func(), ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.early.take(key) {
+		return func() {}, false
+	}
 	if c.m == nil {
 		c.m = map[string]*callWriter{}
 	}
 	if _, dup := c.m[key]; dup {
-		return func() {} // a second request with an id in use: cancellation finds the first
+		return func() {}, true // a second request with an id in use: cancellation finds the first
 	}
 	c.m[key] = w
 	return func() {
 		c.mu.Lock()
 		delete(c.m, key)
+		c.done.add(key)
 		c.mu.Unlock()
-	}
+	}, true
 }
 
-// cancel marks the request key names cancelled, if it is in flight.
+// cancel marks the request key names cancelled, if it is in flight, or
+// remembers the cancellation for the request to find when it comes.
 func (c *calls) cancel(key string) {
 	c.mu.Lock()
 	w := c.m[key]
+	if w == nil && !c.done.has(key) { // else too late: the request is answered
+		c.early.add(key)
+	}
 	c.mu.Unlock()
 	if w != nil {
 		w.cancel()

@@ -444,7 +444,14 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
 			cw := &callWriter{ResponseWriter: out}
 			if inSession {
-				defer h.calls.add(callID(sid, msg.ID), cw)()
+				release, ok := h.calls.add(callID(sid, msg.ID), cw)
+				defer release()
+				if !ok {
+					h.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "id", string(msg.ID))
+					cw.cancel()
+					cw.WriteHeader(http.StatusOK) // an SSE stream closed with no event, as for a request cancelled while it runs
+					return
+				}
 			}
 			out = cw
 			r = r.WithContext(context.WithValue(r.Context(), callKey{}, notifier(cw)))

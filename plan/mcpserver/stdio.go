@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	}
 	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
 	t := newAnswerTracker(s.idKey)
+	t.log = s.log
 	w := &countingWriter{w: out, t: t}
 	ctx = s.mcp.WithContext(ctx, sess)
 	// Every request's notifications are written by its handler, before
@@ -113,7 +115,9 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 		c.w.Write(parseErrorLine(depthMessage))
 		return
 	}
-	c.t.asked(line)
+	if !c.t.asked(line) {
+		return // cancelled before it came: neither run nor answered
+	}
 	pass, reply := c.s.wireIn(line)
 	if reply != nil {
 		c.w.Write(reply)
@@ -296,7 +300,10 @@ type answerTracker struct {
 	// at most the requests in flight.
 	inFlight  map[string]int
 	cancelled map[string]bool
-	idMark    string // the server's idKey (idIn)
+	idMark    string       // the server's idKey (idIn)
+	early     recentIDs    // cancellations read before their requests
+	done      recentIDs    // the requests answered lately
+	log       *slog.Logger // nil: the requests not run are not logged
 }
 
 func newAnswerTracker(idMark string) *answerTracker {
@@ -330,8 +337,10 @@ func (t *answerTracker) idKey(raw json.RawMessage) (string, bool) {
 
 // asked counts line when it is a request: an object with an id and a
 // method; and marks the request a notifications/cancelled names, when it
-// is in flight.
-func (t *answerTracker) asked(line []byte) {
+// is in flight, or remembers it (recentIDs) when it has not come yet.
+// It reports false for a request already cancelled so: it is not to be
+// run.
+func (t *answerTracker) asked(line []byte) bool {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -340,7 +349,7 @@ func (t *answerTracker) asked(line []byte) {
 		} `json:"params"`
 	}
 	if json.Unmarshal(line, &m) != nil || m.Method == "" {
-		return
+		return true
 	}
 	if len(m.ID) == 0 || string(m.ID) == "null" {
 		if m.Method == string(mcp.MethodNotificationCancelled) {
@@ -348,18 +357,30 @@ func (t *answerTracker) asked(line []byte) {
 				t.mu.Lock()
 				if t.inFlight[k] > 0 {
 					t.cancelled[k] = true
+				} else if !t.done.has(k) { // else too late: the request is answered
+					t.early.add(k)
 				}
 				t.mu.Unlock()
 			}
 		}
-		return
+		return true
+	}
+	k, ok := t.idKey(m.ID)
+	// initialize cannot be cancelled (MCP): it is answered whatever came
+	// before it.
+	if ok && m.Method != string(mcp.MethodInitialize) && t.early.take(k) {
+		if t.log != nil {
+			t.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "method", m.Method, "id", string(m.ID))
+		}
+		return false
 	}
 	t.mu.Lock()
 	t.requests++
-	if k, ok := t.idKey(m.ID); ok {
+	if ok {
 		t.inFlight[k]++
 	}
 	t.mu.Unlock()
+	return true
 }
 
 // cancelledAnswer reports whether msg answers a request the client
@@ -379,7 +400,8 @@ func (t *answerTracker) cancelledAnswer(msg []byte) bool {
 	drop := t.cancelled[k]
 	t.mu.Unlock()
 	if drop {
-		t.count(k)
+		t.retire(k)
+		t.tally()
 	}
 	return drop
 }
@@ -400,20 +422,33 @@ func (t *answerTracker) answerKey(msg []byte) (string, bool) {
 	return k, true
 }
 
-// answered counts msg when it is a response to a request (an id, no method).
-func (t *answerTracker) answered(msg []byte) {
-	if k, ok := t.answerKey(msg); ok {
-		t.count(k)
+// answering takes msg off the requests in flight when it is a response to
+// a request (an id, no method), before it is written: a cancellation the
+// client sends once it has read the answer is then too late, not early. It
+// reports whether msg is one, for tally once it is written.
+func (t *answerTracker) answering(msg []byte) bool {
+	k, ok := t.answerKey(msg)
+	if ok {
+		t.retire(k)
 	}
+	return ok
 }
 
-func (t *answerTracker) count(k string) {
+// retire takes the request k names off the requests in flight.
+func (t *answerTracker) retire(k string) {
 	t.mu.Lock()
-	t.answers++
 	if t.inFlight[k]--; t.inFlight[k] <= 0 {
 		delete(t.inFlight, k)
 		delete(t.cancelled, k)
+		t.done.add(k)
 	}
+	t.mu.Unlock()
+}
+
+// tally counts an answer written (or dropped), for wait.
+func (t *answerTracker) tally() {
+	t.mu.Lock()
+	t.answers++
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
@@ -511,6 +546,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if c.t != nil && c.t.cancelledAnswer(p) {
 		return len(p), nil
 	}
+	answer := c.t != nil && c.t.answering(p)
 	c.mu.Lock()
 	_, err := c.w.Write(p)
 	c.mu.Unlock()
@@ -518,8 +554,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if err != nil {
 		n = 0
 	}
-	if c.t != nil && err == nil {
-		c.t.answered(p)
+	if answer && err == nil {
+		c.t.tally()
 	}
 	return n, err
 }

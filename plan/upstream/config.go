@@ -30,6 +30,10 @@ type Config struct {
 	// Log, when set, receives the server's log notifications
 	// (notifications/message), one record each at the server's level.
 	Log *slog.Logger
+	// OnLog, when set, is called with each of those notifications too (a
+	// debugger's log view, runner.ServerLogs.Add), on the goroutine that
+	// reads the server: it must not block.
+	OnLog func(plan.ServerLog)
 
 	// Roots are what planctl answers a server's roots/list with: paths
 	// (made file:// URIs) or URIs. None by default: a server learns of no

@@ -41,8 +41,10 @@ type sourceFlags struct {
 	readOnly bool
 	passEnv  []string
 	roots    []string // --mcp-root: what MCP servers get for roots/list
-	// log, when set (serve), receives the servers' log notifications.
-	log *slog.Logger
+	// log, when set (serve), receives the servers' log notifications;
+	// onLog, when set (the debuggers), each of them too.
+	log   *slog.Logger
+	onLog func(plan.ServerLog)
 	// env and dir are a stdio server's extra environment ("K=V") and
 	// working folder when no --config entry gives its own (planctl dap's
 	// "env" and "cwd").
