@@ -32,6 +32,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# FastMCP's JSON Schema -> Python type mapping, one file of github.com/jlowin/fastmcp at v2.14.5,
+# which plan/mcpserver's TestOutputSchemaFastMCPClient runs under a python3 with pydantic 2: copied
+# into the cache by its vendor.sh, nothing installed. Without it (no network) that test skips.
+if ! plan/mcpserver/testdata/fastmcp/vendor.sh >/dev/null 2>&1; then
+  tmp=$(mktemp -d)
+  if git clone -q --depth 1 --branch v2.14.5 "${FASTMCP_GIT:-https://github.com/jlowin/fastmcp}" "$tmp/fastmcp" 2>/dev/null &&
+    FASTMCP_REPO="$tmp/fastmcp" plan/mcpserver/testdata/fastmcp/vendor.sh >/dev/null; then
+    echo "install.sh: FastMCP's json_schema_type.py vendored"
+  else
+    echo "install.sh: could not fetch FastMCP's source: TestOutputSchemaFastMCPClient will skip" >&2
+  fi
+  rm -rf "$tmp"
+fi
+
 # Node packages for the end-to-end tests, from their committed package-lock.json:
 #   cmd/planctl/servetest     the official MCP clients (TypeScript SDK, Inspector CLI)
 #   cmd/planctl/upstreamtest  the reference servers (server-memory, server-everything,

@@ -82,6 +82,10 @@ func TestFastMCPConversions(t *testing.T) {
 				"a\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='" + strings.Repeat("é", 12) + "..." + strings.Repeat("é", 11) + "', input_type=str]\n" +
 				"    For further information visit https://errors.pydantic.dev/2.13/v/int_parsing"},
 		{"a tool's error is wrapped", "boom", `{}`, "error: Error executing tool boom: disk full"},
+		{"a float that comes out infinite or NaN is what the function gets: Python's json words (the runner makes them null)",
+			"add", `{"a": 1, "b": "1e400"}`, `{"args":{"a":1,"b":Infinity}}`},
+		{"-inf and nan", "add", `{"a": 1, "b": " -inf "}`, `{"args":{"a":1,"b":-Infinity}}`},
+		{"nan", "add", `{"a": 1, "b": "nan"}`, `{"args":{"a":1,"b":NaN}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := cat.Call(context.Background(), tc.tool, []byte(tc.args))

@@ -197,6 +197,25 @@ func (c *Catalog) Absent(name string) string {
 	return ""
 }
 
+// UnknownToolMessage is Concierge's message for a step whose tool the
+// catalog lacks: tool is the step's "tool" value, zero when the step has
+// none (Concierge prints None). A name a source hid or prefixed also says
+// so and how to reach it, which a missing tool has no need of.
+func (c *Catalog) UnknownToolMessage(tool jsontext.Value) string {
+	name := "None"
+	if !tool.IsZero() {
+		name = pyvalue.Str(tool)
+	}
+	msg := fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", "))
+	if tool.IsZero() {
+		return msg
+	}
+	if why := c.Absent(name); why != "" {
+		msg += fmt.Sprintf(" ('%s' is %s)", name, why)
+	}
+	return msg
+}
+
 // Tool returns the named tool, or nil.
 func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }
 

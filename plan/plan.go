@@ -144,6 +144,18 @@ func (s *Step) Label() string {
 	return "#" + strconv.Itoa(s.Index)
 }
 
+// StepBefore is the step a reference named id, made by step i, reads:
+// the latest step before i whose id is that string, as Concierge's
+// results map finds it; -1 when there is none.
+func (p *Plan) StepBefore(i int, id string) int {
+	for j := min(i, len(p.Steps)) - 1; j >= 0; j-- {
+		if s := p.Steps[j].ID; !s.IsZero() && s.Kind() == jsontext.String && s.Str() == id {
+			return j
+		}
+	}
+	return -1
+}
+
 // ArgPtr is the pointer of argument name of this step.
 func (s *Step) ArgPtr(name string) string { return s.Ptr + "/args/" + jsontext.EscapePointer(name) }
 
@@ -389,4 +401,16 @@ func (p *Plan) Diag(sev Severity, code, ptr string, start, end int, msg string) 
 	}
 	return Diagnostic{Severity: sev, Code: code, Message: msg, Pointer: ptr, Start: start, End: end,
 		StepIndex: -1, src: p.Src}
+}
+
+// ByteSize writes a byte count for people, exact and then in the largest
+// binary unit it reaches: "52428800 bytes (50.0 MiB)", "512 bytes".
+func ByteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

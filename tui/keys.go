@@ -17,6 +17,7 @@ type keyMap struct {
 	Search, NextMatch, PrevMatch, Copy, Full, Whole            key.Binding
 	Args, GoTo, Follow                                         key.Binding
 	Query, Back, BreakIf, Watch                                key.Binding
+	ServerLog                                                  key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -73,6 +74,7 @@ func newKeyMap() keyMap {
 		Back:         b([]string{"esc"}, "esc", "query → result"),
 		BreakIf:      b([]string{"B"}, "B", "break if (a.n > 3, ...)"),
 		Watch:        b([]string{"W"}, "W", "watch a query"),
+		ServerLog:    b([]string{"M"}, "M", "server log messages"),
 	}
 }
 
@@ -87,7 +89,7 @@ type helpGroup struct {
 func (k keyMap) helpGroups(tree, step []key.Binding) []helpGroup {
 	return []helpGroup{
 		{"Stepping (queued while a step runs)", []key.Binding{k.Next, k.Continue, k.Restart, k.Rerun}},
-		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.SetTool, k.Delete, k.External, k.Attempts, k.Fix, k.Undo, k.Redo, k.WritePlan, k.Reload, k.Trace, k.Help, k.Quit}},
+		{"At once", []key.Binding{k.Cancel, k.Break, k.Edit, k.SetTool, k.Delete, k.External, k.Attempts, k.Fix, k.Undo, k.Redo, k.WritePlan, k.Reload, k.Trace, k.ServerLog, k.Help, k.Quit}},
 		{"Panes", []key.Binding{k.GoTo, k.Focus, k.FocusBack, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Result tree", tree},
 		{"Step pane", step},

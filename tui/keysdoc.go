@@ -22,6 +22,7 @@ var keyDoc = map[string]string{
 	"b, F9":        "toggle a breakpoint on the selected step",
 	"i":            "edit the next step's arguments as JSON (after a failure: the failed step's; `ctrl+s` applies, `esc` cancels)",
 	"w":            "write the run to a trace file (asks for the path)",
+	"M":            "the tool servers' log messages (MCP `notifications/message`) over the screen, newest at the bottom, with the time each came, the server, the level and the logger; it follows new ones while scrolled to the bottom (`G`); `esc`, `q` or `M` closes it. The last 500 are kept (the REPL's `log`); the status line counts those not seen yet",
 	"?":            "help (on a small screen it scrolls with `j` `k` `pgdn` `pgup`)",
 	"q, ctrl+c":    "quit; `q` asks first while a step runs or while edits are not saved, and `ctrl+c` then cancels the step instead (so it never quits with a step running)",
 	":":            "go to a step by id or `#N` (its index); `tab` completes the ids that match what is typed",

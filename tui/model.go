@@ -99,6 +99,9 @@ type model struct {
 	query   *queryModel
 	help    *helpModel
 	full    *fullModel
+	logs    *logView
+	// logSignal wakes waitServerLog when a server logs (logview.go).
+	logSignal <-chan struct{}
 
 	following bool   // the selection follows the running step until the user moves it
 	stepNote  string // what the Debugger said when the command started (a rerun's start)
@@ -123,6 +126,7 @@ func newModel(ctx context.Context, d *runner.Debugger, o Options, st *styles) *m
 		common: c, runState: rs, ctx: ctx,
 		steps: newStepsModel(c, rs), step: newStepModel(c, rs), results: newResultsModel(c, rs), status: newStatusBar(c, rs),
 		prompt: newPromptModel(c, rs), editor: newEditorModel(c, rs), query: newQueryModel(c, rs), help: newHelpModel(c), full: newFullModel(c),
+		logs:   newLogView(c, d.ServerLogs()),
 		clip:   o.Screen,
 		timers: true,
 	}
@@ -131,7 +135,12 @@ func newModel(ctx context.Context, d *runner.Debugger, o Options, st *styles) *m
 }
 
 // Init checks the plan once the first screen is drawn (facts.go).
-func (m *model) Init() tea.Cmd { return m.checkPlan() }
+func (m *model) Init() tea.Cmd {
+	if m.logSignal == nil {
+		return m.checkPlan()
+	}
+	return tea.Batch(m.checkPlan(), waitServerLog(m.ctx, m.logSignal))
+}
 
 // say puts a message on the status bar; it goes after a while.
 func (m *model) say(isErr bool, format string, a ...any) tea.Cmd {
@@ -195,6 +204,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.note("trace written to %s", msg.path)
 	case editorDoneMsg:
 		return m, m.editorDone(msg)
+	case serverLogMsg:
+		// The log view, if open, draws the new lines (seen: the status
+		// bar counts those not); the wait starts again.
+		if m.top() == m.logs {
+			m.logsSeen = m.dbg.ServerLogs().Count()
+		}
+		if m.logSignal == nil {
+			return m, nil
+		}
+		return m, waitServerLog(m.ctx, m.logSignal)
 	case tea.KeyMsg:
 		return m, m.splitKeys(msg)
 	}

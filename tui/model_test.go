@@ -668,3 +668,19 @@ func TestKeysIndexesAndEscapesOnScreen(t *testing.T) {
 		t.Fatalf("copied %s", tm.lastCopy)
 	}
 }
+
+// TestLoneSurrogatesShown: a lone surrogate the plan holds (as Python's
+// str keeps it) is drawn as its escape, \ud800, as run and validate write
+// it: in the step list, the step pane, the result tree and the messages;
+// never as the bytes that hold it.
+func TestLoneSurrogatesShown(t *testing.T) {
+	tm := newTest(t, `[{"id": "\ud800", "tool": "echo", "args": {"value": {"k\udfff": "x\ud800y"}}},
+	 {"id": "b", "tool": "echo", "args": {"value": {"output_by_reference": {"\ud800": ["value"]}}}}]`, nil)
+	tm.press("n")
+	wantView(t, tm, `\ud800 ro echo`, `Step \ud800`, `Result \ud800`, `"k\udfff": "x\ud800y"`)
+	tm.press("c")
+	wantView(t, tm, "✓ completed · 2/2 ok", `← reads from: \ud800`, `value ← "\ud800".value`)
+	if v := tm.View(); strings.Contains(v, `\xed`) || strings.Contains(v, "\xed") || strings.Contains(v, "\ufffd") {
+		t.Errorf("a surrogate is drawn as its bytes:\n%s", v)
+	}
+}

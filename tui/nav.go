@@ -33,7 +33,7 @@ func (m *model) jump(k int) tea.Cmd {
 	}
 	if err != nil {
 		// no result to read: say which step has not run, if one has the id
-		if j := m.sourceOf(i, ref.Step); j >= 0 {
+		if j := m.p.StepBefore(i, ref.Step); j >= 0 {
 			m.selectStep(j)
 			return tea.Batch(m.showStep(), m.note("%s has no result yet: n runs the next step", m.label(j)))
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // resultsModel is the result pane, under the step pane: the tree of the
@@ -244,7 +245,7 @@ func (r *resultsModel) showArgs() tea.Cmd {
 		r.tree, r.want, r.loading = nil, treeKey{step: argsStep(r.sel)}, false
 		r.treeErr = "they cannot be resolved now: " + r.argsErr
 		for _, ref := range r.p.Steps[r.sel].Refs() {
-			if j := r.sourceOf(r.sel, ref.Step); j >= 0 && r.run.Step(j).Status != runner.StepOK {
+			if j := r.p.StepBefore(r.sel, ref.Step); j >= 0 && r.run.Step(j).Status != runner.StepOK {
 				r.treeErr = "they resolve once " + r.label(j) + " has run"
 				break
 			}
@@ -322,7 +323,7 @@ func (r *resultsModel) loaded(msg treeMsg) tea.Cmd {
 	r.setTree(msg.doc)
 	if len(msg.doc.src) >= 1<<20 {
 		// a big result: say how big, and that it did not take long
-		return note(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), fmtDur(msg.took))
+		return note(false, "result: %d values, %.1f MB, read in %s", len(msg.doc.nodes), float64(len(msg.doc.src))/(1<<20), show.Duration(msg.took))
 	}
 	return nil
 }

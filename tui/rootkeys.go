@@ -225,6 +225,10 @@ func (m *model) screenKey(k tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(k, ks.Watch):
 		m.openQuery(modeWatch, watchPrompt, "")
 		return nil, true
+	case key.Matches(k, ks.ServerLog):
+		m.logsSeen = m.dbg.ServerLogs().Count()
+		m.push(m.logs)
+		return nil, true
 	case key.Matches(k, ks.Query), key.Matches(k, ks.BreakIf), key.Matches(k, ks.GoTo):
 		if len(m.p.Steps) == 0 {
 			return m.note("the plan has no steps"), true

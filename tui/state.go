@@ -5,7 +5,6 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
-	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -37,6 +36,7 @@ type runState struct {
 	queue     []queued // stepping keys typed while a step runs (queue.go)
 	frame     int      // the spinner's frame
 	version   int      // bumped on every change of the run
+	logsSeen  int      // the servers' log lines the log view has shown (ServerLogs.Count)
 }
 
 // refreshPlan takes the plan from the Debugger: after an edit, the edited
@@ -62,17 +62,6 @@ func (c *runState) busyLabel() string {
 		}
 	}
 	return c.busyWhat
-}
-
-// sourceOf is the step a reference of step i reads: the last step before i
-// with that id, or -1.
-func (c *runState) sourceOf(i int, id string) int {
-	for j := i - 1; j >= 0; j-- {
-		if s := c.p.Steps[j].ID; !s.IsZero() && s.Kind() == jsontext.String && s.Str() == id {
-			return j
-		}
-	}
-	return -1
 }
 
 // running reports whether step i is running, or is about to in a command

@@ -112,6 +112,9 @@ func (s *statusBar) runStatus() string {
 	if s.checking {
 		text += " · " + st.dim.Render("checking the plan…")
 	}
+	if n := s.dbg.ServerLogs().Count() - s.logsSeen; n > 0 {
+		text += " · " + st.hint.Render(fmt.Sprintf("M: %d new log line(s)", n))
+	}
 	return text
 }
 

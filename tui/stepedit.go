@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -11,8 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/planctl/planctl/plan/jsontext"
-	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/tui/internal/editor"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // stepKey changes or shows the selected step: its tool (t), deleting it
@@ -131,39 +129,7 @@ func (m *model) showAttempts(i int) tea.Cmd {
 	if len(at) == 0 {
 		return m.note("%s has not run yet: it has no attempts", m.label(i))
 	}
-	m.full.openText("Attempts of "+m.label(i), attemptsText(at))
+	m.full.openText("Attempts of "+m.label(i), show.Attempts(at, jsontext.Bounds{}))
 	m.push(m.full)
 	return nil
-}
-
-// attemptsText is the attempts as the REPL's attempts prints them.
-func attemptsText(at []runner.Attempt) string {
-	var b strings.Builder
-	for k, a := range at {
-		note := ""
-		if a.Reconnected {
-			note = " (after reconnecting)"
-		}
-		fmt.Fprintf(&b, "%d. %s in %s%s\n", k+1, a.Status, fmtDur(a.Duration), note)
-		if a.Args != nil {
-			fmt.Fprintf(&b, "   args: %s\n", indented(a.Args))
-		}
-		if a.Status == runner.StepOK {
-			fmt.Fprintf(&b, "   result: %s\n", indented(a.Result))
-		} else {
-			fmt.Fprintf(&b, "   error: %s\n", a.Error)
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// indented is v a member to a line, under its attempt, so a big result
-// scrolls instead of wrapping into one block; v as it is when it is not
-// JSON (a result the server did not send as JSON).
-func indented(v json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Indent(&b, v, "   ", "  ") != nil {
-		return string(v)
-	}
-	return b.String()
 }

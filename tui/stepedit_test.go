@@ -15,7 +15,9 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // newFileTest is a debugger at 80x24 on src written to a file of its own.
@@ -161,7 +163,7 @@ func TestAttemptsText(t *testing.T) {
 		{Args: json.RawMessage("{\"database\":\"pr\u200bod\"}"), Status: runner.StepError, Error: "refused \u202egnp.exe", Duration: 1500 * time.Millisecond},
 		{Args: json.RawMessage(`{"database":"prod"}`), Result: json.RawMessage(`"done"`), Status: runner.StepOK, Duration: 2 * time.Millisecond, Reconnected: true},
 	}
-	tm.full.openText("Attempts of backup", attemptsText(at))
+	tm.full.openText("Attempts of backup", show.Attempts(at, jsontext.Bounds{}))
 	tm.push(tm.full)
 	v := tm.View()
 	for _, want := range []string{"1. error in 1.5s", `"pr\u200bod"`, `error: refused \u202egnp.exe`, "2. ok in 2ms (after reconnecting)", `result: "done"`} {

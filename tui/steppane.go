@@ -12,6 +12,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // stepModel is the step pane, over the result tree: what the selected step
@@ -134,7 +135,7 @@ func (s *stepModel) rows() []string {
 	if len(s.p.Steps) == 0 {
 		rows = append(rows, s.title(s.focused, "Plan", w))
 	} else {
-		rows = append(rows, s.title(s.focused, "Step "+s.label(s.sel), w))
+		rows = append(rows, s.title(s.focused, "Step "+jsontext.EscapeText(s.label(s.sel)), w))
 	}
 	sh := s.height
 	top := min(s.top, max(len(s.lines)-1, 0))
@@ -300,7 +301,7 @@ func (m *stepModel) labels(idx []int) string {
 			fmt.Fprintf(&b, "… %d more", len(idx)-k)
 			break
 		}
-		b.WriteString(m.label(j))
+		b.WriteString(jsontext.EscapeText(m.label(j)))
 	}
 	return b.String()
 }
@@ -315,7 +316,7 @@ func (m *stepModel) refValue(i int, param string, ref *plan.Ref, width int) stri
 	if t := c.Tool(m.p.Steps[i].ToolName()); t != nil && !t.IsSharable(param) {
 		return st.err.Render(fmt.Sprintf("✗ Parameter '%s' is not sharable and cannot use references", param))
 	}
-	if src := m.sourceOf(i, ref.Step); src >= 0 {
+	if src := m.p.StepBefore(i, ref.Step); src >= 0 {
 		switch m.run.Step(src).Status {
 		case runner.StepPending:
 			return st.dim.Render("(resolves once " + ref.Step + " has run)")
@@ -359,12 +360,12 @@ func (m *stepModel) stepStatusText(i int, ss runner.StepState) string {
 	st := m.st
 	switch ss.Status {
 	case runner.StepOK:
-		return st.ok.Render("✓ ok") + " in " + fmtDur(ss.Duration)
+		return st.ok.Render("✓ ok") + " in " + show.Duration(ss.Duration)
 	case runner.StepError:
-		return st.err.Render("✗ error") + " after " + fmtDur(ss.Duration)
+		return st.err.Render("✗ error") + " after " + show.Duration(ss.Duration)
 	}
 	if m.running(i, ss) {
-		return st.run.Render("running") + " for " + fmtDur(time.Since(m.startedAt(ss)))
+		return st.run.Render("running") + " for " + show.Duration(time.Since(m.startedAt(ss)))
 	}
 	if m.notReached(i) {
 		return st.dim.Render("- not reached")
@@ -373,18 +374,6 @@ func (m *stepModel) stepStatusText(i int, ss runner.StepState) string {
 		return st.run.Render("▶ next")
 	}
 	return st.dim.Render("· pending")
-}
-
-func fmtDur(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
 }
 
 // edited reports whether step i's arguments differ from the plan as loaded.

@@ -10,6 +10,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // Stepping: every action is the Debugger's (runner.Debugger), called in a
@@ -96,7 +97,7 @@ func (m *model) stepsDone(msg stepsDoneMsg) tea.Cmd {
 	case !m.run.Done() && m.dbg.IsBreak(m.run.Cursor()):
 		say(false, "stopped at the breakpoint on "+m.label(m.run.Cursor()))
 	default:
-		say(false, fmt.Sprintf("%s: ok in %s", m.label(msg.last), fmtDur(m.run.Step(msg.last).Duration)))
+		say(false, fmt.Sprintf("%s: ok in %s", m.label(msg.last), show.Duration(m.run.Step(msg.last).Duration)))
 	}
 	cmds = append(cmds, m.showStep(), m.runQueue())
 	return tea.Batch(cmds...)

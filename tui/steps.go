@@ -13,6 +13,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // stepsModel is the steps pane on the left: one row per step, the
@@ -128,7 +129,7 @@ func (s *stepsModel) stepRow(i, w int) string {
 		b.WriteString(st.err.Render("✗"))
 	case s.running(i, ss):
 		b.WriteString(st.run.Render(spin(s.frame)))
-		suffix = " " + fmtDur(time.Since(s.startedAt(ss)))
+		suffix = " " + show.Duration(time.Since(s.startedAt(ss)))
 	case s.notReached(i):
 		b.WriteString(st.dim.Render("-"))
 	case i == s.run.Cursor():

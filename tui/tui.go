@@ -65,6 +65,10 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 	r := lipgloss.NewRenderer(o.Screen)
 	r.HasDarkBackground()
 	m := newModel(ctx, d, o, newStyles(r))
+	notify, ch := runner.Notifier()
+	stopLogs := d.ServerLogs().Subscribe(notify)
+	defer stopLogs()
+	m.logSignal = ch
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Screen), tea.WithAltScreen(), tea.WithFilter(filterMsg))
 	final, err := p.Run()
 	if m, ok := final.(*model); ok && m.cancel != nil {

@@ -24,6 +24,9 @@ type Fix struct {
 	Title     string
 	Edits     []Edit
 	Preferred bool
+	// Index is the fix's place among Fixes' answer, from 0, so that a fix
+	// keeps its number when VerifiedFixes drops one before it.
+	Index int
 }
 
 // Quote is s as a JSON string with <, > and & as they are: the text a
@@ -114,28 +117,55 @@ func Fixes(p *plan.Plan, x plan.Diagnostic) []Fix {
 			}
 		}
 	}
+	for k := range out {
+		out[k].Index = k
+	}
 	return out
+}
+
+// VerifyOptions say how VerifiedFixes reads and checks a fixed plan, for
+// a caller (the debugger) that reads plans otherwise than an editor.
+type VerifyOptions struct {
+	// Load reads the fixed source; nil reads it as an editor's plan is
+	// read (the default limits, its "$schema" accepted).
+	Load func(src []byte) *plan.Plan
+	// Validate checks the fixed plan; nil is Validate against the catalog.
+	Validate func(*plan.Plan) []plan.Diagnostic
 }
 
 // VerifiedFixes are the Fixes of diagnostic x of p (one of diags, p's
 // diagnostics against cat) that leave the plan with no more errors than
 // it has: each is applied and the result loaded as an editor's plan is
 // (its "$schema" accepted) and validated against cat again; a fix whose
-// result has more errors, or is not JSON, is not offered.
-func VerifiedFixes(p *plan.Plan, cat *plan.Catalog, diags []plan.Diagnostic, x plan.Diagnostic) []Fix {
+// result has more errors, or is not JSON, is not offered. opts, at most
+// one, change how the result is read and validated.
+func VerifiedFixes(p *plan.Plan, cat *plan.Catalog, diags []plan.Diagnostic, x plan.Diagnostic, opts ...VerifyOptions) []Fix {
 	cands := Fixes(p, x)
 	if len(cands) == 0 {
 		return nil
 	}
+	var o VerifyOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if o.Load == nil {
+		o.Load = func(src []byte) *plan.Plan {
+			q := plan.Load(p.Src.Name, src, plan.Limits{})
+			q.AcceptSchemaHint()
+			return q
+		}
+	}
+	if o.Validate == nil {
+		o.Validate = func(q *plan.Plan) []plan.Diagnostic { return Validate(q, cat) }
+	}
 	before := plan.ErrorCount(diags)
 	out := cands[:0]
 	for _, f := range cands {
-		q := plan.Load(p.Src.Name, ApplyEdits(p.Src.Bytes, f.Edits), plan.Limits{})
+		q := o.Load(ApplyEdits(p.Src.Bytes, f.Edits))
 		if q.Root.IsZero() {
 			continue
 		}
-		q.AcceptSchemaHint()
-		if plan.ErrorCount(Validate(q, cat)) <= before {
+		if plan.ErrorCount(o.Validate(q)) <= before {
 			out = append(out, f)
 		}
 	}

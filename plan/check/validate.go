@@ -406,12 +406,12 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 		out.id, out.hasID = id.Str(), true
 		if j, dup := v.first[id.Str()]; dup && j < s.Index {
 			d := v.add(plan.SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
-				fmt.Sprintf("step id %q is already used by step %d: give each step its own id", id.Str(), j))
+				fmt.Sprintf("step id %s is already used by step %d: give each step its own id", jsontext.Quote(id.Str()), j))
 			first := v.ids[j]
-			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %q is first defined here", id.Str()))
+			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %s is first defined here", jsontext.Quote(id.Str())))
 		} else if !goodID(id.Str()) {
 			v.add(plan.SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
-				fmt.Sprintf("step id %q has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", id.Str(), tidyID(id.Str())))
+				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", jsontext.Quote(id.Str()), tidyID(id.Str())))
 		}
 	}
 	if out.tool.IsZero() && !aliased[1] {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
@@ -78,19 +77,11 @@ func ConciergeCheck(p *plan.Plan, c *plan.Catalog) *Rejection {
 			}
 		}
 		if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String || c.Tool(s.Tool.Str()) == nil {
-			name := "None"
-			if !s.Tool.IsZero() {
-				name = pyvalue.Str(s.Tool)
-			}
 			code := "UNKNOWN_TOOL"
 			if s.Tool.IsZero() {
 				code = "MISSING_TOOL"
 			}
-			msg := fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, strings.Join(c.Names(), ", "))
-			if why := c.Absent(name); why != "" && !s.Tool.IsZero() {
-				msg += fmt.Sprintf(" ('%s' is %s)", name, why)
-			}
-			return &Rejection{Message: msg,
+			return &Rejection{Message: c.UnknownToolMessage(s.Tool),
 				Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
 		}
 	}

@@ -63,7 +63,11 @@ type Coercion struct {
 // FastMCPArgs converts a call's arguments as FastMCP's pydantic model of
 // tool would: it returns the arguments the function receives, as compact
 // JSON, and the conversions made; or, when validation fails, FastMCP's
-// error text.
+// error text. A float that comes out infinite or NaN ("1e400" to a number
+// parameter) is written as Python's json writes it (Infinity, -Infinity,
+// NaN), which JSON has no form for: a tool that passes it on returns it,
+// and Concierge's text content (json.dumps) shows it so.
+// jsontext.Parse reads those words (as a null that keeps its literal).
 func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coerced []Coercion, errText string) {
 	av, err := jsontext.Parse(args)
 	if err != nil || av.Kind() != jsontext.Object {
@@ -73,7 +77,7 @@ func FastMCPArgs(tool string, inputSchema []byte, args []byte) (out []byte, coer
 	if err != nil || sv.Kind() != jsontext.Object {
 		return pyvalue.AppendJSON(nil, av), nil, ""
 	}
-	c := &pyConverter{}
+	c := &pyConverter{floats: true}
 	out = c.object(nil, sv, av, nil, true)
 	if len(c.errs) > 0 {
 		return nil, nil, "Error executing tool " + tool + ": " + c.report(tool)
@@ -102,7 +106,7 @@ func (c *pyConverter) argument(dst []byte, s, v jsontext.Value, loc []string) []
 	if !ok {
 		return c.value(dst, s, v, loc)
 	}
-	sub := &pyConverter{}
+	sub := &pyConverter{floats: c.floats}
 	out := sub.value(nil, s, parsed, loc)
 	c.errs = append(c.errs, sub.errs...)
 	if len(sub.errs) == 0 {
@@ -147,6 +151,10 @@ type pydanticError struct {
 type pyConverter struct {
 	errs    []pydanticError
 	coerced []Coercion
+	// floats writes a float that comes out infinite or NaN as Python's
+	// json writes it (Infinity, -Infinity, NaN) instead of null: the value
+	// the function receives, which JSON cannot carry (FastMCPArgs).
+	floats bool
 }
 
 func (c *pyConverter) fail(loc []string, typ, msg string, in jsontext.Value) {
@@ -400,8 +408,15 @@ func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string
 			t, ok := pyUnderscores(strings.TrimSpace(v.Str()))
 			f, err := strconv.ParseFloat(t, 64)
 			if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
-				if math.IsInf(f, 0) || math.IsNaN(f) {
-					return "null", true // the tool gets inf or nan; JSON carries null
+				switch {
+				case !c.floats && (math.IsInf(f, 0) || math.IsNaN(f)):
+					return "null", true // as the MCP wire carries it
+				case math.IsNaN(f):
+					return "NaN", true
+				case math.IsInf(f, 1):
+					return "Infinity", true
+				case math.IsInf(f, -1):
+					return "-Infinity", true
 				}
 				return pyvalue.FloatRepr(f), true
 			}

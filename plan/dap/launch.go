@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -27,10 +29,12 @@ type Launch struct {
 	Request string `json:"request"`
 	Name    string `json:"name"`
 
-	Program    string   `json:"program"`    // the plan file, or a trace
-	Catalog    string   `json:"catalog"`    // --catalog
-	Server     string   `json:"server"`     // --server
-	URL        string   `json:"url"`        // --url
+	Program string `json:"program"` // the plan file, or a trace
+	// Catalog, Server and URL take one source each, or several as an
+	// array, as the command line's repeatable flags do.
+	Catalog    Strings  `json:"catalog"`    // --catalog
+	Server     Strings  `json:"server"`     // --server
+	URL        Strings  `json:"url"`        // --url
 	Headers    []string `json:"headers"`    // --header
 	Header     []string `json:"header"`     // the same, named as planctl lsp's options name it
 	Config     string   `json:"config"`     // --config
@@ -44,6 +48,10 @@ type Launch struct {
 	DenyTools   []string `json:"denyTools"`   // --deny-tools
 	ReadOnly    bool     `json:"readOnly"`    // --read-only
 	PassEnv     []string `json:"passEnv"`     // --pass-env
+	// MCPRoot is what MCP servers get for roots/list: paths (relative
+	// ones start at Cwd) or URIs.
+	MCPRoot   []string `json:"mcpRoot"`   // --mcp-root
+	ServerLog string   `json:"serverLog"` // --server-log: a stdio server's stderr
 
 	StopOnEntry bool `json:"stopOnEntry"`
 	NoDebug     bool `json:"noDebug"` // run to the end: no breakpoints, no stops
@@ -72,12 +80,54 @@ func (l Launch) Timeout() time.Duration { return l.stepTimeout }
 // the message about a value of the wrong type.
 var attributeTypes = map[string]string{
 	"type": "a string", "request": "a string", "name": "a string", "program": "a string",
-	"catalog": "a string", "server": "a string", "url": "a string", "headers": "an array of strings",
+	"catalog": "a string or an array of strings", "server": "a string or an array of strings", "url": "a string or an array of strings", "headers": "an array of strings",
 	"header": "an array of strings", "config": "a string", "serverName": "a string", "replay": "a string",
 	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
 	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
 	"prefixTools": "true or false", "allowTools": "an array of strings", "denyTools": "an array of strings",
-	"readOnly": "true or false", "passEnv": "an array of strings",
+	"readOnly": "true or false", "passEnv": "an array of strings", "mcpRoot": "an array of strings", "serverLog": "a string",
+}
+
+// Strings is an attribute that takes one string or an array of them (a
+// source the command line's flag may repeat).
+type Strings []string
+
+// UnmarshalJSON reads a string as a list of one; null and "" as none.
+func (s *Strings) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = nil
+		if one != "" {
+			*s = Strings{one}
+		}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[Strings]()}
+	}
+	*s = many
+	return nil
+}
+
+// jsonKind names the kind of a JSON value as encoding/json's type errors
+// do.
+func jsonKind(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return ""
+	}
+	switch b[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
 }
 
 // ParseLaunch reads the arguments of a launch, attach or restart request.
@@ -141,9 +191,22 @@ func ParseLaunch(raw json.RawMessage) (Launch, error) {
 			return Launch{}, fmt.Errorf("cwd %q is not a folder: set it to the folder relative paths start from (in VS Code, \"${workspaceFolder}\"), or leave it out", l.Cwd)
 		}
 		l.Cwd = abs
-		for _, p := range []*string{&l.Program, &l.Catalog, &l.Config, &l.Replay} {
+		for _, p := range []*string{&l.Program, &l.Config, &l.Replay} {
 			if *p != "" && !filepath.IsAbs(*p) {
 				*p = filepath.Join(l.Cwd, *p)
+			}
+		}
+		if l.ServerLog != "" && l.ServerLog != "-" && !filepath.IsAbs(l.ServerLog) {
+			l.ServerLog = filepath.Join(l.Cwd, l.ServerLog)
+		}
+		for i, c := range l.Catalog {
+			if !filepath.IsAbs(c) {
+				l.Catalog[i] = filepath.Join(l.Cwd, c)
+			}
+		}
+		for i, r := range l.MCPRoot {
+			if u, err := url.Parse(r); (err != nil || len(u.Scheme) < 2) && !filepath.IsAbs(r) {
+				l.MCPRoot[i] = filepath.Join(l.Cwd, r)
 			}
 		}
 	}
@@ -153,8 +216,11 @@ func ParseLaunch(raw json.RawMessage) (Launch, error) {
 	if l.ServerName != "" && l.Config == "" {
 		return Launch{}, fmt.Errorf("\"serverName\" %q picks a server from \"config\": set \"config\" to the mcpServers file too", l.ServerName)
 	}
-	if len(l.Headers) > 0 && l.URL == "" {
+	if len(l.Headers) > 0 && len(l.URL) == 0 {
 		return Launch{}, errors.New("\"headers\" go with \"url\": set \"url\" to the MCP server's address, or drop them")
+	}
+	if len(l.Headers) > 0 && len(l.URL) > 1 {
+		return Launch{}, errors.New("\"headers\" go with a single \"url\": write each server's \"headers\" in a \"config\" file")
 	}
 	l.stepTimeout = 60 * time.Second
 	if l.StepTimeout != "" {

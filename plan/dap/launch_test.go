@@ -34,14 +34,14 @@ func TestParseLaunch(t *testing.T) {
 		{name: "VS Code: name is the label, the host's keys are ignored",
 			args: `{"type":"planctl","request":"launch","name":"Debug this plan","program":"` + plan + `","cwd":"` + dir + `","catalog":"tools.json","stopOnEntry":true,"__configurationTarget":6,"__sessionId":"8c4fd54f-50ae-47aa-a1e9-d102a902686b"}`,
 			want: func(l dap.Launch) bool {
-				return l.Name == "Debug this plan" && l.ServerName == "" && l.Program == plan && l.Catalog == filepath.Join(dir, "tools.json") && l.StopOnEntry && l.Request == "launch" && l.Type == "planctl"
+				return l.Name == "Debug this plan" && l.ServerName == "" && l.Program == plan && strings.Join(l.Catalog, ",") == filepath.Join(dir, "tools.json") && l.StopOnEntry && l.Request == "launch" && l.Type == "planctl"
 			}},
 		{name: "nvim-dap: the table as written",
 			args: `{"type":"planctl","request":"attach","name":"Debug this plan","program":"` + plan + `","cwd":"` + dir + `","stopOnEntry":true}`,
 			want: func(l dap.Launch) bool { return l.Request == "attach" && l.Program == plan }},
 		{name: "unknown keys, objects and nulls are ignored",
 			args: `{"program":"plan.json","cwd":"` + dir + `","preLaunchTask":"build","presentation":{"hidden":false,"group":"x"},"__restart":{"n":1},"port":4711,"internalConsoleOptions":"openOnSessionStart","catalog":null,"someFutureKey":[1,2]}`,
-			want: func(l dap.Launch) bool { return l.Program == plan && l.Catalog == "" }},
+			want: func(l dap.Launch) bool { return l.Program == plan && len(l.Catalog) == 0 }},
 		{name: "serverName picks the server in config",
 			args: `{"name":"Debug with the db server","program":"plan.json","cwd":"` + dir + `","config":"mcp.json","serverName":"db"}`,
 			want: func(l dap.Launch) bool {
@@ -63,6 +63,16 @@ func TestParseLaunch(t *testing.T) {
 		{name: "header and headers together",
 			args: `{"program":"` + plan + `","url":"http://127.0.0.1:1/mcp","headers":["A: 1"],"header":["B: 2"]}`,
 			want: func(l dap.Launch) bool { return strings.Join(l.Headers, ",") == "A: 1,B: 2" }},
+		{name: "several sources, as the repeatable flags; mcpRoot and serverLog from cwd",
+			args: `{"program":"plan.json","cwd":"` + dir + `","server":["a --stdio","b"],"url":"http://127.0.0.1:1/mcp","catalog":["one.json","/abs/two.json"],"mcpRoot":["data","/srv","file:///x"],"serverLog":"logs/srv.log"}`,
+			want: func(l dap.Launch) bool {
+				return strings.Join(l.Server, "|") == "a --stdio|b" && strings.Join(l.URL, "|") == "http://127.0.0.1:1/mcp" &&
+					strings.Join(l.Catalog, "|") == filepath.Join(dir, "one.json")+"|/abs/two.json" &&
+					strings.Join(l.MCPRoot, "|") == filepath.Join(dir, "data")+"|/srv|file:///x" && l.ServerLog == filepath.Join(dir, "logs/srv.log")
+			}},
+		{name: "server as an object", args: `{"program":"p","server":{"command":"x"}}`, err: `"server" is an object: it takes a string or an array of strings`},
+		{name: "mcpRoot as a string", args: `{"program":"p","mcpRoot":"/srv"}`, err: `"mcpRoot" is a string: it takes an array of strings`},
+		{name: "headers with two urls", args: `{"program":"p","url":["http://a","http://b"],"headers":["A: 1"]}`, err: `a single "url"`},
 		{name: "a wrong type names the attribute and the type it takes",
 			args: `{"program":"` + plan + `","stopOnEntry":"yes"}`, err: `the configuration's "stopOnEntry" is a string: it takes true or false`},
 		{name: "program as a number", args: `{"program":42}`, err: `"program" is a number: it takes a string`},
@@ -255,5 +265,58 @@ func TestRestartBeforeConfigurationDone(t *testing.T) {
 	}
 	if s := c.stopped(); s.Body.Reason != "entry" {
 		t.Fatalf("after configurationDone: %+v", s.Body)
+	}
+}
+
+// TestAttributesInTheVSCodeManifest: every attribute a user writes in a
+// launch configuration is declared in the VS Code extension's manifest
+// (editors/vscode/package.json), for launch and attach, so that VS Code
+// completes it and does not flag it; the rest are the host's own or set
+// by it.
+func TestAttributesInTheVSCodeManifest(t *testing.T) {
+	data, err := os.ReadFile("../../editors/vscode/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Contributes struct {
+			Debuggers []struct {
+				Type  string `json:"type"`
+				Attrs map[string]struct {
+					Properties map[string]any `json:"properties"`
+				} `json:"configurationAttributes"`
+			} `json:"debuggers"`
+		} `json:"contributes"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	// The host's (type, request, name), an alias (header), what VS Code
+	// sets itself (noDebug, console), and the --listen token, which the
+	// extension gives.
+	notWritten := map[string]bool{"type": true, "request": true, "name": true, "header": true, "noDebug": true, "console": true, "token": true}
+	names := []string{"env"}
+	typ := reflect.TypeOf(dap.Launch{})
+	for i := range typ.NumField() {
+		if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" && !notWritten[tag] {
+			names = append(names, tag)
+		}
+	}
+	found := false
+	for _, d := range m.Contributes.Debuggers {
+		if d.Type != "planctl" {
+			continue
+		}
+		found = true
+		for _, req := range []string{"launch", "attach"} {
+			for _, n := range names {
+				if _, ok := d.Attrs[req].Properties[n]; !ok {
+					t.Errorf("the %s attribute %q is not in editors/vscode/package.json", req, n)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("editors/vscode/package.json declares no planctl debugger")
 	}
 }

@@ -86,6 +86,7 @@ type Server struct {
 	orig     *plan.Plan // the plan as loaded: frames and breakpoints use its lines
 	path     string     // the program's absolute path
 	configed bool       // configurationDone arrived
+	stopLogs func()     // ends followServerLogs (serverlog.go)
 
 	mu       sync.Mutex
 	running  bool
@@ -182,6 +183,10 @@ func (s *Server) shutdown() {
 // closeTools releases the tools of the plan in use (stops upstream
 // servers), once.
 func (s *Server) closeTools() {
+	if s.stopLogs != nil {
+		s.stopLogs()
+		s.stopLogs = nil
+	}
 	if s.opened != nil && s.opened.Close != nil {
 		if err := s.opened.Close(); err != nil {
 			fmt.Fprintf(s.o.Log, "planctl dap: closing the tools: %v\n", err)
@@ -441,6 +446,7 @@ func (s *Server) use(l Launch, op *Opened) {
 	s.dbg.SetOnEvent(s.onEvent)
 	s.dbg.SetOnBreak(s.bps.hit)
 	s.bps.plan = s.orig
+	s.stopLogs = s.followServerLogs(s.dbg.ServerLogs())
 }
 
 func (s *Server) needLaunch() error {

@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -208,12 +209,19 @@ func escapeText(s string, keepLines bool) string {
 
 // appendEscaped appends s with hidden characters escaped (and, quoted,
 // the quote and backslash too; keepLines, all but newline and tab);
-// bytes that are not UTF-8 become \xNN.
+// a lone surrogate the parser kept (as WTF-8, SurrogateAt) becomes its
+// escape (\ud800), as JSON text and Python write it; other bytes that
+// are not UTF-8 become \xNN.
 func appendEscaped(dst []byte, s string, quoted, keepLines bool) []byte {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n <= 1:
+			if sr, ok := SurrogateAt(s, i); ok {
+				dst = appendRuneEscape(dst, sr)
+				n = 3
+				break
+			}
 			c := s[i]
 			dst = appendByteEscape(dst, c)
 		case quoted && (r == '"' || r == '\\'):
@@ -277,4 +285,29 @@ func CutString(tok []byte, n int) (cut []byte, more int) {
 	}
 	out := make([]byte, 0, end+1)
 	return append(append(out, tok[:end]...), '"'), count - n
+}
+
+// Quote is s quoted as Go's %q quotes it (strconv.Quote), but for a lone
+// surrogate the parser kept (WTF-8, SurrogateAt), which is written as its
+// JSON escape (\ud800), as JSON text and Python write it, not as the
+// three bytes that hold it (\xed\xa0\x80). It is for messages that name a
+// step id, key or value.
+func Quote(s string) string {
+	if !strings.Contains(s, "\xed") {
+		return strconv.Quote(s)
+	}
+	b := []byte{'"'}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if r, ok := SurrogateAt(s, i); ok {
+			q := strconv.Quote(s[start:i])
+			b = append(b, q[1:len(q)-1]...)
+			b = appendRuneEscape(b, r)
+			i += 2
+			start = i + 1
+		}
+	}
+	q := strconv.Quote(s[start:])
+	b = append(b, q[1:]...)
+	return string(b)
 }

@@ -189,3 +189,27 @@ func TestDisplayKeepsEncodingJSONValues(t *testing.T) {
 		t.Errorf("%s decodes to %q (%v), want %q", safe, back["description"], err, want["description"])
 	}
 }
+
+// TestSurrogatesDisplayed: a lone surrogate the parser kept is shown as its
+// JSON escape by every display function and by Quote, never as the bytes
+// that hold it; bytes that are no UTF-8 and no surrogate stay \xNN.
+func TestSurrogatesDisplayed(t *testing.T) {
+	v, err := Parse([]byte(`"a\ud800b\udfff\u00e9\ud83d\ude00"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := v.Str()
+	for _, tc := range []struct{ name, got, want string }{
+		{"EscapeText", EscapeText(s), `a\ud800b\udfffé😀`},
+		{"EscapeLines", EscapeLines(s + "\n"), "a\\ud800b\\udfffé😀\n"},
+		{"DisplayString", DisplayString(s), `"a\ud800b\udfffé😀"`},
+		{"Quote", Quote(s), `"a\ud800b\udfffé😀"`},
+		{"Quote, a quote and a backslash beside it", Quote("\"\xed\xa0\x80\\"), `"\"\ud800\\"`},
+		{"Quote without a surrogate is strconv.Quote", Quote("x\xffy\u202e"), `"x\xffy\u202e"`},
+		{"EscapeText, a byte that is not UTF-8", EscapeText("x\xed\xa0y"), `x\xed\xa0y`},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.name, tc.got, tc.want)
+		}
+	}
+}

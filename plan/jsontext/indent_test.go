@@ -62,3 +62,51 @@ func TestIndentDeep(t *testing.T) {
 		}
 	}
 }
+
+// AppendBounded: indented as AppendIndentAt (or compact), hidden
+// characters escaped in keys and strings, items past MaxItems counted at
+// each level, string values (never keys) cut to MaxStringLen.
+func TestAppendBounded(t *testing.T) {
+	src := `{"a": [1, 2, 3, {"x": [], "y": {}}], "k\u202ey": "abcdef", "long key name": "ab", "o": {"p": 1, "q": [ 4 , 5 ]}}`
+	for _, tc := range []struct {
+		depth int
+		b     Bounds
+		want  string
+	}{
+		{0, Bounds{}, "{\n  \"a\": [\n    1,\n    2,\n    3,\n    {\n      \"x\": [],\n      \"y\": {}\n    }\n  ],\n  \"k\\u202ey\": \"abcdef\",\n  \"long key name\": \"ab\",\n  \"o\": {\n    \"p\": 1,\n    \"q\": [\n      4,\n      5\n    ]\n  }\n}"},
+		{0, Bounds{MaxItems: 2, MaxStringLen: 3}, "{\n  \"a\": [\n    1,\n    2,\n    … 2 more\n  ],\n  \"k\\u202ey\": \"abc\" … 3 more characters,\n  … 2 more\n}"},
+		{0, Bounds{MaxItems: 1, Compact: true}, `{"a":[1,… 3 more],… 3 more}`},
+		{0, Bounds{MaxStringLen: 5, Compact: true}, `{"a":[1,2,3,{"x":[],"y":{}}],"k\u202ey":"abcde" … 1 more character,"long key name":"ab","o":{"p":1,"q":[4,5]}}`},
+		{1, Bounds{MaxItems: 1}, "{\n    \"a\": [\n      1,\n      … 3 more\n    ],\n    … 3 more\n  }"},
+	} {
+		if got := string(AppendBounded([]byte("> "), []byte(src), tc.depth, tc.b)); got != "> "+tc.want {
+			t.Errorf("%+v at %d:\n%s\nwant\n> %s", tc.b, tc.depth, got, tc.want)
+		}
+	}
+	if got, want := string(AppendBounded(nil, []byte(src), 0, Bounds{})), Display(Indent([]byte(src))); got != want {
+		t.Errorf("unbounded is not Display(Indent):\n%s\nwant\n%s", got, want)
+	}
+}
+
+// FuzzAppendBounded: on valid JSON without bounds AppendBounded is
+// Display(Indent) (or of AppendCompact); on any text it does not panic,
+// whatever the bounds (the seeds include text cut short).
+func FuzzAppendBounded(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2, {"b": "cdef"}], "e": {}}`, `[[],[[1]],"x"]`, `{][ e[ta0-,-t1"a ]"\`, `{"a":"b`, `[1,2,`} {
+		f.Add([]byte(s), 1, 2, false)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, items, chars int, compact bool) {
+		b := Bounds{MaxItems: items, MaxStringLen: chars, Compact: compact}
+		AppendBounded(nil, src, 1, b)
+		if !json.Valid(src) {
+			return
+		}
+		want := Display(Indent(src))
+		if compact {
+			want = Display(AppendCompact(nil, src))
+		}
+		if got := string(AppendBounded(nil, src, 0, Bounds{Compact: compact})); got != want {
+			t.Fatalf("%q unbounded: %s, want %s", src, got, want)
+		}
+	})
+}

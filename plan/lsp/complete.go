@@ -179,13 +179,12 @@ func (sc scan) step(path []string) (steps, step *scanFrame, index int, rest []st
 	return sc.stack[depth], step, i, path[depth+1:], true
 }
 
-func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) (any, error) {
-	d, err := s.doc(params.TextDocument.URI)
+func (s *Server) completion(ctx *glsp.Context, params *protocol.CompletionParams) (any, error) {
+	d, err := s.acquire(ctx, params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	defer d.release()
 	off, err := d.offset(params.Position)
 	if err != nil {
 		return nil, err
@@ -194,7 +193,7 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	return protocol.CompletionList{IsIncomplete: false, Items: items}, nil
 }
 
-func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
+func (s *Server) complete(d *view, off int) []protocol.CompletionItem {
 	sc := scanTo(d.text, off)
 	path, atKey := sc.path()
 	steps, stepFrame, index, rest, ok := sc.step(path)
@@ -215,8 +214,8 @@ func (s *Server) complete(d *document, off int) []protocol.CompletionItem {
 	if stepFrame != nil {
 		toolName = stepFrame.strs["tool"]
 	}
-	if toolName == "" && d.analysed == d.version && d.plan != nil && index < len(d.plan.Steps) {
-		toolName = d.plan.Steps[index].ToolName()
+	if p := d.analysedPlan(); toolName == "" && p != nil && index < len(p.Steps) {
+		toolName = p.Steps[index].ToolName()
 	}
 	pos := d.positioner()
 	replace := func(label string) protocol.TextEdit {

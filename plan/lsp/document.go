@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -14,59 +15,122 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-// document is an open plan file: its text as the editor has it, and the
-// plan and diagnostics of that text, made on demand and kept until the
-// next change.
+// document is an open plan file: its text as the editor has it (the
+// latest snapshot), and the plan and diagnostics of that text, made on
+// demand and kept until the next change.
+//
+// Two locks, so that the reading goroutine never waits for an analysis:
+// tmu guards cur alone, and is held only to swap in a changed text (the
+// changes of a didChange are applied in order, on the reading goroutine);
+// busy is held by whoever analyses the text or answers from the analysis
+// (the publisher, a request), and can be waited for with a context that a
+// $/cancelRequest cancels.
 type document struct {
-	uri     string
-	mu      sync.Mutex
-	version int32
-	text    []byte // never modified in place: the parsed plan shares its memory
+	uri string
+	tmu sync.Mutex
+	cur *snapshot
 
-	analysed int32 // the version plan and diags are of; -1: none
-	plan     *plan.Plan
-	diags    []plan.Diagnostic
+	busy chan struct{} // the analysis lock: full while held
+	// The rest is busy's.
+	// analysed is the text inc's plan and diagnostics are of; nil: none.
+	analysed *snapshot
 	// inc validates the text's edits again in part (the engine's
 	// incremental path), against incCat.
 	inc    *check.Incremental
 	incCat *plan.Catalog
-	lines  []int // offset of the first byte of each line of text
+	// syms is the documentSymbol answer, kept up to date by analyse from
+	// the same plan.Change that validates an edit again in part.
+	syms symbols
+}
+
+// snapshot is one version of a document's text. It is never modified once
+// made (a change makes a new one), so a request can hold one while the
+// editor's next changes come in.
+type snapshot struct {
+	uri     string
+	version int32
+	text    []byte // the parsed plan shares its memory
+	lines   []int  // offset of the first byte of each line of text
 }
 
 func newDocument(uri string, version int32, text string) *document {
-	d := &document{uri: uri, analysed: -1}
-	d.set(version, []byte(text))
-	return d
+	return &document{uri: uri, cur: newSnapshot(uri, version, []byte(text)), busy: make(chan struct{}, 1)}
 }
 
-func (d *document) set(version int32, text []byte) {
-	d.version, d.text = version, text
-	d.lines = append(d.lines[:0], 0)
+func newSnapshot(uri string, version int32, text []byte) *snapshot {
+	v := &snapshot{uri: uri, version: version, text: text, lines: []int{0}}
 	for i := 0; ; {
 		k := bytes.IndexByte(text[i:], '\n')
 		if k < 0 {
 			break
 		}
 		i += k + 1
-		d.lines = append(d.lines, i)
+		v.lines = append(v.lines, i)
+	}
+	return v
+}
+
+// current is the latest text.
+func (d *document) current() *snapshot {
+	d.tmu.Lock()
+	defer d.tmu.Unlock()
+	return d.cur
+}
+
+// change applies the changes of one didChange notification, all or none.
+func (d *document) change(version int32, changes []any) error {
+	d.tmu.Lock()
+	defer d.tmu.Unlock()
+	v, err := d.cur.applyAll(version, changes)
+	if err == nil {
+		d.cur = v
+	}
+	return err
+}
+
+// lock takes the analysis lock, or gives up when ctx ends first.
+func (d *document) lock(ctx context.Context) error {
+	select {
+	case d.busy <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
-// splice makes text[start:end] of the current text ins, the line index
-// mended rather than made again: a keystroke in a long plan does not scan
-// the whole of it for line breaks.
-func (d *document) splice(version int32, start, end int, ins string) {
-	text := make([]byte, 0, len(d.text)-(end-start)+len(ins))
-	text = append(text, d.text[:start]...)
-	text = append(text, ins...)
-	text = append(text, d.text[end:]...)
+func (d *document) unlock() { <-d.busy }
+
+// view is a document's snapshot with its analysis lock held: what the
+// features read.
+type view struct {
+	*snapshot
+	d *document
+}
+
+// view takes the analysis lock and returns the latest text with it.
+func (d *document) view(ctx context.Context) (*view, error) {
+	if err := d.lock(ctx); err != nil {
+		return nil, err
+	}
+	return &view{d.current(), d}, nil
+}
+
+func (v *view) release() { v.d.unlock() }
+
+// splice makes text[start:end] of v's text ins, the line index mended
+// rather than made again: a keystroke in a long plan does not scan the
+// whole of it for line breaks.
+func (v *snapshot) splice(version int32, start, end int, ins string) *snapshot {
+	// bytes.Join allocates without clearing what it then fills: on a
+	// text of megabytes, clearing cost as much as copying.
+	text := bytes.Join([][]byte{v.text[:start], []byte(ins), v.text[end:]}, nil)
 	delta := len(ins) - (end - start)
 	// Lines that begin at or before start stay; those whose line break was
 	// in the replaced text go; the inserted text's follow; the rest move.
-	k := sort.SearchInts(d.lines, start+1)
-	after := sort.SearchInts(d.lines, end+1)
-	lines := make([]int, 0, len(d.lines)+strings.Count(ins, "\n"))
-	lines = append(lines, d.lines[:k]...)
+	k := sort.SearchInts(v.lines, start+1)
+	after := sort.SearchInts(v.lines, end+1)
+	lines := make([]int, 0, len(v.lines)+strings.Count(ins, "\n"))
+	lines = append(lines, v.lines[:k]...)
 	for i := 0; ; {
 		n := strings.IndexByte(ins[i:], '\n')
 		if n < 0 {
@@ -75,58 +139,61 @@ func (d *document) splice(version int32, start, end int, ins string) {
 		i += n + 1
 		lines = append(lines, start+i)
 	}
-	for _, l := range d.lines[after:] {
+	for _, l := range v.lines[after:] {
 		lines = append(lines, l+delta)
 	}
-	d.version, d.text, d.lines = version, text, lines
+	return &snapshot{uri: v.uri, version: version, text: text, lines: lines}
 }
 
-// apply applies one change of a didChange notification: a range replaced
-// (incremental sync), or the whole text.
-func (d *document) apply(version int32, change any) error {
+// apply applies one change of a didChange notification to v: a range
+// replaced (incremental sync), or the whole text.
+func (v *snapshot) apply(version int32, change any) (*snapshot, error) {
 	switch c := change.(type) {
 	case protocol.TextDocumentContentChangeEventWhole:
-		d.set(version, []byte(c.Text))
+		return newSnapshot(v.uri, version, []byte(c.Text)), nil
 	case protocol.TextDocumentContentChangeEvent:
 		if c.Range == nil {
-			d.set(version, []byte(c.Text))
-			return nil
+			return newSnapshot(v.uri, version, []byte(c.Text)), nil
 		}
-		start, err := d.offset(c.Range.Start)
+		start, err := v.offset(c.Range.Start)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		end, err := d.offset(c.Range.End)
+		end, err := v.offset(c.Range.End)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if end < start {
-			return fmt.Errorf("the change's range ends before it starts")
+			return nil, fmt.Errorf("the change's range ends before it starts")
 		}
-		d.splice(version, start, end, c.Text)
+		return v.splice(version, start, end, c.Text), nil
 	default:
-		return fmt.Errorf("unknown content change %T", change)
+		return nil, fmt.Errorf("unknown content change %T", change)
 	}
-	return nil
 }
 
-// applyAll applies the changes of one didChange notification, all or
-// none: a change that cannot be applied leaves the text as it was.
-func (d *document) applyAll(version int32, changes []any) error {
-	oldVersion, oldText := d.version, d.text
+// applyAll applies the changes of one didChange notification, in order,
+// all or none.
+func (v *snapshot) applyAll(version int32, changes []any) (*snapshot, error) {
 	for i, c := range changes {
-		if err := d.apply(version, c); err != nil {
-			d.set(oldVersion, oldText)
-			return fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
+		next, err := v.apply(version, c)
+		if err != nil {
+			return nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
 		}
+		v = next
 	}
-	return nil
+	if len(changes) == 0 {
+		nv := *v
+		nv.version = version
+		v = &nv
+	}
+	return v, nil
 }
 
 // offset maps an LSP position (a line and a UTF-16 code unit in it) to a
 // byte offset. A character past the end of its line is the line's end, as
 // the specification asks; a line past the end is an error.
-func (d *document) offset(p protocol.Position) (int, error) {
+func (d *snapshot) offset(p protocol.Position) (int, error) {
 	line := int(p.Line)
 	if line >= len(d.lines) {
 		if line == len(d.lines) && p.Character == 0 {
@@ -134,14 +201,7 @@ func (d *document) offset(p protocol.Position) (int, error) {
 		}
 		return 0, fmt.Errorf("line %d is past the end of the document (%d lines)", line, len(d.lines))
 	}
-	i := d.lines[line]
-	end := len(d.text)
-	if line+1 < len(d.lines) {
-		end = d.lines[line+1] - 1 // the '\n'
-		if end > i && d.text[end-1] == '\r' {
-			end--
-		}
-	}
+	i, end := d.lineBounds(line)
 	for units := int(p.Character); units > 0 && i < end; {
 		r, n := utf8.DecodeRune(d.text[i:end])
 		w := utf16.RuneLen(r)
@@ -157,18 +217,33 @@ func (d *document) offset(p protocol.Position) (int, error) {
 	return i, nil
 }
 
+// lineBounds is where 0-based line n (which exists) begins and ends,
+// before its line ending, as jsontext.Source.LineBounds has it: from the
+// line index splice mends, where a Source builds its own with a scan of
+// the whole text, for each text.
+func (d *snapshot) lineBounds(n int) (start, end int) {
+	start, end = d.lines[n], len(d.text)
+	if n+1 < len(d.lines) {
+		end = d.lines[n+1] - 1 // the '\n'
+		if end > start && d.text[end-1] == '\r' {
+			end--
+		}
+	}
+	return start, end
+}
+
 // positioner maps byte offsets to LSP positions. Offsets asked in
 // increasing order cost one pass over the text in all (a cursor carries on
 // from the last answer), so that the thousands of diagnostics of a long
 // minified plan do not each count their line again.
 type positioner struct {
-	d          *document
+	d          *snapshot
 	line       int
 	lineStart  int
 	off, units int // the cursor: a byte offset on line and its UTF-16 column
 }
 
-func (d *document) positioner() *positioner { return &positioner{d: d, line: -1} }
+func (d *snapshot) positioner() *positioner { return &positioner{d: d, line: -1} }
 
 func (p *positioner) pos(off int) protocol.Position {
 	d := p.d
@@ -197,26 +272,39 @@ func (p *positioner) rng(start, end int) protocol.Range {
 	return protocol.Range{Start: s, End: p.pos(end)}
 }
 
-// analyse returns the plan and diagnostics of the current text, made at
-// most once per version: after an edit inside one step, only that step is
-// parsed again and only the steps whose diagnostics can change are
-// validated again (plan.Reload, check.Incremental); the whole text when
-// the catalog changed or the edit crossed a step's bounds.
-func (d *document) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
-	if d.analysed != d.version {
-		cat := s.catalog()
+// analyse returns the plan and diagnostics of v's text, made at most once
+// per version: after an edit inside one step, only that step is parsed
+// again and only the steps whose diagnostics can change are validated
+// again (plan.Reload, check.Incremental); the whole text when the catalog
+// changed or the edit crossed a step's bounds.
+func (v *view) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
+	d := v.d
+	cat := s.catalog()
+	if d.analysed != v.snapshot || d.incCat != cat {
 		if d.inc == nil || d.incCat != cat {
-			p := plan.Load(d.uri, d.text, plan.Limits{})
+			p := plan.Load(d.uri, v.text, plan.Limits{})
 			p.AcceptSchemaHint()
 			d.inc, d.incCat = check.NewIncremental(p, cat, check.ValidateOptions{}), cat
+			d.syms.drop()
 		} else {
-			p, ch := plan.Reload(d.inc.Plan(), d.text, plan.Limits{})
+			p, ch := plan.Reload(d.inc.Plan(), v.text, plan.Limits{})
 			if ch == nil {
 				p.AcceptSchemaHint()
 			}
 			d.inc.Apply(p, ch)
+			d.syms.follow(d.analysed, v.snapshot, p, ch)
 		}
-		d.plan, d.diags, d.analysed = d.inc.Plan(), d.inc.Diagnostics(), d.version
+		d.analysed = v.snapshot
 	}
-	return d.plan, d.diags, d.version
+	return d.inc.Plan(), d.inc.Diagnostics(), v.version
+}
+
+// analysedPlan is the plan of v's text when it has been analysed already,
+// else nil: for features that use it when it is at hand but must not wait
+// for a validation.
+func (v *view) analysedPlan() *plan.Plan {
+	if v.d.analysed == v.snapshot {
+		return v.d.inc.Plan()
+	}
+	return nil
 }

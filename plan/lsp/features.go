@@ -26,13 +26,13 @@ var severities = map[plan.Severity]protocol.DiagnosticSeverity{
 }
 
 // diagnostics is the publishDiagnostics notification of d's current text.
-func (s *Server) diagnostics(d *document) protocol.PublishDiagnosticsParams {
+func (s *Server) diagnostics(d *view) protocol.PublishDiagnosticsParams {
 	p, ds, version := d.analyse(s)
 	shown, capped := publishable(ds, MaxPublished)
 	pos, rel := d.positioner(), d.positioner()
 	out := make([]protocol.Diagnostic, 0, len(shown)+1)
 	for _, x := range shown {
-		out = append(out, toLSP(d, p, pos, rel, x))
+		out = append(out, toLSP(d.snapshot, p, pos, rel, x))
 	}
 	if capped {
 		out = append(out, cappedNotice(ds, len(shown)))
@@ -88,7 +88,7 @@ func cappedNotice(ds []plan.Diagnostic, shown int) protocol.Diagnostic {
 
 var source = "planctl"
 
-func toLSP(d *document, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) protocol.Diagnostic {
+func toLSP(d *snapshot, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) protocol.Diagnostic {
 	sev := severities[x.Severity]
 	out := protocol.Diagnostic{
 		Range:           pos.rng(x.Start, x.End),
@@ -116,14 +116,15 @@ func toLSP(d *document, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) p
 }
 
 // offsetOf maps a validator position (1-based line, column in code points)
-// to a byte offset.
-func (d *document) offsetOf(p jsontext.Position) int {
+// to a byte offset, as jsontext.Source.Offset does, but on the snapshot's
+// line index (lineBounds).
+func (d *snapshot) offsetOf(p jsontext.Position) int {
 	if p.Line < 1 || p.Line > len(d.lines) {
 		return len(d.text)
 	}
-	i := d.lines[p.Line-1]
-	for n := p.Column - 1; n > 0 && i < len(d.text) && d.text[i] != '\n'; n-- {
-		_, w := utf8.DecodeRune(d.text[i:])
+	i, end := d.lineBounds(p.Line - 1)
+	for n := p.Column - 1; n > 0 && i < end; n-- {
+		_, w := utf8.DecodeRune(d.text[i:end])
 		i += w
 	}
 	return i
@@ -135,14 +136,19 @@ func (d *document) offsetOf(p jsontext.Position) int {
 // thousands of errors gets the first maxVerified.
 const maxVerified = 16
 
-func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) (any, error) {
-	d, err := s.doc(params.TextDocument.URI)
+func (s *Server) codeAction(ctx *glsp.Context, params *protocol.CodeActionParams) (any, error) {
+	d, err := s.acquire(ctx, params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	p, ds, _ := d.analyse(s)
+	cat := d.d.incCat
+	// The plan, its diagnostics and the snapshot are never changed by
+	// later edits (each makes new ones): the fixes, a whole validation
+	// each, are verified without the lock, so that the document's next
+	// validation does not wait for them.
+	d.release()
+	cancelled := s.callContext(ctx).Err
 	from, err1 := d.offset(params.Range.Start)
 	to, err2 := d.offset(params.Range.End)
 	if err1 != nil || err2 != nil {
@@ -155,6 +161,9 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 		if x.End < from || x.Start > to {
 			continue
 		}
+		if cancelled() != nil {
+			return nil, errCancelled
+		}
 		if len(check.Fixes(p, x)) == 0 {
 			continue
 		}
@@ -164,11 +173,11 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 			// fixes beyond are not offered unverified.
 			break
 		}
-		fs := check.VerifiedFixes(p, s.catalog(), ds, x)
+		fs := check.VerifiedFixes(p, cat, ds, x)
 		if len(fs) == 0 {
 			continue
 		}
-		diag := toLSP(d, p, d.positioner(), d.positioner(), x)
+		diag := toLSP(d.snapshot, p, d.positioner(), d.positioner(), x)
 		for _, f := range fs {
 			pos := d.positioner()
 			var edits []protocol.TextEdit
@@ -241,7 +250,7 @@ type stepContext struct {
 
 // stepAt analyses the document (its lock held) and finds where pos is
 // inside a step; ok is false when pos is in no step.
-func (d *document) stepAt(s *Server, pos protocol.Position) (*plan.Plan, stepContext, bool) {
+func (d *view) stepAt(s *Server, pos protocol.Position) (*plan.Plan, stepContext, bool) {
 	p, _, _ := d.analyse(s)
 	off, err := d.offset(pos)
 	if err != nil || p.Root.IsZero() {
@@ -289,13 +298,12 @@ func target(p *plan.Plan, s *plan.Step, id string) *plan.Step {
 	return nil
 }
 
-func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
-	d, err := s.doc(params.TextDocument.URI)
+func (s *Server) hover(ctx *glsp.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
+	d, err := s.acquire(ctx, params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	defer d.release()
 	p, sc, ok := d.stepAt(s, params.Position)
 	if !ok || len(sc.rest) == 0 {
 		return nil, nil
@@ -439,13 +447,12 @@ func stepAt(p *plan.Plan, off int) (*plan.Step, bool) {
 	return nil, false
 }
 
-func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) (any, error) {
-	d, err := s.doc(params.TextDocument.URI)
+func (s *Server) definition(ctx *glsp.Context, params *protocol.DefinitionParams) (any, error) {
+	d, err := s.acquire(ctx, params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	defer d.release()
 	p, sc, ok := d.stepAt(s, params.Position)
 	if !ok {
 		return nil, nil
@@ -461,13 +468,12 @@ func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) 
 	return protocol.Location{URI: d.uri, Range: d.positioner().rng(t.ID.Start(), t.ID.End())}, nil
 }
 
-func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
-	d, err := s.doc(params.TextDocument.URI)
+func (s *Server) references(ctx *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
+	d, err := s.acquire(ctx, params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	defer d.release()
 	p, _, _ := d.analyse(s)
 	off, err := d.offset(params.Position)
 	if err != nil || p.Root.IsZero() {
@@ -488,44 +494,18 @@ func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) (
 	return out, nil
 }
 
-func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
-	d, err := s.doc(params.TextDocument.URI)
+func (s *Server) documentSymbol(ctx *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
+	d, err := s.acquire(ctx, params.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	defer d.release()
 	p, _, _ := d.analyse(s)
-	// One symbol per step, each of the same few members: appended here
-	// as JSON rather than built as protocol.DocumentSymbol values for
-	// encoding/json, whose reflection cost more than the rest of the
-	// answer on a plan of 10,000 steps.
-	out := make(preEncoded, 0, 256*len(p.Steps)+2) // a symbol's size, with room
-	out = append(out, '[')
-	pos := d.positioner()
-	for i, st := range p.Steps {
-		sel := st.Node
-		if !st.ID.IsZero() {
-			sel = st.ID
-		}
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, `{"name":`...)
-		out = appendJSONString(out, st.Label())
-		if name := st.ToolName(); name != "" {
-			out = append(out, `,"detail":`...)
-			out = appendJSONString(out, name)
-		}
-		out = append(out, `,"kind":`...)
-		out = strconv.AppendInt(out, int64(protocol.SymbolKindFunction), 10)
-		out = append(out, `,"range":`...)
-		out = appendRange(out, pos.rng(st.Node.Start(), st.Node.End()))
-		out = append(out, `,"selectionRange":`...)
-		out = appendRange(out, pos.rng(sel.Start(), sel.End()))
-		out = append(out, '}')
+	out, err := d.d.syms.answer(s.callContext(ctx), d.snapshot, p)
+	if err != nil {
+		return nil, errCancelled
 	}
-	return append(out, ']'), nil
+	return out, nil
 }
 
 // preEncoded is a result already encoded as JSON: frameStream writes it

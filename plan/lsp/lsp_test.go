@@ -104,7 +104,7 @@ func TestFixesFixTheirDiagnostic(t *testing.T) {
 // pair) characters and CRLF line ends, against utf16.Encode.
 func TestPositions(t *testing.T) {
 	text := "{\"a\": \"é€😀x\",\r\n \"😀😀\": 1,\n\"z\": [\"\U0001F30D\"]}\n"
-	d := newDocument("file:///x.json", 1, text)
+	d := newSnapshot("file:///x.json", 1, []byte(text))
 	pos := d.positioner()
 	line, lineStart := 0, 0
 	for off := 0; off <= len(text); off++ {
@@ -140,7 +140,7 @@ func TestPositions(t *testing.T) {
 
 // TestIncrementalChanges: range changes build the same text as whole ones.
 func TestIncrementalChanges(t *testing.T) {
-	d := newDocument("file:///x.json", 1, "[\n  {\"id\": \"😀\"}\n]\n")
+	d := newSnapshot("file:///x.json", 1, []byte("[\n  {\"id\": \"😀\"}\n]\n"))
 	r := func(l1, c1, l2, c2 int) *protocol.Range {
 		return &protocol.Range{Start: protocol.Position{Line: protocol.UInteger(l1), Character: protocol.UInteger(c1)},
 			End: protocol.Position{Line: protocol.UInteger(l2), Character: protocol.UInteger(c2)}}
@@ -150,17 +150,19 @@ func TestIncrementalChanges(t *testing.T) {
 		{Range: r(1, 12, 1, 12), Text: ", \"x\": 1"}, // insert before the closing brace
 		{Range: r(0, 1, 1, 2), Text: ""},             // join the first two lines
 	} {
-		if err := d.apply(2, c); err != nil {
+		next, err := d.apply(2, c)
+		if err != nil {
 			t.Fatal(err)
 		}
+		d = next
 	}
 	if got, want := string(d.text), "[{\"id\": \"é\", \"x\": 1}\n]\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(7, 0, 7, 1), Text: "x"}); err == nil {
+	if _, err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(7, 0, 7, 1), Text: "x"}); err == nil {
 		t.Error("a change past the end must be an error")
 	}
-	if err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(0, 3, 0, 1), Text: "x"}); err == nil {
+	if _, err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(0, 3, 0, 1), Text: "x"}); err == nil {
 		t.Error("a range that ends before it starts must be an error")
 	}
 }
@@ -201,11 +203,12 @@ func TestCompletionInForms(t *testing.T) {
 		`{"$schema": "x", "steps": [{"id": "a", "tool": "create_backup", "args": {"database": "x"}}, {"id": "b", "tool": "validate_backup", "args": {"backup_id": {"output_by_reference": {"a": [|`,
 	} {
 		off := strings.Index(text, "|")
-		d := newDocument("file:///x.json", 1, strings.Replace(text, "|", "", 1))
+		d, _ := newDocument("file:///x.json", 1, strings.Replace(text, "|", "", 1)).view(context.Background())
 		var labels []string
 		for _, it := range s.complete(d, off) {
 			labels = append(labels, it.Label)
 		}
+		d.release()
 		sort.Strings(labels)
 		if strings.Join(labels, ",") != "backup_id,created_at,database,size_bytes" {
 			t.Errorf("%s: %v", text, labels)
@@ -223,7 +226,7 @@ func BenchmarkChange10000(b *testing.B) {
 	s := testServer(mockserver.Demo())
 	d := newDocument("file:///chain.json", 1, string(src))
 	at := strings.Index(string(src), plantest.StepID(5000)+`": ["value"]`)
-	pos := d.positioner().pos(at)
+	pos := d.current().positioner().pos(at)
 	// A reference that is wrong every other change: one diagnostic comes
 	// and goes.
 	b.ResetTimer()
@@ -232,11 +235,11 @@ func BenchmarkChange10000(b *testing.B) {
 		if i%2 == 1 {
 			text = "s"
 		}
-		d.mu.Lock()
-		d.apply(int32(i+2), protocol.TextDocumentContentChangeEvent{
-			Range: &protocol.Range{Start: pos, End: protocol.Position{Line: pos.Line, Character: pos.Character + 1}}, Text: text})
-		params := s.diagnostics(d)
-		d.mu.Unlock()
+		d.change(int32(i+2), []any{protocol.TextDocumentContentChangeEvent{
+			Range: &protocol.Range{Start: pos, End: protocol.Position{Line: pos.Line, Character: pos.Character + 1}}, Text: text}})
+		v, _ := d.view(context.Background())
+		params := s.diagnostics(v)
+		v.release()
 		if want := i % 2; (len(params.Diagnostics) > 0) != (want == 0) {
 			b.Fatalf("change %d: %d diagnostics", i, len(params.Diagnostics))
 		}

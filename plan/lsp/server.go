@@ -95,12 +95,20 @@ type Server struct {
 	// when the last is applied (applying one to a large text takes a while
 	// of its own, longer than the gaps between the changes of a burst).
 	changing atomic.Int32
+	// calls are the requests being answered off the reading goroutine,
+	// by id ($/cancelRequest's) and by the glsp.Context their handler
+	// gets; inflight is waited for before Serve returns.
+	calls    map[jsonrpc2.ID]*call
+	byCtx    map[*glsp.Context]*call
+	inflight sync.WaitGroup
+	slots    chan struct{} // one per request being answered: maxInflight
 }
 
 // NewServer makes a server; Serve runs it.
 func NewServer(opts Options) *Server {
 	s := &Server{opts: opts, docs: map[string]*document{}, dirty: map[*document]bool{},
-		wake: make(chan struct{}, 1), done: make(chan struct{}), regKick: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), regKick: make(chan struct{}, 1),
+		calls: map[jsonrpc2.ID]*call{}, byCtx: map[*glsp.Context]*call{}, slots: make(chan struct{}, maxInflight)}
 	s.handler = protocol.Handler{
 		Initialize:                      s.initialize,
 		Initialized:                     s.initialized,
@@ -129,7 +137,9 @@ func NewServer(opts Options) *Server {
 // sourcegraph/jsonrpc2 (the transport glsp's own server uses; its
 // exported runner is bound to the process's stdin and stdout, which tests
 // and the CLI's injected streams cannot use) and handled by glsp's
-// protocol.Handler.
+// protocol.Handler: notifications in order as they are read, requests on
+// documents concurrently (replier.Handle). Serve returns once the requests
+// still being answered have ended (they are cancelled).
 func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	go s.publisher()
 	go s.registrar()
@@ -141,6 +151,12 @@ func (s *Server) Serve(stream io.ReadWriteCloser) error {
 	conn := jsonrpc2.NewConn(context.Background(), fs, replier{s, fs}, opts...)
 	<-conn.DisconnectNotify()
 	close(s.done)
+	s.mu.Lock()
+	for _, c := range s.calls {
+		c.cancel()
+	}
+	s.mu.Unlock()
+	s.inflight.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
@@ -166,14 +182,204 @@ type replier struct {
 	fs *frameStream
 }
 
-// Handle answers req (a request) with its result or error.
+// Handle answers req (a request) with its result or error. It is called
+// on the reading goroutine, one message at a time: notifications (which
+// change documents, and must be applied in order) are handled there; the
+// requests on a document are answered off it (a documentSymbol of a long
+// plan, or one waiting for a validation, holds up nothing behind it), each
+// against the text it was sent for: the document's version when it was
+// read.
 func (h replier) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
-	result, err := h.s.handle(ctx, conn, req, h.fs)
+	if req.Method == "$/cancelRequest" {
+		h.s.cancel(req)
+		return
+	}
+	if req.Notif || !concurrent[req.Method] {
+		h.answer(ctx, conn, req, nil)
+		return
+	}
+	// A client that sends requests faster than their answers are read
+	// (or written) is held to maxInflight at a time: the reading waits
+	// for a slot, as it waited for each answer before.
+	h.s.slots <- struct{}{}
+	c := h.s.begin(req)
+	go func() {
+		defer func() { <-h.s.slots }()
+		defer h.s.end(req.ID, c)
+		h.answer(ctx, conn, req, c)
+	}()
+}
+
+// maxInflight bounds the requests answered at once: far more than an
+// editor has outstanding, and a bound on the goroutines and snapshots a
+// flood of requests can hold.
+const maxInflight = 64
+
+// concurrent are the requests answered off the reading goroutine: those
+// that read a document and change nothing, whose answers the protocol
+// lets come in any order.
+var concurrent = map[string]bool{
+	string(protocol.MethodTextDocumentCompletion):     true,
+	string(protocol.MethodTextDocumentHover):          true,
+	string(protocol.MethodTextDocumentDefinition):     true,
+	string(protocol.MethodTextDocumentReferences):     true,
+	string(protocol.MethodTextDocumentDocumentSymbol): true,
+	string(protocol.MethodTextDocumentCodeAction):     true,
+}
+
+// modifies are the requests answered ContentModified when their document
+// changed while they ran, not only before: those that take long (a
+// document's symbols made whole, quick fixes each validated) and whose
+// answer is of no use for another text.
+var modifies = map[string]bool{
+	string(protocol.MethodTextDocumentDocumentSymbol): true,
+	string(protocol.MethodTextDocumentCodeAction):     true,
+}
+
+// LSP's error codes for a request cancelled by the client, and for one
+// whose document changed under it.
+const (
+	codeRequestCancelled = -32800
+	codeContentModified  = -32801
+)
+
+var (
+	errCancelled = &jsonrpc2.Error{Code: codeRequestCancelled, Message: "the request was cancelled"}
+	// errModified follows gopls: an answer computed for a text the editor
+	// no longer has is dropped (vscode-languageclient shows no error for
+	// it, and asks again when the editor does, for the new text).
+	errModified = &jsonrpc2.Error{Code: codeContentModified,
+		Message: "the document changed since the request was sent: ask again for its new version"}
+)
+
+// call is a request answered off the reading goroutine.
+type call struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	// doc and at are the document the request is on (nil: none open) and
+	// its text when the request was read.
+	doc *document
+	at  *snapshot
+}
+
+// begin registers req, noting the text of its document as it is now: the
+// changes read before req are applied, those after it are not yet.
+func (s *Server) begin(req *jsonrpc2.Request) *call {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &call{ctx: ctx, cancel: cancel}
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if req.Params != nil && json.Unmarshal(*req.Params, &p) == nil {
+		s.mu.Lock()
+		c.doc = s.docs[p.TextDocument.URI]
+		s.mu.Unlock()
+		if c.doc != nil {
+			c.at = c.doc.current()
+		}
+	}
+	s.inflight.Add(1)
+	s.mu.Lock()
+	s.calls[req.ID] = c
+	s.mu.Unlock()
+	return c
+}
+
+func (s *Server) end(id jsonrpc2.ID, c *call) {
+	c.cancel()
+	s.mu.Lock()
+	if s.calls[id] == c {
+		delete(s.calls, id)
+	}
+	s.mu.Unlock()
+	s.inflight.Done()
+}
+
+// cancel is $/cancelRequest: the request it names, if still waiting or
+// running, stops at its next check and is answered RequestCancelled.
+func (s *Server) cancel(req *jsonrpc2.Request) {
+	var p struct {
+		ID jsonrpc2.ID `json:"id"`
+	}
+	if req.Params == nil || json.Unmarshal(*req.Params, &p) != nil {
+		return
+	}
+	s.mu.Lock()
+	c := s.calls[p.ID]
+	s.mu.Unlock()
+	if c != nil {
+		c.cancel()
+	}
+}
+
+// callContext is the context of the request whose handler got gctx:
+// cancelled by $/cancelRequest. A handler called otherwise (tests) gets
+// one that never ends.
+func (s *Server) callContext(gctx *glsp.Context) context.Context {
+	if c := s.callOf(gctx); c != nil {
+		return c.ctx
+	}
+	return context.Background()
+}
+
+func (s *Server) callOf(gctx *glsp.Context) *call {
+	if gctx == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byCtx[gctx]
+}
+
+// acquire is the document uri with its analysis lock held, for a request:
+// the text the request was sent for, or ContentModified when the editor
+// has changed it since (the analysis follows the latest text only; a
+// document closed and opened again is another), or RequestCancelled when
+// the client cancelled it while it waited.
+func (s *Server) acquire(gctx *glsp.Context, uri string) (*view, error) {
+	d, err := s.doc(uri)
+	if err != nil {
+		return nil, err
+	}
+	c := s.callOf(gctx)
+	ctx := context.Background()
+	if c != nil {
+		ctx = c.ctx
+	}
+	v, err := d.view(ctx)
+	if err != nil {
+		return nil, errCancelled
+	}
+	if c != nil && c.doc != nil && (c.doc != d || c.at != v.snapshot) {
+		v.release()
+		return nil, errModified
+	}
+	return v, nil
+}
+
+// answer handles req and writes its answer; c is the request's call when
+// it is answered off the reading goroutine.
+func (h replier) answer(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, c *call) {
+	result, err := h.s.handle(ctx, conn, req, h.fs, c)
 	if req.Notif {
 		if err != nil && h.s.opts.Log != nil {
 			fmt.Fprintf(h.s.opts.Log, "planctl lsp: %s: %v\n", req.Method, err)
 		}
 		return
+	}
+	if err == nil && c != nil {
+		switch {
+		case c.ctx.Err() != nil:
+			// Cancelled while it ran: the client has stopped waiting.
+			err = errCancelled
+		case modifies[req.Method] && c.doc != nil && c.doc.current() != c.at:
+			// The editor's outline is of the text it has now: it asks
+			// again for it. A quick fix's edits are of the text they
+			// were made for.
+			err = errModified
+		}
 	}
 	if err == nil {
 		err = h.fs.writeResult(req.ID, result)
@@ -199,7 +405,7 @@ func (h replier) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 // handle passes one message to glsp's handler and maps its outcome to
 // JSON-RPC errors, as glsp's own server does. Notifications to the client
 // are written by fs.
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, fs *frameStream) (any, error) {
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, fs *frameStream, c *call) (any, error) {
 	gctx := &glsp.Context{
 		Method: req.Method,
 		Notify: func(method string, params any) {
@@ -215,6 +421,16 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	if req.Params != nil {
 		gctx.Params = *req.Params
+	}
+	if c != nil {
+		s.mu.Lock()
+		s.byCtx[gctx] = c
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.byCtx, gctx)
+			s.mu.Unlock()
+		}()
 	}
 	if req.Method == "exit" {
 		s.handler.Handle(gctx)
@@ -240,6 +456,10 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
 	case err != nil:
+		var e *jsonrpc2.Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
 	}
 	return r, nil
@@ -417,10 +637,7 @@ func (s *Server) didChange(ctx *glsp.Context, params *protocol.DidChangeTextDocu
 	s.changing.Add(1)
 	defer s.changing.Add(-1)
 	s.poke()
-	d.mu.Lock()
-	err = d.applyAll(params.TextDocument.Version, params.ContentChanges)
-	d.mu.Unlock()
-	if err == nil {
+	if err = d.change(params.TextDocument.Version, params.ContentChanges); err == nil {
 		s.schedule(d)
 		return nil
 	}
@@ -510,9 +727,12 @@ func (s *Server) publisher() {
 		notify := s.notify
 		s.mu.Unlock()
 		for _, d := range docs {
-			d.mu.Lock()
-			params := s.diagnostics(d)
-			d.mu.Unlock()
+			v, err := d.view(context.Background())
+			if err != nil {
+				continue
+			}
+			params := s.diagnostics(v)
+			v.release()
 			s.mu.Lock()
 			open := s.docs[d.uri] == d
 			s.mu.Unlock()

@@ -182,10 +182,7 @@ func (s *Server) reload(ctx *glsp.Context) {
 	}
 	s.mu.Unlock()
 	for _, d := range docs {
-		d.mu.Lock()
-		d.analysed = -1 // the same text, other tools
-		d.mu.Unlock()
-		s.schedule(d)
+		s.schedule(d) // the same text, other tools: analyse sees the new catalog
 	}
 	s.registerLater()
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,15 +10,15 @@ import (
 	"sync"
 )
 
-// callWriter is the stream of one request made within a session (HTTP
-// without --stateless). mcp-go v1.2.1 sends a session's notifications
-// through one queue that every open request of the session reads, and a
-// request that has just been answered can take a notification off it and
-// drop it; it also writes the answer of a request the client cancelled.
-// So the plan's progress is written here, on its own request's stream,
-// before the handler returns (the answer comes after every one), and once
-// the client cancels the request nothing more is written: the stream
-// closes without an answer, as MCP asks.
+// callWriter is the stream of one tools/call over HTTP. The plan's
+// progress is written here, on its own request's stream, before the
+// handler returns (the answer comes after every one): mcp-go v1.2.1 sends
+// a session's notifications through one queue that every open request of
+// the session reads, and a request that has just been answered can take
+// a notification off it and drop it. Within a session, once the client
+// cancels the request nothing more is written: the stream closes without
+// an answer, as MCP asks (mcp-go writes the answer of a cancelled
+// request).
 type callWriter struct {
 	http.ResponseWriter
 	mu        sync.Mutex
@@ -26,13 +27,28 @@ type callWriter struct {
 	cancelled bool
 }
 
+// notifier writes a request's notifications on the request's own stream,
+// before its answer: over HTTP its callWriter, over stdio standard output
+// (stdioNotifier). mcp-go's own way (SendNotificationToClient) queues
+// them for a goroutine of its own, which can write one after the answer
+// or drop it.
+type notifier interface {
+	notify(method string, params any) error
+	// flushed returns once the client has read what was written, where
+	// that can be known and matters (stdio, waitDrained).
+	flushed(ctx context.Context)
+}
+
 type callKey struct{}
 
 // callFrom is the request stream ctx carries, or nil.
-func callFrom(ctx interface{ Value(any) any }) *callWriter {
-	c, _ := ctx.Value(callKey{}).(*callWriter)
+func callFrom(ctx interface{ Value(any) any }) notifier {
+	c, _ := ctx.Value(callKey{}).(notifier)
 	return c
 }
+
+// flushed: an HTTP client reads the answer's events in order.
+func (w *callWriter) flushed(context.Context) {}
 
 func (w *callWriter) upgrade() {
 	h := w.ResponseWriter.Header()
@@ -125,37 +141,50 @@ func (w *callWriter) Flush() {
 func (w *callWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // calls are the requests in flight within sessions, by session id and
-// request id, for notifications/cancelled to find.
+// request id, for notifications/cancelled to find; and the cancellations
+// that came before their requests.
 type calls struct {
-	mu sync.Mutex
-	m  map[string]*callWriter
+	mu    sync.Mutex
+	m     map[string]*callWriter
+	early recentIDs // cancellations that came before their requests
+	done  recentIDs // the requests answered lately
 }
 
 func callID(sid string, id json.RawMessage) string {
 	return sid + "\x00" + string(bytes.TrimSpace(id))
 }
 
-func (c *calls) add(key string, w *callWriter) func() {
+// add registers the request key names, unless the client cancelled it
+// before sending it: then ok is false and it is not to be run.
+func (c *calls) add(key string, w *callWriter) (release func(), ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.early.take(key) {
+		return func() {}, false
+	}
 	if c.m == nil {
 		c.m = map[string]*callWriter{}
 	}
 	if _, dup := c.m[key]; dup {
-		return func() {} // a second request with an id in use: cancellation finds the first
+		return func() {}, true // a second request with an id in use: cancellation finds the first
 	}
 	c.m[key] = w
 	return func() {
 		c.mu.Lock()
 		delete(c.m, key)
+		c.done.add(key)
 		c.mu.Unlock()
-	}
+	}, true
 }
 
-// cancel marks the request key names cancelled, if it is in flight.
+// cancel marks the request key names cancelled, if it is in flight, or
+// remembers the cancellation for the request to find when it comes.
 func (c *calls) cancel(key string) {
 	c.mu.Lock()
 	w := c.m[key]
+	if w == nil && !c.done.has(key) { // else too late: the request is answered
+		c.early.add(key)
+	}
 	c.mu.Unlock()
 	if w != nil {
 		w.cancel()

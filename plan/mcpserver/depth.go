@@ -1,12 +1,11 @@
 package mcpserver
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 )
 
 // MaxRequestDepth bounds how deep a request's arrays and objects nest. A
@@ -25,53 +24,5 @@ func tooDeep(b []byte, max int) bool { return jsontext.Depth(b) > max }
 
 // parseErrorLine is the JSON-RPC answer to a request that was not read.
 func parseErrorLine(msg string) []byte {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": msg}})
-	return append(b, '\n')
-}
-
-// depthGuard passes stdio lines through to mcp-go, answering those that
-// nest too deep itself.
-type depthGuard struct {
-	r   *bufio.Reader
-	out io.Writer // the countingWriter mcp-go writes to
-	buf []byte
-	// wire, when set, sees each line first (Concierge's wire, wire.go).
-	wire func([]byte) ([]byte, []byte)
-	// asked, when set, counts each request read; atEOF, when set, runs
-	// before the end of input is passed on (stdio: wait for the answers).
-	asked func(line []byte)
-	atEOF func()
-}
-
-func (g *depthGuard) Read(p []byte) (int, error) {
-	for len(g.buf) == 0 {
-		line, err := g.r.ReadBytes('\n')
-		if len(line) > 0 {
-			if g.asked != nil && !tooDeep(line, MaxRequestDepth) {
-				g.asked(line)
-			}
-			if tooDeep(line, MaxRequestDepth) {
-				g.out.Write(parseErrorLine(depthMessage)) // one whole message, under the writer's lock
-			} else if g.wire == nil {
-				g.buf = line
-			} else if pass, reply := g.wire(line); reply != nil {
-				g.out.Write(reply)
-			} else {
-				g.buf = pass
-			}
-		}
-		if err != nil && len(g.buf) == 0 {
-			if err == io.EOF && g.atEOF != nil {
-				g.atEOF()
-				g.atEOF = nil
-			}
-			return 0, err
-		}
-		if err != nil {
-			break
-		}
-	}
-	n := copy(p, g.buf)
-	g.buf = g.buf[n:]
-	return n, nil
+	return pywire.Error(nil, []byte("null"), mcp.PARSE_ERROR, msg, nil)
 }

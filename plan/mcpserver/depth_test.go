@@ -1,11 +1,12 @@
 package mcpserver
 
 import (
-	"bufio"
 	"bytes"
-	"io"
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/mockserver"
 )
 
 func TestTooDeep(t *testing.T) {
@@ -25,18 +26,21 @@ func TestTooDeep(t *testing.T) {
 	}
 }
 
-// The stdio guard answers a too-deep line itself and passes the others on.
-func TestDepthGuard(t *testing.T) {
-	var out bytes.Buffer
+// Over stdio a too-deep line is answered with a parse error, and the
+// lines around it are served.
+func TestDepthOverStdio(t *testing.T) {
+	s := New(Options{Catalog: mockserver.Demo()})
 	deep := strings.Repeat("[", MaxRequestDepth+1) + strings.Repeat("]", MaxRequestDepth+1)
-	g := &depthGuard{r: newReader("{\"a\":1}\n" + deep + "\n{\"b\":2}\n"), out: &countingWriter{w: &out, b: newProgressBarrier()}}
-	got, _ := io.ReadAll(g)
-	if string(got) != "{\"a\":1}\n{\"b\":2}\n" {
-		t.Errorf("passed on %q", got)
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + deep + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
+	var out bytes.Buffer
+	if err := s.ServeStdio(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"code":-32700`) || !strings.Contains(out.String(), "more than 1100 levels deep") {
-		t.Errorf("answered %q", out.String())
+	got := out.String()
+	for _, want := range []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the request nests arrays and objects more than 1100 levels deep`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`, `{"jsonrpc":"2.0","id":2,"result":{}}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
 	}
 }
-
-func newReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }

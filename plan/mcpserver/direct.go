@@ -1,20 +1,15 @@
 package mcpserver
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -27,34 +22,30 @@ import (
 // (docs/design/serve-latency.md), and mcp-go v1.2.1 has no option that
 // skips it.
 //
-// The direct path writes what mcp-go would write, byte for byte: the same
-// status, headers and body, and the same log lines. Anything it is not
-// sure of goes to mcp-go as before: stateful servers, CORS, a progress
-// token, any _meta before protocol 2026-07-28 and any but the version and
-// the client's info, capabilities and log level from it on (with that
-// era's header checks, modernMeta), a session id before 2026-07-28, any
-// key but jsonrpc, id, method and params (and name, arguments and _meta
-// inside params), a key written twice or with escapes, arguments that are
-// not an object, a request mcp-go's DNS rebinding check would refuse. The
-// request id is decoded and written again with encoding/json and mcp-go's
-// RequestId, as mcp-go does, so an id like 1.0 or 12345678901234567890
-// comes back as it would. TestDirectSameAsMCPGo and
-// TestDirectModernSameAsMCPGo send every kind of request through both
-// paths and compare every byte and log line; FuzzDirectSameAsMCPGo does it
-// for any body.
+// The direct path writes what the path through mcp-go writes: the same
+// status, headers and body (both rendered by pywire, as the Python SDK
+// writes them), and the same log lines. It answers only what it can
+// answer in planctl's own terms; anything else goes to mcp-go: stateful
+// servers, CORS, protocol 2026-07-28 (its checks and result members are
+// mcp-go's), a session id, any _meta (a progress token), any key but
+// jsonrpc, id, method and params (and name and arguments inside params),
+// a key written twice or with escapes, arguments that are not an object.
+// The request id is decoded and written again with encoding/json and
+// mcp.RequestId, as the path through mcp-go does, so an id like 1.0
+// comes back alike on both. TestDirectSameAsMCPGo and
+// TestDirectModernToMCPGo send every kind of request through both paths
+// and compare every byte and log line; FuzzDirectSameAsMCPGo does it for
+// any body.
 
 // directCall is a request the direct path answers.
 type directCall struct {
 	id   any    // the request id as mcp-go decodes it: a string or a float64
 	args []byte // params.arguments, as written
-	// meta is params._meta of a request of protocol 2026-07-28 or later
-	// (nil before): its answer carries that era's resultType and serverInfo.
-	meta *mcp.Meta
 }
 
 // directOf returns the call that r, whose body src parsed to root, makes,
-// when the direct path can answer it exactly as mcp-go would; nil
-// otherwise.
+// when the direct path can answer it as the path through mcp-go would;
+// nil otherwise.
 func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *directCall {
 	if !h.direct || r.Method != http.MethodPost || root.IsZero() || root.Kind() != jsontext.Object {
 		return nil
@@ -66,21 +57,18 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 	if version != "" && !mcp.IsValidProtocolVersion(version) {
 		return nil // refused
 	}
-	modern := mcp.IsModernProtocol(version)
-	if !modern && r.Header.Get(server.HeaderKeySessionID) != "" {
-		// Before 2026-07-28 mcp-go serves a stateless request in a
-		// session of the id the client sends, which the plan's log lines
-		// and trace then name.
+	if mcp.IsModernProtocol(version) {
+		// Protocol 2026-07-28 carries its own checks and its own result
+		// members: mcp-go's to apply.
+		return nil
+	}
+	if r.Header.Get(server.HeaderKeySessionID) != "" {
+		// A stateless request in a session of the id the client sends:
+		// the plan's log lines and trace name it.
 		return nil
 	}
 	if len(h.opts.AllowOrigins) > 0 {
 		return nil // mcp-go adds the CORS headers
-	}
-	if len(h.opts.AllowHosts) == 0 {
-		// mcp-go's DNS rebinding check is on: leave to it what it refuses.
-		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && loopbackAddr(la.String()) && !loopbackAddr(r.Host) {
-			return nil
-		}
 	}
 	const (
 		hasVersion = 1 << iota
@@ -89,10 +77,8 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 		hasParams
 		hasName
 		hasArgs
-		hasMeta
 	)
 	var c directCall
-	var params, meta []byte
 	seen := 0
 	once := func(bit int) bool {
 		ok := seen&bit == 0
@@ -118,7 +104,6 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 			if !once(hasParams) || v.Kind() != jsontext.Object {
 				return nil
 			}
-			params = v.Raw(src)
 			for _, p := range v.Members() {
 				switch string(src[p.KeyStart:p.KeyEnd]) {
 				case `"name"`:
@@ -131,10 +116,7 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 					}
 					c.args = p.Value.Raw(src)
 				case `"_meta"`:
-					if !once(hasMeta) || !modern {
-						return nil // before 2026-07-28: a progress token, or a version of the body's own
-					}
-					meta = p.Value.Raw(src)
+					return nil // a progress token, or a protocol version of the body's own
 				default:
 					return nil // task, or anything mcp-go may read
 				}
@@ -143,65 +125,15 @@ func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *direc
 			return nil
 		}
 	}
-	if seen&^hasMeta != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
+	if seen != hasVersion|hasID|hasMethod|hasParams|hasName|hasArgs || c.id == nil {
 		return nil
-	}
-	if modern {
-		if c.meta = h.modernMeta(r, version, params, meta); c.meta == nil {
-			return nil
-		}
 	}
 	return &c
 }
 
-// modernMeta is the _meta (raw) of a request of protocol 2026-07-28 or
-// later, decoded, when the request passes what mcp-go checks of that era
-// (validateModernRequest, extractRequestProtocolInfo,
-// validateStandardHeadersForMessage), with the same decoders and mcp-go's
-// exported checks, and carries nothing in _meta but the protocol version,
-// the client's info and capabilities and a log level; nil otherwise: a
-// progress token, a trace context or anything else goes to mcp-go.
-func (h *HTTP) modernMeta(r *http.Request, version string, params, raw []byte) *mcp.Meta {
-	if raw == nil || r.Header.Get(mcp.HeaderLastEventID) != "" || h.paramHeaders {
-		return nil
-	}
-	var meta *mcp.Meta
-	if json.Unmarshal(raw, &meta) != nil || meta == nil || meta.ProgressToken != nil {
-		return nil
-	}
-	for k := range meta.AdditionalFields {
-		switch k {
-		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyLogLevel:
-		default:
-			return nil
-		}
-	}
-	if meta.ProtocolVersion() != version || !h.streamable.SupportsProtocolVersion(version) || meta.ClientCapabilities() == nil {
-		return nil
-	}
-	if mcp.ValidateStandardHeaders(r.Header.Get, version, mcp.MethodToolsCall, params) != nil {
-		return nil
-	}
-	return meta
-}
-
-// loopbackAddr is mcp-go's test of a Host header or a listening address
-// (server/http_localhost.go).
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = strings.Trim(addr, "[]")
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
-}
-
-// serveDirect answers c as mcp-go would: the tool's handler behind the same
-// recovery, the same "request" log line, and the JSON-RPC response with
-// wireOut's explicit isError, written after the turn is given up.
+// serveDirect answers c as the path through mcp-go does: the tool's
+// handler behind the same recovery, the same "request" log line, and the
+// JSON-RPC response pywire writes, after the turn is given up.
 func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall, u *turn) {
 	h.directServed.Add(1)
 	var req mcp.CallToolRequest
@@ -209,30 +141,9 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	req.Header = r.Header
 	req.Params.Name = ToolName
 	req.Params.RawArguments = c.args
-	req.Params.Meta = c.meta
-	res, err := h.srv.callTool(r.Context(), req)
-	if err == nil && res == nil {
-		err = fmt.Errorf("tool '%s' handler returned no result", ToolName) // mcp-go's words
-	}
-	var out []byte
-	if err != nil {
-		rerr := fmt.Errorf("request error: %w", err)
-		h.srv.logRequest(mcp.MethodToolsCall, c.id, rerr)
-		out = encodeLine(mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(c.id),
-			Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, err.Error(), nil)})
-	} else {
-		h.srv.logRequest(mcp.MethodToolsCall, c.id, nil)
-		if c.meta != nil {
-			// mcp-go's decorateResult for the 2026-07-28 era.
-			if res.GetResultType() == "" {
-				res.SetResultType(mcp.ResultTypeComplete)
-			}
-			if m := res.EnsureResultMeta(); m != nil && m.ServerInfo() == nil {
-				m.SetServerInfo(mcp.Implementation{Name: serverName, Version: h.srv.opts.Version})
-			}
-		}
-		out = appendResponse(nil, c.id, res)
-	}
+	res := h.srv.callTool(r.Context(), req)
+	h.srv.logRequest(mcp.MethodToolsCall, c.id, nil)
+	out := appendResponse(nil, c.id, res)
 	if r.Context().Err() != nil {
 		return // the client left: mcp-go writes nothing either
 	}
@@ -242,53 +153,37 @@ func (h *HTTP) serveDirect(w http.ResponseWriter, r *http.Request, c *directCall
 	w.Write(out)
 }
 
-// callTool is execute_plan's handler as mcp-go calls it: behind
-// server.WithRecovery's recover, with its message.
-func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("panic recovered in %s tool handler: %v", req.Params.Name, p)
-		}
-	}()
-	return s.handler(ctx, req)
-}
-
-// encodeLine is what mcp-go's json.NewEncoder(w).Encode writes for v, with
-// wireOut applied as wireOutWriter does.
+// encodeLine is v, a message for encoding/json, as the Python SDK writes
+// it.
 func encodeLine(v any) []byte {
-	var b bytes.Buffer
-	if err := json.NewEncoder(&b).Encode(v); err != nil {
+	b, err := json.Marshal(v)
+	if err != nil {
 		return nil // mcp-go writes nothing past the status either
 	}
-	return wireOut(b.Bytes())
+	return pywire.Message(nil, append(b, '\n'))
 }
 
 // appendResponse appends the JSON-RPC response of a tools/call that res
-// answers, as encodeLine writes it: written directly for the answers
-// execute_plan gives (one text block, perhaps structuredContent), the
-// encoding a served plan mostly pays for; through encodeLine for anything
-// else.
+// answers: written by pywire from the result's text and structuredContent
+// for the answers execute_plan gives (one text block, perhaps
+// structuredContent), the encoding a served plan mostly pays for; through
+// encodeLine for anything else.
 func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
-	base := dst
 	general := func() []byte {
-		return append(base, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
+		return append(dst, encodeLine(mcp.NewJSONRPCResultResponse(mcp.NewRequestId(id), res))...)
 	}
 	text, ok := plainText(res)
 	var sc json.RawMessage
-	hasSC := ok && res.StructuredContent != nil
-	if hasSC {
+	if ok && res.StructuredContent != nil {
 		sc, ok = res.StructuredContent.(json.RawMessage)
+		if ok && sc == nil {
+			sc = json.RawMessage("null")
+		}
 	}
 	rid, err := json.Marshal(mcp.NewRequestId(id))
 	if !ok || err != nil {
 		return general()
 	}
-	// CallToolResult.MarshalJSON writes a map: its keys sorted, content
-	// then isError then structuredContent; wireOut puts a false isError
-	// last, where the Python SDK writes it. Strings and raw JSON are escaped for HTML, as encoding/json
-	// does: the text by jsontext.AppendMarshalString, raw JSON by
-	// appendCompactHTML when it is compact (as execute_plan answers), else
-	// by encoding/json itself.
 	size := len(text) + len(text)/8 + len(sc)
 	if len(text)+len(sc) > 64<<10 {
 		// Escapes can make the answer several times the response: a large
@@ -297,29 +192,7 @@ func appendResponse(dst []byte, id any, res *mcp.CallToolResult) []byte {
 		size = int(runner.AnswerSize(sc))
 	}
 	dst = slices.Grow(dst, size+len(rid)+100)
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = append(dst, rid...)
-	dst = append(dst, `,"result":{`...)
-	dst = append(dst, `"content":[{"type":"text","text":`...)
-	dst = jsontext.AppendMarshalString(dst, text)
-	dst = append(dst, "}]"...)
-	if res.IsError {
-		dst = append(dst, `,"isError":true`...)
-	}
-	if hasSC {
-		dst = append(dst, `,"structuredContent":`...)
-		if dst, ok = appendCompactHTML(dst, sc); !ok {
-			s, err := json.Marshal(sc)
-			if err != nil {
-				return general()
-			}
-			dst = append(dst, s...)
-		}
-	}
-	if !res.IsError {
-		dst = append(dst, `,"isError":false`...)
-	}
-	return append(dst, "}}\n"...)
+	return pywire.ToolResponse(dst, rid, text, sc, res.IsError)
 }
 
 // plainText is the text of a result that is one plain text block and
@@ -334,50 +207,4 @@ func plainText(res *mcp.CallToolResult) (string, bool) {
 		return "", false
 	}
 	return tc.Text, true
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendCompactHTML appends raw, valid JSON as encoding/json writes a
-// json.RawMessage (HTML escaping on) when raw is compact, as the run's
-// response is: then only <, >, &, U+2028 and U+2029 change. It reports
-// false, with dst as given, for anything else (space between tokens),
-// which json.Marshal then writes.
-func appendCompactHTML(dst []byte, raw []byte) ([]byte, bool) {
-	in := false
-	esc := 0 // how many of <, >, & and the first bytes of U+2028 and U+2029 there are
-	for i := 0; i < len(raw); i++ {
-		switch b := raw[i]; {
-		case b == 0xE2:
-			esc++
-		case b >= 0x80:
-		case in && b == '\\':
-			i++
-		case b == '"':
-			in = !in
-		case !in && (b == ' ' || b == '\t' || b == '\n' || b == '\r'):
-			return dst, false
-		case b == '<' || b == '>' || b == '&':
-			esc++
-		}
-	}
-	if esc == 0 {
-		return append(dst, raw...), true
-	}
-	start := 0
-	for i := 0; i < len(raw); i++ {
-		switch b := raw[i]; {
-		case b == '<' || b == '>' || b == '&':
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			start = i + 1
-		case b == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
-			// U+2028 and U+2029, as encoding/json's appendCompact finds them.
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[raw[i+2]&0xF])
-			start = i + 3
-			i += 2
-		}
-	}
-	return append(dst, raw[start:]...), true
 }

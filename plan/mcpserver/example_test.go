@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan/mcpserver"
 )
 
-// The package comment's use: execute_plan served over stdio by mcp-go.
+// The package comment's use: execute_plan served over stdio.
 // Here a pipe stands for the client: it initializes, calls execute_plan,
 // reads the answer (the message with id 2: its text is what the model
 // reads), and closes its end.
@@ -22,7 +21,7 @@ func ExampleNew() {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- server.NewStdioServer(s.MCP()).Listen(context.Background(), inR, outW)
+		done <- s.ServeStdio(context.Background(), inR, outW)
 		outW.Close()
 	}()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"example","version":"1"}}}

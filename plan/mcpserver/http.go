@@ -128,8 +128,8 @@ const DefaultSessionIdleTimeout = time.Hour
 
 // HTTP is the Streamable HTTP transport at Endpoint, behind planctl's
 // checks: Origin (403), Host (403), bearer token (401), body size (413),
-// session ids (400, 404), sessions and requests at once (503). DNS
-// rebinding protection on loopback is also mcp-go's. Shutdown ends its
+// session ids (400, 404), sessions and requests at once (503), DNS
+// rebinding on loopback (403, hostAllowed). Shutdown ends its
 // sessions and the http.Server it is given.
 type HTTP struct {
 	opts       HTTPOptions
@@ -228,11 +228,9 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 			server.WithCORSExposedHeaders("Mcp-Session-Id", "WWW-Authenticate"),
 			server.WithCORSMaxAge(600)))
 	}
-	if len(opts.AllowHosts) > 0 {
-		// The guard checks Host against the names given, loopback or
-		// not: a proxy on this machine passes the public name along.
-		sopts = append(sopts, server.WithDisableLocalhostProtection(true))
-	}
+	// The guard checks Host (hostAllowed), with --allow-host's names
+	// when given: a proxy on this machine passes the public name along.
+	sopts = append(sopts, server.WithDisableLocalhostProtection(true))
 	if opts.Stateless {
 		sopts = append(sopts, server.WithStateLess(true))
 	} else {
@@ -295,7 +293,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin))
 			return
 		}
-		if !h.hostAllowed(r.Host) {
+		if !h.hostAllowed(r) {
 			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host))
 			return
 		}
@@ -363,6 +361,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				w.Write(parseErrorLine(depthMessage))
 				return
 			}
+			body = h.srv.idIn(body)
 			pass, reply, root, src := h.srv.wireParse(body)
 			if reply != nil {
 				w.Header().Set("Content-Type", "application/json")
@@ -380,6 +379,19 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		}
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
+		}
+		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire && !h.modern(r, &msg) {
+			pass, reply := h.srv.httpEdge(body)
+			if reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(reply)
+				return
+			}
+			if pass != nil {
+				body = pass
+				r.ContentLength = int64(len(body))
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
 		}
 		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" {
 			defer h.ids.use(sid)()
@@ -421,19 +433,28 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.serveDirect(w, r, call, u)
 			return
 		}
-		var out http.ResponseWriter = wireOutWriter{w, u} // isError explicit, as Concierge (wire.go)
-		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" && !h.modern(r, &msg) {
-			switch {
-			case msg.Method == string(mcp.MethodNotificationCancelled):
-				// Marked before mcp-go cancels the handler: the answer
-				// it returns is then not written.
-				h.calls.cancel(callID(sid, msg.Params.RequestID))
-			case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
-				cw := &callWriter{ResponseWriter: out}
-				defer h.calls.add(callID(sid, msg.ID), cw)()
-				out = cw
-				r = r.WithContext(context.WithValue(r.Context(), callKey{}, cw))
+		var out http.ResponseWriter = pyWriter{w, u} // the Python SDK's bytes (pywire)
+		sid := r.Header.Get(server.HeaderKeySessionID)
+		inSession := h.ids != nil && sid != "" && !h.modern(r, &msg)
+		switch {
+		case inSession && msg.Method == string(mcp.MethodNotificationCancelled):
+			// Marked before mcp-go cancels the handler: the answer
+			// it returns is then not written.
+			h.calls.cancel(callID(sid, msg.Params.RequestID))
+		case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
+			cw := &callWriter{ResponseWriter: out}
+			if inSession {
+				release, ok := h.calls.add(callID(sid, msg.ID), cw)
+				defer release()
+				if !ok {
+					h.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "id", string(msg.ID))
+					cw.cancel()
+					cw.WriteHeader(http.StatusOK) // an SSE stream closed with no event, as for a request cancelled while it runs
+					return
+				}
 			}
+			out = cw
+			r = r.WithContext(context.WithValue(r.Context(), callKey{}, notifier(cw)))
 		}
 		next.ServeHTTP(out, r)
 	})
@@ -511,7 +532,7 @@ func (h *HTTP) initialize(next http.Handler, w http.ResponseWriter, r *http.Requ
 // it too.
 func (h *HTTP) endSession(r *http.Request, id string) {
 	del, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodDelete, Endpoint, nil)
-	del.Host = r.Host // past mcp-go's DNS rebinding check, as the request was
+	del.Host = r.Host
 	del.Header.Set(server.HeaderKeySessionID, id)
 	h.streamable.ServeHTTP(discardWriter{}, del)
 }
@@ -523,17 +544,18 @@ func (discardWriter) Header() http.Header         { return http.Header{} }
 func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (discardWriter) WriteHeader(int)             {}
 
-// hostAllowed checks Host against AllowHosts, when set.
-func (h *HTTP) hostAllowed(hostport string) bool {
-	if len(h.opts.AllowHosts) == 0 {
-		return true
-	}
-	host := hostport
-	if hh, _, err := net.SplitHostPort(hostport); err == nil {
-		host = hh
-	}
+// hostAllowed checks Host against AllowHosts, when set; otherwise, on a
+// loopback listener, it takes only loopback names: a web page whose name
+// an attacker points at 127.0.0.1 (DNS rebinding) would otherwise drive
+// the victim's local server from the browser.
+func (h *HTTP) hostAllowed(r *http.Request) bool {
+	host := hostOf(r.Host)
 	if IsLoopbackHost(host) {
 		return true
+	}
+	if len(h.opts.AllowHosts) == 0 {
+		la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		return !ok || la == nil || !IsLoopbackHost(hostOf(la.String()))
 	}
 	for _, a := range h.opts.AllowHosts {
 		if a == "*" || strings.EqualFold(a, host) {
@@ -544,14 +566,14 @@ func (h *HTTP) hostAllowed(hostport string) bool {
 }
 
 func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
-	h.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
+	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
 }
 
 // busy answers a request whose body of n bytes the budget of all answers
 // (--max-answers) has no room for now.
 func (h *HTTP) busy(w http.ResponseWriter, r *http.Request, n int64) {
 	w.Header().Set("Retry-After", "1")
-	h.refuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: a request of %s would take the memory held by the plans being served past the limit of %s (--max-answers); retry in a moment, send a smaller plan, or raise --max-answers",
+	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: a request of %s would take the memory held by the plans being served past the limit of %s (--max-answers); retry in a moment, send a smaller plan, or raise --max-answers",
 		runner.ByteSize(n), runner.ByteSize(h.answers.max)))
 }
 
@@ -562,6 +584,14 @@ func (h *HTTP) busy(w http.ResponseWriter, r *http.Request, n int64) {
 // deadline: a partial body held the connection, and its headers, forever)
 // and closed by linger.
 func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	h.refuseWithin(w, r, LingerTimeout, code, msg)
+}
+
+// refuseWithin is refuse for a client that may take up to within to
+// finish sending its body: an authenticated one is given BodyTimeout, as
+// its body would have been had it been read, so that a client on a slow
+// or busy link finishing a large body still reads the answer.
+func (h *HTTP) refuseWithin(w http.ResponseWriter, r *http.Request, within time.Duration, code int, msg string) {
 	body := msg + "\n"
 	hd := w.Header()
 	hd.Set("Connection", "close")
@@ -579,7 +609,7 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg stri
 	if err != nil {
 		// Not HTTP/1 over a connection of its own: bound net/http's
 		// own reading of the body instead.
-		rc.SetReadDeadline(time.Now().Add(LingerTimeout))
+		rc.SetReadDeadline(time.Now().Add(within))
 		return
 	}
 	if h.conns != nil {
@@ -592,7 +622,7 @@ func (h *HTTP) refuse(w http.ResponseWriter, r *http.Request, code int, msg stri
 		// it sees a broken pipe, not the answer.
 		limit = min(r.ContentLength, max(limit, MaxLingerBytes))
 	}
-	go h.linger(nc, brw.Reader, limit)
+	go h.linger(nc, brw.Reader, limit, within)
 }
 
 // MaxLingerBytes bounds what a refused request's connection discards of
@@ -603,13 +633,13 @@ const MaxLingerBytes = 64 << 20
 
 // linger closes a refused request's connection: its half first, so the
 // client sees the end of the answer, then it discards what the client
-// still sends, at most limit bytes within LingerTimeout, then closes
-// the rest. A client that writes its whole body before reading (Python's
+// still sends, at most limit bytes within the time given, then closes the
+// rest. A client that writes its whole body before reading (Python's
 // httpx does) so reads the refusal instead of a reset; a stranger's
-// partial body holds a small goroutine and a descriptor that long at
+// partial body holds a small goroutine and a descriptor LingerTimeout at
 // most, and is shed first past MaxConns. The request and its headers are
 // freed as the handler returns.
-func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64) {
+func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64, within time.Duration) {
 	defer nc.Close()
 	if h.conns != nil {
 		defer h.conns.forget(nc)
@@ -617,7 +647,7 @@ func (h *HTTP) linger(nc net.Conn, br *bufio.Reader, limit int64) {
 	if cw, ok := nc.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
-	nc.SetReadDeadline(time.Now().Add(LingerTimeout))
+	nc.SetReadDeadline(time.Now().Add(within))
 	io.CopyN(io.Discard, br, limit)
 }
 
@@ -658,6 +688,14 @@ func (h *HTTP) originAllowed(origin string) bool {
 	return IsLoopbackHost(u.Hostname())
 }
 
+// hostOf is the host of host[:port].
+func hostOf(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
+}
+
 // IsLoopbackHost reports whether host (no port) names the local machine.
 func IsLoopbackHost(host string) bool {
 	host = strings.Trim(host, "[]")
@@ -674,8 +712,10 @@ type statusWriter struct {
 	http.ResponseWriter
 	status  int
 	bytes   int64
-	barrier *progressBarrier
 	timeout time.Duration // each write's deadline from now
+	// idKey marks the ids to write back as they came (idOut): every
+	// message the server writes passes here whole, whichever path made it.
+	idKey string
 }
 
 // writePiece is how much of an answer one write deadline covers.
@@ -698,6 +738,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
+	given := len(b)
+	b = idOut(b, w.idKey)
 	// In pieces, each with its own deadline: a slow reader that keeps
 	// reading gets a large answer whole; one that stops is dropped.
 	n := 0
@@ -710,8 +752,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 		n += m
 	}
 	w.bytes += int64(n)
-	if bytes.Contains(b, progressMark) {
-		w.barrier.wrote()
+	if err == nil {
+		n = given // all of it, whatever idOut made of the id
 	}
 	return n, err
 }
@@ -730,9 +772,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (h *HTTP) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, barrier: newProgressBarrier(), timeout: h.opts.WriteTimeout}
+		sw := &statusWriter{ResponseWriter: w, timeout: h.opts.WriteTimeout, idKey: h.srv.idKey}
 		sw.deadline() // also for what net/http writes after the handler
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), barrierKey{}, sw.barrier)))
+		next.ServeHTTP(sw, r)
 		sw.deadline()
 		if sw.status == 0 {
 			sw.status = http.StatusOK
@@ -747,7 +789,7 @@ func (h *HTTP) logged(next http.Handler) http.Handler {
 // and others read any 404 on a POST as the end of their session, and
 // drop it. The body, the JSON-RPC error, says what went wrong. Other
 // 404s (an unknown session, another path) are plain text and pass.
-func (w wireOutWriter) WriteHeader(code int) {
+func (w pyWriter) WriteHeader(code int) {
 	if code == http.StatusNotFound && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 		code = http.StatusOK
 	}

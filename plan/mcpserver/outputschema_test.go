@@ -19,7 +19,8 @@ import (
 // "Any", "list[T]", or a scalar's name. The Client validates an answer's
 // structuredContent into that type and hands it over as .data: an object
 // schema that becomes a dataclass keeps only the fields its properties
-// name, so a map of step ids must become a dict.
+// name, so a map of step ids must become a dict. TestOutputSchemaFastMCPClient
+// runs FastMCP's own code and checks that this copy describes the same types.
 func fastmcpType(s any) string {
 	m, ok := s.(map[string]any)
 	if !ok || len(m) == 0 {

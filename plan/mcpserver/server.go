@@ -1,13 +1,17 @@
 // Package mcpserver makes the plan engine an MCP server: one tool,
 // execute_plan, that runs the plans a model sends against a catalog, as a
 // Concierge Plan server does, with planctl's preflight, progress,
-// cancellation, timeouts and limits. The MCP protocol itself (framing,
-// sessions, transports) is mark3labs/mcp-go's, but for one request: on a
-// stateless HTTP server, a plain execute_plan call is answered directly,
-// byte for byte as mcp-go would answer it (direct.go).
+// cancellation, timeouts and limits. The MCP protocol itself (requests,
+// sessions, Streamable HTTP) is mark3labs/mcp-go's, through its public
+// API; stdio's framing is planctl's (ServeStdio hands each message to
+// MCPServer.HandleMessage). Every message the server writes is written as
+// Concierge's server (the MCP Python SDK) writes it, by one package,
+// internal/pywire, whose bytes testdata/wire's goldens pin. On a
+// stateless HTTP server a plain execute_plan call is answered without the
+// round trip through mcp-go (direct.go), through the same writer.
 //
 //	s := mcpserver.New(mcpserver.Options{Catalog: cat})
-//	err := server.NewStdioServer(s.MCP()).Listen(ctx, os.Stdin, os.Stdout)
+//	err := s.ServeStdio(ctx, os.Stdin, os.Stdout)
 package mcpserver
 
 import (
@@ -19,6 +23,7 @@ import (
 	"log/slog"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +32,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -60,7 +66,9 @@ type Options struct {
 	MaxResult   int64         // bounds one tool result (runner.RunOptions.MaxResult)
 	// ConciergeWire drops planctl's additions to Concierge's wire: no
 	// outputSchema on execute_plan, and a refused plan's {"error": ...}
-	// is not marked isError (wire.go; --concierge-wire).
+	// is not marked isError; tools/list is Concierge's own (its
+	// description of execute_plan, toolslist.go) and the protocol edges
+	// are answered as its server answers them (wire.go; --concierge-wire).
 	ConciergeWire bool
 	MaxResponse   int64         // bounds a plan's results and arguments together; 0: DefaultMaxResponse, negative: none
 	Logger        *slog.Logger  // nil: discard
@@ -84,7 +92,6 @@ type Server struct {
 	stopNow  context.CancelFunc
 	stopWhy  string // how a stopped tool call's step says it was stopped
 	reqID    atomic.Uint64
-	barrier  *progressBarrier // stdio only
 
 	initialized atomic.Value // func(sessionID string), told of each successful initialize
 	rec         *recorder    // nil unless Options.Record.Dir is set
@@ -99,6 +106,9 @@ type Server struct {
 	idKey string
 	// initSeen: an initialize request came over stdio (wireEdge).
 	initSeen atomic.Bool
+	// toolsList is the result of tools/list under ConciergeWire, as
+	// Concierge writes it (toolslist.go); nil otherwise.
+	toolsList []byte
 }
 
 // onInitialized has f told of every session whose initialize succeeded.
@@ -146,7 +156,6 @@ func New(opts Options) *Server {
 	})
 	s.mcp = server.NewMCPServer(serverName, opts.Version,
 		server.WithToolCapabilities(false),
-		server.WithRecovery(),
 		server.WithHooks(hooks),
 		server.WithInstructions("planctl runs execution plans: call execute_plan with a list of steps; its description lists the tools a step can call."),
 	)
@@ -163,17 +172,45 @@ func New(opts Options) *Server {
 	tool := Tool(opts.Catalog)
 	if opts.ConciergeWire {
 		tool.RawOutputSchema = nil
+		tool.Description = concierge.ExecutePlanDescription(opts.Catalog.Tools)
+		tool.Annotations = mcp.ToolAnnotation{}
+		s.toolsList = conciergeToolsList(tool.Description)
 	}
 	s.handler = s.recorded(s.handle)
 	s.mcp.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.handler(ctx, req)
+		return s.callTool(ctx, req), nil
 	})
 	return s
+}
+
+// callTool answers execute_plan for mcp-go and for the direct path alike.
+// A bug in the handler (a panic, an error, no answer) is answered as the
+// Python SDK answers a tool that raises, an isError result with the
+// message, and logged with its stack: the client hears what went wrong,
+// and the server goes on.
+func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("execute_plan panicked: a bug in planctl", "panic", p, "stack", string(debug.Stack()))
+			res = raised(fmt.Sprintf("planctl failed while answering execute_plan: %v (a bug in planctl: please report it with serve's log)", p))
+		}
+	}()
+	res, err := s.handler(ctx, req)
+	switch {
+	case err != nil:
+		s.log.Error("execute_plan failed: a bug in planctl", "err", err)
+		return raised(fmt.Sprintf("planctl failed while answering execute_plan: %v (a bug in planctl: please report it with serve's log)", err))
+	case res == nil:
+		s.log.Error("execute_plan gave no answer: a bug in planctl")
+		return raised("planctl gave no answer to execute_plan (a bug in planctl: please report it with serve's log)")
+	}
+	return res
 }
 
 // logRequest is the log line of one MCP request: its method and outcome,
 // never its parameters.
 func (s *Server) logRequest(method mcp.MCPMethod, id any, err error) {
+	id = s.unmarkID(id)
 	if err != nil {
 		s.log.Info("request", "method", string(method), "id", id, "err", err)
 		return
@@ -184,7 +221,8 @@ func (s *Server) logRequest(method mcp.MCPMethod, id any, err error) {
 // Catalog is the catalog the server runs plans against.
 func (s *Server) Catalog() *plan.Catalog { return s.opts.Catalog }
 
-// MCP is the mcp-go server, for any of mcp-go's transports.
+// MCP is the mcp-go server, for any of mcp-go's transports (which write
+// mcp-go's bytes, not the Python SDK's: ServeStdio and NewHTTP do).
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
 // InputSchema is Concierge's execute_plan input schema.
@@ -383,7 +421,6 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		token = req.Params.Meta.ProgressToken
 	}
 	total := len(p.Steps)
-	barrier := s.barrierFor(ctx)
 	opts := runner.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
 	if l := leaseFrom(ctx); l != nil {
 		opts.Lease = l // a nil *lease in the interface would count every answer for nothing
@@ -407,28 +444,16 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			"total":         total,
 			"message":       msg,
 		}
-		if cw := callFrom(ctx); cw != nil {
-			// Within an HTTP session: on the request's own stream
+		if n := callFrom(ctx); n != nil {
+			// On the request's own stream, stdio's or HTTP's
 			// (callstream.go), written before the answer.
-			if err := cw.notify(string(mcp.MethodNotificationProgress), params); err != nil {
+			if err := n.notify(string(mcp.MethodNotificationProgress), params); err != nil {
 				log.Debug("progress not sent", "err", err)
 			}
 			return
 		}
-		err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-		if errors.Is(err, server.ErrNotificationChannelBlocked) && barrier != nil {
-			// mcp-go's queue is full (steps finish faster than the client
-			// reads): wait for room rather than lose the notification.
-			timer := time.NewTimer(progressWait)
-			for errors.Is(err, server.ErrNotificationChannelBlocked) && barrier.waitWrite(ctx, timer.C) {
-				err = s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
-			}
-			timer.Stop()
-		}
-		if err != nil {
+		if err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params); err != nil {
 			log.Debug("progress not sent", "err", err)
-		} else if barrier != nil {
-			barrier.send()
 		}
 	}
 	if token != nil {
@@ -486,13 +511,20 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
 		}
 	}
-	if token != nil && barrier != nil {
-		barrier.wait(ctx)
+	if n := callFrom(ctx); token != nil && n != nil {
+		n.flushed(ctx)
 	}
 	// goroutines lets an operator (and the fault tests) see that nothing a
 	// plan started outlives it.
 	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
-	return answer(resp), nil
+	res := answer(resp)
+	if floats := r.ResponseFloats(); floats != nil {
+		// A FastMCP tool's infinite float: Infinity in Concierge's text
+		// (json.dumps), null in its structuredContent (pydantic).
+		text, _ := pyvalue.DumpsIndentKeys(floats)
+		res.Content = []mcp.Content{mcp.NewTextContent(text)}
+	}
+	return res, nil
 }
 
 func (s *Server) enter() bool {

@@ -5,33 +5,268 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 )
 
-// ServeStdio serves MCP on in and out until in ends or ctx is done.
+// ServeStdio serves MCP on in and out until in ends or ctx is done. The
+// transport is planctl's: it reads each line, answers what Concierge's
+// wire answers otherwise (wire.go), hands the rest to mcp-go's MCPServer
+// through its public entry point (HandleMessage) in a session of its own,
+// and writes every answer with pywire, its id as the request wrote it.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	b := newProgressBarrier()
-	b.drained = func(ctx context.Context) { waitDrained(ctx, out) }
-	s.barrier = b
-	stdio := server.NewStdioServer(s.mcp)
-	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	t := newAnswerTracker()
-	w := &countingWriter{w: out, b: b, t: t, idKey: s.idKey}
-	g := &depthGuard{r: bufio.NewReaderSize(in, 64<<10), out: w, wire: s.wireIn, asked: t.asked,
-		atEOF: func() {
-			if !t.wait(ctx, endOfInputGrace) {
-				s.stopAtEndOfInput()
-				t.wait(ctx, endOfInputStop)
+	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 64)}
+	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
+		return fmt.Errorf("registering the stdio session: %w", err)
+	}
+	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
+	t := newAnswerTracker(s.idKey)
+	t.log = s.log
+	w := &countingWriter{w: out, t: t}
+	ctx = s.mcp.WithContext(ctx, sess)
+	// Every request's notifications are written by its handler, before
+	// its answer (notifier).
+	ctx = context.WithValue(ctx, callKey{}, notifier(stdioNotifier{w: w, out: out}))
+	rctx, cancelRequests := context.WithCancel(ctx)
+	defer cancelRequests()
+	c := &stdioConn{s: s, w: w, t: t, calls: make(chan struct{}, stdioCallsAtOnce), held: make(chan struct{}, stdioRequestsHeld)}
+	go c.forward(rctx, sess.notes)
+	type read struct {
+		line []byte
+		err  error
+	}
+	lines := make(chan read)
+	go func() {
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			select {
+			case lines <- read{line, err}:
+			case <-rctx.Done():
+				return
 			}
-		}}
-	return stdio.Listen(ctx, g, w)
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var err error
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			err, done = ctx.Err(), true
+		case l := <-lines:
+			if len(bytes.TrimSpace(l.line)) > 0 {
+				c.serve(rctx, l.line)
+			}
+			if l.err == io.EOF {
+				// The client shut the server down: the answers to what
+				// was read come first, then the plans still running stop.
+				if !t.wait(ctx, endOfInputGrace) {
+					s.stopAtEndOfInput()
+					t.wait(ctx, endOfInputStop)
+				}
+			} else if l.err != nil {
+				err = fmt.Errorf("reading standard input: %w", l.err)
+			}
+			done = l.err != nil
+		}
+	}
+	cancelRequests()
+	c.wg.Wait()
+	return err
+}
+
+// stdioCallsAtOnce bounds the tools/call requests a stdio client has
+// served at once; the others wait for a place, in no set order.
+const stdioCallsAtOnce = 8
+
+// stdioRequestsHeld bounds the requests read and not yet answered: past
+// it, reading waits, so that a client that sends without reading holds
+// the memory of that many requests at most.
+const stdioRequestsHeld = 1024
+
+// stdioConn is one stdio client: its output and its requests in flight.
+type stdioConn struct {
+	s     *Server
+	w     *countingWriter
+	t     *answerTracker
+	calls chan struct{} // a place for each tools/call served at once
+	held  chan struct{} // a place for each request read and not answered
+	wg    sync.WaitGroup
+}
+
+// serve answers one line: a reply of the wire's own, or mcp-go's answer
+// to what it passes on. A request is served on a goroutine of its own,
+// so that a plan does not hold up the lines after it (a cancellation
+// among them).
+func (c *stdioConn) serve(ctx context.Context, line []byte) {
+	if tooDeep(line, MaxRequestDepth) {
+		c.w.Write(parseErrorLine(depthMessage))
+		return
+	}
+	if !c.t.asked(line) {
+		return // cancelled before it came: neither run nor answered
+	}
+	pass, reply := c.s.wireIn(line)
+	if reply != nil {
+		c.w.Write(reply)
+		return
+	}
+	id := requestID(line)
+	if b := bytes.TrimSpace(pass); id == nil && (len(b) == 0 || b[0] != '{' || !json.Valid(b)) {
+		c.w.Write(parseErrorLine("Parse error: each line must be one whole JSON-RPC message, a JSON object (a batch, an array of them, is not taken)"))
+		return
+	}
+	if id == nil {
+		// A notification (a cancellation among them), or a response
+		// (of which mcp-go asks for none): nothing to answer, in the
+		// main.
+		if msg := c.s.mcp.HandleMessage(ctx, pass); msg != nil {
+			c.w.Write(stdioAnswer([]byte("null"), msg))
+		}
+		return
+	}
+	c.held <- struct{}{}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer func() { <-c.held }()
+		if ms, me, ok := topMember(line, "method"); ok && string(line[ms:me]) == `"tools/call"` {
+			select {
+			case c.calls <- struct{}{}:
+				defer func() { <-c.calls }()
+			case <-ctx.Done():
+			}
+		}
+		if msg := c.s.mcp.HandleMessage(ctx, pass); msg != nil {
+			c.w.Write(stdioAnswer(id, msg))
+		}
+	}()
+}
+
+// requestID is the id of the request line, as written, or nil when line
+// is not a request (no id, a null one, or not a JSON object).
+func requestID(line []byte) []byte {
+	if _, _, ok := topMember(line, "method"); !ok {
+		return nil
+	}
+	is, ie, ok := topMember(line, "id")
+	if !ok || string(line[is:ie]) == "null" {
+		return nil
+	}
+	return line[is:ie]
+}
+
+// stdioAnswer is mcp-go's answer msg to the request whose id is id (as
+// the request wrote it), as the Python SDK writes it. An id that is not a
+// string or a number (JSON-RPC allows no other) is written as mcp-go
+// decoded it.
+func stdioAnswer(id []byte, msg mcp.JSONRPCMessage) []byte {
+	if len(id) == 0 || id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') {
+		b, err := json.Marshal(msg)
+		if err != nil {
+			return nil
+		}
+		return pywire.Message(nil, append(b, '\n'))
+	}
+	var key string
+	var body any
+	switch m := msg.(type) {
+	case mcp.JSONRPCResponse:
+		if res, ok := toolResult(m.Result); ok {
+			if text, ok := plainText(res); ok {
+				if sc, ok := res.StructuredContent.(json.RawMessage); ok || res.StructuredContent == nil {
+					return pywire.ToolResponse(nil, id, text, sc, res.IsError)
+				}
+			}
+		}
+		key, body = "result", m.Result
+	case *mcp.JSONRPCResponse:
+		return stdioAnswer(id, *m)
+	case mcp.JSONRPCError:
+		key, body = "error", m.Error
+	case *mcp.JSONRPCError:
+		return stdioAnswer(id, *m)
+	default:
+		return stdioAnswer(nil, msg)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil
+	}
+	env := make([]byte, 0, len(b)+len(id)+32)
+	env = append(env, `{"jsonrpc":"2.0","id":`...)
+	env = append(env, id...)
+	env = append(env, `,"`+key+`":`...)
+	env = append(env, b...)
+	return pywire.Message(nil, append(env, "}\n"...))
+}
+
+// toolResult is result when it is a tools/call result.
+func toolResult(result any) (*mcp.CallToolResult, bool) {
+	switch r := result.(type) {
+	case *mcp.CallToolResult:
+		return r, r != nil
+	case mcp.CallToolResult:
+		return &r, true
+	}
+	return nil, false
+}
+
+// forward writes the notifications mcp-go sends the session (none of
+// execute_plan's own: those are written by their request, notifier).
+func (c *stdioConn) forward(ctx context.Context, notes <-chan mcp.JSONRPCNotification) {
+	for {
+		select {
+		case n := <-notes:
+			if b, err := json.Marshal(n); err == nil {
+				c.w.Write(pywire.Message(nil, append(b, '\n')))
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stdioSession is the one session of a stdio client, for mcp-go.
+type stdioSession struct {
+	notes       chan mcp.JSONRPCNotification
+	initialized atomic.Bool
+	level       atomic.Value // mcp.LoggingLevel
+}
+
+// SessionID names the session in the log lines.
+func (s *stdioSession) SessionID() string { return "stdio" }
+
+// NotificationChannel is where mcp-go sends the session's notifications.
+func (s *stdioSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notes }
+
+// Initialize marks the session initialized.
+func (s *stdioSession) Initialize() { s.initialized.Store(true) }
+
+// Initialized reports whether initialize succeeded.
+func (s *stdioSession) Initialized() bool { return s.initialized.Load() }
+
+// SetLogLevel keeps the level the client set (logging/setLevel).
+func (s *stdioSession) SetLogLevel(level mcp.LoggingLevel) { s.level.Store(level) }
+
+// GetLogLevel is the level the client set, or error.
+func (s *stdioSession) GetLogLevel() mcp.LoggingLevel {
+	if l, ok := s.level.Load().(mcp.LoggingLevel); ok {
+		return l
+	}
+	return mcp.LoggingLevelError
 }
 
 // endOfInputGrace is how long, once standard input ends, the requests
@@ -43,19 +278,17 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 const endOfInputGrace = 500 * time.Millisecond
 
 // endOfInputStop bounds the wait for the answers once the plans are
-// stopped: they come at once, and a request mcp-go never answers must not
-// keep the server from exiting.
+// stopped: they come at once, and a request that is never answered must
+// not keep the server from exiting.
 const endOfInputStop = 5 * time.Second
 
 // answerTracker lets the end of standard input wait for the answers to the
-// requests read before it. The end of input reaches mcp-go only once they
-// are written: mcp-go cancels the requests in flight when its input ends,
-// and drops those still queued for its workers.
+// requests read before it.
 //
 // It also keeps the answer of a request the client cancelled
 // (notifications/cancelled) from being written, as MCP asks: mcp-go
-// cancels the handler's context but writes what it returns, and a
-// client that has forgotten the id may take the answer for another
+// cancels the handler's context, the handler still returns an answer,
+// and a client that has forgotten the id may take it for another
 // request's, or report an unknown id.
 type answerTracker struct {
 	mu       sync.Mutex
@@ -67,23 +300,36 @@ type answerTracker struct {
 	// at most the requests in flight.
 	inFlight  map[string]int
 	cancelled map[string]bool
+	idMark    string       // the server's idKey (idIn)
+	early     recentIDs    // cancellations read before their requests
+	done      recentIDs    // the requests answered lately
+	log       *slog.Logger // nil: the requests not run are not logged
 }
 
-func newAnswerTracker() *answerTracker {
-	return &answerTracker{changed: make(chan struct{}), inFlight: map[string]int{}, cancelled: map[string]bool{}}
+func newAnswerTracker(idMark string) *answerTracker {
+	return &answerTracker{changed: make(chan struct{}), inFlight: map[string]int{}, cancelled: map[string]bool{}, idMark: idMark}
 }
 
 // idKey is a JSON-RPC id as a map key: a string and a number that read
-// alike stay apart.
-func idKey(raw json.RawMessage) (string, bool) {
+// alike stay apart. The tracker sees a request as it came and its answer
+// as mcp-go wrote it, where an integer id past a double's exact range
+// travels as a string marked by the server's idMark (idIn): both are keyed
+// by the integer's digits.
+func (t *answerTracker) idKey(raw json.RawMessage) (string, bool) {
 	var v any
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return "", false
 	}
 	switch v := v.(type) {
 	case string:
+		if lit, ok := strings.CutPrefix(v, t.idMark); ok && t.idMark != "" {
+			return "n" + lit, true
+		}
 		return "s" + v, true
 	case float64:
+		if lit := string(bytes.TrimSpace(raw)); len(strings.TrimPrefix(lit, "-")) > 15 && strings.Trim(lit, "-0123456789") == "" {
+			return "n" + lit, true
+		}
 		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
 	}
 	return "", false
@@ -91,8 +337,10 @@ func idKey(raw json.RawMessage) (string, bool) {
 
 // asked counts line when it is a request: an object with an id and a
 // method; and marks the request a notifications/cancelled names, when it
-// is in flight.
-func (t *answerTracker) asked(line []byte) {
+// is in flight, or remembers it (recentIDs) when it has not come yet.
+// It reports false for a request already cancelled so: it is not to be
+// run.
+func (t *answerTracker) asked(line []byte) bool {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -101,26 +349,38 @@ func (t *answerTracker) asked(line []byte) {
 		} `json:"params"`
 	}
 	if json.Unmarshal(line, &m) != nil || m.Method == "" {
-		return
+		return true
 	}
 	if len(m.ID) == 0 || string(m.ID) == "null" {
 		if m.Method == string(mcp.MethodNotificationCancelled) {
-			if k, ok := idKey(m.Params.RequestID); ok {
+			if k, ok := t.idKey(m.Params.RequestID); ok {
 				t.mu.Lock()
 				if t.inFlight[k] > 0 {
 					t.cancelled[k] = true
+				} else if !t.done.has(k) { // else too late: the request is answered
+					t.early.add(k)
 				}
 				t.mu.Unlock()
 			}
 		}
-		return
+		return true
+	}
+	k, ok := t.idKey(m.ID)
+	// initialize cannot be cancelled (MCP): it is answered whatever came
+	// before it.
+	if ok && m.Method != string(mcp.MethodInitialize) && t.early.take(k) {
+		if t.log != nil {
+			t.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "method", m.Method, "id", string(m.ID))
+		}
+		return false
 	}
 	t.mu.Lock()
 	t.requests++
-	if k, ok := idKey(m.ID); ok {
+	if ok {
 		t.inFlight[k]++
 	}
 	t.mu.Unlock()
+	return true
 }
 
 // cancelledAnswer reports whether msg answers a request the client
@@ -140,7 +400,8 @@ func (t *answerTracker) cancelledAnswer(msg []byte) bool {
 	drop := t.cancelled[k]
 	t.mu.Unlock()
 	if drop {
-		t.count(k)
+		t.retire(k)
+		t.tally()
 	}
 	return drop
 }
@@ -154,27 +415,40 @@ func (t *answerTracker) answerKey(msg []byte) (string, bool) {
 	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 || string(m.ID) == "null" {
 		return "", false
 	}
-	k, ok := idKey(m.ID)
+	k, ok := t.idKey(m.ID)
 	if !ok {
 		k = "?" + string(m.ID)
 	}
 	return k, true
 }
 
-// answered counts msg when it is a response to a request (an id, no method).
-func (t *answerTracker) answered(msg []byte) {
-	if k, ok := t.answerKey(msg); ok {
-		t.count(k)
+// answering takes msg off the requests in flight when it is a response to
+// a request (an id, no method), before it is written: a cancellation the
+// client sends once it has read the answer is then too late, not early. It
+// reports whether msg is one, for tally once it is written.
+func (t *answerTracker) answering(msg []byte) bool {
+	k, ok := t.answerKey(msg)
+	if ok {
+		t.retire(k)
 	}
+	return ok
 }
 
-func (t *answerTracker) count(k string) {
+// retire takes the request k names off the requests in flight.
+func (t *answerTracker) retire(k string) {
 	t.mu.Lock()
-	t.answers++
 	if t.inFlight[k]--; t.inFlight[k] <= 0 {
 		delete(t.inFlight, k)
 		delete(t.cancelled, k)
+		t.done.add(k)
 	}
+	t.mu.Unlock()
+}
+
+// tally counts an answer written (or dropped), for wait.
+func (t *answerTracker) tally() {
+	t.mu.Lock()
+	t.answers++
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
@@ -202,43 +476,26 @@ func (t *answerTracker) wait(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// progressBarrier keeps a plan's progress ahead of its answer. mcp-go v1.2.1
-// writes notifications from a goroutine of their own: on stdio a plan's last
-// notifications/progress could follow its answer (clients drop progress for
-// a request already answered); over HTTP the goroutine can take the last one
-// off the queue and then, finding the answer written, drop it. The handler
-// waits, before answering, until every progress notification sent so far
-// has been written.
-type progressBarrier struct {
-	mu      sync.Mutex
-	sent    uint64
-	written uint64
-	changed chan struct{} // closed and replaced on every write
-	// drained, when set (stdio), returns once the client has read what
-	// was written (waitDrained).
-	drained func(context.Context)
+// stdioNotifier writes a request's notifications to standard output
+// itself, each a whole line under the writer's lock, so that they come
+// before the request's answer.
+type stdioNotifier struct {
+	w   *countingWriter
+	out io.Writer // standard output itself, for waitDrained
 }
 
-// progressWait bounds how long a progress notification waits for room
-// in mcp-go's queue (100 on stdio): as long as a write to a client that
-// reads slowly may take over HTTP (DefaultWriteTimeout). A client that
-// reads nothing cannot take the answer either.
-const progressWait = DefaultWriteTimeout
-
-// waitWrite returns once a message is written after the call, or ctx is
-// done, or timer fires; it reports whether one was written.
-func (b *progressBarrier) waitWrite(ctx context.Context, timer <-chan time.Time) bool {
-	b.mu.Lock()
-	ch := b.changed
-	b.mu.Unlock()
-	select {
-	case <-ch:
-		return true
-	case <-ctx.Done():
-	case <-timer:
+func (n stdioNotifier) notify(method string, params any) error {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", method, err)
 	}
-	return false
+	if _, err := n.w.Write(pywire.Message(nil, append(b, '\n'))); err != nil {
+		return fmt.Errorf("writing %s: %w", method, err)
+	}
+	return nil
 }
+
+func (n stdioNotifier) flushed(ctx context.Context) { waitDrained(ctx, n.out) }
 
 // drainWait bounds waitDrained: a client that stops reading gets its
 // answer behind the progress anyway.
@@ -276,95 +533,29 @@ func waitDrained(ctx context.Context, out io.Writer) {
 	}
 }
 
-func newProgressBarrier() *progressBarrier {
-	return &progressBarrier{changed: make(chan struct{})}
-}
-
-type barrierKey struct{}
-
-// barrier is the progress barrier of the request in ctx (HTTP), or the
-// server's (stdio), or nil.
-func (s *Server) barrierFor(ctx context.Context) *progressBarrier {
-	if b, ok := ctx.Value(barrierKey{}).(*progressBarrier); ok {
-		return b
-	}
-	return s.barrier
-}
-
-func (b *progressBarrier) send() {
-	b.mu.Lock()
-	b.sent++
-	b.mu.Unlock()
-}
-
-func (b *progressBarrier) wrote() {
-	b.mu.Lock()
-	b.written++
-	close(b.changed)
-	b.changed = make(chan struct{})
-	b.mu.Unlock()
-}
-
-// wait returns once every notification sent before the call is written,
-// or ctx is done, or half a second has passed (a client that reads nothing must
-// not hold a plan's answer forever).
-func (b *progressBarrier) wait(ctx context.Context) {
-	b.mu.Lock()
-	target := b.sent
-	b.mu.Unlock()
-	if b.drained != nil {
-		defer b.drained(ctx)
-	}
-	timer := time.NewTimer(500 * time.Millisecond)
-	defer timer.Stop()
-	for {
-		b.mu.Lock()
-		done, ch := b.written >= target, b.changed
-		b.mu.Unlock()
-		if done {
-			return
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-			return
-		}
-	}
-}
-
-// progressMark is in every progress notification and in nothing else: in a
-// JSON string (a result's text) its quotes would be escaped.
-var progressMark = []byte(`"method":"notifications/progress"`)
-
-// countingWriter tells the barrier when a progress notification has been
-// written. mcp-go writes one whole message (a line, or an SSE event) per
-// Write.
+// countingWriter writes standard output, one whole message (a line, as
+// pywire wrote it) per Write, and counts the answers for the
+// answerTracker.
 type countingWriter struct {
-	mu sync.Mutex // one message at a time (mcp-go's writes and the depth guard's)
+	mu sync.Mutex // one message at a time
 	w  io.Writer
-	b  *progressBarrier
-	t  *answerTracker // nil over HTTP
-	// idKey marks the ids to write back as they came (idOut).
-	idKey string
+	t  *answerTracker
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	if c.t != nil && c.t.cancelledAnswer(p) {
 		return len(p), nil
 	}
+	answer := c.t != nil && c.t.answering(p)
 	c.mu.Lock()
-	_, err := c.w.Write(idOut(wireOut(p), c.idKey)) // isError explicit, as Concierge (wire.go)
+	_, err := c.w.Write(p)
 	c.mu.Unlock()
 	n := len(p)
 	if err != nil {
 		n = 0
 	}
-	if bytes.Contains(p, progressMark) {
-		c.b.wrote()
-	} else if c.t != nil && err == nil {
-		c.t.answered(p)
+	if answer && err == nil {
+		c.t.tally()
 	}
 	return n, err
 }

@@ -3,13 +3,13 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/planctl/planctl/plan/jsontext"
+	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 	"github.com/planctl/planctl/plan/pyvalue"
 )
 
@@ -42,9 +42,12 @@ var conciergeMethods = map[string]bool{"initialize": true, "ping": true, "tools/
 	"resources/list": true, "resources/templates/list": true, "resources/read": true, "resources/subscribe": true,
 	"resources/unsubscribe": true, "prompts/list": true, "prompts/get": true, "logging/setLevel": true, "completion/complete": true}
 
-// conciergeInvalid is the MCP Python SDK's answer to a request its models
-// refuse, byte for byte.
-const conciergeInvalid = `{"code":-32602,"message":"Invalid request parameters","data":""}`
+// conciergeInvalid is the MCP Python SDK's answer to request id when its
+// models refuse the request.
+func conciergeInvalid(id []byte) []byte {
+	empty := ""
+	return pywire.Error(nil, id, mcp.INVALID_PARAMS, "Invalid request parameters", &empty)
+}
 
 // emptyLists are Concierge's answers to the listings it has nothing for.
 var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resources/templates/list": `{"resourceTemplates":[]}`, "prompts/list": `{"prompts":[]}`}
@@ -54,7 +57,18 @@ var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resour
 // under ConciergeWire as Concierge does; in the default mode only a
 // tools/call without a name, which mcp-go answered "tool ” not found".
 // It returns a reply, or a line to pass on instead of line, or neither.
-func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
+func (s *Server) wireEdge(line []byte) (pass, reply []byte) { return s.edge(line, false) }
+
+// httpEdge is wireEdge for a request that came over HTTP, past the
+// session checks. The Python SDK refuses requests before initialize only
+// within a session that has not been initialized: over Streamable HTTP a
+// stateless server's session starts initialized, and a stateful one is
+// made by initialize itself (a request without its session id is refused
+// before any session sees it, as planctl's guard does). So over HTTP every
+// request is past initialize, and only the method checks apply.
+func (s *Server) httpEdge(body []byte) (pass, reply []byte) { return s.edge(body, true) }
+
+func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
 	ms, me, ok := topMember(line, "method")
 	if !ok || line[ms] != '"' {
 		return nil, nil // a response, or not JSON-RPC: mcp-go's answer stands
@@ -63,7 +77,8 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	if json.Unmarshal(line[ms:me], &method) != nil {
 		return nil, nil
 	}
-	if !s.opts.ConciergeWire || method == "tools/call" && s.initSeen.Load() {
+	initialized := overHTTP || s.initSeen.Load()
+	if !s.opts.ConciergeWire || method == "tools/call" && initialized {
 		return nil, nil // wireParse looks at a tools/call: it parses it anyway
 	}
 	is, ie, hasID := topMember(line, "id")
@@ -75,7 +90,12 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 	if ps, pe, ok := topMember(line, "params"); ok {
 		params = line[ps:pe]
 	}
-	invalid := func() []byte { return wireLine(id, "error", []byte(conciergeInvalid)) }
+	if modernMeta(params) {
+		// Protocol 2026-07-28 is newer than Concierge's SDK: there is no
+		// answer of its to reproduce, and mcp-go's is that era's.
+		return nil, nil
+	}
+	invalid := func() []byte { return conciergeInvalid(id) }
 	switch {
 	case !conciergeMethods[method]:
 		return nil, invalid()
@@ -83,7 +103,9 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 		if params[0] != '{' {
 			return nil, invalid()
 		}
-		s.initSeen.Store(true)
+		if !overHTTP {
+			s.initSeen.Store(true)
+		}
 		// A protocolVersion that is not a string: the SDK answers with its
 		// latest version, where mcp-go refused the request.
 		if vs, ve, ok := topMember(params, "protocolVersion"); ok && params[vs] != '"' {
@@ -95,29 +117,68 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) {
 			return out, nil
 		}
 		return nil, nil
-	case method != "ping" && !s.initSeen.Load():
+	case method != "ping" && !initialized:
 		return nil, invalid() // before initialize
 	case emptyLists[method] != "":
-		return nil, wireLine(id, "result", []byte(emptyLists[method]))
+		return nil, pywire.Response(nil, id, []byte(emptyLists[method]))
+	case method == "tools/list" && s.toolsList != nil && (params[0] == '{' || string(params) == "null"):
+		// The SDK's params model: a cursor is a string or null.
+		if cs, ce, ok := topMember(params, "cursor"); ok && params[cs] != '"' && string(params[cs:ce]) != "null" {
+			return nil, invalid()
+		}
+		return nil, pywire.Response(nil, id, s.toolsList)
 	}
 	return nil, nil
+}
+
+// modernMeta reports whether params names, in its _meta, a protocol
+// version of 2026-07-28 or later (mcp.IsModernProtocol).
+func modernMeta(params []byte) bool {
+	ms, me, ok := topMember(params, "_meta")
+	if !ok {
+		return false
+	}
+	vs, ve, ok := topMember(params[ms:me], mcp.MetaKeyProtocolVersion)
+	if !ok {
+		return false
+	}
+	var v string
+	return json.Unmarshal(params[ms+vs:ms+ve], &v) == nil && mcp.IsModernProtocol(v)
 }
 
 // idIn returns line with an integer id that a double does not hold exactly
 // (more than 15 digits) written as a string that carries its digits: mcp-go
 // decodes an id as a float64, so 12345678901234567890 came back as
 // 12345678901234567000, and an id of 309 digits was refused; Python keeps
-// it exact. idOut writes it back as it came. Over stdio only: the answer
-// goes through countingWriter.
+// it exact. The requestId of a notifications/cancelled is marked alike, so
+// that it still names the request. Over stdio the answer is written with
+// the id as the request wrote it (stdioAnswer); over HTTP idOut writes it
+// back as it came (statusWriter).
 func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line
 	}
 	// The envelope only, without a tree: the line can be a large plan.
-	is, ie, ok := topMember(line, "id")
+	if is, ie, ok := topMember(line, "id"); ok {
+		return s.markID(line, is, ie)
+	}
+	ms, me, ok := topMember(line, "method")
+	if !ok || string(line[ms:me]) != `"`+string(mcp.MethodNotificationCancelled)+`"` {
+		return line
+	}
+	ps, pe, ok := topMember(line, "params")
 	if !ok {
 		return line
 	}
+	if rs, re, ok := topMember(line[ps:pe], "requestId"); ok {
+		return s.markID(line, ps+rs, ps+re)
+	}
+	return line
+}
+
+// markID returns line with the id literal at line[is:ie] marked as idIn
+// says, when it is an integer a double does not hold; line otherwise.
+func (s *Server) markID(line []byte, is, ie int) []byte {
 	lit := string(line[is:ie])
 	digits := strings.TrimPrefix(lit, "-")
 	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
@@ -130,6 +191,17 @@ func (s *Server) idIn(line []byte) []byte {
 	out = append(out, lit...)
 	out = append(out, '"')
 	return append(out, line[ie:]...)
+}
+
+// idOutHead bounds where in a message idOut looks for a marked id.
+const idOutHead = 64
+
+// unmarkID is the id idIn marked, as it came (for the log); id otherwise.
+func (s *Server) unmarkID(id any) any {
+	if str, ok := id.(string); ok && strings.HasPrefix(str, s.idKey) {
+		return json.Number(str[len(s.idKey):])
+	}
+	return id
 }
 
 // hasDigitRun reports whether b holds n ASCII digits in a row.
@@ -147,10 +219,14 @@ func hasDigitRun(b []byte, n int) bool {
 	return false
 }
 
-// idOut writes back, in an answer, the id idIn carried as a string.
+// idOut writes back, in an answer, the id idIn carried as a string. The
+// id is among the first members of every message written (after
+// "jsonrpc", perhaps behind an event's "data: "): only the head is
+// searched, not an answer of megabytes.
 func idOut(msg []byte, idKey string) []byte {
 	mark := `"id":"` + idKey
-	i := bytes.Index(msg, []byte(mark))
+	head := msg[:min(len(msg), idOutHead+len(mark))]
+	i := bytes.Index(head, []byte(mark))
 	if idKey == "" || i < 0 {
 		return msg
 	}
@@ -185,27 +261,27 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 		(params.Kind() != jsontext.Object || params.Get("name").Kind() != jsontext.String) {
 		// mcp-go answered "tool '' not found".
 		if s.opts.ConciergeWire {
-			return nil, wireLine(id.Raw(src), "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+			return nil, conciergeInvalid(id.Raw(src)), jsontext.Value{}, nil
 		}
-		return nil, wireError(id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`), jsontext.Value{}, nil
+		return nil, pywire.Error(nil, id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`, nil), jsontext.Value{}, nil
 	}
 	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
 		rawID := id.Raw(src)
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
-			return nil, wireResult(rawID, unknownToolResult(name.Str())), jsontext.Value{}, nil
+			return nil, pywire.Response(nil, rawID, pywire.ToolResult(nil, "Unknown tool: "+name.Str(), nil, true)), jsontext.Value{}, nil
 		}
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.
 		if args := params.Get("arguments"); !args.IsZero() && args.Kind() != jsontext.Object && args.Kind() != jsontext.Null {
 			if s.opts.ConciergeWire {
-				return nil, wireLine(rawID, "error", []byte(conciergeInvalid)), jsontext.Value{}, nil
+				return nil, conciergeInvalid(rawID), jsontext.Value{}, nil
 			}
-			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters"), jsontext.Value{}, nil
+			return nil, pywire.Error(nil, rawID, mcp.INVALID_PARAMS, "Invalid request parameters", nil), jsontext.Value{}, nil
 		}
 		if esc, ok := loneSurrogate(params.Raw(src)); ok {
-			return nil, wireError(rawID, mcp.INVALID_PARAMS, "Invalid request parameters: the request holds the lone surrogate escape "+esc+
+			return nil, pywire.Error(nil, rawID, mcp.INVALID_PARAMS, "Invalid request parameters: the request holds the lone surrogate escape "+esc+
 				" (half of a UTF-16 pair, without the other half), which Concierge's MCP server cannot parse: its JSON parser refuses the whole request. "+
-				"Write the character itself or its full pair, or run the plan with planctl run, which keeps it as Python's str does"), jsontext.Value{}, nil
+				"Write the character itself or its full pair, or run the plan with planctl run, which keeps it as Python's str does", nil), jsontext.Value{}, nil
 		}
 	}
 	if args := root.Get("params").Get("arguments"); args.Kind() == jsontext.Object && hasBeyondDouble(args) {
@@ -361,76 +437,10 @@ func nullNonFinite(src []byte, root jsontext.Value, orig []byte) []byte {
 	return append(out, '\n')
 }
 
-// unknownToolResult is Concierge's answer to a call of a tool it does not
-// list: an isError result, not a protocol error.
-func unknownToolResult(name string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("Unknown tool: " + name)}, IsError: true}
-}
-
-func wireResult(id []byte, res *mcp.CallToolResult) []byte {
-	body, _ := json.Marshal(res)
-	return wireLine(id, "result", body)
-}
-
-func wireError(id []byte, code int, msg string) []byte {
-	body, _ := json.Marshal(map[string]any{"code": code, "message": msg})
-	return wireLine(id, "error", body)
-}
-
-func wireLine(id []byte, key string, body []byte) []byte {
-	out := []byte(`{"jsonrpc":"2.0","id":`)
-	out = append(out, id...)
-	out = append(out, `,"`+key+`":`...)
-	out = append(out, body...)
-	return append(out, "}\n"...)
-}
-
-// wireOut makes isError explicit in a tools/call result, as Concierge's
-// server writes it ("isError": false, the result's last member): mcp-go
-// leaves a false isError out.
-// Any other message passes unchanged. A tools/call result is the only
-// result with a top-level "content" array. It walks the top-level members
-// of the message and of its result only, parsing nothing into a tree:
-// every answer goes through here, and a parse of each weighed on a loaded
-// server's allocations.
-func wireOut(line []byte) []byte {
-	at, insert := wireOutAt(line)
-	if insert == "" {
-		return line
-	}
-	out := make([]byte, 0, len(line)+len(insert))
-	out = append(out, line[:at]...)
-	out = append(out, insert...)
-	return append(out, line[at:]...)
-}
-
-// wireOutAt is where wireOut inserts into line, and what; "" when it
-// leaves line as it is. Writers insert it as they write (wireOutWriter):
-// an answer as large as --max-response is not copied to move its tail.
-func wireOutAt(line []byte) (at int, insert string) {
-	if !bytes.Contains(line, []byte(`"result":{`)) || !bytes.Contains(line, []byte(`"content":[`)) || bytes.Contains(line, []byte(`"isError":`)) {
-		return 0, ""
-	}
-	rs, re, ok := topMember(line, "result")
-	if !ok || line[rs] != '{' {
-		return 0, ""
-	}
-	res := line[rs:re]
-	if _, _, ok := topMember(res, "content"); !ok {
-		return 0, ""
-	}
-	// Last, where the Python SDK writes it (content, structuredContent,
-	// isError), and where mcp-go writes a true one.
-	if i := jsontext.SkipSpace(res, 1); i < len(res) && res[i] != '}' {
-		return re - 1, `,"isError":false` // just before the result's "}"
-	}
-	return re - 1, `"isError":false`
-}
-
 // topMember finds key among the top-level members of the JSON object b and
-// returns the span of its value (the last, when it repeats). b is what mcp-go's encoder wrote, whose
-// keys carry no escapes; anything else (not an object, cut short) is
-// reported as not found, never read past its end.
+// returns the span of its value (the last, when it repeats). A key
+// written with escapes is not matched; anything else (not an object, cut
+// short) is reported as not found, never read past its end.
 func topMember(b []byte, key string) (start, end int, ok bool) {
 	i := jsontext.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -502,39 +512,48 @@ func raised(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(msg)}, IsError: true}
 }
 
-// wireOutWriter applies wireOut to every message mcp-go writes over HTTP:
-// a JSON body, or one server-sent event, per Write. Before it writes, the
-// request gives its turn up (turns.go): a client that reads slowly holds
-// up nobody else.
-type wireOutWriter struct {
+// pyWriter writes every message mcp-go encodes over HTTP as the Python SDK
+// writes it (pywire.Message): a JSON body, or the data lines of
+// server-sent events, one whole body or event per Write as mcp-go writes
+// them (a piece of one passes as it is). Before it writes, the request
+// gives its turn up (turns.go): a client that reads slowly holds up
+// nobody else.
+type pyWriter struct {
 	http.ResponseWriter
 	turn *turn
 }
 
-func (w wireOutWriter) Write(p []byte) (int, error) {
+func (w pyWriter) Write(p []byte) (int, error) {
 	w.turn.release()
-	at, insert := wireOutHTTPAt(p)
-	if insert == "" {
-		if _, err := w.ResponseWriter.Write(p); err != nil {
-			return 0, err
-		}
-		return len(p), nil
-	}
-	_, err := w.ResponseWriter.Write(p[:at])
-	if err == nil {
-		_, err = io.WriteString(w.ResponseWriter, insert)
-	}
-	if err == nil {
-		_, err = w.ResponseWriter.Write(p[at:])
-	}
-	if err != nil {
+	if _, err := w.ResponseWriter.Write(pyHTTP(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
+// pyHTTP is p, one write of an HTTP answer, with its messages as the
+// Python SDK writes them.
+func pyHTTP(p []byte) []byte {
+	if len(p) > 0 && p[0] == '{' {
+		return pywire.Message(nil, p)
+	}
+	if !bytes.Contains(p, []byte("data: {")) {
+		return p
+	}
+	out := make([]byte, 0, len(p)+32)
+	for line := range bytes.SplitAfterSeq(p, []byte("\n")) {
+		if msg, ok := bytes.CutPrefix(line, []byte("data: ")); ok && len(msg) > 0 && msg[0] == '{' {
+			out = append(out, "data: "...)
+			out = pywire.Message(out, msg)
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
 // Flush passes on to the connection, for server-sent events.
-func (w wireOutWriter) Flush() {
+func (w pyWriter) Flush() {
 	w.turn.release()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
@@ -542,25 +561,4 @@ func (w wireOutWriter) Flush() {
 }
 
 // Unwrap gives http.ResponseController the connection's writer.
-func (w wireOutWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// sseData is how mcp-go writes one event.
-var sseData = []byte("event: message\ndata: ")
-
-// wireOutHTTPAt is wireOutAt of what mcp-go writes over HTTP: a JSON body,
-// or one event whose first data line is the message.
-func wireOutHTTPAt(p []byte) (at int, insert string) {
-	if bytes.HasPrefix(p, sseData) {
-		body := p[len(sseData):]
-		end := bytes.IndexByte(body, '\n')
-		if end < 0 {
-			return 0, ""
-		}
-		at, insert = wireOutAt(body[:end])
-		return len(sseData) + at, insert
-	}
-	if len(p) > 0 && p[0] == '{' {
-		return wireOutAt(p)
-	}
-	return 0, ""
-}
+func (w pyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -111,9 +111,16 @@ func reprLiteral(lit string) bool {
 // json.loads: floats as repr writes them, numbers beyond a double and
 // NaN/Infinity as null, a repeated key once (first place, last value).
 // Strings are escaped as JSON requires and otherwise kept as UTF-8.
-func AppendJSON(dst []byte, v jsontext.Value) []byte {
+func AppendJSON(dst []byte, v jsontext.Value) []byte { return appendJSON(dst, v, false) }
+
+// appendJSON is AppendJSON; floats writes a NaN or Infinity word as
+// json.dumps writes the float json.loads made of it (Floats).
+func appendJSON(dst []byte, v jsontext.Value, floats bool) []byte {
 	switch v.Kind() {
 	case jsontext.Null:
+		if floats && isFloatWord(v) {
+			return append(dst, nonFiniteText(v.Str())...)
+		}
 		return append(dst, "null"...)
 	case jsontext.Bool:
 		if v.Bool() {
@@ -133,7 +140,7 @@ func AppendJSON(dst []byte, v jsontext.Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSON(dst, e)
+			dst = appendJSON(dst, e, floats)
 		}
 		return append(dst, ']')
 	default:
@@ -144,10 +151,58 @@ func AppendJSON(dst []byte, v jsontext.Value) []byte {
 			}
 			dst = jsontext.AppendJSONString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = AppendJSON(dst, m.Value)
+			dst = appendJSON(dst, m.Value, floats)
 		}
 		return append(dst, '}')
 	}
+}
+
+// isFloatWord reports whether v was written NaN, Infinity or -Infinity
+// (not a number beyond a double, which is also a null that keeps its
+// literal).
+func isFloatWord(v jsontext.Value) bool {
+	switch v.Str() {
+	case "NaN", "Infinity", "-Infinity":
+		return true
+	}
+	return false
+}
+
+// Floats is raw as Values makes it, but with each NaN, Infinity or
+// -Infinity word kept, as json.dumps writes the float: the value of a
+// tool that runs in the server's own process (a FastMCP function, which
+// can return a float pydantic made infinite) as Concierge's text content
+// shows it. It returns nil when raw holds no such word, or does not parse;
+// a number beyond a double is null there as in Values.
+func Floats(raw []byte) []byte {
+	if !bytes.Contains(raw, []byte("NaN")) && !bytes.Contains(raw, []byte("Infinity")) {
+		return nil
+	}
+	v, err := jsontext.Parse(raw)
+	if err != nil || !hasFloatWord(v) {
+		return nil
+	}
+	return appendJSON(make([]byte, 0, len(raw)), v, true)
+}
+
+func hasFloatWord(v jsontext.Value) bool {
+	switch v.Kind() {
+	case jsontext.Null:
+		return isFloatWord(v)
+	case jsontext.Array:
+		for _, e := range v.Elems() {
+			if hasFloatWord(e) {
+				return true
+			}
+		}
+	case jsontext.Object:
+		for _, m := range v.Members() {
+			if hasFloatWord(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // AppendJSONOf is AppendJSON(dst, v) for v a value in src. An array or
@@ -307,7 +362,10 @@ func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int, keep bool) {
 		newline(depth)
 		b.WriteByte('}')
 	default:
-		pyDumps(b, v, false)
+		// A NaN or Infinity word is a float Python holds (runner's
+		// ResponseFloats): json.dumps writes it so. A run's response has
+		// none otherwise (its values went through Values).
+		pyDumps(b, v, true)
 	}
 }
 

@@ -6,7 +6,9 @@ import (
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
-// Truthy is Python's bool() of a decoded JSON value; absent is None.
+// Truthy is Python's bool() of a decoded JSON value; absent is None. A
+// number is its float, so 1e-400 (0.0 to Python) is false; query.Truthy,
+// for breakpoint conditions, reads numbers exactly instead.
 func Truthy(v jsontext.Value) bool {
 	if v.IsZero() {
 		return false

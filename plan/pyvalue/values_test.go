@@ -43,3 +43,21 @@ func TestPyDumpsIndent(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestFloats: NaN and Infinity words are kept, as json.dumps writes the
+// float, and everything else is as Values makes it; nil when there is
+// no such word.
+func TestFloats(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"x":Infinity,"y":[-Infinity,NaN],"z":1E5,"w":1e400}`, `{"x":Infinity,"y":[-Infinity,NaN],"z":100000.0,"w":null}`},
+		{`{"x":Infinity,"x":2}`, `{"x":2}`}, // the last copy of a key wins, as in Values
+		{`{"x":1e400}`, ""},
+		{`{"s":"NaN Infinity"}`, ""},
+		{`[1,2]`, ""},
+		{`not JSON Infinity`, ""},
+	} {
+		if got := string(pyvalue.Floats([]byte(tc.in))); got != tc.want {
+			t.Errorf("Floats(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -180,6 +180,12 @@ func evalParsed(o *over, q string, path *qpath, explained bool) ([]byte, error) 
 // empty string, the empty array or the empty object. Everything else
 // (true, any other number or string, a non-empty array or object) is
 // truthy.
+//
+// It is not pyvalue.Truthy, Python's bool() of the value Concierge
+// decodes: a number is zero here by its text, as the comparisons read
+// numbers exactly (1e-400 > 0 holds, so 1e-400 is truthy), where Python
+// decodes 1e-400 to 0.0, which is false. Containers are looked into only
+// as far as their first item, so a large result is not parsed.
 func Truthy(raw []byte) bool {
 	r := gjson.ParseBytes(raw)
 	switch r.Type {

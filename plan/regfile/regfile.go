@@ -10,10 +10,13 @@
 package regfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // Open opens path for reading when it is a regular file; a symbolic link
@@ -49,12 +52,25 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := ReadAtMost(f, max)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%s is %w", path, err)
+	}
+	return data, err
+}
+
+// ReadAtMost reads r to its end, but stops one byte past max and refuses
+// what it read with an error that names the bound and wraps ErrTooLarge:
+// a wrong input (a device, an endless pipe) fails instead of filling
+// memory. Callers that say more (which file, what it should be) test the
+// error with errors.Is.
+func ReadAtMost(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s is larger than %s: %w", path, Size(max), ErrTooLarge)
+		return nil, fmt.Errorf("larger than %s: %w", plan.ByteSize(max), ErrTooLarge)
 	}
 	return data, nil
 }
@@ -83,15 +99,4 @@ func check(path string, m fs.FileMode) error {
 		what = "not a file"
 	}
 	return fmt.Errorf("%s is %s, %w", path, what, ErrNotRegular)
-}
-
-// Size writes a byte count for people.
-func Size(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"github.com/planctl/planctl/plan/regfile"
 )
@@ -63,3 +64,24 @@ func TestReadFileBoundAndSymlink(t *testing.T) {
 		t.Errorf("a file past the bound: %v", err)
 	}
 }
+
+// TestReadAtMost: a reader within the bound is read whole; an endless
+// one is refused at the bound, with an error that names it and wraps
+// ErrTooLarge; a read error is passed on as it is.
+func TestReadAtMost(t *testing.T) {
+	if data, err := regfile.ReadAtMost(strings.NewReader("abc"), 3); err != nil || string(data) != "abc" {
+		t.Errorf("within the bound: %q, %v", data, err)
+	}
+	_, err := regfile.ReadAtMost(endless{}, 4<<20)
+	if !errors.Is(err, regfile.ErrTooLarge) || !strings.HasPrefix(err.Error(), "larger than 4194304 bytes (4.0 MiB): ") {
+		t.Errorf("an endless reader: %v", err)
+	}
+	broken := errors.New("disk on fire")
+	if _, err := regfile.ReadAtMost(iotest.ErrReader(broken), 10); !errors.Is(err, broken) || errors.Is(err, regfile.ErrTooLarge) {
+		t.Errorf("a failing reader: %v", err)
+	}
+}
+
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) { return len(p), nil }

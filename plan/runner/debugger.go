@@ -93,6 +93,10 @@ type DebugOptions struct {
 	// once the trace has no more answers: the run halts there first, and
 	// the next step calls Live's tools.
 	Live *plan.Catalog
+	// ServerLogs receives the tool servers' log messages (the tool
+	// source's, plan/upstream's Config.OnLog); nil: a Debugger keeps an
+	// empty one.
+	ServerLogs *ServerLogs
 }
 
 // NewDebugger prepares a debugger of p on c; nothing runs until Next or
@@ -103,6 +107,9 @@ func NewDebugger(p *plan.Plan, c *plan.Catalog, o DebugOptions) *Debugger {
 	d := &Debugger{opts: o, plan: p, cat: c, breaks: map[int]bool{}, conds: map[int]string{}, compiled: map[int]*query.Cond{},
 		name: p.Src.Name, saved: p.Src.Bytes, schemaHint: !p.SchemaHint.IsZero() || o.File != ""}
 	d.run = NewRun(p, c, o.Run)
+	if d.opts.ServerLogs == nil {
+		d.opts.ServerLogs = NewServerLogs(0)
+	}
 	d.diags, d.checked = o.Diagnostics, true
 	if d.diags == nil && c != nil {
 		if o.DeferValidation {
@@ -133,6 +140,10 @@ func (d *Debugger) SetOnEvent(fn func(Event)) { d.run.opts.OnEvent = fn }
 // built elsewhere (a debug adapter's hit counts). Call it before the run
 // starts, as SetOnEvent.
 func (d *Debugger) SetOnBreak(fn func(step int) bool) { d.opts.OnBreak = fn }
+
+// ServerLogs is the tool servers' log messages: the newest kept, and
+// each new one passed on to the drivers that subscribe.
+func (d *Debugger) ServerLogs() *ServerLogs { return d.opts.ServerLogs }
 
 // Plan is the plan as edited so far (the loaded plan until an edit).
 func (d *Debugger) Plan() *plan.Plan {
@@ -217,8 +228,17 @@ func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 	if i, ok := ids[arg]; ok {
 		return i, nil
 	}
+	if strings.Contains(arg, `\`) {
+		// An id is shown with JSON's escapes (a lone surrogate as
+		// \ud800, jsontext.Quote): it may be named the same way.
+		if v, err := jsontext.Parse([]byte(`"` + arg + `"`)); err == nil && v.Kind() == jsontext.String {
+			if i, ok := ids[v.Str()]; ok {
+				return i, nil
+			}
+		}
+	}
 	if len(p.Steps) == 0 {
-		return 0, fmt.Errorf("there is no step %q: the plan has no steps (see its diagnostics)", arg)
+		return 0, fmt.Errorf("there is no step %s: the plan has no steps (see its diagnostics)", jsontext.Quote(arg))
 	}
 	if n, ok := strings.CutPrefix(arg, "#"); ok {
 		i, err := strconv.Atoi(n)
@@ -233,13 +253,13 @@ func FindStep(p *plan.Plan, ids map[string]int, arg string) (int, error) {
 			known = append(known, "...")
 			break
 		}
-		known = append(known, strconv.Quote(st.Label()))
+		known = append(known, jsontext.Quote(st.Label()))
 	}
 	hint := ""
 	if s := check.Suggest(arg, labels(p)); s != "" {
-		hint = fmt.Sprintf(" (did you mean %q?)", s)
+		hint = fmt.Sprintf(" (did you mean %s?)", jsontext.Quote(s))
 	}
-	return 0, fmt.Errorf("there is no step %q%s: the steps are %s; #N names the step at index N", arg, hint, strings.Join(known, ", "))
+	return 0, fmt.Errorf("there is no step %s%s: the steps are %s; #N names the step at index N", jsontext.Quote(arg), hint, strings.Join(known, ", "))
 }
 
 // labelIndex maps each step label of p to the first step that has it.

@@ -328,14 +328,9 @@ func (d *Debugger) Fixes(n int) ([]Fix, error) {
 		return nil, fmt.Errorf("there is no diagnostic %d: diag numbers them 1 to %d", n, len(ds))
 	}
 	x := ds[n-1]
-	before := plan.ErrorCount(ds)
 	var out []Fix
-	for k, f := range check.Fixes(p, x) {
-		np := d.load(check.ApplyEdits(p.Src.Bytes, f.Edits))
-		if np.Root.IsZero() || plan.ErrorCount(d.validateWhole(np)) > before {
-			continue
-		}
-		out = append(out, Fix{N: n, Sub: k + 1, Fix: f, diag: x})
+	for _, f := range check.VerifiedFixes(p, d.run.Catalog, ds, x, check.VerifyOptions{Load: d.load, Validate: d.validateWhole}) {
+		out = append(out, Fix{N: n, Sub: f.Index + 1, Fix: f, diag: x})
 	}
 	return out, nil
 }
@@ -494,7 +489,7 @@ func (d *Debugger) Reload() (Change, error) {
 		return Change{}, fmt.Errorf("cannot reload the plan: %w", err)
 	}
 	if int64(len(src)) > max {
-		return Change{}, fmt.Errorf("cannot reload the plan: %s is larger than %s (--max-bytes)", d.opts.File, ByteSize(max))
+		return Change{}, fmt.Errorf("cannot reload the plan: %s is larger than %s (--max-bytes)", d.opts.File, plan.ByteSize(max))
 	}
 	ch, err := d.commit(src, "reload", -1, false, true)
 	if err != nil {

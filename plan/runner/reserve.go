@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // stepLease is the lease a run hands its Caller with the step it calls for.
@@ -72,5 +74,5 @@ func ResultBound(ctx context.Context) int64 {
 // (--max-result); returned says how much ("80 MiB", "more than 129 MiB").
 func OverResult(tool, returned string, max int64) string {
 	return fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
-		tool, returned, ByteSize(max))
+		tool, returned, plan.ByteSize(max))
 }

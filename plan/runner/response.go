@@ -19,6 +19,36 @@ import (
 func (r *Run) Response() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.response(false)
+}
+
+// floatResult is a step's result as Python holds it (floats), when it
+// holds a NaN or an infinity that the result itself (of) has as null.
+type floatResult struct{ of, floats []byte }
+
+// ResponseFloats is Response with each float a tool returned as NaN or
+// infinite (a FastMCP function's, from an argument such as "1e400" to a
+// number parameter) written as Python's json.dumps writes it (Infinity,
+// -Infinity, NaN), which is not JSON: Concierge's text content shows
+// them so, while its structuredContent, like Response, has null. It is
+// nil when no result of the run holds one.
+func (r *Run) ResponseFloats() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, f := range r.floats {
+		if i < len(r.steps) && r.steps[i].status == StepOK && sameBytes(r.steps[i].result, f.of) {
+			return r.response(true)
+		}
+	}
+	return nil
+}
+
+// sameBytes reports whether a and b are the same memory, not only equal.
+func sameBytes(a, b []byte) bool { return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] }
+
+// response is Response; floats writes the results floats holds for them.
+// The caller holds r.mu.
+func (r *Run) response(floats bool) []byte {
 	size := 64
 	for _, st := range r.steps {
 		size += len(st.result) + len(st.err) + 48
@@ -39,7 +69,11 @@ func (r *Run) Response() []byte {
 		buf = jsontext.AppendJSONString(buf, responseKey(r.Plan.Steps[i].ID))
 		if st.status == StepOK {
 			buf = append(buf, `:{"status":"ok","result":`...)
-			buf = append(buf, st.result...)
+			if f, ok := r.floats[i]; floats && ok && sameBytes(st.result, f.of) {
+				buf = append(buf, f.floats...)
+			} else {
+				buf = append(buf, st.result...)
+			}
 		} else {
 			buf = append(buf, `:{"status":"error","error":`...)
 			buf = jsontext.AppendJSONString(buf, st.err)

@@ -224,6 +224,11 @@ type Run struct {
 	Catalog *plan.Catalog
 	opts    RunOptions
 
+	// floats holds, by step, a result as Python holds it where it has a
+	// float JSON cannot write (pyvalue.Floats; ResponseFloats); nil until
+	// a tool returns one. Guarded by mu.
+	floats map[int]floatResult
+
 	mu          sync.Mutex
 	steps       []stepRec
 	okN         int               // the steps whose status is StepOK, kept by setState and reset
@@ -595,11 +600,7 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	step := r.Plan.Steps[i]
 	tool, immediate := r.toolOf(step.ToolName())
 	if tool == nil {
-		name := "None"
-		if !step.Tool.IsZero() {
-			name = pyvalue.Str(step.Tool)
-		}
-		return fail(unknownToolMessage(name, r.Catalog))
+		return fail(r.Catalog.UnknownToolMessage(step.Tool))
 	}
 	var args json.RawMessage
 	var err error
@@ -631,7 +632,7 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
 		// A run cancelled between two steps calls no further tool.
-		return fail(fmt.Sprintf("step %q was cancelled before tool %q was called", step.Label(), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled before tool %q was called", jsontext.Quote(step.Label()), tool.Name))
 	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
@@ -645,9 +646,9 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	st.Duration = time.Since(st.Started)
 	switch {
 	case ctx.Err() != nil:
-		return fail(fmt.Sprintf("step %q was cancelled after %s, before tool %q answered", step.Label(), roundDuration(st.Duration), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled after %s, before tool %q answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), tool.Name))
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("step %q timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", step.Label(), r.opts.StepTimeout, tool.Name))
+		return fail(fmt.Sprintf("step %s timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, tool.Name))
 	case err != nil && r.opts.haltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
@@ -661,7 +662,7 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 		return fail(res.Error)
 	}
 	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
-		return fail(OverResult(tool.Name, ByteSize(int64(len(res.Value))), max))
+		return fail(OverResult(tool.Name, plan.ByteSize(int64(len(res.Value))), max))
 	}
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
@@ -679,6 +680,16 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 			tool.Name, res.Value[off], off))
 	}
 	val, unique := pyvalue.ValuesUnique(res.Value) // as Python reads it: plan/pyvalue
+	if len(val) > 0 && &val[0] != &res.Value[0] {
+		if f := pyvalue.Floats(res.Value); f != nil {
+			r.mu.Lock()
+			if r.floats == nil {
+				r.floats = map[int]floatResult{}
+			}
+			r.floats[i] = floatResult{of: val, floats: f}
+			r.mu.Unlock()
+		}
+	}
 	if max := r.opts.MaxResponse; max > 0 || r.opts.Lease != nil {
 		// The answer writes each result twice, escaped: it may be many
 		// times the result (answer_size.go).
@@ -739,36 +750,15 @@ func invalidUTF8(b []byte) int {
 	return 0
 }
 
-// ByteSize formats n for people: "52428800 bytes (50.0 MiB)".
-func ByteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%d bytes (%.1f MiB)", n, float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d bytes (%.1f KiB)", n, float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+// ByteSize formats n for people: "52428800 bytes (50.0 MiB)". It is
+// plan.ByteSize, kept for the drivers that format sizes through runner.
+func ByteSize(n int64) string { return plan.ByteSize(n) }
 
 func roundDuration(d time.Duration) time.Duration {
 	if d > time.Second {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(time.Microsecond)
-}
-
-func unknownToolMessage(name string, c *plan.Catalog) string {
-	var b bytes.Buffer
-	for i, n := range c.Names() {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-	}
-	if why := c.Absent(name); why != "" {
-		return fmt.Sprintf("Unknown tool: '%s'. Available: %s ('%s' is %s)", name, b.String(), name, why)
-	}
-	return fmt.Sprintf("Unknown tool: '%s'. Available: %s", name, b.String())
 }
 
 // ResolveArgs builds the arguments step i runs with: its literal arguments,

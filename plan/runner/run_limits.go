@@ -1,6 +1,10 @@
 package runner
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/planctl/planctl/plan"
+)
 
 // DefaultMaxResponse is the bound serve puts on what one plan holds (its
 // results and resolved arguments summed over its steps) and on its answer
@@ -62,12 +66,12 @@ func (r *Run) stepChanged(i int) {
 // plan's answer larger than RunOptions.MaxResponse.
 func overAnswer(step, tool string, n, max int64) string {
 	return fmt.Sprintf("step %q stopped: with its result from tool %q the plan's answer would take %s as written to the client (its text and structuredContent, escaped), more than the limit of %s on a plan's answer (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
-		step, tool, ByteSize(n), ByteSize(max))
+		step, tool, plan.ByteSize(n), plan.ByteSize(max))
 }
 
 // overResponse is the step error of a step that would make the run hold
 // more than RunOptions.MaxResponse.
 func overResponse(step, what string, n, max int64) string {
 	return fmt.Sprintf("step %q stopped: with its %s the plan would hold %s, more than the limit of %s on a whole plan's results and arguments (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
-		step, what, ByteSize(n), ByteSize(max))
+		step, what, plan.ByteSize(n), plan.ByteSize(max))
 }

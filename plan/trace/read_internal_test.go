@@ -10,7 +10,7 @@ import (
 // instead of filling memory.
 func TestReadIsBounded(t *testing.T) {
 	endless := io.MultiReader(strings.NewReader(`{"trace": "`), zeros{})
-	if _, err := readAtMost(endless, "/dev/zero", 4<<20); err == nil || !strings.Contains(err.Error(), "is larger than 4 MiB") {
+	if _, err := readAtMost(endless, "/dev/zero", 4<<20); err == nil || !strings.Contains(err.Error(), "is larger than 4194304 bytes (4.0 MiB), more than planctl records") {
 		t.Errorf("an endless input: %v", err)
 	}
 }

@@ -466,12 +466,12 @@ func Read(path string) (*Trace, error) {
 }
 
 func readAtMost(r io.Reader, path string, max int64) (*Trace, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	data, err := regfile.ReadAtMost(r, max)
+	if errors.Is(err, regfile.ErrTooLarge) {
+		return nil, fmt.Errorf("the trace %s is larger than %s, more than planctl records (a plan and its results): check that it is a trace", path, plan.ByteSize(max))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the trace: %w", err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("the trace %s is larger than %d MiB, more than planctl records (a plan and its results): check that it is a trace", path, max>>20)
 	}
 	return Parse(path, data)
 }

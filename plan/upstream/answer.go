@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -59,7 +60,7 @@ func (cs *callState) overResult(tool string) error {
 	if n == 0 {
 		return nil
 	}
-	return errorString(runner.OverResult(tool, "an answer of more than "+runner.ByteSize(n), runner.ResultBound(cs.ctx)))
+	return errorString(runner.OverResult(tool, "an answer of more than "+plan.ByteSize(n), runner.ResultBound(cs.ctx)))
 }
 
 type errorString string

@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -24,7 +23,7 @@ func TestStdioAnswerReserved(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { u.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	b := &budget{max: 4 << 20}
 	_, err = u.Call(runner.WithLease(ctx, b, "s1"), "big", json.RawMessage(`{}`))
@@ -63,7 +62,7 @@ func TestAnswerStopsAtMaxResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithCancel(t.Context())
 		_, err = u.Call(runner.WithResultBound(ctx, 1<<20), "big", json.RawMessage(`{}`))
 		want := `tool "big" returned an answer of more than 3145728 bytes (3.0 MiB), more than the limit of 1048576 bytes (1.0 MiB) on one result (--max-result)`
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -102,7 +102,7 @@ func askingServer() {
 // not found" (-32601) and a message naming what it asked for, not
 // -32603 "context canceled"; roots/list is answered from Config.Roots,
 // none by default, and the roots capability is declared only when some
-// are given.
+// are given. Its log notification reaches planctl's log and a debugger.
 func TestServerRequestsAnswered(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -111,7 +111,14 @@ func TestServerRequestsAnswered(t *testing.T) {
 	for _, roots := range [][]string{nil, {"/srv/repo"}} {
 		var logged strings.Builder
 		log := slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil))
-		u, err := upstream.Open(context.Background(), upstream.Config{Command: []string{exe}, Env: []string{"PLANCTL_ASKING_SERVER=1"}, Label: "asking", Roots: roots, Log: log})
+		var lines []plan.ServerLog
+		var lmu sync.Mutex
+		onLog := func(l plan.ServerLog) {
+			lmu.Lock()
+			lines = append(lines, l)
+			lmu.Unlock()
+		}
+		u, err := upstream.Open(context.Background(), upstream.Config{Command: []string{exe}, Env: []string{"PLANCTL_ASKING_SERVER=1"}, Label: "asking", Roots: roots, Log: log, OnLog: onLog})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,6 +166,13 @@ func TestServerRequestsAnswered(t *testing.T) {
 		if !strings.Contains(line, `level=WARN msg="upstream log" server=asking level=warning data="careful: xxx`) || !strings.Contains(line, "logger=asker") || len(line) > 1300 {
 			t.Errorf("the server's log notification in planctl's log: %q", line)
 		}
+		// And to a debugger (OnLog), the same message, its text bounded.
+		lmu.Lock()
+		if len(lines) != 1 || lines[0].Server != "asking" || lines[0].Level != "warning" || lines[0].Logger != "asker" ||
+			!strings.HasPrefix(lines[0].Text, "careful: xxx") || len(lines[0].Text) > 1100 || lines[0].Time.IsZero() {
+			t.Errorf("the server's log notification to OnLog: %+v", lines)
+		}
+		lmu.Unlock()
 		if declared := strings.Contains(string(got["capabilities"]), `"roots"`); declared != (roots != nil) {
 			t.Errorf("roots %v: capabilities %s", roots, got["capabilities"])
 		}

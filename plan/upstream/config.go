@@ -3,6 +3,7 @@ package upstream
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -28,6 +30,10 @@ type Config struct {
 	// Log, when set, receives the server's log notifications
 	// (notifications/message), one record each at the server's level.
 	Log *slog.Logger
+	// OnLog, when set, is called with each of those notifications too (a
+	// debugger's log view, runner.ServerLogs.Add), on the goroutine that
+	// reads the server: it must not block.
+	OnLog func(plan.ServerLog)
 
 	// Roots are what planctl answers a server's roots/list with: paths
 	// (made file:// URIs) or URIs. None by default: a server learns of no
@@ -117,12 +123,12 @@ func readServers(path string) (map[string]json.RawMessage, []string, error) {
 	// An mcpServers file is a few KiB; a bound keeps a wrong path
 	// (/dev/zero, a disk image) from being read without end.
 	const maxConfig = 16 << 20
-	data, err := io.ReadAll(io.LimitReader(fh, maxConfig+1))
+	data, err := regfile.ReadAtMost(fh, maxConfig)
+	if errors.Is(err, regfile.ErrTooLarge) {
+		return nil, nil, fmt.Errorf("%s is larger than %s: not an mcpServers file", path, plan.ByteSize(maxConfig))
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the server config: %w", err)
-	}
-	if len(data) > maxConfig {
-		return nil, nil, fmt.Errorf("%s is larger than %d MiB: not an mcpServers file", path, maxConfig>>20)
 	}
 	var file struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`

@@ -116,7 +116,7 @@ func TestHTTPServerGone(t *testing.T) {
 	defer u.Close()
 	srv.CloseClientConnections()
 	srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	_, err = u.Call(ctx, "echo", json.RawMessage(`{"value":1}`))
 	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "upstream server") {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -76,9 +77,9 @@ const answerShare = 2
 func (b *limitedBody) over() error {
 	if b.cs != nil {
 		b.cs.over.Store(b.max)
-		return fmt.Errorf("planctl stopped reading the upstream server's answer past %s, the most a result under --max-result takes", runner.ByteSize(b.max))
+		return fmt.Errorf("planctl stopped reading the upstream server's answer past %s, the most a result under --max-result takes", plan.ByteSize(b.max))
 	}
-	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", runner.ByteSize(b.max))
+	return fmt.Errorf("the upstream server's answer is more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it: ask the tool for less", plan.ByteSize(b.max))
 }
 
 func (b *limitedBody) Close() error { return b.rc.Close() }

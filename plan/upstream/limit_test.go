@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -98,7 +97,7 @@ func TestHTTPAnswerReserved(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer u.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	b := &budget{max: 4 << 20}
 	_, err = u.Call(runner.WithLease(ctx, b, "s1"), "big", json.RawMessage(`{}`))

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -190,7 +191,7 @@ func (g *lineGuard) readLine() ([]byte, error) {
 		if cs != nil {
 			if cs.bound > 0 && int64(size) > cs.bound {
 				cs.over.Store(cs.bound)
-				return g.dropRest(id, err, fmt.Sprintf("planctl stopped reading the upstream server's answer past %s, the most a result under --max-result takes", runner.ByteSize(cs.bound)))
+				return g.dropRest(id, err, fmt.Sprintf("planctl stopped reading the upstream server's answer past %s, the most a result under --max-result takes", plan.ByteSize(cs.bound)))
 			}
 			if rerr := runner.Reserve(cs.ctx, answerShare*int64(counted)); rerr != nil {
 				e := fmt.Errorf("planctl stopped reading the upstream server's answer: %w", rerr)
@@ -281,7 +282,7 @@ func (p *process) fault() string {
 	garbage, oversize := p.garbage, p.oversize
 	p.mu.Unlock()
 	if oversize > 0 {
-		return fmt.Sprintf("upstream server sent a message of more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it and stopped the server: ask the tool for less", runner.ByteSize(oversize))
+		return fmt.Sprintf("upstream server sent a message of more than %s, planctl's bound on one message from an MCP server; planctl stopped reading it and stopped the server: ask the tool for less", plan.ByteSize(oversize))
 	}
 	if garbage != "" {
 		return fmt.Sprintf("upstream server wrote something that is not JSON-RPC on stdout: %q (a stdio MCP server may write only JSON-RPC messages there; logs belong on stderr); planctl stopped it", garbage)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -89,7 +90,7 @@ const maxLogData = 1 << 10
 // logNotification passes a server's notifications/message on to
 // Config.Log, at the level the server gave, naming the server.
 func (u *Upstream) logNotification(n mcp.JSONRPCNotification) {
-	if u.cfg.Log == nil || n.Method != string(mcp.MethodNotificationMessage) {
+	if (u.cfg.Log == nil && u.cfg.OnLog == nil) || n.Method != string(mcp.MethodNotificationMessage) {
 		return
 	}
 	var p struct {
@@ -115,7 +116,18 @@ func (u *Upstream) logNotification(n mcp.JSONRPCNotification) {
 	if json.Unmarshal(p.Data, &s) == nil {
 		data = s
 	}
-	attrs := []any{"server", u.cfg.Label, "level", p.Level, "data", truncate(data, maxLogData)}
+	data = truncate(data, maxLogData)
+	if u.cfg.OnLog != nil {
+		server := u.cfg.Name
+		if server == "" {
+			server = u.cfg.Label
+		}
+		u.cfg.OnLog(plan.ServerLog{Time: time.Now(), Server: server, Level: truncate(p.Level, 20), Logger: truncate(p.Logger, 100), Text: data})
+	}
+	if u.cfg.Log == nil {
+		return
+	}
+	attrs := []any{"server", u.cfg.Label, "level", p.Level, "data", data}
 	if p.Logger != "" {
 		attrs = append(attrs, "logger", p.Logger)
 	}

@@ -191,6 +191,7 @@ func planCommands() []commandSpec {
 		{name: "attempts", usage: "attempts [STEP]", max: 1,
 			help: "every run of STEP (default: the next step): its arguments, result or error, and duration",
 			run:  cmdAttempts},
+		logCommand(),
 		{name: "steps", aliases: []string{"ls"}, usage: "steps",
 			help: "one line per step: id, tool, status (pending, ok or error), and read-only or DESTRUCTIVE from the tool's annotations",
 			run: func(s *Session, ctx context.Context, c Command) error {

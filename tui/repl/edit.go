@@ -8,12 +8,12 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 	"github.com/planctl/planctl/tui/internal/editor"
+	"github.com/planctl/planctl/tui/internal/show"
 )
 
 // The commands that change the plan: each is one runner.Debugger call,
@@ -204,22 +204,7 @@ func cmdAttempts(s *Session, ctx context.Context, c Command) error {
 		fmt.Fprintf(s.out, "%s has not run yet\n", s.describe(i))
 		return nil
 	}
-	fmt.Fprintf(s.out, "%s: %d attempt(s)\n", s.describe(i), len(at))
-	for k, a := range at {
-		note := ""
-		if a.Reconnected {
-			note = " (after reconnecting)"
-		}
-		fmt.Fprintf(s.out, "%d. %s in %s%s\n", k+1, a.Status, a.Duration.Round(time.Millisecond), note)
-		if a.Args != nil {
-			fmt.Fprintf(s.out, "   args: %s\n", s.line(appendValue(nil, a.Args, s.limits, true)))
-		}
-		if a.Status == runner.StepOK {
-			fmt.Fprintf(s.out, "   result: %s\n", s.line(appendValue(nil, a.Result, s.limits, true)))
-		} else {
-			fmt.Fprintf(s.out, "   error: %s\n", jsontext.EscapeText(a.Error))
-		}
-	}
+	s.writeText(fmt.Appendf(nil, "%s: %d attempt(s)\n%s\n", s.describe(i), len(at), show.Attempts(at, s.limits.bounds(false))))
 	return nil
 }
 

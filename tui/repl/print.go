@@ -27,120 +27,17 @@ type Limits struct {
 var DefaultLimits = Limits{MaxArrayValues: 64, MaxStringLen: 256}
 
 // appendValue appends raw, a JSON value, as the REPL shows it: indented
-// (or on one line, when compact), hidden characters escaped
-// (jsontext.AppendDisplay), and cut to lim with "… N more" where a part
-// was left out. It walks the text without building a tree (results are
-// valid JSON, checked when they arrive): what is left out is only skipped
-// over, so printing the start of a 40 MB result costs a scan of it.
+// (or on one line, when compact), hidden characters escaped, and cut to
+// lim with "… N more" where a part was left out (jsontext.AppendBounded:
+// what is left out is only skipped over, so printing the start of a 40 MB
+// result costs a scan of it).
 func appendValue(dst, raw []byte, lim Limits, compact bool) []byte {
-	p := printer{src: raw, lim: lim, compact: compact}
-	dst, _ = p.value(dst, jsontext.SkipSpace(raw, 0), 0)
-	return dst
+	return jsontext.AppendBounded(dst, raw, 0, lim.bounds(compact))
 }
 
-type printer struct {
-	src     []byte
-	lim     Limits
-	compact bool
-}
-
-func (p *printer) newline(dst []byte, depth int) []byte {
-	if p.compact {
-		return dst // as jsontext.AppendCompact writes it
-	}
-	dst = append(dst, '\n')
-	for range depth {
-		dst = append(dst, "  "...)
-	}
-	return dst
-}
-
-// value appends the value at src[i] and returns the offset after it.
-func (p *printer) value(dst []byte, i, depth int) ([]byte, int) {
-	src := p.src
-	if i >= len(src) {
-		return dst, i
-	}
-	switch c := src[i]; c {
-	case '[', '{':
-		close := byte(']')
-		if c == '{' {
-			close = '}'
-		}
-		dst = append(dst, c)
-		i = jsontext.SkipSpace(src, i+1)
-		if i < len(src) && src[i] == close {
-			return append(dst, close), i + 1
-		}
-		k, skipped := 0, 0
-		for i < len(src) {
-			if p.lim.MaxArrayValues > 0 && k >= p.lim.MaxArrayValues {
-				// left out: skipped over, counted
-				if c == '{' {
-					i = jsontext.SkipSpace(src, jsontext.SkipString(src, i))
-					i = jsontext.SkipSpace(src, i+1) // the ':'
-				}
-				i = jsontext.SkipSpace(src, jsontext.SkipValue(src, i))
-				skipped++
-			} else {
-				if k > 0 {
-					dst = append(dst, ',')
-				}
-				dst = p.newline(dst, depth+1)
-				if c == '{' {
-					end := jsontext.SkipString(src, i)
-					// a key is never cut: it says where a value is
-					dst = jsontext.AppendDisplay(dst, src[i:end])
-					dst = append(dst, ':')
-					if !p.compact {
-						dst = append(dst, ' ')
-					}
-					i = jsontext.SkipSpace(src, jsontext.SkipSpace(src, end)+1)
-				}
-				dst, i = p.value(dst, i, depth+1)
-				i = jsontext.SkipSpace(src, i)
-				k++
-			}
-			if i >= len(src) || src[i] != ',' {
-				break
-			}
-			i = jsontext.SkipSpace(src, i+1)
-		}
-		if skipped > 0 {
-			dst = append(dst, ',')
-			dst = p.newline(dst, depth+1)
-			dst = fmt.Appendf(dst, "… %d more", skipped)
-		}
-		dst = p.newline(dst, depth)
-		return append(dst, close), i + 1
-	case '"':
-		end := jsontext.SkipString(src, i)
-		return p.str(dst, src[i:end]), end
-	default:
-		end := jsontext.SkipValue(src, i)
-		return append(dst, src[i:end]...), end
-	}
-}
-
-// str appends a string token, cut to MaxStringLen characters.
-func (p *printer) str(dst, tok []byte) []byte {
-	more := 0
-	if p.lim.MaxStringLen > 0 {
-		tok, more = jsontext.CutString(tok, p.lim.MaxStringLen)
-	}
-	dst = jsontext.AppendDisplay(dst, tok)
-	if more > 0 {
-		dst = fmt.Appendf(dst, " … %s", moreChars(more))
-	}
-	return dst
-}
-
-// moreChars is "N more characters", for what a cut left out.
-func moreChars(n int) string {
-	if n == 1 {
-		return "1 more character"
-	}
-	return strconv.Itoa(n) + " more characters"
+// bounds are lim as jsontext.AppendBounded takes them.
+func (lim Limits) bounds(compact bool) jsontext.Bounds {
+	return jsontext.Bounds{MaxItems: lim.MaxArrayValues, MaxStringLen: lim.MaxStringLen, Compact: compact}
 }
 
 // pager shows text that is longer than the terminal a screen at a time.

@@ -86,6 +86,8 @@ type Session struct {
 	page pager
 	// height is the terminal's rows, for page.
 	height func() int
+	// logs prints the tool servers' log messages (serverlog.go).
+	logs *logPrinter
 }
 
 // display is a query shown after every next and continue.
@@ -103,7 +105,8 @@ func NewSession(d *runner.Debugger, o Options) *Session {
 	if o.TracePath == "" {
 		o.TracePath = trace.DefaultPath(d.Plan().Src.Name)
 	}
-	s := &Session{o: o, dbg: d, run: d.Run(), out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits}
+	s := &Session{o: o, dbg: d, run: d.Run(), out: bufio.NewWriterSize(o.Out, 64<<10), errOut: o.Err, limits: DefaultLimits,
+		logs: &logPrinter{logs: d.ServerLogs(), w: o.Err}}
 	if o.PrintLimits != nil {
 		s.limits = *o.PrintLimits
 	}
@@ -124,6 +127,8 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 			return fmt.Errorf("cannot read commands from the terminal: %w", err)
 		}
 		defer func() { ed.close() }()
+		s.logs.setWriter(ed.rl.Stdout())
+		defer s.logs.follow()()
 		read = func(prompt string) (string, error) { return ed.readLine(prompt) }
 		s.onTerminal(f, &ed)
 		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
@@ -148,33 +153,23 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 		signal.Notify(sigs, os.Interrupt)
 		defer signal.Stop(sigs)
 	} else {
-		sc := bufio.NewScanner(o.In)
-		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		read = func(prompt string) (string, error) {
-			if o.Interactive {
-				io.WriteString(s.errOut, prompt)
-			}
-			if !sc.Scan() {
-				if err := sc.Err(); err != nil {
-					return "", err
-				}
-				return "", io.EOF
-			}
-			return sc.Text(), nil
-		}
+		read = s.lineReader()
 	}
 	if o.Interactive {
 		s.banner()
 	}
 	for _, c := range o.Commands {
+		s.logs.flush()
 		if o.Interactive {
 			fmt.Fprintf(s.errOut, "(planctl) %s\n", c)
 		}
 		if s.Exec(ctx, c) {
+			s.logs.flush()
 			return s.result()
 		}
 	}
 	for {
+		s.logs.flush()
 		line, err := read("(planctl) ")
 		if errors.Is(err, errInterrupted) {
 			continue
@@ -192,7 +187,27 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 			break
 		}
 	}
+	s.logs.flush()
 	return s.result()
+}
+
+// lineReader reads the commands from o.In when it is no terminal (a pipe,
+// a file), a line at a time; it shows the prompt when Interactive.
+func (s *Session) lineReader() func(prompt string) (string, error) {
+	sc := bufio.NewScanner(s.o.In)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	return func(prompt string) (string, error) {
+		if s.o.Interactive {
+			io.WriteString(s.errOut, prompt)
+		}
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return "", err
+			}
+			return "", io.EOF
+		}
+		return sc.Text(), nil
+	}
 }
 
 // onTerminal gives the session the terminal's questions (ask: y or yes
@@ -206,13 +221,16 @@ func (s *Session) onTerminal(f *os.File, ed **lineEditor) {
 		return err == nil && (a == "y" || a == "yes")
 	}
 	s.suspend = func(fn func() error) error {
+		s.logs.setWriter(nil) // the editor has the terminal
 		(*ed).close()
 		ferr := fn()
 		ned, err := newLineEditor(f, s.errOut, s.Complete)
 		if err != nil {
+			s.logs.setWriter(s.errOut)
 			return fmt.Errorf("cannot read commands from the terminal again: %w", err)
 		}
 		*ed = ned
+		s.logs.setWriter(ned.rl.Stdout())
 		return ferr
 	}
 }
@@ -416,7 +434,7 @@ func (s *Session) line(b []byte) []byte {
 		cut += size
 		n++
 	}
-	return fmt.Appendf(b[:cut:cut], " … %s", moreChars(utf8.RuneCount(b[cut:])))
+	return fmt.Appendf(b[:cut:cut], " … %s", jsontext.MoreChars(utf8.RuneCount(b[cut:])))
 }
 
 // condText is " if QUERY" for a conditional breakpoint before step i.
@@ -439,7 +457,12 @@ func (s *Session) where() {
 // writeJSON prints a value within the session's limits, a screen at a
 // time when it is longer than the terminal.
 func (s *Session) writeJSON(raw []byte) {
-	text := append(appendValue(nil, raw, s.limits, false), '\n')
+	s.writeText(append(appendValue(nil, raw, s.limits, false), '\n'))
+}
+
+// writeText prints text a screen at a time when it is longer than the
+// terminal.
+func (s *Session) writeText(text []byte) {
 	if s.page != nil && bytes.Count(text, []byte{'\n'}) >= s.height()-1 {
 		s.out.Flush()
 		if err := s.page(text); err != nil {
@@ -528,18 +551,16 @@ func (s *Session) waitingFor(i int) string {
 		if ref.Err != "" {
 			continue
 		}
-		for j := i - 1; j >= 0; j-- {
-			if p.Steps[j].Label() != ref.Step {
-				continue
-			}
-			switch st := s.run.Step(j); st.Status {
-			case runner.StepOK:
-			case runner.StepError:
-				return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
-			default:
-				return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
-			}
-			break
+		j := p.StepBefore(i, ref.Step)
+		if j < 0 {
+			continue
+		}
+		switch st := s.run.Step(j); st.Status {
+		case runner.StepOK:
+		case runner.StepError:
+			return fmt.Sprintf("argument %q reads step '%s', which failed: %s", m.Key, ref.Step, st.Error)
+		default:
+			return fmt.Sprintf("argument %q reads step '%s', which has not run yet: next or continue runs it", m.Key, ref.Step)
 		}
 	}
 	return ""

@@ -233,7 +233,7 @@ func TestComplete(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "tool", "delete", "fix", "undo", "redo", "write", "reload", "edit", "attempts", "steps", "diag", "trace", "config", "help", "quit"}},
+		{"", []string{"next", "continue", "break", "clear", "breakpoints", "restart", "rerun", "query", "display", "undisplay", "print", "args", "set", "unset", "tool", "delete", "fix", "undo", "redo", "write", "reload", "edit", "attempts", "log", "steps", "diag", "trace", "config", "help", "quit"}},
 		{"re", []string{"restart", "rerun", "redo", "reload"}},
 		{"b ", []string{"backup", "check", "note"}},
 		{"print c", []string{"check"}},

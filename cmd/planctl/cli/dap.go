@@ -208,9 +208,10 @@ func listenLoopback(addr string) (net.Listener, error) {
 // restart.
 func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
-		f := &sourceFlags{catalog: l.Catalog, server: l.Server, url: l.URL, headers: l.Headers,
+		f := &sourceFlags{catalogs: l.Catalog, servers: l.Server, urls: l.URL, headers: l.Headers,
 			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd,
-			prefix: l.PrefixTools, allow: l.AllowTools, deny: l.DenyTools, readOnly: l.ReadOnly, passEnv: l.PassEnv}
+			prefix: l.PrefixTools, allow: l.AllowTools, deny: l.DenyTools, readOnly: l.ReadOnly, passEnv: l.PassEnv,
+			roots: l.MCPRoot, serverLog: l.ServerLog}
 		if l.Config != "" && l.ServerName == "" && l.Name != "" {
 			// "name" once picked the server; a configuration still written
 			// so would now start every server of the file.

@@ -189,7 +189,7 @@ func newDebugger(t *debugTarget, o debuggerOptions) *runner.Debugger {
 	}
 	return runner.NewDebugger(t.plan, t.src.catalog, runner.DebugOptions{
 		Run: o.run, Breakpoints: o.breaks, Limits: o.limits, Live: t.src.live, DeferValidation: o.deferCheck,
-		File: file, NoFile: noFile,
+		File: file, NoFile: noFile, ServerLogs: t.logs,
 	})
 }
 
@@ -212,6 +212,9 @@ type debugTarget struct {
 	src       *toolSource
 	fromTrace bool   // the plan is the one a trace recorded
 	path      string // the plan's file ("" or "-" when it has none)
+	// logs keeps the servers' log messages from the moment they start (a
+	// server may log during its handshake), for the Debugger.
+	logs *runner.ServerLogs
 }
 
 // openDebugTarget opens what `debug` and `dap` are given: path is a plan, a
@@ -234,6 +237,8 @@ func openDebugTarget(ctx context.Context, s *streams, f *sourceFlags, path strin
 			traced, path = t, ""
 		}
 	}
+	logs := runner.NewServerLogs(runner.DefaultServerLogLines)
+	f.onLog = logs.Add
 	src, err := f.open(ctx, s)
 	if err != nil {
 		return nil, err
@@ -261,7 +266,7 @@ func openDebugTarget(ctx context.Context, s *streams, f *sourceFlags, path strin
 				tr.Path, tr.Plan.Name, path, path))
 		}
 	}
-	return &debugTarget{plan: p, src: src, fromTrace: fromTrace, path: path}, nil
+	return &debugTarget{plan: p, src: src, fromTrace: fromTrace, path: path, logs: logs}, nil
 }
 
 // isTraceFile reports whether path is a trace planctl wrote: it starts

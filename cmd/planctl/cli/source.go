@@ -41,8 +41,10 @@ type sourceFlags struct {
 	readOnly bool
 	passEnv  []string
 	roots    []string // --mcp-root: what MCP servers get for roots/list
-	// log, when set (serve), receives the servers' log notifications.
-	log *slog.Logger
+	// log, when set (serve), receives the servers' log notifications;
+	// onLog, when set (the debuggers), each of them too.
+	log   *slog.Logger
+	onLog func(plan.ServerLog)
 	// env and dir are a stdio server's extra environment ("K=V") and
 	// working folder when no --config entry gives its own (planctl dap's
 	// "env" and "cwd").
@@ -155,12 +157,12 @@ func loadCatalog(path string) (*plan.Catalog, error) {
 		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
 	}
 	defer fh.Close()
-	data, err := plan.ReadPlan(fh, plan.DefaultMaxBytes)
+	data, err := regfile.ReadAtMost(fh, plan.DefaultMaxBytes)
+	if errors.Is(err, regfile.ErrTooLarge) {
+		return nil, fatal(fmt.Errorf("the catalog %s is larger than %s: is it a catalog?", path, plan.ByteSize(plan.DefaultMaxBytes)))
+	}
 	if err != nil {
 		return nil, fatal(fmt.Errorf("cannot read the catalog: %w", err))
-	}
-	if len(data) > plan.DefaultMaxBytes {
-		return nil, fatal(fmt.Errorf("the catalog %s is larger than %d MiB: is it a catalog?", path, plan.DefaultMaxBytes>>20))
 	}
 	c, err := mockserver.Load(path, data)
 	if err != nil {

@@ -194,7 +194,7 @@ func (f *sourceFlags) openUpstream(ctx context.Context, cfg upstream.Config, s *
 		}
 		cfg.PassEnv = f.passEnv
 	}
-	cfg.Roots, cfg.Log = f.roots, f.log
+	cfg.Roots, cfg.Log, cfg.OnLog = f.roots, f.log, f.onLog
 	var logFile *os.File
 	if len(cfg.Command) > 0 {
 		w, file, err := serverLog(f.serverLog, s)

@@ -419,3 +419,61 @@ func TestSeveralServers(t *testing.T) {
 		t.Errorf("a plan naming a hidden tool: %s", got)
 	}
 }
+
+// TestRootsAndServerLog: "mcpRoot" reaches a real server's roots/list
+// (server-everything's get-roots-list tool reports what it was given),
+// relative to "cwd" as --mcp-root is to planctl's folder; "server" takes
+// an array, as --server repeats; "serverLog" names the file the server's
+// stderr goes to; and the server's log message about the roots reaches
+// the debug console.
+func TestRootsAndServerLog(t *testing.T) {
+	script, err := filepath.Abs("../upstreamtest/testdata/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, pathErr := exec.LookPath("node")
+	if _, statErr := os.Stat(script); statErr != nil || pathErr != nil {
+		msg := "server-everything is not installed (run .ci/install.sh: npm ci in cmd/planctl/upstreamtest/testdata/node; node on PATH)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	ws := t.TempDir()
+	os.Mkdir(filepath.Join(ws, "data"), 0o755)
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "r", "tool": "get-roots-list", "args": {}}, {"id": "e", "tool": "echo", "args": {"message": "hi"}}]}`), 0o644)
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	server := "'" + node + "' '" + script + "' stdio"
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", map[string]any{"name": "roots", "program": "plan.json", "cwd": ws, "server": []string{server},
+		"mcpRoot": []string{"data", "file:///srv/other"}, "serverLog": "logs.txt"})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	// The run's output up to its response (after "run completed"), and
+	// server-everything's log message saying it got the roots, which may
+	// come before the run ends or after.
+	var got string
+	for !strings.Contains(got, "Echo: hi") || !strings.Contains(got, "Roots updated") {
+		if o, ok := c.event("output").(*godap.OutputEvent); ok {
+			got += o.Body.Output
+		}
+	}
+	for _, want := range []string{"file://" + filepath.Join(ws, "data"), "file:///srv/other", "Echo: hi",
+		"[log server-everything info everything-server] Roots updated: 2 root(s) received from client\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the run's output lacks %q:\n%s", want, got)
+		}
+	}
+	c.call("disconnect", nil)
+	if _, err := os.Stat(filepath.Join(ws, "logs.txt")); err != nil {
+		t.Errorf("serverLog: %v", err)
+	}
+}

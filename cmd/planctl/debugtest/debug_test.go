@@ -116,6 +116,11 @@ func TestREPLScripts(t *testing.T) {
 				"backup    create_backup    ok\nvalidate  validate_backup  pending  read-only\n", ""},
 		{"the plan on standard input, the commands from -x", `[{"id":"a","tool":"echo","args":{"value":[1,2]}}]`, []string{"-x", "next", "-"}, 0,
 			"a (echo): ok\n{\n  \"value\": [\n    1,\n    2\n  ]\n}\nrun completed\n", ""},
+		{"a lone surrogate in an id and a value shows as its escape, and names the step",
+			`[{"id":"\ud800","tool":"echo","args":{"value":"x\udfffy"}},{"id":"b","tool":"nope","args":{}}]`,
+			[]string{"-x", "next", "-x", "steps", "-x", `print \ud800`, "-x", `print \ud801`, "-"}, 1,
+			"\\ud800 (echo): ok\n{\n  \"value\": \"x\\udfffy\"\n}\n\\ud800  echo  ok  read-only\nb       nope  pending\n{\n  \"value\": \"x\\udfffy\"\n}\n",
+			`error: there is no step "\\ud801": the steps are "\ud800", "b"`},
 		{"quit stops reading", "quit\nnext\n", []string{"samples/backup.json"}, 0, "", ""},
 		{"a plan that does not parse opens", "diag\nnext\n", []string{"BAD"}, 1, "1. BAD:1:12: error: the plan is not valid JSON", "error: the plan has no steps to run"},
 	} {

@@ -38,9 +38,12 @@ func floodPlans(t *testing.T, s *server, n int, call, normal string) (ran, refus
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			code, body, _ := post(t, s, http.MethodPost, call, "MCP-Protocol-Version", "2025-11-25")
+			code, body, _, err := tryPost(s, http.MethodPost, call, "MCP-Protocol-Version", "2025-11-25")
 			once.Do(func() { close(first) })
 			switch {
+			case err != nil:
+				otherN.Add(1)
+				other.Store(err.Error())
 			case code == http.StatusServiceUnavailable && strings.Contains(body, "(--max-answers)"):
 				busyN.Add(1)
 			case code == http.StatusOK && (strings.Contains(body, "(--max-answers)") || strings.Contains(body, "(--max-result)")):
@@ -59,7 +62,10 @@ func floodPlans(t *testing.T, s *server, n int, call, normal string) (ran, refus
 	done := make(chan string, 1)
 	start := time.Now()
 	go func() {
-		_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[`+normal+`]}}}`, "MCP-Protocol-Version", "2025-11-25")
+		_, body, _, err := tryPost(s, http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[`+normal+`]}}}`, "MCP-Protocol-Version", "2025-11-25")
+		if err != nil {
+			body = err.Error()
+		}
 		done <- body
 	}()
 	select {

@@ -2,11 +2,14 @@ package servetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -435,11 +438,12 @@ func TestBeforeInitialize(t *testing.T) {
 	}
 }
 
-// TestWireGenerated: issue 29's wire classes from a seed, through one
-// serve process per wire mode: integers of 300-1000 digits in the
-// arguments come back exact in structuredContent and in the text, an
-// integer id of 16-60 digits is echoed as it came, and colliding step ids
-// are two keys in the text and one in structuredContent.
+// TestWireGenerated: issue 29's wire classes from a seed, through a serve
+// process per wire mode and transport (stdio, HTTP stateless, HTTP with a
+// session): integers of 300-1000 digits in the arguments come back exact
+// in structuredContent and in the text, an integer id of 16-60 digits is
+// echoed as it came, and colliding step ids are two keys in the text and
+// one in structuredContent.
 func TestWireGenerated(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(29, 1))
@@ -477,8 +481,19 @@ func TestWireGenerated(t *testing.T) {
 			args = append(args, "--concierge-wire")
 		}
 		w := startWire(t, args...)
-		for i, c := range cases {
-			raw := w.call(c.line)
+		// The same cases over Streamable HTTP too, stateless (where the
+		// direct path answers) and within a session.
+		sends := []struct {
+			name string
+			send func(string) string
+		}{
+			{mode + ", stdio", w.call},
+			{mode + ", HTTP stateless", httpSession(t, append(args, "--stateless")...)},
+			{mode + ", HTTP session", httpSession(t, args...)},
+		}
+		for k := range len(cases) * len(sends) {
+			i, c, via := k%len(cases), cases[k%len(cases)], sends[k/len(cases)]
+			raw := via.send(c.line)
 			var a struct {
 				ID     json.RawMessage `json:"id"`
 				Result *struct {
@@ -491,11 +506,290 @@ func TestWireGenerated(t *testing.T) {
 			d := json.NewDecoder(strings.NewReader(raw))
 			d.UseNumber()
 			if err := d.Decode(&a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
-				t.Fatalf("%s, case %d: not a result: %.300s", mode, i, raw)
+				t.Fatalf("%s, case %d: not a result: %.300s", via.name, i, raw)
 			}
 			if string(a.ID) != c.id || a.Result.Content[0].Text != c.text || string(a.Result.StructuredContent) != c.structured {
-				t.Errorf("%s, case %d:\n%.400s\nwant id %s, text %.200q, structuredContent %.200s", mode, i, raw, c.id, c.text, c.structured)
+				t.Errorf("%s, case %d:\n%.400s\nwant id %s, text %.200q, structuredContent %.200s", via.name, i, raw, c.id, c.text, c.structured)
 			}
+		}
+		w.close()
+	}
+}
+
+// jsonBody is the JSON-RPC message of an HTTP answer, a JSON body or the
+// first event of a stream.
+func jsonBody(body string) string {
+	if rest, ok := strings.CutPrefix(body, "event: message\ndata: "); ok {
+		body, _, _ = strings.Cut(rest, "\n")
+	}
+	return strings.TrimSpace(body)
+}
+
+// TestHTTPLongIDs: an integer id past a double's exact range is echoed as
+// it came over Streamable HTTP too, stateless (where a plain tools/call
+// takes the direct path) and within a session (initialize included), in
+// both wire modes; a notifications/cancelled that names such an id stops
+// its plan.
+func TestHTTPLongIDs(t *testing.T) {
+	t.Parallel()
+	plan := `{"steps":[{"id":"a","tool":"fast","args":{"n":1}}]}`
+	for _, mode := range []string{"default", "concierge-wire"} {
+		for _, stateless := range []bool{true, false} {
+			args := []string{"--no-preflight", "--catalog", "cmd/planctl/servetest/testdata/slow.json"}
+			if mode == "concierge-wire" {
+				args = append(args, "--concierge-wire")
+			}
+			if stateless {
+				args = append(args, "--stateless")
+			}
+			name := fmt.Sprintf("%s, stateless %v", mode, stateless)
+			s := startHTTP(t, nil, args...)
+			var hdr []string
+			if !stateless {
+				_, body, h := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":12345678901234567891,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+				if !strings.HasPrefix(jsonBody(body), `{"jsonrpc":"2.0","id":12345678901234567891,"result":{"protocolVersion":"2025-11-25",`) {
+					t.Errorf("%s: initialize answered %s", name, body)
+				}
+				hdr = []string{"Mcp-Session-Id", h.Get("Mcp-Session-Id"), "MCP-Protocol-Version", "2025-11-25"}
+				post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr...)
+			}
+			for _, id := range []string{"12345678901234567890", "-123456789012345678901234567890", "9007199254740993", strings.Repeat("9", 400)} {
+				if _, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`, hdr...); jsonBody(body) != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
+					t.Errorf("%s: ping %s answered %s", name, id, body)
+				}
+				_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"execute_plan","arguments":`+plan+`}}`, hdr...)
+				if !strings.HasPrefix(jsonBody(body), `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"{\n  \"status\": \"completed\",`) {
+					t.Errorf("%s: tools/call %s answered %s", name, id, body)
+				}
+			}
+			if stateless {
+				continue
+			}
+			// slow-plan's second step waits an hour: only the cancellation
+			// ends it, and a cancelled request gets no answer.
+			slow, _ := os.ReadFile("testdata/slow-plan.json")
+			answer := make(chan string, 1)
+			go func() {
+				_, body, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"execute_plan","arguments":`+string(slow)+`}}`, hdr...)
+				answer <- body
+			}()
+			for !strings.Contains(s.stderr.String(), "step=first tool=fast status=ok") {
+				waitALittle()
+			}
+			post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":98765432109876543210}}`, hdr...)
+			if got := <-answer; strings.Contains(got, `"id"`) {
+				t.Errorf("%s: the cancelled request was answered: %s", name, got)
+			}
+		}
+	}
+}
+
+// TestStdioLongIDCancelled: over stdio too, a notifications/cancelled that
+// names an id past a double's exact range stops that plan, which gets no
+// answer.
+func TestStdioLongIDCancelled(t *testing.T) {
+	t.Parallel()
+	w := startWire(t, "--catalog", "testdata/slow.json")
+	slow, _ := os.ReadFile("testdata/slow-plan.json")
+	w.send(`{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"execute_plan","arguments":` + strings.Join(strings.Fields(string(slow)), " ") + `}}`)
+	for !strings.Contains(w.stderr.String(), "step=first tool=fast status=ok") {
+		waitALittle()
+	}
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":98765432109876543210}}`)
+	for !strings.Contains(w.stderr.String(), "step=wait tool=slow status=error") {
+		waitALittle() // were the plan not stopped, the test would time out here
+	}
+	if got := w.call(`{"jsonrpc":"2.0","id":5,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":5,"result":{}}`+"\n" {
+		t.Errorf("the cancelled request was answered, or the ping was not: %s", got)
+	}
+}
+
+// httpSession starts serve over HTTP with args and returns a poster of
+// JSON-RPC bodies that answers the message written back; without
+// --stateless it opens a session first.
+func httpSession(t *testing.T, args ...string) func(body string) string {
+	t.Helper()
+	s := startHTTP(t, nil, args...)
+	hdr := []string{"MCP-Protocol-Version", "2025-11-25"}
+	if !slices.Contains(args, "--stateless") {
+		_, body, h := post(t, s, http.MethodPost, initBodyText)
+		if h.Get("Mcp-Session-Id") == "" {
+			t.Fatalf("initialize: %s", body)
+		}
+		hdr = append(hdr, "Mcp-Session-Id", h.Get("Mcp-Session-Id"))
+		post(t, s, http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr...)
+	}
+	return func(body string) string {
+		_, got, _ := post(t, s, http.MethodPost, body, hdr...)
+		return jsonBody(got)
+	}
+}
+
+// TestConciergeToolsList: under --concierge-wire, tools/list is byte for
+// byte what Concierge's server (the oracle's server.py, MCP Python SDK
+// 1.29.0) writes for the same catalog, over stdio and HTTP: Concierge's
+// own description of execute_plan, "annotations": {}, "_meta": {}, in the
+// SDK's member order and pydantic's escapes. The golden is the oracle's
+// answer to {"jsonrpc":"2.0","id":1,"method":"tools/list"} after
+// initialize (python3 /work/shared/oracle/server.py
+// testdata/odd-descriptions.json), its result member. The default mode
+// keeps planctl's description and annotations.title (docs/concierge.md).
+func TestConciergeToolsList(t *testing.T) {
+	t.Parallel()
+	golden, err := os.ReadFile("testdata/odd-descriptions.tools-list.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":` + strings.TrimSuffix(string(golden), "\n") + `}`
+	}
+	const invalid = `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`
+	cat := "cmd/planctl/servetest/testdata/odd-descriptions.json"
+	w := startWire(t, "--concierge-wire", "--catalog", "testdata/odd-descriptions.json")
+	for _, row := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, want("1")},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":null}`, want("2")},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"x","_meta":{"progressToken":1}}}`, want("3")},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}`, invalid},
+	} {
+		if got := strings.TrimSpace(w.call(row.line)); got != row.want {
+			t.Errorf("stdio, %s:\ngot  %.300s\nwant %.300s", row.line, got, row.want)
+		}
+	}
+	w.close()
+	for _, args := range [][]string{{"--stateless"}, nil} {
+		send := httpSession(t, append(args, "--concierge-wire", "--catalog", cat)...)
+		if got := send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); got != want("1") {
+			t.Errorf("HTTP %v:\ngot  %.300s\nwant %.300s", args, got, want("1"))
+		}
+		if got := send(`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}`); got != invalid {
+			t.Errorf("HTTP %v, a cursor that is not a string: %s", args, got)
+		}
+	}
+	// Protocol 2026-07-28 is newer than Concierge's SDK: mcp-go answers it
+	// as that era asks (here: a header it requires is missing).
+	s := startHTTP(t, nil, "--stateless", "--concierge-wire", "--catalog", cat)
+	_, got, _ := post(t, s, http.MethodPost, `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		"MCP-Protocol-Version", "2026-07-28")
+	if !strings.Contains(got, `"error":{"code":-32020,`) {
+		t.Errorf("protocol 2026-07-28: %.300s", got)
+	}
+	w = startWire(t, "--catalog", "testdata/odd-descriptions.json")
+	var list struct {
+		Result struct {
+			Tools []map[string]json.RawMessage
+		}
+	}
+	raw := w.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list.Result.Tools) != 1 {
+		t.Fatalf("default mode: %s", raw)
+	}
+	tool := list.Result.Tools[0]
+	if !strings.HasPrefix(string(tool["description"]), `"Run several of this server's tools in one call`) ||
+		string(tool["annotations"]) != `{"title":"Plan Execution"}` || tool["outputSchema"] == nil || tool["_meta"] != nil {
+		t.Errorf("default mode: not planctl's own listing: %.400s", raw)
+	}
+}
+
+// TestProtocolEdgesHTTP: the protocol edges over Streamable HTTP,
+// stateless and within a session. Under --concierge-wire the method checks
+// answer as Concierge's do (over stdio, TestProtocolEdges); there is no
+// before-initialize check over HTTP, as in the Python SDK, whose HTTP
+// sessions are initialized from the start (stateless) or made by
+// initialize (with sessions: a request without the session id is a 400
+// before any session sees it, TestHTTPSecurity). The default mode keeps
+// mcp-go's answers.
+func TestProtocolEdgesHTTP(t *testing.T) {
+	t.Parallel()
+	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`
+	rows := []struct{ name, body, concierge, planctl string }{
+		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
+			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
+		{"prompts/list", `{"jsonrpc":"2.0","id":13,"method":"prompts/list"}`,
+			`{"jsonrpc":"2.0","id":13,"result":{"prompts":[]}}`, `{"jsonrpc":"2.0","id":13,"error":{"code":-32601,"message":"prompts not supported"}}`},
+		{"an unknown method", `{"jsonrpc":"2.0","id":14,"method":"no/such"}`,
+			`{"jsonrpc":"2.0","id":14,` + invalid, `{"jsonrpc":"2.0","id":14,"error":{"code":-32601,"message":"Method no/such not found"}}`},
+		{"tools/call without params", `{"jsonrpc":"2.0","id":15,"method":"tools/call"}`,
+			`{"jsonrpc":"2.0","id":15,` + invalid, `{"jsonrpc":"2.0","id":15,"error":{"code":-32602,"message":"Invalid request parameters: a tools/call needs \"params\": {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}"}}`},
+		{"initialize without params", `{"jsonrpc":"2.0","id":3,"method":"initialize"}`,
+			`{"jsonrpc":"2.0","id":3,` + invalid, `{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-03-26",`},
+		{"a protocolVersion that is not a string", `{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":5,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+			`{"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-11-25",`, `{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"unparsable initialize request`},
+		{"ping", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `{"jsonrpc":"2.0","id":21,"result":{}}`, `{"jsonrpc":"2.0","id":21,"result":{}}`},
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		for _, stateless := range []bool{true, false} {
+			args := []string{"--no-preflight"}
+			if mode == "concierge-wire" {
+				args = append(args, "--concierge-wire")
+			}
+			if stateless {
+				args = append(args, "--stateless")
+			}
+			send := httpSession(t, args...)
+			for _, row := range rows {
+				want := row.planctl
+				if mode == "concierge-wire" {
+					want = row.concierge
+				}
+				// An initialize's answer is compared up to what follows the
+				// protocol version (planctl's serverInfo).
+				got := send(row.body)
+				if init := strings.Contains(row.body, `"initialize"`); got != want && !(init && strings.HasPrefix(got, want)) {
+					t.Errorf("%s, stateless %v, %s:\ngot  %s\nwant %s", mode, stateless, row.name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFastMCPInfinity: a FastMCP tool whose number parameter gets "1e400",
+// "-inf" or "nan" receives a float JSON cannot write. Concierge's text
+// content is json.dumps of the response (Infinity, -Infinity, NaN) and its
+// structuredContent pydantic's (null); checked against the oracle's real
+// server with real FastMCP tools (fastmcp_server.py). run writes JSON:
+// null. A later step that references the float receives null in planctl
+// (its values are JSON), where Concierge passes the float on
+// (docs/concierge.md).
+func TestFastMCPInfinity(t *testing.T) {
+	t.Parallel()
+	catalog := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(catalog, []byte(strings.Replace(fastmcpCatalog, `"any": {}`, `"any": {"x-sharable": true}`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	plan := `[{"id":"a","tool":"f","args":{"x":"1e400"}},{"id":"b","tool":"f","args":{"x":" -inf "}},{"id":"c","tool":"f","args":{"x":"nan","n":3}}]`
+	step := func(id, x, more string) string {
+		return "    \"" + id + "\": {\n      \"status\": \"ok\",\n      \"result\": {\n        \"args\": {\n" + more + "          \"x\": " + x + "\n        }\n      }\n    }"
+	}
+	text := "{\n  \"status\": \"completed\",\n  \"steps\": {\n" + step("a", "Infinity", "") + ",\n" + step("b", "-Infinity", "") + ",\n" +
+		step("c", "NaN", "          \"n\": 3,\n") + "\n  }\n}"
+	structured := `{"status":"completed","steps":{"a":{"status":"ok","result":{"args":{"x":null}}},"b":{"status":"ok","result":{"args":{"x":null}}},"c":{"status":"ok","result":{"args":{"n":3,"x":null}}}}}`
+
+	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "--catalog", catalog, "-")
+	cmd.Stdin = strings.NewReader(plan)
+	out, _ := cmd.Output()
+	if got := strings.TrimSpace(string(out)); got != structured {
+		t.Errorf("run:\ngot  %s\nwant %s", got, structured)
+	}
+	for _, mode := range []string{"default", "concierge-wire"} {
+		args := []string{"--no-preflight", "--catalog", catalog}
+		if mode == "concierge-wire" {
+			args = append(args, "--concierge-wire")
+		}
+		w := startWire(t, args...)
+		var a wireAnswer
+		raw := w.call(callLine(`{"steps":` + plan + `}`))
+		if err := json.Unmarshal([]byte(raw), &a); err != nil || a.Result == nil || len(a.Result.Content) != 1 {
+			t.Fatalf("%s: not a result: %s", mode, raw)
+		}
+		if a.Result.Content[0].Text != text || string(a.Result.StructuredContent) != structured {
+			t.Errorf("%s:\ntext %q\nwant %q\nstructuredContent %s\nwant %s", mode, a.Result.Content[0].Text, text, a.Result.StructuredContent, structured)
+		}
+		// The reference passes null on; the first step's text keeps its
+		// Infinity.
+		raw = w.call(callLine(`{"steps":[{"id":"a","tool":"f","args":{"x":"1e400"}},{"id":"b","tool":"f","args":{"any":{"output_by_reference":{"a":["args","x"]}}}}]}`))
+		if !strings.Contains(raw, `\"x\": Infinity`) || !strings.Contains(raw, `\"any\": null`) {
+			t.Errorf("%s, a reference to the float: %s", mode, raw)
 		}
 		w.close()
 	}

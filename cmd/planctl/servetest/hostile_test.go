@@ -32,6 +32,16 @@ import (
 // the answer and its headers.
 func post(t *testing.T, s *server, method, body string, hdr ...string) (int, string, http.Header) {
 	t.Helper()
+	code, b, h, err := tryPost(s, method, body, hdr...)
+	if err != nil {
+		t.Fatalf("the server is down: %v\n%s", err, s.stderr.String())
+	}
+	return code, b, h
+}
+
+// tryPost is post for a goroutine other than the test's, which must not
+// call t.Fatal: the error is the caller's to report.
+func tryPost(s *server, method, body string, hdr ...string) (int, string, http.Header, error) {
 	req, _ := http.NewRequest(method, s.url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -43,11 +53,11 @@ func post(t *testing.T, s *server, method, body string, hdr ...string) (int, str
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("the server is down: %v\n%s", err, s.stderr.String())
+		return 0, "", nil, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), resp.Header
+	return resp.StatusCode, string(b), resp.Header, nil
 }
 
 // One large result echoed by reference step after step is stopped at

@@ -50,6 +50,9 @@ func TestSecurityClaims(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A plan's log lines are written after its answer: wait for the
+	// second plan's request line, written after its other lines.
+	waitFor(t, d.stderr, `method=tools/call id=3`)
 	if log := d.stderr.String(); strings.Contains(log, "SECRET") || !strings.Contains(log, `msg=step`) {
 		t.Errorf("the log:\n%s", log)
 	}

@@ -312,3 +312,36 @@ func TestConciergeWireHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestWireGoldensProcess: a real `planctl serve --concierge-wire` process
+// answers the requests of plan/mcpserver/testdata/wire/cases.txt with the
+// very lines Concierge's own server wrote to them (record.py beside it
+// recorded them from the oracle).
+func TestWireGoldensProcess(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../../plan/mcpserver/testdata/wire/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := startWire(t, "--no-preflight", "--concierge-wire") // initialized: the cases' own initialize is skipped
+	var name, request string
+	compared := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			name = strings.TrimPrefix(line, "## ")
+		case strings.HasPrefix(line, "> "):
+			request = strings.TrimPrefix(line, "> ")
+		case strings.HasPrefix(line, "< ") && !strings.Contains(name, "[differs"):
+			want := strings.TrimPrefix(line, "< ")
+			if got := strings.TrimSuffix(w.call(request), "\n"); got != want {
+				t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+			}
+			compared++
+		}
+	}
+	if compared < 20 {
+		t.Errorf("only %d answers compared", compared)
+	}
+	w.close()
+}

@@ -16,7 +16,8 @@ const dbg = m.contributes.debuggers.find((d: any) => d.type === DEBUG_TYPE);
 test("the debugger contribution names planctl and its launch attributes", () => {
   assert.ok(dbg, "no debugger of type planctl");
   const props = Object.keys(dbg.configurationAttributes.launch.properties);
-  for (const want of ["program", "stopOnEntry", "catalog", "cwd", "serverName", "server", "url", "headers", "config", "replay", "sharable", "stepTimeout"]) {
+  for (const want of ["program", "stopOnEntry", "catalog", "cwd", "serverName", "server", "url", "headers", "config", "replay", "sharable", "stepTimeout",
+    "prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot", "serverLog"]) {
     assert.ok(props.includes(want), `launch attribute ${want} is missing`);
   }
   // "name" is the configuration's label in VS Code: it must not be a planctl option.

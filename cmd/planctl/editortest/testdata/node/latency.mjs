@@ -64,6 +64,22 @@ const where = { line: before.length - 1, character: before[before.length - 1].le
 const typed = { range: { start: where, end: where }, text: "x" };
 const deleted = { range: { start: where, end: { line: where.line, character: where.character + 1 } }, text: "" };
 
+// cpu is the server's CPU time so far (user and system, ms), from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms: the kernel's
+// USER_HZ, 100 on Linux); null where there is no /proc. Divided among many
+// keystrokes it is the server's own cost, which the machine's other load
+// does not inflate the way it does a latency.
+function cpu() {
+  try {
+    const stat = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (+f[11] + +f[12]) * 10; // utime and stime: fields 14 and 15 of the whole line
+  } catch {
+    return null;
+  }
+}
+const perOp = (c0, c1, n) => (c0 === null || c1 === null ? null : +((c1 - c0) / n).toFixed(1));
+
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return +s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)].toFixed(1);
@@ -78,6 +94,7 @@ const openCount = opened.count;
 const openBytes = lastBytes;
 
 const keystrokes = [];
+const keyCPU0 = cpu();
 for (let i = 0; i < +keys; i++) {
   version++;
   t0 = performance.now();
@@ -89,14 +106,19 @@ for (let i = 0; i < +keys; i++) {
   keystrokes.push(performance.now() - t0);
 }
 
+const keyCPU1 = cpu();
+
 const symbols = [];
 let symbolCount = 0;
+const symCPU0 = cpu();
 for (let i = 0; i < +syms; i++) {
   t0 = performance.now();
   const r = await conn.sendRequest(lsp.DocumentSymbolRequest.type, { textDocument: { uri } });
   symbols.push(performance.now() - t0);
   symbolCount = r.length;
 }
+
+const symCPU1 = cpu();
 
 // The burst: changes back to back, then the publishes it caused.
 const first = version + 1;
@@ -123,9 +145,11 @@ console.log(
     keystroke_p50: pct(keystrokes, 50),
     keystroke_p95: pct(keystrokes, 95),
     keystroke_max: pct(keystrokes, 100),
+    keystroke_cpu_ms: perOp(keyCPU0, keyCPU1, +keys),
     symbols: symbolCount,
     symbol_p50: pct(symbols, 50),
     symbol_p95: pct(symbols, 95),
+    symbol_cpu_ms: perOp(symCPU0, symCPU1, +syms),
     burst_changes: +burstN,
     burst_validations: burst,
   }),
