@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/planctl/planctl/plan/sources"
 )
 
 // Launch is a launch or attach configuration as a DAP client sends it:
@@ -69,6 +70,13 @@ type Launch struct {
 	stepTimeout time.Duration // parsed
 	// Token is the token 'planctl dap --listen' printed (Options.Token).
 	Token string `json:"token"`
+}
+
+// Shape is the configuration's shaping of its sources, as every driver
+// reads it (sources.Shape): the same keys as a workspace's .planctl.json.
+func (l Launch) Shape() sources.Shape {
+	return sources.Shape{PrefixTools: l.PrefixTools, AllowTools: l.AllowTools, DenyTools: l.DenyTools,
+		ReadOnly: l.ReadOnly, PassEnv: l.PassEnv, MCPRoot: l.MCPRoot}
 }
 
 // Timeout is StepTimeout parsed: the bound of each tool call the
@@ -204,11 +212,7 @@ func ParseLaunch(raw json.RawMessage) (Launch, error) {
 				l.Catalog[i] = filepath.Join(l.Cwd, c)
 			}
 		}
-		for i, r := range l.MCPRoot {
-			if u, err := url.Parse(r); (err != nil || len(u.Scheme) < 2) && !filepath.IsAbs(r) {
-				l.MCPRoot[i] = filepath.Join(l.Cwd, r)
-			}
-		}
+		l.MCPRoot = sources.Shape{MCPRoot: l.MCPRoot}.Resolve(l.Cwd).MCPRoot
 	}
 	if l.Program == "" && l.Replay == "" {
 		return Launch{}, errors.New("the configuration has no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")
