@@ -53,6 +53,8 @@ type Launch struct {
 	// ones start at Cwd) or URIs.
 	MCPRoot   []string `json:"mcpRoot"`   // --mcp-root
 	ServerLog string   `json:"serverLog"` // --server-log: a stdio server's stderr
+	// UpstreamLogLevel is sent to the servers in logging/setLevel.
+	UpstreamLogLevel string `json:"upstreamLogLevel"` // --upstream-log-level
 
 	StopOnEntry bool `json:"stopOnEntry"`
 	NoDebug     bool `json:"noDebug"` // run to the end: no breakpoints, no stops
@@ -76,7 +78,7 @@ type Launch struct {
 // reads it (sources.Shape): the same keys as a workspace's .planctl.json.
 func (l Launch) Shape() sources.Shape {
 	return sources.Shape{PrefixTools: l.PrefixTools, AllowTools: l.AllowTools, DenyTools: l.DenyTools,
-		ReadOnly: l.ReadOnly, PassEnv: l.PassEnv, MCPRoot: l.MCPRoot}
+		ReadOnly: l.ReadOnly, PassEnv: l.PassEnv, MCPRoot: l.MCPRoot, UpstreamLogLevel: l.UpstreamLogLevel}
 }
 
 // Timeout is StepTimeout parsed: the bound of each tool call the
@@ -93,7 +95,7 @@ var attributeTypes = map[string]string{
 	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
 	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
 	"prefixTools": "true or false", "allowTools": "an array of strings", "denyTools": "an array of strings",
-	"readOnly": "true or false", "passEnv": "an array of strings", "mcpRoot": "an array of strings", "serverLog": "a string",
+	"readOnly": "true or false", "passEnv": "an array of strings", "mcpRoot": "an array of strings", "serverLog": "a string", "upstreamLogLevel": "a string",
 }
 
 // Strings is an attribute that takes one string or an array of them (a

@@ -104,10 +104,10 @@ func (s Source) runsSomething() string {
 
 // dataOnly is s without what would run or be fetched: the catalog and
 // trace files it names, shaped as s says (what only a server is given,
-// passEnv and mcpRoot, goes with the servers).
+// passEnv, mcpRoot and upstreamLogLevel, goes with the servers).
 func (s Source) dataOnly() Source {
 	sh := s.Shape
-	sh.PassEnv, sh.MCPRoot = nil, nil
+	sh.PassEnv, sh.MCPRoot, sh.UpstreamLogLevel = nil, nil, ""
 	return Source{Catalog: s.Catalog, Replay: s.Replay, Sharable: s.Sharable, Shape: sh}
 }
 

@@ -19,16 +19,19 @@ type Shape struct {
 	PassEnv     []string `json:"passEnv,omitempty"`     // --pass-env
 	// MCPRoot is what MCP servers get for roots/list: paths or URIs.
 	MCPRoot []string `json:"mcpRoot,omitempty"` // --mcp-root
+	// UpstreamLogLevel is sent to every server that declares logging, in
+	// logging/setLevel; empty: none is sent.
+	UpstreamLogLevel string `json:"upstreamLogLevel,omitempty"` // --upstream-log-level
 }
 
 // Keys are the JSON keys of a Shape, for messages that list the keys a
 // file takes.
-var Keys = []string{"prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot"}
+var Keys = []string{"prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot", "upstreamLogLevel"}
 
 // Empty reports whether s changes nothing.
 func (s Shape) Empty() bool {
 	return !s.PrefixTools && len(s.AllowTools) == 0 && len(s.DenyTools) == 0 && !s.ReadOnly &&
-		len(s.PassEnv) == 0 && len(s.MCPRoot) == 0
+		len(s.PassEnv) == 0 && len(s.MCPRoot) == 0 && s.UpstreamLogLevel == ""
 }
 
 // Filter is the curation s asks for.

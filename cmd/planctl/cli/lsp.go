@@ -28,9 +28,10 @@ step to the steps that read it, and the steps as document symbols.
 
 The tools come from the client's initializationOptions (the keys catalog, server,
 url, header, config, name, replay, sharable, meaning what the flags of the same names
-mean, and prefixTools, allowTools, denyTools, readOnly, passEnv and mcpRoot, as planctl
-dap's launch configurations name --prefix-tools, --allow-tools, --deny-tools,
---read-only, --pass-env and --mcp-root), else from a .planctl.json with those keys at
+mean, and prefixTools, allowTools, denyTools, readOnly, passEnv, mcpRoot and
+upstreamLogLevel, as planctl dap's launch configurations name --prefix-tools,
+--allow-tools, --deny-tools, --read-only, --pass-env, --mcp-root and
+--upstream-log-level), else from a .planctl.json with those keys at
 the workspace root, else the embedded demo catalog. Relative paths are relative to the
 workspace root.
 

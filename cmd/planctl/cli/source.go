@@ -11,6 +11,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/regfile"
 	"github.com/planctl/planctl/plan/sources"
+	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
 )
 
@@ -69,6 +70,7 @@ func (f *sourceFlags) register(c *cobra.Command) {
 	fl.StringArrayVar(&f.DenyTools, "deny-tools", nil, "hide tools matching `GLOB` (repeatable)")
 	fl.BoolVar(&f.ReadOnly, "read-only", false, "show only tools whose annotations say readOnlyHint: true")
 	fl.StringArrayVar(&f.MCPRoot, "mcp-root", nil, "answer MCP servers' roots/list with `DIR` (a path or a URI; repeatable; default: no roots)")
+	fl.StringVar(&f.UpstreamLogLevel, "upstream-log-level", "", "send `LEVEL` (debug, info, ..., emergency) in logging/setLevel to every server that logs (default: send nothing)")
 	fl.StringArrayVar(&f.PassEnv, "pass-env", nil, "pass planctl's environment variable `NAME` to stdio servers too (repeatable)")
 	c.MarkFlagDirname("mcp-root")
 	c.MarkFlagFilename("catalog", "json")
@@ -105,6 +107,11 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 			return nil, usage(errors.New("--replay goes beside --catalog, --server, --url or --config only in the debugger"))
 		}
 		return nil, usage(errors.New("choose one tool source: --replay, or the live ones (--catalog, --server, --url, --config), not both"))
+	}
+	if f.UpstreamLogLevel != "" {
+		if err := upstream.CheckLogLevel(f.UpstreamLogLevel); err != nil {
+			return nil, usage(fmt.Errorf("--upstream-log-level: %w", err))
+		}
 	}
 	if f.name != "" && f.config == "" {
 		return nil, usage(errors.New("--name picks a server from --config: give --config FILE too"))

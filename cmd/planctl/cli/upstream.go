@@ -195,6 +195,7 @@ func (f *sourceFlags) openUpstream(ctx context.Context, cfg upstream.Config, s *
 		cfg.PassEnv = f.PassEnv
 	}
 	cfg.Roots, cfg.Log, cfg.OnLog = f.MCPRoot, f.log, f.onLog
+	cfg.LogLevel = f.UpstreamLogLevel
 	var logFile *os.File
 	if len(cfg.Command) > 0 {
 		w, file, err := serverLog(f.serverLog, s)

@@ -17,7 +17,7 @@ test("the debugger contribution names planctl and its launch attributes", () => 
   assert.ok(dbg, "no debugger of type planctl");
   const props = Object.keys(dbg.configurationAttributes.launch.properties);
   for (const want of ["program", "stopOnEntry", "catalog", "cwd", "serverName", "server", "url", "headers", "config", "replay", "sharable", "stepTimeout",
-    "prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot", "serverLog", "token"]) {
+    "prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot", "serverLog", "token", "upstreamLogLevel"]) {
     assert.ok(props.includes(want), `launch attribute ${want} is missing`);
   }
   // "name" is the configuration's label in VS Code: it must not be a planctl option.
