@@ -48,7 +48,7 @@ func workspaceTools(t *testing.T, ws string, cfg map[string]any) ([]string, []st
 
 // TestWorkspaceShapesItsSources: the keys of a launch configuration that
 // shape the sources (passEnv, mcpRoot, allowTools, denyTools, readOnly,
-// prefixTools) mean the same in a workspace's .planctl.json: a real LSP
+// prefixTools, upstreamLogLevel) mean the same in a workspace's .planctl.json: a real LSP
 // client sees the tools of a server (probe-server.mjs, whose tool names
 // say what it was given) as planctl dap and the command line would show
 // them. Before, .planctl.json refused these keys as unknown.
@@ -71,6 +71,8 @@ func TestWorkspaceShapesItsSources(t *testing.T) {
 		{"allowTools", map[string]any{"allowTools": []string{"*_it"}}, "read_it write_it"},
 		{"denyTools", map[string]any{"denyTools": []string{"write_*"}}, "env_unset read_it"},
 		{"prefixTools", map[string]any{"prefixTools": true, "allowTools": []string{"*__read_it"}}, "probe-server__read_it"},
+		// The level is sent to the server, before it is asked for its tools.
+		{"upstreamLogLevel", map[string]any{"upstreamLogLevel": "warning", "allowTools": []string{"level_*"}}, "level_warning"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tools, msgs := workspaceTools(t, ws, c.cfg)
