@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/planctl/planctl/plan/sources"
 )
 
 // Launch is a launch or attach configuration as a DAP client sends it:
@@ -52,6 +53,8 @@ type Launch struct {
 	// ones start at Cwd) or URIs.
 	MCPRoot   []string `json:"mcpRoot"`   // --mcp-root
 	ServerLog string   `json:"serverLog"` // --server-log: a stdio server's stderr
+	// UpstreamLogLevel is sent to the servers in logging/setLevel.
+	UpstreamLogLevel string `json:"upstreamLogLevel"` // --upstream-log-level
 
 	StopOnEntry bool `json:"stopOnEntry"`
 	NoDebug     bool `json:"noDebug"` // run to the end: no breakpoints, no stops
@@ -71,6 +74,13 @@ type Launch struct {
 	Token string `json:"token"`
 }
 
+// Shape is the configuration's shaping of its sources, as every driver
+// reads it (sources.Shape): the same keys as a workspace's .planctl.json.
+func (l Launch) Shape() sources.Shape {
+	return sources.Shape{PrefixTools: l.PrefixTools, AllowTools: l.AllowTools, DenyTools: l.DenyTools,
+		ReadOnly: l.ReadOnly, PassEnv: l.PassEnv, MCPRoot: l.MCPRoot, UpstreamLogLevel: l.UpstreamLogLevel}
+}
+
 // Timeout is StepTimeout parsed: the bound of each tool call the
 // launch's Debugger is built with (60s when the configuration sets none;
 // 0 for no bound).
@@ -85,7 +95,7 @@ var attributeTypes = map[string]string{
 	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
 	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
 	"prefixTools": "true or false", "allowTools": "an array of strings", "denyTools": "an array of strings",
-	"readOnly": "true or false", "passEnv": "an array of strings", "mcpRoot": "an array of strings", "serverLog": "a string",
+	"readOnly": "true or false", "passEnv": "an array of strings", "mcpRoot": "an array of strings", "serverLog": "a string", "upstreamLogLevel": "a string",
 }
 
 // Strings is an attribute that takes one string or an array of them (a
@@ -204,11 +214,7 @@ func ParseLaunch(raw json.RawMessage) (Launch, error) {
 				l.Catalog[i] = filepath.Join(l.Cwd, c)
 			}
 		}
-		for i, r := range l.MCPRoot {
-			if u, err := url.Parse(r); (err != nil || len(u.Scheme) < 2) && !filepath.IsAbs(r) {
-				l.MCPRoot[i] = filepath.Join(l.Cwd, r)
-			}
-		}
+		l.MCPRoot = sources.Shape{MCPRoot: l.MCPRoot}.Resolve(l.Cwd).MCPRoot
 	}
 	if l.Program == "" && l.Replay == "" {
 		return Launch{}, errors.New("the configuration has no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")

@@ -291,10 +291,10 @@ func TestAttributesInTheVSCodeManifest(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	// The host's (type, request, name), an alias (header), what VS Code
-	// sets itself (noDebug, console), and the --listen token, which the
-	// extension gives.
-	notWritten := map[string]bool{"type": true, "request": true, "name": true, "header": true, "noDebug": true, "console": true, "token": true}
+	// The host's (type, request, name), an alias (header) and what VS Code
+	// sets itself (noDebug, console). The --listen token is the user's to
+	// write: the extension does not know it.
+	notWritten := map[string]bool{"type": true, "request": true, "name": true, "header": true, "noDebug": true, "console": true}
 	names := []string{"env"}
 	typ := reflect.TypeOf(dap.Launch{})
 	for i := range typ.NumField() {

@@ -11,12 +11,14 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan/regfile"
+	"github.com/planctl/planctl/plan/sources"
 )
 
 // Source says where the tools come from, with the keys and meaning of the
 // command line's tool-source flags: initializationOptions carry it, else a
 // .planctl.json at the workspace root, else it is empty (the embedded demo
-// catalog).
+// catalog). Its Shape has the keys of a launch configuration (planctl
+// dap), so that one workspace describes the same sources to both.
 type Source struct {
 	Catalog  string   `json:"catalog,omitempty"`
 	Server   string   `json:"server,omitempty"`
@@ -26,6 +28,7 @@ type Source struct {
 	Name     string   `json:"name,omitempty"`
 	Replay   string   `json:"replay,omitempty"`
 	Sharable []string `json:"sharable,omitempty"`
+	sources.Shape
 }
 
 // ConfigFile is the name of the workspace file that holds a Source.
@@ -59,7 +62,7 @@ type settings struct {
 // empty reports whether s names no source (the demo catalog).
 func (s Source) empty() bool {
 	return s.Catalog == "" && s.Server == "" && s.URL == "" && len(s.Headers) == 0 && s.Config == "" &&
-		s.Name == "" && s.Replay == "" && len(s.Sharable) == 0
+		s.Name == "" && s.Replay == "" && len(s.Sharable) == 0 && s.Shape.Empty()
 }
 
 // decodeSettings reads settings from JSON, refusing keys it does not know
@@ -69,12 +72,13 @@ func decodeSettings(data []byte, where string) (settings, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&s); err != nil {
-		return settings{}, fmt.Errorf("%s: %w (the keys are catalog, server, url, header, config, name, replay, sharable, trustWorkspace)", where, err)
+		return settings{}, fmt.Errorf("%s: %w (the keys are catalog, server, url, header, config, name, replay, sharable, %s, trustWorkspace)", where, err, strings.Join(sources.Keys, ", "))
 	}
 	return s, nil
 }
 
-// resolve makes the file paths of s absolute against the workspace root.
+// resolve makes the file paths of s (and its roots) absolute against the
+// workspace root.
 func (s Source) resolve(root string) Source {
 	abs := func(p string) string {
 		if p == "" || root == "" || filepath.IsAbs(p) {
@@ -83,6 +87,7 @@ func (s Source) resolve(root string) Source {
 		return filepath.Join(root, p)
 	}
 	s.Catalog, s.Config, s.Replay = abs(s.Catalog), abs(s.Config), abs(s.Replay)
+	s.Shape = s.Shape.Resolve(root)
 	return s
 }
 

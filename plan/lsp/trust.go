@@ -103,9 +103,12 @@ func (s Source) runsSomething() string {
 }
 
 // dataOnly is s without what would run or be fetched: the catalog and
-// trace files it names.
+// trace files it names, shaped as s says (what only a server is given,
+// passEnv, mcpRoot and upstreamLogLevel, goes with the servers).
 func (s Source) dataOnly() Source {
-	return Source{Catalog: s.Catalog, Replay: s.Replay, Sharable: s.Sharable}
+	sh := s.Shape
+	sh.PassEnv, sh.MCPRoot, sh.UpstreamLogLevel = nil, nil, ""
+	return Source{Catalog: s.Catalog, Replay: s.Replay, Sharable: s.Sharable, Shape: sh}
 }
 
 // untrustedMessage tells the user why the workspace's server was not

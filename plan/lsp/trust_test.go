@@ -58,3 +58,22 @@ func TestFindSourceWithholds(t *testing.T) {
 		t.Errorf("a source in initializationOptions: %+v %v", f, err)
 	}
 }
+
+// TestFindSourceShape: a workspace's shaping keys are read as a launch
+// configuration's, a relative root against the workspace; untrusted, the
+// curation is kept for the files and what only servers get goes with
+// the servers.
+func TestFindSourceShape(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, ConfigFile), []byte(`{"server": "planctl mock", "catalog": "tools.json", "readOnly": true, "denyTools": ["x*"],
+		"passEnv": ["HOME"], "mcpRoot": ["data", "file:///srv"], "upstreamLogLevel": "error"}`), 0o600)
+	f, err := findSource(json.RawMessage(`{"trustWorkspace": true}`), ws, "", false)
+	if err != nil || !f.src.ReadOnly || len(f.src.DenyTools) != 1 || len(f.src.PassEnv) != 1 || f.src.UpstreamLogLevel != "error" ||
+		strings.Join(f.src.MCPRoot, " ") != filepath.Join(ws, "data")+" file:///srv" {
+		t.Errorf("trusted: %+v %v", f.src, err)
+	}
+	f, err = findSource(nil, ws, "", false)
+	if err != nil || !f.src.ReadOnly || len(f.src.DenyTools) != 1 || f.src.PassEnv != nil || f.src.MCPRoot != nil || f.src.UpstreamLogLevel != "" || f.withheld == "" {
+		t.Errorf("untrusted: %+v %v", f.src, err)
+	}
+}

@@ -97,6 +97,23 @@ func (l *lease) take(n int64) (held int64, ok bool) {
 	return l.b.held, true
 }
 
+// give gives back n bytes the lease took for a while (a copy written and
+// dropped); after Release, which gave back everything, it does nothing.
+func (l *lease) give(n int64) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return
+	}
+	l.b.mu.Lock()
+	defer l.b.mu.Unlock()
+	l.b.held -= n
+	l.n -= n
+}
+
 // Take takes n bytes for step's result (runner.Lease): when the budget
 // has no room for them, it reports false and the step's error.
 func (l *lease) Take(step string, n int64) (string, bool) {

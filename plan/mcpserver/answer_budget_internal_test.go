@@ -1,9 +1,11 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -110,4 +112,67 @@ func echoValueCatalog(t *testing.T) *plan.Catalog {
 		t.Fatal(err)
 	}
 	return cat
+}
+
+// heldAtWrite is a ResponseWriter that records what a budget held when
+// each write reached it.
+type heldAtWrite struct {
+	httptest.ResponseRecorder
+	b    *answerBudget
+	held []int64
+}
+
+func (h *heldAtWrite) Write(p []byte) (int, error) {
+	h.held = append(h.held, h.b.Held())
+	return h.ResponseRecorder.Write(p)
+}
+
+// pyWriter's copy of an answer in the Python SDK's spelling is taken from
+// the request's lease while it is written and given back after; when the
+// budget has no room for it, mcp-go's bytes go as they are, and the
+// budget never holds more than its bound. Before, the copy was made
+// whatever the budget held.
+func TestPyWriterCountsItsCopy(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	msg := []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + big + `"}],"structuredContent":{"v":"` + big + `"}}}` + "\n")
+	sse := append([]byte("event: message\ndata: "), msg...)
+	for _, p := range [][]byte{msg, sse} {
+		// Room for the copy beside what the run holds.
+		b := newAnswerBudget(4 << 20)
+		l := b.newLease()
+		if _, ok := l.take(1 << 20); !ok { // the run's share of its answer
+			t.Fatal("1 MiB of 4")
+		}
+		w := &heldAtWrite{ResponseRecorder: *httptest.NewRecorder(), b: b}
+		if n, err := (pyWriter{ResponseWriter: w, lease: l}).Write(p); n != len(p) || err != nil {
+			t.Fatalf("write: %d %v", n, err)
+		}
+		out := w.Body.Bytes()
+		if !bytes.Contains(out, []byte(`"isError":false}}`)) {
+			t.Errorf("not in the Python SDK's spelling: %.80s", out[len(out)-80:])
+		}
+		if want := int64(1<<20 + pyCap(p)); len(w.held) != 1 || w.held[0] != want || int64(len(out)) > int64(pyCap(p))+int64(len("event: message\n")) {
+			t.Errorf("held %v while writing %d bytes, want %d", w.held, len(out), want)
+		}
+		if b.Held() != 1<<20 {
+			t.Errorf("held %d after the write, want the run's %d", b.Held(), 1<<20)
+		}
+
+		// No room for the copy: mcp-go's bytes, nothing more taken.
+		b = newAnswerBudget(2<<20 + 1<<19)
+		l = b.newLease()
+		l.take(1 << 20)
+		w = &heldAtWrite{ResponseRecorder: *httptest.NewRecorder(), b: b}
+		(pyWriter{ResponseWriter: w, lease: l}).Write(p)
+		if !bytes.Equal(w.Body.Bytes(), p) || w.held[0] != 1<<20 || b.Held() != 1<<20 {
+			t.Errorf("with no room for the copy: held %v then %d; wrote the message as given: %v", w.held, b.Held(), bytes.Equal(w.Body.Bytes(), p))
+		}
+
+		// Released (the request is over): nothing taken, nothing given back twice.
+		l.Release()
+		(pyWriter{ResponseWriter: httptest.NewRecorder(), lease: l}).Write(p)
+		if b.Held() != 0 {
+			t.Errorf("held %d after the lease was released", b.Held())
+		}
+	}
 }

@@ -433,7 +433,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			h.serveDirect(w, r, call, u)
 			return
 		}
-		var out http.ResponseWriter = pyWriter{w, u} // the Python SDK's bytes (pywire)
+		var out http.ResponseWriter = pyWriter{w, u, ls} // the Python SDK's bytes (pywire)
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		inSession := h.ids != nil && sid != "" && !h.modern(r, &msg)
 		switch {

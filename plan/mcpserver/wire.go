@@ -518,29 +518,61 @@ func raised(msg string) *mcp.CallToolResult {
 // them (a piece of one passes as it is). Before it writes, the request
 // gives its turn up (turns.go): a client that reads slowly holds up
 // nobody else.
+//
+// The copy is as large as the answer, and a client that reads slowly
+// holds it while it is written: it is taken from the request's lease of
+// the answer budget (--max-answers) before it is made and given back once
+// written. When the budget has no room for it, mcp-go's bytes are written
+// as they are: the same message, in another encoder's spelling, rather
+// than memory past the bound or an answer lost.
 type pyWriter struct {
 	http.ResponseWriter
-	turn *turn
+	turn  *turn
+	lease *lease // nil: no budget
 }
 
 func (w pyWriter) Write(p []byte) (int, error) {
 	w.turn.release()
-	if _, err := w.ResponseWriter.Write(pyHTTP(p)); err != nil {
+	out := p
+	if pyRewrites(p) {
+		n := int64(pyCap(p))
+		if _, ok := w.lease.take(n); ok {
+			defer w.lease.give(n)
+			out = pyHTTP(p)
+		}
+	}
+	if _, err := w.ResponseWriter.Write(out); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// pySlack is what the Python SDK's spelling may add to a message beyond
+// mcp-go's: a tool result's "isError":false, which mcp-go leaves out.
+// Every other difference (no HTML escapes, no spaces) makes it shorter.
+const pySlack = 64
+
+// pyCap is the capacity pyHTTP's copy of p is made with: room for the
+// whole of it, so that it is allocated once, at the size the budget was
+// asked for.
+func pyCap(p []byte) int { return len(p) + pySlack }
+
+// pyRewrites reports whether pyHTTP copies p (a message, or events
+// carrying one), not passes it as it is.
+func pyRewrites(p []byte) bool {
+	return len(p) > 0 && p[0] == '{' || bytes.Contains(p, []byte("data: {"))
 }
 
 // pyHTTP is p, one write of an HTTP answer, with its messages as the
 // Python SDK writes them.
 func pyHTTP(p []byte) []byte {
 	if len(p) > 0 && p[0] == '{' {
-		return pywire.Message(nil, p)
+		return pywire.Message(make([]byte, 0, pyCap(p)), p)
 	}
 	if !bytes.Contains(p, []byte("data: {")) {
 		return p
 	}
-	out := make([]byte, 0, len(p)+32)
+	out := make([]byte, 0, pyCap(p))
 	for line := range bytes.SplitAfterSeq(p, []byte("\n")) {
 		if msg, ok := bytes.CutPrefix(line, []byte("data: ")); ok && len(msg) > 0 && msg[0] == '{' {
 			out = append(out, "data: "...)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,6 +67,12 @@ type Config struct {
 	// PassEnv names variables of planctl's environment a stdio server
 	// gets besides DefaultEnv (--pass-env).
 	PassEnv []string
+
+	// LogLevel, when set, is sent in logging/setLevel once the session
+	// is initialized, if the server declares the logging capability
+	// (--upstream-log-level; one of LogLevels). Empty: nothing is sent,
+	// and the server logs at its own default.
+	LogLevel string
 
 	// MaxMessage bounds one message read from the server, in bytes: a
 	// line over stdio, an answer's body over HTTP. Past it planctl stops
@@ -245,4 +252,17 @@ func entryConfig(path, name string, servers map[string]json.RawMessage, names []
 		return Config{}, fmt.Errorf("%s: server %q has neither \"command\" nor \"url\"", path, name)
 	}
 	return cfg, nil
+}
+
+// LogLevels are the levels logging/setLevel takes, least severe first
+// (RFC 5424's, as MCP names them).
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// CheckLogLevel reports whether level is one of LogLevels, naming them
+// when it is not.
+func CheckLogLevel(level string) error {
+	if slices.Contains(LogLevels, level) {
+		return nil
+	}
+	return fmt.Errorf("%q is not an MCP log level: use one of %s", level, strings.Join(LogLevels, ", "))
 }

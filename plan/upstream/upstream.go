@@ -55,6 +55,8 @@ type Upstream struct {
 // conn is one live session: a started client and, over stdio, its process.
 type conn struct {
 	c *client.Client
+	// ready is closed once the session is set up (Config.LogLevel sent).
+	ready chan struct{}
 	// life is the session's context: mcp-go's transport answers the
 	// server's requests only while the context it started with lives.
 	life context.CancelFunc
@@ -142,7 +144,10 @@ func (u *Upstream) Concierge() bool { return u.concierge }
 func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, u.cfg.StartTimeout)
 	defer cancel()
-	cn := &conn{}
+	cn := &conn{ready: make(chan struct{})}
+	if u.cfg.LogLevel == "" {
+		close(cn.ready)
+	}
 	var tr transport.Interface
 	if u.cfg.URL != "" {
 		// mcp-go logs transport trouble through slog; planctl reports it
@@ -182,7 +187,7 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 		return nil, err
 	}
 	if bi, ok := tr.(transport.BidirectionalInterface); ok {
-		bi.SetRequestHandler(u.answerServer)
+		bi.SetRequestHandler(cn.afterSetup(u.answerServer))
 	}
 	cn.c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationProgress) {
@@ -193,12 +198,45 @@ func (u *Upstream) connect(ctx context.Context) (*conn, error) {
 	})
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "planctl", Version: "1"}
-	if _, err := cn.c.Initialize(ctx, init); err != nil {
+	res, err := cn.c.Initialize(ctx, init)
+	if err != nil {
 		e := u.explain(cn, context.Background(), ctx, "initialize", err)
 		cn.close()
 		return nil, e
 	}
+	if u.cfg.LogLevel != "" {
+		// A server that declares no logging has no level to set (and may
+		// answer method-not-found).
+		if res.Capabilities.Logging != nil {
+			// Sent as a plain request: mcp-go marks its SetLevel deprecated
+			// for protocol 2026-07-28, and planctl speaks 2025-11-25, where
+			// logging/setLevel is the way.
+			if _, err := cn.request(ctx, "logging/setLevel", map[string]string{"level": u.cfg.LogLevel}); err != nil {
+				e := u.explain(cn, context.Background(), ctx, "logging/setLevel "+u.cfg.LogLevel, err)
+				cn.close()
+				return nil, fmt.Errorf("%w (--upstream-log-level: leave it out to keep the server's own level)", e)
+			}
+		}
+		close(cn.ready)
+	}
 	return cn, nil
+}
+
+// afterSetup holds the server's requests (roots/list, which a server
+// sends as soon as it is initialized) until the session is set up, so
+// that what the server logs in answering them is at the level asked for.
+// A ping is answered at once.
+func (cn *conn) afterSetup(h transport.RequestHandler) transport.RequestHandler {
+	return func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		if req.Method != string(mcp.MethodPing) {
+			select {
+			case <-cn.ready:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return h(ctx, req)
+	}
 }
 
 // explain turns a failure of a request made while opening into a message

@@ -210,8 +210,7 @@ func openDAPLaunch(s *streams) func(ctx context.Context, l dap.Launch) (*dap.Ope
 	return func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
 		f := &sourceFlags{catalogs: l.Catalog, servers: l.Server, urls: l.URL, headers: l.Headers,
 			config: l.Config, name: l.ServerName, replay: l.Replay, sharable: l.Sharable, live: true, dir: l.Cwd,
-			prefix: l.PrefixTools, allow: l.AllowTools, deny: l.DenyTools, readOnly: l.ReadOnly, passEnv: l.PassEnv,
-			roots: l.MCPRoot, serverLog: l.ServerLog}
+			Shape: l.Shape(), serverLog: l.ServerLog}
 		if l.Config != "" && l.ServerName == "" && l.Name != "" {
 			// "name" once picked the server; a configuration still written
 			// so would now start every server of the file.

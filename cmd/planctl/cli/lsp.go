@@ -28,8 +28,12 @@ step to the steps that read it, and the steps as document symbols.
 
 The tools come from the client's initializationOptions (the keys catalog, server,
 url, header, config, name, replay, sharable, meaning what the flags of the same names
-mean), else from a .planctl.json with those keys at the workspace root, else the
-embedded demo catalog. Relative paths are relative to the workspace root.
+mean, and prefixTools, allowTools, denyTools, readOnly, passEnv, mcpRoot and
+upstreamLogLevel, as planctl dap's launch configurations name --prefix-tools,
+--allow-tools, --deny-tools, --read-only, --pass-env, --mcp-root and
+--upstream-log-level), else from a .planctl.json with those keys at
+the workspace root, else the embedded demo catalog. Relative paths are relative to the
+workspace root.
 
 A workspace is not trusted to run anything: a .planctl.json naming a server, url or
 config is cut down to the catalog and trace files it names (the editor is told why)
@@ -77,7 +81,7 @@ checks the open plans again.`,
 func openLSPSource(s *streams) func(ctx context.Context, src lsp.Source) (*plan.Catalog, func() error, error) {
 	return func(ctx context.Context, src lsp.Source) (*plan.Catalog, func() error, error) {
 		f := &sourceFlags{catalog: src.Catalog, server: src.Server, url: src.URL, headers: src.Headers,
-			config: src.Config, name: src.Name, replay: src.Replay, sharable: src.Sharable}
+			config: src.Config, name: src.Name, replay: src.Replay, sharable: src.Sharable, Shape: src.Shape}
 		// The server's own output is the protocol: an upstream server's
 		// stderr and planctl's notes go to stderr only.
 		ts, err := f.open(ctx, &streams{in: eofReader{}, out: s.errOut, errOut: s.errOut})

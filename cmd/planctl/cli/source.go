@@ -10,6 +10,8 @@ import (
 	"github.com/planctl/planctl/mockserver"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/regfile"
+	"github.com/planctl/planctl/plan/sources"
+	"github.com/planctl/planctl/plan/upstream"
 	"github.com/spf13/cobra"
 )
 
@@ -32,15 +34,12 @@ type sourceFlags struct {
 	replay    string
 	sharable  []string
 	serverLog string
-	// prefix, allow, deny and readOnly shape the joined catalog
-	// (--prefix-tools, --allow-tools, --deny-tools, --read-only); passEnv
-	// names more of planctl's environment a stdio server gets.
-	prefix   bool
-	allow    []string
-	deny     []string
-	readOnly bool
-	passEnv  []string
-	roots    []string // --mcp-root: what MCP servers get for roots/list
+	// Shape names and curates the joined catalog and says what servers
+	// get (--prefix-tools, --allow-tools, --deny-tools, --read-only,
+	// --pass-env, --mcp-root): the flags fill it here, a launch
+	// configuration or the language server's options (the same keys in
+	// .planctl.json) fill it for dap and lsp.
+	sources.Shape
 	// log, when set (serve), receives the servers' log notifications;
 	// onLog, when set (the debuggers), each of them too.
 	log   *slog.Logger
@@ -66,12 +65,13 @@ func (f *sourceFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.replay, "replay", "", "answer every tool call from a recorded `TRACE`")
 	fl.StringArrayVar(&f.sharable, "sharable", nil, "only parameters matching `tool.param` (globs) may take references, whatever the sources mark (repeatable)")
 	fl.StringVar(&f.serverLog, "server-log", "", "write the --server process's stderr to `FILE`")
-	fl.BoolVar(&f.prefix, "prefix-tools", false, "name every tool SOURCE__TOOL, not only those two sources share")
-	fl.StringArrayVar(&f.allow, "allow-tools", nil, "show only tools matching `GLOB` (repeatable)")
-	fl.StringArrayVar(&f.deny, "deny-tools", nil, "hide tools matching `GLOB` (repeatable)")
-	fl.BoolVar(&f.readOnly, "read-only", false, "show only tools whose annotations say readOnlyHint: true")
-	fl.StringArrayVar(&f.roots, "mcp-root", nil, "answer MCP servers' roots/list with `DIR` (a path or a URI; repeatable; default: no roots)")
-	fl.StringArrayVar(&f.passEnv, "pass-env", nil, "pass planctl's environment variable `NAME` to stdio servers too (repeatable)")
+	fl.BoolVar(&f.PrefixTools, "prefix-tools", false, "name every tool SOURCE__TOOL, not only those two sources share")
+	fl.StringArrayVar(&f.AllowTools, "allow-tools", nil, "show only tools matching `GLOB` (repeatable)")
+	fl.StringArrayVar(&f.DenyTools, "deny-tools", nil, "hide tools matching `GLOB` (repeatable)")
+	fl.BoolVar(&f.ReadOnly, "read-only", false, "show only tools whose annotations say readOnlyHint: true")
+	fl.StringArrayVar(&f.MCPRoot, "mcp-root", nil, "answer MCP servers' roots/list with `DIR` (a path or a URI; repeatable; default: no roots)")
+	fl.StringVar(&f.UpstreamLogLevel, "upstream-log-level", "", "send `LEVEL` (debug, info, ..., emergency) in logging/setLevel to every server that logs (default: send nothing)")
+	fl.StringArrayVar(&f.PassEnv, "pass-env", nil, "pass planctl's environment variable `NAME` to stdio servers too (repeatable)")
 	c.MarkFlagDirname("mcp-root")
 	c.MarkFlagFilename("catalog", "json")
 	c.MarkFlagFilename("config", "json")
@@ -108,6 +108,11 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 		}
 		return nil, usage(errors.New("choose one tool source: --replay, or the live ones (--catalog, --server, --url, --config), not both"))
 	}
+	if f.UpstreamLogLevel != "" {
+		if err := upstream.CheckLogLevel(f.UpstreamLogLevel); err != nil {
+			return nil, usage(fmt.Errorf("--upstream-log-level: %w", err))
+		}
+	}
 	if f.name != "" && f.config == "" {
 		return nil, usage(errors.New("--name picks a server from --config: give --config FILE too"))
 	}
@@ -118,7 +123,7 @@ func (f *sourceFlags) open(ctx context.Context, s *streams) (*toolSource, error)
 		return nil, usage(errors.New("--header goes with a single --url: write each server's \"headers\" in a --config file"))
 	}
 	if f.replay != "" {
-		if f.filter().Active() || f.prefix {
+		if f.filter().Active() || f.PrefixTools {
 			return nil, usage(errors.New("--allow-tools, --deny-tools, --read-only and --prefix-tools shape live tool sources, not a --replay: the trace answers with the tools it recorded"))
 		}
 		return openReplay(f.replay)
@@ -182,7 +187,7 @@ func (f *sourceFlags) openReplayThenLive(ctx context.Context, s *streams) (*tool
 	rp, err := f.openOnly(ctx, s, func(g *sourceFlags) {
 		g.catalog, g.server, g.url, g.config, g.name, g.headers = "", "", "", "", "", nil
 		g.catalogs, g.servers, g.urls = nil, nil, nil
-		g.allow, g.deny, g.readOnly, g.prefix = nil, nil, false, false
+		g.Shape = sources.Shape{PassEnv: g.PassEnv, MCPRoot: g.MCPRoot}
 	})
 	if err != nil {
 		live.Close()

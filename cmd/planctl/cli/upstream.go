@@ -69,8 +69,8 @@ func (f *sourceFlags) openSources(ctx context.Context, s *streams) (*toolSource,
 	cat := parts[0].Catalog
 	// Marking a mock catalog's tools goes through Merge's copies: the
 	// embedded demo is shared.
-	if len(parts) > 1 || f.prefix || len(f.sharable) > 0 && !srcs[0].sharable {
-		if cat, err = sources.Merge(parts, sources.Options{Prefix: f.prefix}); err != nil {
+	if len(parts) > 1 || f.PrefixTools || len(f.sharable) > 0 && !srcs[0].sharable {
+		if cat, err = sources.Merge(parts, sources.Options{Prefix: f.PrefixTools}); err != nil {
 			closeAll()
 			return nil, fatal(err)
 		}
@@ -91,7 +91,7 @@ func (f *sourceFlags) openSources(ctx context.Context, s *streams) (*toolSource,
 
 // filter is the curated surface the flags ask for.
 func (f *sourceFlags) filter() sources.Filter {
-	return sources.Filter{Allow: f.allow, Deny: f.deny, ReadOnly: f.readOnly}
+	return f.Shape.Filter()
 }
 
 // sourceList lists the sources the flags name, in the order mock
@@ -192,9 +192,10 @@ func (f *sourceFlags) openUpstream(ctx context.Context, cfg upstream.Config, s *
 		if cfg.Dir == "" {
 			cfg.Dir = f.dir
 		}
-		cfg.PassEnv = f.passEnv
+		cfg.PassEnv = f.PassEnv
 	}
-	cfg.Roots, cfg.Log, cfg.OnLog = f.roots, f.log, f.onLog
+	cfg.Roots, cfg.Log, cfg.OnLog = f.MCPRoot, f.log, f.onLog
+	cfg.LogLevel = f.UpstreamLogLevel
 	var logFile *os.File
 	if len(cfg.Command) > 0 {
 		w, file, err := serverLog(f.serverLog, s)

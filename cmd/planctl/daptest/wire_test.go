@@ -477,3 +477,41 @@ func TestRootsAndServerLog(t *testing.T) {
 		t.Errorf("serverLog: %v", err)
 	}
 }
+
+// TestUpstreamLogLevelAttribute: "upstreamLogLevel" is sent to the server
+// in logging/setLevel, as --upstream-log-level is: the probe server
+// (editortest's probe-server.mjs, node only) lists level_LEVEL once a
+// client set its level, and the plan calls it.
+func TestUpstreamLogLevelAttribute(t *testing.T) {
+	probe, err := filepath.Abs("../editortest/testdata/node/probe-server.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is not on PATH")
+		}
+		t.Skip("node is not on PATH")
+	}
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "l", "tool": "level_error", "args": {}}]}`), 0o644)
+	cmd := exec.Command(binary, "dap")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c.call("launch", map[string]any{"name": "level", "program": "plan.json", "cwd": ws, "server": "'" + node + "' '" + probe + "'",
+		"upstreamLogLevel": "error", "noDebug": true})
+	c.event("initialized")
+	c.call("configurationDone", nil)
+	if got := c.output("run "); !strings.Contains(got, "run completed") {
+		t.Errorf("the plan calling level_error: %s", got)
+	}
+	c.call("disconnect", nil)
+}

@@ -17,7 +17,7 @@ test("the debugger contribution names planctl and its launch attributes", () => 
   assert.ok(dbg, "no debugger of type planctl");
   const props = Object.keys(dbg.configurationAttributes.launch.properties);
   for (const want of ["program", "stopOnEntry", "catalog", "cwd", "serverName", "server", "url", "headers", "config", "replay", "sharable", "stepTimeout",
-    "prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot", "serverLog"]) {
+    "prefixTools", "allowTools", "denyTools", "readOnly", "passEnv", "mcpRoot", "serverLog", "token", "upstreamLogLevel"]) {
     assert.ok(props.includes(want), `launch attribute ${want} is missing`);
   }
   // "name" is the configuration's label in VS Code: it must not be a planctl option.
@@ -26,6 +26,8 @@ test("the debugger contribution names planctl and its launch attributes", () => 
   // attach (to planctl dap --listen) takes the same attributes, and the port.
   const attach = Object.keys(dbg.configurationAttributes.attach.properties);
   assert.deepEqual(attach.filter((k) => k !== "debugServer"), props);
+  // planctl dap --listen takes a launch or attach only with the token it printed.
+  assert.equal(dbg.configurationAttributes.attach.properties.token.type, "string");
   assert.ok(m.contributes.breakpoints.some((b: any) => b.language === "json"), "breakpoints are not enabled in JSON files");
 });
 
