@@ -170,7 +170,7 @@ func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
 			return nil, fmt.Errorf("%s: a tool has no name", source)
 		}
 		if _, dup := c.byName[t.Name]; dup {
-			return nil, fmt.Errorf("%s: tool %q is listed twice", source, t.Name)
+			return nil, fmt.Errorf("%s: tool %s is listed twice", source, jsontext.Quote(t.Name))
 		}
 		c.byName[t.Name] = t
 		c.names = append(c.names, t.Name)

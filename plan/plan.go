@@ -373,9 +373,9 @@ func (p *Plan) findDuplicateKeys(v jsontext.Value, ptr string, dups []jsontext.V
 				}
 				orig := p.Src.Position(j)
 				d := p.problem(SeverityError, "DUPLICATE_KEY", ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd,
-					fmt.Sprintf("key %q appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", m.Key))
+					fmt.Sprintf("key %s appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", jsontext.Quote(m.Key)))
 				d.Related = append(d.Related, Related{Pointer: ptr + "/" + jsontext.EscapePointer(m.Key), Pos: orig,
-					Message: fmt.Sprintf("%q is first defined here", m.Key)})
+					Message: fmt.Sprintf("%s is first defined here", jsontext.Quote(m.Key))})
 			}
 		}
 		for _, m := range v.Members() {
