@@ -216,6 +216,14 @@ func (c *Catalog) UnknownToolMessage(tool jsontext.Value) string {
 	return msg
 }
 
+// UnknownToolCallMessage is an MCP server's error for a tools/call naming
+// a tool it does not have, in the MCP Python SDK's words (FastMCP's
+// ToolError, which a Concierge server answers with): "Unknown tool: NAME".
+// It is not UnknownToolMessage's wording on purpose: that one is
+// Concierge's plan backend naming a step's tool inside a plan's answer,
+// this one a server refusing a call; each is exact where it is given.
+func UnknownToolCallMessage(name string) string { return "Unknown tool: " + name }
+
 // Tool returns the named tool, or nil.
 func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }
 
