@@ -196,7 +196,7 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	p := &Plan{Src: jsontext.NewSource(name, src), asArgs: asArgs}
 	if int64(len(src)) > lim.MaxBytes {
 		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,
-			fmt.Sprintf("the plan is larger than the limit of %d bytes: split it into smaller plans or raise --max-bytes", lim.MaxBytes))
+			fmt.Sprintf("the plan is %s, more than the limit of %s: split it into smaller plans or raise --max-bytes", ByteSize(int64(len(src))), ByteSize(lim.MaxBytes)))
 		return p
 	}
 	root, dups, err := jsontext.ParseWithDuplicates(src)
