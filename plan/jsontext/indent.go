@@ -153,7 +153,7 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error), b *bo
 // newline appends a line break and the indent of depth.
 func newline(dst []byte, depth int) []byte {
 	dst = append(dst, '\n')
-	n := 2 * depth
+	n := 2 * max(depth, 0) // below 0 after a stray closing bracket
 	for n > len(indentSpaces) {
 		dst = append(dst, indentSpaces...)
 		n -= len(indentSpaces)
