@@ -170,7 +170,7 @@ func NewCatalog(source string, tools []*Tool, caller Caller) (*Catalog, error) {
 			return nil, fmt.Errorf("%s: a tool has no name", source)
 		}
 		if _, dup := c.byName[t.Name]; dup {
-			return nil, fmt.Errorf("%s: tool %q is listed twice", source, t.Name)
+			return nil, fmt.Errorf("%s: tool %s is listed twice", source, jsontext.Quote(t.Name))
 		}
 		c.byName[t.Name] = t
 		c.names = append(c.names, t.Name)
@@ -215,6 +215,14 @@ func (c *Catalog) UnknownToolMessage(tool jsontext.Value) string {
 	}
 	return msg
 }
+
+// UnknownToolCallMessage is an MCP server's error for a tools/call naming
+// a tool it does not have, in the MCP Python SDK's words (FastMCP's
+// ToolError, which a Concierge server answers with): "Unknown tool: NAME".
+// It is not UnknownToolMessage's wording on purpose: that one is
+// Concierge's plan backend naming a step's tool inside a plan's answer,
+// this one a server refusing a call; each is exact where it is given.
+func UnknownToolCallMessage(name string) string { return "Unknown tool: " + name }
 
 // Tool returns the named tool, or nil.
 func (c *Catalog) Tool(name string) *Tool { return c.byName[name] }

@@ -26,6 +26,10 @@ func TestHostileInputsGiveClearErrors(t *testing.T) {
 	if len(p.Problems) != 1 || p.Problems[0].Code != "PLAN_LIMITS" || !strings.Contains(p.Problems[0].Message, "--max-bytes") {
 		t.Errorf("over the byte limit: %v", p.Problems)
 	}
+	// Both sizes in ByteSize's words, as every other limit says them.
+	if want := "the plan is " + ByteSize(int64(len(big))) + ", more than the limit of 1048576 bytes (1.0 MiB)"; len(p.Problems) == 1 && !strings.HasPrefix(p.Problems[0].Message, want) {
+		t.Errorf("over the byte limit: %q, want it to start %q", p.Problems[0].Message, want)
+	}
 
 	p = Load("utf8.json", []byte("{\"steps\": [{\"id\": \"a\xc3\x28\"}]}"), Limits{})
 	if len(p.Problems) != 1 || p.Problems[0].Code != "JSON_SYNTAX" || p.Problems[0].Pos() != (jsontext.Position{Line: 1, Column: 21}) {

@@ -196,7 +196,7 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 	p := &Plan{Src: jsontext.NewSource(name, src), asArgs: asArgs}
 	if int64(len(src)) > lim.MaxBytes {
 		p.problem(SeverityError, "PLAN_LIMITS", "", 0, 0,
-			fmt.Sprintf("the plan is larger than the limit of %d bytes: split it into smaller plans or raise --max-bytes", lim.MaxBytes))
+			fmt.Sprintf("the plan is %s, more than the limit of %s: split it into smaller plans or raise --max-bytes", ByteSize(int64(len(src))), ByteSize(lim.MaxBytes)))
 		return p
 	}
 	root, dups, err := jsontext.ParseWithDuplicates(src)
@@ -373,9 +373,9 @@ func (p *Plan) findDuplicateKeys(v jsontext.Value, ptr string, dups []jsontext.V
 				}
 				orig := p.Src.Position(j)
 				d := p.problem(SeverityError, "DUPLICATE_KEY", ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd,
-					fmt.Sprintf("key %q appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", m.Key))
+					fmt.Sprintf("key %s appears twice in this object; JSON parsers disagree on which one wins (Concierge takes the last): keep one", jsontext.Quote(m.Key)))
 				d.Related = append(d.Related, Related{Pointer: ptr + "/" + jsontext.EscapePointer(m.Key), Pos: orig,
-					Message: fmt.Sprintf("%q is first defined here", m.Key)})
+					Message: fmt.Sprintf("%s is first defined here", jsontext.Quote(m.Key))})
 			}
 		}
 		for _, m := range v.Members() {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // SchemaDraft is the JSON Schema dialect PlanSchema writes.
@@ -77,7 +78,7 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 		descs = append(descs, toolHover(t))
 		in, err := decodeToolSchema(t.InputSchema)
 		if err != nil {
-			return nil, fmt.Errorf("tool %q: its inputSchema: %w", t.Name, err)
+			return nil, fmt.Errorf("tool %s: its inputSchema: %w", jsontext.Quote(t.Name), err)
 		}
 		if len(in) == 0 { // true: any object
 			in = map[string]any{"type": "object"}

@@ -280,7 +280,7 @@ func (v *validator) planKeys() {
 		if m.Key == "steps" || (m.Key == "$schema" && m.Value == v.p.SchemaHint) {
 			continue
 		}
-		msg := fmt.Sprintf("the plan has a key %q: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", m.Key)
+		msg := fmt.Sprintf("the plan has a key %s: a plan object holds only \"steps\" (Concierge's execute_plan takes no other argument); remove it", jsontext.Quote(m.Key))
 		sug := Suggest(m.Key, []string{"steps"})
 		if sug != "" && !body.Get(sug).IsZero() {
 			// Renaming it would make a second "steps", and Concierge
@@ -288,7 +288,7 @@ func (v *validator) planKeys() {
 			sug = ""
 		}
 		if sug != "" {
-			msg = fmt.Sprintf("the plan has a key %q instead of \"steps\": rename it.%s", m.Key, didYouMean(sug))
+			msg = fmt.Sprintf("the plan has a key %s instead of \"steps\": rename it.%s", jsontext.Quote(m.Key), didYouMean(sug))
 		}
 		d := v.add(plan.SeverityError, "UNKNOWN_PLAN_KEY", v.p.BodyPtr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, nil, msg)
 		d.Suggestion = sug
@@ -368,9 +368,9 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 		if sug != "" && !s.Node.Get(sug).IsZero() {
 			sug = "" // the real key is there too: this one is just extra
 		}
-		msg := fmt.Sprintf("step %q has a key %q: a step holds only \"id\", \"tool\" and \"args\"; remove it", s.Label(), m.Key)
+		msg := fmt.Sprintf("step %s has a key %s: a step holds only \"id\", \"tool\" and \"args\"; remove it", jsontext.Quote(s.Label()), jsontext.Quote(m.Key))
 		if sug != "" {
-			msg = fmt.Sprintf("step %q has a key %q, which is not a step key: rename it to %q", s.Label(), m.Key, sug)
+			msg = fmt.Sprintf("step %s has a key %s, which is not a step key: rename it to %s", jsontext.Quote(s.Label()), jsontext.Quote(m.Key), jsontext.Quote(sug))
 			if k := slices.Index(stepKeys, sug); !aliased[k] {
 				aliased[k] = true
 				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
@@ -411,16 +411,16 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %s is first defined here", jsontext.Quote(id.Str())))
 		} else if !goodID(id.Str()) {
 			v.add(plan.SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
-				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %q", jsontext.Quote(id.Str()), tidyID(id.Str())))
+				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %s", jsontext.Quote(id.Str()), jsontext.Quote(tidyID(id.Str()))))
 		}
 	}
 	if out.tool.IsZero() && !aliased[1] {
 		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
-			fmt.Sprintf("step %q has no \"tool\": add \"tool\": one of %s", s.Label(), quoteList(v.c.Names(), 12)))
+			fmt.Sprintf("step %s has no \"tool\": add \"tool\": one of %s", jsontext.Quote(s.Label()), quoteList(v.c.Names(), 12)))
 	}
 	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
 		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
-			fmt.Sprintf("the \"args\" of step %q is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", s.Label(), out.args.Kind()))
+			fmt.Sprintf("the \"args\" of step %s is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", jsontext.Quote(s.Label()), out.args.Kind()))
 	}
 	return out
 }
@@ -478,14 +478,14 @@ func (v *validator) step(s *plan.Step) {
 				sug = Suggest(t.Str(), v.c.Names())
 				if why := v.c.Absent(t.Str()); why != "" {
 					sug = ""
-					msg = fmt.Sprintf("tool %q is %s", t.Str(), why)
+					msg = fmt.Sprintf("tool %s is %s", jsontext.Quote(t.Str()), why)
 				} else if sug != "" {
-					msg = fmt.Sprintf("tool %q is not in the catalog:%s", t.Str(), didYouMean(sug))
+					msg = fmt.Sprintf("tool %s is not in the catalog:%s", jsontext.Quote(t.Str()), didYouMean(sug))
 				} else {
-					msg = fmt.Sprintf("tool %q is not in the catalog: use one of %s", t.Str(), quoteList(v.c.Names(), 12))
+					msg = fmt.Sprintf("tool %s is not in the catalog: use one of %s", jsontext.Quote(t.Str()), quoteList(v.c.Names(), 12))
 				}
 			} else {
-				msg = fmt.Sprintf("the tool of step %q is a JSON %s: name a tool with a string, one of %s", s.Label(), t.Kind(), quoteList(v.c.Names(), 12))
+				msg = fmt.Sprintf("the tool of step %s is a JSON %s: name a tool with a string, one of %s", jsontext.Quote(s.Label()), t.Kind(), quoteList(v.c.Names(), 12))
 			}
 			d := v.add(plan.SeverityError, "UNKNOWN_TOOL", ptr, t.Start(), t.End(), s, msg)
 			d.Suggestion = sug
@@ -499,7 +499,7 @@ func (v *validator) step(s *plan.Step) {
 				v.missingArgs(s, info, jsontext.Value{}, *ids)
 			} else {
 				v.add(plan.SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
-					fmt.Sprintf("step %q has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", s.Label()))
+					fmt.Sprintf("step %s has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", jsontext.Quote(s.Label())))
 			}
 		}
 		return
@@ -545,7 +545,7 @@ func (v *validator) unused() {
 		}
 		id := v.ids[i]
 		v.add(plan.SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode.Start(), id.idNode.End(), s,
-			fmt.Sprintf("no later step references the output of step %q (read-only tool %q): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", id.id, info.tool.Name))
+			fmt.Sprintf("no later step references the output of step %s (read-only tool %s): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", jsontext.Quote(id.id), jsontext.Quote(info.tool.Name)))
 	}
 }
 

@@ -321,12 +321,12 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 	if ti.closed {
 		sev = plan.SeverityError
 	}
-	msg := fmt.Sprintf("tool %q has no parameter %q: remove it, or use one of %s", ti.tool.Name, key, quoteList(ti.names, 12))
+	msg := fmt.Sprintf("tool %s has no parameter %s: remove it, or use one of %s", jsontext.Quote(ti.tool.Name), jsontext.Quote(key), quoteList(ti.names, 12))
 	if len(ti.names) == 0 {
-		msg = fmt.Sprintf("tool %q takes no parameters, so argument %q is unknown: remove it", ti.tool.Name, key)
+		msg = fmt.Sprintf("tool %s takes no parameters, so argument %s is unknown: remove it", jsontext.Quote(ti.tool.Name), jsontext.Quote(key))
 	}
 	if sug != "" {
-		msg = fmt.Sprintf("tool %q has no parameter %q:%s", ti.tool.Name, key, didYouMean(sug))
+		msg = fmt.Sprintf("tool %s has no parameter %s:%s", jsontext.Quote(ti.tool.Name), jsontext.Quote(key), didYouMean(sug))
 		if contains2(ti.required, sug) {
 			sev = plan.SeverityError
 		}
@@ -393,7 +393,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 			}
 		}
 		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr(), argsKey[0], argsKey[1], s,
-			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"%s\": %s (a literal, or a reference if it is sharable)", s.Label(), ti.tool.Name, r, r, typ))
+			fmt.Sprintf("step %s calls tool %s without its required argument %s: add %s: %s (a literal, or a reference if it is sharable)", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), jsontext.Quote(r), jsontext.Quote(r), typ))
 	}
 	if ti.compiled == nil {
 		return
@@ -484,7 +484,7 @@ func (v *validator) jsonStrings(s *plan.Step, ti *toolInfo, ids stepIDs, members
 			continue
 		}
 		v.add(plan.SeverityWarning, "ARG_JSON_STRING", ids.argPtr()+"/"+jsontext.EscapePointer(m.Key), m.Value.Start(), m.Value.End(), s,
-			fmt.Sprintf("argument %q of tool %q is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", m.Key, ti.tool.Name, k, k))
+			fmt.Sprintf("argument %s of tool %s is a string that holds JSON %s text: if the tool should get the %s itself, write it without the quotes", jsontext.Quote(m.Key), jsontext.Quote(ti.tool.Name), k, k))
 	}
 }
 
@@ -567,7 +567,7 @@ func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonsch
 		}
 		span := v.keySpan(s, ids)
 		v.add(plan.SeverityError, "ARG_SCHEMA", ids.argPtr(), span[0], span[1], s,
-			fmt.Sprintf("the arguments of step %q do not fit the inputSchema of tool %q: %s; change them to fit", s.Label(), ti.tool.Name, l.ErrorKind.LocalizedString(printer)))
+			fmt.Sprintf("the arguments of step %s do not fit the inputSchema of tool %s: %s; change them to fit", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), l.ErrorKind.LocalizedString(printer)))
 		return
 	}
 	param := loc[0]
@@ -590,9 +590,9 @@ func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonsch
 	if val.IsZero() {
 		return
 	}
-	where := fmt.Sprintf("argument %q of tool %q", param, ti.tool.Name)
+	where := fmt.Sprintf("argument %s of tool %s", jsontext.Quote(param), jsontext.Quote(ti.tool.Name))
 	if inner != "" {
-		where = fmt.Sprintf("argument %q of tool %q, at %s,", param, ti.tool.Name, inner)
+		where = fmt.Sprintf("argument %s of tool %s, at %s,", jsontext.Quote(param), jsontext.Quote(ti.tool.Name), inner)
 	}
 	// A lookalike reference in this argument stands for the schema error too.
 	for i := v.ds.len() - 1; i >= 0 && v.ds.stepOf(i) == s.Index; i-- {
@@ -775,7 +775,7 @@ var kindKeywords = map[string]bool{"type": true, "description": true, "title": t
 func (v *validator) missingArgs(s *plan.Step, ti *toolInfo, _ jsontext.Value, ids stepIDs) {
 	for _, r := range ti.required {
 		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
-			fmt.Sprintf("step %q calls tool %q without its required argument %q: add \"args\": {\"%s\": ...}", s.Label(), ti.tool.Name, r, r))
+			fmt.Sprintf("step %s calls tool %s without its required argument %s: add \"args\": {%s: ...}", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), jsontext.Quote(r), jsontext.Quote(r)))
 	}
 }
 

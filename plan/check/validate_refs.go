@@ -20,28 +20,28 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 			continue
 		}
 		v.add(plan.SeverityError, "REF_EXTRA_KEYS", at.ptr()+"/"+jsontext.EscapePointer(x.Key), x.KeyStart, x.KeyEnd, s,
-			fmt.Sprintf("key %q beside output_by_reference in argument %q is ignored (Concierge reads only output_by_reference): remove it", x.Key, m.Key))
+			fmt.Sprintf("key %s beside output_by_reference in argument %s is ignored (Concierge reads only output_by_reference): remove it", jsontext.Quote(x.Key), jsontext.Quote(m.Key)))
 	}
 	if info != nil && !info.tool.IsSharable(m.Key) {
-		msg := fmt.Sprintf("parameter %q of tool %q is not sharable and cannot take a reference: pass a literal value", m.Key, info.tool.Name)
+		msg := fmt.Sprintf("parameter %s of tool %s is not sharable and cannot take a reference: pass a literal value", jsontext.Quote(m.Key), jsontext.Quote(info.tool.Name))
 		sug := ""
 		if info.props != nil && info.props[m.Key] == nil {
 			if sug = Suggest(m.Key, info.sharableNames()); sug != "" {
-				msg = fmt.Sprintf("tool %q has no sharable parameter %q:%s", info.tool.Name, m.Key, didYouMean(sug))
+				msg = fmt.Sprintf("tool %s has no sharable parameter %s:%s", jsontext.Quote(info.tool.Name), jsontext.Quote(m.Key), didYouMean(sug))
 			}
 		}
 		d := v.add(plan.SeverityError, "REF_NOT_SHARABLE", at.ptr(), m.Value.Start(), m.Value.End(), s, msg)
 		d.Suggestion = sug
 	} else if info != nil && info.tool.SharableAll {
 		v.add(plan.SeverityWarning, "REF_SHARABLE_UNKNOWN", at.ptr(), m.Value.Start(), m.Value.End(), s,
-			fmt.Sprintf("tool %q carries no sharable marks, so planctl assumed parameter %q may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", info.tool.Name, m.Key))
+			fmt.Sprintf("tool %s carries no sharable marks, so planctl assumed parameter %s may take a reference; a Concierge server refuses references on parameters it does not mark [sharable]: check the tool, or say which parameters are sharable with --sharable", jsontext.Quote(info.tool.Name), jsontext.Quote(m.Key)))
 	}
 	v.mention(s, r.Payload)
 	if r.Err != "" {
 		if r.StepKey.Value.IsZero() {
 			pl := r.Payload
 			v.add(plan.SeverityError, "REF_MALFORMED", at.refPtr(), pl.Start(), pl.End(), s,
-				fmt.Sprintf("the output_by_reference of argument %q must be an object with exactly one key, the step id, whose value is the path: write {\"output_by_reference\": {\"step_id\": [\"key\", 0]}}", m.Key))
+				fmt.Sprintf("the output_by_reference of argument %s must be an object with exactly one key, the step id, whose value is the path: write {\"output_by_reference\": {\"step_id\": [\"key\", 0]}}", jsontext.Quote(m.Key)))
 			return
 		}
 		pv := r.StepKey.Value
@@ -50,23 +50,23 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 			fix = "[" + string(pv.Raw(v.src)) + "]"
 		}
 		v.add(plan.SeverityError, "REF_PATH_TYPE", at.keyPtr(r.Step), pv.Start(), pv.End(), s,
-			fmt.Sprintf("the path of the reference to step %q is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", r.Step, pv.Kind(), fix))
+			fmt.Sprintf("the path of the reference to step %s is a JSON %s: write it as an array of keys and indexes, e.g. %s ([] for the whole result)", jsontext.Quote(r.Step), pv.Kind(), fix))
 		return
 	}
 	ks, ke := r.StepKey.KeyStart, r.StepKey.KeyEnd
 	own := v.ids[s.Index]
 	if own.hasID && r.Step == own.id {
 		v.add(plan.SeverityError, "REF_SELF", at.keyPtr(r.Step), ks, ke, s,
-			fmt.Sprintf("step %q references its own output: a step can only read the output of steps before it", r.Step))
+			fmt.Sprintf("step %s references its own output: a step can only read the output of steps before it", jsontext.Quote(r.Step)))
 		return
 	}
 	j, ok := v.inScope(r.Step, s.Index)
 	if !ok {
 		if later, exists := v.known(r.Step); exists && later > s.Index {
 			d := v.add(plan.SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
-				fmt.Sprintf("step %q references step %q, which comes later in the plan: move step %q before step %q", s.Label(), r.Step, r.Step, s.Label()))
+				fmt.Sprintf("step %s references step %s, which comes later in the plan: move step %s before step %s", jsontext.Quote(s.Label()), jsontext.Quote(r.Step), jsontext.Quote(r.Step), jsontext.Quote(s.Label())))
 			id := v.ids[later]
-			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", r.Step))
+			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %s is defined here", jsontext.Quote(r.Step)))
 			return
 		}
 		names := v.scopeNames(s.Index)
@@ -75,19 +75,19 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 			near[len(names)-1-i] = n
 		}
 		sug := Suggest(r.Step, near)
-		msg := fmt.Sprintf("step %q references step %q, which is not defined: reference one of the steps before it (%s)", s.Label(), r.Step, quoteList(names, 8))
+		msg := fmt.Sprintf("step %s references step %s, which is not defined: reference one of the steps before it (%s)", jsontext.Quote(s.Label()), jsontext.Quote(r.Step), quoteList(names, 8))
 		if len(names) == 0 {
-			msg = fmt.Sprintf("step %q references step %q, which is not defined: no step comes before it, so it can take no reference", s.Label(), r.Step)
+			msg = fmt.Sprintf("step %s references step %s, which is not defined: no step comes before it, so it can take no reference", jsontext.Quote(s.Label()), jsontext.Quote(r.Step))
 		}
 		if sug != "" {
-			msg = fmt.Sprintf("step %q references step %q, which is not defined.%s", s.Label(), r.Step, didYouMean(sug))
+			msg = fmt.Sprintf("step %s references step %s, which is not defined.%s", jsontext.Quote(s.Label()), jsontext.Quote(r.Step), didYouMean(sug))
 		}
 		d := v.add(plan.SeverityError, "REF_UNDEFINED_STEP", at.keyPtr(r.Step), ks, ke, s, msg)
 		d.Suggestion = sug
 		if sug != "" {
 			at, _ := v.inScope(sug, s.Index)
 			id := v.ids[at]
-			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %q is defined here", sug))
+			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %s is defined here", jsontext.Quote(sug)))
 		}
 		return
 	}
@@ -208,15 +208,15 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 			rest = "[" + string(v.src[path.Index(1).Start():path.Index(path.Len()-1).End()]) + "]"
 		}
 		v.add(plan.SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start(), e.End(), s,
-			fmt.Sprintf("tool %q is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", target.tool.Name, rest))
+			fmt.Sprintf("tool %s is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", jsontext.Quote(target.tool.Name), rest))
 		start = 1
 		node = node.skipWrapper()
 	}
 	where := func(i int) string {
 		if i == 0 {
-			return fmt.Sprintf("the output of step %q", r.Step)
+			return fmt.Sprintf("the output of step %s", jsontext.Quote(r.Step))
 		}
-		return fmt.Sprintf("%s in the output of step %q", v.pathText(path, i), r.Step)
+		return fmt.Sprintf("%s in the output of step %s", v.pathText(path, i), jsontext.Quote(r.Step))
 	}
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
@@ -260,7 +260,7 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 				held = true
 			} else if res.maybe != "" {
 				pending = v.p.Diag(plan.SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
-					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %q always returns it, or reference a value that is always there", where(i+1), res.maybe, target.tool.Name))
+					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %s always returns it, or reference a value that is always there", where(i+1), res.maybe, jsontext.Quote(target.tool.Name)))
 				held = true
 			}
 		}
@@ -290,7 +290,7 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 		return
 	}
 	v.add(plan.SeverityError, "REF_TYPE_MISMATCH", at.keyPtr(r.Step), path.Start(), path.End(), s,
-		fmt.Sprintf("parameter %q of tool %q takes %s, but the reference gives %s (%s): reference a value of type %s", m.Key, info.tool.Name, want, got, wat, want))
+		fmt.Sprintf("parameter %s of tool %s takes %s, but the reference gives %s (%s): reference a value of type %s", jsontext.Quote(m.Key), jsontext.Quote(info.tool.Name), want, got, wat, want))
 }
 
 // addUnknownProperty records the REF_UNKNOWN_PROPERTY of reference r at
@@ -312,7 +312,7 @@ func goodPathElement(e jsontext.Value) bool {
 func (v *validator) badPathElement(s *plan.Step, r *plan.Ref, i int, ptr string) {
 	e := r.PathNode.Index(i)
 	v.add(plan.SeverityError, "REF_PATH_ELEMENT", ptr, e.Start(), e.End(), s,
-		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %q, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), pyvalue.Str(e)))
+		fmt.Sprintf("path element %s is a JSON %s: Concierge turns it into the string %s, which is rarely meant; write a string key or an integer index", e.Raw(v.src), e.Kind(), jsontext.Quote(pyvalue.Str(e))))
 }
 
 // unknownTail is the message of a REF_UNKNOWN_PROPERTY into node n after
@@ -323,9 +323,9 @@ func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, k
 		sug := Suggest(key, f.names)
 		var tail string
 		if f.closed {
-			tail = fmt.Sprintf(" has no property %q (the outputSchema of tool %q allows only %s): use one of them.", key, target.tool.Name, quoteList(f.names, 10))
+			tail = fmt.Sprintf(" has no property %s (the outputSchema of tool %s allows only %s): use one of them.", jsontext.Quote(key), jsontext.Quote(target.tool.Name), quoteList(f.names, 10))
 		} else {
-			tail = fmt.Sprintf(" has no declared property %q (the outputSchema of tool %q lists %s but allows others), so the reference may fail at run time: use a listed property.", key, target.tool.Name, quoteList(f.names, 10))
+			tail = fmt.Sprintf(" has no declared property %s (the outputSchema of tool %s lists %s but allows others), so the reference may fail at run time: use a listed property.", jsontext.Quote(key), jsontext.Quote(target.tool.Name), quoteList(f.names, 10))
 		}
 		n.unknown = &lazyWords{tail + didYouMean(sug), sug}
 	}
@@ -407,7 +407,7 @@ func (v *validator) lookalikes(s *plan.Step, val jsontext.Value, ptr []byte, par
 			v.mention(s, val.Get(plan.RefKey))
 			if mm, ok := val.Lookup(plan.RefKey); ok {
 				v.add(plan.SeverityWarning, "REF_NESTED", string(ptr)+"/"+plan.RefKey, mm.KeyStart, mm.KeyEnd, s,
-					fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %q, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", param))
+					fmt.Sprintf("this output_by_reference is nested inside the literal value of argument %s, so the tool receives the object as it is, unresolved: only a whole argument value is a reference; make it the whole value of an argument", jsontext.Quote(param)))
 				note(v.ds.len() - 1)
 			}
 			return first
@@ -416,7 +416,7 @@ func (v *validator) lookalikes(s *plan.Step, val jsontext.Value, ptr []byte, par
 			kp := appendPointerToken(append(ptr, '/'), mm.Key)
 			if looksLikeRefKey(mm.Key) {
 				v.add(plan.SeverityWarning, "REF_LOOKALIKE", string(kp), mm.KeyStart, mm.KeyEnd, s,
-					fmt.Sprintf("key %q looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", mm.Key))
+					fmt.Sprintf("key %s looks like a misspelt \"output_by_reference\", so the tool receives this object as it is: spell the key \"output_by_reference\"", jsontext.Quote(mm.Key)))
 				note(v.ds.len() - 1)
 				continue
 			}
@@ -434,7 +434,7 @@ func (v *validator) lookalikes(s *plan.Step, val jsontext.Value, ptr []byte, par
 		if step, path, ok := v.refString(val.Str()); ok {
 			v.markRead(s, step)
 			v.add(plan.SeverityWarning, "REF_LOOKALIKE", string(ptr), val.Start(), val.End(), s,
-				fmt.Sprintf("the string %q looks like a reference to step %q, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%q: %s}}", val.Str(), step, step, path))
+				fmt.Sprintf("the string %s looks like a reference to step %s, but plans have no string templates, so the tool receives the text as it is: write {\"output_by_reference\": {%s: %s}}", jsontext.Quote(val.Str()), jsontext.Quote(step), jsontext.Quote(step), path))
 			note(v.ds.len() - 1)
 		}
 	}
@@ -519,7 +519,7 @@ func (v *validator) refString(str string) (step, path string, ok bool) {
 		if _, err := strconv.Atoi(p); err == nil {
 			q[i] = p
 		} else {
-			q[i] = strconv.Quote(p)
+			q[i] = jsontext.Quote(p)
 		}
 	}
 	return parts[0], "[" + strings.Join(q, ", ") + "]", true
@@ -599,14 +599,14 @@ func (v *validator) reportUnchecked() {
 // uncheckedMessage is REF_UNCHECKED's message: n references into the
 // results of tool, the first through path into step target.
 func uncheckedMessage(tool string, n int, path, target string) string {
-	first := fmt.Sprintf("the path %s into step %q", path, target)
+	first := fmt.Sprintf("the path %s into step %s", path, jsontext.Quote(target))
 	if n > 1 {
-		return fmt.Sprintf("tool %q has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", tool, n, first)
+		return fmt.Sprintf("tool %s has no outputSchema, so %d references into its results cannot be checked before running; the first is %s", jsontext.Quote(tool), n, first)
 	}
-	return fmt.Sprintf("tool %q has no outputSchema, so %s cannot be checked before running", tool, first)
+	return fmt.Sprintf("tool %s has no outputSchema, so %s cannot be checked before running", jsontext.Quote(tool), first)
 }
 
 // uncheckedAlso is the message of a REF_UNCHECKED's related location.
 func uncheckedAlso(label, path, target string) string {
-	return fmt.Sprintf("step %q also reads %s of step %q here", label, path, target)
+	return fmt.Sprintf("step %s also reads %s of step %s here", jsontext.Quote(label), path, jsontext.Quote(target))
 }

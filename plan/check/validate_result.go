@@ -140,7 +140,7 @@ func checkResultWhole(t *plan.Tool, result []byte) string {
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
 			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			leaves = append(leaves, fmt.Sprintf("at %q: %s", loc, leafMessage(e)))
+			leaves = append(leaves, fmt.Sprintf("at %s: %s", jsontext.Quote(loc), leafMessage(e)))
 			return
 		}
 		for _, c := range e.Causes {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Suggest returns the candidate closest to word, for "did you mean": the
@@ -171,7 +173,7 @@ func quoteList(names []string, maxN int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(n))
+		b.WriteString(jsontext.Quote(n))
 	}
 	return b.String()
 }
@@ -181,5 +183,5 @@ func didYouMean(s string) string {
 	if s == "" {
 		return ""
 	}
-	return " did you mean " + strconv.Quote(s) + "?"
+	return " did you mean " + jsontext.Quote(s) + "?"
 }

@@ -186,8 +186,8 @@ func (v *validator) fastmcpStep(s *plan.Step, tools *toolOfSteps, coerced map[st
 			}
 			coerced[ptr] = true
 			v.add(plan.SeverityInfo, "ARG_COERCED", ptr, co.From.Start(), co.From.End(), s,
-				fmt.Sprintf("tool %q is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
-					t.Name, co.From.Raw(v.src), co.To, co.To))
+				fmt.Sprintf("tool %s is a FastMCP function: pydantic converts %s to %s before it runs; write %s to pass what it receives",
+					jsontext.Quote(t.Name), co.From.Raw(v.src), co.To, co.To))
 		}
 	}
 }
@@ -231,11 +231,11 @@ func requiredShape(t *plan.Tool) string {
 		}
 		names := make([]string, 0, 4)
 		for n := range concierge.PySet(req) {
-			names = append(names, strconv.Quote(n))
+			names = append(names, jsontext.Quote(n))
 		}
 		sort.Strings(names)
-		m.requiredShapeMsg = fmt.Sprintf("the inputSchema of tool %q gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
-			t.Name, req.Kind(), orNone(names))
+		m.requiredShapeMsg = fmt.Sprintf("the inputSchema of tool %s gives \"required\" as a JSON %s, not an array: Concierge reads it with Python's set() and lists as required %s; the tool's author should write an array of names",
+			jsontext.Quote(t.Name), req.Kind(), orNone(names))
 	})
 	return m.requiredShapeMsg
 }
@@ -286,8 +286,8 @@ func laxConverts(want, got kindSet) bool {
 // value pydantic converts, where a raw tool would get REF_TYPE_MISMATCH.
 func (v *validator) refCoerced(s *plan.Step, t *plan.Tool, param, ptr string, path jsontext.Value, want, got kindSet, at string) {
 	v.add(plan.SeverityInfo, "ARG_COERCED", ptr, path.Start(), path.End(), s,
-		fmt.Sprintf("tool %q is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %q when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
-			t.Name, got, at, want, param))
+		fmt.Sprintf("tool %s is a FastMCP function: pydantic converts the %s the reference gives (%s) to %s for parameter %s when it can (\"7\" to 7); a value it cannot convert fails the step with a validation error",
+			jsontext.Quote(t.Name), got, at, want, jsontext.Quote(param)))
 }
 
 // appendPointerToken appends t escaped as a JSON Pointer token

@@ -199,7 +199,12 @@ func TestSurrogatesDisplayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := v.Str()
+	_, err = Parse([]byte(`{"\ud800" 1}`))
+	if err == nil {
+		t.Fatal("a key without its colon parsed")
+	}
 	for _, tc := range []struct{ name, got, want string }{
+		{"a syntax error naming a key", err.Error(), `unexpected "1" after object key "\ud800": expected ':'`},
 		{"EscapeText", EscapeText(s), `a\ud800b\udfffé😀`},
 		{"EscapeLines", EscapeLines(s + "\n"), "a\\ud800b\\udfffé😀\n"},
 		{"DisplayString", DisplayString(s), `"a\ud800b\udfffé😀"`},

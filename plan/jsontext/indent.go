@@ -88,7 +88,9 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error), b *bo
 		switch c {
 		case ' ', '\t', '\n', '\r':
 		case '"':
-			end := SkipString(src, i)
+			// SkipString steps past the end of a string cut short in an
+			// escape: it is kept as it is, and no byte past src is read.
+			end := min(SkipString(src, i), len(src))
 			if b == nil {
 				dst = append(dst, src[i:end]...)
 			} else {
@@ -151,7 +153,7 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error), b *bo
 // newline appends a line break and the indent of depth.
 func newline(dst []byte, depth int) []byte {
 	dst = append(dst, '\n')
-	n := 2 * depth
+	n := 2 * max(depth, 0) // below 0 after a stray closing bracket
 	for n > len(indentSpaces) {
 		dst = append(dst, indentSpaces...)
 		n -= len(indentSpaces)
@@ -176,7 +178,6 @@ func (b *bounded) full() bool {
 // appendString appends the string token src[i:end] escaped to draw, cut
 // to b.MaxStringLen when it is a value.
 func (b *bounded) appendString(dst, src []byte, i, end int) []byte {
-	end = min(end, len(src)) // a string the text cuts short
 	tok, more := src[i:end], 0
 	if b.MaxStringLen > 0 {
 		if j := SkipSpace(src, end); j >= len(src) || src[j] != ':' {

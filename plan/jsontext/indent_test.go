@@ -110,3 +110,50 @@ func FuzzAppendBounded(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndent: Indent, AppendIndentAt and WriteIndent never panic, on any
+// text (the seeds are strings cut short: a trailing backslash, an escape
+// cut in its middle, an unclosed string, unbalanced brackets); they agree
+// with one another; and on valid JSON Indent is encoding/json's.
+func FuzzIndent(f *testing.F) {
+	for _, s := range []string{`"a\`, `{"a":"b\`, `["\u12`, `{"k\`, `"`, `\`, `"\\`, `[1,"x\"`, `}}]`, `{"a": [1, {"b": "c"}]}`, "\"\\\xff"} {
+		f.Add([]byte(s), 1)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, depth int) {
+		depth = min(max(depth, -2), 8)
+		// src with a byte it does not hold just past its end: a string
+		// cut short must not bring it into the output. Indent writes only
+		// ASCII of its own.
+		guard := byte(0x80)
+		for bytes.IndexByte(src, guard) >= 0 && guard < 0xff {
+			guard++
+		}
+		src = append(append(make([]byte, 0, len(src)+1), src...), guard)[:len(src)]
+		got := Indent(src)
+		if bytes.IndexByte(src, guard) < 0 && bytes.IndexByte(got, guard) >= 0 {
+			t.Fatalf("%q: Indent %q read past the text's end", src, got)
+		}
+		at := AppendIndentAt([]byte("x"), src, depth)
+		var w bytes.Buffer
+		if err := WriteIndent(&w, src); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(w.Bytes(), got) {
+			t.Fatalf("%q: WriteIndent %q, Indent %q", src, w.Bytes(), got)
+		}
+		if depth == 0 && string(at) != "x"+string(got) {
+			t.Fatalf("%q: AppendIndentAt at 0 %q, Indent %q", src, at, got)
+		}
+		if !json.Valid(src) {
+			return
+		}
+		var std bytes.Buffer
+		if err := json.Indent(&std, src, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		// encoding/json keeps the text's trailing spaces; Indent drops them.
+		if want := bytes.TrimRight(std.Bytes(), " \t\r\n"); !bytes.Equal(got, want) {
+			t.Fatalf("%q: Indent %q, encoding/json %q", src, got, want)
+		}
+	})
+}

@@ -856,7 +856,7 @@ key: // at a key of the object on top, after whitespace
 		p.i = i
 		p.d.n = p.n
 		key := p.d.text(p.n - 1)
-		return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
+		return p.errorf("unexpected %s after object key %s: expected ':'", p.describe(), Quote(key))
 	}
 	i = skip(src, i+1)
 	goto value

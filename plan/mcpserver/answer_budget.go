@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
 
@@ -142,6 +143,6 @@ func (l *lease) Release() {
 // arguments, its tool's answer, its result's share of the answer) the
 // budget of all answers had no room for.
 func overBudget(step string, n, held, max int64) string {
-	return fmt.Sprintf("step %q stopped: with the %s it needs next (its arguments, its tool's answer or its share of the plan's answer) the plans being served would hold %s together, more than the limit of %s (--max-answers); the steps before it are kept: retry when fewer plans are running, or ask the tools for less",
-		step, runner.ByteSize(n), runner.ByteSize(held+n), runner.ByteSize(max))
+	return fmt.Sprintf("step %s stopped: with the %s it needs next (its arguments, its tool's answer or its share of the plan's answer) the plans being served would hold %s together, more than the limit of %s (--max-answers); the steps before it are kept: retry when fewer plans are running, or ask the tools for less",
+		jsontext.Quote(step), runner.ByteSize(n), runner.ByteSize(held+n), runner.ByteSize(max))
 }

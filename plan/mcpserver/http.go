@@ -380,7 +380,9 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		if !h.sessionChecks(w, r, &msg, body) {
 			return
 		}
+		var init []byte // a Concierge server's answer to an initialize (conciergeInit)
 		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire && !h.modern(r, &msg) {
+			init = h.srv.conciergeInit(body)
 			pass, reply := h.srv.httpEdge(body)
 			if reply != nil {
 				w.Header().Set("Content-Type", "application/json")
@@ -403,6 +405,11 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			w.Header().Set("Retry-After", "1")
 			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests are being served already (--max-inflight); retry in a moment", h.opts.MaxInFlight), http.StatusServiceUnavailable)
 			return
+		}
+		if init != nil {
+			iw := &initWriter{ResponseWriter: w, answer: init}
+			defer iw.done()
+			w = iw
 		}
 		if h.ids != nil && msg.Method == string(mcp.MethodInitialize) && !h.modern(r, &msg) {
 			h.initialize(next, w, r)

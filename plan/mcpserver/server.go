@@ -32,6 +32,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/concierge"
+	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -358,14 +359,14 @@ func (s *Server) shutdownMessage(tool string) string {
 	if why == "" {
 		why = "after --shutdown-timeout"
 	}
-	return fmt.Sprintf("the server is shutting down: tool %q was stopped %s; send the plan again", tool, why)
+	return fmt.Sprintf("the server is shutting down: tool %s was stopped %s; send the plan again", jsontext.Quote(tool), why)
 }
 
 func planTimeoutMessage(tool string, d time.Duration, during bool) string {
 	if during {
-		return fmt.Sprintf("the plan timed out after %s (--plan-timeout) while tool %q was running", d, tool)
+		return fmt.Sprintf("the plan timed out after %s (--plan-timeout) while tool %s was running", d, jsontext.Quote(tool))
 	}
-	return fmt.Sprintf("the plan timed out after %s (--plan-timeout) before tool %q was called", d, tool)
+	return fmt.Sprintf("the plan timed out after %s (--plan-timeout) before tool %s was called", d, jsontext.Quote(tool))
 }
 
 // handle answers one execute_plan call.

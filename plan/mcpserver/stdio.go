@@ -123,6 +123,7 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 		c.w.Write(reply)
 		return
 	}
+	init := c.s.conciergeInit(line)
 	id := requestID(line)
 	if b := bytes.TrimSpace(pass); id == nil && (len(b) == 0 || b[0] != '{' || !json.Valid(b)) {
 		c.w.Write(parseErrorLine("Parse error: each line must be one whole JSON-RPC message, a JSON object (a batch, an array of them, is not taken)"))
@@ -149,7 +150,9 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 			case <-ctx.Done():
 			}
 		}
-		if msg := c.s.mcp.HandleMessage(ctx, pass); msg != nil {
+		if msg := c.s.mcp.HandleMessage(ctx, pass); init != nil && initSucceeded(msg) {
+			c.w.Write(init)
+		} else if msg != nil {
 			c.w.Write(stdioAnswer(id, msg))
 		}
 	}()

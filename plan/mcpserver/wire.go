@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/mcpserver/internal/pywire"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -268,7 +269,7 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
 		rawID := id.Raw(src)
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
-			return nil, pywire.Response(nil, rawID, pywire.ToolResult(nil, "Unknown tool: "+name.Str(), nil, true)), jsontext.Value{}, nil
+			return nil, pywire.Response(nil, rawID, pywire.ToolResult(nil, plan.UnknownToolCallMessage(name.Str()), nil, true)), jsontext.Value{}, nil
 		}
 		// The SDK validates arguments as dict[str, Any] | None: an array,
 		// a string, a number or a bool is invalid params.

@@ -3,6 +3,8 @@ package query
 import (
 	"fmt"
 	"math"
+
+	"github.com/planctl/planctl/plan"
 )
 
 // A query's cost is bounded before gjson runs it: gjson has no budget of
@@ -156,7 +158,7 @@ func checkCost(text string, q *qpath, o *over) (float64, error) {
 	}
 	c := q.estimate(in)
 	if b := c.peak * in.size; b > MaxBytes {
-		return 0, &BoundError{Query: text, Msg: fmt.Sprintf("the query could build up to %s from the %s of results it reads, more than the %s a query may build: ask for less (fewer multipath copies, no @pretty/@tostr over a large value)", bytes(b), bytes(float64(len(o.root))), bytes(MaxBytes))}
+		return 0, &BoundError{Query: text, Msg: fmt.Sprintf("the query could build up to %s from the %s of results it reads, more than the %s a query may build: ask for less (fewer multipath copies, no @pretty/@tostr over a large value)", roughBytes(b), plan.ByteSize(int64(len(o.root))), plan.ByteSize(MaxBytes))}
 	}
 	w := c.work * in.size
 	if o.work+w > MaxWork {
@@ -164,7 +166,7 @@ func checkCost(text string, q *qpath, o *over) (float64, error) {
 		if o.work > 0 {
 			what = "the condition's queries together could read and build %s in all their stages from the %s of results they read"
 		}
-		return 0, &BoundError{Query: text, Msg: fmt.Sprintf(what+", more than the %s a question may: ask in fewer stages", bytes(o.work+w), bytes(float64(len(o.root))), bytes(MaxWork))}
+		return 0, &BoundError{Query: text, Msg: fmt.Sprintf(what+", more than the %s a question may: ask in fewer stages", roughBytes(o.work+w), plan.ByteSize(int64(len(o.root))), plan.ByteSize(MaxWork))}
 	}
 	o.work += w
 	return w, nil
@@ -233,7 +235,11 @@ func count(n float64) string {
 	return fmt.Sprintf("%.0f", n)
 }
 
-func bytes(n float64) string {
+// roughBytes is an estimate of bytes: rounded, since its digits would
+// claim a precision it does not have, and in units past plan.ByteSize's
+// (which writes exact sizes) because an estimate can pass what an int64
+// holds.
+func roughBytes(n float64) string {
 	switch {
 	case n >= 1<<60:
 		return fmt.Sprintf("%.3g EiB", n/(1<<60))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/plan"
 	"github.com/tidwall/gjson"
 )
 
@@ -187,6 +188,11 @@ func TestConditionWorkTogether(t *testing.T) {
 	var be *BoundError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), "the condition's queries together could read and build") {
 		t.Errorf("400 reversals: %v", err)
+	}
+	// The root's size and the limit are exact, in plan.ByteSize's words;
+	// the estimate is rounded, as an estimate.
+	if want := fmt.Sprintf("in all their stages from the %s of results they read, more than the 268435456 bytes (256.0 MiB) a question may", plan.ByteSize(int64(len(root)))); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("400 reversals: %v\nwant it to say %q", err, want)
 	}
 	if ok, err := Condition(root, ops[0]+" && "+ops[1]); !ok || err != nil {
 		t.Errorf("two reversals: %v, %v", ok, err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // Eval evaluates the condition over root (a query root, see Root). An
@@ -298,7 +300,7 @@ func (c *Cond) Unknown(ids []string) []string {
 	var out []string
 	c.eachRead(ids, func(r Read, i int, ok bool) {
 		if !ok {
-			out = append(out, fmt.Sprintf("column %d: there is no step %q in the plan%s", r.Col, r.Step, didYouMean(r.Step, ids)))
+			out = append(out, fmt.Sprintf("column %d: there is no step %s in the plan%s", r.Col, jsontext.Quote(r.Step), didYouMean(r.Step, ids)))
 		}
 	})
 	return out
@@ -315,7 +317,7 @@ func (c *Cond) Warnings(ids []string, at int) []string {
 			if i == at {
 				when = "at"
 			}
-			out = append(out, fmt.Sprintf("column %d: step %q runs %s the breakpoint (#%d), so it has no result there yet and reads as missing", r.Col, r.Step, when, at))
+			out = append(out, fmt.Sprintf("column %d: step %s runs %s the breakpoint (#%d), so it has no result there yet and reads as missing", r.Col, jsontext.Quote(r.Step), when, at))
 		}
 	})
 	return out
@@ -342,7 +344,7 @@ func (c *Cond) eachRead(ids []string, f func(r Read, i int, ok bool)) {
 func didYouMean(s string, ids []string) string {
 	for _, id := range ids {
 		if strings.EqualFold(id, s) || oneEdit(id, s) {
-			return fmt.Sprintf(": did you mean %q?", id)
+			return fmt.Sprintf(": did you mean %s?", jsontext.Quote(id))
 		}
 	}
 	return ""

@@ -88,9 +88,9 @@ type NoMatch struct {
 
 func (e *NoMatch) Error() string {
 	if e.Matched == "" {
-		return fmt.Sprintf("nothing matched %q: %q matched nothing in %s", clip(e.Query), clip(e.Missing), e.Value)
+		return fmt.Sprintf("nothing matched %s: %s matched nothing in %s", jsontext.Quote(clip(e.Query)), jsontext.Quote(clip(e.Missing)), e.Value)
 	}
-	return fmt.Sprintf("nothing matched %q: %q is %s, and %q matched nothing in it", clip(e.Query), clip(e.Matched), e.Value, clip(e.Missing))
+	return fmt.Sprintf("nothing matched %s: %s is %s, and %s matched nothing in it", jsontext.Quote(clip(e.Query)), jsontext.Quote(clip(e.Matched)), e.Value, jsontext.Quote(clip(e.Missing)))
 }
 
 // clip shortens a long query for a message.
@@ -412,7 +412,7 @@ type StepFailed struct {
 }
 
 func (e *StepFailed) Error() string {
-	return fmt.Sprintf("step %q failed, so %q has no value: its error: %s", e.Step, clip(e.Query), e.Err)
+	return fmt.Sprintf("step %s failed, so %s has no value: its error: %s", jsontext.Quote(e.Step), jsontext.Quote(clip(e.Query)), e.Err)
 }
 
 // ExplainFailed returns a *StepFailed for err, a *NoMatch whose query

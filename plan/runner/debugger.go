@@ -593,7 +593,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 			if len(names) > 0 {
 				have = strings.Join(names, ", ")
 			}
-			return nil, fmt.Errorf("%s has no argument %q: its arguments are %s", s.Label(), name, have)
+			return nil, fmt.Errorf("%s has no argument %s: its arguments are %s", s.Label(), jsontext.Quote(name), have)
 		case 1:
 			// Take the member with the comma before it, or, for the
 			// first member, with the comma after it: the rest of the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // stepLease is the lease a run hands its Caller with the step it calls for.
@@ -73,6 +74,6 @@ func ResultBound(ctx context.Context) int64 {
 // OverResult is a step's failure when tool returned a result over max
 // (--max-result); returned says how much ("80 MiB", "more than 129 MiB").
 func OverResult(tool, returned string, max int64) string {
-	return fmt.Sprintf("tool %q returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
-		tool, returned, plan.ByteSize(max))
+	return fmt.Sprintf("tool %s returned %s, more than the limit of %s on one result (--max-result): ask the tool for less, or raise the limit",
+		jsontext.Quote(tool), returned, plan.ByteSize(max))
 }

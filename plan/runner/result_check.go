@@ -5,6 +5,7 @@ import (
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // ResultCheck checks step i's result, when it has one, against its tool's
@@ -24,8 +25,8 @@ func ResultCheck(r *Run, i int) *plan.Diagnostic {
 		return nil
 	}
 	d := r.Plan.Diag(plan.SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node.Start(), s.Node.Start()+1,
-		fmt.Sprintf("the result of step %q does not match the outputSchema of tool %q: %s (the response is unchanged; a client that checks structuredContent would refuse it)",
-			s.Label(), t.Name, msg))
+		fmt.Sprintf("the result of step %s does not match the outputSchema of tool %s: %s (the response is unchanged; a client that checks structuredContent would refuse it)",
+			jsontext.Quote(s.Label()), jsontext.Quote(t.Name), msg))
 	d.StepIndex, d.StepID = s.Index, s.IDText()
 	return &d
 }

@@ -632,7 +632,7 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
 		// A run cancelled between two steps calls no further tool.
-		return fail(fmt.Sprintf("step %s was cancelled before tool %q was called", jsontext.Quote(step.Label()), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled before tool %s was called", jsontext.Quote(step.Label()), jsontext.Quote(tool.Name)))
 	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
@@ -646,9 +646,9 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	st.Duration = time.Since(st.Started)
 	switch {
 	case ctx.Err() != nil:
-		return fail(fmt.Sprintf("step %s was cancelled after %s, before tool %q answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), tool.Name))
+		return fail(fmt.Sprintf("step %s was cancelled after %s, before tool %s answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), jsontext.Quote(tool.Name)))
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("step %s timed out after %s: tool %q did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, tool.Name))
+		return fail(fmt.Sprintf("step %s timed out after %s: tool %s did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, jsontext.Quote(tool.Name)))
 	case err != nil && r.opts.haltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
@@ -665,19 +665,19 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 		return fail(OverResult(tool.Name, plan.ByteSize(int64(len(res.Value))), max))
 	}
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
-		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %q", tool.Name), held+int64(len(args)+len(res.Value)), max))
+		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %s", jsontext.Quote(tool.Name)), held+int64(len(args)+len(res.Value)), max))
 	}
 	// Nesting d levels takes 2d bytes at least: a shorter result is not
 	// scanned for its depth.
 	if len(res.Value) > 2*jsontext.MaxDepth {
 		if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
-			return fail(fmt.Sprintf("tool %q returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", tool.Name, d, jsontext.MaxDepth))
+			return fail(fmt.Sprintf("tool %s returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", jsontext.Quote(tool.Name), d, jsontext.MaxDepth))
 		}
 	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)
-		return fail(fmt.Sprintf("tool %q returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
-			tool.Name, res.Value[off], off))
+		return fail(fmt.Sprintf("tool %s returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
+			jsontext.Quote(tool.Name), res.Value[off], off))
 	}
 	val, unique := pyvalue.ValuesUnique(res.Value) // as Python reads it: plan/pyvalue
 	if len(val) > 0 && &val[0] != &res.Value[0] {
@@ -725,7 +725,7 @@ func (r *Run) boundCtx(ctx context.Context) context.Context {
 func (r *Run) call(ctx context.Context, tool string, args json.RawMessage) (res plan.ToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = plan.ToolResult{}, fmt.Errorf("tool %q panicked: %v", tool, p)
+			res, err = plan.ToolResult{}, fmt.Errorf("tool %s panicked: %v", jsontext.Quote(tool), p)
 		}
 	}()
 	return r.Catalog.Call(ctx, tool, args)

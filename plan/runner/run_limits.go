@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // DefaultMaxResponse is the bound serve puts on what one plan holds (its
@@ -65,13 +66,13 @@ func (r *Run) stepChanged(i int) {
 // overAnswer is the step error of a step whose result would make the
 // plan's answer larger than RunOptions.MaxResponse.
 func overAnswer(step, tool string, n, max int64) string {
-	return fmt.Sprintf("step %q stopped: with its result from tool %q the plan's answer would take %s as written to the client (its text and structuredContent, escaped), more than the limit of %s on a plan's answer (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
-		step, tool, plan.ByteSize(n), plan.ByteSize(max))
+	return fmt.Sprintf("step %s stopped: with its result from tool %s the plan's answer would take %s as written to the client (its text and structuredContent, escaped), more than the limit of %s on a plan's answer (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
+		jsontext.Quote(step), jsontext.Quote(tool), plan.ByteSize(n), plan.ByteSize(max))
 }
 
 // overResponse is the step error of a step that would make the run hold
 // more than RunOptions.MaxResponse.
 func overResponse(step, what string, n, max int64) string {
-	return fmt.Sprintf("step %q stopped: with its %s the plan would hold %s, more than the limit of %s on a whole plan's results and arguments (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
-		step, what, plan.ByteSize(n), plan.ByteSize(max))
+	return fmt.Sprintf("step %s stopped: with its %s the plan would hold %s, more than the limit of %s on a whole plan's results and arguments (--max-response); the steps before it are kept: split the plan, or ask the tools for less",
+		jsontext.Quote(step), what, plan.ByteSize(n), plan.ByteSize(max))
 }

@@ -160,7 +160,10 @@ type Router struct {
 func (r *Router) Call(ctx context.Context, tool string, args json.RawMessage) (plan.ToolResult, error) {
 	rt, ok := r.routes[tool]
 	if !ok {
-		return plan.ToolResult{IsError: true, Error: fmt.Sprintf("Unknown tool: %q", tool)}, nil
+		// Only a call that skipped the catalog's own check (the runner
+		// answers a step's unknown tool with UnknownToolMessage) gets
+		// here: the router answers as the MCP server it stands for.
+		return plan.ToolResult{IsError: true, Error: plan.UnknownToolCallMessage(tool)}, nil
 	}
 	return r.srcs[rt.src].Catalog.Call(ctx, rt.tool, args)
 }

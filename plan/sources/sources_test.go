@@ -57,8 +57,8 @@ func TestMergeNamesAndRoutes(t *testing.T) {
 		"read_graph":        `{"from":"memory","tool":"read_graph"}`,
 		"fs__search":        `{"from":"fs","tool":"search"}`,
 		"memory__search":    `{"from":"memory","tool":"search"}`,
-		"search":            `error: Unknown tool: "search"`,
-		"memory__read_file": `error: Unknown tool: "memory__read_file"`,
+		"search":            `error: Unknown tool: search`,
+		"memory__read_file": `error: Unknown tool: memory__read_file`,
 	} {
 		if got := call(t, c, tool); got != want {
 			t.Errorf("%s answered %s, want %s", tool, got, want)

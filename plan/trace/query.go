@@ -17,7 +17,7 @@ import (
 func (t *Trace) QueryRoot() ([]byte, error) {
 	for _, st := range t.Steps {
 		if d := jsontext.Depth(st.Result); d > jsontext.MaxDepth {
-			return nil, fmt.Errorf("%s: the result of step %q nests %d levels deep, more than the %d a run's results may: it cannot come from a run", t.Path, st.ID, d, jsontext.MaxDepth)
+			return nil, fmt.Errorf("%s: the result of step %s nests %d levels deep, more than the %d a run's results may: it cannot come from a run", t.Path, jsontext.Quote(st.ID), d, jsontext.MaxDepth)
 		}
 	}
 	var steps []*plan.Step

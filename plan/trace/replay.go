@@ -70,12 +70,12 @@ func (rp *Replay) Call(ctx context.Context, tool string, args json.RawMessage) (
 	others := rp.tools[tool]
 	rp.mu.Unlock()
 	if len(rec) == 0 {
-		why := fmt.Sprintf("it recorded %d other call(s) of %q, with other arguments", others, tool)
+		why := fmt.Sprintf("it recorded %d other call(s) of %s, with other arguments", others, jsontext.Quote(tool))
 		if others == 0 {
-			why = fmt.Sprintf("it never called tool %q", tool)
+			why = fmt.Sprintf("it never called tool %s", jsontext.Quote(tool))
 		}
-		return plan.ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %q with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
-			rp.Trace.Path, tool, jsontext.AppendCompact(nil, args), why)}
+		return plan.ToolResult{}, &noAnswerError{tool: tool, why: why, msg: fmt.Sprintf("the trace %s has no answer for tool %s with arguments %s: %s; replay answers only the calls it recorded (run against real tools, or record this plan again)",
+			rp.Trace.Path, jsontext.Quote(tool), jsontext.AppendCompact(nil, args), why)}
 	}
 	s := rec[n%len(rec)]
 	if s.Status == "error" {

@@ -500,9 +500,9 @@ func Parse(path string, data []byte) (*Trace, error) {
 	}
 	if t.Format != Format {
 		if t.Format == "" {
-			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %q field): give a file written by 'planctl run --trace' or the debugger", path, Format)
+			return nil, fmt.Errorf("the trace %s is not a planctl trace (no \"trace\": %s field): give a file written by 'planctl run --trace' or the debugger", path, jsontext.Quote(Format))
 		}
-		return nil, fmt.Errorf("the trace %s has format %q; this planctl reads %q: record the run again with this version", path, t.Format, Format)
+		return nil, fmt.Errorf("the trace %s has format %s; this planctl reads %s: record the run again with this version", path, jsontext.Quote(t.Format), jsontext.Quote(Format))
 	}
 	if t.Plan.Source() == nil {
 		return nil, fmt.Errorf("the trace %s holds no plan: it is incomplete; record the run again", path)
@@ -512,8 +512,8 @@ func Parse(path string, data []byte) (*Trace, error) {
 			return nil, fmt.Errorf("the trace %s lists step %d at position %d: the file was edited or is damaged; record the run again", path, s.Index, i)
 		}
 		if s.Status == "ok" && s.Result == nil || s.Status == "error" && s.Error == nil {
-			return nil, fmt.Errorf("the trace %s has step %q %s with no %s: the file was edited or is damaged; record the run again",
-				path, s.ID, s.Status, map[string]string{"ok": "result", "error": "error"}[s.Status])
+			return nil, fmt.Errorf("the trace %s has step %s %s with no %s: the file was edited or is damaged; record the run again",
+				path, jsontext.Quote(s.ID), s.Status, map[string]string{"ok": "result", "error": "error"}[s.Status])
 		}
 	}
 	return t, nil

@@ -133,7 +133,7 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	fl.StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port, or :port for 127.0.0.1), endpoint /mcp")
 	fl.BoolVar(&f.stateless, "stateless", false, "HTTP without sessions: any replica can answer any request")
 	fl.BoolVar(&f.noPreflight, "no-preflight", false, "skip planctl's validator: Concierge's exact behaviour")
-	fl.BoolVar(&f.conciergeWire, "concierge-wire", false, "answer as Concierge's server does: its tools/list (description, no outputSchema), a refused plan not marked isError, no progress, its protocol edges (docs/concierge.md)")
+	fl.BoolVar(&f.conciergeWire, "concierge-wire", false, "answer as Concierge's server does: its initialize (serverInfo stays planctl's) and tools/list (description, no outputSchema), a refused plan not marked isError, no progress, its protocol edges (docs/concierge.md)")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.DurationVar(&f.planTimeout, "plan-timeout", 5*time.Minute, "bound a whole plan (0: no bound)")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT/SIGTERM, let running plans finish this long before cancelling them")

@@ -486,7 +486,7 @@ func hugeInput(t *testing.T, d string) {
 			args = []string{"debug", "--repl", p}
 		}
 		code, out, errOut := planctl(t, strings.NewReader("continue\ndiag\nquit\n"), append(args, src.flags...)...)
-		const want = "the plan is larger than the limit of 67108864 bytes: split it into smaller plans or raise --max-bytes"
+		const want = ", more than the limit of 67108864 bytes (64.0 MiB): split it into smaller plans or raise --max-bytes"
 		const wantCode = 1 // run: refused; the REPL: shows why, and "continue" fails
 		if code != wantCode || !strings.Contains(out+errOut, want) {
 			t.Errorf("exit %d, want %d and %q\n%.500s\n%.500s", code, wantCode, want, out, errOut)
