@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -62,14 +63,40 @@ func (c *Change) Move(d Diagnostic) Diagnostic {
 	}
 	d.Start, d.End = c.Offset(d.Start), c.Offset(d.End)
 	d.src = c.New.Src
-	if len(d.Related) > 0 {
-		rel := make([]Related, len(d.Related))
-		copy(rel, d.Related)
-		for i := range rel {
-			rel[i].Pos = c.MovePosition(rel[i].Pos)
+	// The related locations are copied only when one moves: the
+	// diagnostics handed out before share the rest.
+	var rel []Related
+	for i, r := range d.Related {
+		if pos := c.MovePosition(r.Pos); pos != r.Pos {
+			if rel == nil {
+				rel = slices.Clone(d.Related)
+			}
+			rel[i].Pos = pos
 		}
-		d.Related = rel
 	}
+	if rel == nil {
+		rel = slices.Clip(d.Related) // an append copies
+	}
+	d.Related = rel
+	return d
+}
+
+// Shift is d, a diagnostic of an earlier text of p whose offsets have
+// moved by delta since (none of them in an edit), as a diagnostic of p's
+// text: a validator that keeps diagnostics across edits moves them when
+// asked for rather than on every edit.
+func (p *Plan) Shift(d Diagnostic, delta int) Diagnostic {
+	d.Start += delta
+	d.End += delta
+	d.src = p.Src
+	return d
+}
+
+// Detached is d without the text its offsets are into (Pos answers the
+// zero Position until Shift gives it one): for a diagnostic kept across
+// edits, which must not keep each old text in memory.
+func (d Diagnostic) Detached() Diagnostic {
+	d.src = nil
 	return d
 }
 
