@@ -204,7 +204,7 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 	// The others' diagnostics move with the text.
 	for j := range in.steps {
 		if !affected[j] {
-			in.steps[j].move(ch, ch.Step >= 0 && x.p.Steps[j].Node.Start() >= ch.OldEnd)
+			in.steps[j].move(ch, ch.Step >= 0 && j > ch.Step) // steps are in text order
 		}
 	}
 	order := make([]int, 0, len(affected))
