@@ -83,23 +83,18 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 	firstChunk := int(first >> chunkBits)
 	nd.chunks = make([][]node, 0, int(total>>chunkBits)+1)
 	shift := make([]int64, 0, cap(nd.chunks))
+	anc := od.ancestors(first)
 	for c := 0; c < firstChunk; c++ {
 		ch := od.chunks[c]
-		enclosing := false
-		for k := range ch {
-			if ch[k].next > first {
-				enclosing = true
-				break
+		copied := false
+		for len(anc) > 0 && int(anc[0]>>chunkBits) == c {
+			if !copied {
+				ch, copied = append([]node(nil), ch...), true
 			}
-		}
-		if enclosing {
-			ch = append([]node(nil), ch...)
-			for k := range ch {
-				if ch[k].next > first {
-					ch[k].end = uint32(int64(ch[k].end) + delta)
-					ch[k].next = uint32(int64(ch[k].next) + nodeDelta)
-				}
-			}
+			n := &ch[anc[0]&(chunkSize-1)]
+			n.end = uint32(int64(n.end) + delta)
+			n.next = uint32(int64(n.next) + nodeDelta)
+			anc = anc[1:]
 		}
 		nd.chunks = append(nd.chunks, ch)
 		shift = append(shift, od.shiftOf(c))
@@ -171,6 +166,22 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 		r.Dups = append(r.Dups, Value{nd, dv.i + first})
 	}
 	return r, nil
+}
+
+// ancestors is the indexes of the containers that enclose node x, from
+// the root down: a walk down the tree, over the subtrees before x at each
+// level, rather than a scan of every node before x.
+func (d *document) ancestors(x uint32) []uint32 {
+	var out []uint32
+	for i := uint32(0); i != x; {
+		out = append(out, i)
+		j := i + 1
+		for d.node(j).next <= x {
+			j = d.node(j).next
+		}
+		i = j
+	}
+	return out
 }
 
 // replaceMoving is Replace's tape from the container's chunk on when the
