@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
@@ -65,7 +66,7 @@ type snapshot struct {
 }
 
 func newDocument(uri string, version int32, text string) *document {
-	d := &document{uri: uri, cur: newSnapshot(uri, version, []byte(text)), busy: make(chan struct{}, 1), seq: 1}
+	d := &document{uri: uri, cur: newSnapshot(uri, version, shareText(text)), busy: make(chan struct{}, 1), seq: 1}
 	d.cur.seq = 1
 	return d
 }
@@ -81,6 +82,14 @@ func newSnapshot(uri string, version int32, text []byte) *snapshot {
 		v.lines = append(v.lines, i)
 	}
 	return v
+}
+
+// shareText is text's bytes, not copied: a snapshot's text is never
+// written (a change makes a new one), and a string's bytes never change,
+// so a whole text sent by the client (didOpen, a full change) costs no
+// copy of its megabytes.
+func shareText(text string) []byte {
+	return unsafe.Slice(unsafe.StringData(text), len(text))
 }
 
 // current is the latest text.
@@ -176,10 +185,10 @@ func (v *snapshot) splice(version int32, start, end int, ins string) *snapshot {
 func (v *snapshot) apply(version int32, change any) (*snapshot, *plan.Span, error) {
 	switch c := change.(type) {
 	case protocol.TextDocumentContentChangeEventWhole:
-		return newSnapshot(v.uri, version, []byte(c.Text)), nil, nil
+		return newSnapshot(v.uri, version, shareText(c.Text)), nil, nil
 	case protocol.TextDocumentContentChangeEvent:
 		if c.Range == nil {
-			return newSnapshot(v.uri, version, []byte(c.Text)), nil, nil
+			return newSnapshot(v.uri, version, shareText(c.Text)), nil, nil
 		}
 		start, err := v.offset(c.Range.Start)
 		if err != nil {
