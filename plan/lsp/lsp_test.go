@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/report"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -387,3 +389,44 @@ func TestChangeSpans(t *testing.T) {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// TestDiagnosticFieldsEncoded: the fields a diagnostic's code decides
+// (shared between diagnostics) and its did-you-mean encode as before they
+// were shared: the code, its page, and data.suggestion.
+func TestDiagnosticFieldsEncoded(t *testing.T) {
+	s := testServer(mockserver.Demo())
+	uri := "file:///typo.json"
+	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1,
+		Text: `[{"id": "a", "tool": "ecoh", "args": {"value": 1}}, {"id": "b", "tool": "ecoh", "args": {"value": 2}}]`}})
+	doc, _ := s.doc(uri)
+	v, _ := doc.view(context.Background())
+	params := s.diagnostics(v)
+	v.release()
+	b, err := json.Marshal(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Diagnostics []struct {
+			Code            string
+			CodeDescription struct{ Href string }
+			Data            map[string]string
+		}
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range got.Diagnostics {
+		if d.Code != "UNKNOWN_TOOL" {
+			continue
+		}
+		n++
+		if d.CodeDescription.Href != report.CodeURL("UNKNOWN_TOOL") || d.Data["suggestion"] != "echo" {
+			t.Errorf("diagnostic %s: href %q, data %v; want %q and suggestion echo", b, d.CodeDescription.Href, d.Data, report.CodeURL("UNKNOWN_TOOL"))
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d UNKNOWN_TOOL diagnostics in %s, want 2", n, b)
+	}
+}
