@@ -109,10 +109,10 @@ func (d *document) change(version int32, changes []any) error {
 	}
 	d.seq++
 	v.seq = d.seq
-	switch cur := d.cur; {
+	switch cur, analysed := d.cur, d.analysedSeq.Load(); {
 	case sp == nil:
 		v.anchor = 0
-	case cur.anchor != 0 && cur.seq != d.analysedSeq.Load() && cur.anchor == d.analysedSeq.Load():
+	case cur.anchor != 0 && cur.seq != analysed && cur.anchor == analysed:
 		// The text analysed last is older than cur: the span from it.
 		v.anchor, v.span = cur.anchor, cur.span.Then(*sp)
 	default:
