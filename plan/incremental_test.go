@@ -290,3 +290,74 @@ func reloadSome(rng *rand.Rand, old *plan.Plan, text []byte, sp plan.Span, known
 	after := rng.IntN(len(text) - sp.NewEnd + 1)
 	return plan.ReloadSpan(old, text, plan.Span{Start: sp.Start - before, OldEnd: sp.OldEnd + after, NewEnd: sp.NewEnd + after}, plan.Limits{})
 }
+
+// TestIncrementalLargePlans is TestIncrementalMatchesWhole on plans whose
+// parse spans several chunks of the tape (jsontext.Replace shares the
+// chunks after an edit, moved by a shift, when the edit keeps the number
+// of values): each reload against Load, the diagnostics against Validate.
+func TestIncrementalLargePlans(t *testing.T) {
+	if os.Getenv("PLANCTL_LONG_TESTS") == "" {
+		t.Skip("long test (plans of several MB validated whole after each edit): set PLANCTL_LONG_TESTS=1 to run it, as .ci/run does")
+	}
+	shapes, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, s := range plantest.Shapes {
+		if s.Name != "chain" && s.Name != "wide" && s.Name != "diagnostics" {
+			continue // one shape of each kind: a chain, a wide step, thousands of diagnostics
+		}
+		steps := 5000
+		if s.Name == "wide" {
+			steps = 1000
+		}
+		text := s.Gen(steps)
+		valid := text
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		p := plan.Load(s.Name, text, plan.Limits{})
+		x := check.NewIncremental(p, shapes, check.ValidateOptions{})
+		incremental := 0
+		for e := range 6 {
+			var sp plan.Span
+			known := true
+			switch {
+			case valid == nil:
+				text, known = p.Src.Bytes, false // back to valid JSON
+			case e%3 == 2:
+				text, sp = randomEdit(rng, text)
+			default:
+				// A letter typed after a letter, in a string: the number
+				// of values stays, the chunks after it are shared.
+				at := 1 + rng.IntN(len(text)-2)
+				for !(isLower(text[at-1]) && isLower(text[at])) {
+					at = 1 + rng.IntN(len(text)-2)
+				}
+				text = append(append(append([]byte(nil), text[:at]...), 'q'), text[at:]...)
+				sp = plan.Span{Start: at, OldEnd: at, NewEnd: at + 1}
+			}
+			whole0, _ := x.Counts()
+			np, ch := reloadSome(rng, x.Plan(), text, sp, known)
+			want := plan.Load(s.Name, text, plan.Limits{})
+			where := fmt.Sprintf("%s, edit %d", s.Name, e)
+			samePlan(t, where, np, want)
+			if !sameDiagnostics(t, where, x.Apply(np, ch), check.Validate(want, shapes)) {
+				break
+			}
+			if whole, _ := x.Counts(); whole == whole0 {
+				incremental++
+			}
+			valid = text
+			if _, err := jsontext.Parse(text); err != nil {
+				valid = nil
+			} else {
+				p = np
+			}
+		}
+		t.Logf("%s (%d steps): %d of 6 edits took the incremental path", s.Name, steps, incremental)
+		if incremental < 3 {
+			t.Errorf("%s: only %d of 6 edits took the incremental path", s.Name, incremental)
+		}
+	}
+}
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
