@@ -61,14 +61,16 @@ func TestIncrementalMatchesWhole(t *testing.T) {
 		sameDiagnostics(t, in.name+" (loaded)", x.Diagnostics(), check.Validate(p, in.cat))
 		text, valid := in.src, in.src
 		for e := range edits {
+			var sp plan.Span
+			known := true
 			if _, err := jsontext.Parse(text); err == nil {
 				valid = text
-				text = randomEdit(rng, text)
+				text, sp = randomEdit(rng, text)
 			} else {
-				text = valid // the typing goes on to valid JSON again
+				text, known = valid, false // the typing goes on to valid JSON again
 			}
 			whole0, _ := x.Counts()
-			np, ch := plan.Reload(x.Plan(), text, plan.Limits{})
+			np, ch := reloadSome(rng, x.Plan(), text, sp, known)
 			want := plan.Load(in.name, text, plan.Limits{})
 			where := fmt.Sprintf("%s, edit %d", in.name, e)
 			samePlan(t, where, np, want)
@@ -92,7 +94,8 @@ func TestIncrementalMatchesWhole(t *testing.T) {
 // randomEdit changes text as a person typing might: a string, a number or
 // a key replaced by another of the plan's words or by a mistake, a
 // character typed or deleted.
-func randomEdit(rng *rand.Rand, text []byte) []byte {
+// The span is where the texts differ (plan.ReloadSpan's).
+func randomEdit(rng *rand.Rand, text []byte) ([]byte, plan.Span) {
 	type span struct{ start, end int }
 	var spans []span
 	var words []string
@@ -120,11 +123,11 @@ func randomEdit(rng *rand.Rand, text []byte) []byte {
 	mistakes := []string{`"x"`, `1e400`, `0.1000000000000000055511151231257827`, `true`, `null`, `{}`, `[]`, `"step-000003"`,
 		`{"output_by_reference": {"step-000002": ["value"]}}`, `{"output_by_reference": {"nope": ["value"]}}`, `"{{step-000001.value}}"`,
 		`{"a": 1, "a": 2}`, `"echo"`, `"note"`, `"gather"`, `"get_weather"`, `"backup_database"`, `"id"`, `"ID"`, `"tool"`, `"args"`, `"name"`}
-	splice := func(s, e int, with string) []byte {
+	splice := func(s, e int, with string) ([]byte, plan.Span) {
 		out := make([]byte, 0, len(text)+len(with))
 		out = append(out, text[:s]...)
 		out = append(out, with...)
-		return append(out, text[e:]...)
+		return append(out, text[e:]...), plan.Span{Start: s, OldEnd: e, NewEnd: s + len(with)}
 	}
 	switch r := rng.IntN(11); {
 	case r < 7 && len(spans) > 0:
@@ -149,7 +152,7 @@ func randomEdit(rng *rand.Rand, text []byte) []byte {
 			at := sp.start + 1 + rng.IntN(sp.end-sp.start-2)
 			return splice(at, at+1, "")
 		}
-		return text
+		return text, plan.Span{}
 	default:
 		at := rng.IntN(len(text) + 1)
 		return splice(at, at, string(",{}[]\" \n"[rng.IntN(8)]))
@@ -255,8 +258,14 @@ func FuzzIncremental(f *testing.F) {
 		}
 		text := src
 		for e := range 10 {
-			text = randomEdit(rng, text)
-			np, ch := plan.Reload(x.Plan(), text, plan.Limits{})
+			var sp plan.Span
+			text, sp = randomEdit(rng, text)
+			if rng.IntN(3) == 0 { // two edits made before the plan is loaded again
+				var next plan.Span
+				text, next = randomEdit(rng, text)
+				sp = sp.Then(next)
+			}
+			np, ch := reloadSome(rng, x.Plan(), text, sp, true)
 			want := plan.Load("f.json", text, plan.Limits{})
 			where := fmt.Sprintf("edit %d", e)
 			samePlan(t, where, np, want)
@@ -266,3 +275,89 @@ func FuzzIncremental(f *testing.F) {
 		}
 	})
 }
+
+// reloadSome is plan.Reload of text, or plan.ReloadSpan with sp (where the
+// text differs from old's, when known) or with a span around it: every
+// way a driver may load an edit.
+func reloadSome(rng *rand.Rand, old *plan.Plan, text []byte, sp plan.Span, known bool) (*plan.Plan, *plan.Change) {
+	switch r := rng.IntN(3); {
+	case !known || r == 0:
+		return plan.Reload(old, text, plan.Limits{})
+	case r == 1:
+		return plan.ReloadSpan(old, text, sp, plan.Limits{})
+	}
+	before := rng.IntN(sp.Start + 1)
+	after := rng.IntN(len(text) - sp.NewEnd + 1)
+	return plan.ReloadSpan(old, text, plan.Span{Start: sp.Start - before, OldEnd: sp.OldEnd + after, NewEnd: sp.NewEnd + after}, plan.Limits{})
+}
+
+// TestIncrementalLargePlans is TestIncrementalMatchesWhole on plans whose
+// parse spans several chunks of the tape (jsontext.Replace shares the
+// chunks after an edit, moved by a shift, when the edit keeps the number
+// of values): each reload against Load, the diagnostics against Validate.
+func TestIncrementalLargePlans(t *testing.T) {
+	if os.Getenv("PLANCTL_LONG_TESTS") == "" {
+		t.Skip("long test (plans of several MB validated whole after each edit): set PLANCTL_LONG_TESTS=1 to run it, as .ci/run does")
+	}
+	shapes, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, s := range plantest.Shapes {
+		if s.Name != "chain" && s.Name != "wide" && s.Name != "diagnostics" {
+			continue // one shape of each kind: a chain, a wide step, thousands of diagnostics
+		}
+		steps := 5000
+		if s.Name == "wide" {
+			steps = 1000
+		}
+		text := s.Gen(steps)
+		valid := text
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		p := plan.Load(s.Name, text, plan.Limits{})
+		x := check.NewIncremental(p, shapes, check.ValidateOptions{})
+		incremental := 0
+		for e := range 6 {
+			var sp plan.Span
+			known := true
+			switch {
+			case valid == nil:
+				text, known = p.Src.Bytes, false // back to valid JSON
+			case e%3 == 2:
+				text, sp = randomEdit(rng, text)
+			default:
+				// A letter typed after a letter, in a string: the number
+				// of values stays, the chunks after it are shared.
+				at := 1 + rng.IntN(len(text)-2)
+				for !(isLower(text[at-1]) && isLower(text[at])) {
+					at = 1 + rng.IntN(len(text)-2)
+				}
+				text = append(append(append([]byte(nil), text[:at]...), 'q'), text[at:]...)
+				sp = plan.Span{Start: at, OldEnd: at, NewEnd: at + 1}
+			}
+			whole0, _ := x.Counts()
+			np, ch := reloadSome(rng, x.Plan(), text, sp, known)
+			want := plan.Load(s.Name, text, plan.Limits{})
+			where := fmt.Sprintf("%s, edit %d", s.Name, e)
+			samePlan(t, where, np, want)
+			if !sameDiagnostics(t, where, x.Apply(np, ch), check.Validate(want, shapes)) {
+				break
+			}
+			if whole, _ := x.Counts(); whole == whole0 {
+				incremental++
+			}
+			valid = text
+			if _, err := jsontext.Parse(text); err != nil {
+				valid = nil
+			} else {
+				p = np
+			}
+		}
+		t.Logf("%s (%d steps): %d of 6 edits took the incremental path", s.Name, steps, incremental)
+		if incremental < 3 {
+			t.Errorf("%s: only %d of 6 edits took the incremental path", s.Name, incremental)
+		}
+	}
+}
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }

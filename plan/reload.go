@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -62,14 +63,40 @@ func (c *Change) Move(d Diagnostic) Diagnostic {
 	}
 	d.Start, d.End = c.Offset(d.Start), c.Offset(d.End)
 	d.src = c.New.Src
-	if len(d.Related) > 0 {
-		rel := make([]Related, len(d.Related))
-		copy(rel, d.Related)
-		for i := range rel {
-			rel[i].Pos = c.MovePosition(rel[i].Pos)
+	// The related locations are copied only when one moves: the
+	// diagnostics handed out before share the rest.
+	var rel []Related
+	for i, r := range d.Related {
+		if pos := c.MovePosition(r.Pos); pos != r.Pos {
+			if rel == nil {
+				rel = slices.Clone(d.Related)
+			}
+			rel[i].Pos = pos
 		}
-		d.Related = rel
 	}
+	if rel == nil {
+		rel = slices.Clip(d.Related) // an append copies
+	}
+	d.Related = rel
+	return d
+}
+
+// Shift is d, a diagnostic of an earlier text of p whose offsets have
+// moved by delta since (none of them in an edit), as a diagnostic of p's
+// text: a validator that keeps diagnostics across edits moves them when
+// asked for rather than on every edit.
+func (p *Plan) Shift(d Diagnostic, delta int) Diagnostic {
+	d.Start += delta
+	d.End += delta
+	d.src = p.Src
+	return d
+}
+
+// Detached is d without the text its offsets are into (Pos answers the
+// zero Position until Shift gives it one): for a diagnostic kept across
+// edits, which must not keep each old text in memory.
+func (d Diagnostic) Detached() Diagnostic {
+	d.src = nil
 	return d
 }
 
@@ -105,6 +132,24 @@ func (c *Change) KeepsPosition(p jsontext.Position) bool {
 // is nil when src was loaded whole (the change crossed a step's bounds,
 // the step no longer parses, or old had problems outside its steps).
 func Reload(old *Plan, src []byte, lim Limits) (*Plan, *Change) {
+	return reload(old, src, nil, lim)
+}
+
+// Span is where a text was edited: [Start, OldEnd) of the old text is
+// [Start, NewEnd) of the new one, and the bytes around it are the same.
+type Span struct{ Start, OldEnd, NewEnd int }
+
+// ReloadSpan is Reload told where the text changed, as an editor's change
+// or a splice knows it: the texts are not compared outside sp, which on a
+// plan of megabytes costs more than the step's parse. sp may be wider than
+// the bytes that differ (it is narrowed by comparing inside it); one that
+// does not fit the two texts' lengths is ignored (Reload compares them).
+// The caller vouches that the texts are the same outside sp.
+func ReloadSpan(old *Plan, src []byte, sp Span, lim Limits) (*Plan, *Change) {
+	return reload(old, src, &sp, lim)
+}
+
+func reload(old *Plan, src []byte, sp *Span, lim Limits) (*Plan, *Change) {
 	lim = lim.WithDefaults()
 	whole := func() (*Plan, *Change) {
 		name := ""
@@ -117,7 +162,17 @@ func Reload(old *Plan, src []byte, lim Limits) (*Plan, *Change) {
 		return whole()
 	}
 	ob := old.Src.Bytes
-	if bytes.Equal(ob, src) {
+	var start, oldEnd, newEnd int
+	if sp != nil && sp.fits(len(ob), len(src)) {
+		start = sp.Start + commonPrefix(ob[sp.Start:sp.OldEnd], src[sp.Start:sp.NewEnd])
+		suffix := commonSuffix(ob[start:sp.OldEnd], src[start:sp.NewEnd])
+		oldEnd, newEnd = sp.OldEnd-suffix, sp.NewEnd-suffix
+	} else {
+		start = commonPrefix(ob, src)
+		suffix := commonSuffix(ob[start:], src[start:])
+		oldEnd, newEnd = len(ob)-suffix, len(src)-suffix
+	}
+	if start == oldEnd && start == newEnd {
 		np := *old
 		np.Src = jsontext.NewSource(old.Src.Name, ob) // old's values read ob: keep it
 		c := &Change{Old: old, New: &np, Step: -1}
@@ -127,9 +182,6 @@ func Reload(old *Plan, src []byte, lim Limits) (*Plan, *Change) {
 		}
 		return &np, c
 	}
-	start := commonPrefix(ob, src)
-	suffix := commonSuffix(ob[start:], src[start:])
-	oldEnd, newEnd := len(ob)-suffix, len(src)-suffix
 	// The step whose object holds the change strictly inside its braces.
 	k := sort.Search(len(old.Steps), func(i int) bool { return old.Steps[i].Node.Start() >= start }) - 1
 	if k < 0 {
@@ -193,6 +245,28 @@ func Reload(old *Plan, src []byte, lim Limits) (*Plan, *Change) {
 	}
 	addStep()
 	return np, c
+}
+
+// Then is the edit that makes sp's old text into the text after next, an
+// edit of sp's new text: one span over both.
+func (sp Span) Then(next Span) Span {
+	switch {
+	case sp.Start == sp.OldEnd && sp.Start == sp.NewEnd:
+		return next
+	case next.Start == next.OldEnd && next.Start == next.NewEnd:
+		return sp
+	}
+	// In the middle text, the two edits' spans are [sp.Start, sp.NewEnd)
+	// and [next.Start, next.OldEnd): their union, mapped out each way.
+	lo, hi := min(sp.Start, next.Start), max(sp.NewEnd, next.OldEnd)
+	return Span{Start: lo, OldEnd: hi - sp.NewEnd + sp.OldEnd, NewEnd: hi - next.OldEnd + next.NewEnd}
+}
+
+// fits reports whether sp can be an edit of a text of oldLen bytes into
+// one of newLen.
+func (sp *Span) fits(oldLen, newLen int) bool {
+	return 0 <= sp.Start && sp.Start <= sp.OldEnd && sp.OldEnd <= oldLen && sp.Start <= sp.NewEnd &&
+		sp.NewEnd <= newLen && newLen-sp.NewEnd == oldLen-sp.OldEnd
 }
 
 // stepAtOffset is the index of the step whose object holds offset off, or -1.

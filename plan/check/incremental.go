@@ -204,7 +204,7 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 	// The others' diagnostics move with the text.
 	for j := range in.steps {
 		if !affected[j] {
-			in.steps[j].move(ch)
+			in.steps[j].move(ch, ch.Step >= 0 && j > ch.Step) // steps are in text order
 		}
 	}
 	order := make([]int, 0, len(affected))
@@ -259,14 +259,14 @@ func (x *Incremental) assemble() []plan.Diagnostic {
 	for ph := phaseValues; ph < phaseFastMCP; ph++ {
 		for j := range in.steps {
 			for _, d := range in.steps[j].diags[ph] {
-				all = append(all, d.d)
+				all = append(all, p.Shift(d.d, in.steps[j].pend[ph]))
 			}
 		}
 	}
 	all = append(all, x.unchecked()...)
 	for j := range in.steps {
 		for _, d := range in.steps[j].diags[phaseFastMCP] {
-			all = append(all, d.d)
+			all = append(all, p.Shift(d.d, in.steps[j].pend[phaseFastMCP]))
 		}
 	}
 	all = append(all, in.required...)
@@ -372,7 +372,15 @@ type incrState struct {
 // stepState is one step's diagnostics, by phase, and what decides when
 // they must be made again.
 type stepState struct {
-	diags     [phases][]incrDiag
+	diags [phases][]incrDiag
+	// A phase whose diagnostics all lie in the step's text (inside) moves
+	// with the text by a delta (pend) that assemble adds, rather than one
+	// diagnostic at a time on every edit: the offsets kept are pend less
+	// than the text's. withRel counts its diagnostics with related
+	// locations (which can be anywhere: moved one at a time).
+	inside    [phases]bool
+	pend      [phases]int
+	withRel   [phases]int
 	refIDs    []string       // the ids its checks looked up
 	unchecked []uncheckedRec // its references into tools without an outputSchema
 	usesScope bool           // a did-you-mean of its looked at the ids before it
@@ -417,8 +425,19 @@ func (in *incrState) capture(v *validator, i, ph int, fn func()) {
 	n0 := v.ds.len()
 	fn()
 	ds := st.diags[ph][:0]
+	from, to := v.p.Steps[i].Node.Start(), v.p.Steps[i].Node.End()
+	st.inside[ph], st.pend[ph], st.withRel[ph] = true, 0, 0
 	for k := n0; k < v.ds.len(); k++ {
-		ds = append(ds, incrDiag{d: v.ds.make(k, true), relOff: in.relOff[k]})
+		d := v.ds.make(k, true)
+		if d.Start < from || d.End > to || d.End < d.Start {
+			st.inside[ph] = false
+		}
+		if len(d.Related) > 0 {
+			st.withRel[ph]++
+		}
+		// Kept without its text: assemble gives it the plan's then (a
+		// diagnostic kept over many edits must not keep their texts).
+		ds = append(ds, incrDiag{d: d.Detached(), relOff: in.relOff[k]})
 	}
 	st.diags[ph] = ds
 	v.ds.reset()
@@ -503,23 +522,41 @@ func (in *incrState) scopeNames(v *validator, at int) []string {
 	return names
 }
 
-// move makes the step's diagnostics those of the changed plan.
-func (st *stepState) move(ch *plan.Change) {
+// move makes the step's diagnostics those of the changed plan; after
+// reports whether the step is after the change (else before it).
+func (st *stepState) move(ch *plan.Change, after bool) {
 	for ph := range st.diags {
+		if st.inside[ph] {
+			if after {
+				st.pend[ph] += ch.Delta()
+			}
+			if st.withRel[ph] == 0 {
+				continue
+			}
+		}
 		for k := range st.diags[ph] {
 			x := &st.diags[ph][k]
 			rel := x.d.Related
 			x.d.Related = nil
-			x.d = ch.Move(x.d)
+			if !st.inside[ph] {
+				x.d = ch.Move(x.d).Detached()
+			}
 			if len(rel) > 0 {
-				nr := make([]plan.Related, len(rel))
-				copy(nr, rel)
-				for r := range nr {
+				// The related locations are copied only when one moves:
+				// the lists handed out before share the rest.
+				var nr []plan.Related
+				for r := range rel {
 					off := ch.Offset(x.relOff[r])
-					if !ch.KeepsPosition(nr[r].Pos) {
+					if !ch.KeepsPosition(rel[r].Pos) {
+						if nr == nil {
+							nr = slices.Clone(rel)
+						}
 						nr[r].Pos = ch.New.Src.Position(off)
 					}
 					x.relOff[r] = off
+				}
+				if nr == nil {
+					nr = slices.Clip(rel) // an append copies
 				}
 				x.d.Related = nr
 			}

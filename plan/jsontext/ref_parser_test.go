@@ -354,7 +354,7 @@ func (p *refParser) array(depth int) error {
 
 // close ends container v at p.i, with n children.
 func (p *refParser) close(v uint32, n int) {
-	nd := p.d.node(v)
+	nd := p.d.raw(v)
 	nd.end = uint32(p.i)
 	nd.next = p.d.n
 	nd.n = uint16(min(n, maxCount))
@@ -410,7 +410,7 @@ func (p *refParser) object(depth int) error {
 			p.i++
 			p.close(v, n)
 			if n > 1 && refRepeatsKey(Value{p.d, v}) {
-				p.d.node(v).flags |= flagDupKeys
+				p.d.raw(v).flags |= flagDupKeys
 				p.dups = append(p.dups, v)
 			}
 			return nil

@@ -34,8 +34,8 @@ func sameAsReference(t *testing.T, src []byte, got Value, gotDups []Value, gotEr
 		t.Fatalf("%q: %d nodes, reference %d", trunc(src), g.n, w.n)
 	}
 	for i := uint32(0); i < g.n; i++ {
-		if *g.node(i) != *w.node(i) {
-			t.Fatalf("%q: node %d is %+v, reference %+v", trunc(src), i, *g.node(i), *w.node(i))
+		if g.node(i) != w.node(i) {
+			t.Fatalf("%q: node %d is %+v, reference %+v", trunc(src), i, g.node(i), w.node(i))
 		}
 	}
 	if len(g.esc) != len(w.esc) || (len(g.esc) > 0 && !reflect.DeepEqual(g.esc, w.esc)) {

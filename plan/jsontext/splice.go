@@ -40,10 +40,14 @@ var ErrNotReplaced = errors.New("the container's new text is not one value of it
 
 // Replace parses src, the text of old's document with old's span
 // [old.Start(), old.End()) replaced by src[old.Start():newEnd], by parsing
-// only that span again: the rest of the tape is copied, its offsets moved.
+// only that span again. When the new text has as many values as the old
+// (a keystroke in a string or a number), the tape's chunks after the
+// container's are shared with old's, their offsets moved by a shift of
+// the chunk; otherwise the tape after it is copied, its offsets moved.
 // old must be an array or an object (the new text too, of the same kind),
 // and no container around it may repeat a key. It is the whole parse's
-// result at the cost of the span's parse and a copy of the tape after it.
+// result at the cost of the span's parse and of the chunks it is in (or
+// of the tape after it).
 func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 	if old.d == nil || (old.Kind() != Array && old.Kind() != Object) {
 		return nil, fmt.Errorf("replace: %w", ErrNotReplaced)
@@ -78,26 +82,112 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 	// that do (the first: the root, the steps array) are copied and mended.
 	firstChunk := int(first >> chunkBits)
 	nd.chunks = make([][]node, 0, int(total>>chunkBits)+1)
+	shift := make([]int64, 0, cap(nd.chunks))
+	anc := od.ancestors(first)
 	for c := 0; c < firstChunk; c++ {
 		ch := od.chunks[c]
-		enclosing := false
-		for k := range ch {
-			if ch[k].next > first {
-				enclosing = true
-				break
+		copied := false
+		for len(anc) > 0 && int(anc[0]>>chunkBits) == c {
+			if !copied {
+				ch, copied = append([]node(nil), ch...), true
 			}
-		}
-		if enclosing {
-			ch = append([]node(nil), ch...)
-			for k := range ch {
-				if ch[k].next > first {
-					ch[k].end = uint32(int64(ch[k].end) + delta)
-					ch[k].next = uint32(int64(ch[k].next) + nodeDelta)
-				}
-			}
+			n := &ch[anc[0]&(chunkSize-1)]
+			n.end = uint32(int64(n.end) + delta)
+			n.next = uint32(int64(n.next) + nodeDelta)
+			anc = anc[1:]
 		}
 		nd.chunks = append(nd.chunks, ch)
+		shift = append(shift, od.shiftOf(c))
 	}
+	if nodeDelta == 0 {
+		// The tape keeps its layout: the chunks the container's nodes are
+		// in are made again, and those after them are shared, their shift
+		// moved, rather than copied to move each node.
+		lastChunk := int((end - 1) >> chunkBits)
+		for c := firstChunk; c <= lastChunk; c++ {
+			lo := uint32(c) << chunkBits
+			ch := make([]node, min(len(od.chunks[c]), int(od.n-lo)))
+			for k := range ch {
+				i := lo + uint32(k)
+				var n node
+				switch {
+				case i < first:
+					n = od.node(i)
+					if n.next > first { // encloses the container
+						n.end = uint32(int64(n.end) + delta)
+					}
+				case i < end:
+					n = sd.node(i - first)
+					n.start += uint32(start)
+					n.end += uint32(start)
+					n.next += first
+				default:
+					n = od.node(i)
+					n.start = uint32(int64(n.start) + delta)
+					n.end = uint32(int64(n.end) + delta)
+				}
+				ch[k] = n
+			}
+			nd.chunks = append(nd.chunks, ch)
+			shift = append(shift, 0)
+		}
+		for c := lastChunk + 1; c < len(od.chunks); c++ {
+			nd.chunks = append(nd.chunks, od.chunks[c])
+			shift = append(shift, od.shiftOf(c)+delta)
+		}
+	} else {
+		replaceMoving(nd, od, sd, first, end, start, delta, nodeDelta, total)
+		shift = append(shift, make([]int64, len(nd.chunks)-len(shift))...)
+	}
+	for _, sh := range shift {
+		if sh != 0 {
+			nd.shift = shift
+			break
+		}
+	}
+	for _, e := range od.esc {
+		switch {
+		case e.node < first:
+			nd.esc = append(nd.esc, e)
+		case e.node >= end:
+			continue
+		}
+	}
+	for _, e := range sd.esc {
+		nd.esc = append(nd.esc, escText{e.node + first, e.text})
+	}
+	for _, e := range od.esc {
+		if e.node >= end {
+			nd.esc = append(nd.esc, escText{uint32(int64(e.node) + nodeDelta), e.text})
+		}
+	}
+	r := &Replaced{Root: Value{nd, 0}, Value: Value{nd, first}, old: od, first: first, end: end, nodeDelta: nodeDelta}
+	for _, dv := range dups {
+		r.Dups = append(r.Dups, Value{nd, dv.i + first})
+	}
+	return r, nil
+}
+
+// ancestors is the indexes of the containers that enclose node x, from
+// the root down: a walk down the tree, over the subtrees before x at each
+// level, rather than a scan of every node before x.
+func (d *document) ancestors(x uint32) []uint32 {
+	var out []uint32
+	for i := uint32(0); i != x; {
+		out = append(out, i)
+		j := i + 1
+		for d.node(j).next <= x {
+			j = d.node(j).next
+		}
+		i = j
+	}
+	return out
+}
+
+// replaceMoving is Replace's tape from the container's chunk on when the
+// number of nodes changed: every later node is copied, its index and
+// offsets moved.
+func replaceMoving(nd, od, sd *document, first, end uint32, start int, delta, nodeDelta, total int64) {
 	var cur []node
 	push := func(n node) {
 		if len(cur) == chunkSize {
@@ -109,8 +199,8 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 		}
 		cur = append(cur, n)
 	}
-	for i := uint32(firstChunk) << chunkBits; i < first; i++ {
-		n := *od.node(i)
+	for i := first >> chunkBits << chunkBits; i < first; i++ {
+		n := od.node(i)
 		if n.next > first { // encloses the container
 			n.end = uint32(int64(n.end) + delta)
 			n.next = uint32(int64(n.next) + nodeDelta)
@@ -118,7 +208,7 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 		push(n)
 	}
 	for i := uint32(0); i < sd.n; i++ {
-		n := *sd.node(i)
+		n := sd.node(i)
 		n.start += uint32(start)
 		n.end += uint32(start)
 		n.next += first
@@ -126,6 +216,7 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 	}
 	// The nodes after it, a run of the old tape at a time.
 	for i := end; i < od.n; {
+		delta := delta + od.shiftOf(int(i>>chunkBits))
 		src := od.chunks[i>>chunkBits][i&(chunkSize-1):]
 		src = src[:min(len(src), int(od.n-i))]
 		for len(src) > 0 {
@@ -151,25 +242,4 @@ func Replace(old Value, src []byte, newEnd int) (*Replaced, error) {
 	if cur != nil {
 		nd.chunks = append(nd.chunks, cur)
 	}
-	for _, e := range od.esc {
-		switch {
-		case e.node < first:
-			nd.esc = append(nd.esc, e)
-		case e.node >= end:
-			continue
-		}
-	}
-	for _, e := range sd.esc {
-		nd.esc = append(nd.esc, escText{e.node + first, e.text})
-	}
-	for _, e := range od.esc {
-		if e.node >= end {
-			nd.esc = append(nd.esc, escText{uint32(int64(e.node) + nodeDelta), e.text})
-		}
-	}
-	r := &Replaced{Root: Value{nd, 0}, Value: Value{nd, first}, old: od, first: first, end: end, nodeDelta: nodeDelta}
-	for _, dv := range dups {
-		r.Dups = append(r.Dups, Value{nd, dv.i + first})
-	}
-	return r, nil
 }

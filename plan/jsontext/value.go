@@ -58,6 +58,10 @@ type document struct {
 	chunks [][]node
 	n      uint32    // nodes in the tape
 	esc    []escText // decoded text of the strings that have escapes, by node, in node order
+	// shift, when not nil, is by chunk how far its nodes' text has moved
+	// since they were parsed: Replace shares the chunks after an edit that
+	// kept the number of nodes rather than copying them to move each.
+	shift []int64
 
 	mu    sync.Mutex
 	index map[uint32][]uint32 // node indexes of the elements of large arrays, built by Index on demand
@@ -73,8 +77,27 @@ const (
 	chunkSize = 1 << chunkBits
 )
 
-// node returns node i of the tape.
-func (d *document) node(i uint32) *node { return &d.chunks[i>>chunkBits][i&(chunkSize-1)] }
+// node returns node i of the tape, where its text now is.
+func (d *document) node(i uint32) node {
+	c := i >> chunkBits
+	n := d.chunks[c][i&(chunkSize-1)]
+	if d.shift != nil {
+		n.start = uint32(int64(n.start) + d.shift[c])
+		n.end = uint32(int64(n.end) + d.shift[c])
+	}
+	return n
+}
+
+// raw is node i as stored, for the parser to write.
+func (d *document) raw(i uint32) *node { return &d.chunks[i>>chunkBits][i&(chunkSize-1)] }
+
+// shiftOf is chunk c's shift.
+func (d *document) shiftOf(c int) int64 {
+	if d.shift == nil {
+		return 0
+	}
+	return d.shift[c]
+}
 
 type node struct {
 	start, end uint32 // the value's span in the source
@@ -106,7 +129,7 @@ type Member struct {
 	Value    Value
 }
 
-func (v Value) n() *node { return v.d.node(v.i) }
+func (v Value) n() node { return v.d.node(v.i) }
 
 // IsZero reports whether v is absent: the zero Value, which Get and Find
 // return for what is not there.
@@ -795,7 +818,7 @@ after:
 		i++
 		p.close(top.v, top.n, i)
 		if top.n > 1 && p.repeatsKey(p.keys[top.keys:]) {
-			p.d.node(top.v).flags |= flagDupKeys
+			p.d.raw(top.v).flags |= flagDupKeys
 			p.dups = append(p.dups, top.v)
 		}
 		p.keys = p.keys[:top.keys]
@@ -1106,7 +1129,7 @@ func (p *parser) hex4() (rune, bool) {
 
 // close ends container v at end, with n children.
 func (p *parser) close(v uint32, n, end int) {
-	nd := p.d.node(v)
+	nd := p.d.raw(v)
 	nd.end = uint32(end)
 	nd.next = p.n
 	nd.n = uint16(min(n, maxCount))

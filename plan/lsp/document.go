@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
@@ -29,6 +31,10 @@ type document struct {
 	uri string
 	tmu sync.Mutex
 	cur *snapshot
+	seq uint64 // the last snapshot's seq; tmu's
+	// analysedSeq is the seq of the text last analysed (written under
+	// busy, read under tmu): a change anchors its span there when it can.
+	analysedSeq atomic.Uint64
 
 	busy chan struct{} // the analysis lock: full while held
 	// The rest is busy's.
@@ -51,10 +57,18 @@ type snapshot struct {
 	version int32
 	text    []byte // the parsed plan shares its memory
 	lines   []int  // offset of the first byte of each line of text
+	// seq numbers the document's snapshots. When anchor is not 0, span is
+	// where this text differs from that of snapshot anchor, an older one:
+	// analyse hands it to plan.ReloadSpan when that is the text it
+	// analysed last, so a keystroke does not compare megabytes of text.
+	seq, anchor uint64
+	span        plan.Span
 }
 
 func newDocument(uri string, version int32, text string) *document {
-	return &document{uri: uri, cur: newSnapshot(uri, version, []byte(text)), busy: make(chan struct{}, 1)}
+	d := &document{uri: uri, cur: newSnapshot(uri, version, shareText(text)), busy: make(chan struct{}, 1), seq: 1}
+	d.cur.seq = 1
+	return d
 }
 
 func newSnapshot(uri string, version int32, text []byte) *snapshot {
@@ -70,6 +84,14 @@ func newSnapshot(uri string, version int32, text []byte) *snapshot {
 	return v
 }
 
+// shareText is text's bytes, not copied: a snapshot's text is never
+// written (a change makes a new one), and a string's bytes never change,
+// so a whole text sent by the client (didOpen, a full change) costs no
+// copy of its megabytes.
+func shareText(text string) []byte {
+	return unsafe.Slice(unsafe.StringData(text), len(text))
+}
+
 // current is the latest text.
 func (d *document) current() *snapshot {
 	d.tmu.Lock()
@@ -81,11 +103,23 @@ func (d *document) current() *snapshot {
 func (d *document) change(version int32, changes []any) error {
 	d.tmu.Lock()
 	defer d.tmu.Unlock()
-	v, err := d.cur.applyAll(version, changes)
-	if err == nil {
-		d.cur = v
+	v, sp, err := d.cur.applyAll(version, changes)
+	if err != nil {
+		return err
 	}
-	return err
+	d.seq++
+	v.seq = d.seq
+	switch cur, analysed := d.cur, d.analysedSeq.Load(); {
+	case sp == nil:
+		v.anchor = 0
+	case cur.anchor != 0 && cur.seq != analysed && cur.anchor == analysed:
+		// The text analysed last is older than cur: the span from it.
+		v.anchor, v.span = cur.anchor, cur.span.Then(*sp)
+	default:
+		v.anchor, v.span = cur.seq, *sp
+	}
+	d.cur = v
+	return nil
 }
 
 // lock takes the analysis lock, or gives up when ctx ends first.
@@ -147,38 +181,45 @@ func (v *snapshot) splice(version int32, start, end int, ins string) *snapshot {
 
 // apply applies one change of a didChange notification to v: a range
 // replaced (incremental sync), or the whole text.
-func (v *snapshot) apply(version int32, change any) (*snapshot, error) {
+// The span is where the new text differs from v's; nil for a whole text.
+func (v *snapshot) apply(version int32, change any) (*snapshot, *plan.Span, error) {
 	switch c := change.(type) {
 	case protocol.TextDocumentContentChangeEventWhole:
-		return newSnapshot(v.uri, version, []byte(c.Text)), nil
+		return newSnapshot(v.uri, version, shareText(c.Text)), nil, nil
 	case protocol.TextDocumentContentChangeEvent:
 		if c.Range == nil {
-			return newSnapshot(v.uri, version, []byte(c.Text)), nil
+			return newSnapshot(v.uri, version, shareText(c.Text)), nil, nil
 		}
 		start, err := v.offset(c.Range.Start)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		end, err := v.offset(c.Range.End)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if end < start {
-			return nil, fmt.Errorf("the change's range ends before it starts")
+			return nil, nil, fmt.Errorf("the change's range ends before it starts")
 		}
-		return v.splice(version, start, end, c.Text), nil
+		return v.splice(version, start, end, c.Text), &plan.Span{Start: start, OldEnd: end, NewEnd: start + len(c.Text)}, nil
 	default:
-		return nil, fmt.Errorf("unknown content change %T", change)
+		return nil, nil, fmt.Errorf("unknown content change %T", change)
 	}
 }
 
 // applyAll applies the changes of one didChange notification, in order,
-// all or none.
-func (v *snapshot) applyAll(version int32, changes []any) (*snapshot, error) {
+// all or none, and where the new text differs from v's (nil: unknown).
+func (v *snapshot) applyAll(version int32, changes []any) (*snapshot, *plan.Span, error) {
+	all := &plan.Span{}
 	for i, c := range changes {
-		next, err := v.apply(version, c)
+		next, sp, err := v.apply(version, c)
 		if err != nil {
-			return nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
+			return nil, nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
+		}
+		if sp == nil || all == nil {
+			all = nil
+		} else {
+			*all = all.Then(*sp)
 		}
 		v = next
 	}
@@ -187,7 +228,7 @@ func (v *snapshot) applyAll(version int32, changes []any) (*snapshot, error) {
 		nv.version = version
 		v = &nv
 	}
-	return v, nil
+	return v, all, nil
 }
 
 // offset maps an LSP position (a line and a UTF-16 code unit in it) to a
@@ -287,7 +328,13 @@ func (v *view) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
 			d.inc, d.incCat = check.NewIncremental(p, cat, check.ValidateOptions{}), cat
 			d.syms.drop()
 		} else {
-			p, ch := plan.Reload(d.inc.Plan(), v.text, plan.Limits{})
+			var p *plan.Plan
+			var ch *plan.Change
+			if v.anchor != 0 && d.analysed != nil && v.anchor == d.analysed.seq {
+				p, ch = plan.ReloadSpan(d.inc.Plan(), v.text, v.span, plan.Limits{})
+			} else {
+				p, ch = plan.Reload(d.inc.Plan(), v.text, plan.Limits{})
+			}
 			if ch == nil {
 				p.AcceptSchemaHint()
 			}
@@ -295,6 +342,7 @@ func (v *view) analyse(s *Server) (*plan.Plan, []plan.Diagnostic, int32) {
 			d.syms.follow(d.analysed, v.snapshot, p, ch)
 		}
 		d.analysed = v.snapshot
+		d.analysedSeq.Store(v.seq)
 	}
 	return d.inc.Plan(), d.inc.Diagnostics(), v.version
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan"
@@ -90,16 +91,17 @@ var source = "planctl"
 
 func toLSP(d *snapshot, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) protocol.Diagnostic {
 	sev := severities[x.Severity]
+	cf := fieldsOf(x.Code)
 	out := protocol.Diagnostic{
 		Range:           pos.rng(x.Start, x.End),
 		Severity:        &sev,
-		Code:            &protocol.IntegerOrString{Value: x.Code},
-		CodeDescription: &protocol.CodeDescription{HRef: report.CodeURL(x.Code)},
+		Code:            cf.code,
+		CodeDescription: cf.desc,
 		Source:          &source,
 		Message:         x.Message,
 	}
 	if x.Suggestion != "" {
-		out.Data = map[string]string{"suggestion": x.Suggestion}
+		out.Data = &suggestionData{x.Suggestion}
 	}
 	for _, r := range x.Related {
 		start := d.offsetOf(r.Pos)
@@ -113,6 +115,32 @@ func toLSP(d *snapshot, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) p
 			Location: protocol.Location{URI: d.uri, Range: rel.rng(start, end)}, Message: r.Message})
 	}
 	return out
+}
+
+// suggestionData is a diagnostic's data: its did-you-mean.
+type suggestionData struct {
+	Suggestion string `json:"suggestion"`
+}
+
+// codeFields are the fields of a diagnostic that its code decides, made
+// once per code and shared (read only) by every diagnostic of that code:
+// a publish of 500 diagnostics does not allocate them 500 times.
+type codeFields struct {
+	code *protocol.IntegerOrString
+	desc *protocol.CodeDescription
+}
+
+// codeFieldsByCode holds a codeFields per code seen (the validator's codes:
+// a few dozen).
+var codeFieldsByCode sync.Map
+
+func fieldsOf(code string) codeFields {
+	if cf, ok := codeFieldsByCode.Load(code); ok {
+		return cf.(codeFields)
+	}
+	cf := codeFields{&protocol.IntegerOrString{Value: code}, &protocol.CodeDescription{HRef: report.CodeURL(code)}}
+	codeFieldsByCode.Store(code, cf)
+	return cf
 }
 
 // offsetOf maps a validator position (1-based line, column in code points)

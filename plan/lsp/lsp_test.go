@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +15,7 @@ import (
 	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/plantest"
+	"github.com/planctl/planctl/plan/report"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -150,7 +153,7 @@ func TestIncrementalChanges(t *testing.T) {
 		{Range: r(1, 12, 1, 12), Text: ", \"x\": 1"}, // insert before the closing brace
 		{Range: r(0, 1, 1, 2), Text: ""},             // join the first two lines
 	} {
-		next, err := d.apply(2, c)
+		next, _, err := d.apply(2, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,10 +162,10 @@ func TestIncrementalChanges(t *testing.T) {
 	if got, want := string(d.text), "[{\"id\": \"é\", \"x\": 1}\n]\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if _, err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(7, 0, 7, 1), Text: "x"}); err == nil {
+	if _, _, err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(7, 0, 7, 1), Text: "x"}); err == nil {
 		t.Error("a change past the end must be an error")
 	}
-	if _, err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(0, 3, 0, 1), Text: "x"}); err == nil {
+	if _, _, err := d.apply(3, protocol.TextDocumentContentChangeEvent{Range: r(0, 3, 0, 1), Text: "x"}); err == nil {
 		t.Error("a range that ends before it starts must be an error")
 	}
 }
@@ -282,5 +285,148 @@ func TestFixesNeverAddErrors(t *testing.T) {
 				t.Errorf("a rename that empties the plan was offered: %+v", fs)
 			}
 		}
+	}
+}
+
+// TestChangeSpans: random edits through didChange, one to three changes a
+// notification, the text analysed after some of them only: each analysis
+// is that of the whole text (the span each change knows, composed over the
+// versions not analysed, is plan.ReloadSpan's), and the edits after an
+// analysis anchor their span on the text analysed.
+func TestChangeSpans(t *testing.T) {
+	cat, err := mockserver.Load("shapes.json", plantest.ShapesCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(26, 4))
+	for _, shape := range plantest.Shapes {
+		s := testServer(cat)
+		uri := "file:///" + shape.Name + ".json"
+		s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: string(shape.Gen(6))}})
+		doc, _ := s.doc(uri)
+		analysed, spans, parts := 0, 0, 0
+		cursor := 0
+		for version := int32(2); version < 60; version++ {
+			cur := doc.current()
+			text := cur.text
+			var changes []any
+			for range 1 + rng.IntN(3)/2 {
+				start := rng.IntN(len(text) + 1)
+				end := start + rng.IntN(min(3, len(text)-start)+1)
+				ins := string("a9_\"x,{}[]\n "[rng.IntN(12)])
+				if rng.IntN(12) == 0 { // the whole text sent again
+					text = shape.Gen(6)
+					changes = append(changes, protocol.TextDocumentContentChangeEvent{Text: string(text)})
+					continue
+				}
+				if rng.IntN(40) > 0 {
+					// Mostly typing that keeps the JSON whole: a letter
+					// typed or deleted after a letter (in a string).
+					// Near the last one, as a person types, mostly.
+					near := rng.IntN(8) > 0
+					for try := 0; try < 200; try++ {
+						if near && try < 100 {
+							start = min(max(cursor+rng.IntN(9)-4, 1), len(text)-2)
+						} else {
+							start = rng.IntN(len(text)-1) + 1
+						}
+						end = start + rng.IntN(2)
+						if start > 0 && end < len(text) && isLetter(text[start-1]) && isLetter(text[end]) {
+							break
+						}
+					}
+					cursor = start
+					ins = string("xyz"[rng.IntN(3)])
+					if end > start {
+						ins = ""
+					}
+				}
+				pos := newSnapshot(uri, 0, text).positioner()
+				changes = append(changes, protocol.TextDocumentContentChangeEvent{Range: &protocol.Range{Start: pos.pos(start), End: pos.pos(end)}, Text: ins})
+				text = append(append(append([]byte(nil), text[:start]...), ins...), text[end:]...)
+			}
+			if err := doc.change(version, changes); err != nil {
+				t.Fatal(err)
+			}
+			v, _ := doc.view(context.Background())
+			if string(v.text) != string(text) {
+				t.Fatalf("version %d: text %q, want %q", version, v.text, text)
+			}
+			if rng.IntN(2) > 0 {
+				v.release()
+				continue
+			}
+			if doc.analysed != nil && v.anchor == doc.analysed.seq {
+				spans++
+			}
+			w0 := -1
+			if doc.inc != nil {
+				w0, _ = doc.inc.Counts()
+			}
+			p, ds, _ := v.analyse(s)
+			v.release()
+			if w1, _ := doc.inc.Counts(); w1 == w0 {
+				parts++
+			}
+			analysed++
+			want := plan.Load(uri, text, plan.Limits{})
+			want.AcceptSchemaHint()
+			wantDs := check.Validate(want, cat)
+			if string(p.Src.Bytes) != string(text) || len(ds) != len(wantDs) {
+				t.Fatalf("%s version %d: %d diagnostics, want %d", shape.Name, version, len(ds), len(wantDs))
+			}
+			for i := range ds {
+				if ds[i].Code != wantDs[i].Code || ds[i].Start != wantDs[i].Start || ds[i].End != wantDs[i].End || ds[i].Message != wantDs[i].Message {
+					t.Fatalf("%s version %d: diagnostic %d is %v, want %v", shape.Name, version, i, ds[i], wantDs[i])
+				}
+			}
+		}
+		t.Logf("%s: of %d analyses, %d were told the change's span, %d validated again in part", shape.Name, analysed, spans, parts)
+		if spans < analysed/2 || parts < analysed/4 {
+			t.Errorf("%s: of %d analyses, %d were told the change's span, %d validated again in part: the test no longer exercises ReloadSpan", shape.Name, analysed, spans, parts)
+		}
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// TestDiagnosticFieldsEncoded: the fields a diagnostic's code decides
+// (shared between diagnostics) and its did-you-mean encode as before they
+// were shared: the code, its page, and data.suggestion.
+func TestDiagnosticFieldsEncoded(t *testing.T) {
+	s := testServer(mockserver.Demo())
+	uri := "file:///typo.json"
+	s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1,
+		Text: `[{"id": "a", "tool": "ecoh", "args": {"value": 1}}, {"id": "b", "tool": "ecoh", "args": {"value": 2}}]`}})
+	doc, _ := s.doc(uri)
+	v, _ := doc.view(context.Background())
+	params := s.diagnostics(v)
+	v.release()
+	b, err := json.Marshal(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Diagnostics []struct {
+			Code            string
+			CodeDescription struct{ Href string }
+			Data            map[string]string
+		}
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range got.Diagnostics {
+		if d.Code != "UNKNOWN_TOOL" {
+			continue
+		}
+		n++
+		if d.CodeDescription.Href != report.CodeURL("UNKNOWN_TOOL") || d.Data["suggestion"] != "echo" {
+			t.Errorf("diagnostic %s: href %q, data %v; want %q and suggestion echo", b, d.CodeDescription.Href, d.Data, report.CodeURL("UNKNOWN_TOOL"))
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d UNKNOWN_TOOL diagnostics in %s, want 2", n, b)
 	}
 }

@@ -677,7 +677,16 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]check.Edit, er
 			return nil, errors.New("the edit overlaps itself")
 		}
 	}
-	np, ch := d.reload(p, check.ApplyEdits(p.Src.Bytes, sp))
+	// The edits, sorted, span from the first's start to the last's end.
+	var span *plan.Span
+	if len(sp) > 0 {
+		span = &plan.Span{Start: sp[0].Start, OldEnd: sp[len(sp)-1].End}
+		span.NewEnd = span.OldEnd
+		for _, e := range sp {
+			span.NewEnd += len(e.Text) - (e.End - e.Start)
+		}
+	}
+	np, ch := d.reload(p, check.ApplyEdits(p.Src.Bytes, sp), span)
 	if len(np.Steps) != len(p.Steps) {
 		why := "the edit changed the plan's shape"
 		if len(np.Problems) > 0 {

@@ -98,12 +98,19 @@ func (d *Debugger) load(src []byte) *plan.Plan {
 
 // reload parses src, an edit of p, again only where it changed when it
 // can (plan.Reload: the Change lets the validator check again in part),
-// else whole as load does.
-func (d *Debugger) reload(p *plan.Plan, src []byte) (*plan.Plan, *plan.Change) {
+// else whole as load does. sp, when not nil, is where src differs from
+// p's text (plan.ReloadSpan: the texts are not compared).
+func (d *Debugger) reload(p *plan.Plan, src []byte, sp *plan.Span) (*plan.Plan, *plan.Change) {
 	if p.Src.Name != d.name {
 		return d.load(src), nil
 	}
-	np, ch := plan.Reload(p, src, d.limitsFor(src))
+	var np *plan.Plan
+	var ch *plan.Change
+	if sp != nil {
+		np, ch = plan.ReloadSpan(p, src, *sp, d.limitsFor(src))
+	} else {
+		np, ch = plan.Reload(p, src, d.limitsFor(src))
+	}
 	if ch == nil && d.schemaHint {
 		np.AcceptSchemaHint()
 	}
@@ -194,7 +201,7 @@ func (d *Debugger) diff(old, np *plan.Plan, pc *plan.Change) (int, Change) {
 // undo, redo) the run forgets the results from the first changed step on.
 // record keeps the plan before it for undo.
 func (d *Debugger) commit(src []byte, what string, step int, strict, record bool) (Change, error) {
-	np, pc := d.reload(d.Plan(), src)
+	np, pc := d.reload(d.Plan(), src, nil)
 	return d.commitPlan(np, pc, what, step, strict, record)
 }
 
