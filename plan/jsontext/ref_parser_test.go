@@ -391,7 +391,7 @@ func (p *refParser) object(depth int) error {
 		p.skipSpace()
 		if p.i >= len(p.src) || p.src[p.i] != ':' {
 			key := p.d.text(p.d.n - 1)
-			return p.errorf("unexpected %s after object key %q: expected ':'", p.describe(), key)
+			return p.errorf("unexpected %s after object key %s: expected ':'", p.describe(), Quote(key))
 		}
 		p.i++
 		p.skipSpace()
