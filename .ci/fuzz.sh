@@ -23,6 +23,16 @@ targets=(
   ./plan/mcpserver:FuzzExecutePlan
   ./plan/mcpserver:FuzzDirectSameAsMCPGo
   ./plan/upstream:FuzzParseConcierge
+  ./plan/check:FuzzDecodeScalar
+  ./plan/check:FuzzDecodeSchema
+  ./plan/jsontext:FuzzAppendBounded
+  ./plan/jsontext:FuzzIndent
+  ./plan/jsontext:FuzzSkipString
+  ./plan/mcpserver/internal/pywire:FuzzAppendValue
+  ./plan/mcpserver/internal/pywire:FuzzMessage
+  ./plan/pyvalue:FuzzAppendJSONOf
+  ./plan/query:FuzzCompile
+  ./plan/query:FuzzEstimate
 )
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -284,3 +284,46 @@ func TestCodePointsAtDocs(t *testing.T) {
 		t.Fatalf("found only %d pointers at the docs in Go files: is the walk looking in the right place?", n)
 	}
 }
+
+// Every fuzz target in the repository is run by CI's short fuzz pass
+// (.ci/fuzz.sh lists them as ./package:FuzzName): a target left out of the
+// list is never run anywhere.
+func TestFuzzTargetsRunInCI(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile("../../.ci/fuzz.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fuzzFunc := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	n := 0
+	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		pkg := "./" + filepath.ToSlash(filepath.Dir(strings.TrimPrefix(path, "../../")))
+		pkg = strings.TrimSuffix(pkg, "/.")
+		for _, m := range fuzzFunc.FindAllSubmatch(src, -1) {
+			n++
+			if want := pkg + ":" + string(m[1]) + "\n"; !strings.Contains(string(script), want) {
+				t.Errorf("%s: %s is not in .ci/fuzz.sh's targets: add the line %q", path, m[1], strings.TrimSpace(want))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("found no fuzz targets: the walk is wrong")
+	}
+}
