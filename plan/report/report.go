@@ -380,6 +380,7 @@ const (
 type window struct {
 	prefix, suffix string
 	body           []byte // into the source
+	at             int    // the diagnostic's byte offset in body
 	col, n         int
 }
 
@@ -406,7 +407,12 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 		}
 		stop = min(stop, to)
 	}
-	w := window{body: b[from:to], col: utf8.RuneCount(b[from:at]) + 1, n: max(1, utf8.RuneCount(b[at:stop]))}
+	w := window{body: b[from:to], at: at - from, n: max(1, utf8.RuneCount(b[at:stop]))}
+	if from == start && at == d.Start {
+		w.col = pos.Column // the same count, made once
+	} else {
+		w.col = utf8.RuneCount(b[from:at]) + 1
+	}
 	if from > start {
 		w.prefix = "..."
 		w.col += 3
@@ -422,6 +428,11 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 func indentLike(b []byte, w window, col int) []byte {
 	// Spaces are counted and written in runs, not a byte at a time: a
 	// report of many diagnostics writes them for each.
+	if bytes.IndexByte(w.body[:w.at], '\t') < 0 {
+		// No tab to keep (the common case): each code point before the
+		// diagnostic, the prefix's too, is one space.
+		return appendRun(b, spaceRun, col-1)
+	}
 	n := min(utf8.RuneCountInString(w.prefix), col-1)
 	i := 1 + n
 	for k := 0; k < len(w.body) && i < col; i++ {
