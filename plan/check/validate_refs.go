@@ -160,6 +160,11 @@ func (v *validator) inScope(id string, at int) (int, bool) {
 		v.incr.ask(id)
 		return v.incr.inScope(id, at)
 	}
+	if at > 0 && v.ids[at-1].hasID && v.ids[at-1].id == id {
+		// The step just before (a chain's reference), found without a
+		// hash: it is the latest with id, and walked.
+		return at - 1, true
+	}
 	if v.errorsOnly {
 		// Past the shape checks with no error, every step has an id of its
 		// own: the step of an id is its first, in scope once walked.

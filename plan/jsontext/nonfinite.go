@@ -33,3 +33,29 @@ func (p *parser) nonFinite() error {
 // IsNonFinite reports whether v was written as a number a double cannot
 // hold, or as NaN/Infinity: Concierge receives null there.
 func IsNonFinite(v Value) bool { return v.Kind() == Null && v.Str() != "" }
+
+// HasNonInteger reports whether v, or a value in it, is a Number written
+// with a fraction or an exponent, or IsNonFinite: the only values whose
+// number Python may read otherwise than the text says. It reads v's nodes
+// in order, as they lie, stopping at the first such one, which costs less
+// than a walk of v's tree: a checker that walks for them can skip a tree
+// with none.
+func HasNonInteger(v Value) bool {
+	if v.d == nil {
+		return false
+	}
+	d := v.d
+	for i, end := v.i, d.node(v.i).next; i < end; i++ {
+		switch nd := d.node(i); {
+		case nd.kind == Number:
+			for _, c := range d.src[nd.start:nd.end] {
+				if c == '.' || c == 'e' || c == 'E' {
+					return true
+				}
+			}
+		case nd.flags&flagLiteral != 0:
+			return true
+		}
+	}
+	return false
+}

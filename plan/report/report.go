@@ -7,7 +7,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -215,110 +214,136 @@ func Text(w io.Writer, p *plan.Plan, ds []plan.Diagnostic, o Options) error {
 func textFiles(w io.Writer, files []File, o Options) error {
 	// Written as it is made, not built whole first: a report of many
 	// diagnostics would otherwise be held whole before its first byte went
-	// out. Each block is written piece by piece into the buffer, without fmt
-	// or a string a line, which a report of many diagnostics pays for each.
-	t := textWriter{b: bufio.NewWriterSize(w, 64<<10), color: o.Color}
-	b := t.b
+	// out. Each block is appended piece by piece to one buffer, handed to w
+	// when it fills, without fmt, a string a line or a call through a
+	// bufio.Writer a piece, which a report of many diagnostics pays for each.
+	t := textWriter{w: w, b: make([]byte, 0, textChunk+4<<10), color: o.Color}
 	show, n, total := shown(files, o, false)
 	for p, d := range show {
-		pos := d.Pos()
-		t.on(ansiBold)
-		b.WriteString(p.Src.Name)
-		b.WriteByte(':')
-		t.int(pos.Line)
-		b.WriteByte(':')
-		t.int(pos.Column)
-		t.off()
-		b.WriteString(": ")
-		t.paint(sevColor(d.Severity), d.Severity.String())
-		b.WriteString(": ")
-		b.WriteString(d.Message)
-		b.WriteByte(' ')
-		t.on(ansiBold)
-		b.WriteByte('[')
-		b.WriteString(d.Code)
-		b.WriteByte(']')
-		t.off()
-		b.WriteByte('\n')
-		gutter := digits(pos.Line)
-		if win, ok := sourceWindow(p.Src, d, pos); ok {
-			t.spaces(gutter)
-			b.WriteByte(' ')
-			t.paint(ansiBlue, "|")
-			b.WriteByte('\n')
-			t.on(ansiBlue)
-			t.int(pos.Line)
-			t.off()
-			b.WriteByte(' ')
-			t.paint(ansiBlue, "|")
-			b.WriteByte(' ')
-			b.WriteString(win.prefix)
-			if win.suffix != "" {
-				b.Write(win.body)
-				b.WriteString(win.suffix)
-			} else {
-				b.Write(bytes.TrimRight(win.body, " \t"))
+		t.block(p, d)
+		if len(t.b) >= textChunk {
+			if err := t.flush(); err != nil {
+				return err
 			}
-			b.WriteByte('\n')
-			t.spaces(gutter)
-			b.WriteByte(' ')
-			t.paint(ansiBlue, "|")
-			b.WriteByte(' ')
-			indentLike(b, win, win.col)
-			t.on(sevColor(d.Severity))
-			b.WriteByte('^')
-			writeRun(b, tildeRun, win.n-1)
-			t.off()
-			b.WriteByte('\n')
-		}
-		for _, r := range d.Related {
-			t.spaces(gutter)
-			b.WriteString(" = ")
-			t.paint(ansiBold, "note")
-			b.WriteString(": ")
-			b.WriteString(noteText(r))
-			b.WriteByte('\n')
 		}
 	}
 	if n < total.all() {
-		fmt.Fprintf(b, "... %d more not shown (--max-results %d)\n", total.all()-n, o.MaxResults)
+		t.b = fmt.Appendf(t.b, "... %d more not shown (--max-results %d)\n", total.all()-n, o.MaxResults)
 	}
-	b.WriteString(total.String())
+	t.str(total.String())
 	if len(files) > 1 {
-		fmt.Fprintf(b, " in %d files", len(files))
+		t.b = fmt.Appendf(t.b, " in %d files", len(files))
 	}
-	b.WriteByte('\n')
-	return b.Flush()
+	t.byte('\n')
+	return t.flush()
 }
 
-// textWriter writes the text format's pieces, painted when color is on.
-type textWriter struct {
-	b     *bufio.Writer
-	color bool
-	num   [20]byte
+// textChunk is how much of a text report is gathered before it is written.
+const textChunk = 64 << 10
+
+// block appends the text of one diagnostic d of plan p: the location and
+// message, the source line with the offending token underlined, the notes.
+func (t *textWriter) block(p *plan.Plan, d *plan.Diagnostic) {
+	pos := d.Pos()
+	t.on(ansiBold)
+	t.str(p.Src.Name)
+	t.byte(':')
+	t.int(pos.Line)
+	t.byte(':')
+	t.int(pos.Column)
+	t.off()
+	t.str(": ")
+	t.paint(sevColor(d.Severity), d.Severity.String())
+	t.str(": ")
+	t.str(d.Message)
+	t.byte(' ')
+	t.on(ansiBold)
+	t.byte('[')
+	t.str(d.Code)
+	t.byte(']')
+	t.off()
+	t.byte('\n')
+	gutter := digits(pos.Line)
+	if win, ok := sourceWindow(p.Src, d, pos); ok {
+		t.spaces(gutter)
+		t.byte(' ')
+		t.paint(ansiBlue, "|")
+		t.byte('\n')
+		t.on(ansiBlue)
+		t.int(pos.Line)
+		t.off()
+		t.byte(' ')
+		t.paint(ansiBlue, "|")
+		t.byte(' ')
+		t.str(win.prefix)
+		if win.suffix != "" {
+			t.b = append(t.b, win.body...)
+			t.str(win.suffix)
+		} else {
+			t.b = append(t.b, bytes.TrimRight(win.body, " \t")...)
+		}
+		t.byte('\n')
+		t.spaces(gutter)
+		t.byte(' ')
+		t.paint(ansiBlue, "|")
+		t.byte(' ')
+		t.b = indentLike(t.b, win, win.col)
+		t.on(sevColor(d.Severity))
+		t.byte('^')
+		t.b = appendRun(t.b, tildeRun, win.n-1)
+		t.off()
+		t.byte('\n')
+	}
+	for _, r := range d.Related {
+		t.spaces(gutter)
+		t.str(" = ")
+		t.paint(ansiBold, "note")
+		t.str(": ")
+		t.str(noteText(r))
+		t.byte('\n')
+	}
 }
+
+// textWriter gathers the text format's pieces in b, painted when color is
+// on, for w.
+type textWriter struct {
+	w     io.Writer
+	b     []byte
+	color bool
+}
+
+// flush writes what b holds to w and empties b.
+func (t *textWriter) flush() error {
+	_, err := t.w.Write(t.b)
+	t.b = t.b[:0]
+	return err
+}
+
+func (t *textWriter) str(s string) { t.b = append(t.b, s...) }
+
+func (t *textWriter) byte(c byte) { t.b = append(t.b, c) }
 
 func (t *textWriter) on(color string) {
 	if t.color {
-		t.b.WriteString(color)
+		t.str(color)
 	}
 }
 
 func (t *textWriter) off() {
 	if t.color {
-		t.b.WriteString(ansiReset)
+		t.str(ansiReset)
 	}
 }
 
 func (t *textWriter) paint(color, s string) {
 	t.on(color)
-	t.b.WriteString(s)
+	t.str(s)
 	t.off()
 }
 
-func (t *textWriter) int(n int) { t.b.Write(strconv.AppendInt(t.num[:0], int64(n), 10)) }
+func (t *textWriter) int(n int) { t.b = strconv.AppendInt(t.b, int64(n), 10) }
 
-func (t *textWriter) spaces(n int) { writeRun(t.b, spaceRun, n) }
+func (t *textWriter) spaces(n int) { t.b = appendRun(t.b, spaceRun, n) }
 
 // digits is len(strconv.Itoa(n)).
 func digits(n int) int {
@@ -355,6 +380,7 @@ const (
 type window struct {
 	prefix, suffix string
 	body           []byte // into the source
+	at             int    // the diagnostic's byte offset in body
 	col, n         int
 }
 
@@ -381,7 +407,12 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 		}
 		stop = min(stop, to)
 	}
-	w := window{body: b[from:to], col: utf8.RuneCount(b[from:at]) + 1, n: max(1, utf8.RuneCount(b[at:stop]))}
+	w := window{body: b[from:to], at: at - from, n: max(1, utf8.RuneCount(b[at:stop]))}
+	if from == start && at == d.Start {
+		w.col = pos.Column // the same count, made once
+	} else {
+		w.col = utf8.RuneCount(b[from:at]) + 1
+	}
 	if from > start {
 		w.prefix = "..."
 		w.col += 3
@@ -392,20 +423,25 @@ func sourceWindow(src *jsontext.Source, d *plan.Diagnostic, pos jsontext.Positio
 	return w, true
 }
 
-// indentLike writes the blank space that brings the underline to col,
+// indentLike appends the blank space that brings the underline to col,
 // keeping the tabs of the source line so that it lines up.
-func indentLike(b *bufio.Writer, w window, col int) {
+func indentLike(b []byte, w window, col int) []byte {
 	// Spaces are counted and written in runs, not a byte at a time: a
 	// report of many diagnostics writes them for each.
+	if bytes.IndexByte(w.body[:w.at], '\t') < 0 {
+		// No tab to keep (the common case): each code point before the
+		// diagnostic, the prefix's too, is one space.
+		return appendRun(b, spaceRun, col-1)
+	}
 	n := min(utf8.RuneCountInString(w.prefix), col-1)
 	i := 1 + n
 	for k := 0; k < len(w.body) && i < col; i++ {
 		if c := w.body[k]; c < utf8.RuneSelf {
 			k++
 			if c == '\t' {
-				writeRun(b, spaceRun, n)
+				b = appendRun(b, spaceRun, n)
 				n = 0
-				b.WriteByte('\t')
+				b = append(b, '\t')
 				continue
 			}
 		} else {
@@ -414,7 +450,7 @@ func indentLike(b *bufio.Writer, w window, col int) {
 		}
 		n++
 	}
-	writeRun(b, spaceRun, n+max(col-i, 0))
+	return appendRun(b, spaceRun, n+max(col-i, 0))
 }
 
 const (
@@ -422,11 +458,12 @@ const (
 	tildeRun = "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"
 )
 
-// writeRun writes n bytes of run's byte.
-func writeRun(b *bufio.Writer, run string, n int) {
+// appendRun appends n bytes of run's byte.
+func appendRun(b []byte, run string, n int) []byte {
 	for n > 0 {
 		k := min(n, len(run))
-		b.WriteString(run[:k])
+		b = append(b, run[:k]...)
 		n -= k
 	}
+	return b
 }
