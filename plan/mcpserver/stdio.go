@@ -120,7 +120,10 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 	}
 	pass, reply := c.s.wireIn(line)
 	if reply != nil {
-		c.w.Write(reply)
+		// The wire's replies are made from the line idIn marked: a long
+		// id goes back as the request wrote it, as mcp-go's answers do
+		// (stdioAnswer).
+		c.w.Write(idOut(reply, c.s.idKey))
 		return
 	}
 	init := c.s.conciergeInit(line)

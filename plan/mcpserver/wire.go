@@ -152,9 +152,10 @@ func modernMeta(params []byte) bool {
 // decodes an id as a float64, so 12345678901234567890 came back as
 // 12345678901234567000, and an id of 309 digits was refused; Python keeps
 // it exact. The requestId of a notifications/cancelled is marked alike, so
-// that it still names the request. Over stdio the answer is written with
-// the id as the request wrote it (stdioAnswer); over HTTP idOut writes it
-// back as it came (statusWriter).
+// that it still names the request. Over stdio mcp-go's answer is written
+// with the id as the request wrote it (stdioAnswer) and the wire's own
+// replies pass idOut; over HTTP idOut writes every answer's back as it
+// came (statusWriter).
 func (s *Server) idIn(line []byte) []byte {
 	if !hasDigitRun(line, 16) {
 		return line

@@ -382,6 +382,14 @@ func TestProtocolEdges(t *testing.T) {
 		{"arguments that are an array", `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"jsonrpc":"2.0","id":19,` + invalid + `}`, `{"jsonrpc":"2.0","id":19,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
 		{"ping", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `{"jsonrpc":"2.0","id":21,"result":{}}`, `{"jsonrpc":"2.0","id":21,"result":{}}`},
+		// An id past a double's digits, answered by the wire's own
+		// replies as by mcp-go's: written back as the request wrote it.
+		{"prompts/list with a long id", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"prompts/list"}`,
+			`{"jsonrpc":"2.0","id":12345678901234567890,"result":{"prompts":[]}}`, `{"jsonrpc":"2.0","id":12345678901234567890,"error":{"code":-32601,"message":"prompts not supported"}}`},
+		{"an unknown method with a long id", `{"jsonrpc":"2.0","id":-98765432109876543210,"method":"no/such"}`,
+			`{"jsonrpc":"2.0","id":-98765432109876543210,` + invalid + `}`, `{"jsonrpc":"2.0","id":-98765432109876543210,"error":{"code":-32601,"message":"Method no/such not found"}}`},
+		{"array arguments with a long id", `{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
+			`{"jsonrpc":"2.0","id":12345678901234567891,` + invalid + `}`, `{"jsonrpc":"2.0","id":12345678901234567891,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
 		args := []string{"--no-preflight"}
@@ -716,6 +724,14 @@ func TestProtocolEdgesHTTP(t *testing.T) {
 		{"a protocolVersion that is not a string", `{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":5,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 			`{"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-11-25",`, `{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"unparsable initialize request`},
 		{"ping", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `{"jsonrpc":"2.0","id":21,"result":{}}`, `{"jsonrpc":"2.0","id":21,"result":{}}`},
+		// An id past a double's digits, answered by the wire's own
+		// replies as by mcp-go's: written back as the request wrote it.
+		{"prompts/list with a long id", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"prompts/list"}`,
+			`{"jsonrpc":"2.0","id":12345678901234567890,"result":{"prompts":[]}}`, `{"jsonrpc":"2.0","id":12345678901234567890,"error":{"code":-32601,"message":"prompts not supported"}}`},
+		{"an unknown method with a long id", `{"jsonrpc":"2.0","id":-98765432109876543210,"method":"no/such"}`,
+			`{"jsonrpc":"2.0","id":-98765432109876543210,` + invalid, `{"jsonrpc":"2.0","id":-98765432109876543210,"error":{"code":-32601,"message":"Method no/such not found"}}`},
+		{"array arguments with a long id", `{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
+			`{"jsonrpc":"2.0","id":12345678901234567891,` + invalid, `{"jsonrpc":"2.0","id":12345678901234567891,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
 		for _, stateless := range []bool{true, false} {
