@@ -28,10 +28,14 @@ var update = flag.Bool("update", false, "rewrite testdata/session.golden")
 type client struct {
 	t    *testing.T
 	w    io.WriteCloser
-	r    *bufio.Reader
 	seq  int
 	done chan error
 	log  *bytes.Buffer
+	// msgs holds what the server sent, read as it comes by a goroutine
+	// of its own, as an editor reads: a server that writes an event while
+	// the test writes a request is not held up (the pipes have no buffer).
+	msgs    chan godap.Message
+	readErr chan error
 }
 
 func open(catalog *plan.Catalog) func(ctx context.Context, l dap.Launch) (*dap.Opened, error) {
@@ -59,7 +63,18 @@ func startWith(t *testing.T, openFn func(ctx context.Context, l dap.Launch) (*da
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	c := &client{t: t, w: cw, r: bufio.NewReader(cr), done: make(chan error, 1), log: &bytes.Buffer{}}
+	c := &client{t: t, w: cw, done: make(chan error, 1), log: &bytes.Buffer{}, msgs: make(chan godap.Message, 1<<16), readErr: make(chan error, 1)}
+	go func() {
+		r := bufio.NewReader(cr)
+		for {
+			m, err := godap.ReadProtocolMessage(r)
+			if err != nil {
+				c.readErr <- err
+				return
+			}
+			c.msgs <- m
+		}
+	}()
 	srv := dap.NewServer(dap.Options{Open: openFn, Trace: c.log})
 	go func() {
 		err := srv.Serve(struct {
@@ -69,7 +84,7 @@ func startWith(t *testing.T, openFn func(ctx context.Context, l dap.Launch) (*da
 		sw.Close()
 		c.done <- err
 	}()
-	t.Cleanup(func() { cw.Close() })
+	t.Cleanup(func() { cw.Close(); cr.Close() })
 	return c
 }
 
@@ -90,11 +105,20 @@ func (c *client) send(command string, args any) int {
 // next reads the next message.
 func (c *client) next() godap.Message {
 	c.t.Helper()
-	m, err := godap.ReadProtocolMessage(c.r)
-	if err != nil {
+	select {
+	case m := <-c.msgs:
+		return m
+	case err := <-c.readErr:
+		// The reader sends its error after every message it read.
+		select {
+		case m := <-c.msgs:
+			c.readErr <- err
+			return m
+		default:
+		}
 		c.t.Fatalf("reading: %v", err)
+		return nil
 	}
-	return m
 }
 
 // until reads messages until one matches, and returns it with those before.
