@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -68,7 +69,7 @@ func TestAppendValueStrings(t *testing.T) {
 // space between tokens, and is its own fixed point; on anything it does
 // not panic.
 func FuzzAppendValue(f *testing.F) {
-	for _, s := range []string{pydanticControls, `{"a": [1, 2.50, "\u003c"], "b": null}`, `"\ud800"`, `[]`, `"\\u0041"`} {
+	for _, s := range []string{pydanticControls, `{"a": [1, 2.50, "\u003c"], "b": null}`, `"\ud800"`, `[]`, `"\\u0041"`, "\"\xed\xbd\xbd\""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -79,12 +80,18 @@ func FuzzAppendValue(f *testing.F) {
 		if !json.Valid(out) {
 			t.Fatalf("%q: not JSON: %q", in, out)
 		}
-		var a, b any
-		da, db := json.NewDecoder(strings.NewReader(in)), json.NewDecoder(bytes.NewReader(out))
-		da.UseNumber()
-		db.UseNumber()
-		if da.Decode(&a) != nil || db.Decode(&b) != nil || !reflect.DeepEqual(a, b) {
-			t.Fatalf("%q: value changed: %q", in, out)
+		// A lone surrogate kept as WTF-8 bytes comes out as its \u escape
+		// on purpose (TestAppendValueStrings); encoding/json reads those
+		// bytes as three U+FFFD and the escape as one, so the values are
+		// compared only on UTF-8 input.
+		if utf8.Valid([]byte(in)) {
+			var a, b any
+			da, db := json.NewDecoder(strings.NewReader(in)), json.NewDecoder(bytes.NewReader(out))
+			da.UseNumber()
+			db.UseNumber()
+			if da.Decode(&a) != nil || db.Decode(&b) != nil || !reflect.DeepEqual(a, b) {
+				t.Fatalf("%q: value changed: %q", in, out)
+			}
 		}
 		if again := AppendValue(nil, out); !bytes.Equal(again, out) {
 			t.Fatalf("%q: not a fixed point: %q then %q", in, out, again)
