@@ -322,7 +322,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 		var ls *lease // nil: nothing taken for the body (no budget, no body)
 		if r.Body != nil && r.Method == http.MethodPost {
 			if r.ContentLength > h.opts.MaxBody {
-				h.tooLarge(w, r)
+				h.tooLarge(w, r, r.ContentLength)
 				return
 			}
 			// The body and what is decoded from it are taken from the
@@ -352,7 +352,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 				return
 			}
 			if int64(len(body)) > h.opts.MaxBody {
-				h.tooLarge(w, r)
+				h.tooLarge(w, r, -1)
 				return
 			}
 			if tooDeep(body, MaxRequestDepth) {
@@ -572,8 +572,16 @@ func (h *HTTP) hostAllowed(r *http.Request) bool {
 	return false
 }
 
-func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
-	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
+// tooLarge answers a body over --max-body, in the words of the other
+// limits (plan.ByteSize): how large it is, when its Content-Length said
+// so (n >= 0; a body sent without one is read no further than the
+// limit), the limit and the flag that raises it.
+func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request, n int64) {
+	size := "more than"
+	if n >= 0 {
+		size = runner.ByteSize(n) + ", more than"
+	}
+	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is %s the limit of %s: send a smaller plan or raise --max-body", size, runner.ByteSize(h.opts.MaxBody)))
 }
 
 // busy answers a request whose body of n bytes the budget of all answers

@@ -516,7 +516,7 @@ func hugeInput(t *testing.T, d string) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "the body is over the limit of 4194304 bytes") {
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "the body is more than the limit of 4194304 bytes (4.0 MiB): send a smaller plan or raise --max-body") {
 			t.Errorf("a 100 MB body: %d %s", resp.StatusCode, b)
 		}
 		settle(t, base, s.stderr.String, func() string { return s.runPlan(t, goodPlan) })
