@@ -356,6 +356,7 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 type guarded struct {
 	msg   message
 	body  []byte      // as mcp-go is to read it (wireIn)
+	id    []byte      // the request's id as it came, when idIn marked it in body; nil otherwise
 	call  *directCall // a plain execute_plan call, for the direct path
 	lease *lease      // the request's share of --max-answers; nil: no budget, or nothing taken yet
 	init  []byte      // a Concierge server's answer to an initialize (conciergeInit)
@@ -444,7 +445,9 @@ func (h *HTTP) wireBody(w http.ResponseWriter, r *http.Request, g *guarded) bool
 		w.Write(parseErrorLine(depthMessage))
 		return false
 	}
-	pass, reply, root, src := h.srv.wireParse(h.srv.idIn(g.body))
+	body, id := h.srv.idIn(g.body)
+	g.id = id
+	pass, reply, root, src := h.srv.wireParse(body, id)
 	if reply != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(reply)
@@ -469,7 +472,7 @@ func (h *HTTP) conciergeEdges(w http.ResponseWriter, r *http.Request, g *guarded
 		return true
 	}
 	g.init = h.srv.conciergeInit(g.body)
-	pass, reply := h.srv.httpEdge(g.body)
+	pass, reply := h.srv.httpEdge(g.body, g.id)
 	if reply != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(reply)

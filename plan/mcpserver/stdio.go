@@ -120,10 +120,7 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 	}
 	pass, reply := c.s.wireIn(line)
 	if reply != nil {
-		// The wire's replies are made from the line idIn marked: a long
-		// id goes back as the request wrote it, as mcp-go's answers do
-		// (stdioAnswer).
-		c.w.Write(idOut(reply, c.s.idKey))
+		c.w.Write(reply) // its id as the request wrote it (idIn)
 		return
 	}
 	init := c.s.conciergeInit(line)
