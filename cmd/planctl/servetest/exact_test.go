@@ -6,13 +6,14 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // exactRow is one plan with the compact response Concierge's own server
@@ -33,7 +34,7 @@ func checkExact(t *testing.T, catalog string, rows []exactRow) {
 		catArgs = []string{"--catalog", cat}
 	}
 	for _, row := range rows {
-		cmd := exec.Command(binary, append(append([]string{"run", "--no-preflight", "--compact"}, catArgs...), "-")...)
+		cmd := clitest.Command(binary, append(append([]string{"run", "--no-preflight", "--compact"}, catArgs...), "-")...)
 		cmd.Stdin = strings.NewReader(row.plan)
 		out, _ := cmd.Output()
 		if got := strings.TrimSpace(string(out)); got != row.want {
@@ -201,7 +202,7 @@ func TestRequestFileExact(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"error":"this tools/call's \"arguments\" is a JSON array: the plan goes in \"arguments\": {\"steps\": [...]}"}`},
 	} {
-		cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+		cmd := clitest.Command(binary, "run", "--no-preflight", "--compact", "-")
 		cmd.Stdin = strings.NewReader(row.file)
 		out, _ := cmd.Output()
 		if got := strings.TrimSpace(string(out)); got != row.want {
@@ -237,13 +238,13 @@ func TestLoneSurrogates(t *testing.T) {
 		`{"id":"\udfff","tool":"echo","args":{"value":{"output_by_reference":{"\ud800":["value","\ud800"]}}}}]`
 	want := `{"status":"partial","steps":{"\ud800":{"status":"ok","result":{"value":{"\udfff":"x\ud800y","k":"\udfff"}}},` +
 		`"\udfff":{"status":"error","error":"Cannot resolve output_by_reference: key '\ud800' not found in step '\ud800'"}}}`
-	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd := clitest.Command(binary, "run", "--no-preflight", "--compact", "-")
 	cmd.Stdin = strings.NewReader(plan)
 	out, _ := cmd.Output()
 	if got := strings.TrimSpace(string(out)); got != want {
 		t.Errorf("run:\ngot  %s\nwant %s", got, want)
 	}
-	cmd = exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd = clitest.Command(binary, "run", "--no-preflight", "--compact", "-")
 	cmd.Stdin = strings.NewReader(`[{"id":"\ud800","tool":"echo","args":{"value":1}},{"id":"\udfff","tool":"echo","args":{"value":2}}]`)
 	out, _ = cmd.Output()
 	if got, want := strings.TrimSpace(string(out)), `{"status":"completed","steps":{"\ud800":{"status":"ok","result":{"value":1}},"\udfff":{"status":"ok","result":{"value":2}}}}`; got != want {
@@ -415,7 +416,7 @@ func TestProtocolEdges(t *testing.T) {
 // protocolVersion that is not a string with its latest version.
 func TestBeforeInitialize(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "serve", "--concierge-wire")
+	cmd := clitest.Command(binary, "serve", "--concierge-wire")
 	cmd.Stdin = strings.NewReader(strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
@@ -781,7 +782,7 @@ func TestFastMCPInfinity(t *testing.T) {
 		step("c", "NaN", "          \"n\": 3,\n") + "\n  }\n}"
 	structured := `{"status":"completed","steps":{"a":{"status":"ok","result":{"args":{"x":null}}},"b":{"status":"ok","result":{"args":{"x":null}}},"c":{"status":"ok","result":{"args":{"n":3,"x":null}}}}}`
 
-	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "--catalog", catalog, "-")
+	cmd := clitest.Command(binary, "run", "--no-preflight", "--compact", "--catalog", catalog, "-")
 	cmd.Stdin = strings.NewReader(plan)
 	out, _ := cmd.Output()
 	if got := strings.TrimSpace(string(out)); got != structured {
