@@ -159,13 +159,14 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 }
 
 // requestID is the id of the request line, as written, or nil when line
-// is not a request (no id, a null one, or not a JSON object).
+// is not a request (no id, a null one, or not a JSON object) or its id is
+// not JSON.
 func requestID(line []byte) []byte {
 	if _, _, ok := topMember(line, "method"); !ok {
 		return nil
 	}
 	is, ie, ok := topMember(line, "id")
-	if !ok || string(line[is:ie]) == "null" {
+	if !ok || string(line[is:ie]) == "null" || !validID(line[is:ie]) {
 		return nil
 	}
 	return line[is:ie]

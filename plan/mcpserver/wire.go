@@ -88,6 +88,9 @@ func (s *Server) edge(line, id []byte, overHTTP bool) (pass, reply []byte) {
 	if !hasID || string(line[is:ie]) == "null" {
 		return nil, nil // a notification gets no answer
 	}
+	if !validID(line[is:ie]) {
+		return nil, nil // not JSON: answered as a parse error, with no id to echo
+	}
 	if id == nil {
 		id = line[is:ie]
 	}
@@ -196,8 +199,8 @@ func (s *Server) idIn(line []byte) (out, id []byte) {
 func (s *Server) markID(line []byte, is, ie int) ([]byte, bool) {
 	lit := string(line[is:ie])
 	digits := strings.TrimPrefix(lit, "-")
-	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
-		return line, false // not an integer literal, or one a double holds
+	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" || digits[0] == '0' {
+		return line, false // not a JSON integer literal, or one a double holds
 	}
 	out := make([]byte, 0, len(line)+len(s.idKey)+3)
 	out = append(out, line[:is]...)
@@ -207,6 +210,11 @@ func (s *Server) markID(line []byte, is, ie int) ([]byte, bool) {
 	out = append(out, '"')
 	return append(out, line[ie:]...), true
 }
+
+// validID reports whether id, an id's literal as topMember found it, is
+// JSON: topMember skips a value without checking it (01, -0001 and 1. pass
+// it), and an answer that echoed one would not be JSON either.
+func validID(id []byte) bool { return json.Valid(id) }
 
 // idOutHead bounds where in a message idOut looks for a marked id.
 const idOutHead = 64

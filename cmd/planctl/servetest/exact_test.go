@@ -363,6 +363,7 @@ func TestProtocolEdges(t *testing.T) {
 	t.Parallel()
 	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}`
 	const noName = `"error":{"code":-32602,"message":"Invalid request parameters: a tools/call needs \"params\": {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}"}`
+	const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: each line must be one whole JSON-RPC message, a JSON object (a batch, an array of them, is not taken)"}}`
 	rows := []struct{ name, line, concierge, planctl string }{
 		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
 			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
@@ -391,6 +392,12 @@ func TestProtocolEdges(t *testing.T) {
 			`{"jsonrpc":"2.0","id":-98765432109876543210,` + invalid + `}`, `{"jsonrpc":"2.0","id":-98765432109876543210,"error":{"code":-32601,"message":"Method no/such not found"}}`},
 		{"array arguments with a long id", `{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"jsonrpc":"2.0","id":12345678901234567891,` + invalid + `}`, `{"jsonrpc":"2.0","id":12345678901234567891,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
+		// An id that is not JSON makes a line that is not JSON: the
+		// parse error, with no id, not an answer that echoes it (which
+		// would not be JSON either). Concierge's server answers nothing.
+		{"an id with a leading zero", `{"jsonrpc":"2.0","id":01,"method":"no/such"}`, parseError, parseError},
+		{"a long id with leading zeros", `{"jsonrpc":"2.0","id":-0000000000000000001,"method":"ping"}`, parseError, parseError},
+		{"an unknown tool, an id of 1.", `{"jsonrpc":"2.0","id":1.,"method":"tools/call","params":{"name":"nope"}}`, parseError, parseError},
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
 		args := []string{"--no-preflight"}
@@ -711,6 +718,7 @@ func TestConciergeToolsList(t *testing.T) {
 func TestProtocolEdgesHTTP(t *testing.T) {
 	t.Parallel()
 	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`
+	const notJSON = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"request body is not valid json"}}`
 	rows := []struct{ name, body, concierge, planctl string }{
 		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
 			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
@@ -733,6 +741,10 @@ func TestProtocolEdgesHTTP(t *testing.T) {
 			`{"jsonrpc":"2.0","id":-98765432109876543210,` + invalid, `{"jsonrpc":"2.0","id":-98765432109876543210,"error":{"code":-32601,"message":"Method no/such not found"}}`},
 		{"array arguments with a long id", `{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"jsonrpc":"2.0","id":12345678901234567891,` + invalid, `{"jsonrpc":"2.0","id":12345678901234567891,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
+		// An id that is not JSON: a body that is not JSON, mcp-go's
+		// parse error, never an answer that echoes the id.
+		{"an id with a leading zero", `{"jsonrpc":"2.0","id":01,"method":"no/such"}`, notJSON, notJSON},
+		{"a long id with leading zeros", `{"jsonrpc":"2.0","id":-0000000000000000001,"method":"prompts/list"}`, notJSON, notJSON},
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
 		for _, stateless := range []bool{true, false} {
