@@ -31,6 +31,7 @@ func TestMessagesQuoteLoneSurrogates(t *testing.T) {
 		{"argument", "UNKNOWN_ARG", `{"steps": [{"id": "a", "tool": "t", "args": {"\ud800": 1}}]}`},
 		{"tool", "UNKNOWN_TOOL", `{"steps": [{"id": "a", "tool": "\ud800", "args": {}}]}`},
 		{"reference", "REF_UNDEFINED_STEP", `{"steps": [{"id": "a", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"\ud800": []}}}}]}`},
+		{"referenced step", "REF_UNKNOWN_PROPERTY", `{"steps": [{"id": "\ud800", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"\ud800": ["y"]}}}}]}`},
 		{"path key", "REF_UNKNOWN_PROPERTY", `{"steps": [{"id": "a", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"a": ["\ud800"]}}}}]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

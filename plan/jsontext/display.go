@@ -291,18 +291,30 @@ func Quote(s string) string {
 	if !strings.Contains(s, "\xed") {
 		return strconv.Quote(s)
 	}
-	b := []byte{'"'}
+	return string(AppendQuote(nil, s))
+}
+
+// AppendQuote appends Quote(s) to dst.
+func AppendQuote(dst []byte, s string) []byte {
+	if !strings.Contains(s, "\xed") {
+		return strconv.AppendQuote(dst, s)
+	}
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		if r, ok := SurrogateAt(s, i); ok {
-			q := strconv.Quote(s[start:i])
-			b = append(b, q[1:len(q)-1]...)
-			b = AppendRuneEscape(b, r)
+			dst = appendQuoteBody(dst, s[start:i])
+			dst = AppendRuneEscape(dst, r)
 			i += 2
 			start = i + 1
 		}
 	}
-	q := strconv.Quote(s[start:])
-	b = append(b, q[1:]...)
-	return string(b)
+	return append(appendQuoteBody(dst, s[start:]), '"')
+}
+
+// appendQuoteBody appends strconv.Quote(s) without its quotes.
+func appendQuoteBody(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = strconv.AppendQuote(dst, s)
+	return append(dst[:n], dst[n+1:len(dst)-1]...)
 }
