@@ -164,12 +164,12 @@ func readU(b []byte) (r rune, n int) {
 	return r, 6
 }
 
+// hex4 reads the \uXXXX escape at the start of b.
 func hex4(b []byte) (rune, bool) {
 	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(string(b[2:6]), 16, 32)
-	return rune(v), err == nil
+	return Hex4(b[2:])
 }
 
 // DisplayString is a decoded string (a key, a tool's message) as a JSON

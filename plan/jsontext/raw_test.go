@@ -38,3 +38,17 @@ func TestRawMember(t *testing.T) {
 		}
 	}
 }
+
+// Hex4 reads four hex digits of either case, and nothing else.
+func TestHex4(t *testing.T) {
+	for in, want := range map[string]rune{"0000": 0, "00e9": 0xe9, "D83D": 0xd83d, "fFfF": 0xffff, "12345": 0x1234} {
+		if r, ok := jsontext.Hex4([]byte(in)); !ok || r != want {
+			t.Errorf("Hex4(%s) = %x, %v, want %x", in, r, ok, want)
+		}
+	}
+	for _, in := range []string{"", "123", "12g4", "+123", "1_23", " 123", "0x12"} {
+		if r, ok := jsontext.Hex4([]byte(in)); ok {
+			t.Errorf("Hex4(%q) = %x, true", in, r)
+		}
+	}
+}

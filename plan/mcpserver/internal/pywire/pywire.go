@@ -135,7 +135,7 @@ func appendRawString(dst, str []byte) []byte {
 		case '/':
 			dst = append(dst, '/')
 		case 'u':
-			r, ok := hex4(body, i+1)
+			r, ok := jsontext.Hex4(body[i+1:])
 			if !ok {
 				dst = append(dst, '\\', '\\', 'u')
 				break
@@ -146,7 +146,7 @@ func appendRawString(dst, str []byte) []byte {
 				dst = jsontext.AppendRuneEscape(dst, r)
 			case r >= 0xd800 && r < 0xdc00:
 				if i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
-					if r2, ok := hex4(body, i+3); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+					if r2, ok := jsontext.Hex4(body[i+3:]); ok && r2 >= 0xdc00 && r2 < 0xe000 {
 						dst = utf8.AppendRune(dst, 0x10000+(r-0xd800)<<10+(r2-0xdc00))
 						i += 6
 						break
@@ -176,14 +176,6 @@ func escapedQuote(body []byte) bool {
 		n++
 	}
 	return n%2 == 1
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(b[i:i+4]), 16, 32)
-	return rune(n), err == nil
 }
 
 // Response appends the answer to request id (its JSON text, as the request
