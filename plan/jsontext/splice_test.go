@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// spliceDoc is the plan both Replace tests edit: n steps of 16 nodes, a
-// head and a tail with escapes, on a tape of several chunks when n is
-// 12,000 (three).
-func spliceDoc(n int) []byte {
+// spliceDoc is the plan both Replace tests edit, and its tree: n steps
+// of 16 nodes, a head and a tail with escapes, on a tape of several
+// chunks when n is 12,000 (three).
+func spliceDoc(t *testing.T, n int) ([]byte, Value) {
 	var b bytes.Buffer
 	b.WriteString(`{"head": "caf\u00e9", "steps": [`)
 	for i := range n {
@@ -22,7 +22,11 @@ func spliceDoc(n int) []byte {
 		fmt.Fprintf(&b, `{"id": "s%d", "tool": "t\n%d", "args": {"v": [%d, 1.5, null], "w": {"x": true}}}`, i, i, i)
 	}
 	b.WriteString(`], "tail": "\"end\""}`)
-	return b.Bytes()
+	root, err := Parse(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), root
 }
 
 // TestReplaceMatchesParse: a container parsed again by Replace gives the
@@ -31,11 +35,7 @@ func spliceDoc(n int) []byte {
 // and at the end; growing, shrinking, with escapes and duplicate keys).
 func TestReplaceMatchesParse(t *testing.T) {
 	const n = 12_000
-	src := spliceDoc(n)
-	root, err := Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, root := spliceDoc(t, n)
 	steps := root.Get("steps")
 	for _, i := range []int{0, n / 2, n - 1} {
 		for _, with := range []string{`{}`, `{"id": "new", "args": {"a": [1, 2, [3, {"b": "\t"}]], "a": 2}}`} {
@@ -111,11 +111,7 @@ func render(v Value) string {
 // moved by a shift), some change it (the tape after it is copied).
 func TestReplaceChain(t *testing.T) {
 	const n = 12_000
-	src := spliceDoc(n)
-	root, err := Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, root := spliceDoc(t, n)
 	rng := rand.New(rand.NewPCG(26, 2))
 	probe := root.Get("steps").Index(n - 1).Get("tool") // follows the chain by Map
 	shared := 0
