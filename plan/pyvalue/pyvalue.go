@@ -419,12 +419,28 @@ func DumpsString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
+// Clean reports whether Values(raw) is raw itself, as one pass that
+// builds nothing can tell (pyClean), and, when it is, how deep raw nests
+// (jsontext.Depth): a caller that checks a result's depth and then reads
+// it as Python does reads it once. False means "not sure" too; depth is
+// then 0, not measured.
+func Clean(raw []byte) (clean bool, depth int) {
+	return pyCleanDepth(raw)
+}
+
 // pyClean reports, in one pass that builds nothing, whether raw JSON is
 // already what Python would write of its value: no number it writes
 // differently, no NaN/Infinity, no object repeating a key. False means
 // "not sure" too (an escaped key, an object of many keys, text that is not
 // JSON): Values then takes the exact path.
 func pyClean(b []byte) bool {
+	clean, _ := pyCleanDepth(b)
+	return clean
+}
+
+// pyCleanDepth is pyClean, and the deepest nesting of containers it
+// passed: raw's depth when it is clean.
+func pyCleanDepth(b []byte) (_ bool, depth int) {
 	const maxKeys = 32
 	var keyBuf [32][]byte
 	var startBuf [16]int
@@ -439,16 +455,16 @@ func pyClean(b []byte) bool {
 				key := b[i+1 : end-1]
 				for _, k := range key {
 					if k == '\\' {
-						return false
+						return false, 0
 					}
 				}
 				own := keys[starts[len(starts)-1]:]
 				if len(own) >= maxKeys {
-					return false
+					return false, 0
 				}
 				for _, k := range own {
 					if string(k) == string(key) {
-						return false
+						return false, 0
 					}
 				}
 				keys = append(keys, key)
@@ -456,13 +472,15 @@ func pyClean(b []byte) bool {
 			i = end
 		case c == '{':
 			starts = append(starts, len(keys))
+			depth = max(depth, len(starts))
 			i++
 		case c == '[':
 			starts = append(starts, -1)
+			depth = max(depth, len(starts))
 			i++
 		case c == '}' || c == ']':
 			if len(starts) == 0 {
-				return false
+				return false, 0
 			}
 			if s := starts[len(starts)-1]; s >= 0 {
 				keys = keys[:s]
@@ -472,7 +490,7 @@ func pyClean(b []byte) bool {
 		case c == '-' || (c >= '0' && c <= '9'):
 			end := jsontext.SkipValue(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
-				return false // -Infinity, or not a number
+				return false, 0 // -Infinity, or not a number
 			}
 			integer := true
 			for _, d := range b[i:end] {
@@ -483,19 +501,19 @@ func pyClean(b []byte) bool {
 			}
 			if integer {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
-					return false // -0 is 0
+					return false, 0 // -0 is 0
 				}
 			} else if numberChanges(string(b[i:end])) {
-				return false
+				return false, 0
 			}
 			i = end
 		case c == 'N' || c == 'I':
-			return false
+			return false, 0
 		default:
 			i++
 		}
 	}
-	return true
+	return true, depth
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte
