@@ -964,6 +964,8 @@ func (r *Run) ResolveRef(i int, ref *plan.Ref) (json.RawMessage, error) {
 		return plan.WalkUnique(result, ref.Step, path, node)
 	case x == nil:
 		return plan.WalkNode(result, ref.Step, path, node)
+	case unique:
+		return x.WalkUnique(ref.Step, path, node)
 	}
 	return x.Walk(ref.Step, path, node)
 }
