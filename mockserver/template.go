@@ -262,6 +262,11 @@ func walk(args *argv, path string) ([]byte, bool) {
 	if path == "" {
 		return v, true
 	}
+	if strings.IndexByte(path, '.') < 0 {
+		if m, ok := args.member(path); ok { // one key: most placeholders
+			return m, true
+		}
+	}
 	first := true
 	for k := range strings.SplitSeq(path, ".") {
 		var m []byte
