@@ -3,6 +3,7 @@ package pyvalue
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -213,8 +214,8 @@ func hasFloatWord(v jsontext.Value) bool {
 // every node.
 func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
 	if k := v.Kind(); k == jsontext.Object || k == jsontext.Array {
-		if raw := v.Raw(src); bytes.IndexByte(raw, '\\') < 0 && pyClean(raw) {
-			return jsontext.AppendCompact(dst, raw)
+		if out, ok := appendClean(dst, v.Raw(src)); ok {
+			return out
 		}
 	}
 	return AppendJSON(dst, v)
@@ -441,6 +442,27 @@ func pyClean(b []byte) bool {
 // pyCleanDepth is pyClean, and the deepest nesting of containers it
 // passed: raw's depth when it is clean.
 func pyCleanDepth(b []byte) (_ bool, depth int) {
+	_, clean, depth := pyScan(nil, b, false)
+	return clean, depth
+}
+
+// appendClean appends b without its whitespace (jsontext.AppendCompact)
+// when pyClean(b) holds and no string of b holds an escape, in the pass
+// that checks it: AppendJSONOf's fast path reads a large literal once,
+// not three times. ok false leaves dst as it was.
+func appendClean(dst, b []byte) (_ []byte, ok bool) {
+	out, ok, _ := pyScan(dst, b, true)
+	return out, ok
+}
+
+// pyScan is pyCleanDepth, and, when compact is set, appendClean: b is
+// appended to dst as it is passed, whitespace left out, and a string
+// holding a backslash ends the scan as an unclean text does.
+func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
+	n0, start := len(dst), 0
+	if compact {
+		dst = slices.Grow(dst, len(b))
+	}
 	const maxKeys = 32
 	var keyBuf [32][]byte
 	var startBuf [16]int
@@ -450,21 +472,24 @@ func pyCleanDepth(b []byte) (_ bool, depth int) {
 		switch c := b[i]; {
 		case c == '"':
 			end := jsontext.SkipString(b, i)
+			if compact && bytes.IndexByte(b[i+1:max(end-1, i+1)], '\\') >= 0 {
+				return dst[:n0], false, 0 // AppendJSON writes an escape anew ("\/" as "/")
+			}
 			j := jsontext.SkipSpace(b, end)
 			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
 				key := b[i+1 : end-1]
 				for _, k := range key {
 					if k == '\\' {
-						return false, 0
+						return dst[:n0], false, 0
 					}
 				}
 				own := keys[starts[len(starts)-1]:]
 				if len(own) >= maxKeys {
-					return false, 0
+					return dst[:n0], false, 0
 				}
 				for _, k := range own {
 					if string(k) == string(key) {
-						return false, 0
+						return dst[:n0], false, 0
 					}
 				}
 				keys = append(keys, key)
@@ -480,7 +505,7 @@ func pyCleanDepth(b []byte) (_ bool, depth int) {
 			i++
 		case c == '}' || c == ']':
 			if len(starts) == 0 {
-				return false, 0
+				return dst[:n0], false, 0
 			}
 			if s := starts[len(starts)-1]; s >= 0 {
 				keys = keys[:s]
@@ -490,7 +515,7 @@ func pyCleanDepth(b []byte) (_ bool, depth int) {
 		case c == '-' || (c >= '0' && c <= '9'):
 			end := jsontext.SkipValue(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
-				return false, 0 // -Infinity, or not a number
+				return dst[:n0], false, 0 // -Infinity, or not a number
 			}
 			integer := true
 			for _, d := range b[i:end] {
@@ -501,19 +526,26 @@ func pyCleanDepth(b []byte) (_ bool, depth int) {
 			}
 			if integer {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
-					return false, 0 // -0 is 0
+					return dst[:n0], false, 0 // -0 is 0
 				}
 			} else if numberChanges(string(b[i:end])) {
-				return false, 0
+				return dst[:n0], false, 0
 			}
 			i = end
 		case c == 'N' || c == 'I':
-			return false, 0
+			return dst[:n0], false, 0
+		case compact && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			dst = append(dst, b[start:i]...)
+			i++
+			start = i
 		default:
 			i++
 		}
 	}
-	return true, depth
+	if compact {
+		dst = append(dst, b[start:]...)
+	}
+	return dst, true, depth
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte
