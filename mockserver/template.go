@@ -139,21 +139,27 @@ func (c *template) renderWhole(a *argv) (_ []byte, ok bool) {
 		return nil, false
 	}
 	var vals [maxWholeSegs][]byte
+	var flat [maxWholeSegs]bool
 	n := len(c.tail)
 	for i, s := range c.segs {
 		if !s.whole {
 			return nil, false
 		}
-		v, ok := lookup(a, s.path)
+		v, ok, f := lookupFlat(a, s.path)
 		if !ok {
-			v = []byte("null")
+			v, f = []byte("null"), true
 		}
-		vals[i] = v
+		vals[i], flat[i] = v, f
 		n += len(s.lit) + len(v)
 	}
 	out := make([]byte, 0, n)
 	for i, s := range c.segs {
-		out = jsontext.AppendCompact(append(out, s.lit...), vals[i])
+		out = append(out, s.lit...)
+		if flat[i] {
+			out = append(out, vals[i]...) // what AppendCompact would copy
+		} else {
+			out = jsontext.AppendCompact(out, vals[i])
+		}
 	}
 	out = append(out, c.tail...)
 	if len(out) < n {
@@ -242,6 +248,21 @@ func renderText(s string, args *argv) string {
 	return b.String()
 }
 
+// lookupFlat is lookup, and whether the value is known to hold no
+// whitespace outside its strings (flat), which jsontext.AppendCompact
+// would copy unchanged: a top-level argument, whose extent the index
+// found in the pass that tells it (the runner sends its arguments
+// compact, so a large one is not compacted in a second pass).
+func lookupFlat(args *argv, path string) (_ []byte, ok, flat bool) {
+	if path != "" && strings.IndexByte(path, '.') < 0 {
+		if v, ok, flat := args.memberFlat(path); ok {
+			return v, true, flat
+		}
+	}
+	v, ok := lookup(args, path)
+	return v, ok, false
+}
+
 // lookup finds path in the raw arguments; "" is the whole object. A
 // dotted path of literal keys and indexes is walked as it always was (a
 // key may hold any character but '.', and a repeated key reads as plan's
@@ -261,6 +282,11 @@ func walk(args *argv, path string) ([]byte, bool) {
 	v := args.raw
 	if path == "" {
 		return v, true
+	}
+	if strings.IndexByte(path, '.') < 0 {
+		if m, ok := args.member(path); ok { // one key: most placeholders
+			return m, true
+		}
 	}
 	first := true
 	for k := range strings.SplitSeq(path, ".") {
@@ -360,24 +386,33 @@ type argv struct {
 	n     int
 	keys  [maxIndexedArgs][]byte // the keys as written, without quotes
 	vals  [maxIndexedArgs][]byte
+	flat  [maxIndexedArgs]bool // vals[i] holds no whitespace outside its strings
 }
 
 const maxIndexedArgs = 16
 
 // member is jsontext.RawMember(a.raw, key).
 func (a *argv) member(key string) ([]byte, bool) {
+	v, ok, _ := a.memberFlat(key)
+	return v, ok
+}
+
+// memberFlat is member, and whether the value is known to hold no
+// whitespace outside its strings (skipFlat).
+func (a *argv) memberFlat(key string) (_ []byte, ok, flat bool) {
 	if a.state == 0 {
 		a.index()
 	}
 	if a.state < 0 {
-		return jsontext.RawMember(a.raw, key)
+		v, ok := jsontext.RawMember(a.raw, key)
+		return v, ok, false
 	}
 	for i := a.n - 1; i >= 0; i-- { // the last of a repeated key wins
 		if string(a.keys[i]) == key {
-			return a.vals[i], true
+			return a.vals[i], true, a.flat[i]
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 func (a *argv) index() {
@@ -395,8 +430,8 @@ func (a *argv) index() {
 			return // an escaped key is compared decoded: left to RawMember
 		}
 		i = jsontext.SkipSpace(b, jsontext.SkipSpace(b, i)+1) // past ':'
-		end := jsontext.SkipValue(b, i)
-		a.keys[a.n], a.vals[a.n] = key, b[i:end]
+		end, flat := skipFlat(b, i)
+		a.keys[a.n], a.vals[a.n], a.flat[a.n] = key, b[i:end], flat
 		a.n++
 		i = jsontext.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ',' {
@@ -405,6 +440,34 @@ func (a *argv) index() {
 		i = jsontext.SkipSpace(b, i+1)
 	}
 	a.state = 1
+}
+
+// skipFlat is jsontext.SkipValue(b, i), and whether the value holds no
+// whitespace outside its strings.
+func skipFlat(b []byte, i int) (end int, flat bool) {
+	if i >= len(b) || (b[i] != '{' && b[i] != '[') {
+		return jsontext.SkipValue(b, i), true // a scalar ends at whitespace
+	}
+	depth := 0
+	flat = true
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = jsontext.SkipString(b, i)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, flat
+			}
+		case ' ', '\t', '\n', '\r':
+			flat = false
+		}
+		i++
+	}
+	return i, flat
 }
 
 // RenderedSize is at least the size of Render(tmpl, src, args), counted

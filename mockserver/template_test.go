@@ -64,3 +64,21 @@ func TestTemplateArgsIndex(t *testing.T) {
 		}
 	}
 }
+
+// skipFlat ends a value where jsontext.SkipValue does, and calls it flat
+// exactly when jsontext.AppendCompact would copy it unchanged (renderWhole
+// then copies it as it is).
+func TestSkipFlat(t *testing.T) {
+	for _, v := range []string{`1`, `-2.5e3`, `"a b"`, `true`, `null`, `{}`, `[]`, `{"a":[1,2],"b":"x y\" ]"}`,
+		`{"a": 1}`, `[1,2 ]`, "[\n1]", `{"k":"\\\" {"}`, `[[[],{"a":{"b":"}"}}]]`, `"unterminated`, `[1,2`, `{"a":[1, 2]`} {
+		b := []byte(v + `,"next": 1}`)
+		end, flat := skipFlat(b, 0)
+		if want := jsontext.SkipValue(b, 0); end != want {
+			t.Errorf("skipFlat(%s) ends at %d, SkipValue at %d", b, end, want)
+		}
+		val := b[:end]
+		if want := string(jsontext.AppendCompact(nil, val)) == string(val); flat != want {
+			t.Errorf("skipFlat(%s): flat %v, AppendCompact copies it unchanged: %v", val, flat, want)
+		}
+	}
+}

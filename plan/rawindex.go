@@ -111,13 +111,24 @@ func (x *RawIndex) members(b []byte) map[string]span {
 // Walk is WalkNode through the index; runs reading one result at once
 // take turns.
 func (x *RawIndex) Walk(step string, path []string, node jsontext.Value) ([]byte, error) {
+	return x.walk(false, step, path, node)
+}
+
+// WalkUnique is Walk for a result whose objects repeat no key
+// (WalkUnique): an object too small to index is read up to the key's
+// first copy, not to its end.
+func (x *RawIndex) WalkUnique(step string, path []string, node jsontext.Value) ([]byte, error) {
+	return x.walk(true, step, path, node)
+}
+
+func (x *RawIndex) walk(unique bool, step string, path []string, node jsontext.Value) ([]byte, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.walks++
 	if x.walks == 1 && len(x.result) < indexEagerBytes {
-		return walk(x.result, nil, false, step, path, node)
+		return walk(x.result, nil, unique, step, path, node)
 	}
-	return walk(x.result, x, false, step, path, node)
+	return walk(x.result, x, unique, step, path, node)
 }
 
 // NewRawIndex is an index of result, nil for a result too small to index.

@@ -46,6 +46,20 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 			}
 		}
 	}
+	// A run's results repeat no key (pyvalue.Values drops the copies):
+	// WalkUnique, which stops at a key's first copy in an object too small
+	// to index, reads what Walk reads there.
+	uniq := pyvalue.Values(result)
+	u := &RawIndex{result: uniq}
+	for round := 0; round < 3; round++ {
+		for _, p := range paths {
+			want, werr := Walk(uniq, "st", p)
+			got, gerr := u.WalkUnique("st", p, jsontext.Value{})
+			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Errorf("round %d, path %q: WalkUnique = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
+			}
+		}
+	}
 	// The engine walks a reference's path array in place: the same bytes
 	// and messages as Walk of the str() of each element, through the index
 	// or not, for every kind of element Concierge turns into a key.

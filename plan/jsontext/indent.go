@@ -31,9 +31,16 @@ func AppendIndentAt(dst, src []byte, depth int) []byte {
 // WriteIndent writes src indented as Indent does to w, a chunk at a time,
 // so that a large response is never held twice in memory.
 func WriteIndent(w io.Writer, src []byte) error {
+	return WriteIndentAt(w, src, 0)
+}
+
+// WriteIndentAt is WriteIndent of src nested depth levels deep, as
+// AppendIndentAt writes it: a large result inside a response is written a
+// chunk at a time without a second pass to indent its lines.
+func WriteIndentAt(w io.Writer, src []byte, depth int) error {
 	const chunk = 64 << 10
 	buf := make([]byte, 0, chunk+chunk/4)
-	buf, err := indent(buf, src, 0, func(b []byte) ([]byte, error) {
+	buf, err := indent(buf, src, depth, func(b []byte) ([]byte, error) {
 		if len(b) < chunk {
 			return b, nil
 		}

@@ -26,6 +26,15 @@ func TestWriteIndentMatchesIndent(t *testing.T) {
 	if !bytes.Equal(out.Bytes(), want) {
 		t.Fatalf("WriteIndent differs from Indent (%d vs %d bytes)", out.Len(), len(want))
 	}
+	for _, depth := range []int{1, 3} {
+		var at bytes.Buffer
+		if err := WriteIndentAt(&at, big.Bytes(), depth); err != nil {
+			t.Fatal(err)
+		}
+		if want := AppendIndentAt(nil, big.Bytes(), depth); !bytes.Equal(at.Bytes(), want) {
+			t.Fatalf("WriteIndentAt at depth %d differs from AppendIndentAt (%d vs %d bytes)", depth, at.Len(), len(want))
+		}
+	}
 	var std bytes.Buffer
 	if err := json.Indent(&std, big.Bytes(), "", "  "); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package pyvalue
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -212,8 +213,8 @@ func hasFloatWord(v jsontext.Value) bool {
 // every node.
 func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
 	if k := v.Kind(); k == jsontext.Object || k == jsontext.Array {
-		if raw := v.Raw(src); bytes.IndexByte(raw, '\\') < 0 && pyClean(raw) {
-			return jsontext.AppendCompact(dst, raw)
+		if out, ok := appendClean(dst, v.Raw(src)); ok {
+			return out
 		}
 	}
 	return AppendJSON(dst, v)
@@ -392,12 +393,49 @@ func DumpsString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
+// Clean reports whether Values(raw) is raw itself, as one pass that
+// builds nothing can tell (pyClean), and, when it is, how deep raw nests
+// (jsontext.Depth): a caller that checks a result's depth and then reads
+// it as Python does reads it once. False means "not sure" too; depth is
+// then 0, not measured.
+func Clean(raw []byte) (clean bool, depth int) {
+	return pyCleanDepth(raw)
+}
+
 // pyClean reports, in one pass that builds nothing, whether raw JSON is
 // already what Python would write of its value: no number it writes
 // differently, no NaN/Infinity, no object repeating a key. False means
 // "not sure" too (an escaped key, an object of many keys, text that is not
 // JSON): Values then takes the exact path.
 func pyClean(b []byte) bool {
+	clean, _ := pyCleanDepth(b)
+	return clean
+}
+
+// pyCleanDepth is pyClean, and the deepest nesting of containers it
+// passed: raw's depth when it is clean.
+func pyCleanDepth(b []byte) (_ bool, depth int) {
+	_, clean, depth := pyScan(nil, b, false)
+	return clean, depth
+}
+
+// appendClean appends b without its whitespace (jsontext.AppendCompact)
+// when pyClean(b) holds and no string of b holds an escape, in the pass
+// that checks it: AppendJSONOf's fast path reads a large literal once,
+// not three times. ok false leaves dst as it was.
+func appendClean(dst, b []byte) (_ []byte, ok bool) {
+	out, ok, _ := pyScan(dst, b, true)
+	return out, ok
+}
+
+// pyScan is pyCleanDepth, and, when compact is set, appendClean: b is
+// appended to dst as it is passed, whitespace left out, and a string
+// holding a backslash ends the scan as an unclean text does.
+func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
+	n0, start := len(dst), 0
+	if compact {
+		dst = slices.Grow(dst, len(b))
+	}
 	const maxKeys = 32
 	var keyBuf [32][]byte
 	var startBuf [16]int
@@ -407,21 +445,24 @@ func pyClean(b []byte) bool {
 		switch c := b[i]; {
 		case c == '"':
 			end := jsontext.SkipString(b, i)
+			if compact && bytes.IndexByte(b[i+1:max(end-1, i+1)], '\\') >= 0 {
+				return dst[:n0], false, 0 // AppendJSON writes an escape anew ("\/" as "/")
+			}
 			j := jsontext.SkipSpace(b, end)
 			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
 				key := b[i+1 : end-1]
 				for _, k := range key {
 					if k == '\\' {
-						return false
+						return dst[:n0], false, 0
 					}
 				}
 				own := keys[starts[len(starts)-1]:]
 				if len(own) >= maxKeys {
-					return false
+					return dst[:n0], false, 0
 				}
 				for _, k := range own {
 					if string(k) == string(key) {
-						return false
+						return dst[:n0], false, 0
 					}
 				}
 				keys = append(keys, key)
@@ -429,13 +470,15 @@ func pyClean(b []byte) bool {
 			i = end
 		case c == '{':
 			starts = append(starts, len(keys))
+			depth = max(depth, len(starts))
 			i++
 		case c == '[':
 			starts = append(starts, -1)
+			depth = max(depth, len(starts))
 			i++
 		case c == '}' || c == ']':
 			if len(starts) == 0 {
-				return false
+				return dst[:n0], false, 0
 			}
 			if s := starts[len(starts)-1]; s >= 0 {
 				keys = keys[:s]
@@ -445,7 +488,7 @@ func pyClean(b []byte) bool {
 		case c == '-' || (c >= '0' && c <= '9'):
 			end := jsontext.SkipValue(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
-				return false // -Infinity, or not a number
+				return dst[:n0], false, 0 // -Infinity, or not a number
 			}
 			integer := true
 			for _, d := range b[i:end] {
@@ -456,19 +499,26 @@ func pyClean(b []byte) bool {
 			}
 			if integer {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
-					return false // -0 is 0
+					return dst[:n0], false, 0 // -0 is 0
 				}
 			} else if numberChanges(string(b[i:end])) {
-				return false
+				return dst[:n0], false, 0
 			}
 			i = end
 		case c == 'N' || c == 'I':
-			return false
+			return dst[:n0], false, 0
+		case compact && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			dst = append(dst, b[start:i]...)
+			i++
+			start = i
 		default:
 			i++
 		}
 	}
-	return true
+	if compact {
+		dst = append(dst, b[start:]...)
+	}
+	return dst, true, depth
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte

@@ -60,9 +60,19 @@ func TestPyClean(t *testing.T) {
 		{`{"a\u0062":1,"ab":2}`, false}, // escaped keys take the exact path
 		{`"NaN and 1E5 inside a string"`, true},
 		{`{"x": 12345678901234567890}`, true},
+		{`[[[{"a":[["]]]]\"[{"]]]]]`, true},
+		{`{"a":{"b":{"c":[[],[[[]]]]}},"d":[]}`, true},
+		{`[[[]]] [`, true}, // not JSON, but nothing Python would change: Depth's count all the same
 	} {
 		if got := pyClean([]byte(tc.raw)); got != tc.clean {
 			t.Errorf("pyClean(%s) = %v, want %v", tc.raw, got, tc.clean)
+		}
+		clean, depth := Clean([]byte(tc.raw))
+		if clean != tc.clean {
+			t.Errorf("Clean(%s) = %v, want %v", tc.raw, clean, tc.clean)
+		}
+		if want := jsontext.Depth([]byte(tc.raw)); clean && depth != want {
+			t.Errorf("Clean(%s): depth %d, jsontext.Depth %d", tc.raw, depth, want)
 		}
 		if tc.clean && string(Values([]byte(tc.raw))) != tc.raw {
 			t.Errorf("%s is clean but Values changes it", tc.raw)

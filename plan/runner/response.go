@@ -2,9 +2,7 @@ package runner
 
 import (
 	"bufio"
-	"bytes"
 	"io"
-	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -161,35 +159,12 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 // indented into scratch, which it returns for the next one.
 func writeIndented(w *bufio.Writer, v []byte, depth int, scratch []byte) []byte {
 	if len(v) > 64<<10 {
-		// In chunks: a large result is not copied whole. JSON text has
-		// line breaks only between tokens once indented (a string's are
-		// escaped), so the nesting is a prefix after each of them.
-		pw := prefixWriter{w: w, prefix: strings.Repeat("  ", depth)}
-		jsontext.WriteIndent(pw, v)
+		jsontext.WriteIndentAt(w, v, depth) // in chunks: a large result is not copied whole
 		return scratch
 	}
 	scratch = jsontext.AppendIndentAt(scratch[:0], v, depth)
 	w.Write(scratch)
 	return scratch
-}
-
-type prefixWriter struct {
-	w      *bufio.Writer
-	prefix string
-}
-
-func (p prefixWriter) Write(b []byte) (int, error) {
-	n := len(b)
-	for {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			p.w.Write(b)
-			return n, nil
-		}
-		p.w.Write(b[:i+1])
-		p.w.WriteString(p.prefix)
-		b = b[i+1:]
-	}
 }
 
 // responseKey is the JSON object key Python's json.dumps writes for a step id.

@@ -236,6 +236,7 @@ type Run struct {
 	cursor      int               // the next step to run: the first that has not run ok
 	status      RunStatus         // RunReady until the end or a failure
 	results     map[string]int    // step id -> index of its latest ok result; nil until needed (resultOf)
+	lastRef     refMemo           // resultOf's last answer at the cursor; cleared by reset
 	heldN       int64             // the bytes steps [0, heldUpTo) hold (run_limits.go)
 	answerN     int64             // the bytes of the answer up to step heldUpTo, under MaxResponse (run_limits.go)
 	heldUpTo    int
@@ -333,6 +334,7 @@ func (r *Run) reset(from int) {
 		r.status = RunCompleted
 	}
 	r.results = nil // made again when needed (resultOf)
+	r.lastRef = refMemo{}
 	r.mu.Unlock()
 }
 
@@ -667,19 +669,25 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
 		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %s", jsontext.Quote(tool.Name)), held+int64(len(args)+len(res.Value)), max))
 	}
-	// Nesting d levels takes 2d bytes at least: a shorter result is not
-	// scanned for its depth.
-	if len(res.Value) > 2*jsontext.MaxDepth {
-		if d := jsontext.Depth(res.Value); d > jsontext.MaxDepth {
-			return fail(fmt.Sprintf("tool %s returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", jsontext.Quote(tool.Name), d, jsontext.MaxDepth))
-		}
+	// The pass that tells whether Python would read the result as it is
+	// measures its depth too. Nesting d levels takes 2d bytes at least: a
+	// shorter result that pass did not vouch for is not scanned for it.
+	clean, d := pyvalue.Clean(res.Value)
+	if !clean && len(res.Value) > 2*jsontext.MaxDepth {
+		d = jsontext.Depth(res.Value)
+	}
+	if len(res.Value) > 2*jsontext.MaxDepth && d > jsontext.MaxDepth {
+		return fail(fmt.Sprintf("tool %s returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", jsontext.Quote(tool.Name), d, jsontext.MaxDepth))
 	}
 	if !utf8.Valid(res.Value) {
 		off := invalidUTF8(res.Value)
 		return fail(fmt.Sprintf("tool %s returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
 			jsontext.Quote(tool.Name), res.Value[off], off))
 	}
-	val, unique := pyvalue.ValuesUnique(res.Value) // as Python reads it: plan/pyvalue
+	val, unique := res.Value, true // as Python reads it: plan/pyvalue
+	if !clean {
+		val, unique = pyvalue.ValuesUnique(res.Value)
+	}
 	if len(val) > 0 && &val[0] != &res.Value[0] {
 		if f := pyvalue.Floats(res.Value); f != nil {
 			r.mu.Lock()
@@ -843,17 +851,64 @@ const resultWindow = 16
 // after it has, so for the step at the cursor (the one a run resolves) it
 // is the latest step of that id before it. A reference mostly names one
 // of the few steps just before its own (a chain, a fan-in): those are
-// looked at first, and the map of every id (an entry and an insertion a
-// step) is made only for a reference further back, or for
-// another step than the cursor. The caller holds r.mu.
+// looked at first (after the memo of the last answer, refMemo), and the
+// map of every id (an entry and an insertion a step) is made only for a
+// reference further back, or for another step than the cursor. The
+// caller holds r.mu.
 func (r *Run) resultOf(i int, id string) (int, bool) {
-	if i == r.cursor {
-		for j := i - 1; j >= 0 && j >= i-resultWindow; j-- {
-			if s, ok := r.stepID(j); ok && s == id && r.steps[j].status == StepOK {
-				return j, true
-			}
+	if i != r.cursor {
+		return r.resultIn(id)
+	}
+	if j, ok := r.lastRef.result(r, i, id); ok {
+		return j, true
+	}
+	j, ok := -1, false
+	for k := i - 1; k >= 0 && k >= i-resultWindow; k-- {
+		if s, isStr := r.stepID(k); isStr && s == id && r.steps[k].status == StepOK {
+			j, ok = k, true
+			break
 		}
 	}
+	if !ok {
+		j, ok = r.resultIn(id)
+	}
+	if ok {
+		r.lastRef = refMemo{id: id, at: i, j: j, set: true}
+	}
+	return j, ok
+}
+
+// A refMemo is resultOf's last answer for the step at the cursor: at
+// step at, the latest step of id before it was j. Many steps read one
+// step far back (each reads its own part of one large result): the
+// answer stays true for a later cursor while the steps between have
+// another id, which costs a comparison a step instead of a search of the
+// steps just before it and a look-up in the map of every id. Every step
+// before the cursor ran ok, and reset (which any change of the steps
+// goes through) clears the memo.
+type refMemo struct {
+	id    string
+	at, j int
+	set   bool
+}
+
+// result is the memo's answer for a reference to id made by step i, the
+// cursor; ok is false when the memo does not know it.
+func (m *refMemo) result(r *Run, i int, id string) (int, bool) {
+	if !m.set || m.id != id || m.at > i || i-m.at > resultWindow {
+		return 0, false
+	}
+	for k := m.at; k < i; k++ {
+		if s, isStr := r.stepID(k); isStr && s == id {
+			return 0, false // a later step of that id: its result is the one
+		}
+	}
+	return m.j, true
+}
+
+// resultIn is the latest step of that id that ran ok, from the map of
+// every id (made on first use). The caller holds r.mu.
+func (r *Run) resultIn(id string) (int, bool) {
 	if r.results == nil {
 		r.results = make(map[string]int, len(r.steps)) // sized once: a run fills it with every id
 		for j := range r.steps {
@@ -909,6 +964,8 @@ func (r *Run) ResolveRef(i int, ref *plan.Ref) (json.RawMessage, error) {
 		return plan.WalkUnique(result, ref.Step, path, node)
 	case x == nil:
 		return plan.WalkNode(result, ref.Step, path, node)
+	case unique:
+		return x.WalkUnique(ref.Step, path, node)
 	}
 	return x.Walk(ref.Step, path, node)
 }

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -368,4 +369,51 @@ func TestOKCount(t *testing.T) {
 	check("after the rest", 3)
 	r.Restart()
 	check("after a restart", 0)
+}
+
+// TestReferencesFarBackFollowTheLatestID: steps that each read one step
+// far back (resolved through the memo of the last answer) read the latest
+// step of that id, also when a later step repeats the id, after a restart,
+// and after Replan changes the id of a step between.
+func TestReferencesFarBackFollowTheLatestID(t *testing.T) {
+	steps := func(repeatAt int) string {
+		var b strings.Builder
+		b.WriteString(`[{"id":"far","tool":"echo","args":{"value":0}}`)
+		for i := 1; i < 60; i++ {
+			if i == repeatAt {
+				fmt.Fprintf(&b, `,{"id":"far","tool":"echo","args":{"value":%d}}`, i)
+				continue
+			}
+			fmt.Fprintf(&b, `,{"id":"s%d","tool":"echo","args":{"value":{"output_by_reference":{"far":["value"]}}}}`, i)
+		}
+		return b.String() + "]"
+	}
+	check := func(r *runner.Run, repeatAt int) {
+		t.Helper()
+		for i := 1; i < 60; i++ {
+			want := `{"value":0}`
+			switch {
+			case i == repeatAt:
+				continue
+			case repeatAt > 0 && i > repeatAt:
+				want = fmt.Sprintf(`{"value":%d}`, repeatAt)
+			}
+			if got := string(r.Step(i).Result); got != want {
+				t.Fatalf("step %d (far repeated at %d): result %s, want %s", i, repeatAt, got, want)
+			}
+		}
+	}
+	ctx := context.Background()
+	r := newRun(t, steps(30), runner.RunOptions{})
+	r.RunToEnd(ctx)
+	check(r, 30)
+	r.Restart()
+	r.RunToEnd(ctx)
+	check(r, 30)
+	// Steps 0-24 kept, their results too; step 30 no longer repeats the id.
+	if err := r.Replan(plan.Load("p.json", []byte(steps(40)), plan.Limits{}), 25); err != nil {
+		t.Fatal(err)
+	}
+	r.RunToEnd(ctx)
+	check(r, 40)
 }
