@@ -94,6 +94,14 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 		if l.Code(i) != ds[i].Code || l.Severity(i) != ds[i].Severity {
 			t.Fatalf("ValidateList %d: %s %s, Validate: %s %s", i, l.Severity(i), l.Code(i), ds[i].Severity, ds[i].Code)
 		}
+		// The text report's way: the diagnostic without its text, the
+		// message appended after whatever the buffer holds.
+		d := l.AtNoText(i)
+		msg := l.AppendMessage([]byte("> "), i)
+		d.Message, d.Pointer = string(msg[2:]), ds[i].Pointer
+		if !reflect.DeepEqual(d, ds[i]) || string(msg[:2]) != "> " {
+			t.Fatalf("ValidateList %d, AtNoText and AppendMessage: %+v %q, Validate: %+v", i, d, msg, ds[i])
+		}
 	}
 	l.Keep(func(i int) bool { return l.Code(i) != "UNKNOWN_ARG" })
 	kept := slices.DeleteFunc(slices.Clone(ds), func(d plan.Diagnostic) bool { return d.Code == "UNKNOWN_ARG" })
