@@ -169,10 +169,14 @@ type validator struct {
 	members                    []jsontext.Member
 	keyBuf                     []byte // a memo key being built (arguments)
 
-	ids    []stepIDs      // per step: its effective id
-	infos  []*toolInfo    // per step: its tool, nil when unknown
-	scope  map[string]int // id → index of the latest step with it, among those walked
-	order  []string       // the ids in scope, in plan order
+	ids   []stepIDs      // per step: its effective id
+	infos []*toolInfo    // per step: its tool, nil when unknown
+	scope map[string]int // id → index of the latest step with it, among those walked
+	order []string       // the ids in scope, in plan order
+	// unique: no two steps have the same id. The scope at a step is then
+	// the steps before it, read from first and ids, and neither scope nor
+	// order is kept.
+	unique bool
 	first  map[string]int // id → index of its first step, over the whole plan
 	readBy []bool         // per step: some later step references it
 
@@ -310,17 +314,20 @@ func (v *validator) run() {
 	v.infos = make([]*toolInfo, n)
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
-	if !v.errorsOnly { // HasErrors reads first for both (inScope)
-		v.scope = make(map[string]int, n)
-		v.order = make([]string, 0, n)
-	}
+	v.unique = true
 	for _, s := range p.Steps {
 		v.ids[s.Index] = v.shape(s)
 		if id := v.ids[s.Index]; id.hasID {
 			if _, ok := v.first[id.id]; !ok {
 				v.first[id.id] = s.Index
+			} else {
+				v.unique = false
 			}
 		}
+	}
+	if !v.errorsOnly && !v.unique { // HasErrors reads first for both (inScope)
+		v.scope = make(map[string]int, n)
+		v.order = make([]string, 0, n)
 	}
 	if v.settle() {
 		return
@@ -332,7 +339,7 @@ func (v *validator) run() {
 				return
 			}
 		}
-		if id := v.ids[s.Index]; id.hasID && !v.errorsOnly { // HasErrors reads first (inScope)
+		if id := v.ids[s.Index]; id.hasID && v.scope != nil {
 			if _, seen := v.scope[id.id]; !seen {
 				v.order = append(v.order, id.id)
 			}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -145,6 +146,17 @@ func (v *validator) scopeNames(at int) []string {
 		}
 		return v.incr.scopeNames(v, at)
 	}
+	if v.unique {
+		// The ids of the steps before at, every one its step's own.
+		var names []string
+		for j := at - 1; j >= 0 && len(names) < maxSuggestIDs; j-- {
+			if v.ids[j].hasID {
+				names = append(names, v.ids[j].id)
+			}
+		}
+		slices.Reverse(names)
+		return names
+	}
 	if len(v.order) > maxSuggestIDs {
 		return v.order[len(v.order)-maxSuggestIDs:]
 	}
@@ -165,9 +177,10 @@ func (v *validator) inScope(id string, at int) (int, bool) {
 		// hash: it is the latest with id, and walked.
 		return at - 1, true
 	}
-	if v.errorsOnly {
-		// Past the shape checks with no error, every step has an id of its
-		// own: the step of an id is its first, in scope once walked.
+	if v.errorsOnly || v.unique {
+		// Every step has an id of its own (past the shape checks with no
+		// error, every step has): the step of an id is its first, in
+		// scope once walked.
 		j, ok := v.first[id]
 		return j, ok && j < at
 	}
