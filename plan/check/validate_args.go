@@ -376,7 +376,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 				meant.add(sug)
 			}
 			u := ti.unknownArgMessage(m.Key, sug)
-			if ids.argAt == "" && !v.eager { // (else the pointer is not the step's: kept whole)
+			if ids.argAt() == "" && !v.eager { // (else the pointer is not the step's: kept whole)
 				v.ds.addLazy(lazyUnknownArg, u.sev, m.KeyStart, m.KeyEnd, s, diagRec{key: m.Key, words: u.words})
 				continue
 			}

@@ -105,8 +105,8 @@ type argAt struct {
 }
 
 func (a argAt) appendPtr(b []byte) []byte {
-	if a.ids.argAt != "" {
-		b = append(b, a.ids.argAt...)
+	if at := a.ids.argAt(); at != "" {
+		b = append(b, at...)
 	} else {
 		b = append(append(b, a.ids.step.Ptr...), "/args"...)
 	}
@@ -356,7 +356,7 @@ func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, k
 func (v *validator) unknownProperty(s *plan.Step, n *walkNode, f *walkFailure, target *toolInfo, r *plan.Ref, at argAt, i int, key string) (plan.Diagnostic, bool) {
 	w := v.unknownTail(n, f, target, key)
 	e := r.PathNode.Index(i)
-	if at.ids.argAt == "" && !v.eager {
+	if at.ids.argAt() == "" && !v.eager {
 		return plan.Diagnostic{}, false
 	}
 	b := appendWhere(v.msgBuf[:0], v.src, r.PathNode, i, r.Step)
