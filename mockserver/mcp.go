@@ -102,17 +102,10 @@ func markSharable(t *plan.Tool) json.RawMessage {
 	for _, off := range at {
 		out = append(out, src[last:off]...)
 		out = append(out, `"x-sharable":true`...)
-		if rest := skipSpace(src, off); rest < len(src) && src[rest] != '}' {
+		if rest := jsontext.SkipSpace(src, off); rest < len(src) && src[rest] != '}' {
 			out = append(out, ',')
 		}
 		last = off
 	}
 	return append(out, src[last:]...)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

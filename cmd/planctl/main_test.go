@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +31,7 @@ type result struct {
 
 func planctl(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := clitest.Command(binary, args...)
 	cmd.Dir = "../.."
 	cmd.Stdin = strings.NewReader(stdin)
 	code, stdout, stderr := clitest.Run(t, cmd)

@@ -20,7 +20,7 @@ import (
 // time and "modified" when the build stamped them.
 func TestVersionFromBuildInfo(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "version", "-m", binary).Output()
+	out, err := clitest.Command("go", "version", "-m", binary).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +63,11 @@ func TestVersionFromBuildInfo(t *testing.T) {
 func TestVersionOfGoInstall(t *testing.T) {
 	t.Parallel()
 	clitest.Long(t, "go install of the whole module")
-	files, err := exec.Command("git", "-C", "../..", "ls-files", "--cached", "--others", "--exclude-standard").Output()
+	files, err := clitest.Command("git", "-C", "../..", "ls-files", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
 		t.Skip("not a git checkout: cannot list the module's files")
 	}
-	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	modcache, err := clitest.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestVersionOfGoInstall(t *testing.T) {
 	zf.Close()
 
 	bin := filepath.Join(tmp, "bin")
-	cmd := exec.Command("go", "install", "-trimpath", "github.com/planctl/planctl/cmd/planctl@"+version)
+	cmd := clitest.Command("go", "install", "-trimpath", "github.com/planctl/planctl/cmd/planctl@"+version)
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(),
 		"GOMODCACHE="+filepath.Join(tmp, "modcache"),
@@ -122,7 +122,7 @@ func TestVersionOfGoInstall(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go install: %v\n%s", err, out)
 	}
-	out, err := exec.Command(filepath.Join(bin, "planctl"), "--version").Output()
+	out, err := clitest.Command(filepath.Join(bin, "planctl"), "--version").Output()
 	if err != nil || string(out) != "planctl version "+version+"\n" {
 		t.Errorf("--version of the installed binary: %q, %v; want %q", out, err, "planctl version "+version)
 	}
@@ -226,7 +226,7 @@ func TestManPages(t *testing.T) {
 		}
 	}
 	if _, err := exec.LookPath("groff"); err == nil {
-		out, err := exec.Command("groff", "-man", "-Tascii", "-P-cbou", "-ww", filepath.Join(dir, "planctl-validate.1")).CombinedOutput()
+		out, err := clitest.Command("groff", "-man", "-Tascii", "-P-cbou", "-ww", filepath.Join(dir, "planctl-validate.1")).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "planctl validate PLAN") {
 			t.Errorf("groff -man planctl-validate.1: %v\n%s", err, out)
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -211,7 +210,7 @@ func TestSchemaHintInRunAndDebug(t *testing.T) {
 // relative to the repository's root, wherever validate ran.
 func TestValidateGitHubFromASubdirectory(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "validate", "--format", "github", "invalid-steps.json")
+	cmd := clitest.Command(binary, "validate", "--format", "github", "invalid-steps.json")
 	cmd.Dir = "../../samples"
 	_, stdout, _ := clitest.Run(t, cmd)
 	if !strings.HasPrefix(stdout, "::error file=samples/invalid-steps.json,line=3,") {

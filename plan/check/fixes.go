@@ -1,8 +1,6 @@
 package check
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,14 +28,10 @@ type Fix struct {
 }
 
 // Quote is s as a JSON string with <, > and & as they are: the text a
-// fix or a completion writes into a plan.
-func Quote(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
+// fix or a completion writes into a plan. A lone surrogate the parser
+// kept (a step id "\ud800a") is written as its escape, so the plan gets
+// the name the fix promised, not U+FFFD (jsontext.AppendJSONString).
+func Quote(s string) string { return string(jsontext.AppendJSONString(nil, s)) }
 
 // Fixes are the edits that fix a diagnostic, where the validator knows one:
 // its did-you-mean, a missing "args", FastMCP's "result" wrapper in a

@@ -31,6 +31,7 @@ func TestMessagesQuoteLoneSurrogates(t *testing.T) {
 		{"argument", "UNKNOWN_ARG", `{"steps": [{"id": "a", "tool": "t", "args": {"\ud800": 1}}]}`},
 		{"tool", "UNKNOWN_TOOL", `{"steps": [{"id": "a", "tool": "\ud800", "args": {}}]}`},
 		{"reference", "REF_UNDEFINED_STEP", `{"steps": [{"id": "a", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"\ud800": []}}}}]}`},
+		{"referenced step", "REF_UNKNOWN_PROPERTY", `{"steps": [{"id": "\ud800", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"\ud800": ["y"]}}}}]}`},
 		{"path key", "REF_UNKNOWN_PROPERTY", `{"steps": [{"id": "a", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"a": ["\ud800"]}}}}]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,5 +56,50 @@ func TestMessagesQuoteLoneSurrogates(t *testing.T) {
 				t.Errorf("no %s naming %s among %v", c.code, s, ds)
 			}
 		})
+	}
+}
+
+// A quick fix that writes a name holding a lone surrogate (the step id a
+// misspelt reference meant) writes its escape, as the message names it,
+// so the fixed plan holds the name the fix promised: encoding/json wrote
+// U+FFFD, another id, and the fix traded one undefined step for another.
+// (A suggested argument name comes from the tool's inputSchema, whose
+// names are decoded as encoding/json decodes them: U+FFFD already.)
+func TestFixesKeepLoneSurrogates(t *testing.T) {
+	tool := &plan.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{}}}`), Sharable: map[string]bool{"a": true}}
+	cat, err := plan.NewCatalog("test", []*plan.Tool{tool}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ code, plan, fixed string }{
+		{"REF_UNDEFINED_STEP", `{"steps": [{"id": "\udfffstep", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"\udfffstp": []}}}}]}`, `"\udfffstep"`},
+		{"REF_UNDEFINED_STEP", `{"steps": [{"id": "x\ud800\udbff", "tool": "t", "args": {}}, {"id": "b", "tool": "t", "args": {"a": {"output_by_reference": {"x\udbff\ud800": []}}}}]}`, `"x\ud800\udbff"`},
+	} {
+		p := plan.Load("p.json", []byte(c.plan), plan.Limits{})
+		var d plan.Diagnostic
+		for _, x := range check.Validate(p, cat) {
+			if x.Code == c.code {
+				d = x
+			}
+		}
+		if d.Code == "" || d.Suggestion == "" {
+			t.Fatalf("%s: no %s with a suggestion", c.plan, c.code)
+		}
+		fixes := check.Fixes(p, d)
+		if len(fixes) == 0 || len(fixes[0].Edits) != 1 {
+			t.Fatalf("%s: fixes %+v, want one edit first", c.code, fixes)
+		}
+		e := fixes[0].Edits[0]
+		if e.Text != c.fixed || !strings.Contains(fixes[0].Title, c.fixed) {
+			t.Errorf("%s: the fix %q writes %s, want %s", c.code, fixes[0].Title, e.Text, c.fixed)
+		}
+		src := p.Src.Bytes
+		after := string(src[:e.Start]) + e.Text + string(src[e.End:])
+		q := plan.Load("p.json", []byte(after), plan.Limits{})
+		for _, x := range append(q.Problems, check.Validate(q, cat)...) {
+			if x.Severity == plan.SeverityError {
+				t.Errorf("%s: after the fix, %s: %s", c.code, x.Code, x.Message)
+			}
+		}
 	}
 }

@@ -383,7 +383,7 @@ func appendWhere(b, src []byte, path jsontext.Value, i int, step string) []byte 
 		}
 		b = append(b, "] in "...)
 	}
-	return strconv.AppendQuote(append(b, "the output of step "...), step)
+	return jsontext.AppendQuote(append(b, "the output of step "...), step)
 }
 
 func (v *validator) walkMessage(f *walkFailure, target *toolInfo, e jsontext.Value, key, where string) string {

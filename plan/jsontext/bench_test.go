@@ -2,6 +2,7 @@ package jsontext_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -29,5 +30,30 @@ func BenchmarkParse(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkAppendString writes a tool's answer text (mostly plain, with
+// quotes, line breaks, a tab, HTML's characters, accents and an emoji) in
+// each form of the string escaper:
+//
+//	go test ./plan/jsontext -run '^$' -bench AppendString -count 6
+func BenchmarkAppendString(b *testing.B) {
+	s := strings.Repeat("{\n  \"name\": \"Ada <ada@example.com>\",\n  \"note\":\t\"café & co 🚀\"\n}\n", 400)
+	for _, f := range []struct {
+		name string
+		fn   func([]byte, string) []byte
+	}{
+		{"json", jsontext.AppendJSONString},
+		{"pydantic", jsontext.AppendPydanticString},
+		{"marshal", jsontext.AppendMarshalString},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			var out []byte
+			for b.Loop() {
+				out = f.fn(out[:0], s)
+			}
+		})
 	}
 }

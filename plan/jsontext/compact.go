@@ -30,8 +30,20 @@ func AppendCompact(dst, raw []byte) []byte {
 // AppendJSONString appends s as a JSON string, escaping only what JSON
 // requires (no HTML escaping: the output is data, not a web page): the
 // quote, the backslash, and the C0 controls (\n, \r, \t, else \u00XX);
-// every other byte is copied.
-func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s, &plainSafe, false) }
+// every other byte is copied, but a lone surrogate kept as WTF-8
+// (SurrogateAt), which is written as its escape (\ud800). \b and \f are
+// \u0008 and \u000c, as encoding/json wrote them before Go 1.22 and
+// planctl's first escaper copied: the value is the same, and what planctl
+// writes (traces, a run's answer, the TUI's paths) keeps its bytes; the
+// MCP server's wire rewrites them as the SDK writes them.
+func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s, &plainForm) }
+
+// AppendPydanticString appends s as pydantic-core's to_json writes a
+// Python str, which is what the MCP Python SDK sends: AppendJSONString's
+// bytes but for \b and \f, written in their short form.
+func AppendPydanticString(dst []byte, s string) []byte {
+	return appendString(dst, s, &pydanticForm)
+}
 
 // AppendMarshalString appends s exactly as encoding/json's Marshal writes
 // a string: HTML escaping on (<, >, & as \u003c, \u003e, \u0026), \b
@@ -39,31 +51,46 @@ func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s,
 // that is not UTF-8 as \ufffd. It is for bytes that must be the ones a
 // library encoding with encoding/json (mcp-go) would send.
 func AppendMarshalString(dst []byte, s string) []byte {
-	return appendString(dst, s, &marshalSafe, true)
+	return appendString(dst, s, &marshalForm)
 }
 
-// plainSafe and marshalSafe are the bytes each form copies as they are;
-// the one lookup keeps the common byte as cheap as a plain copy.
-var plainSafe, marshalSafe = func() (plain, marshal [256]bool) {
+// stringForm is one way to write a string as JSON. One byte lookup
+// decides the common byte, so each form costs what a plain copy costs.
+type stringForm struct {
+	copy  [256]bool // bytes written as they are
+	short [256]byte // a byte's short escape (n for \n), 0 for \u00XX
+	// marshal: encoding/json's rules past ASCII. Otherwise every byte
+	// past ASCII is copied, 0xed aside (perhaps a surrogate kept as WTF-8).
+	marshal bool
+}
+
+// shortEscapes are JSON's two-character escapes.
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
+
+var plainForm, pydanticForm, marshalForm = func() (plain, pydantic, marshal stringForm) {
 	for c := 0x20; c < 256; c++ {
-		plain[c] = c != '"' && c != '\\' && c != 0xed // 0xed: perhaps a surrogate kept as WTF-8
-		marshal[c] = plain[c] && c != '<' && c != '>' && c != '&' && c < utf8.RuneSelf
+		plain.copy[c] = c != '"' && c != '\\' && c != 0xed
+		marshal.copy[c] = plain.copy[c] && c != '<' && c != '>' && c != '&' && c < utf8.RuneSelf
 	}
-	return plain, marshal
+	pydantic.copy = plain.copy
+	pydantic.short, marshal.short, plain.short = shortEscapes, shortEscapes, shortEscapes
+	plain.short['\b'], plain.short['\f'] = 0, 0
+	marshal.marshal = true
+	return plain, pydantic, marshal
 }()
 
-func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
+func appendString(dst []byte, s string, f *stringForm) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if safe[c] {
+		if f.copy[c] {
 			i++
 			continue
 		}
-		if c >= utf8.RuneSelf && !marshal { // 0xed only
+		if c >= utf8.RuneSelf && !f.marshal { // 0xed only
 			if r, ok := SurrogateAt(s, i); ok {
-				dst = appendU4(append(dst, s[start:i]...), r)
+				dst = appendU(append(dst, s[start:i]...), r)
 				i += 3
 				start = i
 				continue
@@ -77,7 +104,7 @@ func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
 			case r == utf8.RuneError && n == 1:
 				dst = append(append(dst, s[start:i]...), `\ufffd`...)
 			case r == '\u2028' || r == '\u2029':
-				dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&15])
+				dst = appendU(append(dst, s[start:i]...), r)
 			default:
 				i += n
 				continue
@@ -87,20 +114,9 @@ func appendString(dst []byte, s string, safe *[256]bool, marshal bool) []byte {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c == '\b' && marshal:
-			dst = append(dst, '\\', 'b')
-		case c == '\f' && marshal:
-			dst = append(dst, '\\', 'f')
-		default:
+		if e := f.short[c]; e != 0 {
+			dst = append(dst, '\\', e)
+		} else {
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
 		}
 		i++
@@ -123,16 +139,11 @@ func AppendSurrogate(dst []byte, r rune) []byte {
 
 // SurrogateAt reports whether s holds, at byte i, a surrogate code point
 // kept as WTF-8 (AppendSurrogate), and which.
-func SurrogateAt(s string, i int) (rune, bool) {
+func SurrogateAt[T string | []byte](s T, i int) (rune, bool) {
 	if i+2 >= len(s) || s[i] != 0xed || s[i+1] < 0xa0 || s[i+1] > 0xbf || s[i+2] < 0x80 || s[i+2] > 0xbf {
 		return 0, false
 	}
 	return rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), true
-}
-
-func appendU4(dst []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	return append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 }
 
 // ValidUTF8 returns s with each surrogate kept as WTF-8 replaced by U+FFFD,

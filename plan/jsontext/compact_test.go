@@ -45,35 +45,73 @@ func TestAppendMarshalStringIsEncodingJSON(t *testing.T) {
 // AppendJSONString escapes only what JSON requires: the quote, the
 // backslash and the C0 controls (\n, \r, \t short, the rest as \u00XX);
 // every other byte, HTML's, DEL, U+2028 and bytes that are not UTF-8, is
-// copied, but a lone surrogate the parser kept (WTF-8) is its \udXXX escape. What it writes decodes to the string (when s is UTF-8).
+// copied, but a lone surrogate the parser kept (WTF-8) is its \udXXX
+// escape. AppendPydanticString writes the same but \b and \f short, as
+// pydantic does. What each writes decodes to the string (when s is UTF-8).
 func TestAppendJSONStringEscapesOnlyWhatJSONRequires(t *testing.T) {
-	short := map[byte]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
-	for _, s := range stringCases() {
-		want := []byte{'"'}
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if r, ok := SurrogateAt(s, i); ok { // a lone surrogate kept as WTF-8: its escape
-				want = append(want, `\u`+strconv.FormatInt(int64(r), 16)...)
-				i += 2
-				continue
+	plain := map[byte]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
+	pydantic := map[byte]string{'\b': `\b`, '\f': `\f`}
+	for c, e := range plain {
+		pydantic[c] = e
+	}
+	for _, form := range []struct {
+		name   string
+		append func([]byte, string) []byte
+		short  map[byte]string
+	}{
+		{"AppendJSONString", AppendJSONString, plain},
+		{"AppendPydanticString", AppendPydanticString, pydantic},
+	} {
+		for _, s := range stringCases() {
+			want := []byte{'"'}
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				if r, ok := SurrogateAt(s, i); ok { // a lone surrogate kept as WTF-8: its escape
+					want = append(want, `\u`+strconv.FormatInt(int64(r), 16)...)
+					i += 2
+					continue
+				}
+				switch e, ok := form.short[c]; {
+				case ok:
+					want = append(want, e...)
+				case c < 0x20:
+					want = append(want, `\u00`+string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])...)
+				default:
+					want = append(want, c)
+				}
 			}
-			switch e, ok := short[c]; {
-			case ok:
-				want = append(want, e...)
-			case c < 0x20:
-				want = append(want, `\u00`+string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])...)
-			default:
-				want = append(want, c)
+			want = append(want, '"')
+			got := form.append([]byte("prefix"), s)
+			if string(got) != "prefix"+string(want) {
+				t.Fatalf("%s(%q): got %s, want %s", form.name, s, got, want)
+			}
+			var back string
+			if err := json.Unmarshal(got[len("prefix"):], &back); err != nil || utf8.ValidString(s) && back != s {
+				t.Fatalf("%s(%q): %s decodes to %q (%v)", form.name, s, got, back, err)
 			}
 		}
-		want = append(want, '"')
-		got := AppendJSONString([]byte("prefix"), s)
-		if string(got) != "prefix"+string(want) {
-			t.Fatalf("%q: got %s, want %s", s, got, want)
+	}
+}
+
+// AppendRuneEscape writes JSON's short escape where there is one, else
+// \uXXXX in lower case, a character above the BMP as its surrogate pair:
+// what encoding/json decodes back to the character.
+func TestAppendRuneEscape(t *testing.T) {
+	for r, want := range map[rune]string{
+		'"': `\"`, '\\': `\\`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`,
+		0: `\u0000`, 0x1f: `\u001f`, 'a': `\u0061`, 0x7f: `\u007f`, 0x202e: `\u202e`, 0xfeff: `\ufeff`,
+		0xd800: `\ud800`, 0xdfff: `\udfff`, 0x1f680: `\ud83d\ude80`, 0x10ffff: `\udbff\udfff`,
+	} {
+		got := string(AppendRuneEscape([]byte("x"), r))
+		if got != "x"+want {
+			t.Errorf("AppendRuneEscape(%U) = %s, want x%s", r, got, want)
+		}
+		if r >= 0xd800 && r <= 0xdfff {
+			continue // a lone surrogate: no string holds it
 		}
 		var back string
-		if err := json.Unmarshal(got[len("prefix"):], &back); err != nil || utf8.ValidString(s) && back != s {
-			t.Fatalf("%q: %s decodes to %q (%v)", s, got, back, err)
+		if err := json.Unmarshal([]byte(`"`+want+`"`), &back); err != nil || back != string(r) {
+			t.Errorf("%s decodes to %q (%v), not %q", want, back, err, string(r))
 		}
 	}
 }

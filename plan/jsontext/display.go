@@ -43,21 +43,16 @@ func Hidden(r rune) bool {
 		unicode.Noncharacter_Code_Point, unicode.Other_Default_Ignorable_Code_Point)
 }
 
-// appendRuneEscape appends r as a JSON escape: the short forms for the
-// usual controls, else \uXXXX in lower case (a surrogate pair above the
-// BMP), so a value reads the way JSON text would write it.
-func appendRuneEscape(dst []byte, r rune) []byte {
-	switch r {
-	case '\b':
-		return append(dst, '\\', 'b')
-	case '\f':
-		return append(dst, '\\', 'f')
-	case '\n':
-		return append(dst, '\\', 'n')
-	case '\r':
-		return append(dst, '\\', 'r')
-	case '\t':
-		return append(dst, '\\', 't')
+// AppendRuneEscape appends r as JSON escapes it inside a string: the
+// two-character escape where JSON has one (\" \\ \b \f \n \r \t), else
+// \uXXXX in lower case (a surrogate pair above the BMP; a lone surrogate
+// as itself), so a value reads the way JSON text, Python and the SDK's
+// pydantic write it.
+func AppendRuneEscape(dst []byte, r rune) []byte {
+	if uint32(r) < utf8.RuneSelf {
+		if e := shortEscapes[r]; e != 0 {
+			return append(dst, '\\', e)
+		}
 	}
 	if r > 0xffff {
 		hi, lo := utf16.EncodeRune(r)
@@ -115,14 +110,14 @@ func AppendDisplay(dst, raw []byte) []byte {
 			case r == '"' || r == '\\':
 				dst = append(dst, '\\', byte(r))
 			case Hidden(r):
-				dst = appendRuneEscape(dst, r)
+				dst = AppendRuneEscape(dst, r)
 			default:
 				dst = utf8.AppendRune(dst, r)
 			}
 			i += n
 		case c < utf8.RuneSelf:
 			if Hidden(rune(c)) && (in || !isSpace(c)) {
-				dst = appendRuneEscape(dst, rune(c))
+				dst = AppendRuneEscape(dst, rune(c))
 			} else {
 				dst = append(dst, c)
 			}
@@ -138,7 +133,7 @@ func AppendDisplay(dst, raw []byte) []byte {
 				continue
 			}
 			if Hidden(r) {
-				dst = appendRuneEscape(dst, r)
+				dst = AppendRuneEscape(dst, r)
 			} else {
 				dst = append(dst, raw[i:i+n]...)
 			}
@@ -169,12 +164,12 @@ func readU(b []byte) (r rune, n int) {
 	return r, 6
 }
 
+// hex4 reads the \uXXXX escape at the start of b.
 func hex4(b []byte) (rune, bool) {
 	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(string(b[2:6]), 16, 32)
-	return rune(v), err == nil
+	return Hex4(b[2:])
 }
 
 // DisplayString is a decoded string (a key, a tool's message) as a JSON
@@ -218,7 +213,7 @@ func appendEscaped(dst []byte, s string, quoted, keepLines bool) []byte {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			if sr, ok := SurrogateAt(s, i); ok {
-				dst = appendRuneEscape(dst, sr)
+				dst = AppendRuneEscape(dst, sr)
 				n = 3
 				break
 			}
@@ -229,7 +224,7 @@ func appendEscaped(dst []byte, s string, quoted, keepLines bool) []byte {
 		case keepLines && (r == '\n' || r == '\t'):
 			dst = append(dst, byte(r))
 		case Hidden(r):
-			dst = appendRuneEscape(dst, r)
+			dst = AppendRuneEscape(dst, r)
 		default:
 			dst = append(dst, s[i:i+n]...)
 		}
@@ -296,18 +291,30 @@ func Quote(s string) string {
 	if !strings.Contains(s, "\xed") {
 		return strconv.Quote(s)
 	}
-	b := []byte{'"'}
+	return string(AppendQuote(nil, s))
+}
+
+// AppendQuote appends Quote(s) to dst.
+func AppendQuote(dst []byte, s string) []byte {
+	if !strings.Contains(s, "\xed") {
+		return strconv.AppendQuote(dst, s)
+	}
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
 		if r, ok := SurrogateAt(s, i); ok {
-			q := strconv.Quote(s[start:i])
-			b = append(b, q[1:len(q)-1]...)
-			b = appendRuneEscape(b, r)
+			dst = appendQuoteBody(dst, s[start:i])
+			dst = AppendRuneEscape(dst, r)
 			i += 2
 			start = i + 1
 		}
 	}
-	q := strconv.Quote(s[start:])
-	b = append(b, q[1:]...)
-	return string(b)
+	return append(appendQuoteBody(dst, s[start:]), '"')
+}
+
+// appendQuoteBody appends strconv.Quote(s) without its quotes.
+func appendQuoteBody(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = strconv.AppendQuote(dst, s)
+	return append(dst[:n], dst[n+1:len(dst)-1]...)
 }

@@ -218,3 +218,22 @@ func TestSurrogatesDisplayed(t *testing.T) {
 		}
 	}
 }
+
+// Quote is strconv.Quote but for a lone surrogate kept as WTF-8, written
+// as its JSON escape; AppendQuote appends the same.
+func TestQuote(t *testing.T) {
+	for s, want := range map[string]string{
+		"plain \"q\" é\n":                 `"plain \"q\" é\n"`,
+		"a\xed\xa0\x80b\t":                `"a\ud800b\t"`,
+		"\xed\xa0\x80\xed\xbf\xbf":        `"\ud800\udfff"`,
+		"\xed\x9f\xbf \xed\xa0 \xed":      `"\ud7ff \xed\xa0 \xed"`, // U+D7FF, a cut one, a lone byte: strconv's
+		"x\xed\xa0\x80\x00\u202e\xff\"\\": `"x\ud800\x00\u202e\xff\"\\"`,
+	} {
+		if got := Quote(s); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", s, got, want)
+		}
+		if got := string(AppendQuote([]byte("x"), s)); got != "x"+want {
+			t.Errorf("AppendQuote(x, %q) = %s, want x%s", s, got, want)
+		}
+	}
+}

@@ -154,30 +154,12 @@ func RawFirstMember(raw []byte, key string) ([]byte, bool) {
 	if FirstByte(raw) != '{' {
 		return nil, false
 	}
-	b := raw
-	i := SkipSpace(b, 1)
-	for i < len(b) && b[i] == '"' {
-		ks := i
-		i = SkipString(b, i)
-		match := keyEquals(b[ks:i], key)
-		i = SkipSpace(b, i)
-		i = SkipSpace(b, i+1) // ':'
-		end := SkipValue(b, i)
-		if match {
-			return b[i:end], true
-		}
-		i = SkipSpace(b, end)
-		if i >= len(b) || b[i] != ',' {
-			break
-		}
-		i = SkipSpace(b, i+1)
-	}
-	return nil, false
+	return rawMember(raw, key, true)
 }
 
-// rawMember finds key in a raw object; a repeated key gives its last value,
-// as json.loads does.
-func rawMember(b []byte, key string) ([]byte, bool) {
+// rawMember finds key in a raw object: its first value when first is
+// set, else its last, as json.loads keeps it.
+func rawMember(b []byte, key string, first bool) ([]byte, bool) {
 	var found []byte
 	ok := false
 	i := SkipSpace(b, 1)
@@ -190,6 +172,9 @@ func rawMember(b []byte, key string) ([]byte, bool) {
 		end := SkipValue(b, i)
 		if match {
 			found, ok = b[i:end], true
+			if first {
+				break
+			}
 		}
 		i = SkipSpace(b, end)
 		if i >= len(b) || b[i] != ',' {
@@ -227,7 +212,7 @@ func RawMember(raw []byte, key string) ([]byte, bool) {
 	if FirstByte(raw) != '{' {
 		return nil, false
 	}
-	return rawMember(raw, key)
+	return rawMember(raw, key, false)
 }
 
 // RawElems splits a raw JSON array into its elements. raw must be valid JSON.

@@ -1107,11 +1107,21 @@ const (
 )
 
 func (p *parser) hex4() (rune, bool) {
-	if p.i+4 > len(p.src) {
+	r, ok := Hex4(p.src[p.i:])
+	if ok {
+		p.i += 4
+	}
+	return r, ok
+}
+
+// Hex4 is the value of the four hex digits b starts with (of a \u escape);
+// false when b is shorter or they are not all hex digits.
+func Hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
 		return 0, false
 	}
 	var r rune
-	for _, c := range p.src[p.i : p.i+4] {
+	for _, c := range b[:4] {
 		switch {
 		case c >= '0' && c <= '9':
 			r = r<<4 | rune(c-'0')
@@ -1123,7 +1133,6 @@ func (p *parser) hex4() (rune, bool) {
 			return 0, false
 		}
 	}
-	p.i += 4
 	return r, true
 }
 

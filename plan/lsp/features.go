@@ -563,18 +563,3 @@ func appendRange(out []byte, r protocol.Range) []byte {
 	out = strconv.AppendUint(out, uint64(r.End.Character), 10)
 	return append(out, `}}`...)
 }
-
-// appendJSONString appends s as a JSON string: as it is when it is
-// printable ASCII that needs no escape (a step id, a tool name), else as
-// encoding/json writes it (its escapes, its replacement of invalid UTF-8).
-func appendJSONString(out []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s) // a string always encodes
-			return append(out, b...)
-		}
-	}
-	out = append(out, '"')
-	out = append(out, s...)
-	return append(out, '"')
-}

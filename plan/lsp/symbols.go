@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -109,10 +110,10 @@ func (s *symbol) encode(st *plan.Step) { s.enc = s.appendTo(make([]byte, 0, 192)
 // steps.
 func (s *symbol) appendTo(out []byte, st *plan.Step) []byte {
 	out = append(out, `{"name":`...)
-	out = appendJSONString(out, st.Label())
+	out = jsontext.AppendMarshalString(out, st.Label())
 	if name := st.ToolName(); name != "" {
 		out = append(out, `,"detail":`...)
-		out = appendJSONString(out, name)
+		out = jsontext.AppendMarshalString(out, name)
 	}
 	out = append(out, `,"kind":`...)
 	out = strconv.AppendInt(out, int64(protocol.SymbolKindFunction), 10)

@@ -107,12 +107,17 @@ func TestRefusalSeenByClientThatWritesFirst(t *testing.T) {
 	// its end, so that the client's write succeeds; chunked, with no
 	// length given, twice the limit is (past it the client's write may
 	// fail, but the answer is there to read).
+	// The refusal names the size when the client declared it, the limit
+	// and the flag, as the other limits do.
 	for _, c := range []struct {
 		name, head string
 		body       string
+		text       string
 	}{
-		{"20 times the limit", fmt.Sprintf("Content-Length: %d\r\n", 20<<20), strings.Repeat("x", 20<<20)},
-		{"chunked", "Transfer-Encoding: chunked\r\n", fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", 3<<19, strings.Repeat("x", 3<<19))},
+		{"20 times the limit", fmt.Sprintf("Content-Length: %d\r\n", 20<<20), strings.Repeat("x", 20<<20),
+			"Request Entity Too Large: the body is 20971520 bytes (20.0 MiB), more than the limit of 1048576 bytes (1.0 MiB): send a smaller plan or raise --max-body\n"},
+		{"chunked", "Transfer-Encoding: chunked\r\n", fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", 3<<19, strings.Repeat("x", 3<<19)),
+			"Request Entity Too Large: the body is more than the limit of 1048576 bytes (1.0 MiB): send a smaller plan or raise --max-body\n"},
 	} {
 		conn := dial(t, addr)
 		_, werr := fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer s3cret\r\nContent-Type: application/json\r\n%s\r\n%s", addr, c.head, c.body)
@@ -123,9 +128,10 @@ func TestRefusalSeenByClientThatWritesFirst(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: no answer after writing the body (write: %v): %v", c.name, werr, err)
 		}
+		text, rerr := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusRequestEntityTooLarge {
-			t.Errorf("%s: %d, want 413", c.name, resp.StatusCode)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || rerr != nil || string(text) != c.text {
+			t.Errorf("%s: %d %q (%v), want 413 %q", c.name, resp.StatusCode, text, rerr, c.text)
 		}
 	}
 }

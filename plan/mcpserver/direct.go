@@ -47,29 +47,40 @@ type directCall struct {
 // when the direct path can answer it as the path through mcp-go would;
 // nil otherwise.
 func (h *HTTP) directOf(r *http.Request, src []byte, root jsontext.Value) *directCall {
-	if !h.direct || r.Method != http.MethodPost || root.IsZero() || root.Kind() != jsontext.Object {
+	if !h.direct || r.Method != http.MethodPost || root.IsZero() || root.Kind() != jsontext.Object || !h.directHeaders(r) {
 		return nil
 	}
+	return directBody(src, root)
+}
+
+// directHeaders reports whether r's headers leave mcp-go nothing to do
+// that the direct path does not.
+func (h *HTTP) directHeaders(r *http.Request) bool {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return nil // mcp-go answers 400
+		return false // mcp-go answers 400
 	}
 	version := r.Header.Get(mcp.HeaderProtocolVersion)
 	if version != "" && !mcp.IsValidProtocolVersion(version) {
-		return nil // refused
+		return false // refused
 	}
 	if mcp.IsModernProtocol(version) {
 		// Protocol 2026-07-28 carries its own checks and its own result
 		// members: mcp-go's to apply.
-		return nil
+		return false
 	}
 	if r.Header.Get(server.HeaderKeySessionID) != "" {
 		// A stateless request in a session of the id the client sends:
 		// the plan's log lines and trace name it.
-		return nil
+		return false
 	}
-	if len(h.opts.AllowOrigins) > 0 {
-		return nil // mcp-go adds the CORS headers
-	}
+	return len(h.opts.AllowOrigins) == 0 // else mcp-go adds the CORS headers
+}
+
+// directBody is the call the message root (parsed from src) makes, when
+// it holds jsonrpc, id, method and params once each and nothing else, and
+// params holds execute_plan's name and object arguments, once each and
+// nothing else; nil otherwise.
+func directBody(src []byte, root jsontext.Value) *directCall {
 	const (
 		hasVersion = 1 << iota
 		hasID

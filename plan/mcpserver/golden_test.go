@@ -101,7 +101,7 @@ func TestWireGoldensStdio(t *testing.T) {
 				t.Errorf("concierge-wire=%v, %s:\n got %s\nwant %s", wire, c.name, got, c.answer)
 			}
 		}
-		if want := map[bool]int{false: 14, true: 25}[wire]; compared < want {
+		if want := map[bool]int{false: 17, true: 33}[wire]; compared < want {
 			t.Errorf("concierge-wire=%v: only %d answers compared", wire, compared)
 		}
 		inW.Close()

@@ -152,33 +152,39 @@ type HTTP struct {
 	calls        calls      // requests in flight within sessions (callstream.go)
 }
 
+// withDefaults is o with every bound left at zero given its default.
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = DefaultMaxInFlight
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxClientSessions <= 0 {
+		o.MaxClientSessions = DefaultMaxClientSessions
+	}
+	if o.MaxConns == 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	if o.MaxRunning == 0 {
+		o.MaxRunning = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
 // NewHTTP builds the HTTP transport of s, to be served by srv (its Handler
 // is set).
 func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
-	if opts.MaxBody <= 0 {
-		opts.MaxBody = DefaultMaxBody
-	}
-	if opts.MaxInFlight <= 0 {
-		opts.MaxInFlight = DefaultMaxInFlight
-	}
-	if opts.MaxSessions <= 0 {
-		opts.MaxSessions = DefaultMaxSessions
-	}
-	if opts.MaxClientSessions <= 0 {
-		opts.MaxClientSessions = DefaultMaxClientSessions
-	}
-	if opts.MaxConns == 0 {
-		opts.MaxConns = DefaultMaxConns
-	}
-	if opts.BodyTimeout <= 0 {
-		opts.BodyTimeout = DefaultBodyTimeout
-	}
-	if opts.WriteTimeout <= 0 {
-		opts.WriteTimeout = DefaultWriteTimeout
-	}
-	if opts.MaxRunning == 0 {
-		opts.MaxRunning = runtime.GOMAXPROCS(0)
-	}
+	opts = opts.withDefaults()
 	h := &HTTP{opts: opts, log: s.log, inFlight: make(chan struct{}, opts.MaxInFlight), srv: s, direct: opts.Stateless}
 	switch {
 	case opts.MaxAnswers == 0:
@@ -189,19 +195,7 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	if opts.MaxRunning > 0 {
 		h.turns = newTurns(opts.MaxRunning)
 	}
-	// Every state of a connection has a deadline: its headers (new or
-	// after a request) ReadHeaderTimeout, an authenticated body
-	// BodyTimeout, a refused one LingerTimeout, an idle one IdleTimeout,
-	// each write WriteTimeout.
-	if srv.ReadHeaderTimeout <= 0 {
-		srv.ReadHeaderTimeout = 10 * time.Second
-	}
-	if srv.IdleTimeout <= 0 {
-		srv.IdleTimeout = 2 * time.Minute
-	}
-	if srv.MaxHeaderBytes <= 0 {
-		srv.MaxHeaderBytes = MaxHeaderBytes
-	}
+	boundServer(srv)
 	if opts.MaxConns > 0 {
 		h.conns = newConns(opts.MaxConns, s.log)
 		h.conns.install(srv)
@@ -254,6 +248,23 @@ func (s *Server) NewHTTP(srv *http.Server, opts HTTPOptions) *HTTP {
 	return h
 }
 
+// boundServer gives every state of a connection a deadline: its headers
+// (new or after a request) ReadHeaderTimeout, an authenticated body
+// BodyTimeout, a refused one LingerTimeout, an idle one IdleTimeout, each
+// write WriteTimeout; and bounds its header lines. What srv sets already
+// stands.
+func boundServer(srv *http.Server) {
+	if srv.ReadHeaderTimeout <= 0 {
+		srv.ReadHeaderTimeout = 10 * time.Second
+	}
+	if srv.IdleTimeout <= 0 {
+		srv.IdleTimeout = 2 * time.Minute
+	}
+	if srv.MaxHeaderBytes <= 0 {
+		srv.MaxHeaderBytes = MaxHeaderBytes
+	}
+}
+
 // Streamable is mcp-go's handler, for Shutdown.
 func (h *HTTP) Streamable() *server.StreamableHTTPServer { return h.streamable }
 
@@ -284,116 +295,29 @@ type message struct {
 }
 
 // guard applies the Origin, Host, token, size, session and concurrency
-// checks before mcp-go sees the request. The body is read before a slot
-// of --max-inflight is taken, within BodyTimeout.
+// checks before mcp-go sees the request, each step answering the request
+// itself when it stops it. The body is read before a slot of
+// --max-inflight is taken, within BodyTimeout.
 func (h *HTTP) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		origin := r.Header.Get("Origin")
-		if origin != "" && !h.originAllowed(origin) {
-			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin))
+		if !h.doorChecks(w, r) {
 			return
 		}
-		if !h.hostAllowed(r) {
-			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host))
-			return
-		}
-		if r.Method != http.MethodPost && r.ContentLength != 0 {
-			// Not read below: refused, so that it is not left for
-			// net/http to read without a deadline.
-			h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("Bad Request: a %s request carries no body", r.Method))
-			return
-		}
-		if r.Method == http.MethodOptions && origin != "" && len(h.opts.AllowOrigins) > 0 {
+		if r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && len(h.opts.AllowOrigins) > 0 {
 			// A CORS preflight carries no credentials: mcp-go answers it.
 			next.ServeHTTP(w, r)
 			return
 		}
-		if h.opts.AuthToken != "" && !h.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="planctl"`)
-			h.refuse(w, r, http.StatusUnauthorized, "Unauthorized: send the token given to planctl serve as 'Authorization: Bearer <token>'")
+		if !h.tokenCheck(w, r) {
 			return
 		}
-		if h.conns != nil {
-			h.conns.authenticated(r)
-		}
-		var msg message
-		var body []byte
-		var call *directCall
-		var ls *lease // nil: nothing taken for the body (no budget, no body)
-		if r.Body != nil && r.Method == http.MethodPost {
-			if r.ContentLength > h.opts.MaxBody {
-				h.tooLarge(w, r)
-				return
-			}
-			// The body and what is decoded from it are taken from the
-			// budget before they are read: many large plans at once are
-			// refused at the door, not once the server holds them.
-			ls = h.answers.newLease()
-			defer ls.Release()
-			if r.ContentLength > 0 && ls != nil && !ls.admit(r.ContentLength) {
-				h.busy(w, r, r.ContentLength)
-				return
-			}
-			rc := http.NewResponseController(w)
-			rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
-			var err error
-			var in io.Reader = io.LimitReader(r.Body, h.opts.MaxBody+1)
-			if r.ContentLength < 0 && ls != nil {
-				in = &admitReader{r: in, l: ls}
-			}
-			body, err = io.ReadAll(in)
-			rc.SetReadDeadline(time.Time{})
-			if errors.Is(err, errNoRoom) {
-				h.busy(w, r, int64(len(body)))
-				return
-			}
-			if err != nil {
-				h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("cannot read the request body (it must arrive within %s): %v", h.opts.BodyTimeout, err))
-				return
-			}
-			if int64(len(body)) > h.opts.MaxBody {
-				h.tooLarge(w, r)
-				return
-			}
-			if tooDeep(body, MaxRequestDepth) {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				w.Write(parseErrorLine(depthMessage))
-				return
-			}
-			body = h.srv.idIn(body)
-			pass, reply, root, src := h.srv.wireParse(body)
-			if reply != nil {
-				w.Header().Set("Content-Type", "application/json")
-				w.Write(reply)
-				return
-			}
-			body = pass
-			if call = h.directOf(r, src, root); call != nil {
-				msg.Method = string(mcp.MethodToolsCall)
-			} else {
-				r.ContentLength = int64(len(body))
-				json.Unmarshal(body, &msg) // a batch or bad JSON leaves msg empty: mcp-go answers it
-				r.Body = io.NopCloser(bytes.NewReader(body))
-			}
-		}
-		if !h.sessionChecks(w, r, &msg, body) {
+		g := &guarded{}
+		defer func() { g.lease.Release() }()
+		if r.Body != nil && r.Method == http.MethodPost && (!h.readBody(w, r, g) || !h.wireBody(w, r, g)) {
 			return
 		}
-		var init []byte // a Concierge server's answer to an initialize (conciergeInit)
-		if call == nil && len(body) > 0 && h.srv.opts.ConciergeWire && !h.modern(r, &msg) {
-			init = h.srv.conciergeInit(body)
-			pass, reply := h.srv.httpEdge(body)
-			if reply != nil {
-				w.Header().Set("Content-Type", "application/json")
-				w.Write(reply)
-				return
-			}
-			if pass != nil {
-				body = pass
-				r.ContentLength = int64(len(body))
-				r.Body = io.NopCloser(bytes.NewReader(body))
-			}
+		if !h.sessionChecks(w, r, &g.msg, g.body) || !h.conciergeEdges(w, r, g) {
+			return
 		}
 		if sid := r.Header.Get(server.HeaderKeySessionID); h.ids != nil && sid != "" {
 			defer h.ids.use(sid)()
@@ -406,65 +330,214 @@ func (h *HTTP) guard(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("Service Unavailable: %d requests are being served already (--max-inflight); retry in a moment", h.opts.MaxInFlight), http.StatusServiceUnavailable)
 			return
 		}
-		if init != nil {
-			iw := &initWriter{ResponseWriter: w, answer: init}
+		if g.init != nil {
+			iw := &initWriter{ResponseWriter: w, answer: g.init}
 			defer iw.done()
 			w = iw
 		}
-		if h.ids != nil && msg.Method == string(mcp.MethodInitialize) && !h.modern(r, &msg) {
+		if h.ids != nil && g.msg.Method == string(mcp.MethodInitialize) && !h.modern(r, &g.msg) {
 			h.initialize(next, w, r)
 			return
 		}
-		var u *turn
-		if h.turns != nil || h.answers != nil {
-			rs := &requestState{}
-			if h.turns != nil {
-				if u = h.turns.wait(r.Context()); u == nil {
-					return // the client left while it waited
-				}
-				defer u.release()
-				rs.turn = u
-			}
-			if h.answers != nil {
-				// What the request's answer takes is given back once it is
-				// written, or given up (the client left, --write-timeout).
-				if ls == nil {
-					ls = h.answers.newLease()
-					defer ls.Release()
-				}
-				rs.lease = ls
-			}
-			r = r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)) // one copy of the request for both
+		r, u := h.takeTurn(r, g)
+		defer u.release()
+		if r == nil {
+			return // the client left while it waited
 		}
-		if call != nil {
-			h.serveDirect(w, r, call, u)
+		if g.call != nil {
+			h.serveDirect(w, r, g.call, u)
 			return
 		}
-		var out http.ResponseWriter = pyWriter{w, u, ls} // the Python SDK's bytes (pywire)
-		sid := r.Header.Get(server.HeaderKeySessionID)
-		inSession := h.ids != nil && sid != "" && !h.modern(r, &msg)
-		switch {
-		case inSession && msg.Method == string(mcp.MethodNotificationCancelled):
-			// Marked before mcp-go cancels the handler: the answer
-			// it returns is then not written.
-			h.calls.cancel(callID(sid, msg.Params.RequestID))
-		case msg.Method == string(mcp.MethodToolsCall) && len(msg.ID) > 0:
-			cw := &callWriter{ResponseWriter: out}
-			if inSession {
-				release, ok := h.calls.add(callID(sid, msg.ID), cw)
-				defer release()
-				if !ok {
-					h.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "id", string(msg.ID))
-					cw.cancel()
-					cw.WriteHeader(http.StatusOK) // an SSE stream closed with no event, as for a request cancelled while it runs
-					return
-				}
-			}
-			out = cw
-			r = r.WithContext(context.WithValue(r.Context(), callKey{}, notifier(cw)))
-		}
-		next.ServeHTTP(out, r)
+		h.dispatch(next, w, r, g, u)
 	})
+}
+
+// guarded is what the guard learns of a request on its way to mcp-go.
+type guarded struct {
+	msg   message
+	body  []byte      // as mcp-go is to read it (wireIn)
+	id    []byte      // the request's id as it came, when idIn marked it in body; nil otherwise
+	call  *directCall // a plain execute_plan call, for the direct path
+	lease *lease      // the request's share of --max-answers; nil: no budget, or nothing taken yet
+	init  []byte      // a Concierge server's answer to an initialize (conciergeInit)
+}
+
+// doorChecks refuses, before anything is read, a foreign Origin or Host,
+// and a body on a request that has none to give.
+func (h *HTTP) doorChecks(w http.ResponseWriter, r *http.Request) bool {
+	if origin := r.Header.Get("Origin"); origin != "" && !h.originAllowed(origin) {
+		h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: origin %q is not allowed; start planctl serve with --allow-origin %s to accept it", origin, origin))
+		return false
+	}
+	if !h.hostAllowed(r) {
+		h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("Forbidden: Host %q is not one this server answers to; start planctl serve with --allow-host NAME to accept it", r.Host))
+		return false
+	}
+	if r.Method != http.MethodPost && r.ContentLength != 0 {
+		// Not read below: refused, so that it is not left for
+		// net/http to read without a deadline.
+		h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("Bad Request: a %s request carries no body", r.Method))
+		return false
+	}
+	return true
+}
+
+// tokenCheck refuses a request without the bearer token, when one is
+// required, and tells the connection bound (conns) that it has one.
+func (h *HTTP) tokenCheck(w http.ResponseWriter, r *http.Request) bool {
+	if h.opts.AuthToken != "" && !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="planctl"`)
+		h.refuse(w, r, http.StatusUnauthorized, "Unauthorized: send the token given to planctl serve as 'Authorization: Bearer <token>'")
+		return false
+	}
+	if h.conns != nil {
+		h.conns.authenticated(r)
+	}
+	return true
+}
+
+// readBody reads a POST's body into g within BodyTimeout, refusing it past
+// --max-body (413) or when the budget of all answers has no room for it
+// (503). The body and what is decoded from it are taken from the budget
+// before they are read: many large plans at once are refused at the door,
+// not once the server holds them.
+func (h *HTTP) readBody(w http.ResponseWriter, r *http.Request, g *guarded) bool {
+	if r.ContentLength > h.opts.MaxBody {
+		h.tooLarge(w, r, r.ContentLength)
+		return false
+	}
+	g.lease = h.answers.newLease()
+	if r.ContentLength > 0 && g.lease != nil && !g.lease.admit(r.ContentLength) {
+		h.busy(w, r, r.ContentLength)
+		return false
+	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+	var in io.Reader = io.LimitReader(r.Body, h.opts.MaxBody+1)
+	if r.ContentLength < 0 && g.lease != nil {
+		in = &admitReader{r: in, l: g.lease}
+	}
+	body, err := io.ReadAll(in)
+	rc.SetReadDeadline(time.Time{})
+	if errors.Is(err, errNoRoom) {
+		h.busy(w, r, int64(len(body)))
+		return false
+	}
+	if err != nil {
+		h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("cannot read the request body (it must arrive within %s): %v", h.opts.BodyTimeout, err))
+		return false
+	}
+	if int64(len(body)) > h.opts.MaxBody {
+		h.tooLarge(w, r, -1)
+		return false
+	}
+	g.body = body
+	return true
+}
+
+// wireBody answers what the wire answers itself (too deep, wireParse's
+// replies), and otherwise leaves in g the body mcp-go is to read and the
+// message it holds, or the direct path's call.
+func (h *HTTP) wireBody(w http.ResponseWriter, r *http.Request, g *guarded) bool {
+	if tooDeep(g.body, MaxRequestDepth) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(parseErrorLine(depthMessage))
+		return false
+	}
+	body, id := h.srv.idIn(g.body)
+	g.id = id
+	pass, reply, root, src := h.srv.wireParse(body, id)
+	if reply != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(reply)
+		return false
+	}
+	g.body = pass
+	if g.call = h.directOf(r, src, root); g.call != nil {
+		g.msg.Method = string(mcp.MethodToolsCall)
+		return true
+	}
+	r.ContentLength = int64(len(g.body))
+	json.Unmarshal(g.body, &g.msg) // a batch or bad JSON leaves msg empty: mcp-go answers it
+	r.Body = io.NopCloser(bytes.NewReader(g.body))
+	return true
+}
+
+// conciergeEdges, under --concierge-wire, answers the protocol edges
+// where Concierge's server answers otherwise than mcp-go (httpEdge), and
+// keeps in g the answer a Concierge server gives an initialize.
+func (h *HTTP) conciergeEdges(w http.ResponseWriter, r *http.Request, g *guarded) bool {
+	if g.call != nil || len(g.body) == 0 || !h.srv.opts.ConciergeWire || h.modern(r, &g.msg) {
+		return true
+	}
+	g.init = h.srv.conciergeInit(g.body)
+	pass, reply := h.srv.httpEdge(g.body, g.id)
+	if reply != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(reply)
+		return false
+	}
+	if pass != nil {
+		g.body = pass
+		r.ContentLength = int64(len(g.body))
+		r.Body = io.NopCloser(bytes.NewReader(g.body))
+	}
+	return true
+}
+
+// takeTurn waits for the request's turn to compute (--max-running) and
+// gives the request its turn and its lease of the answer budget, which is
+// given back once the answer is written, or given up (the client left,
+// --write-timeout). It returns a nil request when the client left while
+// it waited.
+func (h *HTTP) takeTurn(r *http.Request, g *guarded) (*http.Request, *turn) {
+	if h.turns == nil && h.answers == nil {
+		return r, nil
+	}
+	rs := &requestState{}
+	if h.turns != nil {
+		if rs.turn = h.turns.wait(r.Context()); rs.turn == nil {
+			return nil, nil
+		}
+	}
+	if h.answers != nil {
+		if g.lease == nil {
+			g.lease = h.answers.newLease()
+		}
+		rs.lease = g.lease
+	}
+	return r.WithContext(context.WithValue(r.Context(), requestKey{}, rs)), rs.turn // one copy of the request for both
+}
+
+// dispatch hands the request to mcp-go, its answer written as the Python
+// SDK writes it (pyWriter). A tools/call gets a stream of its own for its
+// progress (callWriter), tied, within a session, to its id, so that a
+// notifications/cancelled (marked before mcp-go cancels the handler)
+// keeps its answer from being written.
+func (h *HTTP) dispatch(next http.Handler, w http.ResponseWriter, r *http.Request, g *guarded, u *turn) {
+	var out http.ResponseWriter = pyWriter{w, u, g.lease}
+	sid := r.Header.Get(server.HeaderKeySessionID)
+	inSession := h.ids != nil && sid != "" && !h.modern(r, &g.msg)
+	switch {
+	case inSession && g.msg.Method == string(mcp.MethodNotificationCancelled):
+		h.calls.cancel(callID(sid, g.msg.Params.RequestID))
+	case g.msg.Method == string(mcp.MethodToolsCall) && len(g.msg.ID) > 0:
+		cw := &callWriter{ResponseWriter: out}
+		if inSession {
+			release, ok := h.calls.add(callID(sid, g.msg.ID), cw)
+			defer release()
+			if !ok {
+				h.log.Info("request not run", "reason", "the client cancelled it (notifications/cancelled) before sending it", "id", string(g.msg.ID))
+				cw.cancel()
+				cw.WriteHeader(http.StatusOK) // an SSE stream closed with no event, as for a request cancelled while it runs
+				return
+			}
+		}
+		out = cw
+		r = r.WithContext(context.WithValue(r.Context(), callKey{}, notifier(cw)))
+	}
+	next.ServeHTTP(out, r)
 }
 
 // modern reports whether a request is of protocol 2026-07-28 or later,
@@ -572,8 +645,16 @@ func (h *HTTP) hostAllowed(r *http.Request) bool {
 	return false
 }
 
-func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request) {
-	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the limit of %d bytes; send a smaller plan or raise --max-body", h.opts.MaxBody))
+// tooLarge answers a body over --max-body, in the words of the other
+// limits (plan.ByteSize): how large it is, when its Content-Length said
+// so (n >= 0; a body sent without one is read no further than the
+// limit), the limit and the flag that raises it.
+func (h *HTTP) tooLarge(w http.ResponseWriter, r *http.Request, n int64) {
+	size := "more than"
+	if n >= 0 {
+		size = runner.ByteSize(n) + ", more than"
+	}
+	h.refuseWithin(w, r, h.opts.BodyTimeout, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is %s the limit of %s: send a smaller plan or raise --max-body", size, runner.ByteSize(h.opts.MaxBody)))
 }
 
 // busy answers a request whose body of n bytes the budget of all answers

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -93,7 +94,8 @@ func TestHTTPSecurity(t *testing.T) {
 		{"not bearer", initBody, map[string]string{"Authorization": "Basic czNjcmV0"}, 401, "Unauthorized"},
 		{"foreign origin", initBody, map[string]string{"Authorization": auth, "Origin": "https://evil.example"}, 403, "--allow-origin https://evil.example"},
 		{"foreign host (DNS rebinding)", initBody, map[string]string{"Authorization": auth, "Host": "evil.example"}, 403, "Host"},
-		{"oversize body", initBody + strings.Repeat(" ", 2048), map[string]string{"Authorization": auth}, 413, "--max-body"},
+		{"oversize body", initBody + strings.Repeat(" ", 2048), map[string]string{"Authorization": auth}, 413,
+			fmt.Sprintf("Request Entity Too Large: the body is %d bytes (%.1f KiB), more than the limit of 1024 bytes (1.0 KiB): send a smaller plan or raise --max-body", len(initBody)+2048, float64(len(initBody)+2048)/1024)},
 		{"loopback origin", initBody, map[string]string{"Authorization": auth, "Origin": "http://localhost:6274"}, 200, "planctl"},
 		{"allowed origin", initBody, map[string]string{"Authorization": auth, "Origin": "https://app.example.com"}, 200, "planctl"},
 		{"token", initBody, map[string]string{"Authorization": auth}, 200, "planctl"},

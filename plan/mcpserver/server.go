@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -369,7 +368,9 @@ func planTimeoutMessage(tool string, d time.Duration, during bool) string {
 	return fmt.Sprintf("the plan timed out after %s (--plan-timeout) before tool %s was called", d, jsontext.Quote(tool))
 }
 
-// handle answers one execute_plan call.
+// handle answers one execute_plan call: it loads the plan from the
+// arguments, admits it (preflight), runs it with its progress reported,
+// and answers as Concierge does.
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	id := s.reqID.Add(1)
 	slot, _ := ctx.Value(recordKey{}).(*recordSlot)
@@ -387,20 +388,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	defer s.leave()
 
-	data := s.unwrapArguments(req.Params.RawArguments)
-	if len(data) == 0 && req.Params.Arguments != nil {
-		// In process, the arguments arrive decoded.
-		b, err := json.Marshal(req.Params.Arguments)
-		if err != nil {
-			return s.rejected(runner.ErrorResponse("the arguments are not JSON: " + err.Error())), nil
-		}
-		data = b
-	}
-	if len(data) == 0 || string(data) == "null" {
-		data = []byte(`{}`)
+	data, err := s.arguments(req)
+	if err != nil {
+		return s.rejected(runner.ErrorResponse(err.Error())), nil
 	}
 	p := plan.LoadArguments(ToolName, data, plan.Limits{MaxSteps: s.opts.MaxSteps})
-
 	if rej, _ := runner.Admit(p, s.catalog, !s.opts.NoPreflight); rej != nil {
 		log.Info("plan refused", "steps", len(p.Steps), "code", rej.Code, "pointer", rej.Pointer, "duration", time.Since(start))
 		if rej.Raised {
@@ -414,110 +406,55 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		pc.deadline = start.Add(s.opts.PlanTimeout)
 	}
 	ctx = context.WithValue(ctx, planKey{}, pc)
-
-	var token mcp.ProgressToken
-	if req.Params.Meta != nil && !s.opts.ConciergeWire {
-		// Concierge's execute_plan reports no progress: under its wire a
-		// progressToken gets none either.
-		token = req.Params.Meta.ProgressToken
-	}
-	total := len(p.Steps)
-	opts := runner.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse}
+	pr := s.newPlanProgress(ctx, req, p, log)
+	ctx = pr.ctx // it hears the plan's tools' own progress
+	opts := runner.RunOptions{StepTimeout: s.opts.StepTimeout, MaxResult: s.opts.MaxResult, MaxResponse: s.opts.MaxResponse,
+		OnEvent: pr.onEvent, Redact: s.opts.Record.Redact}
 	if l := leaseFrom(ctx); l != nil {
 		opts.Lease = l // a nil *lease in the interface would count every answer for nothing
 	}
-	turn := turnFrom(ctx)
-	// progressMu orders the notifications of the plan's steps and of its
-	// tools' own progress, so that their progress values only grow.
-	var progressMu sync.Mutex
-	var running atomic.Int64 // the step whose tool runs now, +1 (0: none)
-	var last float64         // the last progress value sent
-	send := func(progress float64, msg string) {
-		progressMu.Lock()
-		defer progressMu.Unlock()
-		if progress <= last && last != 0 {
-			return // MCP's progress only grows: a tool's report late to its step
-		}
-		last = progress
-		params := map[string]any{
-			"progressToken": token,
-			"progress":      progress,
-			"total":         total,
-			"message":       msg,
-		}
-		if n := callFrom(ctx); n != nil {
-			// On the request's own stream, stdio's or HTTP's
-			// (callstream.go), written before the answer.
-			if err := n.notify(string(mcp.MethodNotificationProgress), params); err != nil {
-				log.Debug("progress not sent", "err", err)
-			}
-			return
-		}
-		if err := s.mcp.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params); err != nil {
-			log.Debug("progress not sent", "err", err)
-		}
-	}
-	if token != nil {
-		// An upstream tool's own progress is the plan's, within its step:
-		// between the steps done and the next, with the tool's message.
-		ctx = plan.WithToolProgress(ctx, func(tp plan.ToolProgress) {
-			i := int(running.Load()) - 1
-			if i < 0 || ctx.Err() != nil {
-				return
-			}
-			frac := 0.5
-			if tp.Total > 0 {
-				frac = min(tp.Progress/tp.Total, 0.99)
-			} else if tp.Progress >= 0 {
-				frac = 0.99 * tp.Progress / (tp.Progress + 1) // grows with it, below 1
-			}
-			st := p.Steps[i]
-			msg := fmt.Sprintf("step %s (%s) running", st.Label(), st.ToolName())
-			if tp.Message != "" {
-				msg += ": " + tp.Message
-			}
-			send(float64(i)+math.Round(frac*1000)/1000, msg)
-		})
-	}
-	opts.OnEvent = func(e runner.Event) {
-		if e.Kind == runner.EventStepStarted {
-			running.Store(int64(e.Step) + 1)
-			return
-		}
-		if e.Kind != runner.EventStepFinished {
-			return
-		}
-		running.Store(0)
-		turn.stepDone()
-		st := p.Steps[e.Step]
-		status := e.State.Status.String()
-		log.Info("step", "step", st.Label(), "tool", st.ToolName(), "status", status, "duration", e.State.Duration)
-		if token == nil || ctx.Err() != nil {
-			// Cancelled, or the client left: its progress token is
-			// forgotten, and the TypeScript SDK reports progress for an
-			// unknown token as an error.
-			return
-		}
-		send(float64(e.Step+1), fmt.Sprintf("step %s (%s) %s", st.Label(), st.ToolName(), status))
-	}
-	opts.Redact = s.opts.Record.Redact
 	r := runner.NewRun(p, s.catalog, opts)
 	if slot != nil {
 		slot.run = r
 	}
 	r.RunToEnd(ctx)
+	return s.ranAnswer(ctx, r, p, pr, log, start), nil
+}
+
+// arguments are a call's arguments as JSON text: as they came (unwrapped,
+// wrapArguments), or encoded when they arrive decoded (in process); {}
+// for none.
+func (s *Server) arguments(req mcp.CallToolRequest) ([]byte, error) {
+	data := s.unwrapArguments(req.Params.RawArguments)
+	if len(data) == 0 && req.Params.Arguments != nil {
+		b, err := json.Marshal(req.Params.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("the arguments are not JSON: %w", err)
+		}
+		data = b
+	}
+	if len(data) == 0 || string(data) == "null" {
+		data = []byte(`{}`)
+	}
+	return data, nil
+}
+
+// ranAnswer is the answer to a plan that ran: its response as Concierge
+// writes it, once the outputSchema mismatches are logged and the plan's
+// progress is read by the client.
+func (s *Server) ranAnswer(ctx context.Context, r *runner.Run, p *plan.Plan, pr *planProgress, log *slog.Logger, start time.Time) *mcp.CallToolResult {
 	resp := r.Response()
 	for i := range p.Steps {
 		if d := runner.ResultCheck(r, i); d != nil {
 			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
 		}
 	}
-	if n := callFrom(ctx); token != nil && n != nil {
+	if n := callFrom(ctx); pr.token != nil && n != nil {
 		n.flushed(ctx)
 	}
 	// goroutines lets an operator (and the fault tests) see that nothing a
 	// plan started outlives it.
-	log.Info("plan", "steps", total, "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
+	log.Info("plan", "steps", len(p.Steps), "status", r.Status().String(), "ran", r.Cursor(), "duration", time.Since(start), "goroutines", runtime.NumGoroutine())
 	res := answer(resp)
 	if floats := r.ResponseFloats(); floats != nil {
 		// A FastMCP tool's infinite float: Infinity in Concierge's text
@@ -525,7 +462,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		text, _ := pyvalue.DumpsIndentKeys(floats)
 		res.Content = []mcp.Content{mcp.NewTextContent(text)}
 	}
-	return res, nil
+	return res
 }
 
 func (s *Server) enter() bool {

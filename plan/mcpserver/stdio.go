@@ -120,10 +120,7 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 	}
 	pass, reply := c.s.wireIn(line)
 	if reply != nil {
-		// The wire's replies are made from the line idIn marked: a long
-		// id goes back as the request wrote it, as mcp-go's answers do
-		// (stdioAnswer).
-		c.w.Write(idOut(reply, c.s.idKey))
+		c.w.Write(reply) // its id as the request wrote it (idIn)
 		return
 	}
 	init := c.s.conciergeInit(line)
@@ -162,13 +159,14 @@ func (c *stdioConn) serve(ctx context.Context, line []byte) {
 }
 
 // requestID is the id of the request line, as written, or nil when line
-// is not a request (no id, a null one, or not a JSON object).
+// is not a request (no id, a null one, or not a JSON object) or its id is
+// not JSON.
 func requestID(line []byte) []byte {
 	if _, _, ok := topMember(line, "method"); !ok {
 		return nil
 	}
 	is, ie, ok := topMember(line, "id")
-	if !ok || string(line[is:ie]) == "null" {
+	if !ok || string(line[is:ie]) == "null" || !validID(line[is:ie]) {
 		return nil
 	}
 	return line[is:ie]

@@ -29,11 +29,11 @@ import (
 // and NaN/Infinity replaced by null), or a reply to send instead of
 // passing anything on.
 func (s *Server) wireIn(line []byte) (pass, reply []byte) {
-	line = s.idIn(line)
-	if pass, reply = s.wireEdge(line); reply != nil || pass != nil {
+	line, id := s.idIn(line)
+	if pass, reply = s.wireEdge(line, id); reply != nil || pass != nil {
 		return pass, reply
 	}
-	pass, reply, _, _ = s.wireParse(line)
+	pass, reply, _, _ = s.wireParse(line, id)
 	return pass, reply
 }
 
@@ -58,7 +58,9 @@ var emptyLists = map[string]string{"resources/list": `{"resources":[]}`, "resour
 // under ConciergeWire as Concierge does; in the default mode only a
 // tools/call without a name, which mcp-go answered "tool ” not found".
 // It returns a reply, or a line to pass on instead of line, or neither.
-func (s *Server) wireEdge(line []byte) (pass, reply []byte) { return s.edge(line, false) }
+// line is as idIn returned it, and id the request's id as idIn returned
+// it (nil: the one in line).
+func (s *Server) wireEdge(line, id []byte) (pass, reply []byte) { return s.edge(line, id, false) }
 
 // httpEdge is wireEdge for a request that came over HTTP, past the
 // session checks. The Python SDK refuses requests before initialize only
@@ -67,9 +69,9 @@ func (s *Server) wireEdge(line []byte) (pass, reply []byte) { return s.edge(line
 // made by initialize itself (a request without its session id is refused
 // before any session sees it, as planctl's guard does). So over HTTP every
 // request is past initialize, and only the method checks apply.
-func (s *Server) httpEdge(body []byte) (pass, reply []byte) { return s.edge(body, true) }
+func (s *Server) httpEdge(body, id []byte) (pass, reply []byte) { return s.edge(body, id, true) }
 
-func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
+func (s *Server) edge(line, id []byte, overHTTP bool) (pass, reply []byte) {
 	ms, me, ok := topMember(line, "method")
 	if !ok || line[ms] != '"' {
 		return nil, nil // a response, or not JSON-RPC: mcp-go's answer stands
@@ -86,7 +88,12 @@ func (s *Server) edge(line []byte, overHTTP bool) (pass, reply []byte) {
 	if !hasID || string(line[is:ie]) == "null" {
 		return nil, nil // a notification gets no answer
 	}
-	id := line[is:ie]
+	if !validID(line[is:ie]) {
+		return nil, nil // not JSON: answered as a parse error, with no id to echo
+	}
+	if id == nil {
+		id = line[is:ie]
+	}
 	params := []byte("null")
 	if ps, pe, ok := topMember(line, "params"); ok {
 		params = line[ps:pe]
@@ -152,39 +159,48 @@ func modernMeta(params []byte) bool {
 // decodes an id as a float64, so 12345678901234567890 came back as
 // 12345678901234567000, and an id of 309 digits was refused; Python keeps
 // it exact. The requestId of a notifications/cancelled is marked alike, so
-// that it still names the request. Over stdio mcp-go's answer is written
-// with the id as the request wrote it (stdioAnswer) and the wire's own
-// replies pass idOut; over HTTP idOut writes every answer's back as it
-// came (statusWriter).
-func (s *Server) idIn(line []byte) []byte {
+// that it still names the request.
+//
+// When it marks the request's own id, it also returns that id as the
+// request wrote it, which the wire's own replies are made from (wireEdge,
+// wireParse); otherwise id is nil, and the id in out is as the request
+// wrote it. Over stdio mcp-go's answer is written with the id as the
+// request wrote it too (stdioAnswer); over HTTP idOut writes mcp-go's
+// answers' back as it came (statusWriter).
+func (s *Server) idIn(line []byte) (out, id []byte) {
 	if !hasDigitRun(line, 16) {
-		return line
+		return line, nil
 	}
 	// The envelope only, without a tree: the line can be a large plan.
 	if is, ie, ok := topMember(line, "id"); ok {
-		return s.markID(line, is, ie)
+		if out, marked := s.markID(line, is, ie); marked {
+			return out, line[is:ie]
+		}
+		return line, nil
 	}
 	ms, me, ok := topMember(line, "method")
 	if !ok || string(line[ms:me]) != `"`+string(mcp.MethodNotificationCancelled)+`"` {
-		return line
+		return line, nil
 	}
 	ps, pe, ok := topMember(line, "params")
 	if !ok {
-		return line
+		return line, nil
 	}
 	if rs, re, ok := topMember(line[ps:pe], "requestId"); ok {
-		return s.markID(line, ps+rs, ps+re)
+		out, _ = s.markID(line, ps+rs, ps+re)
+		return out, nil
 	}
-	return line
+	return line, nil
 }
 
 // markID returns line with the id literal at line[is:ie] marked as idIn
-// says, when it is an integer a double does not hold; line otherwise.
-func (s *Server) markID(line []byte, is, ie int) []byte {
+// says, when it is an integer a double does not hold, and reports
+// whether it did; line otherwise.
+func (s *Server) markID(line []byte, is, ie int) ([]byte, bool) {
 	lit := string(line[is:ie])
 	digits := strings.TrimPrefix(lit, "-")
-	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" {
-		return line // not an integer literal, or one a double holds
+	if len(digits) <= 15 || strings.Trim(digits, "0123456789") != "" || digits[0] == '0' {
+		return line, false // not a JSON integer literal, or one a double holds
 	}
 	out := make([]byte, 0, len(line)+len(s.idKey)+3)
 	out = append(out, line[:is]...)
@@ -192,8 +208,13 @@ func (s *Server) markID(line []byte, is, ie int) []byte {
 	out = append(out, s.idKey...)
 	out = append(out, lit...)
 	out = append(out, '"')
-	return append(out, line[ie:]...)
+	return append(out, line[ie:]...), true
 }
+
+// validID reports whether id, an id's literal as topMember found it, is
+// JSON: topMember skips a value without checking it (01, -0001 and 1. pass
+// it), and an answer that echoed one would not be JSON either.
+func validID(id []byte) bool { return json.Valid(id) }
 
 // idOutHead bounds where in a message idOut looks for a marked id.
 const idOutHead = 64
@@ -243,10 +264,11 @@ func idOut(msg []byte, idKey string) []byte {
 	return append(out, msg[start+end+1:]...)
 }
 
-// wireParse is wireIn that also returns, for a tools/call passed on as it
+// wireParse is wireIn past the protocol edges, for line and id as idIn
+// returned them, that also returns, for a tools/call passed on as it
 // came, its parse and the text (line without its surrounding space) the
 // parse's offsets are in; otherwise a zero root.
-func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value, src []byte) {
+func (s *Server) wireParse(line, id []byte) (pass, reply []byte, root jsontext.Value, src []byte) {
 	if !bytes.Contains(line, []byte(`tools/call`)) {
 		return line, nil, root, nil // only a tool call carries a plan
 	}
@@ -258,17 +280,20 @@ func (s *Server) wireParse(line []byte) (pass, reply []byte, root jsontext.Value
 	if m := root.Get("method"); m.IsZero() || m.Kind() != jsontext.String || m.Str() != "tools/call" {
 		return line, nil, jsontext.Value{}, nil
 	}
-	id := root.Get("id")
-	if params := root.Get("params"); !id.IsZero() && id.Kind() != jsontext.Null &&
+	idv := root.Get("id")
+	if id == nil && !idv.IsZero() {
+		id = idv.Raw(src)
+	}
+	if params := root.Get("params"); !idv.IsZero() && idv.Kind() != jsontext.Null &&
 		(params.Kind() != jsontext.Object || params.Get("name").Kind() != jsontext.String) {
 		// mcp-go answered "tool '' not found".
 		if s.opts.ConciergeWire {
-			return nil, conciergeInvalid(id.Raw(src)), jsontext.Value{}, nil
+			return nil, conciergeInvalid(id), jsontext.Value{}, nil
 		}
-		return nil, pywire.Error(nil, id.Raw(src), mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`, nil), jsontext.Value{}, nil
+		return nil, pywire.Error(nil, id, mcp.INVALID_PARAMS, `Invalid request parameters: a tools/call needs "params": {"name": "execute_plan", "arguments": {"steps": [...]}}`, nil), jsontext.Value{}, nil
 	}
-	if params := root.Get("params"); !id.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
-		rawID := id.Raw(src)
+	if params := root.Get("params"); !idv.IsZero() && !params.IsZero() && params.Kind() == jsontext.Object {
+		rawID := id
 		if name := params.Get("name"); !name.IsZero() && name.Kind() == jsontext.String && name.Str() != ToolName {
 			return nil, pywire.Response(nil, rawID, pywire.ToolResult(nil, plan.UnknownToolCallMessage(name.Str()), nil, true)), jsontext.Value{}, nil
 		}

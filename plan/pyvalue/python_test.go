@@ -133,3 +133,19 @@ func TestPydanticFloat(t *testing.T) {
 		}
 	}
 }
+
+// DumpsString writes Python's json.dumps (ensure_ascii) bytes: want is
+// python3's json.dumps of the same str, a lone surrogate being a code
+// point of its own there as the parser keeps it (WTF-8) here; a byte that
+// is not UTF-8, which no str holds, is \ufffd.
+func TestDumpsStringIsPythons(t *testing.T) {
+	s := "a\"b\\c\n\r\t\b\f\x01\x1f\x7f é 日 🚀 \u2028\ufeff/<>&" + "\xed\xa0\x80x\xed\xbf\xbf"
+	const want = `"a\"b\\c\n\r\t\b\f\u0001\u001f\u007f \u00e9 \u65e5 \ud83d\ude80 \u2028\ufeff/<>&\ud800x\udfff"`
+	for in, want := range map[string]string{s: want, "\xff\xed\xa0": `"\ufffd\ufffd\ufffd"`} {
+		var b strings.Builder
+		DumpsString(&b, in)
+		if b.String() != want {
+			t.Errorf("DumpsString(%q) = %s, want %s", in, b.String(), want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -371,50 +370,24 @@ func pyDumpsIndent(b *strings.Builder, v jsontext.Value, depth int, keep bool) {
 
 // DumpsString writes s as json.dumps(ensure_ascii=True) does: the escapes
 // \" \\ \n \r \t \b \f, and \uXXXX for every other character outside
-// printable ASCII (control characters, DEL, and all non-ASCII).
+// printable ASCII (control characters, DEL, and all non-ASCII; a lone
+// surrogate kept as WTF-8 as itself, a byte that is not UTF-8 as \ufffd).
 func DumpsString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	u4 := func(r rune) {
-		b.WriteString(`\u`)
-		b.WriteByte(hex[r>>12&15])
-		b.WriteByte(hex[r>>8&15])
-		b.WriteByte(hex[r>>4&15])
-		b.WriteByte(hex[r&15])
-	}
+	var esc [12]byte
 	b.WriteByte('"')
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError {
 			if sr, ok := jsontext.SurrogateAt(s, i); ok {
-				u4(sr)
-				continue
-			} else if i > 0 && isSurrogateTail(s, i) {
-				continue // the rest of a surrogate written above
+				r, n = sr, 3
 			}
 		}
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r >= 0x20 && r < 0x7f:
-			b.WriteRune(r)
-		case r >= 0x10000:
-			r1, r2 := utf16.EncodeRune(r)
-			u4(r1)
-			u4(r2)
-		default:
-			u4(r)
+		if r >= 0x20 && r < 0x7f && r != '"' && r != '\\' {
+			b.WriteByte(byte(r))
+		} else {
+			b.Write(jsontext.AppendRuneEscape(esc[:0], r))
 		}
+		i += n
 	}
 	b.WriteByte('"')
 }

@@ -587,7 +587,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 		case 0:
 			var names []string
 			for _, m := range ms {
-				names = append(names, strconv.Quote(m.Key))
+				names = append(names, jsontext.Quote(m.Key))
 			}
 			have := "none"
 			if len(names) > 0 {

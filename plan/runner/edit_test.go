@@ -192,3 +192,14 @@ func TestSetArgValueError(t *testing.T) {
 		t.Errorf("args of two objects: %v", err)
 	}
 }
+
+// UnsetArg of an argument the step lacks lists those it has, a key that
+// holds a lone surrogate (kept as WTF-8) as its escape, as every other
+// message names it, not as the three bytes that hold it.
+func TestUnsetArgNamesLoneSurrogates(t *testing.T) {
+	d := newDebugger(t, `[{"id":"a","tool":"echo","args":{"\ud800":1,"value":2}}]`, runner.RunOptions{})
+	_, err := d.UnsetArg(0, "nope")
+	if err == nil || !strings.Contains(err.Error(), `its arguments are "\ud800", "value"`) {
+		t.Errorf("UnsetArg(nope): %v", err)
+	}
+}

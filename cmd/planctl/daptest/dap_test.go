@@ -46,7 +46,7 @@ func TestDebugClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "dap.mjs", binary, plan)
+	cmd := clitest.Command(node, "dap.mjs", binary, plan)
 	cmd.Dir = nodeDir
 	out, err := cmd.CombinedOutput()
 	text := string(out)
@@ -62,19 +62,19 @@ func TestDebugClient(t *testing.T) {
 // arguments.
 func TestCommandLine(t *testing.T) {
 	for _, bad := range []string{"0.0.0.0:0", "example.com:4711", "[::]:0"} {
-		cmd := exec.Command(binary, "dap", "--listen", bad)
+		cmd := clitest.Command(binary, "dap", "--listen", bad)
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "loopback") {
 			t.Errorf("--listen %s: %v\n%s", bad, err, out)
 		}
 	}
-	cmd := exec.Command(binary, "dap", "extra")
+	cmd := clitest.Command(binary, "dap", "extra")
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
 		t.Errorf("an argument: %v\n%s", err, out)
 	}
 	// Input that ends at once ends the session cleanly.
-	cmd = exec.Command(binary, "dap")
+	cmd = clitest.Command(binary, "dap")
 	cmd.Stdin = strings.NewReader("")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("empty input: %v\n%s", err, out)

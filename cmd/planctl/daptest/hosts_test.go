@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 const debugDoc = "../../../docs/debug.md"
@@ -154,7 +156,7 @@ func nvimLaunches(t *testing.T, file, folder string) []hostLaunch {
 	lua, harness, out := filepath.Join(dir, "snippet.lua"), filepath.Join(dir, "harness.lua"), filepath.Join(dir, "out.json")
 	os.WriteFile(lua, []byte(snippet(t, "nvim-dap")), 0o644)
 	os.WriteFile(harness, []byte(nvimHarness), 0o644)
-	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", file, "-c", "luafile "+harness, "-c", "qa!")
+	cmd := clitest.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", file, "-c", "luafile "+harness, "-c", "qa!")
 	cmd.Dir = folder
 	cmd.Env = append(os.Environ(), "PLANCTL_SNIPPET="+lua, "PLANCTL_OUT="+out)
 	msg, err := cmd.CombinedOutput()
@@ -213,7 +215,7 @@ func TestHostConfigurations(t *testing.T) {
 	t.Run("nvim-dap", func(t *testing.T) { launches = append(launches, nvimLaunches(t, plan, ws)...) })
 	hosts := filepath.Join(t.TempDir(), "hosts.json")
 	os.WriteFile(hosts, mustJSON(launches), 0o644)
-	cmd := exec.Command(node, "hosts.mjs", binary, plan, hosts)
+	cmd := clitest.Command(node, "hosts.mjs", binary, plan, hosts)
 	cmd.Dir = nodeDir
 	out, err := cmd.CombinedOutput()
 	text := string(out)

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	godap "github.com/google/go-dap"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // wire is a small DAP client on go-dap's framing, for what the node
@@ -73,10 +75,10 @@ func TestTraceAsProgram(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "run.trace.json")
 	sample, _ := filepath.Abs("../../../samples/tool-error.json")
-	if out, err := exec.Command(binary, "run", "--trace", trace, sample).CombinedOutput(); err != nil && !strings.Contains(string(out), "partial") {
+	if out, err := clitest.Command(binary, "run", "--trace", trace, sample).CombinedOutput(); err != nil && !strings.Contains(string(out), "partial") {
 		t.Fatalf("recording: %v\n%s", err, out)
 	}
-	cmd := exec.Command(binary, "dap")
+	cmd := clitest.Command(binary, "dap")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -145,7 +147,7 @@ func TestListen(t *testing.T) {
 // over stdio as --server starts it); restart reconnects; disconnect stops
 // the server with the adapter.
 func TestUpstreamServer(t *testing.T) {
-	cmd := exec.Command(binary, "dap")
+	cmd := clitest.Command(binary, "dap")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -202,7 +204,7 @@ func TestEnvAndCwd(t *testing.T) {
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
 	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "env", "args": {}}]}`), 0o644)
-	cmd := exec.Command(binary, "dap")
+	cmd := clitest.Command(binary, "dap")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -276,7 +278,7 @@ func TestOldNameSpelling(t *testing.T) {
   "other": {"command": "sh", "args": ["no-such-script.sh"]},
   "env": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-config"}}
 }}`), 0o644)
-	cmd := exec.Command(binary, "dap")
+	cmd := clitest.Command(binary, "dap")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -303,7 +305,7 @@ func TestOldNameSpelling(t *testing.T) {
 // returns its address and the token it printed.
 func startListen(t *testing.T) (addr, token string) {
 	t.Helper()
-	cmd := exec.Command(binary, "dap", "--listen", "127.0.0.1:0")
+	cmd := clitest.Command(binary, "dap", "--listen", "127.0.0.1:0")
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PLANCTL_DAP_TOKEN=") {
 			cmd.Env = append(cmd.Env, kv)
@@ -335,7 +337,7 @@ func TestListenNeedsToken(t *testing.T) {
 	_, port, _ := net.SplitHostPort(addr)
 	marker := filepath.Join(t.TempDir(), "marker")
 	sample, _ := filepath.Abs("../../../samples/backup.json")
-	cmd := exec.Command(node, "listen.mjs", port, sample, token, marker)
+	cmd := clitest.Command(node, "listen.mjs", port, sample, token, marker)
 	cmd.Dir = nodeDir
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.HasSuffix(string(out), "PASS\n") {
@@ -388,7 +390,7 @@ func TestSeveralServers(t *testing.T) {
   "b": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-b"}}
 }}`), 0o644)
 	run := func() (*wire, func()) {
-		cmd := exec.Command(binary, "dap")
+		cmd := clitest.Command(binary, "dap")
 		in, _ := cmd.StdinPipe()
 		out, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
@@ -442,7 +444,7 @@ func TestRootsAndServerLog(t *testing.T) {
 	ws := t.TempDir()
 	os.Mkdir(filepath.Join(ws, "data"), 0o755)
 	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "r", "tool": "get-roots-list", "args": {}}, {"id": "e", "tool": "echo", "args": {"message": "hi"}}]}`), 0o644)
-	cmd := exec.Command(binary, "dap")
+	cmd := clitest.Command(binary, "dap")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -496,7 +498,7 @@ func TestUpstreamLogLevelAttribute(t *testing.T) {
 	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "l", "tool": "level_error", "args": {}}]}`), 0o644)
-	cmd := exec.Command(binary, "dap")
+	cmd := clitest.Command(binary, "dap")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // Ctrl+C at the REPL's prompt drops the line and runs nothing. The line
@@ -194,7 +196,7 @@ func startOnPty(t *testing.T, args ...string) *ptyTerm {
 // startOnPtyEnv is startOnPty with variables added to the environment.
 func startOnPtyEnv(t *testing.T, env []string, args ...string) *ptyTerm {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := clitest.Command(binary, args...)
 	cmd.Dir = "../../.."
 	cmd.Env = append(ptyEnv(t), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
@@ -324,7 +326,7 @@ func TestTUICtrlCCancelsTheRunningStep(t *testing.T) {
 	socket := filepath.Join(dir, "tmux.sock")
 	run := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command(tmux, append([]string{"-S", socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		out, err := clitest.Command(tmux, append([]string{"-S", socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %s: %v\n%s", args[0], err, out)
 		}
@@ -332,7 +334,7 @@ func TestTUICtrlCCancelsTheRunningStep(t *testing.T) {
 	}
 	run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
 		fmt.Sprintf("%s debug %s --catalog %s; echo exit=$? > %s; sleep 600", binary, plan, cat, exit))
-	t.Cleanup(func() { exec.Command(tmux, "-S", socket, "kill-server").Run() })
+	t.Cleanup(func() { clitest.Command(tmux, "-S", socket, "kill-server").Run() })
 	screen := func() string { return run("capture-pane", "-p", "-t", "t") }
 	// waitFor polls the screen: tmux gives no other sign of a change. The
 	// deadline only guards a hang.

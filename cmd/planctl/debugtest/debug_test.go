@@ -41,7 +41,7 @@ type result struct {
 // planctl runs the binary in the repository root with stdin as a pipe.
 func planctl(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := clitest.Command(binary, args...)
 	cmd.Dir = "../../.."
 	cmd.Stdin = strings.NewReader(stdin)
 	code, stdout, stderr := clitest.Run(t, cmd)
@@ -328,7 +328,7 @@ func dotAccepts(t *testing.T, src string) {
 		t.Log("Graphviz (dot) is not installed; not checking the output with it (run .ci/install.sh)")
 		return
 	}
-	cmd := exec.Command(dot, "-Tsvg")
+	cmd := clitest.Command(dot, "-Tsvg")
 	cmd.Stdin = strings.NewReader(src)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -396,7 +396,7 @@ func onTerminal(t *testing.T, input string, env []string, args string) string {
 	if err != nil {
 		t.Skip("script(1) from util-linux is not installed: no pseudo-terminal to test on")
 	}
-	cmd := exec.Command(script, "-q", "-e", "-c", binary+" "+args, "/dev/null")
+	cmd := clitest.Command(script, "-q", "-e", "-c", binary+" "+args, "/dev/null")
 	cmd.Dir = "../../.."
 	cmd.Env = append(ptyEnv(t), env...)
 	cmd.Stdin = strings.NewReader(input)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -24,7 +25,7 @@ func TestRunProgressOnTerminal(t *testing.T) {
 	if err := os.WriteFile(path, plantest.Chain(2000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(script, "-q", "-e", "-c", binary+" run --compact "+path+" >/dev/null", "/dev/null")
+	cmd := clitest.Command(script, "-q", "-e", "-c", binary+" run --compact "+path+" >/dev/null", "/dev/null")
 	cmd.Env = ptyEnv(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -40,7 +41,7 @@ func TestRunProgressOnTerminal(t *testing.T) {
 
 	// stderr to a file: no progress.
 	errFile := filepath.Join(t.TempDir(), "stderr")
-	cmd = exec.Command(script, "-q", "-e", "-c", binary+" run --compact "+path+" >/dev/null 2>"+errFile, "/dev/null")
+	cmd = clitest.Command(script, "-q", "-e", "-c", binary+" run --compact "+path+" >/dev/null 2>"+errFile, "/dev/null")
 	cmd.Env = ptyEnv(t)
 	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 		t.Errorf("with stderr to a file the terminal got %q (%v)", out, err)

@@ -2,11 +2,11 @@ package editortest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 	"github.com/planctl/planctl/plan/plantest"
 )
 
@@ -25,7 +25,7 @@ func TestLSPConcurrentRequests(t *testing.T) {
 	if err := os.WriteFile(long, plantest.Chain(10_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "concurrent.mjs", binary, ws, long)
+	cmd := clitest.Command(node, "concurrent.mjs", binary, ws, long)
 	cmd.Dir = nodeDir
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
 	out, err := cmd.CombinedOutput()

@@ -2,10 +2,11 @@ package editortest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestLSPFollowsTheWorkspace drives `planctl lsp` with Microsoft's LSP
@@ -29,7 +30,7 @@ func TestLSPFollowsTheWorkspace(t *testing.T) {
 	os.Mkdir(filepath.Join(ws, "tools"), 0o755)
 	os.WriteFile(filepath.Join(ws, "tools", "a.json"), cat, 0o644)
 	os.WriteFile(filepath.Join(ws, ".planctl.json"), []byte(`{"catalog": "tools/a.json"}`), 0o644)
-	cmd := exec.Command(node, "follow.mjs", binary, ws, backup, demo)
+	cmd := clitest.Command(node, "follow.mjs", binary, ws, backup, demo)
 	cmd.Dir = nodeDir
 	// The user's trust file is not this machine's.
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())

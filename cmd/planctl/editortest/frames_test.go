@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestLSPSurvivesBadFrames writes, on `planctl lsp`'s standard input, the
@@ -21,7 +22,7 @@ import (
 // code 0. Before, the first bad body ended the server.
 func TestLSPSurvivesBadFrames(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "lsp")
+	cmd := clitest.Command(binary, "lsp")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 	"github.com/planctl/planctl/plan/lsp"
 	"github.com/planctl/planctl/plan/plantest"
 )
@@ -40,7 +41,7 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 				cat, _ := os.ReadFile(filepath.Join(samples, "catalogs", "backup.json"))
 				os.WriteFile(filepath.Join(ws, "tools", "backup.json"), cat, 0o644)
 			}
-			cmd := exec.Command(needNodePackage(t, "vscode-languageserver-protocol"), "lsp.mjs", binary, ws, mode, samples)
+			cmd := clitest.Command(needNodePackage(t, "vscode-languageserver-protocol"), "lsp.mjs", binary, ws, mode, samples)
 			cmd.Dir = nodeDir
 			out, err := cmd.CombinedOutput()
 			text := string(out)
@@ -58,7 +59,7 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 // away without shutdown), and the command line's own errors.
 func TestLSPCommandLine(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "lsp")
+	cmd := clitest.Command(binary, "lsp")
 	cmd.Stdin = strings.NewReader("")
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "without a shutdown request") {
@@ -87,7 +88,7 @@ func TestLSPBurstsAndBigPlans(t *testing.T) {
 	catFile := filepath.Join(dir, "catalog.json")
 	os.WriteFile(planFile, shape.Gen(1000), 0o644)
 	os.WriteFile(catFile, plantest.ShapesCatalog, 0o644)
-	cmd := exec.Command(node, "latency.mjs", binary, catFile, planFile, "2", "2", "100", "--debounce", "1s")
+	cmd := clitest.Command(node, "latency.mjs", binary, catFile, planFile, "2", "2", "100", "--debounce", "1s")
 	cmd.Dir = nodeDir
 	out, err := cmd.Output()
 	if err != nil {

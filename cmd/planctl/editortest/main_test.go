@@ -7,7 +7,6 @@ package editortest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,7 +49,7 @@ func absPath(t *testing.T, p string) string {
 // runNode runs a script of testdata/node and returns its output.
 func runNode(t *testing.T, pkg string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(needNodePackage(t, pkg), args...)
+	cmd := clitest.Command(needNodePackage(t, pkg), args...)
 	cmd.Dir = nodeDir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -62,7 +61,7 @@ func runNode(t *testing.T, pkg string, args ...string) string {
 // planctl runs the binary in dir and returns its exit code and output.
 func planctl(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := clitest.Command(binary, args...)
 	cmd.Dir = dir
 	return clitest.Run(t, cmd)
 }

@@ -3,11 +3,12 @@ package editortest
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // multitool is Microsoft's SARIF validator, called directly: its npm shim
@@ -23,7 +24,7 @@ func multitool(t *testing.T) string {
 func sarifValidate(t *testing.T, tool, log string) []string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "validation.sarif")
-	cmd := exec.Command(tool, "validate", "--rule-kind", "Sarif;Gh", "--output", out, log)
+	cmd := clitest.Command(tool, "validate", "--rule-kind", "Sarif;Gh", "--output", out, log)
 	// .NET's invariant globalization mode: the validator needs no libicu.
 	cmd.Env = append(os.Environ(), "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")
 	text, err := cmd.CombinedOutput()

@@ -3,10 +3,11 @@ package editortest
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // workspaceTools opens ws with `planctl lsp` (started in "/", so relative
@@ -21,7 +22,7 @@ func workspaceTools(t *testing.T, ws string, cfg map[string]any) ([]string, []st
 	if err := os.WriteFile(filepath.Join(ws, ".planctl.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "tools.mjs", binary, ws, `{"trustWorkspace": true}`)
+	cmd := clitest.Command(node, "tools.mjs", binary, ws, `{"trustWorkspace": true}`)
 	cmd.Dir = nodeDir
 	cmd.Env = append(os.Environ(), "PROBE_VALUE=secret", "XDG_CONFIG_HOME="+t.TempDir())
 	out, err := cmd.CombinedOutput()

@@ -64,7 +64,7 @@ func runNvim(t *testing.T, dir, harness string) []byte {
 	if err := os.WriteFile(h, []byte(harness), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+h, "-c", "qa!")
+	cmd := clitest.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+h, "-c", "qa!")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"),
@@ -310,7 +310,7 @@ func TestHelixLanguages(t *testing.T) {
 // findings (empty when it accepts the file).
 func actionlint(t *testing.T, file string) (string, error) {
 	t.Helper()
-	cmd := exec.Command("go", "run", "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12", "-no-color", "-oneline", file)
+	cmd := clitest.Command("go", "run", "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12", "-no-color", "-oneline", file)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -513,7 +513,7 @@ func TestPreCommitTryRepo(t *testing.T) {
 	// never find this repository from a temporary folder and commit to it.
 	git := func(dir string, args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd := clitest.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_DIR="+filepath.Join(dir, ".git"), "GIT_WORK_TREE="+dir)
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -573,13 +573,13 @@ func TestPreCommitTryRepo(t *testing.T) {
 	write(filepath.Join(project, "package.json"), `{"name": "web"}`)
 	git(project, "add", "-A")
 
-	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	gomodcache, err := clitest.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
 	try := func() (string, error) {
-		cmd := exec.Command(preCommit, "try-repo", hooks, "planctl-validate", "--all-files", "--color", "never")
+		cmd := clitest.Command(preCommit, "try-repo", hooks, "planctl-validate", "--all-files", "--color", "never")
 		cmd.Dir = project
 		// Its own cache, and the modules this machine already has (pre-commit
 		// gives go a GOPATH of its own, which would download them again).

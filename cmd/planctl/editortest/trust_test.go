@@ -3,11 +3,12 @@ package editortest
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // openWorkspace opens ws with `planctl lsp` through the node LSP client,
@@ -16,7 +17,7 @@ import (
 func openWorkspace(t *testing.T, ws, xdg, initOptions string, settings ...string) []string {
 	t.Helper()
 	node := needNodePackage(t, "vscode-languageserver-protocol")
-	cmd := exec.Command(node, append([]string{"trust.mjs", binary, ws, initOptions}, settings...)...)
+	cmd := clitest.Command(node, append([]string{"trust.mjs", binary, ws, initOptions}, settings...)...)
 	cmd.Dir = nodeDir
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+xdg)
 	out, err := cmd.CombinedOutput()

@@ -272,7 +272,7 @@ var urlLine = regexp.MustCompile(`serving execute_plan at (http://\S+)`)
 
 func startHTTP(t *testing.T, args ...string) *httpServe {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd := clitest.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "PLANCTL_AUTH_TOKEN="+faultToken)
 	s := &httpServe{cmd: cmd, stderr: &syncBuffer{}, done: make(chan error, 1),
 		client: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}}
@@ -410,7 +410,7 @@ type stdioServe struct {
 func startStdio(t *testing.T, args ...string) *stdioServe {
 	t.Helper()
 	s := &stdioServe{stderr: &syncBuffer{}, done: make(chan error, 1), log: filepath.Join(t.TempDir(), "serve.log")}
-	s.cmd = exec.Command(binary, append([]string{"serve", "--log", s.log}, args...)...)
+	s.cmd = clitest.Command(binary, append([]string{"serve", "--log", s.log}, args...)...)
 	s.cmd.Stderr = s.stderr
 	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {

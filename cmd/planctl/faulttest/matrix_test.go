@@ -192,7 +192,7 @@ func toolFault(t *testing.T, d string, c cell) {
 // planctl runs the binary to its end.
 func planctl(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	cmd := exec.CommandContext(cmdContext(t), binary, args...)
+	cmd := clitest.CommandContext(cmdContext(t), binary, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	err := cmd.Run()
@@ -246,7 +246,7 @@ type replSession struct {
 func startRepl(t *testing.T, args ...string) *replSession {
 	t.Helper()
 	r := &replSession{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1)}
-	r.cmd = exec.Command(binary, append([]string{"debug", "--repl"}, args...)...)
+	r.cmd = clitest.Command(binary, append([]string{"debug", "--repl"}, args...)...)
 	r.cmd.Stdout, r.cmd.Stderr = r.out, r.errOut
 	var err error
 	if r.in, err = r.cmd.StdinPipe(); err != nil {
@@ -371,7 +371,7 @@ func disconnect(t *testing.T, d string) {
 	switch d {
 	case run:
 		tr := filepath.Join(t.TempDir(), "trace.json")
-		cmd := exec.Command(binary, append([]string{"run", writeFile(t, "plan.json", slowPlan), "--compact", "--trace", tr}, src.flags...)...)
+		cmd := clitest.Command(binary, append([]string{"run", writeFile(t, "plan.json", slowPlan), "--compact", "--trace", tr}, src.flags...)...)
 		out := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
@@ -516,7 +516,7 @@ func hugeInput(t *testing.T, d string) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "the body is over the limit of 4194304 bytes") {
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "the body is more than the limit of 4194304 bytes (4.0 MiB): send a smaller plan or raise --max-body") {
 			t.Errorf("a 100 MB body: %d %s", resp.StatusCode, b)
 		}
 		settle(t, base, s.stderr.String, func() string { return s.runPlan(t, goodPlan) })

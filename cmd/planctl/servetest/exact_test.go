@@ -6,13 +6,14 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // exactRow is one plan with the compact response Concierge's own server
@@ -33,7 +34,7 @@ func checkExact(t *testing.T, catalog string, rows []exactRow) {
 		catArgs = []string{"--catalog", cat}
 	}
 	for _, row := range rows {
-		cmd := exec.Command(binary, append(append([]string{"run", "--no-preflight", "--compact"}, catArgs...), "-")...)
+		cmd := clitest.Command(binary, append(append([]string{"run", "--no-preflight", "--compact"}, catArgs...), "-")...)
 		cmd.Stdin = strings.NewReader(row.plan)
 		out, _ := cmd.Output()
 		if got := strings.TrimSpace(string(out)); got != row.want {
@@ -201,7 +202,7 @@ func TestRequestFileExact(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"error":"this tools/call's \"arguments\" is a JSON array: the plan goes in \"arguments\": {\"steps\": [...]}"}`},
 	} {
-		cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+		cmd := clitest.Command(binary, "run", "--no-preflight", "--compact", "-")
 		cmd.Stdin = strings.NewReader(row.file)
 		out, _ := cmd.Output()
 		if got := strings.TrimSpace(string(out)); got != row.want {
@@ -237,13 +238,13 @@ func TestLoneSurrogates(t *testing.T) {
 		`{"id":"\udfff","tool":"echo","args":{"value":{"output_by_reference":{"\ud800":["value","\ud800"]}}}}]`
 	want := `{"status":"partial","steps":{"\ud800":{"status":"ok","result":{"value":{"\udfff":"x\ud800y","k":"\udfff"}}},` +
 		`"\udfff":{"status":"error","error":"Cannot resolve output_by_reference: key '\ud800' not found in step '\ud800'"}}}`
-	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd := clitest.Command(binary, "run", "--no-preflight", "--compact", "-")
 	cmd.Stdin = strings.NewReader(plan)
 	out, _ := cmd.Output()
 	if got := strings.TrimSpace(string(out)); got != want {
 		t.Errorf("run:\ngot  %s\nwant %s", got, want)
 	}
-	cmd = exec.Command(binary, "run", "--no-preflight", "--compact", "-")
+	cmd = clitest.Command(binary, "run", "--no-preflight", "--compact", "-")
 	cmd.Stdin = strings.NewReader(`[{"id":"\ud800","tool":"echo","args":{"value":1}},{"id":"\udfff","tool":"echo","args":{"value":2}}]`)
 	out, _ = cmd.Output()
 	if got, want := strings.TrimSpace(string(out)), `{"status":"completed","steps":{"\ud800":{"status":"ok","result":{"value":1}},"\udfff":{"status":"ok","result":{"value":2}}}}`; got != want {
@@ -362,6 +363,7 @@ func TestProtocolEdges(t *testing.T) {
 	t.Parallel()
 	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}`
 	const noName = `"error":{"code":-32602,"message":"Invalid request parameters: a tools/call needs \"params\": {\"name\": \"execute_plan\", \"arguments\": {\"steps\": [...]}}"}`
+	const parseError = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: each line must be one whole JSON-RPC message, a JSON object (a batch, an array of them, is not taken)"}}`
 	rows := []struct{ name, line, concierge, planctl string }{
 		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
 			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
@@ -390,6 +392,12 @@ func TestProtocolEdges(t *testing.T) {
 			`{"jsonrpc":"2.0","id":-98765432109876543210,` + invalid + `}`, `{"jsonrpc":"2.0","id":-98765432109876543210,"error":{"code":-32601,"message":"Method no/such not found"}}`},
 		{"array arguments with a long id", `{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"jsonrpc":"2.0","id":12345678901234567891,` + invalid + `}`, `{"jsonrpc":"2.0","id":12345678901234567891,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
+		// An id that is not JSON makes a line that is not JSON: the
+		// parse error, with no id, not an answer that echoes it (which
+		// would not be JSON either). Concierge's server answers nothing.
+		{"an id with a leading zero", `{"jsonrpc":"2.0","id":01,"method":"no/such"}`, parseError, parseError},
+		{"a long id with leading zeros", `{"jsonrpc":"2.0","id":-0000000000000000001,"method":"ping"}`, parseError, parseError},
+		{"an unknown tool, an id of 1.", `{"jsonrpc":"2.0","id":1.,"method":"tools/call","params":{"name":"nope"}}`, parseError, parseError},
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
 		args := []string{"--no-preflight"}
@@ -415,7 +423,7 @@ func TestProtocolEdges(t *testing.T) {
 // protocolVersion that is not a string with its latest version.
 func TestBeforeInitialize(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "serve", "--concierge-wire")
+	cmd := clitest.Command(binary, "serve", "--concierge-wire")
 	cmd.Stdin = strings.NewReader(strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
@@ -710,6 +718,7 @@ func TestConciergeToolsList(t *testing.T) {
 func TestProtocolEdgesHTTP(t *testing.T) {
 	t.Parallel()
 	const invalid = `"error":{"code":-32602,"message":"Invalid request parameters","data":""}}`
+	const notJSON = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"request body is not valid json"}}`
 	rows := []struct{ name, body, concierge, planctl string }{
 		{"resources/list", `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`,
 			`{"jsonrpc":"2.0","id":11,"result":{"resources":[]}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32601,"message":"resources not supported"}}`},
@@ -732,6 +741,10 @@ func TestProtocolEdgesHTTP(t *testing.T) {
 			`{"jsonrpc":"2.0","id":-98765432109876543210,` + invalid, `{"jsonrpc":"2.0","id":-98765432109876543210,"error":{"code":-32601,"message":"Method no/such not found"}}`},
 		{"array arguments with a long id", `{"jsonrpc":"2.0","id":12345678901234567891,"method":"tools/call","params":{"name":"execute_plan","arguments":[1]}}`,
 			`{"jsonrpc":"2.0","id":12345678901234567891,` + invalid, `{"jsonrpc":"2.0","id":12345678901234567891,"error":{"code":-32602,"message":"Invalid request parameters"}}`},
+		// An id that is not JSON: a body that is not JSON, mcp-go's
+		// parse error, never an answer that echoes the id.
+		{"an id with a leading zero", `{"jsonrpc":"2.0","id":01,"method":"no/such"}`, notJSON, notJSON},
+		{"a long id with leading zeros", `{"jsonrpc":"2.0","id":-0000000000000000001,"method":"prompts/list"}`, notJSON, notJSON},
 	}
 	for _, mode := range []string{"default", "concierge-wire"} {
 		for _, stateless := range []bool{true, false} {
@@ -781,7 +794,7 @@ func TestFastMCPInfinity(t *testing.T) {
 		step("c", "NaN", "          \"n\": 3,\n") + "\n  }\n}"
 	structured := `{"status":"completed","steps":{"a":{"status":"ok","result":{"args":{"x":null}}},"b":{"status":"ok","result":{"args":{"x":null}}},"c":{"status":"ok","result":{"args":{"n":3,"x":null}}}}}`
 
-	cmd := exec.Command(binary, "run", "--no-preflight", "--compact", "--catalog", catalog, "-")
+	cmd := clitest.Command(binary, "run", "--no-preflight", "--compact", "--catalog", catalog, "-")
 	cmd.Stdin = strings.NewReader(plan)
 	out, _ := cmd.Output()
 	if got := strings.TrimSpace(string(out)); got != structured {

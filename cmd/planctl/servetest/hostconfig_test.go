@@ -3,10 +3,11 @@ package servetest
 import (
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestPrintConfigInspector: the configuration `serve --print-config
@@ -40,7 +41,7 @@ func TestPrintConfigInspector(t *testing.T) {
 	}
 	printed := func(t *testing.T, env []string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(binary, append([]string{"serve", "--print-config", "inspector"}, args...)...)
+		cmd := clitest.Command(binary, append([]string{"serve", "--print-config", "inspector"}, args...)...)
 		cmd.Dir = home // the catalog's path is made absolute from here
 		cmd.Env = append(os.Environ(), env...)
 		out, err := cmd.Output()
@@ -64,7 +65,7 @@ func TestPrintConfigInspector(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(node, inspector, "--cli", "--config", config(t), "--server", "planctl", "--method", "tools/list")
+			cmd := clitest.Command(node, inspector, "--cli", "--config", config(t), "--server", "planctl", "--method", "tools/list")
 			cmd.Dir = home
 			cmd.Env = append(os.Environ(), "HOME="+home, "MCP_INSPECTOR_SECRET_STORE=memory")
 			var stderr strings.Builder

@@ -20,6 +20,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // What a hostile client or plan could try against serve (plans whose
@@ -440,7 +442,7 @@ var debugLine = regexp.MustCompile(`debug endpoints at (http://\S+)`)
 
 // execServe is `planctl serve args...` with env added, run from the root.
 func execServe(args, env []string) *exec.Cmd {
-	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	cmd := clitest.Command(binary, append([]string{"serve"}, args...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	return cmd
@@ -477,7 +479,7 @@ func TestSlowReader(t *testing.T) {
 // the log can read them, even when the upstream goes away mid-serve.
 func TestSecretsNeverLeave(t *testing.T) {
 	t.Parallel()
-	mock := exec.Command(binary, "mock", "--http", "127.0.0.1:0")
+	mock := clitest.Command(binary, "mock", "--http", "127.0.0.1:0")
 	mock.Dir = root
 	mockErr := &syncBuffer{}
 	mock.Stderr = mockErr
@@ -530,7 +532,7 @@ func TestClosedPipes(t *testing.T) {
 			if mode == "http" {
 				args = append(args, "--http", "127.0.0.1:0")
 			}
-			cmd := exec.Command(binary, args...)
+			cmd := clitest.Command(binary, args...)
 			cmd.Dir = root
 			stdin, _ := cmd.StdinPipe()
 			stdout, _ := cmd.StdoutPipe()

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestNginxInFrontOfStatelessReplicas: two `planctl serve --stateless`
@@ -57,7 +59,7 @@ func TestNginxInFrontOfStatelessReplicas(t *testing.T) {
 	}
 	// nginx's output goes to files: its workers outlive a killed master,
 	// and a pipe held by them would keep Wait waiting.
-	cmd := exec.Command(nginx, "-p", prefix, "-c", confPath, "-e", filepath.Join(prefix, "error.log"))
+	cmd := clitest.Command(nginx, "-p", prefix, "-c", confPath, "-e", filepath.Join(prefix, "error.log"))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

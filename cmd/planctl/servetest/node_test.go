@@ -2,7 +2,6 @@ package servetest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -38,7 +37,7 @@ func runNode(t *testing.T, dir string, args ...string) string {
 // only, so that tests that run node can run in parallel).
 func runNodeEnv(t *testing.T, env []string, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(needNode(t), args...)
+	cmd := clitest.Command(needNode(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
@@ -107,7 +106,7 @@ func TestInspectorCLI(t *testing.T) {
 	}
 	inspect := func(t *testing.T, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(node, append([]string{inspector, "--cli"}, args...)...)
+		cmd := clitest.Command(node, append([]string{inspector, "--cli"}, args...)...)
 		cmd.Dir = home
 		// No keychain, and nothing written to the real home.
 		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_INSPECTOR_SECRET_STORE=memory")

@@ -73,7 +73,7 @@ func stdioClient(t *testing.T, args ...string) (*client.Client, *syncBuffer) {
 	tr := transport.NewStdioWithOptions(binary, nil, append([]string{"serve"}, args...),
 		transport.WithCommandStderrWriter(stderr),
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-			cmd := exec.CommandContext(ctx, command, args...)
+			cmd := clitest.CommandContext(ctx, command, args...)
 			cmd.Dir = root
 			cmd.Env = append(os.Environ(), env...)
 			return cmd, nil
@@ -118,7 +118,7 @@ func startHTTPAt(t *testing.T, addr string, env []string, args ...string) *serve
 // command line prefix (planctl's path last) before "serve".
 func startHTTPWith(t *testing.T, prefix []string, addr string, env []string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(prefix[0], append(append(prefix[1:len(prefix):len(prefix)], "serve", "--http", addr), args...)...)
+	cmd := clitest.Command(prefix[0], append(append(prefix[1:len(prefix):len(prefix)], "serve", "--http", addr), args...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
@@ -205,7 +205,7 @@ func text(t *testing.T, r *mcp.CallToolResult) string {
 
 func planctlOut(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := clitest.Command(binary, args...)
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
@@ -411,7 +411,7 @@ func TestBindAddresses(t *testing.T) {
 		{[]string{"--http", "0.0.0.0:0"}, "needs --allow-host NAME"},
 		{[]string{"--http", "0.0.0.0:0", "--allow-host", "x", "--no-auth"}, "--no-auth on a non-loopback address"},
 	} {
-		cmd := exec.Command(binary, append([]string{"serve"}, c.args...)...)
+		cmd := clitest.Command(binary, append([]string{"serve"}, c.args...)...)
 		cmd.Dir = root
 		out, err := cmd.CombinedOutput()
 		if err == nil || !strings.Contains(string(out), c.want) {
@@ -498,7 +498,7 @@ func TestGracefulShutdownStdio(t *testing.T) {
 		[]string{"serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json", "--shutdown-timeout", "100ms"},
 		transport.WithCommandStderrWriter(stderr),
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-			cmd := exec.CommandContext(ctx, command, args...)
+			cmd := clitest.CommandContext(ctx, command, args...)
 			cmd.Dir = root
 			started <- cmd
 			return cmd, nil
@@ -575,7 +575,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"serve", "extra"}, 2, "takes no arguments"},
 		{[]string{"serve", "--catalog", "/nonexistent/tools.json"}, 3, "cannot read the catalog"},
 	} {
-		cmd := exec.Command(binary, tc.args...)
+		cmd := clitest.Command(binary, tc.args...)
 		cmd.Dir = root
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -605,7 +605,7 @@ func TestProtocolVersions(t *testing.T) {
 					trans = transport.NewStdioWithOptions(binary, nil, []string{"serve"},
 						transport.WithCommandStderrWriter(io.Discard),
 						transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-							cmd := exec.CommandContext(ctx, command, args...)
+							cmd := clitest.CommandContext(ctx, command, args...)
 							cmd.Dir = root
 							return cmd, nil
 						}))
@@ -654,7 +654,7 @@ func TestProtocolVersions(t *testing.T) {
 func TestLogFile(t *testing.T) {
 	t.Parallel()
 	logPath := filepath.Join(t.TempDir(), "serve.log")
-	cmd := exec.Command(binary, "serve", "--log", logPath)
+	cmd := clitest.Command(binary, "serve", "--log", logPath)
 	cmd.Dir = root
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
@@ -700,7 +700,7 @@ func TestStdinClosedStillAnswered(t *testing.T) {
 	for id := 3; id < 3+slow; id++ {
 		lines = append(lines, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"execute_plan","arguments":{"steps":[{"id":"a","tool":"echo","args":{"value":1}},{"id":"r","tool":"generate_report","args":{"database":"x"}}]}}}`)
 	}
-	cmd := exec.Command(binary, "serve")
+	cmd := clitest.Command(binary, "serve")
 	cmd.Dir = root
 	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
 	out, err := cmd.Output()
@@ -747,7 +747,7 @@ func TestStdinClosedStillAnswered(t *testing.T) {
 func TestStdinClosedCancelsPlan(t *testing.T) {
 	t.Parallel()
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
-	cmd := exec.Command(binary, "serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json")
+	cmd := clitest.Command(binary, "serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json")
 	cmd.Dir = root
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // The flood's size: a short one by default (CI runs it), the attack
@@ -286,7 +288,7 @@ func TestMaxConnsFitsDescriptors(t *testing.T) {
 	if !strings.Contains(s.stderr.String(), "--max-conns lowered from 1024 to 384") {
 		t.Errorf("under ulimit -n 512:\n%s", s.stderr.String())
 	}
-	cmd := exec.Command("prlimit", "--nofile=512", "--", binary, "serve", "--http", "127.0.0.1:0", "--max-conns", "1000")
+	cmd := clitest.Command("prlimit", "--nofile=512", "--", binary, "serve", "--http", "127.0.0.1:0", "--max-conns", "1000")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "ulimit -n") {
 		t.Errorf("--max-conns 1000 under ulimit -n 512: %v %s", err, out)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // wireSession is a `planctl serve` subprocess spoken to in raw JSON-RPC
@@ -32,7 +34,7 @@ func (w *wireSession) close() {
 
 func startWire(t *testing.T, args ...string) *wireSession {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	cmd := clitest.Command(binary, append([]string{"serve"}, args...)...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
@@ -253,7 +255,7 @@ func TestResultSchemaReported(t *testing.T) {
 	planText := `{"steps":[{"id":"a","tool":"get","args":{}}]}`
 	os.WriteFile(cpath, []byte(catalog), 0o644)
 	os.WriteFile(ppath, []byte(planText), 0o644)
-	cmd := exec.Command(binary, "run", "--compact", "--catalog", cpath, ppath)
+	cmd := clitest.Command(binary, "run", "--compact", "--catalog", cpath, ppath)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

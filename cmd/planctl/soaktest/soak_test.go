@@ -410,7 +410,7 @@ var (
 // on the soak catalog and reads both addresses from its stderr.
 func start(t *testing.T) *server {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--debug-addr", "127.0.0.1:0",
+	cmd := clitest.Command(binary, "serve", "--http", "127.0.0.1:0", "--debug-addr", "127.0.0.1:0",
 		"--catalog", "testdata/soak.json", "--step-timeout", stepTimeout.String(), "--session-idle-timeout", (*sessionIdle).String(), "--log", os.DevNull,
 		"--no-auth") // loopback, and the soak measures serving, not the token check
 	pr, pw := io.Pipe()

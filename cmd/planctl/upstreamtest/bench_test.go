@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // The overhead of a plan: one execute_plan call carrying 20 chained steps,
@@ -24,7 +25,7 @@ const steps = 20
 
 func stdioClient(b *testing.B, command string, args ...string) *client.Client {
 	b.Helper()
-	c := client.NewClient(transport.NewStdio(command, nil, args...))
+	c := client.NewClient(transport.NewStdioWithOptions(command, nil, args, transport.WithCommandFunc(clitest.StdioCommand)))
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
 		b.Fatal(err)
@@ -108,7 +109,7 @@ func BenchmarkOverheadPlan20InProcess(b *testing.B) {
 // BenchmarkOverheadServe20: the same plan through `planctl serve --server
 // 'planctl mock'` itself, once this build has the serve command.
 func BenchmarkOverheadServe20(b *testing.B) {
-	if err := exec.Command(binary, "serve", "--help").Run(); err != nil {
+	if err := clitest.Command(binary, "serve", "--help").Run(); err != nil {
 		b.Skip("this build has no `planctl serve`")
 	}
 	c := stdioClient(b, binary, "serve", "--server", quote(binary)+" mock")

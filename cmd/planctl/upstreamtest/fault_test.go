@@ -3,10 +3,11 @@ package upstreamtest
 import (
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // The deliberately broken server behind `planctl run`: a crash, garbage on
@@ -66,7 +67,7 @@ func TestReplRestartsCrashedServer(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "crash.json")
 	os.WriteFile(p, []byte(`{"steps":[{"id":"a","tool":"ok","args":{"value":"x"}},{"id":"c","tool":"crash","args":{}}]}`), 0o600)
-	cmd := exec.Command(binary, "debug", "--repl", p, "--server", quote(broken), "--server-log", filepath.Join(t.TempDir(), "server.log"))
+	cmd := clitest.Command(binary, "debug", "--repl", p, "--server", quote(broken), "--server-log", filepath.Join(t.TempDir(), "server.log"))
 	cmd.Stdin = strings.NewReader("next\nnext\nrestart\nnext\nsteps\nquit\n")
 	out, _ := cmd.Output()
 	got := string(out)

@@ -2,10 +2,11 @@ package upstreamtest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestUpstreamLogLevel: --upstream-log-level sends logging/setLevel to
@@ -26,7 +27,7 @@ func TestUpstreamLogLevel(t *testing.T) {
 	}
 	repl := func(extra ...string) string {
 		t.Helper()
-		cmd := exec.Command(binary, append([]string{"debug", "--repl", planFile, "--server", everything, "--mcp-root", dir}, extra...)...)
+		cmd := clitest.Command(binary, append([]string{"debug", "--repl", planFile, "--server", everything, "--mcp-root", dir}, extra...)...)
 		cmd.Stdin = strings.NewReader("next\nlog\n")
 		out, err := cmd.Output()
 		if err != nil {

@@ -47,7 +47,7 @@ func planctl(t testing.TB, env []string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := clitest.CommandContext(ctx, binary, args...)
 	cmd.Dir = "../../.."
 	cmd.Env = append(os.Environ(), env...)
 	code, stdout, stderr := clitest.Run(t, cmd)
@@ -79,7 +79,7 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // mockHTTP starts `planctl mock --http 127.0.0.1:0` and returns its URL.
 func mockHTTP(t testing.TB, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"mock", "--http", "127.0.0.1:0"}, args...)...)
+	cmd := clitest.Command(binary, append([]string{"mock", "--http", "127.0.0.1:0"}, args...)...)
 	cmd.Dir = "../../.."
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

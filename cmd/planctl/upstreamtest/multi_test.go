@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // bothPlan writes testdata/both.json with its folder moved to dir: a plan
@@ -156,7 +158,7 @@ func TestTwoServersOnePlan(t *testing.T) {
 	os.Remove(filepath.Join(dir, "entity.txt"))
 	os.Remove(filepath.Join(dir, "config.jsonl"))
 	node, _ := exec.LookPath("node")
-	sdk := exec.Command(node, "testdata/node/serveboth.mjs", plan, binary, "serve", "--config", cfg)
+	sdk := clitest.Command(node, "testdata/node/serveboth.mjs", plan, binary, "serve", "--config", cfg)
 	var out, stderr strings.Builder
 	sdk.Stdout, sdk.Stderr = &out, &stderr
 	if err := sdk.Run(); err != nil {
@@ -215,7 +217,7 @@ func TestUpstreamEnvironment(t *testing.T) {
 // and a plan naming a hidden tool is refused with the flag that hid it.
 func TestServeCuratedSurface(t *testing.T) {
 	server := nodeServer(t, "server-everything", "stdio")
-	c := client.NewClient(transport.NewStdio(binary, nil, "serve", "--server", server, "--read-only", "--deny-tools", "get-env"))
+	c := client.NewClient(transport.NewStdioWithOptions(binary, nil, []string{"serve", "--server", server, "--read-only", "--deny-tools", "get-env"}, transport.WithCommandFunc(clitest.StdioCommand)))
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)

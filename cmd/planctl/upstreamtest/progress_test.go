@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // TestUpstreamProgressThroughServe: planctl serve sends server-everything
@@ -13,7 +15,7 @@ import (
 func TestUpstreamProgressThroughServe(t *testing.T) {
 	everything := nodeServer(t, "server-everything", "stdio")
 	node, _ := exec.LookPath("node")
-	cmd := exec.Command(node, "testdata/node/progress.mjs", binary, "serve", "--server", everything)
+	cmd := clitest.Command(node, "testdata/node/progress.mjs", binary, "serve", "--server", everything)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

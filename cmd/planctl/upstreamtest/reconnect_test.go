@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/planctl/planctl/cmd/planctl/internal/clitest"
 )
 
 // replPipe is a REPL session driven line by line, its output read as it
@@ -25,7 +27,7 @@ type replPipe struct {
 
 func startREPL(t *testing.T, args ...string) *replPipe {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := clitest.Command(binary, args...)
 	cmd.Dir = "../../.."
 	in, err := cmd.StdinPipe()
 	if err != nil {

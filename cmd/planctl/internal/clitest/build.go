@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -97,7 +96,7 @@ func cachedBuild(name, pkg string) (string, error) {
 		return "", fmt.Errorf("the test binary cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(tmp, name), pkg).CombinedOutput(); err != nil {
+	if out, err := Command("go", "build", "-o", filepath.Join(tmp, name), pkg).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
 	}
 	// Renamed whole, so no one ever runs a binary still being written.
@@ -131,7 +130,7 @@ type listed struct {
 // replacement) and its module's version when it comes from the module
 // cache, whose contents that version fixes.
 func sourceKey(name, pkg string) (string, error) {
-	cmd := exec.Command("go", "list", "-deps",
+	cmd := Command("go", "list", "-deps",
 		"-json=ImportPath,Dir,Standard,Module,GoFiles,CgoFiles,EmbedFiles,SFiles,CFiles,HFiles,SysoFiles", pkg)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

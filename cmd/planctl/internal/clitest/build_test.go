@@ -2,7 +2,6 @@ package clitest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,7 +24,7 @@ func TestBuildCachesBySource(t *testing.T) {
 
 	run := func(dir string) string {
 		t.Helper()
-		out, err := exec.Command(filepath.Join(dir, "hello")).CombinedOutput()
+		out, err := Command(filepath.Join(dir, "hello")).CombinedOutput()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,11 @@
 // Package clitest builds planctl (and the test programs beside it) once per
 // test package and runs them as a user would: real processes, exit codes,
-// standard output and error.
+// standard output and error. Start every process with Command (or Bind
+// one made elsewhere): on Linux it then dies with the test binary, so that
+// a test killed by go test's -timeout leaves no server running.
 //
 //	dir := clitest.Build("planctl=..") // in TestMain
-//	code, stdout, stderr := clitest.Run(t, exec.Command(filepath.Join(dir, "planctl"), "validate", "plan.json"))
+//	code, stdout, stderr := clitest.Run(t, clitest.Command(filepath.Join(dir, "planctl"), "validate", "plan.json"))
 package clitest
 
 import (

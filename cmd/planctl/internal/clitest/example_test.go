@@ -2,7 +2,6 @@ package clitest_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -25,7 +24,7 @@ func ExampleBuild() {
 // In a test: run planctl and check what a user would see.
 func ExampleRun() {
 	var t *testing.T // the test's argument
-	code, stdout, stderr := clitest.Run(t, exec.Command(binary, "validate", "plan.json"))
+	code, stdout, stderr := clitest.Run(t, clitest.Command(binary, "validate", "plan.json"))
 	if code != 0 {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}

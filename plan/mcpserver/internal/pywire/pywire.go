@@ -24,58 +24,13 @@ import (
 	"github.com/planctl/planctl/plan/jsontext"
 )
 
-const hexDigits = "0123456789abcdef"
-
 // AppendString appends s as a JSON string, escaped as pydantic-core
-// escapes a str. A surrogate kept as WTF-8 (jsontext.AppendSurrogate, a
-// lone \ud800 read from JSON) is written as its escape, which the SDK
-// cannot write at all; other bytes that are not UTF-8 are kept, since
-// replacing them would hide what a tool sent.
-func AppendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == 0xed {
-			if r, ok := jsontext.SurrogateAt(s, i); ok {
-				dst = append(dst, s[start:i]...)
-				dst = appendSurrogate(dst, r)
-				i += 2
-				start = i + 1
-			}
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		dst = appendEscape(dst, rune(c))
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// appendEscape appends the escape of r, a character below 0x20 or " or \.
-func appendEscape(dst []byte, r rune) []byte {
-	switch r {
-	case '"':
-		return append(dst, '\\', '"')
-	case '\\':
-		return append(dst, '\\', '\\')
-	case '\b':
-		return append(dst, '\\', 'b')
-	case '\t':
-		return append(dst, '\\', 't')
-	case '\n':
-		return append(dst, '\\', 'n')
-	case '\f':
-		return append(dst, '\\', 'f')
-	case '\r':
-		return append(dst, '\\', 'r')
-	}
-	return append(dst, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xF])
-}
+// escapes a str (jsontext.AppendPydanticString). A surrogate kept as
+// WTF-8 (jsontext.AppendSurrogate, a lone \ud800 read from JSON) is
+// written as its escape, which the SDK cannot write at all; other bytes
+// that are not UTF-8 are kept, since replacing them would hide what a
+// tool sent.
+func AppendString(dst []byte, s string) []byte { return jsontext.AppendPydanticString(dst, s) }
 
 // AppendValue appends the JSON text raw as the SDK writes the value it
 // holds: no space between tokens, every string escaped as AppendString
@@ -121,16 +76,15 @@ func scanString(raw []byte, i int) (end int, rewrite bool) {
 				rewrite = true
 			}
 			j++
-		case c < 0x20 || c == 0xed && wtf8Surrogate(raw, j):
+		case c < 0x20:
 			rewrite = true
+		case c == 0xed:
+			if _, ok := jsontext.SurrogateAt(raw, j); ok {
+				rewrite = true
+			}
 		}
 	}
 	return len(raw), true
-}
-
-// wtf8Surrogate reports whether b holds, at i, a surrogate kept as WTF-8.
-func wtf8Surrogate(b []byte, i int) bool {
-	return i+2 < len(b) && b[i] == 0xed && b[i+1] >= 0xa0 && b[i+1] <= 0xbf && b[i+2] >= 0x80 && b[i+2] <= 0xbf
 }
 
 // appendRawString appends the JSON string literal str (quotes included)
@@ -146,11 +100,13 @@ func appendRawString(dst, str []byte) []byte {
 	start := 0
 	for i := 0; i < len(body); i++ {
 		c := body[i]
-		if c == 0xed && wtf8Surrogate(body, i) {
-			dst = append(dst, body[start:i]...)
-			dst = appendSurrogate(dst, rune(body[i]&0x0f)<<12|rune(body[i+1]&0x3f)<<6|rune(body[i+2]&0x3f))
-			i += 2
-			start = i + 1
+		if c == 0xed {
+			if r, ok := jsontext.SurrogateAt(body, i); ok {
+				dst = append(dst, body[start:i]...)
+				dst = jsontext.AppendRuneEscape(dst, r)
+				i += 2
+				start = i + 1
+			}
 			continue
 		}
 		if c >= 0x20 && c != '\\' {
@@ -165,7 +121,7 @@ func appendRawString(dst, str []byte) []byte {
 		}
 		dst = append(dst, body[start:i]...)
 		if c < 0x20 {
-			dst = appendEscape(dst, rune(c))
+			dst = jsontext.AppendRuneEscape(dst, rune(c))
 			start = i + 1
 			continue
 		}
@@ -179,7 +135,7 @@ func appendRawString(dst, str []byte) []byte {
 		case '/':
 			dst = append(dst, '/')
 		case 'u':
-			r, ok := hex4(body, i+1)
+			r, ok := jsontext.Hex4(body[i+1:])
 			if !ok {
 				dst = append(dst, '\\', '\\', 'u')
 				break
@@ -187,18 +143,18 @@ func appendRawString(dst, str []byte) []byte {
 			i += 4
 			switch {
 			case r < 0x20 || r == '"' || r == '\\':
-				dst = appendEscape(dst, r)
+				dst = jsontext.AppendRuneEscape(dst, r)
 			case r >= 0xd800 && r < 0xdc00:
 				if i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
-					if r2, ok := hex4(body, i+3); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+					if r2, ok := jsontext.Hex4(body[i+3:]); ok && r2 >= 0xdc00 && r2 < 0xe000 {
 						dst = utf8.AppendRune(dst, 0x10000+(r-0xd800)<<10+(r2-0xdc00))
 						i += 6
 						break
 					}
 				}
-				dst = appendSurrogate(dst, r)
+				dst = jsontext.AppendRuneEscape(dst, r)
 			case r >= 0xdc00 && r < 0xe000:
-				dst = appendSurrogate(dst, r)
+				dst = jsontext.AppendRuneEscape(dst, r)
 			default:
 				dst = utf8.AppendRune(dst, r)
 			}
@@ -220,18 +176,6 @@ func escapedQuote(body []byte) bool {
 		n++
 	}
 	return n%2 == 1
-}
-
-func appendSurrogate(dst []byte, r rune) []byte {
-	return append(dst, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(b[i:i+4]), 16, 32)
-	return rune(n), err == nil
 }
 
 // Response appends the answer to request id (its JSON text, as the request

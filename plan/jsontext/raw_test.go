@@ -1,0 +1,54 @@
+package jsontext_test
+
+import (
+	"testing"
+
+	"github.com/planctl/planctl/plan/jsontext"
+)
+
+// RawMember keeps a repeated key's last value, as json.loads does;
+// RawFirstMember, for objects known to repeat none, its first. Keys
+// with escapes compare decoded.
+func TestRawMember(t *testing.T) {
+	obj := []byte(` {"a": 1, "b\u0022": [2, {"a": 0}], "a" : "x,}", "\u0063": {"d": 4}} `)
+	for _, c := range []struct {
+		key         string
+		last, first string
+	}{
+		{"a", `"x,}"`, "1"},
+		{`b"`, `[2, {"a": 0}]`, `[2, {"a": 0}]`},
+		{"c", `{"d": 4}`, `{"d": 4}`},
+		{"d", "", ""},
+	} {
+		last, ok := jsontext.RawMember(obj, c.key)
+		if string(last) != c.last || ok != (c.last != "") {
+			t.Errorf("RawMember(%q) = %s, %v, want %s", c.key, last, ok, c.last)
+		}
+		first, ok := jsontext.RawFirstMember(obj, c.key)
+		if string(first) != c.first || ok != (c.first != "") {
+			t.Errorf("RawFirstMember(%q) = %s, %v, want %s", c.key, first, ok, c.first)
+		}
+	}
+	for _, raw := range []string{`[{"a": 1}]`, `"a"`, ``, `{}`} {
+		if v, ok := jsontext.RawMember([]byte(raw), "a"); ok {
+			t.Errorf("RawMember(%s, a) = %s", raw, v)
+		}
+		if v, ok := jsontext.RawFirstMember([]byte(raw), "a"); ok {
+			t.Errorf("RawFirstMember(%s, a) = %s", raw, v)
+		}
+	}
+}
+
+// Hex4 reads four hex digits of either case, and nothing else.
+func TestHex4(t *testing.T) {
+	for in, want := range map[string]rune{"0000": 0, "00e9": 0xe9, "D83D": 0xd83d, "fFfF": 0xffff, "12345": 0x1234} {
+		if r, ok := jsontext.Hex4([]byte(in)); !ok || r != want {
+			t.Errorf("Hex4(%s) = %x, %v, want %x", in, r, ok, want)
+		}
+	}
+	for _, in := range []string{"", "123", "12g4", "+123", "1_23", " 123", "0x12"} {
+		if r, ok := jsontext.Hex4([]byte(in)); ok {
+			t.Errorf("Hex4(%q) = %x, true", in, r)
+		}
+	}
+}
