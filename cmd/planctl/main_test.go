@@ -126,7 +126,7 @@ func TestToolsContract(t *testing.T) {
 // each package whose init does work.
 func TestInitWork(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "--version")
+	cmd := clitest.Command(binary, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	code, _, stderr := clitest.Run(t, cmd)
 	if code != 0 || !strings.Contains(stderr, "init runtime @") {
