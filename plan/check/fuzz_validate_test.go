@@ -43,6 +43,9 @@ func FuzzValidate(f *testing.F) {
 	f.Add(plantest.Diagnostics(20), plantest.ShapesCatalog)
 	f.Add([]byte(`[{"id":"a","tool":"echo","args":{"value":1,"x":1}},{"id":"b","tool":"echo","arguments":{"value":{"output_by_reference":{"a":["valeu"]}},"x":2}},`+
 		`{"id":"c","tool":"echo","args":{"value":{"output_by_reference":{"a":["value","x"]}},"x~/":3,"x":3}}]`), plantest.ShapesCatalog)
+	// An unknown property read through a payload that repeats its step
+	// key: Python reads the last path.
+	f.Add([]byte(`[{"id":"g","tool":"gather","args":{}},{"id":"h","tool":"echo","args":{"value":{"output_by_reference":{"g":["value","q"],"g":["value","a","zz"]}}}}]`), plantest.ShapesCatalog)
 	// Preflight skips the checks that only warn: a lookalike that stands
 	// for a schema error (raised to an error) and values only warned about
 	// must refuse and run the plans the whole validation says they do.
