@@ -13,7 +13,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,8 +122,11 @@ func offsetOf(err error) int {
 	return 0
 }
 
-var toolKeys = map[string]bool{"name": true, "description": true, "inputSchema": true, "outputSchema": true,
-	"annotations": true, "sharable": true, "result": true, "error": true, "delay": true, "cases": true, "title": true, "panic": true, "runtime": true}
+// toolKeys are the members a catalog's tool may have, sorted: a slice of
+// constants the linker lays out, where a map would be built by every
+// planctl process at init.
+var toolKeys = []string{"annotations", "cases", "delay", "description", "error", "inputSchema", "name",
+	"outputSchema", "panic", "result", "runtime", "sharable", "title"}
 
 func parseTool(src []byte, v jsontext.Value) (*MockTool, error) {
 	if v.Kind() != jsontext.Object {
@@ -136,8 +139,8 @@ func parseTool(src []byte, v jsontext.Value) (*MockTool, error) {
 	t := &MockTool{Tool: plan.Tool{Name: name.Str(), Sharable: map[string]bool{}}}
 	wrap := func(err error) error { return fmt.Errorf("%q: %w", name.Str(), err) }
 	for _, m := range v.Members() {
-		if !toolKeys[m.Key] {
-			return nil, wrap(fmt.Errorf("unknown field %q (known: %s)", m.Key, strings.Join(sortedKeys(toolKeys), ", ")))
+		if !slices.Contains(toolKeys, m.Key) {
+			return nil, wrap(fmt.Errorf("unknown field %q (known: %s)", m.Key, strings.Join(toolKeys, ", ")))
 		}
 	}
 	if d := v.Get("description"); !d.IsZero() {
@@ -236,15 +239,6 @@ func compact(raw []byte) json.RawMessage {
 		return append(json.RawMessage(nil), raw...)
 	}
 	return b.Bytes()
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Immediate reports whether tool answers at once: it has no delay, in its

@@ -81,7 +81,7 @@ func TestBadCatalogs(t *testing.T) {
 		{`{"tools": [{"name": "a"}, {"name": "a"}]}`, `tool "a" is defined twice`},
 		{`{"tools": [{"description": "x"}]}`, `tool 0: "name" is missing`},
 		{`{"tools": [{"name": "a", "delay": "soon"}]}`, `"delay" "soon" is not a duration`},
-		{`{"tools": [{"name": "a", "resutl": {}}]}`, `unknown field "resutl"`},
+		{`{"tools": [{"name": "a", "resutl": {}}]}`, `unknown field "resutl" (known: annotations, cases, delay, description, error, inputSchema, name, outputSchema, panic, result, runtime, sharable, title)`},
 		{`{"tools": [{"name": "a", "error": 3}]}`, `"error" must be a string`},
 		{`{"tools": [{"name": "a", "cases": [{"result": 1}]}]}`, `case 0: "when" must be an object`},
 		{`{"tools": [{"name": "a", "inputSchema": []}]}`, `"inputSchema" must be an object`},

@@ -119,3 +119,22 @@ func TestToolsContract(t *testing.T) {
 		t.Errorf("a bad format: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// TestInitWork: the packages only some commands use build nothing at
+// package init, which every planctl process runs, whatever its command
+// (tables and patterns are built on first use). GODEBUG=inittrace=1 names
+// each package whose init does work.
+func TestInitWork(t *testing.T) {
+	t.Parallel()
+	cmd := clitest.Command(binary, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	code, _, stderr := clitest.Run(t, cmd)
+	if code != 0 || !strings.Contains(stderr, "init runtime @") {
+		t.Fatalf("exit %d, no init trace: %s", code, stderr)
+	}
+	for _, pkg := range []string{"tui/repl", "plan/lsp", "plan/dap", "plan/query", "mockserver"} {
+		if strings.Contains(stderr, "init github.com/planctl/planctl/"+pkg+" @") {
+			t.Errorf("package %s does work at init:\n%s", pkg, stderr)
+		}
+	}
+}

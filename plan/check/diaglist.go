@@ -189,24 +189,32 @@ func (l *diagList) refOf(i int) plan.Ref {
 	return plan.Ref{}
 }
 
-// make is diagnostic i, whole; without ptr, its Pointer is left empty.
-func (l *diagList) make(i int, ptr bool) plan.Diagnostic {
+// make is diagnostic i, whole; without ptr, its Pointer is left empty,
+// and without msg the Message of one kept compact.
+func (l *diagList) make(i int, ptr, msg bool) plan.Diagnostic {
 	r := l.recs.at(i)
 	if r.kind == lazyNone {
 		return *l.fulls.at(int(r.full))
 	}
-	ref := l.refOf(i)
+	var ref plan.Ref
+	if ptr || msg && r.kind != lazyUnknownArg {
+		ref = l.refOf(i)
+	}
 	var buf [256]byte
 	pointer := ""
 	if ptr {
 		pointer = string(l.appendPtr(buf[:0], i, &ref))
 	}
-	msg := r.words.msg
-	if r.kind != lazyUnknownArg {
-		msg = string(l.appendMsg(buf[:0], i, &ref))
+	message := ""
+	switch {
+	case !msg:
+	case r.kind == lazyUnknownArg:
+		message = r.words.msg
+	default:
+		message = string(l.appendMsg(buf[:0], i, &ref))
 	}
 	s := l.p.Steps[r.step]
-	d := l.p.Diag(plan.Severity(r.sev), l.code(i), pointer, int(r.start), int(r.end), msg)
+	d := l.p.Diag(plan.Severity(r.sev), l.code(i), pointer, int(r.start), int(r.end), message)
 	d.StepIndex, d.StepID, d.Suggestion = s.Index, s.IDText(), r.words.sug
 	return d
 }
@@ -215,7 +223,7 @@ func (l *diagList) make(i int, ptr bool) plan.Diagnostic {
 func (l *diagList) all() []plan.Diagnostic {
 	out := make([]plan.Diagnostic, l.len())
 	for i := range out {
-		out[i] = l.make(i, true)
+		out[i] = l.make(i, true, true)
 	}
 	return out
 }
@@ -311,12 +319,29 @@ func (ds *Diagnostics) Len() int {
 
 // At is diagnostic i, whole (a new one each call: keep it if it is needed
 // twice).
-func (ds *Diagnostics) At(i int) plan.Diagnostic { return ds.l.make(int(ds.order[i]), true) }
+func (ds *Diagnostics) At(i int) plan.Diagnostic { return ds.l.make(int(ds.order[i]), true, true) }
 
 // AtNoPointer is At, except that the Pointer of a diagnostic kept compact
-// is left empty: for a driver that does not show pointers (the text
-// report), which then makes no string but the message.
-func (ds *Diagnostics) AtNoPointer(i int) plan.Diagnostic { return ds.l.make(int(ds.order[i]), false) }
+// is left empty: for a driver that does not show pointers (GitHub's
+// annotations), which then makes no string but the message.
+func (ds *Diagnostics) AtNoPointer(i int) plan.Diagnostic {
+	return ds.l.make(int(ds.order[i]), false, true)
+}
+
+// AtNoText is At, except that the Pointer and the Message of a diagnostic
+// kept compact are left empty: for a driver that shows no pointer and
+// copies the message into its own output with AppendMessage (the text
+// report), so that no string is made for either.
+func (ds *Diagnostics) AtNoText(i int) plan.Diagnostic {
+	return ds.l.make(int(ds.order[i]), false, false)
+}
+
+// AppendMessage appends the Message of diagnostic i to b.
+func (ds *Diagnostics) AppendMessage(b []byte, i int) []byte {
+	k := int(ds.order[i])
+	ref := ds.l.refOf(k)
+	return ds.l.appendMsg(b, k, &ref)
+}
 
 // Severity is the severity of diagnostic i (without making it whole).
 func (ds *Diagnostics) Severity(i int) plan.Severity { return ds.l.severity(int(ds.order[i])) }

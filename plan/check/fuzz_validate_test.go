@@ -43,6 +43,9 @@ func FuzzValidate(f *testing.F) {
 	f.Add(plantest.Diagnostics(20), plantest.ShapesCatalog)
 	f.Add([]byte(`[{"id":"a","tool":"echo","args":{"value":1,"x":1}},{"id":"b","tool":"echo","arguments":{"value":{"output_by_reference":{"a":["valeu"]}},"x":2}},`+
 		`{"id":"c","tool":"echo","args":{"value":{"output_by_reference":{"a":["value","x"]}},"x~/":3,"x":3}}]`), plantest.ShapesCatalog)
+	// An unknown property read through a payload that repeats its step
+	// key: Python reads the last path.
+	f.Add([]byte(`[{"id":"g","tool":"gather","args":{}},{"id":"h","tool":"echo","args":{"value":{"output_by_reference":{"g":["value","q"],"g":["value","a","zz"]}}}}]`), plantest.ShapesCatalog)
 	// Preflight skips the checks that only warn: a lookalike that stands
 	// for a schema error (raised to an error) and values only warned about
 	// must refuse and run the plans the whole validation says they do.
@@ -93,6 +96,14 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 	for i := range ds {
 		if l.Code(i) != ds[i].Code || l.Severity(i) != ds[i].Severity {
 			t.Fatalf("ValidateList %d: %s %s, Validate: %s %s", i, l.Severity(i), l.Code(i), ds[i].Severity, ds[i].Code)
+		}
+		// The text report's way: the diagnostic without its text, the
+		// message appended after whatever the buffer holds.
+		d := l.AtNoText(i)
+		msg := l.AppendMessage([]byte("> "), i)
+		d.Message, d.Pointer = string(msg[2:]), ds[i].Pointer
+		if !reflect.DeepEqual(d, ds[i]) || string(msg[:2]) != "> " {
+			t.Fatalf("ValidateList %d, AtNoText and AppendMessage: %+v %q, Validate: %+v", i, d, msg, ds[i])
 		}
 	}
 	l.Keep(func(i int) bool { return l.Code(i) != "UNKNOWN_ARG" })

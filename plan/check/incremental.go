@@ -428,7 +428,7 @@ func (in *incrState) capture(v *validator, i, ph int, fn func()) {
 	from, to := v.p.Steps[i].Node.Start(), v.p.Steps[i].Node.End()
 	st.inside[ph], st.pend[ph], st.withRel[ph] = true, 0, 0
 	for k := n0; k < v.ds.len(); k++ {
-		d := v.ds.make(k, true)
+		d := v.ds.make(k, true, true)
 		if d.Start < from || d.End > to || d.End < d.Start {
 			st.inside[ph] = false
 		}

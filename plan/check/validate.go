@@ -169,10 +169,14 @@ type validator struct {
 	members                    []jsontext.Member
 	keyBuf                     []byte // a memo key being built (arguments)
 
-	ids    []stepIDs      // per step: its effective id
-	infos  []*toolInfo    // per step: its tool, nil when unknown
-	scope  map[string]int // id → index of the latest step with it, among those walked
-	order  []string       // the ids in scope, in plan order
+	ids   []stepIDs      // per step: its effective id
+	infos []*toolInfo    // per step: its tool, nil when unknown
+	scope map[string]int // id → index of the latest step with it, among those walked
+	order []string       // the ids in scope, in plan order
+	// unique: no two steps have the same id. The scope at a step is then
+	// the steps before it, read from first and ids, and neither scope nor
+	// order is kept.
+	unique bool
 	first  map[string]int // id → index of its first step, over the whole plan
 	readBy []bool         // per step: some later step references it
 
@@ -213,28 +217,48 @@ func schemaWork(p *plan.Plan, c *plan.Catalog) int {
 // not cascade into every reference to the step.
 type stepIDs struct {
 	id     string
-	hasID  bool
 	idNode jsontext.Value
 	tool   jsontext.Value
 	args   jsontext.Value
 	step   *plan.Step
-	// The pointers of a misspelt id or args key; "": the step's own
-	// (built when a diagnostic needs one, not twice for every step).
-	idAt, argAt string
+	// misspelt: the pointers of a misspelt id or args key, nil for none
+	// (most steps: a pointer, not two strings, in every step's record).
+	misspelt *misspeltKeys
+	hasID    bool
+}
+
+// misspeltKeys are the pointers of a step's misspelt id or args key; "":
+// the step's own (built when a diagnostic needs one, not twice for every
+// step).
+type misspeltKeys struct{ idAt, argAt string }
+
+// idAt and argAt are the pointers of a misspelt id or args key, "" for none.
+func (id *stepIDs) idAt() string {
+	if id.misspelt == nil {
+		return ""
+	}
+	return id.misspelt.idAt
+}
+
+func (id *stepIDs) argAt() string {
+	if id.misspelt == nil {
+		return ""
+	}
+	return id.misspelt.argAt
 }
 
 // idPtr is the pointer of the value taken as the step's id.
 func (id *stepIDs) idPtr() string {
-	if id.idAt != "" {
-		return id.idAt
+	if at := id.idAt(); at != "" {
+		return at
 	}
 	return id.step.Ptr + "/id"
 }
 
 // argPtr is the pointer of the value taken as the step's args.
 func (id *stepIDs) argPtr() string {
-	if id.argAt != "" {
-		return id.argAt
+	if at := id.argAt(); at != "" {
+		return at
 	}
 	return id.step.Ptr + "/args"
 }
@@ -310,17 +334,20 @@ func (v *validator) run() {
 	v.infos = make([]*toolInfo, n)
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
-	if !v.errorsOnly { // HasErrors reads first for both (inScope)
-		v.scope = make(map[string]int, n)
-		v.order = make([]string, 0, n)
-	}
+	v.unique = true
 	for _, s := range p.Steps {
 		v.ids[s.Index] = v.shape(s)
 		if id := v.ids[s.Index]; id.hasID {
 			if _, ok := v.first[id.id]; !ok {
 				v.first[id.id] = s.Index
+			} else {
+				v.unique = false
 			}
 		}
+	}
+	if !v.errorsOnly && !v.unique { // HasErrors reads first for both (inScope)
+		v.scope = make(map[string]int, n)
+		v.order = make([]string, 0, n)
 	}
 	if v.settle() {
 		return
@@ -332,7 +359,7 @@ func (v *validator) run() {
 				return
 			}
 		}
-		if id := v.ids[s.Index]; id.hasID && !v.errorsOnly { // HasErrors reads first (inScope)
+		if id := v.ids[s.Index]; id.hasID && v.scope != nil {
 			if _, seen := v.scope[id.id]; !seen {
 				v.order = append(v.order, id.id)
 			}
@@ -376,11 +403,17 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 				switch sug {
 				case "id":
-					out.idNode, out.idAt = m.Value, ptr
+					if out.misspelt == nil {
+						out.misspelt = &misspeltKeys{}
+					}
+					out.idNode, out.misspelt.idAt = m.Value, ptr
 				case "tool":
 					out.tool = m.Value
 				case "args":
-					out.args, out.argAt = m.Value, ptr
+					if out.misspelt == nil {
+						out.misspelt = &misspeltKeys{}
+					}
+					out.args, out.misspelt.argAt = m.Value, ptr
 				}
 			}
 		}
@@ -520,8 +553,8 @@ func (v *validator) step(s *plan.Step) {
 		if cap(v.ptrBuf) == 0 {
 			v.ptrBuf = make([]byte, 0, 512) // the walk's appends stay in it
 		}
-		if ids.argAt != "" {
-			v.ptrBuf = append(v.ptrBuf[:0], ids.argAt...)
+		if at := ids.argAt(); at != "" {
+			v.ptrBuf = append(v.ptrBuf[:0], at...)
 		} else {
 			v.ptrBuf = append(append(v.ptrBuf[:0], s.Ptr...), "/args"...)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -213,7 +214,9 @@ func (ti *toolInfo) sharableNames() []string {
 	return out
 }
 
-var printer = message.NewPrinter(language.English)
+// printer names jsonschema's error kinds, made on first use (most
+// processes never show one).
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // scratch is *m emptied for another step: the maps of one step's checks
 // are reused rather than made for every step (a large one is dropped so
@@ -373,7 +376,7 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 				meant.add(sug)
 			}
 			u := ti.unknownArgMessage(m.Key, sug)
-			if ids.argAt == "" && !v.eager { // (else the pointer is not the step's: kept whole)
+			if ids.argAt() == "" && !v.eager { // (else the pointer is not the step's: kept whole)
 				v.ds.addLazy(lazyUnknownArg, u.sev, m.KeyStart, m.KeyEnd, s, diagRec{key: m.Key, words: u.words})
 				continue
 			}
@@ -567,7 +570,7 @@ func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonsch
 		}
 		span := v.keySpan(s, ids)
 		v.add(plan.SeverityError, "ARG_SCHEMA", ids.argPtr(), span[0], span[1], s,
-			fmt.Sprintf("the arguments of step %s do not fit the inputSchema of tool %s: %s; change them to fit", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), l.ErrorKind.LocalizedString(printer)))
+			fmt.Sprintf("the arguments of step %s do not fit the inputSchema of tool %s: %s; change them to fit", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), l.ErrorKind.LocalizedString(printer())))
 		return
 	}
 	param := loc[0]
@@ -599,7 +602,7 @@ func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonsch
 		d := v.ds.at(i)
 		if d != nil && d.Code == "REF_LOOKALIKE" && strings.HasPrefix(d.Pointer+"/", ptr0(ids.argPtr(), param)) {
 			d.Severity = plan.SeverityError
-			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer) + ")"
+			d.Message += "; as written it also breaks the inputSchema (" + l.ErrorKind.LocalizedString(printer()) + ")"
 			return
 		}
 	}
@@ -628,7 +631,7 @@ func (v *validator) argError(s *plan.Step, ti *toolInfo, ids stepIDs, l *jsonsch
 		return
 	}
 	v.add(plan.SeverityError, "ARG_SCHEMA", ptr, val.Start(), val.End(), s,
-		fmt.Sprintf("%s does not fit the inputSchema: %s; change the value to fit", where, l.ErrorKind.LocalizedString(printer)))
+		fmt.Sprintf("%s does not fit the inputSchema: %s; change the value to fit", where, l.ErrorKind.LocalizedString(printer())))
 }
 
 func ptr0(argPtr, param string) string { return argPtr + "/" + jsontext.EscapePointer(param) + "/" }
@@ -641,7 +644,7 @@ func firstCause(l *jsonschema.ValidationError) string {
 	if len(ls) == 0 {
 		return ""
 	}
-	return " (the first says: " + ls[0].ErrorKind.LocalizedString(printer) + ")"
+	return " (the first says: " + ls[0].ErrorKind.LocalizedString(printer()) + ")"
 }
 
 func article(word string) string {

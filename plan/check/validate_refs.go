@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,8 +105,8 @@ type argAt struct {
 }
 
 func (a argAt) appendPtr(b []byte) []byte {
-	if a.ids.argAt != "" {
-		b = append(b, a.ids.argAt...)
+	if at := a.ids.argAt(); at != "" {
+		b = append(b, at...)
 	} else {
 		b = append(append(b, a.ids.step.Ptr...), "/args"...)
 	}
@@ -145,6 +146,17 @@ func (v *validator) scopeNames(at int) []string {
 		}
 		return v.incr.scopeNames(v, at)
 	}
+	if v.unique {
+		// The ids of the steps before at, every one its step's own.
+		var names []string
+		for j := at - 1; j >= 0 && len(names) < maxSuggestIDs; j-- {
+			if v.ids[j].hasID {
+				names = append(names, v.ids[j].id)
+			}
+		}
+		slices.Reverse(names)
+		return names
+	}
 	if len(v.order) > maxSuggestIDs {
 		return v.order[len(v.order)-maxSuggestIDs:]
 	}
@@ -165,9 +177,10 @@ func (v *validator) inScope(id string, at int) (int, bool) {
 		// hash: it is the latest with id, and walked.
 		return at - 1, true
 	}
-	if v.errorsOnly {
-		// Past the shape checks with no error, every step has an id of its
-		// own: the step of an id is its first, in scope once walked.
+	if v.errorsOnly || v.unique {
+		// Every step has an id of its own (past the shape checks with no
+		// error, every step has): the step of an id is its first, in
+		// scope once walked.
 		j, ok := v.first[id]
 		return j, ok && j < at
 	}
@@ -343,7 +356,7 @@ func (v *validator) unknownTail(n *walkNode, f *walkFailure, target *toolInfo, k
 func (v *validator) unknownProperty(s *plan.Step, n *walkNode, f *walkFailure, target *toolInfo, r *plan.Ref, at argAt, i int, key string) (plan.Diagnostic, bool) {
 	w := v.unknownTail(n, f, target, key)
 	e := r.PathNode.Index(i)
-	if at.ids.argAt == "" && !v.eager {
+	if at.ids.argAt() == "" && !v.eager {
 		return plan.Diagnostic{}, false
 	}
 	b := appendWhere(v.msgBuf[:0], v.src, r.PathNode, i, r.Step)

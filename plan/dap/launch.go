@@ -86,16 +86,24 @@ func (l Launch) Shape() sources.Shape {
 // 0 for no bound).
 func (l Launch) Timeout() time.Duration { return l.stepTimeout }
 
-// attributes are the launch attributes and the JSON type each takes, for
-// the message about a value of the wrong type.
-var attributeTypes = map[string]string{
-	"type": "a string", "request": "a string", "name": "a string", "program": "a string",
-	"catalog": "a string or an array of strings", "server": "a string or an array of strings", "url": "a string or an array of strings", "headers": "an array of strings",
-	"header": "an array of strings", "config": "a string", "serverName": "a string", "replay": "a string",
-	"sharable": "an array of strings", "stopOnEntry": "true or false", "noDebug": "true or false",
-	"cwd": "a string", "env": "an object of strings", "console": "a string", "stepTimeout": "a string", "token": "a string",
-	"prefixTools": "true or false", "allowTools": "an array of strings", "denyTools": "an array of strings",
-	"readOnly": "true or false", "passEnv": "an array of strings", "mcpRoot": "an array of strings", "serverLog": "a string", "upstreamLogLevel": "a string",
+// attributeType is the JSON type launch attribute attr takes ("" for none
+// known), for the message about a value of the wrong type. A switch, not
+// a package-level map, which every planctl process would build at init.
+func attributeType(attr string) string {
+	switch attr {
+	case "type", "request", "name", "program", "config", "serverName", "replay", "cwd", "console",
+		"stepTimeout", "token", "serverLog", "upstreamLogLevel":
+		return "a string"
+	case "catalog", "server", "url":
+		return "a string or an array of strings"
+	case "headers", "header", "sharable", "allowTools", "denyTools", "passEnv", "mcpRoot":
+		return "an array of strings"
+	case "stopOnEntry", "noDebug", "prefixTools", "readOnly":
+		return "true or false"
+	case "env":
+		return "an object of strings"
+	}
+	return ""
 }
 
 // Strings is an attribute that takes one string or an array of them (a
@@ -244,7 +252,7 @@ func typeError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
 		attr, _, _ := strings.Cut(te.Field, ".")
-		want := attributeTypes[attr]
+		want := attributeType(attr)
 		if want == "" {
 			want = "another type"
 		}

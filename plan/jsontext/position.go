@@ -2,7 +2,7 @@ package jsontext
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +57,11 @@ func (s *Source) Position(offset int) Position {
 		offset = 0
 	}
 	lines := s.index()
-	line := sort.Search(len(lines), func(i int) bool { return int(lines[i]) > offset }) - 1
+	// The line is the last whose start is at or before offset.
+	line, at := slices.BinarySearch(lines, uint32(offset))
+	if !at {
+		line--
+	}
 	start := int(lines[line])
 	if offset-start < checkpointEvery {
 		return Position{Line: line + 1, Column: utf8.RuneCount(s.Bytes[start:offset]) + 1}

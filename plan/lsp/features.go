@@ -20,10 +20,18 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-var severities = map[plan.Severity]protocol.DiagnosticSeverity{
-	plan.SeverityError:   protocol.DiagnosticSeverityError,
-	plan.SeverityWarning: protocol.DiagnosticSeverityWarning,
-	plan.SeverityInfo:    protocol.DiagnosticSeverityInformation,
+// severity is LSP's severity of s (0 for none it knows). A switch, not a
+// package-level map, which every planctl process would build at init.
+func severity(s plan.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case plan.SeverityError:
+		return protocol.DiagnosticSeverityError
+	case plan.SeverityWarning:
+		return protocol.DiagnosticSeverityWarning
+	case plan.SeverityInfo:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return 0
 }
 
 // diagnostics is the publishDiagnostics notification of d's current text.
@@ -90,7 +98,7 @@ func cappedNotice(ds []plan.Diagnostic, shown int) protocol.Diagnostic {
 var source = "planctl"
 
 func toLSP(d *snapshot, p *plan.Plan, pos, rel *positioner, x plan.Diagnostic) protocol.Diagnostic {
-	sev := severities[x.Severity]
+	sev := severity(x.Severity)
 	cf := fieldsOf(x.Code)
 	out := protocol.Diagnostic{
 		Range:           pos.rng(x.Start, x.End),

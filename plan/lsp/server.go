@@ -194,7 +194,7 @@ func (h replier) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		h.s.cancel(req)
 		return
 	}
-	if req.Notif || !concurrent[req.Method] {
+	if req.Notif || !concurrent(req.Method) {
 		h.answer(ctx, conn, req, nil)
 		return
 	}
@@ -215,25 +215,31 @@ func (h replier) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 // flood of requests can hold.
 const maxInflight = 64
 
-// concurrent are the requests answered off the reading goroutine: those
-// that read a document and change nothing, whose answers the protocol
-// lets come in any order.
-var concurrent = map[string]bool{
-	string(protocol.MethodTextDocumentCompletion):     true,
-	string(protocol.MethodTextDocumentHover):          true,
-	string(protocol.MethodTextDocumentDefinition):     true,
-	string(protocol.MethodTextDocumentReferences):     true,
-	string(protocol.MethodTextDocumentDocumentSymbol): true,
-	string(protocol.MethodTextDocumentCodeAction):     true,
+// concurrent says whether requests of method are answered off the reading
+// goroutine: those that read a document and change nothing, whose answers
+// the protocol lets come in any order. (This and modifies are switches,
+// not package-level maps, which every planctl process would build at
+// init.)
+func concurrent(method string) bool {
+	switch protocol.Method(method) {
+	case protocol.MethodTextDocumentCompletion, protocol.MethodTextDocumentHover,
+		protocol.MethodTextDocumentDefinition, protocol.MethodTextDocumentReferences,
+		protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentCodeAction:
+		return true
+	}
+	return false
 }
 
-// modifies are the requests answered ContentModified when their document
-// changed while they ran, not only before: those that take long (a
-// document's symbols made whole, quick fixes each validated) and whose
-// answer is of no use for another text.
-var modifies = map[string]bool{
-	string(protocol.MethodTextDocumentDocumentSymbol): true,
-	string(protocol.MethodTextDocumentCodeAction):     true,
+// modifies says whether requests of method are answered ContentModified
+// when their document changed while they ran, not only before: those that
+// take long (a document's symbols made whole, quick fixes each validated)
+// and whose answer is of no use for another text.
+func modifies(method string) bool {
+	switch protocol.Method(method) {
+	case protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentCodeAction:
+		return true
+	}
+	return false
 }
 
 // LSP's error codes for a request cancelled by the client, and for one
@@ -374,7 +380,7 @@ func (h replier) answer(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		case c.ctx.Err() != nil:
 			// Cancelled while it ran: the client has stopped waiting.
 			err = errCancelled
-		case modifies[req.Method] && c.doc != nil && c.doc.current() != c.at:
+		case modifies(req.Method) && c.doc != nil && c.doc.current() != c.at:
 			// The editor's outline is of the text it has now: it asks
 			// again for it. A quick fix's edits are of the text they
 			// were made for.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -124,7 +125,18 @@ type token struct {
 	missing bool
 }
 
-var number = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+// number is the pattern of a number literal, compiled on first use: a
+// pattern compiled at package init is compiled by every planctl process,
+// whatever its command.
+func number() *regexp.Regexp {
+	numberOnce.Do(func() { numberRE = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`) })
+	return numberRE
+}
+
+var (
+	numberOnce sync.Once
+	numberRE   *regexp.Regexp
+)
 
 // scan cuts a condition into tokens, lifting each gjson operand out
 // whole (with its brackets, #(...) tests and pipes) and checking it.
@@ -194,7 +206,7 @@ func scan(s string) ([]token, error) {
 				toks = append(toks, token{kind: tLit, off: i, text: t, missing: true})
 			case (t[0] == '[' || t[0] == '{') && gjson.Valid(t):
 				toks = append(toks, token{kind: tLit, off: i, text: t, lit: gjson.Parse(t)})
-			case number.MatchString(t):
+			case number().MatchString(t):
 				toks = append(toks, token{kind: tLit, off: i, text: t, lit: gjson.Result{Type: gjson.Number, Raw: t}})
 			default:
 				path, serr := p.parsePath(i, j)

@@ -145,6 +145,30 @@ func WriteFiles(w io.Writer, format string, files []File, o Options) error {
 // made whole into the same variable each time (holding them all whole, or
 // a copy each, would make a large report's memory grow with its count).
 func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.Diagnostic], int, Summary) {
+	n, total := counted(files, o)
+	seq := func(yield func(*plan.Plan, *plan.Diagnostic) bool) {
+		var made plan.Diagnostic
+		for f, i := range each(files, n) {
+			d := &made
+			switch {
+			case f.List != nil && pointers:
+				made = f.List.At(i)
+			case f.List != nil:
+				made = f.List.AtNoPointer(i)
+			default:
+				d = &f.Diags[i]
+			}
+			if !yield(f.Plan, d) {
+				return
+			}
+		}
+	}
+	return seq, n, total
+}
+
+// counted is how many diagnostics of files to show (at most
+// o.MaxResults), and the summary of all of them.
+func counted(files []File, o Options) (int, Summary) {
 	var total Summary
 	n := 0
 	for i := range files {
@@ -157,8 +181,13 @@ func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.
 	if o.MaxResults > 0 {
 		n = min(n, o.MaxResults)
 	}
-	seq := func(yield func(*plan.Plan, *plan.Diagnostic) bool) {
-		var made plan.Diagnostic
+	return n, total
+}
+
+// each is the first n diagnostics of files, as the file and the index in
+// it of each.
+func each(files []File, n int) iter.Seq2[*File, int] {
+	return func(yield func(*File, int) bool) {
 		k := 0
 		for fi := range files {
 			f := &files[fi]
@@ -167,22 +196,12 @@ func shown(files []File, o Options, pointers bool) (iter.Seq2[*plan.Plan, *plan.
 					return
 				}
 				k++
-				d := &made
-				switch {
-				case f.List != nil && pointers:
-					made = f.List.At(i)
-				case f.List != nil:
-					made = f.List.AtNoPointer(i)
-				default:
-					d = &f.Diags[i]
-				}
-				if !yield(f.Plan, d) {
+				if !yield(f, i) {
 					return
 				}
 			}
 		}
 	}
-	return seq, n, total
 }
 
 const (
@@ -218,9 +237,18 @@ func textFiles(w io.Writer, files []File, o Options) error {
 	// when it fills, without fmt, a string a line or a call through a
 	// bufio.Writer a piece, which a report of many diagnostics pays for each.
 	t := textWriter{w: w, b: make([]byte, 0, textChunk+4<<10), color: o.Color}
-	show, n, total := shown(files, o, false)
-	for p, d := range show {
-		t.block(p, d)
+	n, total := counted(files, o)
+	// A diagnostic of a File.List is made into the same variable each
+	// time, without the pointer the text does not show, and its message is
+	// appended from the list: no string is made a diagnostic.
+	var made plan.Diagnostic
+	for f, i := range each(files, n) {
+		if f.List != nil {
+			made = f.List.AtNoText(i)
+			t.block(f.Plan, &made, f.List, i)
+		} else {
+			t.block(f.Plan, &f.Diags[i], nil, 0)
+		}
 		if len(t.b) >= textChunk {
 			if err := t.flush(); err != nil {
 				return err
@@ -243,7 +271,8 @@ const textChunk = 64 << 10
 
 // block appends the text of one diagnostic d of plan p: the location and
 // message, the source line with the offending token underlined, the notes.
-func (t *textWriter) block(p *plan.Plan, d *plan.Diagnostic) {
+// When list is set, d is its diagnostic i, made without its message.
+func (t *textWriter) block(p *plan.Plan, d *plan.Diagnostic, list *check.Diagnostics, i int) {
 	pos := d.Pos()
 	t.on(ansiBold)
 	t.str(p.Src.Name)
@@ -255,7 +284,11 @@ func (t *textWriter) block(p *plan.Plan, d *plan.Diagnostic) {
 	t.str(": ")
 	t.paint(sevColor(d.Severity), d.Severity.String())
 	t.str(": ")
-	t.str(d.Message)
+	if list != nil {
+		t.b = list.AppendMessage(t.b, i)
+	} else {
+		t.str(d.Message)
+	}
 	t.byte(' ')
 	t.on(ansiBold)
 	t.byte('[')

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -36,21 +37,34 @@ type commandSpec struct {
 	run  func(s *Session, ctx context.Context, c Command) error
 }
 
-// commandSpecs and commandIndex are built in init: the help command's
-// handler lists the table it is part of.
+// commandSpecs is the command table and commandIndex its commands by name
+// and alias, built on first use: the help command's handler lists the
+// table it is part of, so the table cannot be a variable's initializer,
+// and built in init it would be built by every planctl process.
+func commandSpecs() []commandSpec {
+	commandsOnce.Do(buildCommands)
+	return commandTable
+}
+
+func commandIndex() map[string]*commandSpec {
+	commandsOnce.Do(buildCommands)
+	return commandNames
+}
+
 var (
-	commandSpecs []commandSpec
-	commandIndex map[string]*commandSpec
+	commandsOnce sync.Once
+	commandTable []commandSpec
+	commandNames map[string]*commandSpec
 )
 
-func init() {
-	commandSpecs = slices.Concat(runCommands(), lookCommands(), planCommands(), sessionCommands())
-	commandIndex = map[string]*commandSpec{}
-	for i := range commandSpecs {
-		c := &commandSpecs[i]
-		commandIndex[c.name] = c
+func buildCommands() {
+	commandTable = slices.Concat(runCommands(), lookCommands(), planCommands(), sessionCommands())
+	commandNames = map[string]*commandSpec{}
+	for i := range commandTable {
+		c := &commandTable[i]
+		commandNames[c.name] = c
 		for _, a := range c.aliases {
-			commandIndex[a] = c
+			commandNames[a] = c
 		}
 	}
 }

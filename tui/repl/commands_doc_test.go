@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the REPL command table in docs/
 func commandsDoc() string {
 	var b strings.Builder
 	b.WriteString("| command | aliases | what it does |\n|---|---|---|\n")
-	for _, c := range commandSpecs {
+	for _, c := range commandSpecs() {
 		var al []string
 		for _, a := range c.aliases {
 			al = append(al, "`"+a+"`")

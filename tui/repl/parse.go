@@ -32,7 +32,7 @@ func Parse(line string) (Command, error) {
 		return Command{}, fmt.Errorf("the line is not valid UTF-8: type it again")
 	}
 	word, after := cutWord(line)
-	spec := commandIndex[word]
+	spec := commandIndex()[word]
 	if spec == nil {
 		return Command{}, fmt.Errorf("unknown command %q%s: type 'help' for the list", word, suggest(word))
 	}
@@ -216,14 +216,14 @@ func unquoteJSON(w string) (string, error) {
 // suggest proposes the closest command name for a typo.
 func suggest(word string) string {
 	best, bestD := "", 3
-	names := make([]string, 0, len(commandIndex))
-	for n := range commandIndex {
+	names := make([]string, 0, len(commandIndex()))
+	for n := range commandIndex() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
 		if d := distance(word, n); d < bestD && len(n) > 2 {
-			best, bestD = commandIndex[n].name, d
+			best, bestD = commandIndex()[n].name, d
 		}
 	}
 	if best == "" {

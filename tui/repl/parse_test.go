@@ -64,7 +64,7 @@ func TestParse(t *testing.T) {
 
 // Every command in the table has a help line and parses by name and alias.
 func TestEveryCommandParses(t *testing.T) {
-	for _, c := range commandSpecs {
+	for _, c := range commandSpecs() {
 		line := c.name + strings.Repeat(" x", c.min)
 		if got, err := Parse(line); err != nil || got.Name != c.name {
 			t.Errorf("Parse(%q) = %v, %v", line, got, err)
@@ -85,7 +85,7 @@ func FuzzParse(f *testing.F) {
 	}
 	// Every command and alias, and every -x line of the examples in the
 	// README and docs/.
-	for _, c := range commandSpecs {
+	for _, c := range commandSpecs() {
 		f.Add(c.name + strings.Repeat(" x", c.min))
 		for _, a := range c.aliases {
 			f.Add(a + " \"a b\" 'c'")
@@ -120,7 +120,7 @@ func fuzzParse(t *testing.T, line string) {
 		}
 		return
 	}
-	spec := commandIndex[c.Name]
+	spec := commandIndex()[c.Name]
 	if spec == nil || spec.name != c.Name {
 		t.Fatalf("unknown command name %q", c.Name)
 	}

@@ -274,7 +274,7 @@ func (s *Session) Exec(ctx context.Context, line string) (quit bool) {
 		cmd = s.last
 	}
 	s.last = cmd
-	if commandIndex[cmd.Name] != nil && commandIndex[cmd.Name].once {
+	if commandIndex()[cmd.Name] != nil && commandIndex()[cmd.Name].once {
 		s.last = Command{}
 	}
 	if cmd.Name == "quit" {
@@ -307,7 +307,7 @@ func (s *Session) fail(err error) {
 func (s *Session) Failed() bool { return s.failed }
 
 func (s *Session) exec(ctx context.Context, c Command) error {
-	return commandIndex[c.Name].run(s, ctx, c)
+	return commandIndex()[c.Name].run(s, ctx, c)
 }
 
 func toolText(st *plan.Step) string {
@@ -580,7 +580,7 @@ func (s *Session) edited(i int, ds []plan.Diagnostic) error {
 
 func (s *Session) help(args []string) error {
 	if len(args) == 1 {
-		c := commandIndex[args[0]]
+		c := commandIndex()[args[0]]
 		if c == nil {
 			return fmt.Errorf("there is no command %q%s: type help for the list", args[0], suggest(args[0]))
 		}
@@ -594,7 +594,7 @@ func (s *Session) help(args []string) error {
 		return nil
 	}
 	w := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
-	for _, c := range commandSpecs {
+	for _, c := range commandSpecs() {
 		fmt.Fprintf(w, "%s\t%s\n", c.usage, c.help)
 	}
 	w.Flush()
@@ -612,14 +612,14 @@ func (s *Session) Complete(line string) []string {
 	word := fields[len(fields)-1]
 	var out []string
 	if len(fields) == 1 {
-		for _, c := range commandSpecs {
+		for _, c := range commandSpecs() {
 			if strings.HasPrefix(c.name, word) {
 				out = append(out, c.name)
 			}
 		}
 		return out
 	}
-	spec := commandIndex[fields[0]]
+	spec := commandIndex()[fields[0]]
 	if spec == nil {
 		return nil
 	}
@@ -704,7 +704,7 @@ func (s *Session) argNames(word string) []string {
 // completesQuery reports whether the last of fields is a query: query
 // QUERY, display QUERY, break STEP if QUERY.
 func completesQuery(fields []string) bool {
-	spec := commandIndex[fields[0]]
+	spec := commandIndex()[fields[0]]
 	if spec == nil || len(fields) < 2 {
 		return false
 	}

@@ -180,7 +180,7 @@ func TestRunFromPipe(t *testing.T) {
 func TestHelpListsEveryCommand(t *testing.T) {
 	s, out := session(t, migration, nil)
 	got := script(t, s, out, "help")[0]
-	for _, c := range commandSpecs {
+	for _, c := range commandSpecs() {
 		if !strings.Contains(got, c.usage) {
 			t.Errorf("help lacks %q", c.usage)
 		}
