@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -110,6 +111,11 @@ func TestCtrlCWhileAStepRunsCancelsIt(t *testing.T) {
 	if err := term.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
+	// The kernel may hold the signal a while before a thread of planctl
+	// takes it; ^D in that while ends the session, and a SIGINT taken
+	// after the session let go of it is the default's (as Go documents
+	// for signal.Stop): the test waits until it is taken.
+	waitSignalTaken(t, term.cmd.Process.Pid, 2)
 	term.send("steps\r")
 	term.waitFor("wait  slow  error")
 	term.waitFor("(planctl) ")
@@ -142,6 +148,38 @@ func readLog(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// waitSignalTaken polls /proc until no thread of process pid has signal
+// sig pending, that is until a handler has taken it. The deadline only
+// guards a hang.
+func waitSignalTaken(t *testing.T, pid, sig int) {
+	t.Helper()
+	bit := uint64(1) << (sig - 1)
+	pending := func(path, field string) bool {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return false // the thread is gone
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, field+":"); ok {
+				n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+				return err == nil && n&bit != 0
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		held := pending(fmt.Sprintf("/proc/%d/status", pid), "ShdPnd")
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+		for _, task := range tasks {
+			held = held || pending(task, "SigPnd")
+		}
+		if !held {
+			return
+		}
+	}
+	t.Fatalf("process %d never took signal %d", pid, sig)
 }
 
 // waitForLog polls the upstream's log until it holds text: tee gives no
