@@ -100,32 +100,45 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
   PLANCTL_AUTH_TOKEN="$TOKEN" planctl serve --http 0.0.0.0:8080 --allow-host mcp.example.com --stateless`,
 		Args: exactArgs(0, "no arguments (the tool source is given by flags)"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			// The token is taken out of the environment, so that no
-			// server started by --server inherits it; it applies to HTTP
-			// only, so an exported token does not stop 'serve' on stdio.
-			if tok, ok := takeSecretEnv("PLANCTL_AUTH_TOKEN"); ok {
-				if !c.Flags().Changed("auth-token") && f.http != "" {
-					if strings.TrimSpace(tok) == "" {
-						return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty or blank: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
-					}
-					f.authToken = tok
-				}
-			}
-			if c.Flags().Changed("auth-token") && strings.TrimSpace(f.authToken) == "" {
-				// A blank token could never match: the header's token is
-				// taken without its surrounding blanks.
-				return usage(errors.New("--auth-token is empty or blank: give a token, leave the flag out to have one generated, or give --no-auth to serve without one"))
-			}
-			f.maxConnsSet = c.Flags().Changed("max-conns")
-			if c.Flags().Changed("print-config") {
-				if f.stdio && f.http != "" {
-					return usage(errors.New("choose one transport: --stdio or --http ADDR"))
-				}
-				return printConfig(c, s, f)
-			}
-			return serve(c.Context(), s, f)
+			return runServeCmd(c, s, f)
 		},
 	}
+	f.register(c)
+	return c
+}
+
+// runServeCmd settles what only cobra knows (which flags were given) and
+// the token from the environment, then prints a host's configuration or
+// serves.
+func runServeCmd(c *cobra.Command, s *streams, f *serveFlags) error {
+	// The token is taken out of the environment, so that no
+	// server started by --server inherits it; it applies to HTTP
+	// only, so an exported token does not stop 'serve' on stdio.
+	if tok, ok := takeSecretEnv("PLANCTL_AUTH_TOKEN"); ok {
+		if !c.Flags().Changed("auth-token") && f.http != "" {
+			if strings.TrimSpace(tok) == "" {
+				return usage(errors.New("PLANCTL_AUTH_TOKEN is set but empty or blank: set it to a token, unset it to have one generated, or give --no-auth to serve without one"))
+			}
+			f.authToken = tok
+		}
+	}
+	if c.Flags().Changed("auth-token") && strings.TrimSpace(f.authToken) == "" {
+		// A blank token could never match: the header's token is
+		// taken without its surrounding blanks.
+		return usage(errors.New("--auth-token is empty or blank: give a token, leave the flag out to have one generated, or give --no-auth to serve without one"))
+	}
+	f.maxConnsSet = c.Flags().Changed("max-conns")
+	if c.Flags().Changed("print-config") {
+		if f.stdio && f.http != "" {
+			return usage(errors.New("choose one transport: --stdio or --http ADDR"))
+		}
+		return printConfig(c, s, f)
+	}
+	return serve(c.Context(), s, f)
+}
+
+// register adds serve's flags to c, the tool source's first.
+func (f *serveFlags) register(c *cobra.Command) {
 	f.src.register(c)
 	fl := c.Flags()
 	fl.BoolVar(&f.stdio, "stdio", false, "serve over standard input/output (the default)")
@@ -161,13 +174,50 @@ plans, lets running ones finish for --shutdown-timeout, then cancels them.`,
 	c.MarkFlagFilename("log")
 	fl.DurationVar(&f.sessionIdle, "session-idle-timeout", mcpserver.DefaultSessionIdleTimeout, "over HTTP, end a session unused this long (0: never), so clients that vanish leave nothing behind")
 	fl.StringVar(&f.debugAddr, "debug-addr", "", "serve Go's runtime figures (/debug/vars: goroutines, memstats; /debug/pprof/) at loopback `ADDR` (off by default)")
-	return c
 }
 
+// serve opens the output, the log and the tool source, then serves
+// execute_plan on the transport the flags choose until a signal, a closed
+// pipe or (stdio) the client going away stops it.
 func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	out, err := openServeOutput(s, f)
+	if err != nil {
+		return err
+	}
+	defer out.close()
+	s, log := out.s, out.log
+	stopDebug, err := startDebugListener(f.debugAddr, s, log)
+	if err != nil {
+		return err
+	}
+	defer stopDebug()
+
+	src, err := openServeSource(ctx, s, f, log)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	srv := newServeServer(f, src, log)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go stopOnClosedPipe(ctx, out.pipes, sigs, log)
+	if f.http != "" {
+		return serveHTTP(ctx, s, f, srv, log, sigs)
+	}
+	return serveStdio(ctx, s, f, srv, log, sigs)
+}
+
+// check refuses flags that contradict each other or bound nothing, and
+// makes --record's folder, before anything is opened.
+func (f *serveFlags) check() error {
 	if f.stdio && f.http != "" {
 		return usage(errors.New("choose one transport: --stdio or --http ADDR"))
 	}
@@ -186,19 +236,8 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	if f.noAuth && f.authToken != "" {
 		return usage(errors.New("choose one: --no-auth or a token (--auth-token, PLANCTL_AUTH_TOKEN)"))
 	}
-	if f.record == "" && len(f.redact) > 0 {
-		return usage(errors.New("--redact applies to recorded traces: add --record DIR"))
-	}
-	if f.record != "" {
-		if f.recordMax <= 0 {
-			return usage(errors.New("--record-max must be positive: it is how many traces --record keeps"))
-		}
-		if f.recordMaxBytes <= 0 {
-			return usage(errors.New("--record-max-bytes must be positive: it is how many bytes of traces --record keeps"))
-		}
-		if err := checkRecordDir(f.record); err != nil {
-			return fatal(err)
-		}
+	if err := f.checkRecord(); err != nil {
+		return err
 	}
 	if f.maxSessions <= 0 {
 		return usage(errors.New("--max-sessions must be positive: it is how many sessions may be open at once"))
@@ -209,45 +248,91 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 	if f.maxConns <= 0 {
 		return usage(errors.New("--max-conns must be positive: it is how many connections may be open at once"))
 	}
-	pipes := newPipeWatch()
-	defer pipes.stop()
+	return nil
+}
+
+// checkRecord checks the flight recorder's flags and makes its folder.
+func (f *serveFlags) checkRecord() error {
+	if f.record == "" && len(f.redact) > 0 {
+		return usage(errors.New("--redact applies to recorded traces: add --record DIR"))
+	}
+	if f.record == "" {
+		return nil
+	}
+	if f.recordMax <= 0 {
+		return usage(errors.New("--record-max must be positive: it is how many traces --record keeps"))
+	}
+	if f.recordMaxBytes <= 0 {
+		return usage(errors.New("--record-max-bytes must be positive: it is how many bytes of traces --record keeps"))
+	}
+	if err := checkRecordDir(f.record); err != nil {
+		return fatal(err)
+	}
+	return nil
+}
+
+// serveOutput is where serve writes: stdout and stderr watched for a
+// closed pipe, and the log.
+type serveOutput struct {
+	s      *streams
+	log    *slog.Logger
+	pipes  *pipeWatch
+	closes []func() // in the order opened: run last first, as defers
+}
+
+// openServeOutput wraps s's stdout and stderr to notice a closed pipe, and
+// opens the log (--log FILE, else stderr).
+func openServeOutput(s *streams, f *serveFlags) (*serveOutput, error) {
+	o := &serveOutput{pipes: newPipeWatch()}
+	o.closes = append(o.closes, o.pipes.stop)
 	// stderr and the log are written by a goroutine of their own
 	// (logwriter.go: a log line must not hold up a request).
-	errOut := newLogWriter(pipes.wrap(s.errOut))
-	defer errOut.Close()
-	s = &streams{in: s.in, out: pipes.wrap(s.out), errOut: errOut}
-	var logOut io.Writer = s.errOut
+	errOut := newLogWriter(o.pipes.wrap(s.errOut))
+	o.closes = append(o.closes, func() { errOut.Close() })
+	o.s = &streams{in: s.in, out: o.pipes.wrap(s.out), errOut: errOut}
+	var logOut io.Writer = o.s.errOut
 	if f.logFile != "" {
 		fh, err := openLog(f.logFile)
 		if err != nil {
-			return fatal(err)
+			o.close()
+			return nil, fatal(err)
 		}
-		defer fh.Close()
 		lw := newLogWriter(fh)
-		defer lw.Close()
+		o.closes = append(o.closes, func() { fh.Close() }, func() { lw.Close() })
 		logOut = lw
 	}
-	log := slog.New(newLogHandler(logOut, nil)) // slog.TextHandler's text, no lock shared by requests (logwriter.go)
-	stopDebug, err := startDebugListener(f.debugAddr, s, log)
-	if err != nil {
-		return err
-	}
-	defer stopDebug()
+	o.log = slog.New(newLogHandler(logOut, nil)) // slog.TextHandler's text, no lock shared by requests (logwriter.go)
+	return o, nil
+}
 
+// close flushes and closes the log and stderr writers, and stops watching
+// the pipes, last opened first.
+func (o *serveOutput) close() {
+	for i := len(o.closes) - 1; i >= 0; i-- {
+		o.closes[i]()
+	}
+}
+
+// openServeSource opens the tool source for a long-running server.
+func openServeSource(ctx context.Context, s *streams, f *serveFlags, log *slog.Logger) (*toolSource, error) {
 	f.src.log = log // upstream servers' log notifications join serve's log
 	src, err := f.src.open(ctx, s)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer src.Close()
 	// A long-running server must outlive its upstream's crashes: the plan
 	// that saw the crash fails its step, the next call starts the upstream
 	// again (a debugger restarts on the user's word instead).
 	if u, ok := src.catalog.Caller.(interface{ SetAutoRestart(bool) }); ok {
 		u.SetAutoRestart(true)
 	}
+	return src, nil
+}
 
-	srv := mcpserver.New(mcpserver.Options{
+// newServeServer is the execute_plan server the flags describe, whatever
+// the transport.
+func newServeServer(f *serveFlags, src *toolSource, log *slog.Logger) *mcpserver.Server {
+	return mcpserver.New(mcpserver.Options{
 		Catalog:       src.catalog,
 		Version:       Version,
 		NoPreflight:   f.noPreflight,
@@ -260,27 +345,20 @@ func serve(ctx context.Context, s *streams, f *serveFlags) error {
 		Logger:        log,
 		Record:        mcpserver.RecordOptions{Dir: f.record, Max: f.recordMax, MaxBytes: f.recordMaxBytes, Redact: f.redact},
 	})
+}
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-
-	// A closed stdout or stderr stops the server as a signal does.
-	go func() {
+// stopOnClosedPipe stops the server as a signal does when stdout or stderr
+// is a closed pipe, until ctx ends.
+func stopOnClosedPipe(ctx context.Context, pipes *pipeWatch, sigs chan os.Signal, log *slog.Logger) {
+	select {
+	case <-pipes.gone:
+		log.Warn("stdout or stderr is a closed pipe: stopping")
 		select {
-		case <-pipes.gone:
-			log.Warn("stdout or stderr is a closed pipe: stopping")
-			select {
-			case sigs <- syscall.SIGPIPE:
-			default: // a signal is already stopping the server
-			}
-		case <-ctx.Done():
+		case sigs <- syscall.SIGPIPE:
+		default: // a signal is already stopping the server
 		}
-	}()
-	if f.http != "" {
-		return serveHTTP(ctx, s, f, srv, log, sigs)
+	case <-ctx.Done():
 	}
-	return serveStdio(ctx, s, f, srv, log, sigs)
 }
 
 // drain stops taking plans and waits for running ones, at most
@@ -317,26 +395,12 @@ func serveStdio(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.S
 	}
 }
 
+// serveHTTP listens, settles the token and the connection bound, and
+// serves Streamable HTTP until a signal or ctx stops it.
 func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Server, log *slog.Logger, sigs chan os.Signal) error {
-	addr, _, err := listenAddr(f.http)
+	ln, loopback, err := listenHTTP(f)
 	if err != nil {
-		return usage(err)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fatal(fmt.Errorf("cannot listen on %s: %w", addr, err))
-	}
-	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	loopback := mcpserver.IsLoopbackHost(host)
-	if !loopback {
-		if f.noAuth {
-			ln.Close()
-			return usage(fmt.Errorf("--no-auth on a non-loopback address (%s): anyone who reaches it could run plans; give a token (PLANCTL_AUTH_TOKEN) or bind 127.0.0.1", f.http))
-		}
-		if len(f.allowHosts) == 0 {
-			ln.Close()
-			return usage(fmt.Errorf("serving on a non-loopback address (%s) needs --allow-host NAME, the host name clients use (repeatable; '*' accepts any Host): it is what stops DNS rebinding there", f.http))
-		}
+		return err
 	}
 	generated := false
 	if f.authToken == "" && !f.noAuth {
@@ -368,9 +432,42 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 		SessionIdleTimeout: f.sessionIdle,
 		WriteTimeout:       f.writeTimeout,
 	})
-	url := "http://" + ln.Addr().String() + mcpserver.Endpoint
+	announceHTTP(s, f, srv, log, ln.Addr().String(), loopback, generated)
+	return runHTTP(ctx, f, srv, h, hs, ln, log, sigs)
+}
+
+// listenHTTP opens --http's listener, and refuses a non-loopback address
+// that --no-auth or a missing --allow-host would leave open to anyone.
+func listenHTTP(f *serveFlags) (ln net.Listener, loopback bool, err error) {
+	addr, _, err := listenAddr(f.http)
+	if err != nil {
+		return nil, false, usage(err)
+	}
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		return nil, false, fatal(fmt.Errorf("cannot listen on %s: %w", addr, err))
+	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	loopback = mcpserver.IsLoopbackHost(host)
 	if !loopback {
-		warn(s, f, log, "serving on a non-loopback address: put a TLS proxy in front (planctl speaks plain HTTP, and the token travels in every request)", "addr", ln.Addr().String())
+		if f.noAuth {
+			ln.Close()
+			return nil, false, usage(fmt.Errorf("--no-auth on a non-loopback address (%s): anyone who reaches it could run plans; give a token (PLANCTL_AUTH_TOKEN) or bind 127.0.0.1", f.http))
+		}
+		if len(f.allowHosts) == 0 {
+			ln.Close()
+			return nil, false, usage(fmt.Errorf("serving on a non-loopback address (%s) needs --allow-host NAME, the host name clients use (repeatable; '*' accepts any Host): it is what stops DNS rebinding there", f.http))
+		}
+	}
+	return ln, loopback, nil
+}
+
+// announceHTTP tells the operator where the server is, how a client gets
+// in (the generated token and a host config to paste), and what is unsafe.
+func announceHTTP(s *streams, f *serveFlags, srv *mcpserver.Server, log *slog.Logger, addr string, loopback, generated bool) {
+	url := "http://" + addr + mcpserver.Endpoint
+	if !loopback {
+		warn(s, f, log, "serving on a non-loopback address: put a TLS proxy in front (planctl speaks plain HTTP, and the token travels in every request)", "addr", addr)
 	}
 	switch {
 	case f.noAuth:
@@ -392,7 +489,11 @@ func serveHTTP(ctx context.Context, s *streams, f *serveFlags, srv *mcpserver.Se
 	fmt.Fprintf(s.errOut, "planctl: serving execute_plan at %s\n", url)
 	log.Info("serving execute_plan over HTTP", "url", url, "stateless", f.stateless, "auth", f.authToken != "",
 		"tools", len(srv.Catalog().Tools), "source", srv.Catalog().Source)
+}
 
+// runHTTP serves on ln until the server fails, ctx ends or a signal
+// comes, then shuts down.
+func runHTTP(ctx context.Context, f *serveFlags, srv *mcpserver.Server, h *mcpserver.HTTP, hs *http.Server, ln net.Listener, log *slog.Logger, sigs chan os.Signal) error {
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
