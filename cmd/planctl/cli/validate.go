@@ -85,45 +85,16 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	return c
 }
 
+// validatePlans checks every plan args name and writes one report; from
+// the first plan read on, a failure is reported in it too.
 func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	start := time.Now()
-	okFormat := false
-	for _, n := range report.Formats {
-		okFormat = okFormat || n == f.format
-	}
-	if !okFormat {
-		return usage(fmt.Errorf("unknown --format %q: use one of %s", f.format, strings.Join(report.Formats, ", ")))
-	}
-	if f.maxResults < 0 {
-		return usage(fmt.Errorf("--max-results must be 0 (all) or more, got %d", f.maxResults))
-	}
-	if strings.Contains(f.category, "/") {
-		return usage(fmt.Errorf("--category %q: a category holds no '/'", f.category))
-	}
-	ignore := map[string]bool{}
-	for _, list := range f.ignore {
-		for _, code := range strings.Split(list, ",") {
-			code = strings.ToUpper(strings.TrimSpace(code))
-			if code == "" {
-				continue
-			}
-			if _, ok := plan.LookupCode(code); !ok {
-				return usage(fmt.Errorf("--ignore %s: no such code; the codes are listed in docs/diagnostics.md", code))
-			}
-			ignore[code] = true
-		}
-	}
-	stdins := 0
-	for _, a := range args {
-		if a == "-" {
-			stdins++
-		}
-	}
-	if stdins > 1 {
-		return usage(errors.New("standard input (-) can be read once: give - at most once"))
+	ignore, err := f.check(args)
+	if err != nil {
+		return err
 	}
 	root, err := reportRoot(f.root)
 	if err != nil {
@@ -143,20 +114,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 		fail(err)
 	} else {
 		defer src.Close()
-		lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
-		for _, path := range paths {
-			p, err := readPlanAs(path, f.stdinName, s, lim)
-			if err != nil {
-				fail(fmt.Errorf("%s: %w", path, errors.Unwrap(err)))
-				continue
-			}
-			// Kept compact, each made whole as the report writes it.
-			ds := check.ValidateList(p, src.catalog, check.ValidateOptions{UnusedOutput: f.unused})
-			if len(ignore) > 0 {
-				ds.Keep(func(i int) bool { return !ignore[ds.Code(i)] })
-			}
-			files = append(files, report.File{Plan: p, List: ds})
-		}
+		files = validateFiles(s, f, src.catalog, paths, ignore, fail)
 	}
 	for _, e := range failures {
 		opts.Failures = append(opts.Failures, e.Error())
@@ -169,6 +127,84 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 			return fatal(fmt.Errorf("cannot write the report: %w", err))
 		}
 	}
+	return validateOutcome(files, failures, f.strict)
+}
+
+// check refuses a bad --format, --max-results, --category or --ignore, and
+// standard input named twice; it returns the codes to drop.
+func (f *validateFlags) check(args []string) (ignore map[string]bool, err error) {
+	okFormat := false
+	for _, n := range report.Formats {
+		okFormat = okFormat || n == f.format
+	}
+	if !okFormat {
+		return nil, usage(fmt.Errorf("unknown --format %q: use one of %s", f.format, strings.Join(report.Formats, ", ")))
+	}
+	if f.maxResults < 0 {
+		return nil, usage(fmt.Errorf("--max-results must be 0 (all) or more, got %d", f.maxResults))
+	}
+	if strings.Contains(f.category, "/") {
+		return nil, usage(fmt.Errorf("--category %q: a category holds no '/'", f.category))
+	}
+	if ignore, err = ignoreCodes(f.ignore); err != nil {
+		return nil, err
+	}
+	stdins := 0
+	for _, a := range args {
+		if a == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return nil, usage(errors.New("standard input (-) can be read once: give - at most once"))
+	}
+	return ignore, nil
+}
+
+// ignoreCodes is the set of codes --ignore names, each list split at its
+// commas; a code that does not exist is an error, not a silent no-op.
+func ignoreCodes(lists []string) (map[string]bool, error) {
+	ignore := map[string]bool{}
+	for _, list := range lists {
+		for _, code := range strings.Split(list, ",") {
+			code = strings.ToUpper(strings.TrimSpace(code))
+			if code == "" {
+				continue
+			}
+			if _, ok := plan.LookupCode(code); !ok {
+				return nil, usage(fmt.Errorf("--ignore %s: no such code; the codes are listed in docs/diagnostics.md", code))
+			}
+			ignore[code] = true
+		}
+	}
+	return ignore, nil
+}
+
+// validateFiles reads and validates each plan of paths against cat; a plan
+// that cannot be read goes to fail, and validation goes on with the next.
+func validateFiles(s *streams, f *validateFlags, cat *plan.Catalog, paths []string, ignore map[string]bool, fail func(error)) []report.File {
+	var files []report.File
+	lim := plan.Limits{MaxSteps: f.maxSteps, MaxBytes: f.maxBytes}
+	for _, path := range paths {
+		p, err := readPlanAs(path, f.stdinName, s, lim)
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", path, errors.Unwrap(err)))
+			continue
+		}
+		// Kept compact, each made whole as the report writes it.
+		ds := check.ValidateList(p, cat, check.ValidateOptions{UnusedOutput: f.unused})
+		if len(ignore) > 0 {
+			ds.Keep(func(i int) bool { return !ignore[ds.Code(i)] })
+		}
+		files = append(files, report.File{Plan: p, List: ds})
+	}
+	return files
+}
+
+// validateOutcome is validate's exit: the failures (one that carries its
+// own exit code keeps it), else 1 for errors, or for warnings with
+// --strict.
+func validateOutcome(files []report.File, failures []error, strict bool) error {
 	if len(failures) > 0 {
 		var code *exitError
 		if len(failures) == 1 && errors.As(failures[0], &code) {
@@ -182,7 +218,7 @@ func validatePlans(ctx context.Context, s *streams, f *validateFlags, args []str
 		sum.Errors += c.Errors
 		sum.Warnings += c.Warnings
 	}
-	if sum.Errors > 0 || (f.strict && sum.Warnings > 0) {
+	if sum.Errors > 0 || (strict && sum.Warnings > 0) {
 		return failed
 	}
 	return nil
