@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/check"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/report"
 	"github.com/planctl/planctl/plan/runner"
@@ -70,15 +71,14 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	return c
 }
 
+// runPlan runs the plan at path to its end, or refuses it, and prints the
+// response; the exit code follows the run.
 func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if len(f.redact) > 0 && f.trace == "" {
-		return usage(errors.New("--redact applies to the trace: add --trace FILE"))
-	}
-	if f.query != "" && strings.TrimSpace(f.query) == "" {
-		return usage(errors.New("--query is blank: give a gjson query, e.g. --query backup.size_bytes"))
+	if err := f.check(); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
@@ -93,33 +93,11 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	defer src.Close()
 	cat := src.catalog
 
-	print := func(resp []byte) {
-		if f.compact {
-			s.out.Write(resp)
-		} else {
-			jsontext.WriteIndent(s.out, resp)
-		}
-		fmt.Fprintln(s.out)
-	}
-	opts := runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact,
-		DropArgs: f.trace == ""} // only a trace reads the resolved arguments after the run
-	var progress *progressLine
-	if tui.IsTerminal(s.errOut) {
-		progress = newProgressLine(s.errOut, p) // progress.go
-		opts.OnEvent = progress.event
-	}
+	opts, progress := runOptions(s, f, p)
 	rej, ds := runner.Admit(p, cat, !f.noPreflight)
 	timing("admitted")
 	if rej != nil {
-		if f.query != "" {
-			// Standard output holds only the query's value: there is none.
-			fmt.Fprintf(s.errOut, "planctl: the plan was refused, so --query has no results to read: %s\n", rej.Message)
-		} else {
-			print(runner.ErrorResponse(rej.Message))
-		}
-		if ds.Len() > 0 {
-			writeDiagnosticsBrief(s, report.File{Plan: p, List: ds})
-		}
+		refuseRun(s, f, p, rej.Message, ds)
 		return failed
 	}
 	r := runner.NewRun(p, cat, opts)
@@ -129,17 +107,7 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	if progress != nil {
 		progress.finish()
 	}
-	if f.query != "" {
-		v, err := r.Query(f.query)
-		if err != nil {
-			fmt.Fprintf(s.errOut, "planctl: %v\n", err)
-		} else {
-			print(v)
-		}
-	} else {
-		r.WriteResponse(s.out, !f.compact) // a step at a time: never held whole beside the results
-		fmt.Fprintln(s.out)
-	}
+	writeRunOutput(s, f, r)
 	timing("written")
 	for _, w := range warnings {
 		fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", w)
@@ -155,6 +123,72 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 		return failed
 	}
 	return nil
+}
+
+// check refuses flags that would do nothing or could not work.
+func (f *runFlags) check() error {
+	if len(f.redact) > 0 && f.trace == "" {
+		return usage(errors.New("--redact applies to the trace: add --trace FILE"))
+	}
+	if f.query != "" && strings.TrimSpace(f.query) == "" {
+		return usage(errors.New("--query is blank: give a gjson query, e.g. --query backup.size_bytes"))
+	}
+	return nil
+}
+
+// runOptions are the run's options the flags give, with a progress line
+// on stderr when it is a terminal (nil otherwise).
+func runOptions(s *streams, f *runFlags, p *plan.Plan) (runner.RunOptions, *progressLine) {
+	opts := runner.RunOptions{StepTimeout: f.stepTimeout, MaxResult: maxResultOption(f.maxResult), Redact: f.redact,
+		DropArgs: f.trace == ""} // only a trace reads the resolved arguments after the run
+	var progress *progressLine
+	if tui.IsTerminal(s.errOut) {
+		progress = newProgressLine(s.errOut, p) // progress.go
+		opts.OnEvent = progress.event
+	}
+	return opts, progress
+}
+
+// refuseRun answers a refused plan: Concierge's error response (or, with
+// --query, a word on stderr, stdout holding only values), then the
+// diagnostics that refused it.
+func refuseRun(s *streams, f *runFlags, p *plan.Plan, msg string, ds *check.Diagnostics) {
+	if f.query != "" {
+		// Standard output holds only the query's value: there is none.
+		fmt.Fprintf(s.errOut, "planctl: the plan was refused, so --query has no results to read: %s\n", msg)
+	} else {
+		printResponse(s, f.compact, runner.ErrorResponse(msg))
+	}
+	if ds.Len() > 0 {
+		writeDiagnosticsBrief(s, report.File{Plan: p, List: ds})
+	}
+}
+
+// writeRunOutput prints the run's response, or with --query the value the
+// query reads from its results (a query that fails goes to stderr).
+func writeRunOutput(s *streams, f *runFlags, r *runner.Run) {
+	if f.query != "" {
+		v, err := r.Query(f.query)
+		if err != nil {
+			fmt.Fprintf(s.errOut, "planctl: %v\n", err)
+		} else {
+			printResponse(s, f.compact, v)
+		}
+		return
+	}
+	r.WriteResponse(s.out, !f.compact) // a step at a time: never held whole beside the results
+	fmt.Fprintln(s.out)
+}
+
+// printResponse writes a JSON value to stdout, on one line when compact,
+// else indented.
+func printResponse(s *streams, compact bool, resp []byte) {
+	if compact {
+		s.out.Write(resp)
+	} else {
+		jsontext.WriteIndent(s.out, resp)
+	}
+	fmt.Fprintln(s.out)
 }
 
 // resultWarnings checks every result of the run against its tool's
