@@ -99,48 +99,15 @@ func (f *sourceFlags) filter() sources.Filter {
 // The names of --config entries are the user's own, so they are given
 // first: a --server or --catalog named the same way gets the "-2".
 func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
-	taken := map[string]int{}
-	unique := func(name string) string {
-		for n := 1; ; n++ {
-			try := name
-			if n > 1 {
-				try = fmt.Sprintf("%s-%d", name, n)
-			}
-			if taken[try] == 0 {
-				taken[try]++
-				return try
-			}
-		}
-	}
+	taken := sourceNames{}
 	single := f.liveCount() == 1
-	var entries []upstream.Config
-	if f.config != "" {
-		var names []string
-		if f.name != "" {
-			names = strings.Split(f.name, ",")
-			if slices.Contains(names, "") {
-				return nil, usage(fmt.Errorf("--name %q names an empty server: write NAME, or NAMES separated by commas", f.name))
-			}
-		}
-		var err error
-		if single && len(names) == 1 {
-			var c upstream.Config
-			c, err = upstream.LoadConfig(f.config, f.name)
-			entries = []upstream.Config{c}
-		} else {
-			entries, err = upstream.LoadConfigs(f.config, names)
-		}
-		if err != nil {
-			return nil, fatal(err)
-		}
-		for i := range entries {
-			// An entry's name may hold what a prefix may not ("my.server").
-			entries[i].Name = unique(sanitizeName(entries[i].Name))
-		}
+	entries, err := f.configEntries(single, taken)
+	if err != nil {
+		return nil, err
 	}
 	var out []source
 	for _, path := range f.catalogList() {
-		out = append(out, source{name: unique(catalogName(path)), open: func(context.Context) (*toolSource, error) {
+		out = append(out, source{name: taken.unique(catalogName(path)), open: func(context.Context) (*toolSource, error) {
 			c, err := loadCatalog(path)
 			if err != nil {
 				return nil, err
@@ -148,27 +115,9 @@ func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
 			return &toolSource{catalog: c}, nil
 		}})
 	}
-	var cfgs []upstream.Config
-	for _, line := range f.serverList() {
-		argv, err := upstream.SplitCommand(line)
-		if err != nil {
-			return nil, usage(fmt.Errorf("--server: %w", err))
-		}
-		cfgs = append(cfgs, upstream.Config{Command: argv, Name: unique(commandName(argv))})
-	}
-	for _, u := range f.urlList() {
-		cfg := upstream.Config{URL: u, Name: unique(urlName(u))}
-		for _, h := range f.headers {
-			k, v, err := upstream.ParseHeader(h)
-			if err != nil {
-				return nil, usage(fmt.Errorf("--header: %w", err))
-			}
-			if cfg.Headers == nil {
-				cfg.Headers = map[string]string{}
-			}
-			cfg.Headers[k] = v
-		}
-		cfgs = append(cfgs, cfg)
+	cfgs, err := f.liveConfigs(taken)
+	if err != nil {
+		return nil, err
 	}
 	cfgs = append(cfgs, entries...)
 	for _, cfg := range cfgs {
@@ -181,6 +130,84 @@ func (f *sourceFlags) sourceList(s *streams) ([]source, error) {
 		}})
 	}
 	return out, nil
+}
+
+// sourceNames counts the names given to sources so far.
+type sourceNames map[string]int
+
+// unique is name, or name-2, name-3... when it is taken, and takes it.
+func (taken sourceNames) unique(name string) string {
+	for n := 1; ; n++ {
+		try := name
+		if n > 1 {
+			try = fmt.Sprintf("%s-%d", name, n)
+		}
+		if taken[try] == 0 {
+			taken[try]++
+			return try
+		}
+	}
+}
+
+// configEntries loads the --config entries --name picks (all when none),
+// each named uniquely. A lone entry asked for by name is loaded as
+// upstream.LoadConfig does, with its own errors.
+func (f *sourceFlags) configEntries(single bool, taken sourceNames) ([]upstream.Config, error) {
+	if f.config == "" {
+		return nil, nil
+	}
+	var names []string
+	if f.name != "" {
+		names = strings.Split(f.name, ",")
+		if slices.Contains(names, "") {
+			return nil, usage(fmt.Errorf("--name %q names an empty server: write NAME, or NAMES separated by commas", f.name))
+		}
+	}
+	var entries []upstream.Config
+	var err error
+	if single && len(names) == 1 {
+		var c upstream.Config
+		c, err = upstream.LoadConfig(f.config, f.name)
+		entries = []upstream.Config{c}
+	} else {
+		entries, err = upstream.LoadConfigs(f.config, names)
+	}
+	if err != nil {
+		return nil, fatal(err)
+	}
+	for i := range entries {
+		// An entry's name may hold what a prefix may not ("my.server").
+		entries[i].Name = taken.unique(sanitizeName(entries[i].Name))
+	}
+	return entries, nil
+}
+
+// liveConfigs are the MCP servers --server and --url name, in that order,
+// each URL with the --header values.
+func (f *sourceFlags) liveConfigs(taken sourceNames) ([]upstream.Config, error) {
+	var cfgs []upstream.Config
+	for _, line := range f.serverList() {
+		argv, err := upstream.SplitCommand(line)
+		if err != nil {
+			return nil, usage(fmt.Errorf("--server: %w", err))
+		}
+		cfgs = append(cfgs, upstream.Config{Command: argv, Name: taken.unique(commandName(argv))})
+	}
+	for _, u := range f.urlList() {
+		cfg := upstream.Config{URL: u, Name: taken.unique(urlName(u))}
+		for _, h := range f.headers {
+			k, v, err := upstream.ParseHeader(h)
+			if err != nil {
+				return nil, usage(fmt.Errorf("--header: %w", err))
+			}
+			if cfg.Headers == nil {
+				cfg.Headers = map[string]string{}
+			}
+			cfg.Headers[k] = v
+		}
+		cfgs = append(cfgs, cfg)
+	}
+	return cfgs, nil
 }
 
 // openUpstream opens one MCP server. The catalog's Caller is the
