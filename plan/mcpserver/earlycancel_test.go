@@ -1,10 +1,8 @@
 package mcpserver_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -37,43 +35,16 @@ const quickCall = `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"nam
 // answer is too late, not early: the id, reused (as a script does), runs.
 func TestStdioCancelBeforeTheRequest(t *testing.T) {
 	calls, cat := countingCatalog(t)
-	s := mcpserver.New(mcpserver.Options{Catalog: cat})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- s.ServeStdio(context.Background(), inR, outW)
-		outW.Close()
-	}()
-	sc := bufio.NewScanner(outR)
-	var out []string
-	// until reads answers until one has the id want.
-	until := func(want string) {
-		t.Helper()
-		for sc.Scan() {
-			out = append(out, sc.Text())
-			if strings.Contains(sc.Text(), `"id":`+want+`,`) {
-				return
-			}
-		}
-		t.Fatalf("no answer with the id %s:\n%s", want, strings.Join(out, "\n"))
-	}
-	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"changed my mind"}}`+"\n"+
-		strings.ReplaceAll(quickCall, "%s", "2")+"\n"+
-		strings.ReplaceAll(quickCall, "%s", `"2"`)+"\n")
-	until(`"2"`)
-	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"2"}}`+"\n"+
-		strings.ReplaceAll(quickCall, "%s", `"2"`)+"\n")
-	inW.Close() // the end of input waits for the answers of the requests read
-
-	for sc.Scan() {
-		out = append(out, sc.Text())
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	c := serveStdio(t, mcpserver.New(mcpserver.Options{Catalog: cat}))
+	c.send(initStdio,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"changed my mind"}}`,
+		strings.ReplaceAll(quickCall, "%s", "2"),
+		strings.ReplaceAll(quickCall, "%s", `"2"`))
+	out := c.until(`"id":"2",`)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"2"}}`,
+		strings.ReplaceAll(quickCall, "%s", `"2"`))
+	out = append(out, c.finish()...) // the end of input waits for the answers of the requests read
 	all := strings.Join(out, "\n")
 	if strings.Contains(all, `"id":2,`) || strings.Contains(all, `"id":2}`) {
 		t.Errorf("the request cancelled before it came was answered:\n%.600s", all)
@@ -92,19 +63,7 @@ func TestStdioCancelBeforeTheRequest(t *testing.T) {
 func TestHTTPSessionCancelBeforeTheRequest(t *testing.T) {
 	calls, cat := countingCatalog(t)
 	url := httpServer(t, mcpserver.New(mcpserver.Options{Catalog: cat}), mcpserver.HTTPOptions{})
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initBody))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id")}
-	post(t, url, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), hdr)
+	hdr := openSession(t, url)
 	post(t, url, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"changed my mind"}}`), hdr)
 	status, body := post(t, url, []byte(strings.ReplaceAll(quickCall, "%s", "2")), hdr)
 	if status != http.StatusOK || strings.Contains(body, `"id"`) {

@@ -19,19 +19,7 @@ import (
 // calls execute_plan in it with id and returns the answer's body.
 func session(t *testing.T, url string) func(id int, planJSON string) (string, error) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(initBody))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	sid := resp.Header.Get("Mcp-Session-Id")
-	if sid == "" {
-		t.Fatal("no session id")
-	}
-	post(t, url, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), map[string]string{"Mcp-Session-Id": sid})
+	sid := openSession(t, url)["Mcp-Session-Id"]
 	return func(id int, planJSON string) (string, error) {
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"execute_plan","arguments":%s}}`, id, planJSON)
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))

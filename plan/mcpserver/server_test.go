@@ -24,6 +24,13 @@ func connect(t *testing.T, s *mcpserver.Server) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return initialized(t, c)
+}
+
+// initialized starts c and initializes it as a client of the latest
+// protocol; it is closed when the test ends.
+func initialized(t *testing.T, c *client.Client) *client.Client {
+	t.Helper()
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -21,13 +22,27 @@ import (
 // wire is a small DAP client on go-dap's framing, for what the node
 // script does not cover: a trace as the program, and --listen.
 type wire struct {
-	t   *testing.T
-	w   io.Writer
-	r   *bufio.Reader
-	seq int
+	t     *testing.T
+	w     io.Writer
+	r     *bufio.Reader
+	seq   int
+	close func() error // ends the adapter started by dapStdio and returns how it exited
 }
 
+// call sends a request and returns its response, failing the test if
+// the request failed.
 func (c *wire) call(command string, args any) godap.ResponseMessage {
+	c.t.Helper()
+	r := c.request(command, args)
+	if !r.GetResponse().Success {
+		c.t.Fatalf("%s failed: %s", command, r.GetResponse().Message)
+	}
+	return r
+}
+
+// request sends a request and returns its response, reading past the
+// events and responses before it.
+func (c *wire) request(command string, args any) godap.ResponseMessage {
 	c.t.Helper()
 	c.seq++
 	m := map[string]any{"seq": c.seq, "type": "request", "command": command}
@@ -39,11 +54,7 @@ func (c *wire) call(command string, args any) godap.ResponseMessage {
 		c.t.Fatal(err)
 	}
 	for {
-		msg := c.read()
-		if r, ok := msg.(godap.ResponseMessage); ok && r.GetResponse().RequestSeq == c.seq {
-			if !r.GetResponse().Success {
-				c.t.Fatalf("%s failed: %s", command, r.GetResponse().Message)
-			}
+		if r, ok := c.read().(godap.ResponseMessage); ok && r.GetResponse().RequestSeq == c.seq {
 			return r
 		}
 	}
@@ -68,6 +79,65 @@ func (c *wire) event(name string) godap.Message {
 	}
 }
 
+// dapStdio starts `planctl dap` over stdio, as an editor does, and
+// initializes it. The adapter's input is closed and its end awaited when
+// the test ends, unless the test does it first with close.
+func dapStdio(t *testing.T) *wire {
+	t.Helper()
+	cmd := clitest.Command(binary, "dap")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	var waitErr error
+	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c.close = func() error {
+		once.Do(func() { in.Close(); waitErr = cmd.Wait() })
+		return waitErr
+	}
+	t.Cleanup(func() { c.close() })
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	return c
+}
+
+// dapDial connects to a `planctl dap --listen` at addr and initializes
+// the session.
+func dapDial(t *testing.T, addr string) *wire {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	c := &wire{t: t, w: conn, r: bufio.NewReader(conn)}
+	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	return c
+}
+
+// envWorkspace is a folder with envServer as env.sh and files (name to
+// content) beside it, for the launches that start it with "cwd".
+func envWorkspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws
+}
+
 // TestTraceAsProgram: a trace given as the program opens the recorded plan
 // with its recorded answers; frames show the plan as a source the client
 // asks for (sourceReference), and breakpoints go on its lines.
@@ -78,16 +148,7 @@ func TestTraceAsProgram(t *testing.T) {
 	if out, err := clitest.Command(binary, "run", "--trace", trace, sample).CombinedOutput(); err != nil && !strings.Contains(string(out), "partial") {
 		t.Fatalf("recording: %v\n%s", err, out)
 	}
-	cmd := clitest.Command(binary, "dap")
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer in.Close()
-	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c := dapStdio(t)
 	c.call("launch", map[string]any{"program": trace})
 	c.event("initialized")
 	bp := c.call("setBreakpoints", map[string]any{"source": map[string]any{"sourceReference": 1}, "breakpoints": []map[string]any{{"line": 4}}}).(*godap.SetBreakpointsResponse)
@@ -128,14 +189,8 @@ func TestTraceAsProgram(t *testing.T) {
 // gives the token planctl printed.
 func TestListen(t *testing.T) {
 	addr, token := startListen(t)
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	c := &wire{t: t, w: conn, r: bufio.NewReader(conn)}
+	c := dapDial(t, addr)
 	sample, _ := filepath.Abs("../../../samples/backup.json")
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
 	c.call("launch", map[string]any{"program": sample, "token": token})
 	c.event("initialized")
 	c.call("configurationDone", nil)
@@ -147,15 +202,8 @@ func TestListen(t *testing.T) {
 // over stdio as --server starts it); restart reconnects; disconnect stops
 // the server with the adapter.
 func TestUpstreamServer(t *testing.T) {
-	cmd := clitest.Command(binary, "dap")
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c := dapStdio(t)
 	sample, _ := filepath.Abs("../../../samples/backup.json")
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
 	c.call("launch", map[string]any{"program": sample, "server": binary + " mock", "stopOnEntry": true})
 	c.event("initialized")
 	c.call("configurationDone", nil)
@@ -171,8 +219,7 @@ func TestUpstreamServer(t *testing.T) {
 		t.Fatalf("next after restart: %+v", s.Body)
 	}
 	c.call("disconnect", map[string]any{"terminateDebuggee": true})
-	in.Close()
-	if err := cmd.Wait(); err != nil {
+	if err := c.close(); err != nil {
 		t.Errorf("planctl dap after disconnect: %v", err)
 	}
 }
@@ -201,21 +248,12 @@ done
 // "name" is only a label, and a restart's new "env" reaches the new
 // server.
 func TestEnvAndCwd(t *testing.T) {
-	ws := t.TempDir()
-	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
-	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "env", "args": {}}]}`), 0o644)
-	cmd := clitest.Command(binary, "dap")
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer in.Close()
-	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	ws := envWorkspace(t, map[string]string{
+		"plan.json": `{"steps": [{"id": "e", "tool": "env", "args": {}}]}`,
+	})
+	c := dapStdio(t)
 	config := map[string]any{"type": "planctl", "request": "launch", "name": "env check", "program": "plan.json",
 		"cwd": ws, "server": "sh env.sh", "env": map[string]any{"PLANCTL_DAP_ENV": "from-launch"}, "console": "integratedTerminal"}
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
 	c.call("launch", config)
 	c.event("initialized")
 	c.call("configurationDone", nil)
@@ -254,16 +292,7 @@ func (c *wire) output(prefix string) string {
 // try sends a request and returns its response, failed or not.
 func (c *wire) try(command string, args any) *godap.Response {
 	c.t.Helper()
-	c.seq++
-	data, _ := json.Marshal(map[string]any{"seq": c.seq, "type": "request", "command": command, "arguments": args})
-	if err := godap.WriteBaseMessage(c.w, data); err != nil {
-		c.t.Fatal(err)
-	}
-	for {
-		if r, ok := c.read().(godap.ResponseMessage); ok && r.GetResponse().RequestSeq == c.seq {
-			return r.GetResponse()
-		}
-	}
+	return c.request(command, args).GetResponse()
 }
 
 // TestOldNameSpelling: "name" once picked the server from "config"; now
@@ -271,23 +300,14 @@ func (c *wire) try(command string, args any) *godap.Response {
 // way is told to write "serverName", never given another server.
 // "serverName" picks it.
 func TestOldNameSpelling(t *testing.T) {
-	ws := t.TempDir()
-	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
-	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "env", "args": {}}]}`), 0o644)
-	os.WriteFile(filepath.Join(ws, "mcp.json"), []byte(`{"mcpServers": {
+	ws := envWorkspace(t, map[string]string{
+		"plan.json": `{"steps": [{"id": "e", "tool": "env", "args": {}}]}`,
+		"mcp.json": `{"mcpServers": {
   "other": {"command": "sh", "args": ["no-such-script.sh"]},
   "env": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-config"}}
-}}`), 0o644)
-	cmd := clitest.Command(binary, "dap")
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer in.Close()
-	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
+}}`,
+	})
+	c := dapStdio(t)
 	r := c.try("launch", map[string]any{"name": "env", "program": "plan.json", "cwd": ws, "config": "mcp.json"})
 	if r.Success || !strings.Contains(r.Message, `pick the server with "serverName" ("name" "env" is only the configuration's label)`) {
 		t.Fatalf("the old spelling: %+v", r)
@@ -353,17 +373,11 @@ func TestListenNeedsToken(t *testing.T) {
 // wedged the adapter before).
 func TestListenLaunchRefusesNonFiles(t *testing.T) {
 	addr, token := startListen(t)
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	c := &wire{t: t, w: conn, r: bufio.NewReader(conn)}
+	c := dapDial(t, addr)
 	fifo := filepath.Join(t.TempDir(), "plan.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
 	for _, program := range []string{"/dev/stdin", fifo, "/dev/zero", "/proc/self/environ"} {
 		r := c.try("launch", map[string]any{"program": program, "token": token})
 		if r.Success || !strings.Contains(r.Message, "not a regular file") {
@@ -381,26 +395,15 @@ func TestListenLaunchRefusesNonFiles(t *testing.T) {
 // prefixed with the server's); "denyTools" hides tools as --deny-tools
 // does, so a plan naming one is refused with the attribute's flag.
 func TestSeveralServers(t *testing.T) {
-	ws := t.TempDir()
-	os.WriteFile(filepath.Join(ws, "env.sh"), []byte(envServer), 0o755)
-	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "e", "tool": "b__env", "args": {}}]}`), 0o644)
-	os.WriteFile(filepath.Join(ws, "hidden.json"), []byte(`{"steps": [{"id": "e", "tool": "a__env", "args": {}}]}`), 0o644)
-	os.WriteFile(filepath.Join(ws, "mcp.json"), []byte(`{"mcpServers": {
+	ws := envWorkspace(t, map[string]string{
+		"plan.json":   `{"steps": [{"id": "e", "tool": "b__env", "args": {}}]}`,
+		"hidden.json": `{"steps": [{"id": "e", "tool": "a__env", "args": {}}]}`,
+		"mcp.json": `{"mcpServers": {
   "a": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-a"}},
   "b": {"command": "sh", "args": ["env.sh"], "env": {"PLANCTL_DAP_ENV": "from-b"}}
-}}`), 0o644)
-	run := func() (*wire, func()) {
-		cmd := clitest.Command(binary, "dap")
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		c := &wire{t: t, w: in, r: bufio.NewReader(out)}
-		c.call("initialize", map[string]any{"adapterID": "planctl"})
-		return c, func() { in.Close(); cmd.Wait() }
-	}
-	c, stop := run()
+}}`,
+	})
+	c := dapStdio(t)
 	c.call("launch", map[string]any{"name": "both", "program": "plan.json", "cwd": ws, "config": "mcp.json", "denyTools": []string{"a__*"}})
 	c.event("initialized")
 	c.call("configurationDone", nil)
@@ -408,10 +411,9 @@ func TestSeveralServers(t *testing.T) {
 		t.Errorf("b__env answered: %s", got)
 	}
 	c.call("disconnect", nil)
-	stop()
+	c.close()
 
-	c, stop = run()
-	defer stop()
+	c = dapStdio(t)
 	// The launch opens (the debugger steps through a plan with errors); the
 	// step fails saying which attribute hid its tool.
 	c.call("launch", map[string]any{"name": "both", "program": "hidden.json", "cwd": ws, "config": "mcp.json", "denyTools": []string{"a__*"}, "noDebug": true})
@@ -444,17 +446,8 @@ func TestRootsAndServerLog(t *testing.T) {
 	ws := t.TempDir()
 	os.Mkdir(filepath.Join(ws, "data"), 0o755)
 	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "r", "tool": "get-roots-list", "args": {}}, {"id": "e", "tool": "echo", "args": {"message": "hi"}}]}`), 0o644)
-	cmd := clitest.Command(binary, "dap")
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer in.Close()
-	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
+	c := dapStdio(t)
 	server := "'" + node + "' '" + script + "' stdio"
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
 	c.call("launch", map[string]any{"name": "roots", "program": "plan.json", "cwd": ws, "server": []string{server},
 		"mcpRoot": []string{"data", "file:///srv/other"}, "serverLog": "logs.txt"})
 	c.event("initialized")
@@ -498,16 +491,7 @@ func TestUpstreamLogLevelAttribute(t *testing.T) {
 	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "plan.json"), []byte(`{"steps": [{"id": "l", "tool": "level_error", "args": {}}]}`), 0o644)
-	cmd := clitest.Command(binary, "dap")
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer in.Close()
-	c := &wire{t: t, w: in, r: bufio.NewReader(out)}
-	c.call("initialize", map[string]any{"adapterID": "planctl"})
+	c := dapStdio(t)
 	c.call("launch", map[string]any{"name": "level", "program": "plan.json", "cwd": ws, "server": "'" + node + "' '" + probe + "'",
 		"upstreamLogLevel": "error", "noDebug": true})
 	c.event("initialized")

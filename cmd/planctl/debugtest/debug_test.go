@@ -254,23 +254,7 @@ func TestGraphGoldens(t *testing.T) {
 		for _, format := range []string{"mermaid", "dot"} {
 			t.Run(sample+"."+format, func(t *testing.T) {
 				r := planctl(t, "", "graph", "--format", format, path)
-				if r.code != 0 {
-					t.Fatalf("exit %d: %s", r.code, r.stderr)
-				}
-				golden := filepath.Join("testdata", sample+"."+format)
-				if *update {
-					os.WriteFile(golden, []byte(r.stdout), 0o644)
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update to write it)", err)
-				}
-				if r.stdout != string(want) {
-					t.Errorf("graph differs from %s:\n%s", golden, r.stdout)
-				}
-				if format == "dot" {
-					dotAccepts(t, r.stdout)
-				}
+				graphGolden(t, r, sample+"."+format, format)
 			})
 		}
 	}
@@ -282,23 +266,7 @@ func TestGraphGoldens(t *testing.T) {
 		for _, format := range []string{"mermaid", "dot"} {
 			t.Run(sample+".replay."+format, func(t *testing.T) {
 				r := planctl(t, "", "graph", "--format", format, "--replay", trace, "samples/"+sample+".json")
-				if r.code != 0 {
-					t.Fatalf("exit %d: %s", r.code, r.stderr)
-				}
-				golden := filepath.Join("testdata", sample+".replay."+format)
-				if *update {
-					os.WriteFile(golden, []byte(r.stdout), 0o644)
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update to write it)", err)
-				}
-				if r.stdout != string(want) {
-					t.Errorf("graph differs from %s:\n%s", golden, r.stdout)
-				}
-				if format == "dot" {
-					dotAccepts(t, r.stdout)
-				}
+				graphGolden(t, r, sample+".replay."+format, format)
 			})
 		}
 	}
@@ -313,6 +281,29 @@ func TestGraphGoldens(t *testing.T) {
 	r = planctl(t, "{", "graph", "-")
 	if r.code != 1 || !strings.Contains(r.stderr, "<stdin>:1:2: error: the plan is not valid JSON") {
 		t.Errorf("a plan that does not parse: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// graphGolden checks the output of a graph run, in format, against
+// testdata/name (written by -update), and the dot syntax with Graphviz.
+func graphGolden(t *testing.T, r result, name, format string) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	golden := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(golden, []byte(r.stdout), 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if r.stdout != string(want) {
+		t.Errorf("graph differs from %s:\n%s", golden, r.stdout)
+	}
+	if format == "dot" {
+		dotAccepts(t, r.stdout)
 	}
 }
 

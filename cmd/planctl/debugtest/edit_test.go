@@ -19,14 +19,41 @@ const flagged = `{"steps": [
 ]}
 `
 
+// fixed is flagged with both misspellings corrected: the validator
+// passes it, so the editor tests start at a plan that runs.
+var fixed = strings.Replace(strings.Replace(flagged, "bakup", "backup", 1), "mesage", "message", 1)
+
+// editWorkspace writes plan as plan.json in a new folder and, unless
+// script is "", script as an executable named vi beside it
+// (named so for the +LINE rule); it returns the paths of both.
+func editWorkspace(t *testing.T, plan, script string) (editor, path string) {
+	t.Helper()
+	dir := t.TempDir()
+	path = filepath.Join(dir, "plan.json")
+	if err := os.WriteFile(path, []byte(plan), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if script != "" {
+		editor = filepath.Join(dir, "vi")
+		if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return editor, path
+}
+
+// typingEditor is an editor script that says EDITOR-READY and its first
+// argument (+LINE), reads one line from the terminal, keeps it in the
+// file typed, and writes it into the plan as notify's channel.
+func typingEditor(typed string) string {
+	return "#!/bin/sh\necho \"EDITOR-READY $1\"\nIFS= read -r line\nprintf '%s' \"$line\" > " + typed + "\nsed -i \"s/\\\"ops\\\"/\\\"$line\\\"/\" \"$2\"\n"
+}
+
 // A REPL script fixes a later step before the run reaches it, applies a
 // did-you-mean by fix N, undoes and redoes it, writes the plan, and the
 // file on disk is the original with only the fixed bytes changed.
 func TestREPLEditFixUndoWrite(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "plan.json")
-	if err := os.WriteFile(path, []byte(flagged), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, path := editWorkspace(t, flagged, "")
 	script := strings.Join([]string{
 		"next",
 		"unset notify.mesage",
@@ -78,19 +105,10 @@ func TestREPLEditFixUndoWrite(t *testing.T) {
 // the file, through the edit command) keeps the results before the first
 // changed step and names the steps that changed.
 func TestREPLReloadKeepsEarlierResults(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "plan.json")
-	fixed := strings.Replace(strings.Replace(flagged, "bakup", "backup", 1), "mesage", "message", 1)
-	if err := os.WriteFile(path, []byte(fixed), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	// The editor gets +LINE FILE (it is named vi); it records them and
 	// changes notify's channel.
-	editor := filepath.Join(dir, "vi")
-	args := filepath.Join(dir, "editor-args")
-	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho \"$@\" > "+args+"\nsed -i 's/\"ops\"/\"dev\"/' \"$2\"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	args := filepath.Join(t.TempDir(), "editor-args")
+	editor, path := editWorkspace(t, fixed, "#!/bin/sh\necho \"$@\" > "+args+"\nsed -i 's/\"ops\"/\"dev\"/' \"$2\"\n")
 	t.Setenv("EDITOR", editor)
 	t.Setenv("VISUAL", "")
 	r := planctl(t, "next\nnext\nedit notify\nsteps\nargs notify\nnext\nwrite\nreload\n", "debug", "--repl", path)
@@ -120,18 +138,8 @@ func TestREPLReloadKeepsEarlierResults(t *testing.T) {
 // key typed reaches it (the line editor reads nothing meanwhile), and the
 // prompt comes back after the reload.
 func TestREPLEditOnATerminal(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "plan.json")
-	fixed := strings.Replace(strings.Replace(flagged, "bakup", "backup", 1), "mesage", "message", 1)
-	if err := os.WriteFile(path, []byte(fixed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	typed := filepath.Join(dir, "typed")
-	editor := filepath.Join(dir, "vi")
-	script := "#!/bin/sh\necho EDITOR-READY\nIFS= read -r line\nprintf '%s' \"$line\" > " + typed + "\nsed -i \"s/\\\"ops\\\"/\\\"$line\\\"/\" \"$2\"\n"
-	if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	typed := filepath.Join(t.TempDir(), "typed")
+	editor, path := editWorkspace(t, fixed, typingEditor(typed))
 	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", "--repl", path)
 	term.waitFor("(planctl) ")
 	term.send("edit notify\r")
@@ -155,18 +163,8 @@ func TestREPLEditOnATerminal(t *testing.T) {
 // step's line (+LINE, the REPL's rules), and reloads the plan when the
 // editor exits; the debugger then quits at q as usual.
 func TestTUIEditorKeyOnATerminal(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "plan.json")
-	fixed := strings.Replace(strings.Replace(flagged, "bakup", "backup", 1), "mesage", "message", 1)
-	if err := os.WriteFile(path, []byte(fixed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	typed := filepath.Join(dir, "typed")
-	editor := filepath.Join(dir, "vi")
-	script := "#!/bin/sh\necho \"EDITOR-READY $1\"\nIFS= read -r line\nprintf '%s' \"$line\" > " + typed + "\nsed -i \"s/\\\"ops\\\"/\\\"$line\\\"/\" \"$2\"\n"
-	if err := os.WriteFile(editor, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	typed := filepath.Join(t.TempDir(), "typed")
+	editor, path := editWorkspace(t, fixed, typingEditor(typed))
 	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", path)
 	term.waitFor("status: ready")
 	term.send("G")
@@ -189,15 +187,7 @@ func TestTUIEditorKeyOnATerminal(t *testing.T) {
 // code --wait does) interrupts the editor, not the debugger: it says the
 // editor failed and stays open.
 func TestTUIEditorCtrlCKeepsTheDebugger(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "plan.json")
-	if err := os.WriteFile(path, []byte(flagged), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	editor := filepath.Join(dir, "vi")
-	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho EDITOR-READY\nIFS= read -r line\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	editor, path := editWorkspace(t, flagged, "#!/bin/sh\necho EDITOR-READY\nIFS= read -r line\n")
 	term := startOnPtyEnv(t, []string{"EDITOR=" + editor, "VISUAL="}, "debug", path)
 	term.waitFor("Steps (3)")
 	term.send("o")

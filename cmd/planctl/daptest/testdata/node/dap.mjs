@@ -9,23 +9,9 @@
 // Prints "ok NAME" per passing check, "FAIL NAME: why" per failing one,
 // and PASS at the end when every check passed.
 import { DebugClient } from "@vscode/debugadapter-testsupport";
+import { check, ev, fail, finish } from "./check.mjs";
 
 const [bin, program] = process.argv.slice(2);
-let failed = 0;
-function check(name, cond, detail) {
-  if (cond) console.log("ok " + name);
-  else {
-    failed++;
-    console.log("FAIL " + name + ": " + JSON.stringify(detail));
-  }
-}
-// An event promise with a .catch attached at once: a timeout that nobody
-// awaits yet must not end the process as an unhandled rejection.
-function ev(dc, name) {
-  const p = dc.waitForEvent(name);
-  p.catch(() => {});
-  return p;
-}
 
 const outputs = [];
 const dc = new DebugClient(bin, "dap", "planctl");
@@ -138,10 +124,8 @@ try {
   check("terminated at the end", true);
   check("the response is output at the end", outputs.some((o) => /"status": "completed"/.test(o.output)), outputs.slice(-3));
 } catch (e) {
-  failed++;
-  console.log("FAIL exception: " + (e && e.stack ? e.stack : e));
+  fail("FAIL exception: " + (e && e.stack ? e.stack : e));
 } finally {
   await dc.stop().catch(() => {});
 }
-console.log(failed ? `${failed} failed` : "PASS");
-process.exit(failed ? 1 : 0);
+finish();

@@ -10,6 +10,7 @@
 // one, and PASS at the end when every check passed.
 import { readFileSync, writeFileSync } from "node:fs";
 import { DebugClient } from "@vscode/debugadapter-testsupport";
+import { check, ev, fail, finish } from "./check.mjs";
 
 const [bin, plan, hostsFile] = process.argv.slice(2);
 const original = readFileSync(plan, "utf8");
@@ -19,21 +20,6 @@ const edited = `{"steps": [
   {"id": "again", "tool": "create_backup", "args": {"database": "prod"}}
 ]}
 `;
-let failed = 0;
-function check(name, cond, detail) {
-  if (cond) console.log("ok " + name);
-  else {
-    failed++;
-    console.log("FAIL " + name + ": " + JSON.stringify(detail));
-  }
-}
-// An event promise with a .catch attached at once: a timeout that nobody
-// awaits yet must not end the process as an unhandled rejection.
-function ev(dc, name) {
-  const p = dc.waitForEvent(name);
-  p.catch(() => {});
-  return p;
-}
 
 for (const h of JSON.parse(readFileSync(hostsFile, "utf8"))) {
   const tag = `${h.host} "${h.config.name}":`;
@@ -76,12 +62,10 @@ for (const h of JSON.parse(readFileSync(hostsFile, "utf8"))) {
     const end = outputs.join("");
     check(`${tag} the edited plan runs to its end`, /"fresh": \{\s*"status": "ok"/.test(end) && /"again": \{\s*"status": "ok"/.test(end) && !/"backup"/.test(end.slice(end.lastIndexOf("run completed"))), end.slice(-600));
   } catch (e) {
-    failed++;
-    console.log(`FAIL ${tag} exception: ` + (e && e.stack ? e.stack : e));
+    fail(`FAIL ${tag} exception: ` + (e && e.stack ? e.stack : e));
   } finally {
     await dc.stop().catch(() => {});
   }
 }
 writeFileSync(plan, original);
-console.log(failed ? `${failed} failed` : "PASS");
-process.exit(failed ? 1 : 0);
+finish();

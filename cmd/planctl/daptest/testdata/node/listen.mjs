@@ -10,16 +10,9 @@
 // and PASS at the end when every check passed.
 import net from "node:net";
 import { DebugClient } from "@vscode/debugadapter-testsupport";
+import { check, finish } from "./check.mjs";
 
 const [port, program, token, marker] = process.argv.slice(2);
-let failed = 0;
-function check(name, cond, detail) {
-  if (cond) console.log("ok " + name);
-  else {
-    failed++;
-    console.log("FAIL " + name + ": " + JSON.stringify(detail));
-  }
-}
 async function refused(p) {
   try {
     await p;
@@ -72,5 +65,4 @@ await editor.stop();
 // token: this waits for that close (it never comes if the connection is kept).
 await strangerGone;
 check("the stranger's connection was closed", true);
-console.log(failed === 0 ? "PASS" : `${failed} FAILED`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

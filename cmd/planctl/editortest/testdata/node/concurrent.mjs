@@ -14,25 +14,15 @@
 //   LONG_PLAN is a chain of 10,000 steps (plantest.Chain) in WORKSPACE.
 // Prints "ok NAME" per passing check, "FAIL NAME: why" per failing one,
 // then PASS or FAILED.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import lspNode from "vscode-languageserver-protocol/node";
-const lsp = lspNode;
+import { lsp, startLsp, check, shutdown } from "./client.mjs";
 
 const [bin, workspace, longPlan] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio"], { cwd: workspace, stdio: ["pipe", "pipe", "inherit"] });
-const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
+const server = startLsp(bin, workspace);
+const { conn } = server;
 
-let failed = 0;
-function check(name, cond, detail) {
-  if (cond) console.log("ok " + name);
-  else {
-    failed++;
-    console.log("FAIL " + name + ": " + JSON.stringify(detail));
-  }
-}
 const published = new Map(); // uri -> versions published
 const waiting = [];
 conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
@@ -139,7 +129,4 @@ const again = await conn.sendRequest(lsp.DocumentSymbolRequest.type, { textDocum
 check("asked again, it is the changed plan's", again.length === 10000 && again[0].name === "first", again[0]);
 await diagnostics(long, 3);
 
-await conn.sendRequest(lsp.ShutdownRequest.type);
-conn.sendNotification(lsp.ExitNotification.type);
-console.log(failed ? "FAILED" : "PASS");
-process.exit(failed ? 1 : 0);
+await shutdown(server, "exit after shutdown");

@@ -11,25 +11,15 @@
 //   tools/a.json (the backup catalog, which has no run_migration).
 // Prints "ok NAME" per passing check, "FAIL NAME: why" per failing one,
 // then PASS or FAILED.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import lspNode from "vscode-languageserver-protocol/node";
-const lsp = lspNode;
+import { lsp, startLsp, check, shutdown } from "./client.mjs";
 
 const [bin, workspace, backupCatalog, demoCatalog] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio"], { cwd: workspace, stdio: ["pipe", "pipe", "inherit"] });
-const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
+const server = startLsp(bin, workspace);
+const { conn } = server;
 
-let failed = 0;
-function check(name, cond, detail) {
-  if (cond) console.log("ok " + name);
-  else {
-    failed++;
-    console.log("FAIL " + name + ": " + JSON.stringify(detail));
-  }
-}
 function timeout(what) {
   return new Promise((_, reject) => setTimeout(() => reject(new Error("timed out waiting for " + what)), 20000).unref());
 }
@@ -227,9 +217,4 @@ conn.sendNotification(lsp.DidChangeWatchedFilesNotification.type, { changes: [{ 
   check("reopened: served again", (await q).version === 3, "");
 }
 
-await conn.sendRequest(lsp.ShutdownRequest.type);
-conn.sendNotification(lsp.ExitNotification.type);
-const code = await new Promise((resolve) => child.on("exit", resolve));
-check("exit after shutdown", code === 0, code);
-console.log(failed ? "FAILED" : "PASS");
-process.exit(failed ? 1 : 0);
+await shutdown(server, "exit after shutdown");

@@ -9,17 +9,14 @@
 // usage: node latency.mjs PLANCTL CATALOG PLAN [KEYSTROKES] [SYMBOLS] [BURST] [LSP FLAG...]
 // (the flags go to `planctl lsp`, e.g. --debounce 1s). Prints one JSON
 // object of figures (milliseconds).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import lspNode from "vscode-languageserver-protocol/node";
-const lsp = lspNode;
+import { lsp, startLsp } from "./client.mjs";
 
 const [bin, catalog, planFile, keys = "40", syms = "10", burstN = "100", ...lspFlags] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio", ...lspFlags], { cwd: path.dirname(planFile), stdio: ["pipe", "pipe", "inherit"] });
-const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
+const { child, conn } = startLsp(bin, path.dirname(planFile), ...lspFlags);
 
 const publishes = []; // every publish: {version, count, at}
 const waiting = [];

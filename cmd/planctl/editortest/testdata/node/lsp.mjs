@@ -8,25 +8,16 @@
 //   MODE: demo (no configuration), init (initializationOptions name the
 //   catalog), file (.planctl.json in WORKSPACE names it)
 // Prints "ok NAME" per passing check, "FAIL NAME: why" per failing one.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import lspNode from "vscode-languageserver-protocol/node";
-const lsp = lspNode;
+import { lsp, startLsp, check, shutdown as endSession } from "./client.mjs";
 
 const [bin, workspace, mode, samples] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio"], { cwd: workspace, stdio: ["pipe", "pipe", "inherit"] });
-const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
+const server = startLsp(bin, workspace);
+const { conn } = server;
 
-let failed = 0;
-function check(name, cond, detail) {
-  if (cond) console.log("ok " + name);
-  else {
-    failed++;
-    console.log("FAIL " + name + ": " + JSON.stringify(detail));
-  }
-}
 
 // Diagnostics arrive as notifications; wait for those of a version.
 const published = new Map();
@@ -247,10 +238,5 @@ if (mode !== "demo") {
 await shutdown();
 
 async function shutdown() {
-  await conn.sendRequest(lsp.ShutdownRequest.type);
-  conn.sendNotification(lsp.ExitNotification.type);
-  const code = await new Promise((resolve) => child.on("exit", resolve));
-  check(mode + ": exit after shutdown", code === 0, code);
-  console.log(failed ? "FAILED" : "PASS");
-  process.exit(failed ? 1 : 0);
+  await endSession(server, mode + ": exit after shutdown");
 }

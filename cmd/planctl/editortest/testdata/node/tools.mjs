@@ -6,15 +6,12 @@
 // in the workspace's .planctl.json resolves against the workspace only.
 //
 // usage: node tools.mjs PLANCTL WORKSPACE INIT_OPTIONS
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import lspNode from "vscode-languageserver-protocol/node";
-const lsp = lspNode;
+import { lsp, startLsp } from "./client.mjs";
 
 const [bin, workspace, initOptions] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio"], { cwd: "/", stdio: ["pipe", "pipe", "inherit"] });
-const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
+const { child, conn } = startLsp(bin, "/");
 conn.onNotification(lsp.ShowMessageNotification.type, (m) => console.log(JSON.stringify({ message: m.message })));
 conn.listen();
 

@@ -7,14 +7,11 @@
 //   SETTINGS: if given, sent in workspace/didChangeConfiguration after
 //   initialized, as a user changing the editor's settings would.
 // Ends with "initialized" and "done" lines once the server has shut down.
-import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import lspNode from "vscode-languageserver-protocol/node";
-const lsp = lspNode;
+import { lsp, startLsp } from "./client.mjs";
 
 const [bin, workspace, initOptions, settings] = process.argv.slice(2);
-const child = spawn(bin, ["lsp", "--stdio"], { cwd: workspace, stdio: ["pipe", "pipe", "inherit"] });
-const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout), new lsp.StreamMessageWriter(child.stdin));
+const { child, conn } = startLsp(bin, workspace);
 conn.onNotification(lsp.ShowMessageNotification.type, (m) => console.log(JSON.stringify({ message: m })));
 conn.listen();
 
