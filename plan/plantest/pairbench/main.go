@@ -18,6 +18,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -52,7 +53,10 @@ func main() {
 	b := []string{*python, "-c", "import json,sys; json.load(open(sys.argv[1]))", plan}
 	var as, bs []sample
 	for i := 0; i <= *n; i++ {
-		sa, sb := run(a), run(b)
+		// planctl's exit 1 is a plan that failed or was refused, a
+		// figure like any other; 2 and 3 are a bad command line or a
+		// fatal error, and Python's parse must succeed.
+		sa, sb := run(a, 1), run(b, 0)
 		if i > 0 { // the first pair warms the caches
 			as, bs = append(as, sa), append(bs, sb)
 		}
@@ -81,14 +85,22 @@ func main() {
 
 // run starts argv with its output thrown away and returns its wall time,
 // CPU time (user and system) and peak resident memory, from the kernel's
-// accounting of the finished process. A failing command stops the bench.
-func run(argv []string) sample {
+// accounting of the finished process. A command that cannot start, or
+// that exits with a code above maxExit, stops the bench with what it
+// wrote on stderr.
+func run(argv []string, maxExit int) sample {
 	c := exec.Command(argv[0], argv[1:]...)
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
 	start := time.Now()
 	err := c.Run()
 	wall := time.Since(start).Seconds()
 	if err != nil && c.ProcessState == nil {
 		fmt.Fprintf(os.Stderr, "pairbench: %v\n", err)
+		os.Exit(1)
+	}
+	if code := c.ProcessState.ExitCode(); code < 0 || code > maxExit {
+		fmt.Fprintf(os.Stderr, "pairbench: %s exited with %s:\n%s", argv[0], c.ProcessState, stderr.Bytes())
 		os.Exit(1)
 	}
 	ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
