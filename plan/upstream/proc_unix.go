@@ -22,3 +22,10 @@ func killGroup(cmd *exec.Cmd) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// reaped reports whether the started process is gone: a signal 0 to it
+// fails once it has been waited for (os.Process signals through a pidfd,
+// so a reused pid cannot answer for it).
+func reaped(cmd *exec.Cmd) bool {
+	return cmd.Process != nil && cmd.Process.Signal(syscall.Signal(0)) != nil
+}

@@ -308,12 +308,16 @@ func (p *process) fault() string {
 	return msg
 }
 
+// alive reports whether the server still runs. cmd.Wait reaps the
+// process first and returns (closing exited) only once its stderr is
+// copied, so between the two exited says nothing yet: reaped asks the
+// system in that while.
 func (p *process) alive() bool {
 	select {
 	case <-p.exited:
 		return false
 	default:
-		return true
+		return !reaped(p.cmd)
 	}
 }
 
