@@ -2,6 +2,8 @@ package editortest
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,14 +21,30 @@ func multitool(t *testing.T) string {
 	return absPath(t, filepath.Join(nodeDir, "node_modules", "@microsoft", "sarif-multitool-linux", "Sarif.Multitool"))
 }
 
+// refusingProxy is the URL of an HTTP proxy that answers every request,
+// CONNECT included, with 403 Forbidden.
+func refusingProxy(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "offline", http.StatusForbidden)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
 // sarifValidate runs `Sarif.Multitool validate --rule-kind "Sarif;Gh"` on a
 // log and returns the problems it found (its lines that name a rule).
 func sarifValidate(t *testing.T, tool, log string) []string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "validation.sarif")
 	cmd := clitest.Command(tool, "validate", "--rule-kind", "Sarif;Gh", "--output", out, log)
+	proxy := refusingProxy(t)
 	// .NET's invariant globalization mode: the validator needs no libicu.
-	cmd.Env = append(os.Environ(), "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")
+	// It also looks up the log's $schema and helpUri hosts; a proxy that
+	// refuses every request makes it offline at once, as CI is anyway,
+	// where each failed DNS lookup was retried for seconds.
+	cmd.Env = append(os.Environ(), "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1",
+		"HTTP_PROXY="+proxy, "HTTPS_PROXY="+proxy, "NO_PROXY=")
 	text, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("Sarif.Multitool validate: %v\n%s", err, text)
