@@ -60,6 +60,7 @@ func startCapped(t *testing.T, args ...string) *server {
 // and the server's peak memory stays under floodPeak while it runs
 // under an address-space cap.
 func TestStrangersAreCheap(t *testing.T) {
+	t.Parallel() // most of its time is waiting out ReadHeaderTimeout
 	s := startCapped(t, "--stateless")
 	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 
