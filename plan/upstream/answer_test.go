@@ -18,6 +18,7 @@ import (
 // before it is read whole, the budget holds no more than it allows, and
 // the server, which broke no rule, answers the next call.
 func TestStdioAnswerReserved(t *testing.T) {
+	t.Parallel()
 	u, err := Open(context.Background(), Config{Command: []string{broken(t)}})
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func TestStdioAnswerReserved(t *testing.T) {
 // bound and a MiB of framing), over stdio and HTTP alike: the call fails
 // with --max-result's words and the next call is answered.
 func TestAnswerStopsAtMaxResult(t *testing.T) {
+	t.Parallel()
 	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil

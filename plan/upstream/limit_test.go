@@ -19,6 +19,7 @@ import (
 // Not in parallel: its 50 MB answers are CPU work that only slows the other
 // tests down.
 func TestStdioMessageBound(t *testing.T) {
+	t.Parallel()
 	u, err := Open(context.Background(), Config{Command: []string{broken(t)}, MaxMessage: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,7 @@ func TestStdioMessageBound(t *testing.T) {
 // An HTTP server's answer past MaxMessage is not read whole: the call fails
 // naming the bound, and the next call is answered.
 func TestHTTPMessageBound(t *testing.T) {
+	t.Parallel()
 	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil
@@ -86,6 +88,7 @@ func (b *budget) Take(step string, n int64) (string, bool) {
 // answer under a 4 MB budget fails the call with the lease's message
 // before it is read whole; the budget holds no more than it allows.
 func TestHTTPAnswerReserved(t *testing.T) {
+	t.Parallel()
 	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil
