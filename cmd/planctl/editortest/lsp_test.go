@@ -81,6 +81,7 @@ func TestLSPCommandLine(t *testing.T) {
 // keystroke's diagnostics, and the publish is capped at lsp.MaxPublished
 // with one more diagnostic saying so.
 func TestLSPBurstsAndBigPlans(t *testing.T) {
+	t.Parallel()
 	node := needNodePackage(t, "vscode-languageserver-protocol")
 	dir := t.TempDir()
 	shape, _ := plantest.ShapeByName("diagnostics")

@@ -150,6 +150,7 @@ func TestSARIFValidatorFindsProblems(t *testing.T) {
 // that code scanning is not told the rest were fixed; the log passes
 // Microsoft's validator with GitHub's rules.
 func TestSARIFMaxResultsRecorded(t *testing.T) {
+	t.Parallel()
 	tool := multitool(t)
 	code, stdout, stderr := planctl(t, root, "validate", "--format", "sarif", "--max-results", "2", "samples/invalid-args.json", "samples/invalid-paths.json")
 	if code != 1 {

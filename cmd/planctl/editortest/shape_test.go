@@ -54,6 +54,7 @@ func workspaceTools(t *testing.T, ws string, cfg map[string]any) ([]string, []st
 // say what it was given) as planctl dap and the command line would show
 // them. Before, .planctl.json refused these keys as unknown.
 func TestWorkspaceShapesItsSources(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if err := os.Mkdir(filepath.Join(ws, "data"), 0o755); err != nil {
 		t.Fatal(err)
@@ -88,6 +89,7 @@ func TestWorkspaceShapesItsSources(t *testing.T) {
 // in the editor as on the command line, shown to the user, not a silent
 // full catalog; a misspelt key is named among the keys it could be.
 func TestWorkspaceShapeErrors(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	_, msgs := workspaceTools(t, ws, map[string]any{"denyTools": []string{"wirte_it"}})
 	if len(msgs) != 1 || !strings.Contains(msgs[0], "wirte_it") || !strings.Contains(msgs[0], "write_it") {

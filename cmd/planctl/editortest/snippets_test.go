@@ -316,6 +316,7 @@ func actionlint(t *testing.T, file string) (string, error) {
 }
 
 func TestGitHubWorkflow(t *testing.T) {
+	t.Parallel()
 	wf := editors + "/github/planctl.yml"
 	if out, err := actionlint(t, wf); err != nil || strings.TrimSpace(out) != "" {
 		t.Errorf("actionlint %s: %v\n%s", wf, err, out)

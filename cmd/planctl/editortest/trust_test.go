@@ -41,6 +41,7 @@ func openWorkspace(t *testing.T, ws, xdg, initOptions string, settings ...string
 // file, in initializationOptions, or later through the editor's settings,
 // it runs. Before, opening the folder ran the command.
 func TestWorkspaceRunsNothingUntilTrusted(t *testing.T) {
+	t.Parallel()
 	ws, xdg := t.TempDir(), t.TempDir()
 	marker := filepath.Join(ws, "marker")
 	server := "sh -c 'id > marker; exec " + binary + " mock'"
@@ -99,6 +100,7 @@ func TestWorkspaceRunsNothingUntilTrusted(t *testing.T) {
 // /dev/zero (read without end before) or a FIFO (initialize hung) is
 // refused at once, and the server answers with the demo catalog.
 func TestWorkspaceSettingsNotAFile(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"zero", "fifo"} {
 		ws := t.TempDir()
 		file := filepath.Join(ws, ".planctl.json")

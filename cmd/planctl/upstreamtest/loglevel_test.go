@@ -19,6 +19,7 @@ import (
 // the server sent it. planctl answers roots/list only after setLevel, so
 // the level holds from the server's first message.
 func TestUpstreamLogLevel(t *testing.T) {
+	t.Parallel()
 	everything := nodeServer(t, "server-everything", "stdio")
 	dir := t.TempDir()
 	planFile := filepath.Join(dir, "roots.json")

@@ -76,6 +76,7 @@ func traceSources(t *testing.T, path string) []string {
 // TypeScript SDK client, and the traces replayed by run and by the
 // debugger.
 func TestTwoServersOnePlan(t *testing.T) {
+	t.Parallel()
 	fs := nodeServer(t, "server-filesystem")
 	memory := nodeServer(t, "server-memory")
 	dir := t.TempDir()
@@ -179,6 +180,7 @@ func TestTwoServersOnePlan(t *testing.T) {
 // MCP SDKs pass), the variables --pass-env names and its entry's env:
 // never planctl's secrets. server-everything's get-env reports its own.
 func TestUpstreamEnvironment(t *testing.T) {
+	t.Parallel()
 	server := nodeServer(t, "server-everything", "stdio")
 	dir := t.TempDir()
 	argv := strings.Fields(server)
@@ -216,6 +218,7 @@ func TestUpstreamEnvironment(t *testing.T) {
 // serve --read-only and --deny-tools: the model sees only what is left,
 // and a plan naming a hidden tool is refused with the flag that hid it.
 func TestServeCuratedSurface(t *testing.T) {
+	t.Parallel()
 	server := nodeServer(t, "server-everything", "stdio")
 	c := client.NewClient(transport.NewStdioWithOptions(binary, nil, []string{"serve", "--server", server, "--read-only", "--deny-tools", "get-env"}, transport.WithCommandFunc(clitest.StdioCommand)))
 	ctx := context.Background()

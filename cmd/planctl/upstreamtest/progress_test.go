@@ -13,6 +13,7 @@ import (
 // TypeScript SDK's onprogress as the plan's, within the step, before the
 // step's own.
 func TestUpstreamProgressThroughServe(t *testing.T) {
+	t.Parallel()
 	everything := nodeServer(t, "server-everything", "stdio")
 	node, _ := exec.LookPath("node")
 	cmd := clitest.Command(node, "testdata/node/progress.mjs", binary, "serve", "--server", everything)
