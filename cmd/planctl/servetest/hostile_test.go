@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -550,14 +551,35 @@ func TestClosedPipes(t *testing.T) {
 						break
 					}
 				}
-				stderr.Close()                                              // the reader of the log goes away
-				http.Post(url, "application/json", strings.NewReader("{}")) // the server logs it
+				if url == "" {
+					t.Fatalf("serve logged no URL: %v", sc.Err())
+				}
+				pipe := pipeOf(cmd.Process.Pid, 2)
+				stderr.Close() // the reader of the log goes away
+				resp, err := http.Post(url, "application/json", strings.NewReader("{}"))
+				if err != nil {
+					t.Fatalf("a request after the log's reader went away: %v", err)
+				}
+				io.Copy(io.Discard, resp.Body) // the server logs it
+				resp.Body.Close()
+				t.Cleanup(func() {
+					if t.Failed() {
+						t.Logf("after the request (%s), serve's stderr (%s) was open in: %s", resp.Status, pipe, holders(pipe))
+					}
+				})
 			} else {
 				go io.Copy(io.Discard, stderr)
 				stdout.Close() // the client stops reading
 				io.WriteString(stdin, initBodyText+"\n")
 			}
-			err := cmd.Wait()
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-exited:
+			case <-time.After(floodGuard):
+				t.Fatalf("serve still running %s after its %s pipe was closed and written to", floodGuard, map[string]string{"stdio": "stdout", "http": "stderr"}[mode])
+			}
 			if err != nil {
 				t.Errorf("serve ended with %v, want a clean exit", err)
 			}
@@ -571,6 +593,34 @@ func TestClosedPipes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pipeOf is what /proc says process pid's descriptor fd is ("pipe:[N]").
+func pipeOf(pid, fd int) string {
+	link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", pid, fd))
+	return link
+}
+
+// holders lists the processes that have target (a pipeOf answer) open:
+// a pipe whose reader went away stays open while another process holds
+// its read end, and a write to it then blocks instead of failing.
+func holders(target string) string {
+	var found []string
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		for _, fd := range fds {
+			if link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); link == target {
+				cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				found = append(found, fmt.Sprintf("pid %d fd %s (%s)", pid, fd.Name(), strings.ReplaceAll(string(cmdline), "\x00", " ")))
+			}
+		}
+	}
+	return strings.Join(found, "; ")
 }
 
 // The flight recorder: every plan served becomes a 0600 trace (redacted as
