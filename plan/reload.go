@@ -149,6 +149,8 @@ func ReloadSpan(old *Plan, src []byte, sp Span, lim Limits) (*Plan, *Change) {
 	return reload(old, src, &sp, lim)
 }
 
+// reload is Reload and ReloadSpan: sp is nil when the caller does not
+// know where the text changed.
 func reload(old *Plan, src []byte, sp *Span, lim Limits) (*Plan, *Change) {
 	lim = lim.WithDefaults()
 	whole := func() (*Plan, *Change) {
@@ -161,41 +163,15 @@ func reload(old *Plan, src []byte, sp *Span, lim Limits) (*Plan, *Change) {
 	if old == nil || old.Root.IsZero() || len(old.Steps) == 0 || int64(len(src)) > lim.MaxBytes || len(old.Steps) > lim.MaxSteps {
 		return whole()
 	}
-	ob := old.Src.Bytes
-	var start, oldEnd, newEnd int
-	if sp != nil && sp.fits(len(ob), len(src)) {
-		start = sp.Start + commonPrefix(ob[sp.Start:sp.OldEnd], src[sp.Start:sp.NewEnd])
-		suffix := commonSuffix(ob[start:sp.OldEnd], src[start:sp.NewEnd])
-		oldEnd, newEnd = sp.OldEnd-suffix, sp.NewEnd-suffix
-	} else {
-		start = commonPrefix(ob, src)
-		suffix := commonSuffix(ob[start:], src[start:])
-		oldEnd, newEnd = len(ob)-suffix, len(src)-suffix
-	}
+	start, oldEnd, newEnd := changedSpan(old.Src.Bytes, src, sp)
 	if start == oldEnd && start == newEnd {
-		np := *old
-		np.Src = jsontext.NewSource(old.Src.Name, ob) // old's values read ob: keep it
-		c := &Change{Old: old, New: &np, Step: -1}
-		np.Problems = make([]Diagnostic, len(old.Problems))
-		for i, d := range old.Problems {
-			np.Problems[i] = c.Move(d)
-		}
-		return &np, c
+		return sameText(old)
 	}
-	// The step whose object holds the change strictly inside its braces.
-	k := sort.Search(len(old.Steps), func(i int) bool { return old.Steps[i].Node.Start() >= start }) - 1
-	if k < 0 {
+	k, ok := old.stepHolding(start, oldEnd)
+	if !ok {
 		return whole()
 	}
 	s := old.Steps[k]
-	if s.Node.Start() >= start || oldEnd > s.Node.End()-1 {
-		return whole()
-	}
-	for _, d := range old.Problems {
-		if d.Code != "DUPLICATE_KEY" || old.stepAtOffset(d.Start) < 0 {
-			return whole() // a problem of the plan's frame: Load decides it again
-		}
-	}
 	r, err := jsontext.Replace(s.Node, src, s.Node.End()+newEnd-oldEnd)
 	if err != nil {
 		return whole()
@@ -206,27 +182,7 @@ func reload(old *Plan, src []byte, sp *Span, lim Limits) (*Plan, *Change) {
 		np.SchemaHint = r.Map(old.SchemaHint)
 	}
 	c := &Change{Old: old, New: np, Step: k, Start: start, OldEnd: oldEnd, NewEnd: newEnd, r: r}
-	recs := make([]Step, len(old.Steps))
-	np.Steps = make([]*Step, len(recs))
-	for i, os := range old.Steps {
-		ns := &recs[i]
-		if i == k {
-			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Value}
-			for _, m := range r.Value.Members() {
-				switch m.Key {
-				case "id":
-					ns.ID = m.Value
-				case "tool":
-					ns.Tool = m.Value
-				case "args":
-					ns.Args = m.Value
-				}
-			}
-		} else {
-			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Map(os.Node), ID: r.Map(os.ID), Tool: r.Map(os.Tool), Args: r.Map(os.Args)}
-		}
-		np.Steps[i] = ns
-	}
+	np.Steps = replaceStep(old.Steps, k, r)
 	added := false
 	addStep := func() {
 		if !added && len(r.Dups) > 0 {
@@ -245,6 +201,78 @@ func reload(old *Plan, src []byte, sp *Span, lim Limits) (*Plan, *Change) {
 	}
 	addStep()
 	return np, c
+}
+
+// changedSpan is where texts ob and src differ: from start to oldEnd in
+// ob, to newEnd in src; sp, when it fits them, is where to look.
+func changedSpan(ob, src []byte, sp *Span) (start, oldEnd, newEnd int) {
+	if sp != nil && sp.fits(len(ob), len(src)) {
+		start = sp.Start + commonPrefix(ob[sp.Start:sp.OldEnd], src[sp.Start:sp.NewEnd])
+		suffix := commonSuffix(ob[start:sp.OldEnd], src[start:sp.NewEnd])
+		return start, sp.OldEnd - suffix, sp.NewEnd - suffix
+	}
+	start = commonPrefix(ob, src)
+	suffix := commonSuffix(ob[start:], src[start:])
+	return start, len(ob) - suffix, len(src) - suffix
+}
+
+// sameText is old reloaded from the same text.
+func sameText(old *Plan) (*Plan, *Change) {
+	np := *old
+	np.Src = jsontext.NewSource(old.Src.Name, old.Src.Bytes) // old's values read these bytes: keep them
+	c := &Change{Old: old, New: &np, Step: -1}
+	np.Problems = make([]Diagnostic, len(old.Problems))
+	for i, d := range old.Problems {
+		np.Problems[i] = c.Move(d)
+	}
+	return &np, c
+}
+
+// stepHolding is the index of the step whose object holds the change from
+// start to oldEnd strictly inside its braces; ok is false when there is
+// none, or when p has a problem of its frame, which Load decides again.
+func (p *Plan) stepHolding(start, oldEnd int) (k int, ok bool) {
+	k = sort.Search(len(p.Steps), func(i int) bool { return p.Steps[i].Node.Start() >= start }) - 1
+	if k < 0 {
+		return k, false
+	}
+	s := p.Steps[k]
+	if s.Node.Start() >= start || oldEnd > s.Node.End()-1 {
+		return k, false
+	}
+	for _, d := range p.Problems {
+		if d.Code != "DUPLICATE_KEY" || p.stepAtOffset(d.Start) < 0 {
+			return k, false
+		}
+	}
+	return k, true
+}
+
+// replaceStep is the steps of the new text: step k read from r's new
+// value, the others old's, moved.
+func replaceStep(old []*Step, k int, r *jsontext.Replaced) []*Step {
+	recs := make([]Step, len(old))
+	steps := make([]*Step, len(recs))
+	for i, os := range old {
+		ns := &recs[i]
+		if i == k {
+			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Value}
+			for _, m := range r.Value.Members() {
+				switch m.Key {
+				case "id":
+					ns.ID = m.Value
+				case "tool":
+					ns.Tool = m.Value
+				case "args":
+					ns.Args = m.Value
+				}
+			}
+		} else {
+			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Map(os.Node), ID: r.Map(os.ID), Tool: r.Map(os.Tool), Args: r.Map(os.Args)}
+		}
+		steps[i] = ns
+	}
+	return steps
 }
 
 // Then is the edit that makes sp's old text into the text after next, an

@@ -161,45 +161,8 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 		}
 	}
 	affected := map[int]bool{}
-	if k := ch.Step; k >= 0 {
-		old := v.ids[k]
-		var fresh stepIDs
-		in.capture(v, k, phaseShape, func() { fresh = v.shape(np.Steps[k]) })
-		v.ids[k] = fresh
-		affected[k] = true
-		var ids []string // the ids whose steps change: the old and the new
-		if old.hasID {
-			ids = append(ids, old.id)
-		}
-		if renamed := fresh.hasID != old.hasID || fresh.id != old.id; renamed {
-			if fresh.hasID {
-				ids = append(ids, fresh.id)
-			}
-			in.rename(v, k, old, fresh)
-			// The did-you-means of references to no step list the ids
-			// before them.
-			for j := range in.steps {
-				if in.steps[j].usesScope {
-					affected[j] = true
-				}
-			}
-		}
-		for _, id := range ids {
-			for _, j := range in.byID[id] {
-				affected[j] = true
-			}
-			for _, j := range in.refsTo[id] {
-				affected[j] = true
-			}
-		}
-		// Steps whose diagnostics point into step k (its id: a duplicate,
-		// a forward reference, a did-you-mean).
-		from, to := x.p.Steps[k].Node.Start(), x.p.Steps[k].Node.End()
-		for j := range in.steps {
-			if j != k && in.steps[j].pointsInto(from, to) {
-				affected[j] = true
-			}
-		}
+	if ch.Step >= 0 {
+		x.editedStep(ch, affected)
 	}
 	// The others' diagnostics move with the text.
 	for j := range in.steps {
@@ -220,6 +183,59 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 		x.checkStep(v, np.Steps[j])
 	}
 	x.p = np
+	x.requiredAfter(ch)
+	x.ds = x.assemble()
+	return true
+}
+
+// editedStep checks the form of the step ch edited again, and marks in
+// affected the steps whose diagnostics it may change: those that share
+// its old or new id, reference them, or point into it.
+func (x *Incremental) editedStep(ch *plan.Change, affected map[int]bool) {
+	v, in, np, k := x.v, x.v.incr, ch.New, ch.Step
+	old := v.ids[k]
+	var fresh stepIDs
+	in.capture(v, k, phaseShape, func() { fresh = v.shape(np.Steps[k]) })
+	v.ids[k] = fresh
+	affected[k] = true
+	var ids []string // the ids whose steps change: the old and the new
+	if old.hasID {
+		ids = append(ids, old.id)
+	}
+	if renamed := fresh.hasID != old.hasID || fresh.id != old.id; renamed {
+		if fresh.hasID {
+			ids = append(ids, fresh.id)
+		}
+		in.rename(v, k, old, fresh)
+		// The did-you-means of references to no step list the ids
+		// before them.
+		for j := range in.steps {
+			if in.steps[j].usesScope {
+				affected[j] = true
+			}
+		}
+	}
+	for _, id := range ids {
+		for _, j := range in.byID[id] {
+			affected[j] = true
+		}
+		for _, j := range in.refsTo[id] {
+			affected[j] = true
+		}
+	}
+	// Steps whose diagnostics point into step k (its id: a duplicate,
+	// a forward reference, a did-you-mean).
+	from, to := x.p.Steps[k].Node.Start(), x.p.Steps[k].Node.End()
+	for j := range in.steps {
+		if j != k && in.steps[j].pointsInto(from, to) {
+			affected[j] = true
+		}
+	}
+}
+
+// requiredAfter brings the REQUIRED_SHAPE diagnostics up to date after ch.
+func (x *Incremental) requiredAfter(ch *plan.Change) {
+	in, np := x.v.incr, ch.New
 	// REQUIRED_SHAPE depends on which tool each step calls, and sits on
 	// the first step calling it: made again when the edited step's tool
 	// changed or one sits on it; moved otherwise.
@@ -234,8 +250,6 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 			in.required[i] = ch.Move(in.required[i])
 		}
 	}
-	x.ds = x.assemble()
-	return true
 }
 
 // assemble is the whole list: the checks of the plan's frame made again

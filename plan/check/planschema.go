@@ -31,7 +31,26 @@ const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 // anyOf, if, ...) are not carried over, since they would refuse the
 // references themselves.
 func PlanSchema(c *plan.Catalog) ([]byte, error) {
-	defs := map[string]any{
+	defs := planDefs()
+	names, descs, dispatch, err := toolDefs(c, defs)
+	if err != nil {
+		return nil, err
+	}
+	defs["step"] = stepSchema(names, descs, dispatch)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rootSchema(c, defs)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// planDefs is the $defs of the plan schema that no tool changes: the
+// shapes a plan can come in, and a reference.
+func planDefs() map[string]any {
+	return map[string]any{
 		"plan":      planObject(true),
 		"arguments": planObject(false),
 		"steps": map[string]any{
@@ -70,15 +89,20 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 			},
 		},
 	}
-	names := make([]any, 0, len(c.Tools))
-	descs := make([]any, 0, len(c.Tools))
-	var dispatch []any
+}
+
+// toolDefs adds each tool's inputSchema and arguments object to defs, and
+// returns the tools' names and hovers, and the step schema's dispatch on
+// the tool to its arguments.
+func toolDefs(c *plan.Catalog, defs map[string]any) (names, descs, dispatch []any, err error) {
+	names = make([]any, 0, len(c.Tools))
+	descs = make([]any, 0, len(c.Tools))
 	for i, t := range c.Tools {
 		names = append(names, t.Name)
 		descs = append(descs, toolHover(t))
 		in, err := decodeToolSchema(t.InputSchema)
 		if err != nil {
-			return nil, fmt.Errorf("tool %s: its inputSchema: %w", jsontext.Quote(t.Name), err)
+			return nil, nil, nil, fmt.Errorf("tool %s: its inputSchema: %w", jsontext.Quote(t.Name), err)
 		}
 		if len(in) == 0 { // true: any object
 			in = map[string]any{"type": "object"}
@@ -95,6 +119,12 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 			"then": then,
 		})
 	}
+	return names, descs, dispatch, nil
+}
+
+// stepSchema is the schema of one step: the tool one of names (hovers
+// descs), its args checked by dispatch.
+func stepSchema(names, descs, dispatch []any) map[string]any {
 	step := map[string]any{
 		"type": "object", "required": []any{"id", "tool"}, "additionalProperties": false,
 		"description": "One step: a unique id, a tool, and its arguments.",
@@ -110,8 +140,13 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 	if len(dispatch) > 0 {
 		step["allOf"] = dispatch
 	}
-	defs["step"] = step
-	root := map[string]any{
+	return step
+}
+
+// rootSchema is the plan schema of catalog c, with defs: a plan in any of
+// the shapes planctl reads.
+func rootSchema(c *plan.Catalog, defs map[string]any) map[string]any {
+	return map[string]any{
 		"$schema":     SchemaDraft,
 		"title":       "Execution plan for " + c.Source,
 		"description": "A plan for the execute_plan tool of a Concierge-style MCP server, against the tools of " + c.Source + " (planctl schema). `planctl validate` checks what a JSON Schema cannot: unique and backward step ids, reference paths.",
@@ -129,14 +164,6 @@ func PlanSchema(c *plan.Catalog) ([]byte, error) {
 		},
 		"$defs": defs,
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(root); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // toolHover is what an editor shows for a tool name: its description's

@@ -383,7 +383,24 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
 		return out
 	}
-	var aliased [3]bool // by stepKeys, the keys sug can be
+	aliased := v.unknownStepKeys(s, &out)
+	v.stepID(s, &out, aliased[0])
+	startOf := s.Node.Start()
+	if out.tool.IsZero() && !aliased[1] {
+		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
+			fmt.Sprintf("step %s has no \"tool\": add \"tool\": one of %s", jsontext.Quote(s.Label()), quoteList(v.c.Names(), 12)))
+	}
+	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
+		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
+			fmt.Sprintf("the \"args\" of step %s is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", jsontext.Quote(s.Label()), out.args.Kind()))
+	}
+	return out
+}
+
+// unknownStepKeys reports the keys of step s that are not step keys, and
+// takes a misspelt one as the key it was meant to be in out, the first
+// time; aliased tells, by stepKeys, which were.
+func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool) {
 	for _, m := range s.Node.Members() {
 		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
 			continue
@@ -420,10 +437,16 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 		d := v.add(plan.SeverityError, "UNKNOWN_STEP_KEY", s.Ptr+"/"+jsontext.EscapePointer(m.Key), m.KeyStart, m.KeyEnd, s, msg)
 		d.Suggestion = sug
 	}
+	return aliased
+}
+
+// stepID checks the id of step s, out.idNode, and sets out's id when it
+// is a string; aliased says a misspelt key stood for it.
+func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
 	startOf := s.Node.Start()
 	switch id := out.idNode; {
 	case id.IsZero() || !pyvalue.Truthy(id):
-		if !aliased[0] {
+		if !aliased {
 			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
 			ptr, start, end := s.Ptr, startOf, startOf+1
 			if !id.IsZero() {
@@ -447,15 +470,6 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %s", jsontext.Quote(id.Str()), jsontext.Quote(tidyID(id.Str()))))
 		}
 	}
-	if out.tool.IsZero() && !aliased[1] {
-		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
-			fmt.Sprintf("step %s has no \"tool\": add \"tool\": one of %s", jsontext.Quote(s.Label()), quoteList(v.c.Names(), 12)))
-	}
-	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
-		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
-			fmt.Sprintf("the \"args\" of step %s is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", jsontext.Quote(s.Label()), out.args.Kind()))
-	}
-	return out
 }
 
 func goodID(id string) bool {

@@ -357,33 +357,56 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 	for _, m := range members {
 		given.add(m.Key)
 	}
+	meant := v.unknownArgs(s, ti, ids, members, given, refs)
+	v.requiredArgs(s, ti, ids, given, meant)
+	if ti.compiled == nil {
+		return
+	}
+	key, keyed := v.memoKey(ti, members, refs)
+	if keyed && ti.passed[string(key)] {
+		v.jsonStrings(s, ti, ids, members, refs, nil)
+		return
+	}
+	v.literalArgs(s, ti, ids, members, refs, key)
+}
+
+// unknownArgs reports the arguments the tool's inputSchema does not name,
+// and returns the required ones they were likely meant to be.
+func (v *validator) unknownArgs(s *plan.Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, given, refs *nameSet) *nameSet {
 	// Misspelt arguments: one diagnostic for the name, none for the
 	// required argument it was meant to be.
 	meant := v.meant.reset()
-	if ti.props != nil && !ti.open {
-		for _, m := range members {
-			if _, ok := ti.props[m.Key]; ok {
-				continue
-			}
-			if refs.has(m.Key) && !ti.tool.IsSharable(m.Key) {
-				continue // REF_NOT_SHARABLE said it
-			}
-			sug := ti.suggestArg(m.Key)
-			if given.has(sug) {
-				sug = ""
-			}
-			if sug != "" && contains2(ti.required, sug) {
-				meant.add(sug)
-			}
-			u := ti.unknownArgMessage(m.Key, sug)
-			if ids.argAt() == "" && !v.eager { // (else the pointer is not the step's: kept whole)
-				v.ds.addLazy(lazyUnknownArg, u.sev, m.KeyStart, m.KeyEnd, s, diagRec{key: m.Key, words: u.words})
-				continue
-			}
-			d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.words.msg)
-			d.Suggestion = sug
-		}
+	if ti.props == nil || ti.open {
+		return meant
 	}
+	for _, m := range members {
+		if _, ok := ti.props[m.Key]; ok {
+			continue
+		}
+		if refs.has(m.Key) && !ti.tool.IsSharable(m.Key) {
+			continue // REF_NOT_SHARABLE said it
+		}
+		sug := ti.suggestArg(m.Key)
+		if given.has(sug) {
+			sug = ""
+		}
+		if sug != "" && contains2(ti.required, sug) {
+			meant.add(sug)
+		}
+		u := ti.unknownArgMessage(m.Key, sug)
+		if ids.argAt() == "" && !v.eager { // (else the pointer is not the step's: kept whole)
+			v.ds.addLazy(lazyUnknownArg, u.sev, m.KeyStart, m.KeyEnd, s, diagRec{key: m.Key, words: u.words})
+			continue
+		}
+		d := v.add(u.sev, "UNKNOWN_ARG", argAt{&ids, m.Key}.ptr(), m.KeyStart, m.KeyEnd, s, u.words.msg)
+		d.Suggestion = sug
+	}
+	return meant
+}
+
+// requiredArgs reports the required arguments neither given nor meant by a
+// misspelt one.
+func (v *validator) requiredArgs(s *plan.Step, ti *toolInfo, ids stepIDs, given, meant *nameSet) {
 	for _, r := range ti.required {
 		if given.has(r) || meant.has(r) {
 			continue
@@ -398,15 +421,16 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", ids.argPtr(), argsKey[0], argsKey[1], s,
 			fmt.Sprintf("step %s calls tool %s without its required argument %s: add %s: %s (a literal, or a reference if it is sharable)", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), jsontext.Quote(r), jsontext.Quote(r), typ))
 	}
-	if ti.compiled == nil {
-		return
-	}
+}
+
+// memoKey is the key of the step's literal arguments in ti.passed; keyed
+// is false when they are too big to key.
+func (v *validator) memoKey(ti *toolInfo, members []jsontext.Member, refs *nameSet) (key []byte, keyed bool) {
 	// Literal arguments that passed before pass again: key the memo by their
 	// source text (small ones only), or by no more than their kind where
 	// the schema looks at no more (shallowArg): a string, object or array
 	// argument whose schema says only its type then passes once per tool,
 	// not once per distinct literal.
-	var key []byte
 	size := 0
 	for _, m := range members {
 		if !refs.has(m.Key) {
@@ -416,23 +440,26 @@ func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, i
 			}
 		}
 	}
-	if size <= 4096 {
-		key = v.keyBuf[:0]
-		for _, m := range members {
-			if !refs.has(m.Key) {
-				// The name as it is, after its length: the key reads back one way.
-				key = append(strconv.AppendInt(key, int64(len(m.Key)), 10), ':')
-				key = append(key, m.Key...)
-				key = appendMemoValue(key, m.Value, v.src, ti.shallowArg(m.Key))
-				key = append(key, 0)
-			}
-		}
-		v.keyBuf = key
-		if ti.passed[string(key)] {
-			v.jsonStrings(s, ti, ids, members, refs, nil)
-			return
+	if size > 4096 {
+		return nil, false
+	}
+	key = v.keyBuf[:0]
+	for _, m := range members {
+		if !refs.has(m.Key) {
+			// The name as it is, after its length: the key reads back one way.
+			key = append(strconv.AppendInt(key, int64(len(m.Key)), 10), ':')
+			key = append(key, m.Key...)
+			key = appendMemoValue(key, m.Value, v.src, ti.shallowArg(m.Key))
+			key = append(key, 0)
 		}
 	}
+	v.keyBuf = key
+	return key, true
+}
+
+// literalArgs validates the step's literal arguments against the compiled
+// inputSchema, and remembers them by key (when not nil) if they passed.
+func (v *validator) literalArgs(s *plan.Step, ti *toolInfo, ids stepIDs, members []jsontext.Member, refs *nameSet, key []byte) {
 	inst := make(map[string]any, len(members))
 	lits := scratch(&v.lits)
 	for _, m := range members {

@@ -200,42 +200,70 @@ func (v *validator) known(id string) (int, bool) {
 // walkPath follows a reference's path on the output type of step j.
 func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r *plan.Ref, at argAt, j int) {
 	target := v.infos[j]
-	path := r.PathNode
-	elemPtr := func(i int) string { return at.elemPtr(r.Step, i) }
 	if target == nil || !target.hasOut {
-		// Nothing is known of the output, but a path element that is not a
-		// string or an integer is a mistake whatever the output holds.
-		for i, e := range path.Elems() {
-			if !goodPathElement(e) {
-				v.badPathElement(s, r, i, elemPtr(i))
-				return
-			}
-		}
-		if target != nil && path.Len() > 0 && !v.errorsOnly { // REF_UNCHECKED is an info
-			v.uncheckedRef(s, target, r, at, path)
-		}
+		v.walkUnknown(s, target, r, at)
 		return // an unknown tool was reported; its output is "any"
 	}
-	cur := target.out
 	node := &target.walks
 	start := 0
-	if target.wrapped && path.Len() > 0 && pyvalue.Str(path.Index(0)) == "result" {
-		e := path.Index(0)
-		rest := "[]"
-		if path.Len() > 1 {
-			rest = "[" + string(v.src[path.Index(1).Start():path.Index(path.Len()-1).End()]) + "]"
-		}
-		v.add(plan.SeverityError, "REF_WRAPPED_RESULT", elemPtr(0), e.Start(), e.End(), s,
-			fmt.Sprintf("tool %s is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", jsontext.Quote(target.tool.Name), rest))
+	if target.wrapped && r.PathNode.Len() > 0 && pyvalue.Str(r.PathNode.Index(0)) == "result" {
+		v.wrappedPath(s, target, r, at)
 		start = 1
 		node = node.skipWrapper()
 	}
-	where := func(i int) string {
-		if i == 0 {
-			return fmt.Sprintf("the output of step %s", jsontext.Quote(r.Step))
-		}
-		return fmt.Sprintf("%s in the output of step %s", v.pathText(path, i), jsontext.Quote(r.Step))
+	node, cur, ok := v.walkElems(s, target, r, at, node, start)
+	if ok {
+		v.refType(s, info, m, r, at, node, cur)
 	}
+}
+
+// walkUnknown checks the path of reference r on the output of a step
+// whose tool, target, is unknown (nil) or tells no output type.
+func (v *validator) walkUnknown(s *plan.Step, target *toolInfo, r *plan.Ref, at argAt) {
+	// Nothing is known of the output, but a path element that is not a
+	// string or an integer is a mistake whatever the output holds.
+	path := r.PathNode
+	for i, e := range path.Elems() {
+		if !goodPathElement(e) {
+			v.badPathElement(s, r, i, at.elemPtr(r.Step, i))
+			return
+		}
+	}
+	if target != nil && path.Len() > 0 && !v.errorsOnly { // REF_UNCHECKED is an info
+		v.uncheckedRef(s, target, r, at, path)
+	}
+}
+
+// wrappedPath reports the "result" that starts the path of reference r
+// to a FastMCP tool's return value, which the outputSchema wraps but
+// references do not.
+func (v *validator) wrappedPath(s *plan.Step, target *toolInfo, r *plan.Ref, at argAt) {
+	path := r.PathNode
+	e := path.Index(0)
+	rest := "[]"
+	if path.Len() > 1 {
+		rest = "[" + string(v.src[path.Index(1).Start():path.Index(path.Len()-1).End()]) + "]"
+	}
+	v.add(plan.SeverityError, "REF_WRAPPED_RESULT", at.elemPtr(r.Step, 0), e.Start(), e.End(), s,
+		fmt.Sprintf("tool %s is a FastMCP tool whose outputSchema wraps its return value in {\"result\": ...}, but references walk the raw return value: drop \"result\" from the path, write %s", jsontext.Quote(target.tool.Name), rest))
+}
+
+// refWhere names the value at element i of reference r's path, for
+// messages.
+func (v *validator) refWhere(r *plan.Ref, i int) string {
+	if i == 0 {
+		return fmt.Sprintf("the output of step %s", jsontext.Quote(r.Step))
+	}
+	return fmt.Sprintf("%s in the output of step %s", v.pathText(r.PathNode, i), jsontext.Quote(r.Step))
+}
+
+// walkElems walks the path of reference r from element start on target's
+// output, from node, and reports the first element that fails, or else
+// the first warning on the way. ok is false when an element failed; else
+// node and cur are where the path ends.
+func (v *validator) walkElems(s *plan.Step, target *toolInfo, r *plan.Ref, at argAt, node *walkNode, start int) (_ *walkNode, cur shape, ok bool) {
+	path := r.PathNode
+	cur = target.out
 	// A warning on the way is held back until the path has walked to its
 	// end: when a later element fails, that error alone is the diagnostic.
 	var pending plan.Diagnostic // (a value: a pointer to it put it on the heap for every reference)
@@ -247,8 +275,8 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 	for i := start; i < path.Len(); i++ {
 		e := path.Index(i)
 		if !goodPathElement(e) {
-			v.badPathElement(s, r, i, elemPtr(i))
-			return
+			v.badPathElement(s, r, i, at.elemPtr(r.Step, i))
+			return nil, cur, false
 		}
 		key := pyvalue.Str(e)
 		node = node.step(cur, key)
@@ -261,9 +289,9 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 					v.addUnknownProperty(s, node, f, r, at, i)
 				}
 			} else {
-				v.add(f.sev, f.code, elemPtr(i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, where(i)))
+				v.add(f.sev, f.code, at.elemPtr(r.Step, i), e.Start(), e.End(), s, v.walkMessage(f, target, e, key, v.refWhere(r, i)))
 			}
-			return
+			return nil, cur, false
 		}
 		if !held {
 			if f := res.warn; f != nil {
@@ -273,12 +301,12 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 						pendingNode, pendingFail, pendingElem = node, f, i
 					}
 				} else {
-					pending = v.p.Diag(f.sev, f.code, elemPtr(i), e.Start(), e.End(), v.walkMessage(f, target, e, key, where(i)))
+					pending = v.p.Diag(f.sev, f.code, at.elemPtr(r.Step, i), e.Start(), e.End(), v.walkMessage(f, target, e, key, v.refWhere(r, i)))
 				}
 				held = true
 			} else if res.maybe != "" {
-				pending = v.p.Diag(plan.SeverityWarning, "REF_MAYBE_MISSING", elemPtr(i), e.Start(), e.End(),
-					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %s always returns it, or reference a value that is always there", where(i+1), res.maybe, jsontext.Quote(target.tool.Name)))
+				pending = v.p.Diag(plan.SeverityWarning, "REF_MAYBE_MISSING", at.elemPtr(r.Step, i), e.Start(), e.End(),
+					fmt.Sprintf("%s may be missing at run time (%s), and the step fails if it is: make sure tool %s always returns it, or reference a value that is always there", v.refWhere(r, i+1), res.maybe, jsontext.Quote(target.tool.Name)))
 				held = true
 			}
 		}
@@ -290,6 +318,12 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 		pending.StepIndex, pending.StepID = s.Index, s.IDText()
 		v.ds.add(pending)
 	}
+	return node, cur, true
+}
+
+// refType checks that the value reference r gives, of the kinds cur
+// walked to at node, is one argument m of the step's tool (info) takes.
+func (v *validator) refType(s *plan.Step, info *toolInfo, m jsontext.Member, r *plan.Ref, at argAt, node *walkNode, cur shape) {
 	if info == nil || info.props == nil {
 		return
 	}
@@ -302,7 +336,8 @@ func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r 
 	if want == kAll || got == kAll || want&got != 0 {
 		return
 	}
-	wat := where(path.Len())
+	path := r.PathNode
+	wat := v.refWhere(r, path.Len())
 	if info.tool.Runtime == concierge.RuntimeFastMCP && laxConverts(want, got) {
 		v.refCoerced(s, info.tool, m.Key, at.keyPtr(r.Step), path, want, got, wat) // validate_values.go
 		return

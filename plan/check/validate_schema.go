@@ -433,33 +433,48 @@ func flattenB(root, node any, depth int, budget *int) []branch {
 // applicators.
 func ownBranch(m map[string]any) branch {
 	b := top()
+	b.kinds = ownKinds(m, b.kinds)
+	ownObject(m, &b)
+	ownArray(m, &b)
+	return b
+}
+
+// ownKinds narrows kinds to the JSON types the keywords of schema object m
+// allow: type, nullable, const, enum.
+func ownKinds(m map[string]any, kinds kindSet) kindSet {
 	switch t := m["type"].(type) {
 	case string:
-		b.kinds = kindOfType(t)
+		kinds = kindOfType(t)
 	case []any:
-		b.kinds = 0
+		kinds = 0
 		for _, e := range t {
 			if s, ok := e.(string); ok {
-				b.kinds |= kindOfType(s)
+				kinds |= kindOfType(s)
 			}
 		}
-		if b.kinds == 0 {
-			b.kinds = kAll
+		if kinds == 0 {
+			kinds = kAll
 		}
 	}
-	if nullable, _ := m["nullable"].(bool); nullable && b.kinds != kAll { // OpenAPI 3.0
-		b.kinds |= kNull
+	if nullable, _ := m["nullable"].(bool); nullable && kinds != kAll { // OpenAPI 3.0
+		kinds |= kNull
 	}
 	if c, ok := m["const"]; ok {
-		b.kinds &= kindOfAny(c)
+		kinds &= kindOfAny(c)
 	}
 	if e, ok := m["enum"].([]any); ok && len(e) > 0 {
 		var k kindSet
 		for _, v := range e {
 			k |= kindOfAny(v)
 		}
-		b.kinds &= k
+		kinds &= k
 	}
+	return kinds
+}
+
+// ownObject reads into b the keywords of schema object m that apply to an
+// object's members.
+func ownObject(m map[string]any, b *branch) {
 	if p, ok := m["properties"].(map[string]any); ok {
 		b.props = make(map[string][]any, len(p))
 		for k, v := range p {
@@ -485,6 +500,11 @@ func ownBranch(m map[string]any) branch {
 		b.closed = false
 		b.extra = append(b.extra, true)
 	}
+}
+
+// ownArray reads into b the keywords of schema object m that apply to an
+// array's items.
+func ownArray(m map[string]any, b *branch) {
 	if pi, ok := m["prefixItems"].([]any); ok {
 		b.prefix = make([][]any, len(pi))
 		for i, v := range pi {
@@ -516,7 +536,6 @@ func ownBranch(m map[string]any) branch {
 			b.minItems = int(i)
 		}
 	}
-	return b
 }
 
 // kinds is the set of JSON types a shape allows; kAll when unknown.

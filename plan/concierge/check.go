@@ -36,6 +36,27 @@ const executePlanQualname = "PlanBackend.serve_tools.<locals>.execute_plan()"
 // answering (a step that is not an object, an unhashable id), the message is
 // Python's exception text.
 func ConciergeCheck(p *plan.Plan, c *plan.Catalog) *Rejection {
+	if r := frameRejection(p); r != nil {
+		return r
+	}
+	seen := make(map[string]bool, len(p.Steps))
+	for _, s := range p.Steps {
+		if r := stepRejection(s, c, seen); r != nil {
+			return r
+		}
+	}
+	clear(seen)
+	for _, s := range p.Steps {
+		if r := refRejection(p, s, seen); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// frameRejection is Concierge's answer to a plan it cannot take as a list
+// of steps, or nil.
+func frameRejection(p *plan.Plan) *Rejection {
 	if p.Root.IsZero() {
 		if len(p.Problems) > 0 {
 			return &Rejection{Message: p.Problems[0].Message, Code: p.Problems[0].Code, StepIndex: -1}
@@ -54,75 +75,82 @@ func ConciergeCheck(p *plan.Plan, c *plan.Catalog) *Rejection {
 		}
 		return &Rejection{Message: d.Message, Code: d.Code, StepIndex: -1, Pointer: d.Pointer}
 	}
-	seen := make(map[string]bool, len(p.Steps))
-	for _, s := range p.Steps {
-		if s.Node.Kind() != jsontext.Object {
-			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
-				Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
-		}
-		if !pyvalue.Truthy(s.ID) {
-			return &Rejection{Message: "Every step must have an 'id'", Code: "MISSING_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr}
-		}
-		key, ok := pyHashKey(s.ID)
-		if !ok {
-			return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
-		}
-		if seen[key] {
-			return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
-		}
-		seen[key] = true
-		if !s.Tool.IsZero() {
-			if _, ok := pyHashKey(s.Tool); !ok {
-				return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
-			}
-		}
-		if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String || c.Tool(s.Tool.Str()) == nil {
-			code := "UNKNOWN_TOOL"
-			if s.Tool.IsZero() {
-				code = "MISSING_TOOL"
-			}
-			return &Rejection{Message: c.UnknownToolMessage(s.Tool),
-				Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
+	return nil
+}
+
+// stepRejection is Concierge's answer to step s's id or tool, or nil;
+// seen holds the ids of the steps before it, and gets s's.
+func stepRejection(s *plan.Step, c *plan.Catalog, seen map[string]bool) *Rejection {
+	if s.Node.Kind() != jsontext.Object {
+		return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
+			Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
+	}
+	if !pyvalue.Truthy(s.ID) {
+		return &Rejection{Message: "Every step must have an 'id'", Code: "MISSING_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr}
+	}
+	key, ok := pyHashKey(s.ID)
+	if !ok {
+		return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
+	}
+	if seen[key] {
+		return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+	}
+	seen[key] = true
+	if !s.Tool.IsZero() {
+		if _, ok := pyHashKey(s.Tool); !ok {
+			return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 		}
 	}
-	clear(seen)
-	for _, s := range p.Steps {
-		if !s.Args.IsZero() && s.Args.Kind() != jsontext.Object {
-			return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args)),
-				Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
+	if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String || c.Tool(s.Tool.Str()) == nil {
+		code := "UNKNOWN_TOOL"
+		if s.Tool.IsZero() {
+			code = "MISSING_TOOL"
 		}
-		sid, _ := pyHashKey(s.ID)
-		for _, m := range pyvalue.Members(s.Args) {
-			if !plan.IsRef(m.Value) {
-				continue
-			}
-			r := plan.ParseRefValue(m.Value) // in place: a step keeps nothing of its references
-			if r.Err != "" {
-				code := "REF_MALFORMED"
-				if !r.StepKey.Value.IsZero() {
-					code = "REF_PATH_TYPE"
-				}
-				return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key), Raised: true}
-			}
-			rk := "s:" + r.Step
-			if rk == sid {
-				return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID)),
-					Code: "REF_SELF", StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
-			}
-			if !seen[rk] {
-				code := "REF_UNDEFINED_STEP"
-				for _, later := range p.Steps[s.Index+1:] {
-					if k, _ := pyHashKey(later.ID); k == rk {
-						code = "REF_FORWARD"
-						break
-					}
-				}
-				return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID), r.Step),
-					Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
-			}
-		}
-		seen[sid] = true
+		return &Rejection{Message: c.UnknownToolMessage(s.Tool),
+			Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
 	}
+	return nil
+}
+
+// refRejection is Concierge's answer to step s's arguments and the
+// references among them, or nil; seen holds the ids of the steps before
+// it, and gets s's.
+func refRejection(p *plan.Plan, s *plan.Step, seen map[string]bool) *Rejection {
+	if !s.Args.IsZero() && s.Args.Kind() != jsontext.Object {
+		return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args)),
+			Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
+	}
+	sid, _ := pyHashKey(s.ID)
+	for _, m := range pyvalue.Members(s.Args) {
+		if !plan.IsRef(m.Value) {
+			continue
+		}
+		r := plan.ParseRefValue(m.Value) // in place: a step keeps nothing of its references
+		if r.Err != "" {
+			code := "REF_MALFORMED"
+			if !r.StepKey.Value.IsZero() {
+				code = "REF_PATH_TYPE"
+			}
+			return &Rejection{Message: r.Err, Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key), Raised: true}
+		}
+		rk := "s:" + r.Step
+		if rk == sid {
+			return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID)),
+				Code: "REF_SELF", StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
+		}
+		if !seen[rk] {
+			code := "REF_UNDEFINED_STEP"
+			for _, later := range p.Steps[s.Index+1:] {
+				if k, _ := pyHashKey(later.ID); k == rk {
+					code = "REF_FORWARD"
+					break
+				}
+			}
+			return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID), r.Step),
+				Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
+		}
+	}
+	seen[sid] = true
 	return nil
 }
 

@@ -354,105 +354,11 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string, bool) {
 	switch typ {
 	case "integer":
-		switch v.Kind() {
-		case jsontext.Number:
-			if pyvalue.IsIntLiteral(v.Str()) {
-				return pyvalue.NumberJSON(v.Str()), true
-			}
-			f, _ := strconv.ParseFloat(v.Str(), 64)
-			if f != math.Trunc(f) {
-				c.fail(loc, "int_from_float", "Input should be a valid integer, got a number with a fractional part", v)
-				return "", false
-			}
-			if math.Abs(f) >= 1<<63 {
-				c.fail(loc, "int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size", v)
-				return "", false
-			}
-			bf := new(big.Float).SetFloat64(f)
-			bi, _ := bf.Int(nil)
-			return bi.String(), true
-		case jsontext.Bool:
-			if v.Bool() {
-				return "1", true
-			}
-			return "0", true
-		case jsontext.String:
-			if n, ok := pydanticIntString(v.Str()); ok {
-				return n, true
-			}
-			c.fail(loc, "int_parsing", "Input should be a valid integer, unable to parse string as an integer", v)
-			return "", false
-		}
-		c.fail(loc, "int_type", "Input should be a valid integer", v)
+		return c.toInt(v, loc)
 	case "number":
-		switch v.Kind() {
-		case jsontext.Number:
-			if pyvalue.IsIntLiteral(v.Str()) {
-				// float(int) rounds once, to nearest even; past the
-				// largest double it raises, which pydantic reports as
-				// float_type.
-				f, err := strconv.ParseFloat(v.Str(), 64)
-				if err != nil {
-					c.fail(loc, "float_type", "Input should be a valid number", v)
-					return "", false
-				}
-				return pyvalue.FloatRepr(f + 0), true // -0 is the int 0: 0.0
-			}
-			return pyvalue.NumberJSON(v.Str()), true
-		case jsontext.Bool:
-			if v.Bool() {
-				return "1.0", true
-			}
-			return "0.0", true
-		case jsontext.String:
-			t, ok := pyUnderscores(strings.TrimSpace(v.Str()))
-			f, err := strconv.ParseFloat(t, 64)
-			if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
-				switch {
-				case !c.floats && (math.IsInf(f, 0) || math.IsNaN(f)):
-					return "null", true // as the MCP wire carries it
-				case math.IsNaN(f):
-					return "NaN", true
-				case math.IsInf(f, 1):
-					return "Infinity", true
-				case math.IsInf(f, -1):
-					return "-Infinity", true
-				}
-				return pyvalue.FloatRepr(f), true
-			}
-			c.fail(loc, "float_parsing", "Input should be a valid number, unable to parse string as a number", v)
-			return "", false
-		}
-		c.fail(loc, "float_type", "Input should be a valid number", v)
+		return c.toNumber(v, loc)
 	case "boolean":
-		switch v.Kind() {
-		case jsontext.Bool:
-			return "", true
-		case jsontext.Number:
-			f, _ := strconv.ParseFloat(v.Str(), 64)
-			switch f {
-			case 0:
-				return "false", true
-			case 1:
-				return "true", true
-			}
-			if pyvalue.IsIntLiteral(v.Str()) {
-				c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
-			} else {
-				c.fail(loc, "bool_type", "Input should be a valid boolean", v)
-			}
-			return "", false
-		case jsontext.String:
-			switch strings.ToLower(v.Str()) { // no spaces: " yes" is refused
-			case "true", "1", "yes", "on", "t", "y":
-				return "true", true
-			case "false", "0", "no", "off", "f", "n":
-				return "false", true
-			}
-			c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
-			return "", false
-		}
-		c.fail(loc, "bool_type", "Input should be a valid boolean", v)
+		return c.toBool(v, loc)
 	case "string":
 		if v.Kind() == jsontext.String {
 			return "", true
@@ -471,6 +377,118 @@ func (c *pyConverter) scalar(typ string, v jsontext.Value, loc []string) (string
 	default:
 		return "", true // a type pydantic has no lax rule for here: unchanged
 	}
+	return "", false
+}
+
+// toInt converts v as pydantic's lax int does: scalar for "integer".
+func (c *pyConverter) toInt(v jsontext.Value, loc []string) (string, bool) {
+	switch v.Kind() {
+	case jsontext.Number:
+		if pyvalue.IsIntLiteral(v.Str()) {
+			return pyvalue.NumberJSON(v.Str()), true
+		}
+		f, _ := strconv.ParseFloat(v.Str(), 64)
+		if f != math.Trunc(f) {
+			c.fail(loc, "int_from_float", "Input should be a valid integer, got a number with a fractional part", v)
+			return "", false
+		}
+		if math.Abs(f) >= 1<<63 {
+			c.fail(loc, "int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size", v)
+			return "", false
+		}
+		bf := new(big.Float).SetFloat64(f)
+		bi, _ := bf.Int(nil)
+		return bi.String(), true
+	case jsontext.Bool:
+		if v.Bool() {
+			return "1", true
+		}
+		return "0", true
+	case jsontext.String:
+		if n, ok := pydanticIntString(v.Str()); ok {
+			return n, true
+		}
+		c.fail(loc, "int_parsing", "Input should be a valid integer, unable to parse string as an integer", v)
+		return "", false
+	}
+	c.fail(loc, "int_type", "Input should be a valid integer", v)
+	return "", false
+}
+
+// toNumber converts v as pydantic's lax float does: scalar for "number".
+func (c *pyConverter) toNumber(v jsontext.Value, loc []string) (string, bool) {
+	switch v.Kind() {
+	case jsontext.Number:
+		if pyvalue.IsIntLiteral(v.Str()) {
+			// float(int) rounds once, to nearest even; past the
+			// largest double it raises, which pydantic reports as
+			// float_type.
+			f, err := strconv.ParseFloat(v.Str(), 64)
+			if err != nil {
+				c.fail(loc, "float_type", "Input should be a valid number", v)
+				return "", false
+			}
+			return pyvalue.FloatRepr(f + 0), true // -0 is the int 0: 0.0
+		}
+		return pyvalue.NumberJSON(v.Str()), true
+	case jsontext.Bool:
+		if v.Bool() {
+			return "1.0", true
+		}
+		return "0.0", true
+	case jsontext.String:
+		t, ok := pyUnderscores(strings.TrimSpace(v.Str()))
+		f, err := strconv.ParseFloat(t, 64)
+		if ok && (err == nil || math.IsInf(f, 0)) && !strings.ContainsAny(t, "xX") {
+			switch {
+			case !c.floats && (math.IsInf(f, 0) || math.IsNaN(f)):
+				return "null", true // as the MCP wire carries it
+			case math.IsNaN(f):
+				return "NaN", true
+			case math.IsInf(f, 1):
+				return "Infinity", true
+			case math.IsInf(f, -1):
+				return "-Infinity", true
+			}
+			return pyvalue.FloatRepr(f), true
+		}
+		c.fail(loc, "float_parsing", "Input should be a valid number, unable to parse string as a number", v)
+		return "", false
+	}
+	c.fail(loc, "float_type", "Input should be a valid number", v)
+	return "", false
+}
+
+// toBool converts v as pydantic's lax bool does: scalar for "boolean".
+func (c *pyConverter) toBool(v jsontext.Value, loc []string) (string, bool) {
+	switch v.Kind() {
+	case jsontext.Bool:
+		return "", true
+	case jsontext.Number:
+		f, _ := strconv.ParseFloat(v.Str(), 64)
+		switch f {
+		case 0:
+			return "false", true
+		case 1:
+			return "true", true
+		}
+		if pyvalue.IsIntLiteral(v.Str()) {
+			c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
+		} else {
+			c.fail(loc, "bool_type", "Input should be a valid boolean", v)
+		}
+		return "", false
+	case jsontext.String:
+		switch strings.ToLower(v.Str()) { // no spaces: " yes" is refused
+		case "true", "1", "yes", "on", "t", "y":
+			return "true", true
+		case "false", "0", "no", "off", "f", "n":
+			return "false", true
+		}
+		c.fail(loc, "bool_parsing", "Input should be a valid boolean, unable to interpret input", v)
+		return "", false
+	}
+	c.fail(loc, "bool_type", "Input should be a valid boolean", v)
 	return "", false
 }
 

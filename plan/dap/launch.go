@@ -165,76 +165,20 @@ func ParseLaunch(raw json.RawMessage) (Launch, error) {
 	if err := json.Unmarshal(raw, &l); err != nil {
 		return Launch{}, typeError(err)
 	}
-	var env struct {
-		Env map[string]*string `json:"env"`
+	env, err := parseEnv(raw)
+	if err != nil {
+		return Launch{}, err
 	}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field == "env" && te.Value != "object" {
-			var whole struct{ Env json.RawMessage }
-			json.Unmarshal(raw, &whole)
-			if t := bytes.TrimSpace(whole.Env); len(t) > 0 && t[0] == '{' {
-				// A map's field is the map's own name: the value is one of its.
-				return Launch{}, fmt.Errorf("the configuration's \"env\" holds %s: each variable's value is a string (see docs/debug.md, \"Launch and attach attributes\")", article(te.Value))
-			}
-		}
-		return Launch{}, typeError(err)
-	}
-	keys := make([]string, 0, len(env.Env))
-	for k := range env.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := env.Env[k]
-		if v == nil {
-			return Launch{}, fmt.Errorf("env %q is null: planctl adds variables to a stdio server's environment and cannot remove one; drop the key or give it a string", k)
-		}
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return Launch{}, fmt.Errorf("env key %q is not a variable name: a name has no \"=\" and is not empty", k)
-		}
-		if l.Env == nil {
-			l.Env = map[string]string{}
-		}
-		l.Env[k] = *v
-	}
+	l.Env = env
 	l.Headers = append(l.Headers, l.Header...)
 	l.Header = nil
 	if l.Cwd != "" {
-		abs, err := filepath.Abs(l.Cwd)
-		if err != nil {
-			return Launch{}, fmt.Errorf("cwd %q: %w", l.Cwd, err)
+		if err := l.resolvePaths(); err != nil {
+			return Launch{}, err
 		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return Launch{}, fmt.Errorf("cwd %q is not a folder: set it to the folder relative paths start from (in VS Code, \"${workspaceFolder}\"), or leave it out", l.Cwd)
-		}
-		l.Cwd = abs
-		for _, p := range []*string{&l.Program, &l.Config, &l.Replay} {
-			if *p != "" && !filepath.IsAbs(*p) {
-				*p = filepath.Join(l.Cwd, *p)
-			}
-		}
-		if l.ServerLog != "" && l.ServerLog != "-" && !filepath.IsAbs(l.ServerLog) {
-			l.ServerLog = filepath.Join(l.Cwd, l.ServerLog)
-		}
-		for i, c := range l.Catalog {
-			if !filepath.IsAbs(c) {
-				l.Catalog[i] = filepath.Join(l.Cwd, c)
-			}
-		}
-		l.MCPRoot = sources.Shape{MCPRoot: l.MCPRoot}.Resolve(l.Cwd).MCPRoot
 	}
-	if l.Program == "" && l.Replay == "" {
-		return Launch{}, errors.New("the configuration has no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")
-	}
-	if l.ServerName != "" && l.Config == "" {
-		return Launch{}, fmt.Errorf("\"serverName\" %q picks a server from \"config\": set \"config\" to the mcpServers file too", l.ServerName)
-	}
-	if len(l.Headers) > 0 && len(l.URL) == 0 {
-		return Launch{}, errors.New("\"headers\" go with \"url\": set \"url\" to the MCP server's address, or drop them")
-	}
-	if len(l.Headers) > 0 && len(l.URL) > 1 {
-		return Launch{}, errors.New("\"headers\" go with a single \"url\": write each server's \"headers\" in a \"config\" file")
+	if err := l.checkTogether(); err != nil {
+		return Launch{}, err
 	}
 	l.stepTimeout = 60 * time.Second
 	if l.StepTimeout != "" {
@@ -245,6 +189,91 @@ func ParseLaunch(raw json.RawMessage) (Launch, error) {
 		l.stepTimeout = d
 	}
 	return l, nil
+}
+
+// parseEnv reads the configuration's "env": nil when it has none.
+func parseEnv(raw json.RawMessage) (map[string]string, error) {
+	var out map[string]string
+	var env struct {
+		Env map[string]*string `json:"env"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field == "env" && te.Value != "object" {
+			var whole struct{ Env json.RawMessage }
+			json.Unmarshal(raw, &whole)
+			if t := bytes.TrimSpace(whole.Env); len(t) > 0 && t[0] == '{' {
+				// A map's field is the map's own name: the value is one of its.
+				return nil, fmt.Errorf("the configuration's \"env\" holds %s: each variable's value is a string (see docs/debug.md, \"Launch and attach attributes\")", article(te.Value))
+			}
+		}
+		return nil, typeError(err)
+	}
+	keys := make([]string, 0, len(env.Env))
+	for k := range env.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := env.Env[k]
+		if v == nil {
+			return nil, fmt.Errorf("env %q is null: planctl adds variables to a stdio server's environment and cannot remove one; drop the key or give it a string", k)
+		}
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, fmt.Errorf("env key %q is not a variable name: a name has no \"=\" and is not empty", k)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = *v
+	}
+	return out, nil
+}
+
+// resolvePaths makes cwd absolute against planctl's folder, and the
+// relative paths of l absolute against cwd.
+func (l *Launch) resolvePaths() error {
+	abs, err := filepath.Abs(l.Cwd)
+	if err != nil {
+		return fmt.Errorf("cwd %q: %w", l.Cwd, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cwd %q is not a folder: set it to the folder relative paths start from (in VS Code, \"${workspaceFolder}\"), or leave it out", l.Cwd)
+	}
+	l.Cwd = abs
+	for _, p := range []*string{&l.Program, &l.Config, &l.Replay} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(l.Cwd, *p)
+		}
+	}
+	if l.ServerLog != "" && l.ServerLog != "-" && !filepath.IsAbs(l.ServerLog) {
+		l.ServerLog = filepath.Join(l.Cwd, l.ServerLog)
+	}
+	for i, c := range l.Catalog {
+		if !filepath.IsAbs(c) {
+			l.Catalog[i] = filepath.Join(l.Cwd, c)
+		}
+	}
+	l.MCPRoot = sources.Shape{MCPRoot: l.MCPRoot}.Resolve(l.Cwd).MCPRoot
+	return nil
+}
+
+// checkTogether refuses a configuration with no plan, or with attributes
+// that only go together.
+func (l *Launch) checkTogether() error {
+	if l.Program == "" && l.Replay == "" {
+		return errors.New("the configuration has no \"program\": set it to the plan file to debug (in VS Code, \"${file}\")")
+	}
+	if l.ServerName != "" && l.Config == "" {
+		return fmt.Errorf("\"serverName\" %q picks a server from \"config\": set \"config\" to the mcpServers file too", l.ServerName)
+	}
+	if len(l.Headers) > 0 && len(l.URL) == 0 {
+		return errors.New("\"headers\" go with \"url\": set \"url\" to the MCP server's address, or drop them")
+	}
+	if len(l.Headers) > 0 && len(l.URL) > 1 {
+		return errors.New("\"headers\" go with a single \"url\": write each server's \"headers\" in a \"config\" file")
+	}
+	return nil
 }
 
 // typeError names the attribute whose value has the wrong type.

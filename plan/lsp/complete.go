@@ -193,17 +193,18 @@ func (s *Server) completion(ctx *glsp.Context, params *protocol.CompletionParams
 	return protocol.CompletionList{IsIncomplete: false, Items: items}, nil
 }
 
+// complete is the completion items at offset off of d: what fits where the
+// cursor is in the plan's steps, told from a tolerant scan of the text up
+// to it, since the text being typed is seldom valid JSON.
 func (s *Server) complete(d *view, off int) []protocol.CompletionItem {
 	sc := scanTo(d.text, off)
 	path, atKey := sc.path()
 	steps, stepFrame, index, rest, ok := sc.step(path)
-	items := []protocol.CompletionItem{}
+	c := &completions{items: []protocol.CompletionItem{}, sc: sc, off: off}
 	if !ok {
-		return items
+		return c.items
 	}
 	cat := s.catalog()
-	// What is known of the steps before the cursor's: their ids and tools.
-	type earlier struct{ id, tool string }
 	var before []earlier
 	for j, m := range steps.done {
 		if j < index && m["id"] != "" {
@@ -217,102 +218,142 @@ func (s *Server) complete(d *view, off int) []protocol.CompletionItem {
 	if p := d.analysedPlan(); toolName == "" && p != nil && index < len(p.Steps) {
 		toolName = p.Steps[index].ToolName()
 	}
-	pos := d.positioner()
-	replace := func(label string) protocol.TextEdit {
-		if sc.inString {
-			return protocol.TextEdit{Range: pos.rng(sc.strStart+1, off), NewText: label}
-		}
-		return protocol.TextEdit{Range: pos.rng(off, off), NewText: check.Quote(label)}
-	}
-	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
-		k := kind
-		it := protocol.CompletionItem{Label: label, Kind: &k, TextEdit: replace(label)}
-		if detail != "" {
-			it.Detail = &detail
-		}
-		if doc != "" {
-			it.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: doc}
-		}
-		items = append(items, it)
-	}
-	top := sc.stack[len(sc.stack)-1]
+	c.pos = d.positioner()
+	c.top = sc.stack[len(sc.stack)-1]
 	// The keys already in the object, but the one being typed: those
 	// before the cursor, and those after it, to the object's end.
-	var after map[string]bool
 	if atKey {
-		after = sc.keysAfter(d.text, off)
+		c.after = sc.keysAfter(d.text, off)
 	}
-	present := func(k string) bool { return top.keys[k] || after[k] }
 	switch {
 	case !atKey && len(rest) == 1 && rest[0] == "tool":
-		for _, t := range cat.Tools {
-			var sig strings.Builder
-			concierge.RenderConciergeTool(&sig, t)
-			first, _, _ := strings.Cut(sig.String(), "\n")
-			add(t.Name, protocol.CompletionItemKindFunction, strings.TrimSpace(first), "```text\n"+sig.String()+"\n```")
-		}
+		c.tools(cat)
 	case atKey && len(rest) == 0:
 		for _, k := range []string{"id", "tool", "args"} {
-			if !present(k) {
-				add(k, protocol.CompletionItemKindProperty, "step key", "")
+			if !c.present(k) {
+				c.add(k, protocol.CompletionItemKindProperty, "step key", "")
 			}
 		}
 	case atKey && len(rest) == 1 && rest[0] == "args":
-		t := cat.Tool(toolName)
-		if t == nil {
-			return items
-		}
-		for _, prm := range check.Params(t) {
-			if present(prm.Name) {
-				continue
-			}
-			var md strings.Builder
-			paramDoc(&md, t, prm)
-			detail := prm.Type
-			if prm.Required {
-				detail += ", required"
-			}
-			if prm.Sharable {
-				detail += ", sharable"
-			}
-			add(prm.Name, protocol.CompletionItemKindProperty, detail, md.String())
-		}
+		c.params(cat.Tool(toolName))
 	case atKey && len(rest) == 3 && rest[0] == "args" && rest[2] == plan.RefKey:
-		for j := len(before) - 1; j >= 0; j-- { // the nearest step first
-			b := before[j]
-			doc := ""
-			if t := cat.Tool(b.tool); t != nil {
-				out, _ := check.OutputAt(t, nil)
-				doc = fmt.Sprintf("the output of `%s`: `%s`", t.Name, out.Type)
-			}
-			add(b.id, protocol.CompletionItemKindReference, "step "+b.id+": "+b.tool, doc)
-			sortText := fmt.Sprintf("%06d", len(before)-1-j)
-			items[len(items)-1].SortText = &sortText
-		}
-	case !atKey && len(rest) == 5 && rest[0] == "args" && rest[2] == plan.RefKey && !top.obj:
+		c.references(cat, before)
+	case !atKey && len(rest) == 5 && rest[0] == "args" && rest[2] == plan.RefKey && !c.top.obj:
 		tool := ""
 		for _, b := range before {
 			if b.id == rest[3] {
 				tool = b.tool
 			}
 		}
-		t := cat.Tool(tool)
-		if t == nil {
-			return items
-		}
-		out, ok := check.OutputAt(t, top.elems[:min(top.index, len(top.elems))])
-		if !ok {
-			return items
-		}
-		for _, k := range out.Keys {
-			detail := k.Type
-			if !k.Required {
-				detail += " (optional)"
-			}
-			add(k.Name, protocol.CompletionItemKindField, detail, k.Description)
-		}
+		c.outputKeys(cat.Tool(tool))
 	}
-	return items
+	return c.items
+}
+
+// earlier is what is known of a step before the cursor's: its id and tool.
+type earlier struct{ id, tool string }
+
+// completions gathers the completion items at the cursor off, in the
+// innermost object or array top.
+type completions struct {
+	items []protocol.CompletionItem
+	sc    scan
+	off   int
+	pos   *positioner
+	top   *scanFrame
+	after map[string]bool // keys of top after the cursor
+}
+
+// add appends an item whose label replaces the string being typed, or is
+// inserted, quoted, at the cursor.
+func (c *completions) add(label string, kind protocol.CompletionItemKind, detail, doc string) {
+	k := kind
+	var edit protocol.TextEdit
+	if c.sc.inString {
+		edit = protocol.TextEdit{Range: c.pos.rng(c.sc.strStart+1, c.off), NewText: label}
+	} else {
+		edit = protocol.TextEdit{Range: c.pos.rng(c.off, c.off), NewText: check.Quote(label)}
+	}
+	it := protocol.CompletionItem{Label: label, Kind: &k, TextEdit: edit}
+	if detail != "" {
+		it.Detail = &detail
+	}
+	if doc != "" {
+		it.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: doc}
+	}
+	c.items = append(c.items, it)
+}
+
+// present tells whether the object at the cursor has key k already, but
+// for the key being typed.
+func (c *completions) present(k string) bool { return c.top.keys[k] || c.after[k] }
+
+// tools offers the catalog's tools as a step's tool, each with its
+// signature as Concierge renders it.
+func (c *completions) tools(cat *plan.Catalog) {
+	for _, t := range cat.Tools {
+		var sig strings.Builder
+		concierge.RenderConciergeTool(&sig, t)
+		first, _, _ := strings.Cut(sig.String(), "\n")
+		c.add(t.Name, protocol.CompletionItemKindFunction, strings.TrimSpace(first), "```text\n"+sig.String()+"\n```")
+	}
+}
+
+// params offers the parameters of tool t the step's args lack.
+func (c *completions) params(t *plan.Tool) {
+	if t == nil {
+		return
+	}
+	for _, prm := range check.Params(t) {
+		if c.present(prm.Name) {
+			continue
+		}
+		var md strings.Builder
+		paramDoc(&md, t, prm)
+		detail := prm.Type
+		if prm.Required {
+			detail += ", required"
+		}
+		if prm.Sharable {
+			detail += ", sharable"
+		}
+		c.add(prm.Name, protocol.CompletionItemKindProperty, detail, md.String())
+	}
+}
+
+// references offers the ids of the steps before the cursor's as a
+// reference's step, the nearest first.
+func (c *completions) references(cat *plan.Catalog, before []earlier) {
+	for j := len(before) - 1; j >= 0; j-- {
+		b := before[j]
+		doc := ""
+		if t := cat.Tool(b.tool); t != nil {
+			out, _ := check.OutputAt(t, nil)
+			doc = fmt.Sprintf("the output of `%s`: `%s`", t.Name, out.Type)
+		}
+		c.add(b.id, protocol.CompletionItemKindReference, "step "+b.id+": "+b.tool, doc)
+		sortText := fmt.Sprintf("%06d", len(before)-1-j)
+		c.items[len(c.items)-1].SortText = &sortText
+	}
+}
+
+// outputKeys offers the keys of tool t's output at the reference path
+// typed so far, up to the cursor.
+func (c *completions) outputKeys(t *plan.Tool) {
+	if t == nil {
+		return
+	}
+	out, ok := check.OutputAt(t, c.top.elems[:min(c.top.index, len(c.top.elems))])
+	if !ok {
+		return
+	}
+	for _, k := range out.Keys {
+		detail := k.Type
+		if !k.Required {
+			detail += " (optional)"
+		}
+		c.add(k.Name, protocol.CompletionItemKindField, detail, k.Description)
+	}
 }
 
 // keysAfter is the keys of the innermost object at the cursor that come

@@ -184,44 +184,65 @@ func scan(s string) ([]token, error) {
 		case r == '\'':
 			return nil, errAt(s, i, `strings are written in double quotes: "text"`)
 		case r == '"':
-			j, err := p.skipString(i, len(s))
+			t, j, err := p.stringToken(i)
 			if err != nil {
 				return nil, err
 			}
-			if !gjson.Valid(s[i:j]) {
-				return nil, errAt(s, i, `this string has an escape JSON does not know: use \" \\ \/ \b \f \n \r \t or \uXXXX`)
-			}
-			toks = append(toks, token{kind: tLit, off: i, text: s[i:j], lit: gjson.Parse(s[i:j])})
+			toks = append(toks, t)
 			i = j
 		default:
-			j, err := p.scanTo(i, len(s), func(k int) bool { return endsOperand(s, k) })
+			t, j, err := p.operandToken(i)
 			if err != nil {
 				return nil, err
 			}
-			t := s[i:j]
-			switch {
-			case t == "true" || t == "false" || t == "null":
-				toks = append(toks, token{kind: tLit, off: i, text: t, lit: gjson.Parse(t)})
-			case t == "missing":
-				toks = append(toks, token{kind: tLit, off: i, text: t, missing: true})
-			case (t[0] == '[' || t[0] == '{') && gjson.Valid(t):
-				toks = append(toks, token{kind: tLit, off: i, text: t, lit: gjson.Parse(t)})
-			case number().MatchString(t):
-				toks = append(toks, token{kind: tLit, off: i, text: t, lit: gjson.Result{Type: gjson.Number, Raw: t}})
-			default:
-				path, serr := p.parsePath(i, j)
-				if serr != nil {
-					return nil, serr
-				}
-				if err := checkCopies(t, path); err != nil {
-					return nil, &SyntaxError{Text: s, Col: col(s, i), Msg: err.Error()}
-				}
-				toks = append(toks, token{kind: tOperand, off: i, text: t, q: &operand{text: t, off: i, path: path}})
-			}
+			toks = append(toks, t)
 			i = j
 		}
 	}
 	return append(toks, token{kind: tEOF, off: len(s)}), nil
+}
+
+// stringToken is the JSON string literal at offset i of the condition, and
+// the offset after it.
+func (p *parser) stringToken(i int) (token, int, error) {
+	s := p.text
+	j, err := p.skipString(i, len(s))
+	if err != nil {
+		return token{}, 0, err
+	}
+	if !gjson.Valid(s[i:j]) {
+		return token{}, 0, errAt(s, i, `this string has an escape JSON does not know: use \" \\ \/ \b \f \n \r \t or \uXXXX`)
+	}
+	return token{kind: tLit, off: i, text: s[i:j], lit: gjson.Parse(s[i:j])}, j, nil
+}
+
+// operandToken is the operand at offset i of the condition, a literal or a
+// gjson query, and the offset after it.
+func (p *parser) operandToken(i int) (token, int, error) {
+	s := p.text
+	j, err := p.scanTo(i, len(s), func(k int) bool { return endsOperand(s, k) })
+	if err != nil {
+		return token{}, 0, err
+	}
+	t := s[i:j]
+	switch {
+	case t == "true" || t == "false" || t == "null":
+		return token{kind: tLit, off: i, text: t, lit: gjson.Parse(t)}, j, nil
+	case t == "missing":
+		return token{kind: tLit, off: i, text: t, missing: true}, j, nil
+	case (t[0] == '[' || t[0] == '{') && gjson.Valid(t):
+		return token{kind: tLit, off: i, text: t, lit: gjson.Parse(t)}, j, nil
+	case number().MatchString(t):
+		return token{kind: tLit, off: i, text: t, lit: gjson.Result{Type: gjson.Number, Raw: t}}, j, nil
+	}
+	path, serr := p.parsePath(i, j)
+	if serr != nil {
+		return token{}, 0, serr
+	}
+	if err := checkCopies(t, path); err != nil {
+		return token{}, 0, &SyntaxError{Text: s, Col: col(s, i), Msg: err.Error()}
+	}
+	return token{kind: tOperand, off: i, text: t, q: &operand{text: t, off: i, path: path}}, j, nil
 }
 
 // endsOperand says whether a gjson operand ends at s[k] (outside its

@@ -604,32 +604,13 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	if tool == nil {
 		return fail(r.Catalog.UnknownToolMessage(step.Tool))
 	}
-	var args json.RawMessage
-	var err error
-	if r.opts.DropArgs && immediate {
-		// Nothing reads the arguments after the call: the run keeps none
-		// (DropArgs) and an immediate tool keeps nothing of them. They are
-		// built in the run's own buffer, not copied out a step at a time.
-		args, err = r.appendArgs(r.argsBuf[:0], i, tool)
-		if cap(args) <= maxArgsScratch {
-			r.argsBuf = args[:0]
-		}
-	} else {
-		args, err = r.ResolveArgs(i)
-	}
+	args, err := r.stepArgs(i, tool, immediate)
 	if err != nil {
 		return fail(err.Error())
 	}
 	held, answer := r.held(i)
-	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)) > max {
-		return fail(overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max))
-	}
-	if r.opts.Lease != nil {
-		// The arguments are held until the answer is written (the trace, the
-		// debugger), and the tool gets its own copy: a shared budget counts them.
-		if msg, ok := r.opts.Lease.Take(step.Label(), int64(len(args))); !ok {
-			return fail(msg)
-		}
+	if msg, ok := r.admitArgs(step, held, args); !ok {
+		return fail(msg)
 	}
 	st.Args, st.argsN = args, len(args)
 	if ctx.Err() != nil {
@@ -638,6 +619,57 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	}
 	r.emit(Event{Kind: EventStepStarted, Step: i, State: st})
 
+	res, msg, halt, ok := r.callStep(ctx, step, tool, immediate, args, &st)
+	if halt != "" {
+		return st, halt
+	}
+	if !ok {
+		return fail(msg)
+	}
+	val, unique, msg, ok := r.acceptResult(i, step, tool, held+int64(len(args)), answer, res.Value)
+	if !ok {
+		return fail(msg)
+	}
+	st.Status, st.Result, st.unique = StepOK, val, unique
+	return st, ""
+}
+
+// stepArgs resolves step i's arguments for tool; immediate says the tool
+// keeps nothing of them.
+func (r *Run) stepArgs(i int, tool *plan.Tool, immediate bool) (json.RawMessage, error) {
+	if !r.opts.DropArgs || !immediate {
+		return r.ResolveArgs(i)
+	}
+	// Nothing reads the arguments after the call: the run keeps none
+	// (DropArgs) and an immediate tool keeps nothing of them. They are
+	// built in the run's own buffer, not copied out a step at a time.
+	args, err := r.appendArgs(r.argsBuf[:0], i, tool)
+	if cap(args) <= maxArgsScratch {
+		r.argsBuf = args[:0]
+	}
+	return args, err
+}
+
+// admitArgs tells whether step's resolved arguments may be held beside the
+// bytes the run holds already (held), and if not, why.
+func (r *Run) admitArgs(step *plan.Step, held int64, args json.RawMessage) (string, bool) {
+	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)) > max {
+		return overResponse(step.Label(), "resolved arguments", held+int64(len(args)), max), false
+	}
+	if r.opts.Lease != nil {
+		// The arguments are held until the answer is written (the trace, the
+		// debugger), and the tool gets its own copy: a shared budget counts them.
+		if msg, ok := r.opts.Lease.Take(step.Label(), int64(len(args))); !ok {
+			return msg, false
+		}
+	}
+	return "", true
+}
+
+// callStep calls tool with step's arguments, sets st's duration, and tells
+// why the call failed (msg, not ok) or halted the run (halt), if it did; a
+// tool's own error is a failure too.
+func (r *Run) callStep(ctx context.Context, step *plan.Step, tool *plan.Tool, immediate bool, args json.RawMessage, st *StepState) (res plan.ToolResult, msg, halt string, ok bool) {
 	cctx, cancel := r.boundCtx(ctx), context.CancelFunc(func() {})
 	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(cctx, r.opts.StepTimeout)
@@ -648,74 +680,112 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	st.Duration = time.Since(st.Started)
 	switch {
 	case ctx.Err() != nil:
-		return fail(fmt.Sprintf("step %s was cancelled after %s, before tool %s answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), jsontext.Quote(tool.Name)))
+		return res, fmt.Sprintf("step %s was cancelled after %s, before tool %s answered", jsontext.Quote(step.Label()), roundDuration(st.Duration), jsontext.Quote(tool.Name)), "", false
 	case cctx.Err() != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("step %s timed out after %s: tool %s did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, jsontext.Quote(tool.Name)))
+		return res, fmt.Sprintf("step %s timed out after %s: tool %s did not answer within the step timeout (--step-timeout)", jsontext.Quote(step.Label()), r.opts.StepTimeout, jsontext.Quote(tool.Name)), "", false
 	case err != nil && r.opts.haltAtTraceEnd && errors.Is(err, ErrNoAnswer):
 		halt = ErrNoAnswer.Error()
 		var na interface{ NoAnswerReason() string }
 		if errors.As(err, &na) {
 			halt += ": " + na.NoAnswerReason()
 		}
-		return st, halt
+		return res, "", halt, true
 	case err != nil:
-		return fail(err.Error())
+		return res, err.Error(), "", false
 	case res.IsError:
-		return fail(res.Error)
+		return res, res.Error, "", false
 	}
-	if max := r.maxResult(); max > 0 && int64(len(res.Value)) > max {
-		return fail(OverResult(tool.Name, plan.ByteSize(int64(len(res.Value))), max))
+	return res, "", "", true
+}
+
+// acceptResult checks tool's result value for step i against the run's
+// limits and what a plan's value may be, and reserves its place in the
+// answer: held counts the bytes held with the step's arguments, answer the
+// answer's size before it. val is the result as Python reads it.
+func (r *Run) acceptResult(i int, step *plan.Step, tool *plan.Tool, held, answer int64, value json.RawMessage) (val json.RawMessage, unique bool, msg string, ok bool) {
+	if max := r.maxResult(); max > 0 && int64(len(value)) > max {
+		return nil, false, OverResult(tool.Name, plan.ByteSize(int64(len(value))), max), false
 	}
-	if max := r.opts.MaxResponse; max > 0 && held+int64(len(args)+len(res.Value)) > max {
-		return fail(overResponse(step.Label(), fmt.Sprintf("result from tool %s", jsontext.Quote(tool.Name)), held+int64(len(args)+len(res.Value)), max))
+	if max := r.opts.MaxResponse; max > 0 && held+int64(len(value)) > max {
+		return nil, false, overResponse(step.Label(), fmt.Sprintf("result from tool %s", jsontext.Quote(tool.Name)), held+int64(len(value)), max), false
 	}
+	clean, msg, ok := resultReadable(tool, value)
+	if !ok {
+		return nil, false, msg, false
+	}
+	val, unique = value, true // as Python reads it: plan/pyvalue
+	if !clean {
+		val, unique = pyvalue.ValuesUnique(value)
+	}
+	if len(val) > 0 && &val[0] != &value[0] {
+		r.keepFloats(i, val, value)
+	}
+	if msg, ok := r.reserveAnswer(i, step, tool, answer, val); !ok {
+		return nil, false, msg, false
+	}
+	return val, unique, "", true
+}
+
+// resultReadable tells whether tool's result value can be a plan's value
+// (nested no deeper than jsontext.MaxDepth, valid UTF-8), and if not, why;
+// clean says Python reads it as it is.
+func resultReadable(tool *plan.Tool, value json.RawMessage) (clean bool, msg string, ok bool) {
 	// The pass that tells whether Python would read the result as it is
 	// measures its depth too. Nesting d levels takes 2d bytes at least: a
 	// shorter result that pass did not vouch for is not scanned for it.
-	clean, d := pyvalue.Clean(res.Value)
-	if !clean && len(res.Value) > 2*jsontext.MaxDepth {
-		d = jsontext.Depth(res.Value)
+	clean, d := pyvalue.Clean(value)
+	if !clean && len(value) > 2*jsontext.MaxDepth {
+		d = jsontext.Depth(value)
 	}
-	if len(res.Value) > 2*jsontext.MaxDepth && d > jsontext.MaxDepth {
-		return fail(fmt.Sprintf("tool %s returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", jsontext.Quote(tool.Name), d, jsontext.MaxDepth))
+	if len(value) > 2*jsontext.MaxDepth && d > jsontext.MaxDepth {
+		return clean, fmt.Sprintf("tool %s returned a result nested %d levels deep, more than the %d a plan's values may nest: a result that deep could not be sent back as a plan's value", jsontext.Quote(tool.Name), d, jsontext.MaxDepth), false
 	}
-	if !utf8.Valid(res.Value) {
-		off := invalidUTF8(res.Value)
-		return fail(fmt.Sprintf("tool %s returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
-			jsontext.Quote(tool.Name), res.Value[off], off))
+	if !utf8.Valid(value) {
+		off := invalidUTF8(value)
+		return clean, fmt.Sprintf("tool %s returned a result that is not valid UTF-8 (byte 0x%02x at offset %d): MCP results must be UTF-8 text",
+			jsontext.Quote(tool.Name), value[off], off), false
 	}
-	val, unique := res.Value, true // as Python reads it: plan/pyvalue
-	if !clean {
-		val, unique = pyvalue.ValuesUnique(res.Value)
+	return clean, "", true
+}
+
+// keepFloats keeps the floats of step i's result value that val, the
+// value as Python reads it, no longer spells as the tool did.
+func (r *Run) keepFloats(i int, val, value json.RawMessage) {
+	f := pyvalue.Floats(value)
+	if f == nil {
+		return
 	}
-	if len(val) > 0 && &val[0] != &res.Value[0] {
-		if f := pyvalue.Floats(res.Value); f != nil {
-			r.mu.Lock()
-			if r.floats == nil {
-				r.floats = map[int]floatResult{}
-			}
-			r.floats[i] = floatResult{of: val, floats: f}
-			r.mu.Unlock()
+	r.mu.Lock()
+	if r.floats == nil {
+		r.floats = map[int]floatResult{}
+	}
+	r.floats[i] = floatResult{of: val, floats: f}
+	r.mu.Unlock()
+}
+
+// reserveAnswer counts step i's result val into the answer whose size
+// before it is answer, when the run bounds the answer or shares a budget,
+// and tells whether it fits, and if not, why.
+func (r *Run) reserveAnswer(i int, step *plan.Step, tool *plan.Tool, answer int64, val json.RawMessage) (string, bool) {
+	max := r.opts.MaxResponse
+	if max <= 0 && r.opts.Lease == nil {
+		return "", true
+	}
+	// The answer writes each result twice, escaped: it may be many
+	// times the result (answer_size.go).
+	n := stepAnswerSize(responseKey(step.ID), true, val, "")
+	if max > 0 && answer+n > max {
+		return overAnswer(step.Label(), tool.Name, answer+n, max), false
+	}
+	if r.opts.Lease != nil {
+		if msg, ok := r.opts.Lease.Take(step.Label(), n); !ok {
+			return msg, false
 		}
 	}
-	if max := r.opts.MaxResponse; max > 0 || r.opts.Lease != nil {
-		// The answer writes each result twice, escaped: it may be many
-		// times the result (answer_size.go).
-		n := stepAnswerSize(responseKey(step.ID), true, val, "")
-		if max > 0 && answer+n > max {
-			return fail(overAnswer(step.Label(), tool.Name, answer+n, max))
-		}
-		if r.opts.Lease != nil {
-			if msg, ok := r.opts.Lease.Take(step.Label(), n); !ok {
-				return fail(msg)
-			}
-		}
-		r.mu.Lock()
-		r.lastAnswer = answerCount{step: i, ok: true, result: val, n: n}
-		r.mu.Unlock()
-	}
-	st.Status, st.Result, st.unique = StepOK, val, unique
-	return st, ""
+	r.mu.Lock()
+	r.lastAnswer = answerCount{step: i, ok: true, result: val, n: n}
+	r.mu.Unlock()
+	return "", true
 }
 
 // boundCtx is ctx carrying the run's bound on one result
