@@ -219,6 +219,23 @@ func parsePlaceholder(in string) (string, bool) {
 // nothing. Text that is not a placeholder is kept.
 func renderText(s string, args *argv) string {
 	var b strings.Builder
+	walkText(s, func(text string) { b.WriteString(text) }, func(path string) {
+		if v, ok := lookup(args, path); ok {
+			if str, err := jsontext.RawString(v); err == nil {
+				b.WriteString(str)
+			} else {
+				b.Write(jsontext.AppendCompact(nil, v))
+			}
+		}
+	})
+	return b.String()
+}
+
+// walkText splits s into the text kept as it is, handed to text, and the
+// {{args.X}} placeholders, whose paths it hands to arg, in order: the one
+// reading that renderText and textSize share, so the size bound and the
+// rendering cannot disagree on what is a placeholder.
+func walkText(s string, text, arg func(string)) {
 	for {
 		i := strings.Index(s, "{{")
 		if i < 0 {
@@ -230,22 +247,15 @@ func renderText(s string, args *argv) string {
 		}
 		path, ok := parsePlaceholder(s[i+2 : i+j])
 		if !ok {
-			b.WriteString(s[:i+j+2])
+			text(s[:i+j+2])
 			s = s[i+j+2:]
 			continue
 		}
-		b.WriteString(s[:i])
-		if v, ok := lookup(args, path); ok {
-			if str, err := jsontext.RawString(v); err == nil {
-				b.WriteString(str)
-			} else {
-				b.Write(jsontext.AppendCompact(nil, v))
-			}
-		}
+		text(s[:i])
+		arg(path)
 		s = s[i+j+2:]
 	}
-	b.WriteString(s)
-	return b.String()
+	text(s)
 }
 
 // lookupFlat is lookup, and whether the value is known to hold no
@@ -488,28 +498,12 @@ func escapedSize(s string) int64 { return 2 + 6*int64(len(s)) }
 // as renderText walks s.
 func textSize(s string, args *argv) int64 {
 	n := int64(2)
-	for {
-		i := strings.Index(s, "{{")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(s[i:], "}}")
-		if j < 0 {
-			break
-		}
-		path, ok := parsePlaceholder(s[i+2 : i+j])
-		if !ok {
-			n += escapedSize(s[:i+j+2]) - 2
-			s = s[i+j+2:]
-			continue
-		}
-		n += escapedSize(s[:i]) - 2
+	walkText(s, func(text string) { n += escapedSize(text) - 2 }, func(path string) {
 		if v, ok := lookup(args, path); ok {
 			n += rawTextSize(v)
 		}
-		s = s[i+j+2:]
-	}
-	return n + escapedSize(s) - 2
+	})
+	return n
 }
 
 // rawTextSize bounds the size of a raw JSON value v once written as text

@@ -3,9 +3,6 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -19,14 +16,10 @@ import (
 type promptModel struct {
 	*common
 	*runState
-	input   textinput.Model
-	kind    mode                 // modeSearch, modeTrace, modeGoto or modeTool
-	matches []int                // candidates the prompt lists, by index
-	tools   []string             // the candidates of modeTool
-	tab     int                  // the match tab last completed to; -1 none
-	enter   func(string) tea.Cmd // the root's, on what is entered
-
-	history lineHistory // the searches entered this session
+	lineField          // kind: modeSearch, modeTrace, modeGoto or modeTool; history: the searches
+	matches   []int    // candidates the prompt lists, by index
+	tools     []string // the candidates of modeTool
+	tab       int      // the match tab last completed to; -1 none
 }
 
 const (
@@ -37,38 +30,15 @@ const (
 )
 
 func newPromptModel(c *common, rs *runState) *promptModel {
-	// the field draws with the debugger's styles: its defaults use
-	// lipgloss's renderer on stdout, which may be a pipe (--print)
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
-	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
-	return &promptModel{common: c, runState: rs, input: in}
+	return &promptModel{common: c, runState: rs, lineField: newLineField(c.st)}
 }
-
-// SetSize fits the field to the width.
-func (p *promptModel) SetSize(w, _ int) { p.input.Width = max(w-len(p.input.Prompt)-2, 10) }
-
-// Init: nothing to start.
-func (p *promptModel) Init() tea.Cmd { return nil }
-
-// ShortHelp: the field's keys are a text field's.
-func (p *promptModel) ShortHelp() []key.Binding { return nil }
-
-func (p *promptModel) takesText() {}
 
 func (p *promptModel) lines() (string, string) { return p.View(), p.hint() }
 
 // open starts a prompt of a kind, with a value to edit; enter gets what
 // is entered.
 func (p *promptModel) open(kind mode, prompt, value string, enter func(string) tea.Cmd) {
-	p.kind, p.enter = kind, enter
-	p.input.Prompt = prompt
-	p.input.SetValue(value)
-	p.input.CursorEnd()
-	p.SetSize(p.w, p.h)
-	p.input.Focus()
-	p.history.start()
+	p.start(kind, prompt, value, enter, p.w)
 	if p.completes() {
 		p.filter()
 	}
@@ -81,9 +51,7 @@ func (p *promptModel) Value() string { return p.input.Value() }
 func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
+		return p, p.typeIn(msg)
 	}
 	switch k.String() {
 	case "esc", "ctrl+c":
@@ -110,16 +78,12 @@ func (p *promptModel) Update(msg tea.Msg) (component, tea.Cmd) {
 			return p, nil
 		}
 	}
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(k)
+	cmd := p.typeIn(k)
 	if p.completes() {
 		p.filter()
 	}
 	return p, cmd
 }
-
-// View is the field, on the path line.
-func (p *promptModel) View() string { return p.input.View() }
 
 // maxMatches bounds the steps the go-to prompt lists.
 const maxMatches = 50

@@ -3,9 +3,6 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/query"
@@ -21,11 +18,8 @@ import (
 type queryModel struct {
 	*common
 	*runState
-	input   textinput.Model
-	kind    mode                 // modeQuery, modeBreakIf or modeWatch
-	enter   func(string) tea.Cmd // the root's, on what is entered
-	history lineHistory          // the session's queries
-	watches []string
+	lineField // kind: modeQuery, modeBreakIf or modeWatch; history: the session's queries
+	watches   []string
 
 	watchFor  int // the run version the watch line was built for (-1: none)
 	watchLine string
@@ -37,37 +31,17 @@ const (
 )
 
 func newQueryModel(c *common, rs *runState) *queryModel {
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Cursor.Style, in.Cursor.TextStyle = c.st.cursor, c.st.punct
-	in.PromptStyle, in.TextStyle, in.PlaceholderStyle = c.st.punct, c.st.punct, c.st.dim
-	in.CharLimit = query.MaxLen
-	return &queryModel{common: c, runState: rs, input: in, watchFor: -1}
+	f := newLineField(c.st)
+	f.input.CharLimit = query.MaxLen
+	return &queryModel{common: c, runState: rs, lineField: f, watchFor: -1}
 }
-
-// SetSize fits the field to the width.
-func (q *queryModel) SetSize(w, _ int) { q.input.Width = max(w-len(q.input.Prompt)-2, 10) }
-
-// Init: nothing to start.
-func (q *queryModel) Init() tea.Cmd { return nil }
-
-// ShortHelp: the field's keys are a text field's.
-func (q *queryModel) ShortHelp() []key.Binding { return nil }
-
-func (q *queryModel) takesText() {}
 
 func (q *queryModel) lines() (string, string) { return q.View(), q.hint() }
 
 // open starts the line: kind says what it is for, enter gets the query
 // entered.
 func (q *queryModel) open(kind mode, prompt, value string, enter func(string) tea.Cmd) {
-	q.kind, q.enter = kind, enter
-	q.input.Prompt = prompt
-	q.input.SetValue(value)
-	q.input.CursorEnd()
-	q.history.start()
-	q.SetSize(q.w, q.h)
-	q.input.Focus()
+	q.start(kind, prompt, value, enter, q.w)
 }
 
 // Value is the query typed.
@@ -87,9 +61,7 @@ func indexOf(xs []string, s string) int {
 func (q *queryModel) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
-		var cmd tea.Cmd
-		q.input, cmd = q.input.Update(msg)
-		return q, cmd
+		return q, q.typeIn(msg)
 	}
 	switch k.String() {
 	case "esc", "ctrl+c":
@@ -106,9 +78,7 @@ func (q *queryModel) Update(msg tea.Msg) (component, tea.Cmd) {
 		q.complete()
 		return q, nil
 	}
-	var cmd tea.Cmd
-	q.input, cmd = q.input.Update(k)
-	return q, cmd
+	return q, q.typeIn(k)
 }
 
 // complete extends the query's last part to the longest prefix the
@@ -141,9 +111,6 @@ func (q *queryModel) complete() {
 		q.input.CursorEnd()
 	}
 }
-
-// View is the field, on the path line.
-func (q *queryModel) View() string { return q.input.View() }
 
 // hint is the line under the field.
 func (q *queryModel) hint() string {

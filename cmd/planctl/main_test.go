@@ -15,13 +15,11 @@ var binary string
 // TestMain builds the real binary once: these tests hold the command-line
 // contract (exit codes, stdout, stderr) as a user meets it.
 func TestMain(m *testing.M) {
-	dir := clitest.Build("planctl=.")
-	binary = filepath.Join(dir, "planctl")
-	// The examples of the README and docs/ start planctl itself as an upstream (--server 'planctl mock').
-	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) {
+		binary = filepath.Join(dir, "planctl")
+		// The examples of the README and docs/ start planctl itself as an upstream (--server 'planctl mock').
+		os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}, "planctl=.")
 }
 
 type result struct {
@@ -31,10 +29,7 @@ type result struct {
 
 func planctl(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	cmd := clitest.Command(binary, args...)
-	cmd.Dir = "../.."
-	cmd.Stdin = strings.NewReader(stdin)
-	code, stdout, stderr := clitest.Run(t, cmd)
+	code, stdout, stderr := clitest.RunIn(t, "../..", stdin, binary, args...)
 	return result{code, stdout, stderr}
 }
 

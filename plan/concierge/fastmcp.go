@@ -310,6 +310,14 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 	required := PySet(s.Get("required"))
 	dst = append(dst, '{')
 	n := 0
+	key := func(k string) { // a member's "key": (and the comma before)
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = jsontext.AppendJSONString(dst, k)
+		dst = append(dst, ':')
+	}
 	if !props.IsZero() && props.Kind() == jsontext.Object {
 		for _, p := range pyvalue.Members(props) {
 			a := v.Get(p.Key)
@@ -319,12 +327,7 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 				}
 				continue
 			}
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			dst = jsontext.AppendJSONString(dst, p.Key)
-			dst = append(dst, ':')
+			key(p.Key)
 			if top {
 				dst = c.argument(dst, p.Value, a, append(loc, p.Key))
 			} else {
@@ -337,12 +340,7 @@ func (c *pyConverter) object(dst []byte, s jsontext.Value, v jsontext.Value, loc
 			if !props.IsZero() && !props.Get(m.Key).IsZero() {
 				continue
 			}
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			dst = jsontext.AppendJSONString(dst, m.Key)
-			dst = append(dst, ':')
+			key(m.Key)
 			dst = pyvalue.AppendJSON(dst, m.Value)
 		}
 	}

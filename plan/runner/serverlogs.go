@@ -1,9 +1,12 @@
 package runner
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/planctl/planctl/plan"
+	"github.com/planctl/planctl/plan/jsontext"
 )
 
 // DefaultServerLogLines is how many of the tool servers' log messages a
@@ -84,6 +87,78 @@ func (l *ServerLogs) Since(from int) (lines []plan.ServerLog, next, missed int) 
 		lines = append(lines, l.ring[(l.start+i)%len(l.ring)])
 	}
 	return lines, l.total, missed
+}
+
+// TextSince is the lines from number from on (Since) as the REPL and the
+// debug console print them (ServerLogLine), after a line that says how
+// many were dropped before they could be read; "" when there are none.
+// next is the number to ask for next time.
+func (l *ServerLogs) TextSince(from int) (text string, next int) {
+	lines, next, missed := l.Since(from)
+	var b strings.Builder
+	if missed > 0 {
+		fmt.Fprintf(&b, "[log] %d server log line(s) dropped: the debugger keeps the last %d\n", missed, l.Cap())
+	}
+	for _, m := range lines {
+		b.WriteString(ServerLogLine(m, false))
+	}
+	return b.String(), next
+}
+
+// ServerLogLine is one server log message as the debuggers print it: the
+// server, the level and the logger in brackets, then the text; with the
+// time it came when withTime. The text is the server's, with its hidden
+// characters escaped and its line breaks too, so it stays one line.
+func ServerLogLine(m plan.ServerLog, withTime bool) string {
+	var b strings.Builder
+	if withTime && !m.Time.IsZero() {
+		b.WriteString(m.Time.Format("15:04:05.000 "))
+	}
+	b.WriteString("[log ")
+	b.WriteString(jsontext.EscapeText(m.Server))
+	b.WriteByte(' ')
+	b.WriteString(jsontext.EscapeText(m.Level))
+	if m.Logger != "" {
+		b.WriteByte(' ')
+		b.WriteString(jsontext.EscapeText(m.Logger))
+	}
+	b.WriteString("] ")
+	b.WriteString(jsontext.EscapeText(m.Text))
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// Follow calls read on a goroutine of its own after lines are added (once
+// for a burst; read takes them with Since or TextSince), and first at once
+// when now, for the lines kept already, until the returned stop is called.
+// stop returns once read has returned for the last time. On a nil
+// ServerLogs it does nothing.
+func (l *ServerLogs) Follow(now bool, read func()) (stop func()) {
+	if l == nil {
+		return func() {}
+	}
+	notify, ch := Notifier()
+	cancel := l.Subscribe(notify)
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		if now {
+			read()
+		}
+		for {
+			select {
+			case <-ch:
+				read()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		close(done)
+		<-stopped
+	}
 }
 
 // Subscribe calls notify after every line added from now on, until cancel

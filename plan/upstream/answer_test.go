@@ -3,12 +3,8 @@ package upstream
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -50,16 +46,8 @@ func TestStdioAnswerReserved(t *testing.T) {
 // with --max-result's words and the next call is answered.
 func TestAnswerStopsAtMaxResult(t *testing.T) {
 	t.Parallel()
-	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
-	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil
-	})
-	s.AddTool(mcp.NewToolWithRawSchema("ok", "Echo.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText(`{"value":"still here"}`), nil
-	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
-	t.Cleanup(srv.Close)
-	for _, cfg := range []Config{{URL: srv.URL + "/mcp"}, {Command: []string{broken(t)}}} {
+	url := bigHTTPServer(t, "ok")
+	for _, cfg := range []Config{{URL: url}, {Command: []string{broken(t)}}} {
 		u, err := Open(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)

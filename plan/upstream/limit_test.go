@@ -41,24 +41,33 @@ func TestStdioMessageBound(t *testing.T) {
 	}
 }
 
-// An HTTP server's answer past MaxMessage is not read whole: the call fails
-// naming the bound, and the next call is answered.
-func TestHTTPMessageBound(t *testing.T) {
-	t.Parallel()
+// bigHTTPServer serves MCP over streamable HTTP at the returned URL until
+// the test ends: "big" answers 5 MB of text, small (the name the test
+// calls it by) a little.
+func bigHTTPServer(t *testing.T, small string) string {
+	t.Helper()
 	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewToolWithRawSchema("big", "Answer 5 MB of text.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(strings.Repeat("x", 5<<20)), nil
 	})
-	s.AddTool(mcp.NewToolWithRawSchema("small", "Answer a little.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewToolWithRawSchema(small, "Answer a little.", []byte(`{"type":"object"}`)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(`{"value":"still here"}`), nil
 	})
 	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithEndpointPath("/mcp")))
 	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+// An HTTP server's answer past MaxMessage is not read whole: the call fails
+// naming the bound, and the next call is answered.
+func TestHTTPMessageBound(t *testing.T) {
+	t.Parallel()
+	url := bigHTTPServer(t, "small")
 	for _, c := range []struct {
 		max int64
 		ok  bool
 	}{{1 << 20, false}, {0, true}} {
-		u, err := Open(context.Background(), Config{URL: srv.URL + "/mcp", MaxMessage: c.max})
+		u, err := Open(context.Background(), Config{URL: url, MaxMessage: c.max})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,23 @@ func TestAttemptsCommand(t *testing.T) {
 	want := "backup (#0, create_backup): 2 attempt(s)\n1. ok in D\n" + values + "2. ok in D\n" + values
 	if g := dur.ReplaceAllString(got[5], " in D\n"); g != want {
 		t.Errorf("attempts backup:\n%s\nwant\n%s", got[5], want)
+	}
+}
+
+// args and attempts without a STEP mean the next step; when the run has
+// ended none is next, and the error says to name one.
+func TestNoStepIsNext(t *testing.T) {
+	s, out := session(t, migration, nil)
+	got := script(t, s, out, "attempts", "continue", "args", "attempts", "attempts nope")
+	if got[0] != "backup (#0, create_backup) has not run yet\n" {
+		t.Errorf("attempts before a run:\n%s", got[0])
+	}
+	for i, cmd := range map[int]string{2: "args", 3: "attempts"} {
+		if want := "error: no step is next: give a STEP (" + cmd + " STEP)\n"; got[i] != want {
+			t.Errorf("%s after the run:\n%s\nwant\n%s", cmd, got[i], want)
+		}
+	}
+	if !strings.HasPrefix(got[4], "error: ") || !strings.Contains(got[4], "nope") {
+		t.Errorf("attempts nope:\n%s", got[4])
 	}
 }

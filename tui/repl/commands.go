@@ -156,14 +156,9 @@ func lookCommands() []commandSpec {
 		{name: "args", aliases: []string{"a"}, usage: "args [STEP]", max: 1,
 			help: "a step's literal and resolved arguments (default: the next step)",
 			run: func(s *Session, ctx context.Context, c Command) error {
-				i := s.run.Cursor()
-				if len(c.Args) == 1 {
-					var err error
-					if i, err = s.dbg.FindStep(c.Args[0]); err != nil {
-						return err
-					}
-				} else if i >= len(s.dbg.Plan().Steps) {
-					return errors.New("no step is next: give a STEP (args STEP)")
+				i, err := s.stepOrNext(c.Args, "args")
+				if err != nil {
+					return err
 				}
 				return s.args(i)
 			}},

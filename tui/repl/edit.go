@@ -189,15 +189,23 @@ func (s *Session) changed(ch runner.Change) {
 	s.where()
 }
 
+// stepOrNext is the step a command's one optional STEP argument names, or
+// the next step when it has none; name is the command, for the error when
+// no step is next.
+func (s *Session) stepOrNext(args []string, name string) (int, error) {
+	if len(args) == 1 {
+		return s.dbg.FindStep(args[0])
+	}
+	if i := s.run.Cursor(); i < len(s.dbg.Plan().Steps) {
+		return i, nil
+	}
+	return 0, fmt.Errorf("no step is next: give a STEP (%s STEP)", name)
+}
+
 func cmdAttempts(s *Session, ctx context.Context, c Command) error {
-	i := s.run.Cursor()
-	if len(c.Args) == 1 {
-		var err error
-		if i, err = s.dbg.FindStep(c.Args[0]); err != nil {
-			return err
-		}
-	} else if i >= len(s.dbg.Plan().Steps) {
-		return errors.New("no step is next: give a STEP (attempts STEP)")
+	i, err := s.stepOrNext(c.Args, "attempts")
+	if err != nil {
+		return err
 	}
 	at := s.dbg.Attempts(i)
 	if len(at) == 0 {

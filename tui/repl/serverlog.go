@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 
-	"github.com/planctl/planctl/plan"
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/runner"
 )
@@ -33,19 +31,11 @@ func (p *logPrinter) flush() {
 	if p.w == nil || p.logs == nil {
 		return
 	}
-	lines, next, missed := p.logs.Since(p.next)
+	text, next := p.logs.TextSince(p.next)
 	p.next = next
-	if len(lines) == 0 && missed == 0 {
-		return
+	if text != "" {
+		io.WriteString(p.w, text) // one write: one redraw of the prompt
 	}
-	var b strings.Builder
-	if missed > 0 {
-		fmt.Fprintf(&b, "[log] %d server log line(s) dropped: the debugger keeps the last %d\n", missed, p.logs.Cap())
-	}
-	for _, l := range lines {
-		b.WriteString(serverLogLine(l, false))
-	}
-	io.WriteString(p.w, b.String()) // one write: one redraw of the prompt
 }
 
 // setWriter makes w where the lines go; nil holds them back.
@@ -57,53 +47,7 @@ func (p *logPrinter) setWriter(w io.Writer) {
 
 // follow prints the lines as they arrive until the returned stop is
 // called (and returns once it has).
-func (p *logPrinter) follow() (stop func()) {
-	if p.logs == nil {
-		return func() {}
-	}
-	notify, ch := runner.Notifier()
-	cancel := p.logs.Subscribe(notify)
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			select {
-			case <-ch:
-				p.flush()
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() {
-		cancel()
-		close(done)
-		<-stopped
-	}
-}
-
-// serverLogLine is one server log message as the REPL prints it: the
-// server, the level and the logger in brackets, then the text; with the
-// time it came when withTime. The text is the server's, with its hidden
-// characters escaped and its line breaks too, so it stays one line.
-func serverLogLine(l plan.ServerLog, withTime bool) string {
-	var b strings.Builder
-	if withTime && !l.Time.IsZero() {
-		b.WriteString(l.Time.Format("15:04:05.000 "))
-	}
-	b.WriteString("[log ")
-	b.WriteString(jsontext.EscapeText(l.Server))
-	b.WriteByte(' ')
-	b.WriteString(jsontext.EscapeText(l.Level))
-	if l.Logger != "" {
-		b.WriteByte(' ')
-		b.WriteString(jsontext.EscapeText(l.Logger))
-	}
-	b.WriteString("] ")
-	b.WriteString(jsontext.EscapeText(l.Text))
-	b.WriteByte('\n')
-	return b.String()
-}
+func (p *logPrinter) follow() (stop func()) { return p.logs.Follow(false, p.flush) }
 
 // logCommand lists the log messages the tool servers sent.
 func logCommand() commandSpec {
@@ -133,7 +77,7 @@ func cmdLog(s *Session, _ context.Context, c Command) error {
 		fmt.Fprintf(s.out, "(%d earlier line(s) not shown)\n", dropped)
 	}
 	for _, l := range lines {
-		io.WriteString(s.out, serverLogLine(l, true))
+		io.WriteString(s.out, runner.ServerLogLine(l, true))
 	}
 	return nil
 }

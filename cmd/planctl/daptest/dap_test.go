@@ -7,7 +7,6 @@
 package daptest
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -20,11 +19,7 @@ var binary string
 
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
-	dir := clitest.Build("planctl=..")
-	binary = filepath.Join(dir, "planctl")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) { binary = filepath.Join(dir, "planctl") }, "planctl=..")
 }
 
 const nodeDir = "testdata/node"

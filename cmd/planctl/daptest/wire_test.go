@@ -85,17 +85,7 @@ func (c *wire) event(name string) godap.Message {
 func dapStdio(t *testing.T) *wire {
 	t.Helper()
 	cmd := clitest.Command(binary, "dap")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := clitest.Pipes(t, cmd)
 	var once sync.Once
 	var waitErr error
 	c := &wire{t: t, w: in, r: bufio.NewReader(out)}

@@ -26,11 +26,7 @@ var (
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	dir := clitest.Build("planctl=..")
-	binary = filepath.Join(dir, "planctl")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) { binary = filepath.Join(dir, "planctl") }, "planctl=..")
 }
 
 type result struct {
@@ -41,10 +37,7 @@ type result struct {
 // planctl runs the binary in the repository root with stdin as a pipe.
 func planctl(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	cmd := clitest.Command(binary, args...)
-	cmd.Dir = "../../.."
-	cmd.Stdin = strings.NewReader(stdin)
-	code, stdout, stderr := clitest.Run(t, cmd)
+	code, stdout, stderr := clitest.RunIn(t, "../../..", stdin, binary, args...)
 	return result{code, stdout, stderr}
 }
 

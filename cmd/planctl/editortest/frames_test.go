@@ -23,13 +23,9 @@ import (
 func TestLSPSurvivesBadFrames(t *testing.T) {
 	t.Parallel()
 	cmd := clitest.Command(binary, "lsp")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := clitest.Pipes(t, cmd)
 	defer cmd.Process.Kill()
 	r := bufio.NewReader(stdout)
 	type reply struct {

@@ -6,7 +6,6 @@
 package editortest
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,11 +17,7 @@ var binary string
 
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
-	dir := clitest.Build("planctl=..")
-	binary = filepath.Join(dir, "planctl")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) { binary = filepath.Join(dir, "planctl") }, "planctl=..")
 }
 
 // root is the repository, where samples/ lives.

@@ -33,12 +33,10 @@ func TestMain(m *testing.M) {
 	// than they compute; two at a time (-parallel's default here) queued
 	// those waits one behind another.
 	clitest.ParallelAtLeast(8)
-	dir := clitest.Build("planctl=..", "brokenserver=../../../plan/upstream/testdata/brokenserver")
-	binary = filepath.Join(dir, "planctl")
-	broken = filepath.Join(dir, "brokenserver")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) {
+		binary = filepath.Join(dir, "planctl")
+		broken = filepath.Join(dir, "brokenserver")
+	}, "planctl=..", "brokenserver=../../../plan/upstream/testdata/brokenserver")
 }
 
 // syncBuffer collects a process's output while the test reads it.

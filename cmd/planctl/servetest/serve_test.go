@@ -39,11 +39,7 @@ func TestMain(m *testing.M) {
 		serveBigStdio(n)
 		return
 	}
-	dir := clitest.Build("planctl=..")
-	binary = filepath.Join(dir, "planctl")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) { binary = filepath.Join(dir, "planctl") }, "planctl=..")
 }
 
 // root is the repository, where samples/ lives.
@@ -749,19 +745,9 @@ func TestStdinClosedCancelsPlan(t *testing.T) {
 	slowPlan, _ := os.ReadFile("testdata/slow-plan.json")
 	cmd := clitest.Command(binary, "serve", "--catalog", "cmd/planctl/servetest/testdata/slow.json")
 	cmd.Dir = root
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := clitest.Pipes(t, cmd)
 	t.Cleanup(func() { cmd.Process.Kill() })
 	lines := make(chan string)
 	go func() {
@@ -807,7 +793,7 @@ func TestStdinClosedCancelsPlan(t *testing.T) {
 	answer := until(`{"jsonrpc":"2.0","id":2,`)
 	for range lines { // to the end of stdout, so that Wait may close it
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	took := time.Since(closed)
 	if err != nil {
 		t.Errorf("serve after stdin closed: %v\n%s", err, stderr.String())

@@ -37,17 +37,7 @@ func startWire(t *testing.T, args ...string) *wireSession {
 	cmd := clitest.Command(binary, append([]string{"serve"}, args...)...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := clitest.Pipes(t, cmd)
 	w := &wireSession{t: t, in: in, out: bufio.NewReaderSize(out, 1<<20), stderr: stderr, cmd: cmd}
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {

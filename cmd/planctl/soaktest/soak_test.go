@@ -51,11 +51,7 @@ func TestMain(m *testing.M) {
 		// Nothing to build: the test skips.
 		os.Exit(m.Run())
 	}
-	dir := clitest.Build("planctl=..")
-	binary = filepath.Join(dir, "planctl")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	clitest.Main(m, func(dir string) { binary = filepath.Join(dir, "planctl") }, "planctl=..")
 }
 
 // The plans of the mix, against testdata/soak.json.

@@ -26,15 +26,13 @@ func TestMain(m *testing.M) {
 	// Most of these tests wait on upstream processes and the demo catalog's
 	// slow tool; two at a time (-parallel's default here) queued the waits.
 	clitest.ParallelAtLeast(8)
-	dir := clitest.Build("planctl=..",
+	clitest.Main(m, func(dir string) {
+		binary = filepath.Join(dir, "planctl")
+		planServer = filepath.Join(dir, "planserver")
+		broken = filepath.Join(dir, "brokenserver")
+	}, "planctl=..",
 		"planserver=../../../plan/upstream/testdata/planserver",
 		"brokenserver=../../../plan/upstream/testdata/brokenserver")
-	binary = filepath.Join(dir, "planctl")
-	planServer = filepath.Join(dir, "planserver")
-	broken = filepath.Join(dir, "brokenserver")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
 }
 
 type result struct {

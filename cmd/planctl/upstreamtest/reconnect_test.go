@@ -29,18 +29,7 @@ func startREPL(t *testing.T, args ...string) *replPipe {
 	t.Helper()
 	cmd := clitest.Command(binary, args...)
 	cmd.Dir = "../../.."
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := clitest.PipesMerged(t, cmd)
 	r := &replPipe{t: t, cmd: cmd, in: in, lines: make(chan string, 1024)}
 	go func() {
 		sc := bufio.NewScanner(out)
