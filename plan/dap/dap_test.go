@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	godap "github.com/google/go-dap"
 	"github.com/planctl/planctl/mockserver"
@@ -118,8 +119,16 @@ func (c *client) next() godap.Message {
 		}
 		c.t.Fatalf("reading: %v", err)
 		return nil
+	case <-time.After(silenceGuard):
+		c.t.Fatalf("the server sent nothing for %s: a message the test waits for never came", silenceGuard)
+		return nil
 	}
 }
+
+// silenceGuard bounds a wait that only a bug makes long (an event the
+// server never sends): the test fails saying so instead of hanging until
+// go test's timeout.
+const silenceGuard = 2 * time.Minute
 
 // until reads messages until one matches, and returns it with those before.
 func (c *client) until(match func(godap.Message) bool) (godap.Message, []godap.Message) {
