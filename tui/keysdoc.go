@@ -43,7 +43,7 @@ var keyDoc = map[string]string{
 	"1-9":          "open the tree N levels deep",
 	"J":            "next sibling",
 	"K":            "previous sibling",
-	"/":            "search keys and values (the field opens empty; `↑`/`↓` recall the session's searches)",
+	"/":            "search the result tree's keys and values, from any pane (the field opens empty; `↑`/`↓` recall the session's searches)",
 	"], F3":        "go to the next match",
 	"[":            "go to the previous match",
 	"y":            "then `y`, `p` or `r`: copy the node's value (JSON), its path as the JSON array a reference holds (`[\"key\", 0]`), or the `{\"output_by_reference\": {\"step\": [\"key\", 0]}}` object that reads it",

@@ -315,6 +315,32 @@ func TestSearchInModel(t *testing.T) {
 	wantView(t, tm, `no match for "zzz"`)
 }
 
+// TestSearchFromAnyPane: / searches the result tree from the step list
+// and the step pane too (it goes to the tree first), and says why when
+// there is nothing to search yet.
+func TestSearchFromAnyPane(t *testing.T) {
+	const steps = `[{"id": "a", "tool": "echo", "args": {"value": {"users": [{"name": "Ann"}]}}}]`
+	tm := newTest(t, steps, nil)
+	tm.press("/")
+	wantView(t, tm, "nothing to search yet")
+	for _, from := range []pane{paneSteps, paneStep} {
+		tm := newTest(t, steps, nil)
+		tm.press("n")
+		if from == paneStep {
+			tm.press("tab")
+		}
+		if tm.focus != from {
+			t.Fatalf("focus %v, want %v", tm.focus, from)
+		}
+		tm.press("/")
+		tm.typeText("ann")
+		tm.press("enter")
+		if got := tm.results.tree.search.matches; len(got) != 1 || tm.focus != paneTree {
+			t.Errorf("/ from pane %v: matches %v, focus %v", from, got, tm.focus)
+		}
+	}
+}
+
 func TestFullValueAndHelp(t *testing.T) {
 	long := strings.Repeat("abcdefghij", 30)
 	tm := newTest(t, `[{"id": "a", "tool": "echo", "args": {"value": "`+long+`"}}]`, nil)

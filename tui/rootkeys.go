@@ -268,6 +268,15 @@ func (m *model) openQuery(md mode, prompt, value string) {
 // pane asks (a new selection, a reference to follow, an overlay).
 func (m *model) paneKey(k tea.KeyMsg) tea.Cmd {
 	ks := m.keys
+	if m.focus != paneTree && key.Matches(k, ks.Search) {
+		// What / searches is the result tree: from another pane it goes
+		// there first, rather than doing nothing.
+		if m.results.tree.empty() {
+			return m.note("nothing to search yet: the selected step has no result")
+		}
+		m.setFocus(paneTree)
+		return m.treeKey(k)
+	}
 	switch m.focus {
 	case paneSteps:
 		if len(m.p.Steps) > 0 && (key.Matches(k, ks.Full) || key.Matches(k, ks.Expand)) {
