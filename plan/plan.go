@@ -226,9 +226,7 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 			fmt.Sprintf("the plan has %d steps, more than the limit of %d: split it into smaller plans or raise --max-steps", steps.Len(), lim.MaxSteps))
 		return p
 	}
-	// The steps' records in one allocation, and each step's keys read in
-	// one pass over its members (the last of a repeated key wins, as Get
-	// would have it) rather than one Get a key.
+	// The steps' records in one allocation, each read by Step.read.
 	// Their pointers ("/steps/12") are cut from one buffer too.
 	recs := make([]Step, steps.Len())
 	p.Steps = make([]*Step, len(recs))
@@ -237,20 +235,28 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 		s := &recs[i]
 		k := len(ptrs)
 		ptrs = strconv.AppendInt(append(append(ptrs, p.StepsPtr...), '/'), int64(i), 10)
-		*s = Step{Index: i, Ptr: unsafe.String(&ptrs[k], len(ptrs)-k), Node: n}
-		for _, m := range n.Members() {
-			switch m.Key {
-			case "id":
-				s.ID = m.Value
-			case "tool":
-				s.Tool = m.Value
-			case "args":
-				s.Args = m.Value
-			}
-		}
+		s.read(i, unsafe.String(&ptrs[k], len(ptrs)-k), n)
 		p.Steps[i] = s
 	}
 	return p
+}
+
+// read fills s, a zero Step, as the step at index i, pointer ptr, read
+// from its node n: its keys in one pass over n's members (the last of a
+// repeated key wins, as Get would have it) rather than one Get a key.
+// Load and Reload both read a step so.
+func (s *Step) read(i int, ptr string, n jsontext.Value) {
+	s.Index, s.Ptr, s.Node = i, ptr, n
+	for _, m := range n.Members() {
+		switch m.Key {
+		case "id":
+			s.ID = m.Value
+		case "tool":
+			s.Tool = m.Value
+		case "args":
+			s.Args = m.Value
+		}
+	}
 }
 
 // unwrap detects the input form and finds the steps array.

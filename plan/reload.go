@@ -256,17 +256,7 @@ func replaceStep(old []*Step, k int, r *jsontext.Replaced) []*Step {
 	for i, os := range old {
 		ns := &recs[i]
 		if i == k {
-			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Value}
-			for _, m := range r.Value.Members() {
-				switch m.Key {
-				case "id":
-					ns.ID = m.Value
-				case "tool":
-					ns.Tool = m.Value
-				case "args":
-					ns.Args = m.Value
-				}
-			}
+			ns.read(i, os.Ptr, r.Value)
 		} else {
 			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Map(os.Node), ID: r.Map(os.ID), Tool: r.Map(os.Tool), Args: r.Map(os.Args)}
 		}
