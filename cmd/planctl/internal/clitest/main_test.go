@@ -1,8 +1,10 @@
 package clitest
 
 import (
+	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +37,33 @@ func TestMainExitCode(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("a failing test under Main: %v, want exit code 1\n%s", err, out)
+	}
+}
+
+// PipesMerged hands back what the program writes to standard error on
+// the same pipe as its standard output, in the order written; Pipes
+// leaves standard error where cmd.Stderr says.
+func TestPipesMerged(t *testing.T) {
+	for _, merged := range []bool{true, false} {
+		cmd := Command("sh", "-c", "echo out; echo err >&2; echo out2")
+		var errBuf strings.Builder
+		cmd.Stderr = &errBuf
+		var out io.ReadCloser
+		if merged {
+			_, out = PipesMerged(t, cmd)
+		} else {
+			_, out = Pipes(t, cmd)
+		}
+		got, _ := io.ReadAll(out)
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		want, wantErr := "out\nerr\nout2\n", ""
+		if !merged {
+			want, wantErr = "out\nout2\n", "err\n"
+		}
+		if string(got) != want || errBuf.String() != wantErr {
+			t.Errorf("merged %v: stdout %q, stderr %q; want %q, %q", merged, got, errBuf.String(), want, wantErr)
+		}
 	}
 }
