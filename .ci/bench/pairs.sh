@@ -24,7 +24,10 @@ go build -o "$dir/genchain" ./plan/plantest/genchain
 for spec in ${SPECS:-chain:10000:11 chain-literal:10000:11 wide:10000:5 fan-in:10000:11 big-result:10000:11 diagnostics:10000:11 chain-literal:50000:7 chain:100000:3 chain-literal:100000:3 wide:100000:3 fan-in:100000:3 big-result:100000:3 diagnostics:100000:3}; do
   IFS=: read -r shape steps runs <<< "$spec"
   plan="$dir/$shape-$steps.json"
-  [ -f "$plan" ] || "$dir/genchain" -shape "$shape" "$steps" > "$plan"
+  if [ ! -f "$plan" ]; then # written whole or not at all: DIR may be kept
+    "$dir/genchain" -shape "$shape" "$steps" > "$plan.tmp"
+    mv "$plan.tmp" "$plan"
+  fi
   for cmd in validate run; do
     "$dir/pairbench" -n "$runs" -python "${PYTHON:-/usr/bin/python3}" -planctl "$dir/planctl" -catalog "$dir/catalog.json" "$cmd" "$plan"
   done
