@@ -84,18 +84,27 @@ func SkipValue(b []byte, i int) int {
 
 // SkipString returns the offset just past the string token starting at b[i].
 func SkipString(b []byte, i int) int {
+	end, _ := SkipStringEscaped(b, i)
+	return end
+}
+
+// SkipStringEscaped is SkipString, and reports whether the string holds an
+// escape (a backslash): a reader that must treat such a string apart learns
+// it in the same pass.
+func SkipStringEscaped(b []byte, i int) (end int, escaped bool) {
 	i++
 	for i < len(b) {
 		i = quoteOrBackslash(b, i)
 		if i == len(b) {
-			return i
+			return i, escaped
 		}
 		if b[i] == '"' {
-			return i + 1
+			return i + 1, escaped
 		}
+		escaped = true
 		i += 2
 	}
-	return i
+	return i, escaped
 }
 
 const (

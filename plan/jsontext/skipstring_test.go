@@ -1,6 +1,9 @@
 package jsontext
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // skipStringBytewise is SkipString as a byte at a time: the reference the
 // word-at-a-time scan must agree with.
@@ -31,9 +34,7 @@ func TestSkipStringMatchesBytewise(t *testing.T) {
 	for _, s := range skipStringCases {
 		for pad := range 9 {
 			b := []byte(s + `, "next": 1`[:pad])
-			if got, want := SkipString(b, 0), skipStringBytewise(b, 0); got != want {
-				t.Errorf("SkipString(%q, 0) = %d, want %d", b, got, want)
-			}
+			checkSkipString(t, b, 0)
 		}
 	}
 }
@@ -46,8 +47,21 @@ func FuzzSkipString(f *testing.F) {
 		if i < 0 || i >= len(b) {
 			return
 		}
-		if got, want := SkipString(b, i), skipStringBytewise(b, i); got != want {
-			t.Fatalf("SkipString(%q, %d) = %d, want %d", b, i, got, want)
-		}
+		checkSkipString(t, b, i)
 	})
+}
+
+// checkSkipString checks SkipString and SkipStringEscaped of the string at
+// b[i] against the bytewise scan: the same end, and an escape reported
+// exactly when a backslash lies inside the string.
+func checkSkipString(t *testing.T, b []byte, i int) {
+	t.Helper()
+	want := skipStringBytewise(b, i)
+	if got := SkipString(b, i); got != want {
+		t.Fatalf("SkipString(%q, %d) = %d, want %d", b, i, got, want)
+	}
+	end, escaped := SkipStringEscaped(b, i)
+	if inner := b[i+1 : max(min(want, len(b)), i+1)]; end != want || escaped != bytes.ContainsRune(inner, '\\') {
+		t.Fatalf("SkipStringEscaped(%q, %d) = %d, %v; want %d, %v", b, i, end, escaped, want, bytes.ContainsRune(inner, '\\'))
+	}
 }

@@ -444,18 +444,16 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 	for i := 0; i < len(b); {
 		switch c := b[i]; {
 		case c == '"':
-			end := jsontext.SkipString(b, i)
-			if compact && bytes.IndexByte(b[i+1:max(end-1, i+1)], '\\') >= 0 {
+			end, escaped := jsontext.SkipStringEscaped(b, i)
+			if compact && escaped {
 				return dst[:n0], false, 0 // AppendJSON writes an escape anew ("\/" as "/")
 			}
 			j := jsontext.SkipSpace(b, end)
 			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
-				key := b[i+1 : end-1]
-				for _, k := range key {
-					if k == '\\' {
-						return dst[:n0], false, 0
-					}
+				if escaped {
+					return dst[:n0], false, 0 // a key escaped: its copies are found decoded
 				}
+				key := b[i+1 : end-1]
 				own := keys[starts[len(starts)-1]:]
 				if len(own) >= maxKeys {
 					return dst[:n0], false, 0
@@ -501,7 +499,7 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
 					return dst[:n0], false, 0 // -0 is 0
 				}
-			} else if numberChanges(string(b[i:end])) {
+			} else if lit := string(b[i:end]); !reprLiteral(lit) && NumberJSON(lit) != lit {
 				return dst[:n0], false, 0
 			}
 			i = end
@@ -509,7 +507,7 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 			return dst[:n0], false, 0
 		case compact && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
 			dst = append(dst, b[start:i]...)
-			i++
+			i = jsontext.SkipSpace(b, i+1) // a run of it at once: an indented line starts with many
 			start = i
 		default:
 			i++
