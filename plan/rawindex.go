@@ -28,8 +28,29 @@ type RawIndex struct {
 	mu     sync.Mutex
 	result []byte // the result indexed: a new result (a re-run) gets a new index
 	walks  int
-	arrays map[int][]span          // container offset in result -> its elements
-	object map[int]map[string]span // container offset -> last value of each key
+	arrays map[int]*indexedArray  // container offset in result -> its elements
+	object map[int]*indexedObject // container offset -> each key's value
+}
+
+// An indexedArray is the elements of one array, recorded as far as walks
+// have needed them: a walk to element i scans up to it, not to the end (the
+// steps that each read element i of one large list scan the list once
+// between them, not once each). next is where the scan stopped, as an
+// offset into the array's text.
+type indexedArray struct {
+	spans []span
+	next  int
+	done  bool
+}
+
+// An indexedObject is one object's keys (decoded) and the span of each
+// key's value, recorded as far as walks have needed them: to the end for a
+// walk that takes a key's last copy, up to the key for one that may take
+// its first (a result that repeats no key, WalkUnique).
+type indexedObject struct {
+	m    map[string]span
+	next int
+	done bool
 }
 
 // span is a value's bytes as offsets into the result.
@@ -45,67 +66,103 @@ func (x *RawIndex) off(b []byte) int { return cap(x.result) - cap(b) }
 
 func (x *RawIndex) at(s span) []byte { return x.result[s.start:s.end] }
 
-// elems returns the element spans of the raw array b (a part of x.result).
-func (x *RawIndex) elems(b []byte) []span {
+// array is the record of the raw array b (a part of x.result), made on
+// first use.
+func (x *RawIndex) array(b []byte) *indexedArray {
 	o := x.off(b)
-	if s, ok := x.arrays[o]; ok {
-		return s
+	if a, ok := x.arrays[o]; ok {
+		return a
 	}
-	var out []span
-	i := jsontext.SkipSpace(b, 1)
-	if i < len(b) && b[i] != ']' {
-		for i < len(b) {
-			i = jsontext.SkipSpace(b, i)
-			end := jsontext.SkipValue(b, i)
-			out = append(out, span{int32(o + i), int32(o + end)})
-			i = jsontext.SkipSpace(b, end)
-			if i >= len(b) || b[i] != ',' {
-				break
-			}
-			i++
-		}
-	}
+	a := &indexedArray{next: jsontext.SkipSpace(b, 1)}
+	a.done = a.next >= len(b) || b[a.next] == ']'
 	if x.arrays == nil {
-		x.arrays = map[int][]span{}
+		x.arrays = map[int]*indexedArray{}
 	}
-	x.arrays[o] = out
-	return out
+	x.arrays[o] = a
+	return a
 }
 
-// members returns the raw object b's keys (decoded) and the span of each
-// key's last value.
-func (x *RawIndex) members(b []byte) map[string]span {
-	o := x.off(b)
-	if m, ok := x.object[o]; ok {
-		return m
+// scan records b's elements until it has n of them (all of them when n
+// is negative) or the array ends.
+func (a *indexedArray) scan(b []byte, o, n int) {
+	i := a.next
+	for !a.done && (n < 0 || len(a.spans) < n) {
+		i = jsontext.SkipSpace(b, i)
+		end := jsontext.SkipValue(b, i)
+		a.spans = append(a.spans, span{int32(o + i), int32(o + end)})
+		i = jsontext.SkipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			a.done = true
+		}
+		i++
 	}
-	m := map[string]span{}
-	i := jsontext.SkipSpace(b, 1)
-	for i < len(b) && b[i] == '"' {
+	a.next = i
+}
+
+// elems returns the element spans of the raw array b.
+func (x *RawIndex) elems(b []byte) []span {
+	a := x.array(b)
+	a.scan(b, x.off(b), -1)
+	return a.spans
+}
+
+// elem returns element i of the raw array b, when it has one, scanning
+// only as far as it.
+func (x *RawIndex) elem(b []byte, i int) (span, bool) {
+	a := x.array(b)
+	if i >= len(a.spans) {
+		a.scan(b, x.off(b), i+1)
+	}
+	if i < len(a.spans) {
+		return a.spans[i], true
+	}
+	return span{}, false
+}
+
+// member returns the span of key's value in the raw object b: its last
+// copy, or, when unique says the object repeats no key, its only one,
+// found without scanning past it.
+func (x *RawIndex) member(b []byte, key string, unique bool) (span, bool) {
+	o := x.off(b)
+	obj, ok := x.object[o]
+	if !ok {
+		obj = &indexedObject{m: map[string]span{}, next: jsontext.SkipSpace(b, 1)}
+		if x.object == nil {
+			x.object = map[int]*indexedObject{}
+		}
+		x.object[o] = obj
+	}
+	if s, ok := obj.m[key]; ok && (unique || obj.done) {
+		return s, true
+	}
+	i := obj.next
+	for !obj.done && i < len(b) && b[i] == '"' {
 		ks := i
 		i = jsontext.SkipString(b, i)
-		key := string(b[ks+1 : i-1])
+		k := string(b[ks+1 : i-1])
 		for _, c := range b[ks:i] {
 			if c == '\\' {
-				key, _ = jsontext.RawString(b[ks:i])
+				k, _ = jsontext.RawString(b[ks:i])
 				break
 			}
 		}
 		i = jsontext.SkipSpace(b, i)
 		i = jsontext.SkipSpace(b, i+1) // ':'
 		end := jsontext.SkipValue(b, i)
-		m[key] = span{int32(o + i), int32(o + end)}
+		obj.m[k] = span{int32(o + i), int32(o + end)}
 		i = jsontext.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ',' {
-			break
+			obj.done = true
 		}
 		i = jsontext.SkipSpace(b, i+1)
+		if unique && k == key {
+			break
+		}
 	}
-	if x.object == nil {
-		x.object = map[int]map[string]span{}
-	}
-	x.object[o] = m
-	return m
+	obj.done = obj.done || i >= len(b) || b[i] != '"'
+	obj.next = i
+	s, ok := obj.m[key]
+	return s, ok
 }
 
 // Walk is WalkNode through the index; runs reading one result at once

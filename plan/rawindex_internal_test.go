@@ -201,3 +201,65 @@ func TestWalkUnique(t *testing.T) {
 		t.Error("ValuesUnique vouches for text that is not JSON")
 	}
 }
+
+// TestRawIndexScansAsFarAsNeeded: in a result that repeats no key, a walk
+// to element i of a large list, or to a key of a large object, records
+// that container only up to what it reads (the next walk scans on from
+// there), and every walk, in any order, reads what the plain walk reads.
+func TestRawIndexScansAsFarAsNeeded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"value": {"items": [`)
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"n": %d, "tags": ["a", "b\"%d"]}`, i, i)
+	}
+	b.WriteString(`], "after": {`)
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, `"k\u00e9%d": %d, `, i, i)
+	}
+	b.WriteString(`"last": true}}, "tail": 1}`)
+	result := pyvalue.Values([]byte(b.String()))
+	if len(result) < indexEagerBytes {
+		t.Fatalf("the test result (%d bytes) is too small to be indexed on its first walk", len(result))
+	}
+	x := NewRawIndex(result)
+	if _, err := x.WalkUnique("st", []string{"value", "items", "3", "n"}, jsontext.Value{}); err != nil {
+		t.Fatal(err)
+	}
+	items := x.arrays[x.off(jsontext.TrimSpace(mustWalk(t, result, "value", "items")))]
+	if items == nil || items.done || len(items.spans) != 4 {
+		t.Fatalf("after a walk to element 3 the list's record is %+v: want its first 4 elements, not done", items)
+	}
+	if root := x.object[0]; root == nil || root.done || len(root.m) != 1 {
+		t.Fatalf("after a walk through the first key the root's record is %+v: want that key alone, not done", root)
+	}
+	paths := [][]string{
+		{"value", "items", "10", "tags", "1"}, {"value", "items", "2", "n"}, {"value", "items", "0007", "n"},
+		{"value", "after", "ké3"}, {"value", "after", "ké1"}, {"value", "after", "nope"}, {"value", "after", "ké499"},
+		{"value", "items", "2999", "n"}, {"value", "items", "3000"}, {"value", "items", "-1", "tags", "0"}, {"value", "items", "-3001"},
+		{"tail"}, {"value", "items", "+1", "n"}, {"value", "items", "1_0", "n"}, {"value", "after", "last"}, {"missing"},
+	}
+	for round := 0; round < 2; round++ {
+		for _, p := range paths {
+			want, werr := Walk(result, "st", p)
+			got, gerr := x.WalkUnique("st", p, jsontext.Value{})
+			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Errorf("round %d, path %q: WalkUnique = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
+			}
+		}
+	}
+	if !items.done || len(items.spans) != 3000 {
+		t.Errorf("after walks from the end the list's record has %d elements (done %v), want all 3000", len(items.spans), items.done)
+	}
+}
+
+func mustWalk(t *testing.T, result []byte, path ...string) []byte {
+	t.Helper()
+	v, err := Walk(result, "st", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

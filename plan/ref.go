@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
@@ -161,6 +162,12 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 			var n int
 			var spans []span
 			if x != nil && len(cur) >= indexMinBytes {
+				if i, ok := plainIndex(key); ok {
+					if s, ok := x.elem(cur, i); ok {
+						cur = x.at(s)
+						continue
+					}
+				}
 				spans = x.elems(cur)
 				n = len(spans)
 			} else {
@@ -195,7 +202,7 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 			var ok bool
 			if x != nil && len(cur) >= indexMinBytes {
 				var s span
-				if s, ok = x.members(cur)[key]; ok {
+				if s, ok = x.member(cur, key, unique); ok {
 					v = x.at(s)
 				}
 			} else if unique {
@@ -247,6 +254,17 @@ func quickIndex(key string, n int) (int, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// plainIndex is the index a key of plain decimal digits names counted
+// from the start, as Python's int() reads it (leading zeros included):
+// quickIndex for a key that needs no length to be read. ok is false for
+// any other key.
+func plainIndex(key string) (int, bool) {
+	if len(key) == 0 || key[0] == '-' {
+		return 0, false
+	}
+	return quickIndex(key, math.MaxInt)
 }
 
 // countElems is the number of elements of the raw array b (valid JSON),
