@@ -156,8 +156,8 @@ func (x *Incremental) applyChange(ch *plan.Change) bool {
 	for i := range v.ids {
 		id := &v.ids[i]
 		id.step = np.Steps[i]
-		if i != ch.Step {
-			id.idNode, id.tool, id.args = ch.Value(id.idNode), ch.Value(id.tool), ch.Value(id.args)
+		if m := id.misspelt; m != nil && i != ch.Step {
+			m.idNode, m.tool, m.args = ch.Value(m.idNode), ch.Value(m.tool), ch.Value(m.args)
 		}
 	}
 	affected := map[int]bool{}

@@ -216,21 +216,47 @@ func schemaWork(p *plan.Plan, c *plan.Catalog) int {
 // the values of misspelt keys ("ID", "name"), so that one misspelling does
 // not cascade into every reference to the step.
 type stepIDs struct {
-	id     string
-	idNode jsontext.Value
-	tool   jsontext.Value
-	args   jsontext.Value
-	step   *plan.Step
-	// misspelt: the pointers of a misspelt id or args key, nil for none
-	// (most steps: a pointer, not two strings, in every step's record).
+	id   string
+	step *plan.Step
+	// misspelt: what a misspelt id, tool or args key holds, nil for none
+	// (most steps: the step's own id, tool and args are read, and a
+	// record of every step holds one pointer for them rather than three
+	// values).
 	misspelt *misspeltKeys
 	hasID    bool
 }
 
-// misspeltKeys are the pointers of a step's misspelt id or args key; "":
-// the step's own (built when a diagnostic needs one, not twice for every
-// step).
-type misspeltKeys struct{ idAt, argAt string }
+// misspeltKeys are a step's misspelt id, tool or args key taken as the key
+// it was meant to be: their values, and the pointers of the id and args
+// ("": the step's own, built when a diagnostic needs one, not twice for
+// every step). A value is read only when the step lacks the real key.
+type misspeltKeys struct {
+	idAt, argAt        string
+	idNode, tool, args jsontext.Value
+}
+
+// idNode, tool and args are the values taken as the step's id, tool and
+// args: the step's own, or a misspelt key's when it has none.
+func (id *stepIDs) idNode() jsontext.Value {
+	if id.misspelt != nil && id.step.ID.IsZero() {
+		return id.misspelt.idNode
+	}
+	return id.step.ID
+}
+
+func (id *stepIDs) tool() jsontext.Value {
+	if id.misspelt != nil && id.step.Tool.IsZero() {
+		return id.misspelt.tool
+	}
+	return id.step.Tool
+}
+
+func (id *stepIDs) args() jsontext.Value {
+	if id.misspelt != nil && id.step.Args.IsZero() {
+		return id.misspelt.args
+	}
+	return id.step.Args
+}
 
 // idAt and argAt are the pointers of a misspelt id or args key, "" for none.
 func (id *stepIDs) idAt() string {
@@ -377,7 +403,7 @@ func (v *validator) run() {
 // shape checks a step's form (its keys, id, tool and args) and returns what
 // the rest of the walk takes as its id, tool and args.
 func (v *validator) shape(s *plan.Step) stepIDs {
-	out := stepIDs{idNode: s.ID, tool: s.Tool, args: s.Args, step: s}
+	out := stepIDs{step: s}
 	if s.Node.Kind() != jsontext.Object {
 		v.add(plan.SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
 			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
@@ -386,13 +412,13 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 	aliased := v.unknownStepKeys(s, &out)
 	v.stepID(s, &out, aliased[0])
 	startOf := s.Node.Start()
-	if out.tool.IsZero() && !aliased[1] {
+	if out.tool().IsZero() && !aliased[1] {
 		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %s has no \"tool\": add \"tool\": one of %s", jsontext.Quote(s.Label()), quoteList(v.c.Names(), 12)))
 	}
-	if !out.args.IsZero() && out.args.Kind() != jsontext.Object {
-		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), out.args.Start(), out.args.End(), s,
-			fmt.Sprintf("the \"args\" of step %s is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", jsontext.Quote(s.Label()), out.args.Kind()))
+	if args := out.args(); !args.IsZero() && args.Kind() != jsontext.Object {
+		v.add(plan.SeverityError, "ARGS_SHAPE", out.argPtr(), args.Start(), args.End(), s,
+			fmt.Sprintf("the \"args\" of step %s is a JSON %s: write an object of argument names to values, e.g. \"args\": {\"name\": value}", jsontext.Quote(s.Label()), args.Kind()))
 	}
 	return out
 }
@@ -418,19 +444,16 @@ func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool
 			if k := slices.Index(stepKeys, sug); !aliased[k] {
 				aliased[k] = true
 				ptr := s.Ptr + "/" + jsontext.EscapePointer(m.Key)
+				if out.misspelt == nil {
+					out.misspelt = &misspeltKeys{}
+				}
 				switch sug {
 				case "id":
-					if out.misspelt == nil {
-						out.misspelt = &misspeltKeys{}
-					}
-					out.idNode, out.misspelt.idAt = m.Value, ptr
+					out.misspelt.idNode, out.misspelt.idAt = m.Value, ptr
 				case "tool":
-					out.tool = m.Value
+					out.misspelt.tool = m.Value
 				case "args":
-					if out.misspelt == nil {
-						out.misspelt = &misspeltKeys{}
-					}
-					out.args, out.misspelt.argAt = m.Value, ptr
+					out.misspelt.args, out.misspelt.argAt = m.Value, ptr
 				}
 			}
 		}
@@ -440,11 +463,11 @@ func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool
 	return aliased
 }
 
-// stepID checks the id of step s, out.idNode, and sets out's id when it
+// stepID checks the id of step s, out.idNode(), and sets out's id when it
 // is a string; aliased says a misspelt key stood for it.
 func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
 	startOf := s.Node.Start()
-	switch id := out.idNode; {
+	switch id := out.idNode(); {
 	case id.IsZero() || !pyvalue.Truthy(id):
 		if !aliased {
 			msg := fmt.Sprintf("step %d has no \"id\": give it a unique, non-empty string id, e.g. \"id\": \"step%d\"", s.Index, s.Index+1)
@@ -464,7 +487,7 @@ func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
 			d := v.add(plan.SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %s is already used by step %d: give each step its own id", jsontext.Quote(id.Str()), j))
 			first := v.ids[j]
-			v.relate(d, first.idPtr(), first.idNode.Start(), fmt.Sprintf("step %s is first defined here", jsontext.Quote(id.Str())))
+			v.relate(d, first.idPtr(), first.idNode().Start(), fmt.Sprintf("step %s is first defined here", jsontext.Quote(id.Str())))
 		} else if !goodID(id.Str()) {
 			v.add(plan.SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %s", jsontext.Quote(id.Str()), jsontext.Quote(tidyID(id.Str()))))
@@ -502,7 +525,7 @@ func tidyID(id string) string {
 func (v *validator) step(s *plan.Step) {
 	ids := &v.ids[s.Index]
 	var info *toolInfo
-	if t := ids.tool; !t.IsZero() {
+	if t := ids.tool(); !t.IsZero() {
 		var tool *plan.Tool
 		if t.Kind() == jsontext.String {
 			tool = v.c.Tool(t.Str())
@@ -539,7 +562,7 @@ func (v *validator) step(s *plan.Step) {
 		}
 	}
 	v.infos[s.Index] = info
-	args := ids.args
+	args := ids.args()
 	if args.IsZero() || args.Kind() != jsontext.Object {
 		if args.IsZero() {
 			if info != nil && len(info.required) > 0 {
@@ -591,7 +614,7 @@ func (v *validator) unused() {
 			continue
 		}
 		id := v.ids[i]
-		v.add(plan.SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode.Start(), id.idNode.End(), s,
+		v.add(plan.SeverityInfo, "UNUSED_OUTPUT", id.idPtr(), id.idNode().Start(), id.idNode().End(), s,
 			fmt.Sprintf("no later step references the output of step %s (read-only tool %s): its result reaches the model only in the response; if a later step was meant to use it, pass it with output_by_reference", jsontext.Quote(id.id), jsontext.Quote(info.tool.Name)))
 	}
 }

@@ -546,7 +546,7 @@ func contains2(xs []string, x string) bool {
 // keySpan is the span of the "args" key of a step, or the step's first byte.
 func (v *validator) keySpan(s *plan.Step, ids stepIDs) [2]int {
 	for _, m := range s.Node.Members() {
-		if m.Value == ids.args {
+		if m.Value == ids.args() {
 			return [2]int{m.KeyStart, m.KeyEnd}
 		}
 	}

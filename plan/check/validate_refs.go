@@ -67,7 +67,7 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 			d := v.add(plan.SeverityError, "REF_FORWARD", at.keyPtr(r.Step), ks, ke, s,
 				fmt.Sprintf("step %s references step %s, which comes later in the plan: move step %s before step %s", jsontext.Quote(s.Label()), jsontext.Quote(r.Step), jsontext.Quote(r.Step), jsontext.Quote(s.Label())))
 			id := v.ids[later]
-			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %s is defined here", jsontext.Quote(r.Step)))
+			v.relate(d, id.idPtr(), id.idNode().Start(), fmt.Sprintf("step %s is defined here", jsontext.Quote(r.Step)))
 			return
 		}
 		names := v.scopeNames(s.Index)
@@ -88,7 +88,7 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 		if sug != "" {
 			at, _ := v.inScope(sug, s.Index)
 			id := v.ids[at]
-			v.relate(d, id.idPtr(), id.idNode.Start(), fmt.Sprintf("step %s is defined here", jsontext.Quote(sug)))
+			v.relate(d, id.idPtr(), id.idNode().Start(), fmt.Sprintf("step %s is defined here", jsontext.Quote(sug)))
 		}
 		return
 	}
