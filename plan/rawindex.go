@@ -127,6 +127,7 @@ func (x *RawIndex) member(b []byte, key string, unique bool) (span, bool) {
 	obj, ok := x.object[o]
 	if !ok {
 		obj = &indexedObject{m: map[string]span{}, next: jsontext.SkipSpace(b, 1)}
+		obj.done = obj.next >= len(b) || b[obj.next] != '"'
 		if x.object == nil {
 			x.object = map[int]*indexedObject{}
 		}
@@ -136,15 +137,13 @@ func (x *RawIndex) member(b []byte, key string, unique bool) (span, bool) {
 		return s, true
 	}
 	i := obj.next
-	for !obj.done && i < len(b) && b[i] == '"' {
+	for !obj.done && i < len(b) && b[i] == '"' { // a result not quite JSON stops the scan too
 		ks := i
-		i = jsontext.SkipString(b, i)
+		var escaped bool
+		i, escaped = jsontext.SkipStringEscaped(b, i)
 		k := string(b[ks+1 : i-1])
-		for _, c := range b[ks:i] {
-			if c == '\\' {
-				k, _ = jsontext.RawString(b[ks:i])
-				break
-			}
+		if escaped {
+			k, _ = jsontext.RawString(b[ks:i])
 		}
 		i = jsontext.SkipSpace(b, i)
 		i = jsontext.SkipSpace(b, i+1) // ':'
@@ -159,7 +158,6 @@ func (x *RawIndex) member(b []byte, key string, unique bool) (span, bool) {
 			break
 		}
 	}
-	obj.done = obj.done || i >= len(b) || b[i] != '"'
 	obj.next = i
 	s, ok := obj.m[key]
 	return s, ok

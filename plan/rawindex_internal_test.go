@@ -38,13 +38,7 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 	}
 	x := &RawIndex{result: result}
 	for round := 0; round < 3; round++ { // the first walk scans, later ones use (and build) the index
-		for _, p := range paths {
-			want, werr := Walk(result, "st", p)
-			got, gerr := x.Walk("st", p, jsontext.Value{})
-			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
-				t.Errorf("round %d, path %q: indexed walk = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
-			}
-		}
+		walksAgree(t, round, x, false, paths)
 	}
 	// A run's results repeat no key (pyvalue.Values drops the copies):
 	// WalkUnique, which stops at a key's first copy in an object too small
@@ -52,13 +46,7 @@ func TestIndexedWalkMatchesWalk(t *testing.T) {
 	uniq := pyvalue.Values(result)
 	u := &RawIndex{result: uniq}
 	for round := 0; round < 3; round++ {
-		for _, p := range paths {
-			want, werr := Walk(uniq, "st", p)
-			got, gerr := u.WalkUnique("st", p, jsontext.Value{})
-			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
-				t.Errorf("round %d, path %q: WalkUnique = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
-			}
-		}
+		walksAgree(t, round, u, true, paths)
 	}
 	// The engine walks a reference's path array in place: the same bytes
 	// and messages as Walk of the str() of each element, through the index
@@ -242,13 +230,7 @@ func TestRawIndexScansAsFarAsNeeded(t *testing.T) {
 		{"tail"}, {"value", "items", "+1", "n"}, {"value", "items", "1_0", "n"}, {"value", "after", "last"}, {"missing"},
 	}
 	for round := 0; round < 2; round++ {
-		for _, p := range paths {
-			want, werr := Walk(result, "st", p)
-			got, gerr := x.WalkUnique("st", p, jsontext.Value{})
-			if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
-				t.Errorf("round %d, path %q: WalkUnique = %q, %v; Walk = %q, %v", round, p, got, gerr, want, werr)
-			}
-		}
+		walksAgree(t, round, x, true, paths)
 	}
 	if !items.done || len(items.spans) != 3000 {
 		t.Errorf("after walks from the end the list's record has %d elements (done %v), want all 3000", len(items.spans), items.done)
@@ -262,4 +244,22 @@ func mustWalk(t *testing.T, result []byte, path ...string) []byte {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// walksAgree checks that each of paths, walked through x (WalkUnique when
+// unique says so), reaches the bytes, or fails with the message, that the
+// plain Walk of x's result does.
+func walksAgree(t *testing.T, round int, x *RawIndex, unique bool, paths [][]string) {
+	t.Helper()
+	for _, p := range paths {
+		want, werr := Walk(x.result, "st", p)
+		walk := x.Walk
+		if unique {
+			walk = x.WalkUnique
+		}
+		got, gerr := walk("st", p, jsontext.Value{})
+		if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("round %d, path %q (unique %v): indexed walk = %q, %v; Walk = %q, %v", round, p, unique, got, gerr, want, werr)
+		}
+	}
 }

@@ -58,10 +58,13 @@ func numberChanges(lit string) bool {
 	if IsIntLiteral(lit) {
 		return lit == "-0"
 	}
-	if reprLiteral(lit) {
-		return false
-	}
-	return NumberJSON(lit) != lit
+	return floatChanges(lit)
+}
+
+// floatChanges is numberChanges for a literal known to be a float (it has
+// a '.', an 'e' or an 'E').
+func floatChanges(lit string) bool {
+	return !reprLiteral(lit) && NumberJSON(lit) != lit
 }
 
 // reprLiteral reports, cheaply, whether a float literal is already written
@@ -499,7 +502,7 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
 					return dst[:n0], false, 0 // -0 is 0
 				}
-			} else if lit := string(b[i:end]); !reprLiteral(lit) && NumberJSON(lit) != lit {
+			} else if floatChanges(string(b[i:end])) {
 				return dst[:n0], false, 0
 			}
 			i = end
