@@ -443,6 +443,11 @@ func (v *validator) memoKey(ti *toolInfo, members []jsontext.Member, refs *nameS
 	if size > 4096 {
 		return nil, false
 	}
+	if v.keyBuf == nil {
+		// Not nil even when empty: a step whose arguments are all
+		// references has the empty key, and literalArgs keeps no nil one.
+		v.keyBuf = make([]byte, 0, 64)
+	}
 	key = v.keyBuf[:0]
 	for _, m := range members {
 		if !refs.has(m.Key) {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -41,6 +42,17 @@ func TestSchemasOncePerTool(t *testing.T) {
 	}
 	if ti.walks.size() != 1 || len(ti.passed) != 2 { // {"value": 1}, and {} beside a reference
 		t.Errorf("memos: %d walks, %d passing argument sets", ti.walks.size(), len(ti.passed))
+	}
+
+	// The same chain after a step on an unknown tool: the first arguments
+	// the validator keys are the references' (the empty key), which it
+	// remembers as it remembers any other.
+	src = append([]byte(`{"steps": [{"id": "s0", "tool": "nope", "args": {}}`), src[bytes.Index(src, []byte(`, {"id": "s1"`)):]...)
+	p = plan.Load("chain.json", src, plan.Limits{})
+	v = &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*plan.Tool]*toolInfo{}, ds: diagList{p: p}}
+	v.run()
+	if ti := v.tools[echo]; ti == nil || len(ti.passed) != 1 {
+		t.Errorf("after an unknown tool: %v passing argument sets, want the references' one", ti)
 	}
 }
 
