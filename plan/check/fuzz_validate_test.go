@@ -121,6 +121,18 @@ func fuzzValidate(t *testing.T, src, catSrc []byte) {
 			t.Fatalf("Admit refuses with %s %s, the first error is %s %s", rej.Code, rej.Pointer, first.Code, first.Pointer)
 		}
 	}
+	// HasErrors (preflight's first question: yes may still be a no once
+	// FastMCP's coercions are weighed, which Admit then asks) answers the
+	// same in parts (stepsInParallel), as a large plan's preflight asks it,
+	// as in order.
+	old := check.SetParallelMinSteps(1)
+	inParts := check.HasErrors(p, c)
+	check.SetParallelMinSteps(1 << 30)
+	inOrder := check.HasErrors(p, c)
+	check.SetParallelMinSteps(old)
+	if inParts != inOrder {
+		t.Fatalf("HasErrors in parts: %v, in order: %v", inParts, inOrder)
+	}
 	for _, format := range report.Formats {
 		if err := report.Write(io.Discard, format, p, ds, report.Options{}); err != nil {
 			t.Fatal(err)

@@ -195,6 +195,13 @@ type validator struct {
 	// compact ones must make (tests).
 	eager bool
 
+	// inParts: stepsInParallel checked the steps; partsDropped: it did,
+	// but the schema work its parts charged outgrew the budget, and run
+	// walked them again in order (for tests).
+	inParts, partsDropped bool
+	// part: this validator checks one part of stepsInParallel.
+	part bool
+
 	// incr: the validator behind an Incremental, which checks steps one at
 	// a time out of order (incremental.go); nil for a whole validation.
 	incr *incrState
@@ -375,7 +382,7 @@ func (v *validator) run() {
 		v.scope = make(map[string]int, n)
 		v.order = make([]string, 0, n)
 	}
-	if v.settle() {
+	if v.settle() || v.stepsInParallel() {
 		return
 	}
 	for _, s := range p.Steps {
@@ -526,11 +533,7 @@ func (v *validator) step(s *plan.Step) {
 	ids := &v.ids[s.Index]
 	var info *toolInfo
 	if t := ids.tool(); !t.IsZero() {
-		var tool *plan.Tool
-		if t.Kind() == jsontext.String {
-			tool = v.c.Tool(t.Str())
-		}
-		if tool != nil {
+		if tool := v.toolOf(ids); tool != nil {
 			info = v.info(tool)
 		} else {
 			ptr := s.Ptr + "/tool"
@@ -601,6 +604,30 @@ func (v *validator) step(s *plan.Step) {
 	if info != nil {
 		v.arguments(s, info, args, *ids, refs)
 	}
+}
+
+// toolOf is the catalog's tool that a step's ids name, nil when they name
+// none (no tool, not a string, not in the catalog).
+func (v *validator) toolOf(ids *stepIDs) *plan.Tool {
+	if t := ids.tool(); t.Kind() == jsontext.String {
+		return v.c.Tool(t.Str())
+	}
+	return nil
+}
+
+// targetInfo is the toolInfo of step j, which a reference of a later step
+// reads: the one step made, as the steps before a step are checked before
+// it, except in a part of stepsInParallel, where step j may belong to
+// another part (not checked yet, or with that part's toolInfo) and the
+// part makes its own from the tool.
+func (v *validator) targetInfo(j int) *toolInfo {
+	if !v.part {
+		return v.infos[j]
+	}
+	if t := v.toolOf(&v.ids[j]); t != nil && v.p.Steps[j].Node.Kind() == jsontext.Object {
+		return v.info(t)
+	}
+	return nil
 }
 
 // unused reports read-only steps whose output no later step reads (opt-in:

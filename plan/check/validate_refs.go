@@ -92,7 +92,9 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 		}
 		return
 	}
-	v.readBy[j] = true
+	if v.readBy != nil {
+		v.readBy[j] = true
+	}
 	v.walkPath(s, info, m, r, at, j)
 }
 
@@ -199,7 +201,7 @@ func (v *validator) known(id string) (int, bool) {
 
 // walkPath follows a reference's path on the output type of step j.
 func (v *validator) walkPath(s *plan.Step, info *toolInfo, m jsontext.Member, r *plan.Ref, at argAt, j int) {
-	target := v.infos[j]
+	target := v.targetInfo(j)
 	if target == nil || !target.hasOut {
 		v.walkUnknown(s, target, r, at)
 		return // an unknown tool was reported; its output is "any"
@@ -513,7 +515,7 @@ func (v *validator) mention(s *plan.Step, payload jsontext.Value) {
 }
 
 func (v *validator) markRead(s *plan.Step, id string) {
-	if j, ok := v.inScope(id, s.Index); ok && j < s.Index {
+	if j, ok := v.inScope(id, s.Index); ok && j < s.Index && v.readBy != nil {
 		v.readBy[j] = true
 	}
 }
