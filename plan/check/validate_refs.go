@@ -92,9 +92,7 @@ func (v *validator) reference(s *plan.Step, info *toolInfo, m jsontext.Member, a
 		}
 		return
 	}
-	if v.readBy != nil {
-		v.readBy[j] = true
-	}
+	v.readStep(j)
 	v.walkPath(s, info, m, r, at, j)
 }
 
@@ -515,7 +513,15 @@ func (v *validator) mention(s *plan.Step, payload jsontext.Value) {
 }
 
 func (v *validator) markRead(s *plan.Step, id string) {
-	if j, ok := v.inScope(id, s.Index); ok && j < s.Index && v.readBy != nil {
+	if j, ok := v.inScope(id, s.Index); ok && j < s.Index {
+		v.readStep(j)
+	}
+}
+
+// readStep records that a later step reads step j's output (UnusedOutput),
+// unless v keeps no such record (a part of stepsInParallel).
+func (v *validator) readStep(j int) {
+	if v.readBy != nil {
 		v.readBy[j] = true
 	}
 }
