@@ -57,3 +57,28 @@ func BenchmarkAppendString(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSkipValue skips whole values of each plan shape at 10k steps,
+// compact (as results come) and as written (indented): the pass a result's
+// index makes over the containers a reference walks past.
+//
+//	go test ./plan/jsontext -run '^$' -bench SkipValue
+func BenchmarkSkipValue(b *testing.B) {
+	for _, s := range plantest.Shapes {
+		src := s.Gen(10_000)
+		compact := jsontext.AppendCompact(nil, src)
+		for _, form := range []struct {
+			name string
+			src  []byte
+		}{{"indented", src}, {"compact", compact}} {
+			b.Run(s.Name+"/"+form.name, func(b *testing.B) {
+				b.SetBytes(int64(len(form.src)))
+				for b.Loop() {
+					if end := jsontext.SkipValue(form.src, 0); end < len(form.src)-1 {
+						b.Fatalf("skipped to %d of %d", end, len(form.src))
+					}
+				}
+			})
+		}
+	}
+}
