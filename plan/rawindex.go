@@ -51,9 +51,17 @@ type indexedObject struct {
 	m    map[string]span
 	next int
 	done bool
+	// pending: the scan stopped at the start of the value of key pendingKey
+	// (next), a value too large to skip in passing (a walk goes into it,
+	// not past it); the next scan skips it first.
+	pending    bool
+	pendingKey string
 }
 
-// span is a value's bytes as offsets into the result.
+// span is a value's bytes as offsets into the result. An end of 0 is not
+// known yet: the value of a key a unique walk went into without skipping
+// it (indexedObject.pending), which runs to the result's end as far as
+// at is concerned.
 type span struct{ start, end int32 }
 
 // indexMinBytes is the smallest container the index records.
@@ -64,7 +72,13 @@ const indexEagerBytes = 64 << 10
 
 func (x *RawIndex) off(b []byte) int { return cap(x.result) - cap(b) }
 
-func (x *RawIndex) at(s span) []byte { return x.result[s.start:s.end] }
+// at is the bytes of s: to the result's end when s's end is not known.
+func (x *RawIndex) at(s span) []byte {
+	if s.end == 0 {
+		return x.result[s.start:]
+	}
+	return x.result[s.start:s.end]
+}
 
 // array is the record of the raw array b (a part of x.result), made on
 // first use.
@@ -137,6 +151,14 @@ func (x *RawIndex) member(b []byte, key string, unique bool) (span, bool) {
 		return s, true
 	}
 	i := obj.next
+	if obj.pending {
+		obj.pending = false
+		end := jsontext.SkipValue(b, i)
+		if s := obj.m[obj.pendingKey]; s.end == 0 {
+			obj.m[obj.pendingKey] = span{s.start, int32(o + end)}
+		}
+		i = obj.pastValue(b, end)
+	}
 	for !obj.done && i < len(b) && b[i] == '"' { // a result not quite JSON stops the scan too
 		ks := i
 		var escaped bool
@@ -147,20 +169,38 @@ func (x *RawIndex) member(b []byte, key string, unique bool) (span, bool) {
 		}
 		i = jsontext.SkipSpace(b, i)
 		i = jsontext.SkipSpace(b, i+1) // ':'
-		end := jsontext.SkipValue(b, i)
-		obj.m[k] = span{int32(o + i), int32(o + end)}
-		i = jsontext.SkipSpace(b, end)
-		if i >= len(b) || b[i] != ',' {
-			obj.done = true
-		}
-		i = jsontext.SkipSpace(b, i+1)
 		if unique && k == key {
+			// The key a walk goes into: its value is skipped only if it is
+			// small. A large one (the list of a result's items) is read
+			// into by this walk and maybe never past: its end is found
+			// when a later scan needs what follows it.
+			lim := min(len(b), i+indexMinBytes)
+			if end := jsontext.SkipValue(b[:lim], i); end < lim {
+				obj.m[k] = span{int32(o + i), int32(o + end)}
+				i = obj.pastValue(b, end)
+			} else {
+				obj.m[k] = span{int32(o + i), 0}
+				obj.pending, obj.pendingKey = true, k
+			}
 			break
 		}
+		end := jsontext.SkipValue(b, i)
+		obj.m[k] = span{int32(o + i), int32(o + end)}
+		i = obj.pastValue(b, end)
 	}
 	obj.next = i
 	s, ok := obj.m[key]
 	return s, ok
+}
+
+// pastValue is where the scan of the object b goes on after a value that
+// ends at end: the next key, or the object's end (done).
+func (obj *indexedObject) pastValue(b []byte, end int) int {
+	i := jsontext.SkipSpace(b, end)
+	if i >= len(b) || b[i] != ',' {
+		obj.done = true
+	}
+	return jsontext.SkipSpace(b, i+1)
 }
 
 // Walk is WalkNode through the index; runs reading one result at once

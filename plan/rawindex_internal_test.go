@@ -203,7 +203,9 @@ func TestRawIndexScansAsFarAsNeeded(t *testing.T) {
 		}
 		fmt.Fprintf(&b, `{"n": %d, "tags": ["a", "b\"%d"]}`, i, i)
 	}
-	b.WriteString(`], "after": {`)
+	// Scalars too large to skip in passing, which a walk reads or cannot
+	// go into (Python names the type of a number by its text).
+	fmt.Fprintf(&b, `], "bignum": %s, "bigstr": "%s", "after": {`, strings.Repeat("7", 2000), strings.Repeat("s", 2000))
 	for i := 0; i < 500; i++ {
 		fmt.Fprintf(&b, `"k\u00e9%d": %d, `, i, i)
 	}
@@ -220,10 +222,17 @@ func TestRawIndexScansAsFarAsNeeded(t *testing.T) {
 	if items == nil || items.done || len(items.spans) != 4 {
 		t.Fatalf("after a walk to element 3 the list's record is %+v: want its first 4 elements, not done", items)
 	}
-	if root := x.object[0]; root == nil || root.done || len(root.m) != 1 {
+	root := x.object[0]
+	if root == nil || root.done || len(root.m) != 1 {
 		t.Fatalf("after a walk through the first key the root's record is %+v: want that key alone, not done", root)
 	}
+	// The walk went into "value" and "items" without skipping them: their
+	// ends are found when a walk needs what follows.
+	if s := root.m["value"]; s.end != 0 || !root.pending {
+		t.Errorf("after a walk into it, the root's \"value\" is %+v (pending %v): want its end not looked for", s, root.pending)
+	}
 	paths := [][]string{
+		{"value", "bignum"}, {"value", "bignum", "x"}, {"value", "bigstr"}, {"value", "bigstr", "0"}, {"value", "after"},
 		{"value", "items", "10", "tags", "1"}, {"value", "items", "2", "n"}, {"value", "items", "0007", "n"},
 		{"value", "after", "ké3"}, {"value", "after", "ké1"}, {"value", "after", "nope"}, {"value", "after", "ké499"},
 		{"value", "items", "2999", "n"}, {"value", "items", "3000"}, {"value", "items", "-1", "tags", "0"}, {"value", "items", "-3001"},
@@ -235,6 +244,14 @@ func TestRawIndexScansAsFarAsNeeded(t *testing.T) {
 	if !items.done || len(items.spans) != 3000 {
 		t.Errorf("after walks from the end the list's record has %d elements (done %v), want all 3000", len(items.spans), items.done)
 	}
+	if s := root.m["value"]; s.end == 0 || root.pending || !root.done {
+		t.Errorf("after a walk to \"tail\", the root's \"value\" is %+v (pending %v, done %v): want its end found and the root scanned", s, root.pending, root.done)
+	}
+	// Walks that take a key's last copy, on an index whose walks so far
+	// took the first and left values unskipped.
+	y := NewRawIndex(result)
+	walksAgree(t, 0, y, true, [][]string{{"value", "items", "5", "n"}, {"value", "after", "ké2"}})
+	walksAgree(t, 1, y, false, paths)
 }
 
 func mustWalk(t *testing.T, result []byte, path ...string) []byte {

@@ -149,6 +149,9 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 	if path == nil {
 		n, c = node.Len(), node.Cursor()
 	}
+	// open: cur runs on past its value to the result's end (a large value
+	// the index went into without skipping it: RawIndex.at).
+	open := false
 	for k := 0; k < n; k++ {
 		var key string
 		if path != nil {
@@ -164,14 +167,20 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 			if x != nil && len(cur) >= indexMinBytes {
 				if i, ok := plainIndex(key); ok {
 					if s, ok := x.elem(cur, i); ok {
-						cur = x.at(s)
+						cur, open = x.at(s), false
 						continue
 					}
 				}
 				spans = x.elems(cur)
 				n = len(spans)
 			} else {
-				n = countElems(cur)
+				if i, ok := plainIndex(key); ok {
+					if v := elemAt(cur, i); v != nil {
+						cur, open = v, false
+						continue
+					}
+				}
+				n = countElems(cur) // out of range, or not plain digits: pyvalue.Index reads it
 			}
 			i, ok := quickIndex(key, n)
 			var msg string
@@ -197,27 +206,36 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 			} else {
 				cur = elemAt(cur, i)
 			}
+			open = false
 		case '{':
 			var v []byte
 			var ok bool
 			if x != nil && len(cur) >= indexMinBytes {
 				var s span
 				if s, ok = x.member(cur, key, unique); ok {
-					v = x.at(s)
+					v, open = x.at(s), s.end == 0
 				}
 			} else if unique {
 				v, ok = jsontext.RawFirstMember(cur, key)
+				open = false
 			} else {
 				v, ok = jsontext.RawMember(cur, key)
+				open = false
 			}
 			if !ok {
 				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference: key '%s' not found in step '%s'", key, step)}
 			}
 			cur = v
 		default:
+			if open {
+				cur = cur[:jsontext.SkipValue(cur, 0)]
+			}
 			return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference: cannot traverse into %s at key '%s' in step '%s'",
 				pyvalue.TypeNameRaw(cur), key, step)}
 		}
+	}
+	if open {
+		cur = cur[:jsontext.SkipValue(cur, 0)]
 	}
 	return cur, nil
 }
@@ -268,8 +286,10 @@ func plainIndex(key string) (int, bool) {
 }
 
 // countElems is the number of elements of the raw array b (valid JSON),
-// and elemAt its element i (in range): two scans of a small array, which
-// allocate nothing where a slice of its elements would.
+// and elemAt its element i, nil when out of range. A walk reads a small
+// array's element by elemAt alone when the key is plain digits, and counts
+// the elements only for other keys and out of range (pyvalue.Index needs
+// the length); neither allocates, where a slice of the elements would.
 func countElems(b []byte) int {
 	n := 0
 	forElems(b, func(int, int) bool { n++; return true })
