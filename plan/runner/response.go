@@ -97,8 +97,8 @@ func (r *Run) responseStatus() string {
 // response is as large as all of them). With indent, it writes what
 // jsontext.Indent makes of Response, byte for byte.
 func (r *Run) WriteResponse(w io.Writer, indent bool) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var scratch []byte
 	if !indent {

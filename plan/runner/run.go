@@ -229,7 +229,10 @@ type Run struct {
 	// a tool returns one. Guarded by mu.
 	floats map[int]floatResult
 
-	mu          sync.Mutex
+	// mu guards what follows; readers of a whole run (Step, the
+	// response) share it, so that a driver may check results while the
+	// response is written.
+	mu          sync.RWMutex
 	steps       []stepRec
 	okN         int               // the steps whose status is StepOK, kept by setState and reset
 	args        []json.RawMessage // step index -> resolved arguments, while kept (nil with DropArgs)
@@ -378,8 +381,8 @@ func (r *Run) Halted() string {
 
 // Step returns what the run knows of step i.
 func (r *Run) Step(i int) StepState {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	return r.state(i)
 }
 

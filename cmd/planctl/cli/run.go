@@ -102,14 +102,17 @@ func runPlan(ctx context.Context, s *streams, f *runFlags, path string) error {
 	}
 	r := runner.NewRun(p, cat, opts)
 	r.RunToEnd(ctx)
-	warnings := resultWarnings(r)
 	timing("ran")
+	// The results are checked against the outputSchemas on another core
+	// while the response is written; the warnings follow it on stderr.
+	warned := make(chan []string, 1)
+	go func() { warned <- resultWarnings(r) }()
 	if progress != nil {
 		progress.finish()
 	}
 	writeRunOutput(s, f, r)
 	timing("written")
-	for _, w := range warnings {
+	for _, w := range <-warned {
 		fmt.Fprintf(s.errOut, "warning: %s [RESULT_SCHEMA]\n", w)
 	}
 	if f.trace != "" {
