@@ -162,70 +162,17 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 		}
 		switch jsontext.FirstByte(cur) {
 		case '[':
-			var n int
-			var spans []span
-			if x != nil && len(cur) >= indexMinBytes {
-				if i, ok := plainIndex(key); ok {
-					if s, ok := x.elem(cur, i); ok {
-						cur, open = x.at(s), false
-						continue
-					}
-				}
-				spans = x.elems(cur)
-				n = len(spans)
-			} else {
-				if i, ok := plainIndex(key); ok {
-					if v := elemAt(cur, i); v != nil {
-						cur, open = v, false
-						continue
-					}
-				}
-				n = countElems(cur) // out of range, or not plain digits: pyvalue.Index reads it
-			}
-			i, ok := quickIndex(key, n)
-			var msg string
-			if !ok {
-				i, msg = pyvalue.Index(key, n)
-			}
+			v, msg := elemOf(x, cur, key)
 			if msg != "" {
-				var quoted []string
-				if path != nil {
-					for _, k := range path {
-						quoted = append(quoted, pyvalue.ReprString(k))
-					}
-				} else {
-					for _, e := range node.Elems() {
-						quoted = append(quoted, pyvalue.ReprString(pyvalue.Str(e)))
-					}
-				}
-				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference [%s, %s]: %s",
-					step, strings.Join(quoted, ", "), msg)}
+				return nil, indexError(step, path, node, msg)
 			}
-			if spans != nil {
-				cur = x.at(spans[i])
-			} else {
-				cur = elemAt(cur, i)
-			}
-			open = false
+			cur, open = v, false
 		case '{':
-			var v []byte
-			var ok bool
-			if x != nil && len(cur) >= indexMinBytes {
-				var s span
-				if s, ok = x.member(cur, key, unique); ok {
-					v, open = x.at(s), s.end == 0
-				}
-			} else if unique {
-				v, ok = jsontext.RawFirstMember(cur, key)
-				open = false
-			} else {
-				v, ok = jsontext.RawMember(cur, key)
-				open = false
-			}
+			v, vOpen, ok := memberOf(x, cur, key, unique)
 			if !ok {
 				return nil, &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference: key '%s' not found in step '%s'", key, step)}
 			}
-			cur = v
+			cur, open = v, vOpen
 		default:
 			if open {
 				cur = cur[:jsontext.SkipValue(cur, 0)]
@@ -238,6 +185,75 @@ func walk(result []byte, x *RawIndex, unique bool, step string, path []string, n
 		cur = cur[:jsontext.SkipValue(cur, 0)]
 	}
 	return cur, nil
+}
+
+// elemOf is element key of the raw array cur, read through x when x
+// indexes it; msg is Python's words when key names no element.
+func elemOf(x *RawIndex, cur []byte, key string) (v []byte, msg string) {
+	var n int
+	var spans []span
+	if x != nil && len(cur) >= indexMinBytes {
+		if i, ok := plainIndex(key); ok {
+			if s, ok := x.elem(cur, i); ok {
+				return x.at(s), ""
+			}
+		}
+		spans = x.elems(cur)
+		n = len(spans)
+	} else {
+		if i, ok := plainIndex(key); ok {
+			if v := elemAt(cur, i); v != nil {
+				return v, ""
+			}
+		}
+		n = countElems(cur) // out of range, or not plain digits: pyvalue.Index reads it
+	}
+	i, ok := quickIndex(key, n)
+	if !ok {
+		if i, msg = pyvalue.Index(key, n); msg != "" {
+			return nil, msg
+		}
+	}
+	if spans != nil {
+		return x.at(spans[i]), ""
+	}
+	return elemAt(cur, i), ""
+}
+
+// memberOf is the value of key in the raw object cur, read through x when
+// x indexes it: its first copy when unique, else its last. open: the value
+// runs on to the result's end (RawIndex.at).
+func memberOf(x *RawIndex, cur []byte, key string, unique bool) (v []byte, open, ok bool) {
+	switch {
+	case x != nil && len(cur) >= indexMinBytes:
+		s, ok := x.member(cur, key, unique)
+		if !ok {
+			return nil, false, false
+		}
+		return x.at(s), s.end == 0, true
+	case unique:
+		v, ok = jsontext.RawFirstMember(cur, key)
+	default:
+		v, ok = jsontext.RawMember(cur, key)
+	}
+	return v, false, ok
+}
+
+// indexError is Concierge's error for a path element that names no
+// element of a list: the whole path, each element as Python's repr.
+func indexError(step string, path []string, node jsontext.Value, msg string) error {
+	var quoted []string
+	if path != nil {
+		for _, k := range path {
+			quoted = append(quoted, pyvalue.ReprString(k))
+		}
+	} else {
+		for _, e := range node.Elems() {
+			quoted = append(quoted, pyvalue.ReprString(pyvalue.Str(e)))
+		}
+	}
+	return &ResolveError{fmt.Sprintf("Cannot resolve output_by_reference [%s, %s]: %s",
+		step, strings.Join(quoted, ", "), msg)}
 }
 
 // quickIndex is pyvalue.Index for the keys nearly every path holds, an
