@@ -84,7 +84,8 @@ func (v *validator) stepsInParallel() bool {
 		charged += v.schemaWork - w.schemaWork
 	}
 	if charged > v.schemaWork {
-		clear(v.infos) // walked again, in order, from the budget's start
+		// Walked again, in order, from the budget's start (each step's
+		// infos slot is written again before a later step reads it).
 		v.partsDropped = true
 		return false
 	}
@@ -95,7 +96,8 @@ func (v *validator) stepsInParallel() bool {
 }
 
 // fork is a validator for one part of stepsInParallel: v's plan, catalog,
-// options, ids and scope, and a copy of its schema work budget; scratch,
+// options, ids and their first steps (the scope of a plan whose ids are
+// unique), and a copy of its schema work budget; scratch,
 // diagnostics and tool infos of its own. It records no reads (readBy:
 // only UnusedOutput, which an errorsOnly walk never reports, reads them).
 func (v *validator) fork() *validator {

@@ -26,9 +26,9 @@ func hasErrorsBothWays(t testing.TB, c *plan.Catalog, src []byte) (parts, inOrde
 
 // TestHasErrorsInPartsAgrees: HasErrors in parts answers what the walk in
 // order answers, on every shape, with one error planted anywhere (first
-// step, either side of a part's bound, last step) or none, and on the
-// cases the parts leave to the walk in order (repeated ids, a catalog
-// whose schemas outgrow the budget).
+// step, either side of a part's bound, last step) or none, and on a plan
+// the parts leave to the walk in order (a repeated id). The budget's case
+// is TestHasErrorsInPartsAtEveryBudget's.
 func TestHasErrorsInPartsAgrees(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one CPU: HasErrors never checks in parts")

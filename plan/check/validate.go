@@ -624,7 +624,7 @@ func (v *validator) targetInfo(j int) *toolInfo {
 	if !v.part {
 		return v.infos[j]
 	}
-	if t := v.toolOf(&v.ids[j]); t != nil && v.p.Steps[j].Node.Kind() == jsontext.Object {
+	if t := v.toolOf(&v.ids[j]); t != nil { // none for a step that is not an object (shape)
 		return v.info(t)
 	}
 	return nil
