@@ -724,9 +724,12 @@ func (ti *toolInfo) shallowArg(name string) bool {
 
 // appendMemoValue appends what the memo of passing arguments keys a
 // literal by: its source text, or for a shallow argument what a schema of
-// kind keywords can tell apart. Numbers stay whole ("type": "integer"
-// looks at the value), as do true, false and null (short anyway).
+// kind keywords can tell apart. A plain integer (digits, an optional
+// minus) keys as 0, as the result memo's skeleton has it: "type":
+// "integer" and "number" take every one alike. Other numbers stay whole
+// ("type": "integer" looks at 1.5 and 1e3), as do true, false and null.
 func appendMemoValue(b []byte, v jsontext.Value, src []byte, shallow bool) []byte {
+	raw := v.Raw(src)
 	if shallow {
 		switch v.Kind() {
 		case jsontext.String:
@@ -735,9 +738,13 @@ func appendMemoValue(b []byte, v jsontext.Value, src []byte, shallow bool) []byt
 			return append(b, '{', '}')
 		case jsontext.Array:
 			return append(b, '[', ']')
+		case jsontext.Number:
+			if plainInteger(raw) {
+				return append(b, '0')
+			}
 		}
 	}
-	return append(b, v.Raw(src)...)
+	return append(b, raw...)
 }
 
 // kindOnly is toAny for a value whose schema looks at no more than its

@@ -198,3 +198,46 @@ func TestNameSet(t *testing.T) {
 		t.Error("a nil set holds p0")
 	}
 }
+
+// TestShallowIntegersShareAMemo: literal plain integers of an argument
+// whose schema says only its kind pass the compiled schema once between
+// them (one memo key), and the memo changes no answer: other numbers are
+// still checked one by one (1.5 is no integer), and what fails is never
+// remembered (every string given for an integer is reported).
+func TestShallowIntegersShareAMemo(t *testing.T) {
+	put := &plan.Tool{Name: "put",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","description":"a count"}},"required":["n"]}`)}
+	c, err := plan.NewCatalog("test", []*plan.Tool{put}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(`{"steps": [`)
+	lits := []string{"0", "7", "-12", "123456789012345678901234567890", "1.5", "3", `"4"`, "1e3", "2.0", `"x"`, "-0", "99"}
+	for i, lit := range lits {
+		if i > 0 {
+			src = append(src, ',')
+		}
+		src = fmt.Appendf(src, `{"id": "s%d", "tool": "put", "args": {"n": %s}}`, i, lit)
+	}
+	src = append(src, "]}"...)
+	p := plan.Load("ints.json", src, plan.Limits{})
+	v := &validator{p: p, c: c, src: p.Src.Bytes, tools: map[*plan.Tool]*toolInfo{}, ds: diagList{p: p}}
+	v.run()
+	failed := map[int]bool{}
+	for _, d := range v.ds.all() {
+		if d.Severity == plan.SeverityError {
+			failed[d.StepIndex] = true
+		}
+	}
+	for i, lit := range lits {
+		want := lit == "1.5" || lit == `"4"` || lit == `"x"`
+		if failed[i] != want {
+			t.Errorf("n = %s: an error %v, want %v", lit, failed[i], want)
+		}
+	}
+	// The memo: one key for the eight plain integers; 1e3 and 2.0 (which
+	// JSON Schema calls integers) each their own.
+	if ti := v.tools[put]; ti == nil || len(ti.passed) != 3 {
+		t.Errorf("passing argument sets remembered: %v, want 3", ti.passed)
+	}
+}
