@@ -49,9 +49,24 @@ func ParseRef(v jsontext.Value) *Ref {
 // PathNode, so that a reference costs no allocation (a plan of 100,000
 // steps holds hundreds of thousands of them) and nothing is kept per
 // reference between the validator and the run.
-func ParseRefValue(v jsontext.Value) Ref {
-	r := Ref{Value: v, Payload: v.Get(RefKey)}
-	pl := r.Payload
+func ParseRefValue(v jsontext.Value) Ref { return parseRef(v, v.Get(RefKey)) }
+
+// AsRef is ParseRefValue(v) and true when v is a reference (IsRef), false
+// when it is not: the reference's key is looked up once, not twice.
+func AsRef(v jsontext.Value) (Ref, bool) {
+	if v.IsZero() || v.Kind() != jsontext.Object {
+		return Ref{}, false
+	}
+	pl := v.Get(RefKey)
+	if pl.IsZero() {
+		return Ref{}, false
+	}
+	return parseRef(v, pl), true
+}
+
+// parseRef is ParseRefValue of v, whose output_by_reference value is pl.
+func parseRef(v, pl jsontext.Value) Ref {
+	r := Ref{Value: v, Payload: pl}
 	var m jsontext.Member
 	n := 0
 	for _, pm := range pyvalue.Members(pl) {

@@ -579,9 +579,8 @@ func (v *validator) step(s *plan.Step) {
 	}
 	refs := v.refs.reset()
 	for _, m := range pyvalue.Members(args) {
-		if plan.IsRef(m.Value) {
+		if ref, isRef := plan.AsRef(m.Value); isRef { // in place: nothing allocated, nothing kept
 			refs.add(m.Key)
-			ref := plan.ParseRefValue(m.Value) // in place: nothing allocated, nothing kept
 			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
 			continue
 		}

@@ -122,10 +122,10 @@ func refRejection(p *plan.Plan, s *plan.Step, seen map[string]bool) *Rejection {
 	}
 	sid, _ := pyHashKey(s.ID)
 	for _, m := range pyvalue.Members(s.Args) {
-		if !plan.IsRef(m.Value) {
+		r, isRef := plan.AsRef(m.Value) // in place: a step keeps nothing of its references
+		if !isRef {
 			continue
 		}
-		r := plan.ParseRefValue(m.Value) // in place: a step keeps nothing of its references
 		if r.Err != "" {
 			code := "REF_MALFORMED"
 			if !r.StepKey.Value.IsZero() {

@@ -251,6 +251,22 @@ type Run struct {
 	bound       struct{ parent, ctx context.Context } // boundCtx's last answer
 	reconnected bool                                  // the tools reconnected before the next call (MarkReconnected)
 	attempts    map[int][]Attempt                     // step index -> its calls, oldest first (RunOptions.KeepAttempts)
+	clock       time.Time                             // the run's first reading of the clock (now)
+}
+
+// now is the time a step starts: the run's first reading of the clock
+// moved on by the monotonic clock, one reading of the clock where
+// time.Now takes two (the wall clock's and the monotonic one). A step's
+// start and duration are as time.Now would give them, but for a change
+// of the system's clock during the run, which the steps' times do not
+// follow (they stay apart as far as they were). The driving goroutine
+// calls it.
+func (r *Run) now() time.Time {
+	if r.clock.IsZero() {
+		r.clock = time.Now()
+		return r.clock
+	}
+	return r.clock.Add(time.Since(r.clock))
 }
 
 // Attempt is one run of a step: the arguments its tool was called with,
@@ -519,7 +535,7 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	i = r.cursor
 	prev := r.state(i)
-	started := time.Now()
+	started := r.now()
 	r.setState(i, StepState{Status: StepRunning, Started: started})
 	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
@@ -646,7 +662,9 @@ func (r *Run) stepArgs(i int, tool *plan.Tool, immediate bool) (json.RawMessage,
 	// Nothing reads the arguments after the call: the run keeps none
 	// (DropArgs) and an immediate tool keeps nothing of them. They are
 	// built in the run's own buffer, not copied out a step at a time.
-	args, err := r.appendArgs(r.argsBuf[:0], i, tool)
+	// The driving goroutine is the only one that changes the plan: it
+	// reads the step's arguments without the lock ArgsOf takes for others.
+	args, err := r.appendArgs(r.argsBuf[:0], i, tool, r.Plan.Steps[i].Args, r.Plan.Src.Bytes)
 	if cap(args) <= maxArgsScratch {
 		r.argsBuf = args[:0]
 	}
@@ -853,7 +871,8 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	sp := argsScratch.Get().(*[]byte)
 	defer argsScratch.Put(sp)
 	tool := r.Catalog.Tool(r.Plan.Steps[i].ToolName()) // not toolOf: any goroutine may call ResolveArgs
-	buf, err := r.appendArgs((*sp)[:0], i, tool)
+	args, src := r.ArgsOf(i)
+	buf, err := r.appendArgs((*sp)[:0], i, tool, args, src)
 	large := cap(buf) > maxArgsScratch
 	if large {
 		*sp = nil // too large to keep; given away as it is rather than copied
@@ -869,10 +888,10 @@ func (r *Run) ResolveArgs(i int) (json.RawMessage, error) {
 	return bytes.Clone(buf), nil
 }
 
-// appendArgs appends step i's resolved arguments (ResolveArgs) to buf;
-// tool is the step's tool, nil when the catalog has none of its name.
-func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool) ([]byte, error) {
-	args, src := r.ArgsOf(i)
+// appendArgs appends step i's resolved arguments (ResolveArgs) to buf:
+// args are its arguments in the plan's source src (ArgsOf); tool is the
+// step's tool, nil when the catalog has none of its name.
+func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool, args jsontext.Value, src []byte) ([]byte, error) {
 	step := r.Plan.Steps[i]
 	if args.IsZero() {
 		return append(buf, "{}"...), nil
@@ -887,7 +906,8 @@ func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool) ([]byte, error) {
 		}
 		buf = jsontext.AppendJSONString(buf, m.Key)
 		buf = append(buf, ':')
-		if !plan.IsRef(m.Value) {
+		ref, isRef := plan.AsRef(m.Value) // in place: the path is read from its node
+		if !isRef {
 			buf = pyvalue.AppendJSONOf(buf, m.Value, src) // Python's value: plan/pyvalue
 			continue
 		}
@@ -895,7 +915,6 @@ func (r *Run) appendArgs(buf []byte, i int, tool *plan.Tool) ([]byte, error) {
 			//lint:ignore ST1005 Concierge's own message, word for word: clients match on it.
 			return buf, fmt.Errorf("Parameter '%s' is not sharable and cannot use references", m.Key)
 		}
-		ref := plan.ParseRefValue(m.Value) // in place: the path is read from its node
 		val, err := r.ResolveRef(i, &ref)
 		if err != nil {
 			return buf, err

@@ -21,10 +21,9 @@ const DefaultMaxResponse = 64 << 20
 // they take in the plan's answer (answer_size.go), from answerBase on.
 // The sums are kept from one call to the next (a step adds its own), so a
 // run of n steps costs O(n), not the O(n²) of summing from the first step
-// every time.
+// every time. Only the driving goroutine calls it, and only that goroutine
+// writes what it reads (the steps) and keeps (the sums): it takes no lock.
 func (r *Run) held(i int) (held, answer int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if i < r.heldUpTo || r.heldUpTo == 0 {
 		r.heldUpTo, r.heldN, r.answerN = 0, 0, answerBase
 	}

@@ -417,3 +417,38 @@ func TestReferencesFarBackFollowTheLatestID(t *testing.T) {
 	r.RunToEnd(ctx)
 	check(r, 40)
 }
+
+// TestStepTimesFollowTheClock checks the steps' start times and durations
+// against the wall clock read around the run, and against each other: a
+// run reads the wall clock once and moves on by the monotonic clock, so a
+// slip there (a start not moved on, a duration of the wrong step) shows as
+// a step starting before the run or before the step before it ended.
+func TestStepTimesFollowTheClock(t *testing.T) {
+	r := newRun(t, threeSteps, runner.RunOptions{})
+	before := time.Now()
+	ctx := context.Background()
+	r.Next(ctx)
+	time.Sleep(20 * time.Millisecond) // a debugger's pause between two steps
+	r.Continue(ctx, nil)
+	after := time.Now()
+	if r.Status() != runner.RunCompleted {
+		t.Fatalf("run %v", r.Status())
+	}
+	var ended time.Time
+	for i := range 3 {
+		st := r.Step(i)
+		if st.Started.Before(before) || st.Started.After(after) || st.Duration < 0 {
+			t.Errorf("step %d started %v (run from %v to %v) and took %v", i, st.Started, before, after, st.Duration)
+		}
+		if st.Started.Before(ended) {
+			t.Errorf("step %d started %v, before the step before it ended (%v)", i, st.Started, ended)
+		}
+		if i == 1 && st.Started.Sub(r.Step(0).Started) < 20*time.Millisecond {
+			t.Errorf("the second step started %v after the first, across a pause of 20ms", st.Started.Sub(r.Step(0).Started))
+		}
+		ended = st.Started.Add(st.Duration)
+	}
+	if ended.After(after) {
+		t.Errorf("the last step ended %v, after the run (%v)", ended, after)
+	}
+}
