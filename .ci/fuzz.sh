@@ -31,6 +31,7 @@ targets=(
   ./plan/mcpserver/internal/pywire:FuzzAppendValue
   ./plan/mcpserver/internal/pywire:FuzzMessage
   ./plan/pyvalue:FuzzAppendJSONOf
+  ./plan/pyvalue:FuzzClean
   ./plan/query:FuzzCompile
   ./plan/query:FuzzEstimate
 )

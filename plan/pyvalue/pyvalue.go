@@ -440,13 +440,14 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 		dst = slices.Grow(dst, len(b))
 	}
 	const maxKeys = 32
-	var keyBuf [32][]byte
+	var keyBuf [maxKeys]keySpan
 	var startBuf [16]int
 	keys := keyBuf[:0]     // the keys of the open objects, innermost last (on the stack for a shallow result)
 	starts := startBuf[:0] // per open container: where its keys start in keys; -1 for an array
 	for i := 0; i < len(b); {
-		switch c := b[i]; {
-		case c == '"':
+		c := b[i]
+		switch scanClass[c] {
+		case scanQuote:
 			end, escaped := jsontext.SkipStringEscaped(b, i)
 			if compact && escaped {
 				return dst[:n0], false, 0 // AppendJSON writes an escape anew ("\/" as "/")
@@ -462,22 +463,22 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 					return dst[:n0], false, 0
 				}
 				for _, k := range own {
-					if string(k) == string(key) {
+					if int(k.end-k.start) == len(key) && string(b[k.start:k.end]) == string(key) {
 						return dst[:n0], false, 0
 					}
 				}
-				keys = append(keys, key)
+				keys = append(keys, keySpan{uint32(i + 1), uint32(end - 1)})
 			}
 			i = end
-		case c == '{':
-			starts = append(starts, len(keys))
+		case scanOpen:
+			s := -1 // an array
+			if c == '{' {
+				s = len(keys)
+			}
+			starts = append(starts, s)
 			depth = max(depth, len(starts))
 			i++
-		case c == '[':
-			starts = append(starts, -1)
-			depth = max(depth, len(starts))
-			i++
-		case c == '}' || c == ']':
+		case scanClose:
 			if len(starts) == 0 {
 				return dst[:n0], false, 0
 			}
@@ -486,17 +487,10 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 			}
 			starts = starts[:len(starts)-1]
 			i++
-		case c == '-' || (c >= '0' && c <= '9'):
-			end := jsontext.SkipValue(b, i)
+		case scanNumber:
+			end, integer := skipNumber(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
 				return dst[:n0], false, 0 // -Infinity, or not a number
-			}
-			integer := true
-			for _, d := range b[i:end] {
-				if d == '.' || d == 'e' || d == 'E' {
-					integer = false
-					break
-				}
 			}
 			if integer {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
@@ -506,12 +500,16 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 				return dst[:n0], false, 0
 			}
 			i = end
-		case c == 'N' || c == 'I':
+		case scanNonFinite:
 			return dst[:n0], false, 0
-		case compact && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			dst = append(dst, b[start:i]...)
-			i = jsontext.SkipSpace(b, i+1) // a run of it at once: an indented line starts with many
-			start = i
+		case scanSpace:
+			if compact {
+				dst = append(dst, b[start:i]...)
+				i = jsontext.SkipSpace(b, i+1) // a run of it at once: an indented line starts with many
+				start = i
+			} else {
+				i++
+			}
 		default:
 			i++
 		}
@@ -520,6 +518,50 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 		dst = append(dst, b[start:]...)
 	}
 	return dst, true, depth
+}
+
+// A keySpan is where an object key's text (quotes left out) is in pyScan's
+// input: the keys of the open objects are kept on the stack, 8 bytes each.
+type keySpan struct{ start, end uint32 }
+
+// pyScan's classes of a byte: what may start there.
+const (
+	scanOther     = iota
+	scanQuote     // a string
+	scanOpen      // an object or an array
+	scanClose     // its end
+	scanNumber    // '-' or a digit
+	scanNonFinite // NaN, Infinity: not JSON, never clean
+	scanSpace     // JSON whitespace
+)
+
+// scanClass is pyScan's class of each byte: one jump where a chain of
+// comparisons read most bytes (the ':', ',' and letters of true) to their end.
+var scanClass = func() (t [256]uint8) {
+	t['"'] = scanQuote
+	t['{'], t['['] = scanOpen, scanOpen
+	t['}'], t[']'] = scanClose, scanClose
+	t['-'] = scanNumber
+	for c := '0'; c <= '9'; c++ {
+		t[c] = scanNumber
+	}
+	t['N'], t['I'] = scanNonFinite, scanNonFinite
+	t[' '], t['\t'], t['\n'], t['\r'] = scanSpace, scanSpace, scanSpace, scanSpace
+	return t
+}()
+
+// skipNumber is the end of the number at b[i] (jsontext.SkipValue's), and
+// whether it is an integer: no '.', 'e' or 'E' in it.
+func skipNumber(b []byte, i int) (end int, integer bool) {
+	end = jsontext.SkipValue(b, i)
+	j := i
+	if j < end && b[j] == '-' {
+		j++
+	}
+	for j < end && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	return end, j == end
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte

@@ -85,3 +85,36 @@ func TestPyClean(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClean: where the one-pass check says clean, the exact check (parse,
+// no repeated key, no number Python writes differently) agrees, and the
+// depth it measured is jsontext.Depth's; where appendClean takes the text,
+// it writes what AppendJSON writes of its value.
+//
+//	go test ./plan/pyvalue -run '^$' -fuzz FuzzClean -fuzztime 60s
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1.5,-2,0.0,"x"],"c":{"a":1}}`, `{"a":1,"a":2}`, `[{"k":1,"j":2,"k":3}]`,
+		`[1E5]`, `[-0]`, `[-0.0]`, `[NaN]`, `{"x": 12345678901234567890}`, `{"a\u0062":1,"ab":2}`, `[1-2]`,
+		`{"value": {"n": 12345678901234567890, "label": "start", "ok": true}}`, "[\n 1,\t{\"a\" : \"\\/\"}\r]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, dups, err := jsontext.ParseWithDuplicates([]byte(raw))
+		if err != nil {
+			return
+		}
+		if clean, depth := Clean([]byte(raw)); clean {
+			if len(dups) > 0 || pyChanges(v) {
+				t.Fatalf("%q: Clean says clean, but Python reads it otherwise (%d repeated keys)", raw, len(dups))
+			}
+			if want := jsontext.Depth([]byte(raw)); depth != want {
+				t.Fatalf("%q: depth %d, jsontext.Depth %d", raw, depth, want)
+			}
+		}
+		if out, ok := appendClean([]byte("x"), []byte(raw)); ok {
+			if want := "x" + string(AppendJSON(nil, v)); string(out) != want {
+				t.Fatalf("appendClean(%q) = %q, AppendJSON writes %q", raw, out, want)
+			}
+		}
+	})
+}
