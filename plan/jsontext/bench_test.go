@@ -82,3 +82,32 @@ func BenchmarkSkipValue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndent indents a value as a run's response writes each result
+// (three levels deep): a chain's small result, and big-result's 1 MB list
+// of objects of numbers and short strings.
+//
+//	go test ./plan/jsontext -run '^$' -bench Indent -count 6
+func BenchmarkIndent(b *testing.B) {
+	src := plantest.BigResult(10_000)
+	doc, err := jsontext.Parse(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	list := doc.Get("steps").Index(0).Get("args").Get("value")
+	for _, c := range []struct {
+		name  string
+		value []byte
+	}{
+		{"result-small", []byte(`{"value":{"n":12345678901234567890,"label":"start of the chain","ok":true}}`)},
+		{"result-1MB", jsontext.AppendCompact(nil, src[list.Start():list.End()])},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.value)))
+			var dst []byte
+			for b.Loop() {
+				dst = jsontext.AppendIndentAt(dst[:0], c.value, 3)
+			}
+		})
+	}
+}

@@ -151,11 +151,27 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error), b *bo
 				dst = append(dst, ' ')
 			}
 		default:
-			dst = append(dst, c)
+			// A number or a literal: copied in one run up to the byte that
+			// ends it, not a byte at a time through the switch.
+			j := i + 1
+			for j < len(src) && !indentStops[src[j]] {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j - 1
 		}
 	}
 	return dst, nil
 }
+
+// indentStops are the bytes indent does more with than copy: whitespace,
+// quotes and JSON's punctuation.
+var indentStops = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r\"{}[],:") {
+		t[c] = true
+	}
+	return t
+}()
 
 // newline appends a line break and the indent of depth.
 func newline(dst []byte, depth int) []byte {
