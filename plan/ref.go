@@ -67,10 +67,14 @@ func AsRef(v jsontext.Value) (Ref, bool) {
 // parseRef is ParseRefValue of v, whose output_by_reference value is pl.
 func parseRef(v, pl jsontext.Value) Ref {
 	r := Ref{Value: v, Payload: pl}
-	var m jsontext.Member
-	n := 0
-	for _, pm := range pyvalue.Members(pl) {
-		m, n = pm, n+1
+	m, n := jsontext.Member{}, 0
+	if pl.Len() == 1 {
+		m, _ = pl.FirstMember() // as a reference is written: no walk over members that could repeat
+		n = 1
+	} else {
+		for _, pm := range pyvalue.Members(pl) {
+			m, n = pm, n+1
+		}
 	}
 	if pl.Kind() != jsontext.Object || n != 1 {
 		r.Err = "output_by_reference must be an object with exactly one key (the step id), got: " + pyvalue.Str(pl)

@@ -253,6 +253,15 @@ func (v Value) Members() iter.Seq2[int, Member] {
 	}
 }
 
+// FirstMember is the first member of an object, and false for an empty
+// object or a value that is not one.
+func (v Value) FirstMember() (Member, bool) {
+	if v.d == nil || v.n().kind != Object || v.n().next == v.i+1 {
+		return Member{}, false
+	}
+	return v.d.member(v.i + 1), true
+}
+
 // member is the member whose key is node j.
 func (d *document) member(j uint32) Member {
 	kn := d.node(j)

@@ -145,3 +145,26 @@ func TestIndentMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstMember(t *testing.T) {
+	for _, tc := range []struct{ src, key, value string }{
+		{`{"a": 1, "b": 2}`, "a", "1"},
+		{`{"a\u0062": [true]}`, "ab", "[true]"},
+		{`{"a": {"b": 1}, "a": 2}`, "a", `{"b": 1}`}, // the first as written, not Python's last
+		{`{}`, "", ""},
+		{`[{"a": 1}]`, "", ""},
+		{`"a"`, "", ""},
+	} {
+		v, err := Parse([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, ok := v.FirstMember()
+		if ok != (tc.key != "") || m.Key != tc.key || (ok && string(m.Value.Raw([]byte(tc.src))) != tc.value) {
+			t.Errorf("FirstMember(%s) = %q %v, want %q %q", tc.src, m.Key, ok, tc.key, tc.value)
+		}
+	}
+	if m, ok := (Value{}).FirstMember(); ok {
+		t.Errorf("the zero Value has a first member: %+v", m)
+	}
+}
