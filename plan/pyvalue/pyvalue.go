@@ -550,18 +550,21 @@ var scanClass = func() (t [256]uint8) {
 	return t
 }()
 
-// skipNumber is the end of the number at b[i] (jsontext.SkipValue's), and
-// whether it is an integer: no '.', 'e' or 'E' in it.
+// skipNumber is the end of the number at b[i], and whether it is an
+// integer (no fraction, no exponent). An integer's digits are its end; a
+// number that goes on past them ends where jsontext.SkipValue says.
 func skipNumber(b []byte, i int) (end int, integer bool) {
-	end = jsontext.SkipValue(b, i)
 	j := i
-	if j < end && b[j] == '-' {
+	if j < len(b) && b[j] == '-' {
 		j++
 	}
-	for j < end && b[j] >= '0' && b[j] <= '9' {
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
 		j++
 	}
-	return end, j == end
+	if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+		return jsontext.SkipValue(b, i), false
+	}
+	return j, true
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte
