@@ -469,13 +469,12 @@ const (
 	flatSpace
 )
 
-var flatClass = func() (t [256]uint8) {
-	t['"'] = flatQuote
-	t['{'], t['['] = flatOpen, flatOpen
-	t['}'], t[']'] = flatClose, flatClose
-	t[' '], t['\t'], t['\n'], t['\r'] = flatSpace, flatSpace, flatSpace, flatSpace
-	return t
-}()
+var flatClass = [256]uint8{
+	'"': flatQuote,
+	'{': flatOpen, '[': flatOpen,
+	'}': flatClose, ']': flatClose,
+	' ': flatSpace, '\t': flatSpace, '\n': flatSpace, '\r': flatSpace,
+}
 
 // skipFlat is jsontext.SkipValue(b, i), and whether the value holds no
 // whitespace outside its strings.

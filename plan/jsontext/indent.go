@@ -166,12 +166,8 @@ func indent(dst, src []byte, base int, flush func([]byte) ([]byte, error), b *bo
 
 // indentStops are the bytes indent does more with than copy: whitespace,
 // quotes and JSON's punctuation.
-var indentStops = func() (t [256]bool) {
-	for _, c := range []byte(" \t\n\r\"{}[],:") {
-		t[c] = true
-	}
-	return t
-}()
+var indentStops = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '"': true,
+	'{': true, '}': true, '[': true, ']': true, ',': true, ':': true}
 
 // newline appends a line break and the indent of depth.
 func newline(dst []byte, depth int) []byte {

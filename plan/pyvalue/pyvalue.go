@@ -537,18 +537,15 @@ const (
 
 // scanClass is pyScan's class of each byte: one jump where a chain of
 // comparisons read most bytes (the ':', ',' and letters of true) to their end.
-var scanClass = func() (t [256]uint8) {
-	t['"'] = scanQuote
-	t['{'], t['['] = scanOpen, scanOpen
-	t['}'], t[']'] = scanClose, scanClose
-	t['-'] = scanNumber
-	for c := '0'; c <= '9'; c++ {
-		t[c] = scanNumber
-	}
-	t['N'], t['I'] = scanNonFinite, scanNonFinite
-	t[' '], t['\t'], t['\n'], t['\r'] = scanSpace, scanSpace, scanSpace, scanSpace
-	return t
-}()
+var scanClass = [256]uint8{
+	'"': scanQuote,
+	'{': scanOpen, '[': scanOpen,
+	'}': scanClose, ']': scanClose,
+	'-': scanNumber, '0': scanNumber, '1': scanNumber, '2': scanNumber, '3': scanNumber, '4': scanNumber,
+	'5': scanNumber, '6': scanNumber, '7': scanNumber, '8': scanNumber, '9': scanNumber,
+	'N': scanNonFinite, 'I': scanNonFinite,
+	' ': scanSpace, '\t': scanSpace, '\n': scanSpace, '\r': scanSpace,
+}
 
 // skipNumber is the end of the number at b[i], and whether it is an
 // integer (no fraction, no exponent). An integer's digits are its end; a
