@@ -482,6 +482,7 @@ func (v *validator) literalArgs(s *plan.Step, ti *toolInfo, ids stepIDs, members
 	failed := v.failed.reset()
 	before := v.ds.len()
 	if errors.As(err, &ve) {
+		sortNamedKeys(ve)
 		var ls []*jsonschema.ValidationError
 		collectLeaves(ve, &ls)
 		for _, l := range ls {

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/planctl/planctl/plan"
 )
@@ -135,6 +137,7 @@ func checkResultWhole(t *plan.Tool, result []byte) string {
 	if !ok {
 		return verr.Error()
 	}
+	sortNamedKeys(ve)
 	var leaves []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
@@ -153,6 +156,19 @@ func checkResultWhole(t *plan.Tool, result []byte) string {
 		leaves = append(leaves[:3], fmt.Sprintf("and %d more", len(leaves)-3))
 	}
 	return strings.Join(leaves, "; ")
+}
+
+// sortNamedKeys sorts the keys each additionalProperties error of e's tree
+// names: the schema library lists them as it met them in a decoded map,
+// in Go's random order, so one value's message would differ from one
+// check to the next (FuzzResultMemo found it).
+func sortNamedKeys(e *jsonschema.ValidationError) {
+	if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+		slices.Sort(k.Properties)
+	}
+	for _, c := range e.Causes {
+		sortNamedKeys(c)
+	}
 }
 
 // leafMessage is one validation error's own text, without the location
