@@ -16,16 +16,19 @@ import (
 // look at no more than the structure of a value: its kinds, its keys, where
 // an integer stands. Under such a schema two results of the same skeleton
 // (resultSkeleton: the value with every string emptied and every plain
-// integer made 0) pass or fail together, so a skeleton that passed once
-// passes again without being decoded. A tool's results mostly share a few
-// skeletons, whatever their strings and counts.
+// integer made 0) pass or fail together, and fail alike: what the check
+// says of a result that fails names locations (keys, indexes), kinds,
+// counts and keys, which the skeleton keeps, never a string or an
+// integer it erased. So a skeleton's verdict, once found, is its verdict
+// again without a decode. A tool's results mostly share a few skeletons,
+// whatever their strings and counts.
 
 // resultMemo is what a Tool remembers of its result checks.
 type resultMemo struct {
 	once       sync.Once
 	structural bool // the outputSchema decides on no more than a skeleton
 	mu         sync.Mutex
-	passed     map[string]struct{} // skeletons of results that passed
+	verdicts   map[string]string // skeleton -> what the check said of it ("" passed)
 }
 
 const (
@@ -34,11 +37,13 @@ const (
 	maxSkeleton = 1024
 	// maxMemoSkeletons bounds the skeletons a tool remembers (a server
 	// checks results from many plans): past it, nothing new is kept. With
-	// maxSkeleton, a tool's memo holds 256 KiB at most.
+	// maxSkeleton and maxMemoVerdict, a tool's memo holds 384 KiB at most.
 	maxMemoSkeletons = 256
+	// maxMemoVerdict bounds the text of a failing verdict the memo keeps.
+	maxMemoVerdict = 512
 )
 
-// CheckResult is checkResultWhole with the memo of skeletons that passed.
+// CheckResult is checkResultWhole with the memo of skeletons' verdicts.
 func CheckResult(t *plan.Tool, result []byte) string {
 	if compiledOutput(t) == nil {
 		return ""
@@ -58,19 +63,19 @@ func CheckResult(t *plan.Tool, result []byte) string {
 		return checkResultWhole(t, result)
 	}
 	m.mu.Lock()
-	_, passed := m.passed[string(key)]
+	msg, seen := m.verdicts[string(key)]
 	m.mu.Unlock()
-	if passed {
-		return ""
+	if seen {
+		return msg
 	}
-	msg := checkResultWhole(t, result)
-	if msg == "" {
+	msg = checkResultWhole(t, result)
+	if len(msg) <= maxMemoVerdict {
 		m.mu.Lock()
-		if m.passed == nil {
-			m.passed = map[string]struct{}{}
+		if m.verdicts == nil {
+			m.verdicts = map[string]string{}
 		}
-		if len(m.passed) < maxMemoSkeletons {
-			m.passed[string(key)] = struct{}{}
+		if len(m.verdicts) < maxMemoSkeletons {
+			m.verdicts[string(key)] = msg
 		}
 		m.mu.Unlock()
 	}

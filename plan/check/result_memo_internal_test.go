@@ -82,6 +82,10 @@ func TestResultMemoAgrees(t *testing.T) {
 		`{"value": {"a": {"d": "x"}}}`, `{"value": {"a": {"d": "y"}}}`, `{"value": {"a": {"d": 1}}}`, `{"value": {"a": {}}}`,
 		`{"s": "c"}`, `{"s": "b"}`, `{"l": [1, 2]}`, `{"l": [3, 4]}`, `{"l": [1, 2, 3]}`, `{"l": [1, "x"]}`,
 		`{"result": 3}`, `4`, `"text"`, `{"n": 1, "n": "x"}`, `{"n": "x", "n": 1}`,
+		// failing results that share a skeleton with one above, told apart
+		// only by a string or an integer: the memo's verdict is theirs too
+		`{"n": "2"}`, `{"n": "a longer string"}`, `{"value": {"a": {"d": 7}}}`, `{"value": {"a": {"d": -70}}}`,
+		`{"l": [5, "y"]}`, `{"l": [1, 2, 3, 4]}`, `{"s": 5}`, `{"s": 6}`, `{"n": 8}`, `{"x": "a", "n": 1.5}`, `{"x": "b", "n": 1.5}`,
 	}
 	for _, sch := range schemas {
 		memo := &plan.Tool{Name: "t", OutputSchema: json.RawMessage(sch)}
@@ -133,7 +137,43 @@ func TestResultMemoShared(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	if n := len(memoOf(memo).resultMemo.passed); n != maxMemoSkeletons {
+	if n := len(memoOf(memo).resultMemo.verdicts); n != maxMemoSkeletons {
 		t.Errorf("the memo holds %d skeletons, want its bound %d", n, maxMemoSkeletons)
 	}
+}
+
+// FuzzResultMemo: under each schema of TestResultMemoAgrees, every result
+// the fuzzer makes gets the same verdict with the memo, which by then holds
+// the skeletons of all the results before it (passed and failed), as from
+// the whole check.
+//
+//	go test ./plan/check -run '^$' -fuzz FuzzResultMemo -fuzztime 60s
+func FuzzResultMemo(f *testing.F) {
+	schemas := []string{
+		`{"type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"}}, "required": ["n"]}`,
+		`{"type": "object", "properties": {"n": {"type": "number"}, "s": {"type": "string"}}, "additionalProperties": false}`,
+		`{"type": "object", "properties": {"value": {"type": "object", "properties": {"a": {"type": "object", "properties": {"d": {"type": "string"}}, "required": ["d"]}}}}}`,
+		`{"type": "object", "properties": {"l": {"type": "array", "items": {"type": "integer"}, "maxItems": 2}}, "minProperties": 1}`,
+		`{"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"], "x-fastmcp-wrap-result": true}`,
+		`{"anyOf": [{"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}, {"type": "object", "patternProperties": {"^k": {"type": "boolean"}}}]}`,
+	}
+	memo := make([]*plan.Tool, len(schemas))
+	whole := make([]*plan.Tool, len(schemas))
+	for i, s := range schemas {
+		memo[i] = &plan.Tool{Name: "t", OutputSchema: json.RawMessage(s)}
+		whole[i] = &plan.Tool{Name: "t", OutputSchema: json.RawMessage(s)}
+	}
+	for _, r := range []string{`{"n": 1, "s": "a"}`, `{"n": "1"}`, `{"value": {"a": {"d": 1}}}`, `{"l": [1, "x", 3]}`,
+		`{"result": 3}`, `4`, `["a", 1]`, `[1, "a"]`, `{"k1": true, "k2": 0}`, `{"n": 1.5e3}`} {
+		f.Add(uint8(0), r)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, r string) {
+		if !json.Valid([]byte(r)) {
+			return
+		}
+		k := int(which) % len(schemas)
+		if got, want := CheckResult(memo[k], []byte(r)), checkResultWhole(whole[k], []byte(r)); got != want {
+			t.Fatalf("schema %s, result %s: with the memo %q, without %q", schemas[k], r, got, want)
+		}
+	})
 }
