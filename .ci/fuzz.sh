@@ -25,6 +25,7 @@ targets=(
   ./plan/upstream:FuzzParseConcierge
   ./plan/check:FuzzDecodeScalar
   ./plan/check:FuzzDecodeSchema
+  ./plan/check:FuzzResultMemo
   ./plan/jsontext:FuzzAppendBounded
   ./plan/jsontext:FuzzIndent
   ./plan/jsontext:FuzzSkipString
