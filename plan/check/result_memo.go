@@ -90,11 +90,11 @@ func CheckResult(t *plan.Tool, result []byte) string {
 // (a result is checked when it arrives).
 func resultSkeleton(dst, b []byte) (_ []byte, ok bool) {
 	for i := 0; i < len(b); {
-		switch c := b[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		switch c := b[i]; skelClass[c] {
+		case skelSpace:
 			i++
 			continue
-		case c == '"':
+		case skelQuote:
 			end := jsontext.SkipString(b, i)
 			if j := jsontext.SkipSpace(b, end); j < len(b) && b[j] == ':' {
 				dst = append(dst, b[i:end]...) // a key: the schema names keys
@@ -102,23 +102,60 @@ func resultSkeleton(dst, b []byte) (_ []byte, ok bool) {
 				dst = append(dst, '"', '"')
 			}
 			i = end
-		case c == '-' || (c >= '0' && c <= '9'):
-			end := jsontext.SkipValue(b, i)
-			if plainInteger(b[i:end]) {
-				dst = append(dst, '0')
-			} else {
-				dst = append(dst, b[i:end]...)
+		case skelNumber:
+			// A plain integer's digits are its end; a number that goes on
+			// past them (a fraction, an exponent) is kept as written.
+			j := i
+			if c == '-' {
+				j++
 			}
-			i = end
-		default: // punctuation, true, false, null
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+				end := jsontext.SkipValue(b, i)
+				dst = append(dst, b[i:end]...)
+				i = end
+			} else if j > i && b[j-1] != '-' {
+				dst = append(dst, '0')
+				i = j
+			} else { // a lone '-': not JSON, kept as it is
+				dst = append(dst, c)
+				i++
+			}
+		case skelPunct:
 			dst = append(dst, c)
 			i++
+		default: // true, false, null: copied up to the byte that ends them
+			j := i + 1
+			for j < len(b) && skelClass[b[j]] == skelOther {
+				j++
+			}
+			dst = append(dst, b[i:j]...)
+			i = j
 		}
 		if len(dst) > maxSkeleton {
 			return dst, false
 		}
 	}
 	return dst, true
+}
+
+// resultSkeleton's classes of a byte, read from a table.
+const (
+	skelOther = iota
+	skelSpace
+	skelQuote
+	skelNumber
+	skelPunct
+)
+
+var skelClass = [256]uint8{
+	' ': skelSpace, '\t': skelSpace, '\n': skelSpace, '\r': skelSpace,
+	'"': skelQuote,
+	'-': skelNumber, '0': skelNumber, '1': skelNumber, '2': skelNumber, '3': skelNumber, '4': skelNumber,
+	'5': skelNumber, '6': skelNumber, '7': skelNumber, '8': skelNumber, '9': skelNumber,
+	'{': skelPunct, '}': skelPunct, '[': skelPunct, ']': skelPunct, ',': skelPunct, ':': skelPunct,
 }
 
 // plainInteger reports whether a number literal is an optional minus and
