@@ -253,6 +253,12 @@ func (v Value) Members() iter.Seq2[int, Member] {
 	}
 }
 
+// Escaped reports whether v is a string written with escapes: one that is
+// not has its text between its quotes in the source, as it is.
+func (v Value) Escaped() bool {
+	return v.d != nil && v.n().kind == String && v.n().flags&flagEscaped != 0
+}
+
 // FirstMember is the first member of an object, and false for an empty
 // object or a value that is not one.
 func (v Value) FirstMember() (Member, bool) {

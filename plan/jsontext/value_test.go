@@ -168,3 +168,19 @@ func TestFirstMember(t *testing.T) {
 		t.Errorf("the zero Value has a first member: %+v", m)
 	}
 }
+
+func TestEscaped(t *testing.T) {
+	v, err := Parse([]byte(`["plain", "caf\u00e9", "a\/b", "ünï", 1, {"k\n": "x"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{false, true, true, false, false, false}
+	for i, e := range v.Elems() {
+		if e.Escaped() != want[i] {
+			t.Errorf("element %d (%s): Escaped %v", i, e.Raw([]byte(`["plain", "caf\u00e9", "a\/b", "ünï", 1, {"k\n": "x"}]`)), e.Escaped())
+		}
+	}
+	if (Value{}).Escaped() {
+		t.Error("the zero Value is escaped")
+	}
+}

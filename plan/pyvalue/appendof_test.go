@@ -24,6 +24,8 @@ var appendOfCases = []string{
 	`[]`, `{}`, `[[], {}]`,
 	"{\n\t\"spaces\" :\r\n [ 1 ,\t2 ] }",
 	`"a string"`, `12.50`, `null`,
+	`"caf\u00e9"`, `"a\/b"`, `"ünïcode ☃ 𝄞, 퀀 (U+D000: a 0xed byte)"`,
+	`"\ud83d\ude00 an escaped pair"`, `"\ud800 a lone surrogate, escaped"`,
 }
 
 func TestAppendJSONOf(t *testing.T) {

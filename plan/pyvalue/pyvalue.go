@@ -215,9 +215,18 @@ func hasFloatWord(v jsontext.Value) bool {
 // tree: the same bytes, in one pass over the text instead of a visit of
 // every node.
 func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
-	if k := v.Kind(); k == jsontext.Object || k == jsontext.Array {
+	switch v.Kind() {
+	case jsontext.Object, jsontext.Array:
 		if out, ok := appendClean(dst, v.Raw(src)); ok {
 			return out
+		}
+	case jsontext.String:
+		// A string without escapes is written as its source has it: that is
+		// what AppendJSON writes of its text, the source being UTF-8 with no
+		// control character in a string (the parser takes no other), so
+		// holding no surrogate (which only an escape can write).
+		if !v.Escaped() {
+			return append(dst, v.Raw(src)...)
 		}
 	}
 	return AppendJSON(dst, v)
