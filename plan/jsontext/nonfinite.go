@@ -45,7 +45,7 @@ func HasNonInteger(v Value) bool {
 		return false
 	}
 	d := v.d
-	for i, end := v.i, d.node(v.i).next; i < end; i++ {
+	for i, end := v.i, d.raw(v.i).next; i < end; i++ {
 		switch nd := d.node(i); {
 		case nd.kind == Number:
 			for _, c := range d.src[nd.start:nd.end] {

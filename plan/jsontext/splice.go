@@ -176,8 +176,8 @@ func (d *document) ancestors(x uint32) []uint32 {
 	for i := uint32(0); i != x; {
 		out = append(out, i)
 		j := i + 1
-		for d.node(j).next <= x {
-			j = d.node(j).next
+		for d.raw(j).next <= x {
+			j = d.raw(j).next
 		}
 		i = j
 	}

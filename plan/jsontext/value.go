@@ -88,7 +88,8 @@ func (d *document) node(i uint32) node {
 	return n
 }
 
-// raw is node i as stored, for the parser to write.
+// raw is node i as stored: for the parser to write, and to read what an
+// edit's shift leaves alone (its kind, flags, count and next).
 func (d *document) raw(i uint32) *node { return &d.chunks[i>>chunkBits][i&(chunkSize-1)] }
 
 // shiftOf is chunk c's shift.
@@ -131,6 +132,11 @@ type Member struct {
 
 func (v Value) n() node { return v.d.node(v.i) }
 
+// r is v's node as stored: for what an edit's shift leaves as it is (its
+// kind, flags, count and the index after its subtree), without the copy
+// and the shift n makes.
+func (v Value) r() *node { return v.d.raw(v.i) }
+
 // IsZero reports whether v is absent: the zero Value, which Get and Find
 // return for what is not there.
 func (v Value) IsZero() bool { return v.d == nil }
@@ -140,7 +146,7 @@ func (v Value) Kind() Kind {
 	if v.d == nil {
 		return Null
 	}
-	return v.n().kind
+	return v.r().kind
 }
 
 // Start is the offset of the value's first byte in its source.
@@ -196,7 +202,7 @@ func unsafeText(src []byte, start, end int) string {
 }
 
 // Bool is the value of a Bool.
-func (v Value) Bool() bool { return v.d != nil && v.n().flags&flagTrue != 0 }
+func (v Value) Bool() bool { return v.d != nil && v.r().flags&flagTrue != 0 }
 
 // Len is the number of elements of an array or members of an object (keys
 // repeated included), 0 for anything else.
@@ -209,7 +215,7 @@ func (v Value) Len() int {
 		return int(nd.n)
 	}
 	n := 0
-	for j := v.i + 1; j < nd.next; j = v.d.node(j).next {
+	for j := v.i + 1; j < nd.next; j = v.d.raw(j).next {
 		n++
 	}
 	if nd.kind == Object {
@@ -221,12 +227,12 @@ func (v Value) Len() int {
 // Elems yields the elements of an array with their index.
 func (v Value) Elems() iter.Seq2[int, Value] {
 	return func(yield func(int, Value) bool) {
-		if v.d == nil || v.n().kind != Array {
+		if v.d == nil || v.r().kind != Array {
 			return
 		}
-		d, end := v.d, v.n().next
+		d, end := v.d, v.r().next
 		k := 0
-		for j := v.i + 1; j < end; j = d.node(j).next {
+		for j := v.i + 1; j < end; j = d.raw(j).next {
 			if !yield(k, Value{v.d, j}) {
 				return
 			}
@@ -239,12 +245,12 @@ func (v Value) Elems() iter.Seq2[int, Value] {
 // index.
 func (v Value) Members() iter.Seq2[int, Member] {
 	return func(yield func(int, Member) bool) {
-		if v.d == nil || v.n().kind != Object {
+		if v.d == nil || v.r().kind != Object {
 			return
 		}
-		d, end := v.d, v.n().next
+		d, end := v.d, v.r().next
 		k := 0
-		for j := v.i + 1; j < end; j = d.node(j + 1).next {
+		for j := v.i + 1; j < end; j = d.raw(j + 1).next {
 			if !yield(k, v.d.member(j)) {
 				return
 			}
@@ -256,13 +262,13 @@ func (v Value) Members() iter.Seq2[int, Member] {
 // Escaped reports whether v is a string written with escapes: one that is
 // not has its text between its quotes in the source, as it is.
 func (v Value) Escaped() bool {
-	return v.d != nil && v.n().kind == String && v.n().flags&flagEscaped != 0
+	return v.d != nil && v.r().kind == String && v.r().flags&flagEscaped != 0
 }
 
 // FirstMember is the first member of an object, and false for an empty
 // object or a value that is not one.
 func (v Value) FirstMember() (Member, bool) {
-	if v.d == nil || v.n().kind != Object || v.n().next == v.i+1 {
+	if v.d == nil || v.r().kind != Object || v.r().next == v.i+1 {
 		return Member{}, false
 	}
 	return v.d.member(v.i + 1), true
@@ -287,7 +293,7 @@ func (v Value) Values() int {
 	}
 	n := int(nd.next - v.i)
 	for j := v.i; j < nd.next; j++ {
-		if v.d.node(j).kind == Object {
+		if v.d.raw(j).kind == Object {
 			n -= Value{v.d, j}.Len()
 		}
 	}
@@ -323,11 +329,11 @@ func (c *Cursor) Next() (m Member, ok bool) {
 	}
 	if c.obj {
 		m = c.d.member(c.j)
-		c.j = c.d.node(c.j + 1).next
+		c.j = c.d.raw(c.j + 1).next
 		return m, true
 	}
 	m = Member{KeyStart: -1, KeyEnd: -1, Value: Value{c.d, c.j}}
-	c.j = c.d.node(c.j).next
+	c.j = c.d.raw(c.j).next
 	return m, true
 }
 
@@ -344,7 +350,7 @@ func (v Value) MemberList() []Member {
 // walk the elements; larger ones use an index of the array built on first
 // use, so a loop over Index stays linear.
 func (v Value) Index(i int) Value {
-	if v.d == nil || v.n().kind != Array || i < 0 {
+	if v.d == nil || v.r().kind != Array || i < 0 {
 		return Value{}
 	}
 	if i < 16 {
@@ -359,7 +365,7 @@ func (v Value) Index(i int) Value {
 	d.mu.Lock()
 	idx, ok := d.index[v.i]
 	if !ok {
-		for j := v.i + 1; j < v.n().next; j = d.node(j).next {
+		for j := v.i + 1; j < v.r().next; j = d.raw(j).next {
 			idx = append(idx, j)
 		}
 		if d.index == nil {
@@ -398,12 +404,12 @@ func (v Value) Get(key string) Value {
 // Lookup returns the member of key in an object (the last one when the
 // key is repeated).
 func (v Value) Lookup(key string) (Member, bool) {
-	if v.d == nil || v.n().kind != Object {
+	if v.d == nil || v.r().kind != Object {
 		return Member{}, false
 	}
-	d, end := v.d, v.n().next
+	d, end := v.d, v.r().next
 	found, ok := uint32(0), false
-	for j := v.i + 1; j < end; j = d.node(j + 1).next {
+	for j := v.i + 1; j < end; j = d.raw(j + 1).next {
 		if v.d.text(j) == key {
 			found, ok = j, true
 		}
@@ -1162,7 +1168,7 @@ func (p *parser) close(v uint32, n, end int) {
 // HasDuplicateKeys reports whether object v repeats a key (known from the
 // parse: O(1)).
 func HasDuplicateKeys(v Value) bool {
-	return v.d != nil && v.n().flags&flagDupKeys != 0
+	return v.d != nil && v.r().flags&flagDupKeys != 0
 }
 
 // repeatsKey reports whether an object whose keys are keys repeats one.
