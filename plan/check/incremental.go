@@ -89,15 +89,14 @@ func (x *Incremental) rebuild(p *plan.Plan) {
 	v.infos = make([]*toolInfo, n)
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
+	v.building = true
 	for _, s := range p.Steps {
-		in.capture(v, s.Index, phaseShape, func() { v.ids[s.Index] = v.shape(s) })
+		in.capture(v, s.Index, phaseShape, func() { v.ids[s.Index] = v.shape(s) }) // stepID keeps first
 		if id := v.ids[s.Index]; id.hasID {
-			if _, ok := v.first[id.id]; !ok {
-				v.first[id.id] = s.Index
-			}
 			in.byID[id.id] = append(in.byID[id.id], s.Index)
 		}
 	}
+	v.building = false
 	for _, s := range p.Steps {
 		x.checkStep(v, s)
 	}

@@ -178,6 +178,9 @@ type validator struct {
 	// order is kept.
 	unique bool
 	first  map[string]int // id → index of its first step, over the whole plan
+	// building: the first pass over the steps is on, first holds the ids
+	// of the steps before the one shape reads, and stepID adds its id.
+	building bool
 	readBy []bool         // per step: some later step references it
 
 	// unchecked gathers, per tool without an outputSchema, the references
@@ -368,16 +371,11 @@ func (v *validator) run() {
 	v.first = make(map[string]int, n)
 	v.readBy = make([]bool, n)
 	v.unique = true
+	v.building = true
 	for _, s := range p.Steps {
-		v.ids[s.Index] = v.shape(s)
-		if id := v.ids[s.Index]; id.hasID {
-			if _, ok := v.first[id.id]; !ok {
-				v.first[id.id] = s.Index
-			} else {
-				v.unique = false
-			}
-		}
+		v.ids[s.Index] = v.shape(s) // stepID keeps first and unique
 	}
+	v.building = false
 	if !v.errorsOnly && !v.unique { // HasErrors reads first for both (inScope)
 		v.scope = make(map[string]int, n)
 		v.order = make([]string, 0, n)
@@ -490,7 +488,15 @@ func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
 			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind(), strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
 		out.id, out.hasID = id.Str(), true
-		if j, dup := v.first[id.Str()]; dup && j < s.Index {
+		j, dup := v.first[out.id] // one lookup: the first pass adds the id here
+		if v.building {
+			if !dup {
+				v.first[out.id] = s.Index
+			} else {
+				v.unique = false
+			}
+		}
+		if dup && j < s.Index {
 			d := v.add(plan.SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
 				fmt.Sprintf("step id %s is already used by step %d: give each step its own id", jsontext.Quote(id.Str()), j))
 			first := v.ids[j]
