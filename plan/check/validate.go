@@ -181,7 +181,7 @@ type validator struct {
 	// building: the first pass over the steps is on, first holds the ids
 	// of the steps before the one shape reads, and stepID adds its id.
 	building bool
-	readBy []bool         // per step: some later step references it
+	readBy   []bool // per step: some later step references it
 
 	// unchecked gathers, per tool without an outputSchema, the references
 	// whose paths walk its results: one REF_UNCHECKED per tool, not one per
