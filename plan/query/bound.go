@@ -15,8 +15,10 @@ import (
 // what they read; a multipath makes one per element, except that elements
 // reading different keys of one object read disjoint parts of it; @tostr
 // escapes a byte into at most six, @pretty indents each line by the
-// document's depth, @dig may return nested matches inside each other, and
-// @group repeats keys once per element.
+// document's depth, @dig may return nested matches inside each other (and
+// reads its argument, a path, at every value below: a modifier there runs
+// once a value, so @dig:@dig:@dig multiplies), and @group repeats keys
+// once per element.
 const (
 	// MaxCopies bounds how many copies of its input a query may make,
 	// whatever the input: checked when the query is set.
@@ -80,7 +82,18 @@ func (k *qcomp) estimate(in shape) (f, peak, work float64) {
 		case "pretty":
 			f = (in.depth + 1) * (2 + float64(len(k.arg)))
 		case "dig":
+			// Every value below the input is read by the argument's path,
+			// and each byte of the input is in at most depth+1 of them: its
+			// matches hold at most depth+1 copies of it. A path that builds
+			// (a modifier, a multipath, a literal) builds up to its own
+			// factor of each value, and at least "[]" and a comma of each
+			// (3 bytes a value, and no value is shorter than a byte).
 			f = in.depth + 1
+			if k.argPath != nil && k.argPath.builds() {
+				c := k.argPath.estimate(in)
+				f = (in.depth+1)*c.out + 3
+				return f, f + 1, (in.depth+1)*(c.work+1) + f
+			}
 		case "group":
 			f = in.longest + 6
 		case "this":
@@ -110,6 +123,18 @@ func (k *qcomp) estimate(in shape) (f, peak, work float64) {
 		return f, f + peak, work + f
 	}
 	return 1, 1, 1
+}
+
+// builds reports whether q makes text of its own rather than only picking
+// parts of its input: a modifier, a multipath, a literal or a query.
+func (q *qpath) builds() bool {
+	for _, k := range q.comps {
+		switch k.kind {
+		case cMod, cMulti, cLit, cQuery:
+			return true
+		}
+	}
+	return false
 }
 
 // BoundError is a query refused because of what it could cost.

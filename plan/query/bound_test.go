@@ -53,6 +53,11 @@ func TestExplodingQueries(t *testing.T) {
 		{"d|@pretty", deep, ""},
 		{"d|@pretty", append(deep[:len(deep)-1:len(deep)-1], []byte(`,"pad":"`+strings.Repeat("p", 1<<20)+`"}`)...), "the query could build up to"},
 		{"d|@dig:x", deep, ""},
+		// @dig reads its argument as a path at every value below: a
+		// modifier there runs once a value, and nested digs multiply
+		{"backup|@dig:@dig:@dig", small, ""},
+		{"@dig:@dig:@dig:@dig:@dig:@dig:@dig:@dig:@dig:@dig:@dig:@dig", small, "the query could make "},
+		{"items|@dig:@dig:@dig:@dig", big, "the query could build up to"},
 		{"@group", []byte(`{"` + strings.Repeat("k", 1<<16) + `":[` + strings.Repeat("1,", 1<<12) + `1]}`), "the query could build up to"},
 		{"@group", []byte(`{"id":[1,2],"n":[3,4]}`), ""},
 		{"items.#", big, ""},

@@ -63,13 +63,16 @@ const (
 )
 
 type qcomp struct {
-	kind  compKind
-	off   int    // byte offset of the component in the whole text
-	text  string // the component as written
-	key   string // cKey, cWild: the key without its escapes; cMod: the name
-	arg   string // cMod: the argument after ':'
-	elems []*qpath
-	inner *qpath // cQuery: the path its comparison reads (nil: the element itself)
+	kind compKind
+	off  int    // byte offset of the component in the whole text
+	text string // the component as written
+	key  string // cKey, cWild: the key without its escapes; cMod: the name
+	arg  string // cMod: the argument after ':'
+	// argPath is @dig's argument read as the path gjson reads it at every
+	// value it passes (nil for another modifier, or none).
+	argPath *qpath
+	elems   []*qpath
+	inner   *qpath // cQuery: the path its comparison reads (nil: the element itself)
 }
 
 // parser reads gjson queries inside a larger text (a condition), so its
@@ -222,6 +225,16 @@ func (p *parser) parseComp(i, j int) (qcomp, *SyntaxError) {
 		c.key, c.arg = name, arg
 		if !gjson.ModifierExists(name, nil) {
 			return c, errAt(s, i, "@%s is not a modifier: the modifiers are @reverse, @keys, @values, @flatten, @join, @this, @valid, @ugly, @pretty, @tostr, @fromstr, @group and @dig (a key that starts with @ takes a backslash: \\@)", clip(name))
+		}
+		if name == "dig" && arg != "" {
+			// gjson reads @dig's argument as a path at every value below:
+			// a modifier there runs once a value (@dig:@dig:@dig nests).
+			a := i + 1 + len(name) + 1
+			ap, err := p.parsePath(a, j)
+			if err != nil {
+				return c, err
+			}
+			c.argPath = ap
 		}
 	case t[0] == '[' || t[0] == '{':
 		c.kind = cMulti
