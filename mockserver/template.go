@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -435,8 +436,8 @@ func (a *argv) index() {
 	a.state = -1
 	b := a.raw
 	start := jsontext.SkipSpace(b, 0)
-	if start == len(b) || b[start] != '{' {
-		return
+	if start == len(b) || b[start] != '{' || uint64(len(b)) > math.MaxUint32 {
+		return // (argSpan's offsets are 32 bits)
 	}
 	for i := jsontext.SkipSpace(b, start+1); i < len(b) && b[i] == '"'; {
 		ks := i

@@ -445,6 +445,9 @@ func appendClean(dst, b []byte) (_ []byte, ok bool) {
 // holding a backslash ends the scan as an unclean text does.
 func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 	n0, start := len(dst), 0
+	if uint64(len(b)) > math.MaxUint32 {
+		return dst, false, 0 // keySpan's offsets are 32 bits: the exact path reads it
+	}
 	if compact {
 		dst = slices.Grow(dst, len(b))
 	}
