@@ -103,26 +103,13 @@ func resultSkeleton(dst, b []byte) (_ []byte, ok bool) {
 			}
 			i = end
 		case skelNumber:
-			// A plain integer's digits are its end; a number that goes on
-			// past them (a fraction, an exponent) is kept as written.
-			j := i
-			if c == '-' {
-				j++
-			}
-			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-				j++
-			}
-			if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
-				end := jsontext.SkipValue(b, i)
-				dst = append(dst, b[i:end]...)
-				i = end
-			} else if j > i && b[j-1] != '-' {
+			end, integer := jsontext.SkipNumber(b, i)
+			if integer && b[end-1] != '-' {
 				dst = append(dst, '0')
-				i = j
-			} else { // a lone '-': not JSON, kept as it is
-				dst = append(dst, c)
-				i++
+			} else { // a fraction or an exponent, kept as written; a lone '-' (not JSON) too
+				dst = append(dst, b[i:end]...)
 			}
+			i = end
 		case skelPunct:
 			dst = append(dst, c)
 			i++

@@ -82,6 +82,24 @@ func SkipValue(b []byte, i int) int {
 	}
 }
 
+// SkipNumber returns the offset just past the number starting at b[i], as
+// SkipValue does, and whether it is an integer (an optional minus and
+// digits, no fraction or exponent): an integer's digits are its end, read
+// once; a number that goes on past them ends where SkipValue says.
+func SkipNumber(b []byte, i int) (end int, integer bool) {
+	j := i
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+		return SkipValue(b, i), false
+	}
+	return j, true
+}
+
 // SkipString returns the offset just past the string token starting at b[i].
 func SkipString(b []byte, i int) int {
 	end, _ := SkipStringEscaped(b, i)

@@ -52,3 +52,22 @@ func TestHex4(t *testing.T) {
 		}
 	}
 }
+
+func TestSkipNumber(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		end     int
+		integer bool
+	}{
+		{"12345678901234567890,", 20, true}, {"-7]", 2, true}, {"0}", 1, true}, {"-", 1, true},
+		{"1.5,", 3, false}, {"-2e10 ", 5, false}, {"3E+2]", 4, false}, {"7.0", 3, false},
+	} {
+		end, integer := jsontext.SkipNumber([]byte(c.in), 0)
+		if end != c.end || integer != c.integer {
+			t.Errorf("SkipNumber(%q) = %d, %v; want %d, %v", c.in, end, integer, c.end, c.integer)
+		}
+		if !c.integer && end != jsontext.SkipValue([]byte(c.in), 0) {
+			t.Errorf("SkipNumber(%q) ends at %d, SkipValue at %d", c.in, end, jsontext.SkipValue([]byte(c.in), 0))
+		}
+	}
+}

@@ -500,7 +500,7 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 			starts = starts[:len(starts)-1]
 			i++
 		case scanNumber:
-			end, integer := skipNumber(b, i)
+			end, integer := jsontext.SkipNumber(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
 				return dst[:n0], false, 0 // -Infinity, or not a number
 			}
@@ -557,23 +557,6 @@ var scanClass = [256]uint8{
 	'5': scanNumber, '6': scanNumber, '7': scanNumber, '8': scanNumber, '9': scanNumber,
 	'N': scanNonFinite, 'I': scanNonFinite,
 	' ': scanSpace, '\t': scanSpace, '\n': scanSpace, '\r': scanSpace,
-}
-
-// skipNumber is the end of the number at b[i], and whether it is an
-// integer (no fraction, no exponent). An integer's digits are its end; a
-// number that goes on past them ends where jsontext.SkipValue says.
-func skipNumber(b []byte, i int) (end int, integer bool) {
-	j := i
-	if j < len(b) && b[j] == '-' {
-		j++
-	}
-	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-		j++
-	}
-	if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
-		return jsontext.SkipValue(b, i), false
-	}
-	return j, true
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte
