@@ -92,6 +92,15 @@ func (d *document) node(i uint32) node {
 // edit's shift leaves alone (its kind, flags, count and next).
 func (d *document) raw(i uint32) *node { return &d.chunks[i>>chunkBits][i&(chunkSize-1)] }
 
+// shiftAt is how far node i's text has moved since it was parsed (0 in a
+// document no edit shifted).
+func (d *document) shiftAt(i uint32) int {
+	if d.shift == nil {
+		return 0
+	}
+	return int(d.shift[i>>chunkBits])
+}
+
 // shiftOf is chunk c's shift.
 func (d *document) shiftOf(c int) int64 {
 	if d.shift == nil {
@@ -178,6 +187,19 @@ func (v Value) Str() string {
 }
 
 func (d *document) text(i uint32) string {
+	nd := d.raw(i)
+	if nd.kind != String || nd.flags&flagEscaped != 0 || d.shift != nil {
+		return d.textOther(i) // out of line: text is called for every key read
+	}
+	if nd.end-nd.start <= 2 {
+		return ""
+	}
+	return unsafe.String(&d.src[nd.start+1], nd.end-nd.start-2)
+}
+
+// textOther is text for what its fast path leaves: an escaped string, a
+// number or literal, and any node of an edited document (shifted).
+func (d *document) textOther(i uint32) string {
 	nd := d.node(i)
 	switch {
 	case nd.kind == String && nd.flags&flagEscaped != 0:
@@ -189,6 +211,16 @@ func (d *document) text(i uint32) string {
 		return unsafeText(d.src, int(nd.start), int(nd.end))
 	}
 	return ""
+}
+
+// keyIs reports whether the text of string node j is key: an unescaped
+// key of another length is told apart without reading its text.
+func (d *document) keyIs(j uint32, key string) bool {
+	nd := d.raw(j)
+	if nd.flags&flagEscaped == 0 && nd.end-nd.start-2 != uint32(len(key)) {
+		return false // the quotes' span holds the text as it is: the lengths differ
+	}
+	return d.text(j) == key
 }
 
 // unsafeText returns src[start:end] as a string that shares the source's
@@ -276,8 +308,9 @@ func (v Value) FirstMember() (Member, bool) {
 
 // member is the member whose key is node j.
 func (d *document) member(j uint32) Member {
-	kn := d.node(j)
-	return Member{Key: d.text(j), KeyStart: int(kn.start), KeyEnd: int(kn.end), Value: Value{d, j + 1}}
+	kn := d.raw(j)
+	sh := d.shiftAt(j)
+	return Member{Key: d.text(j), KeyStart: int(kn.start) + sh, KeyEnd: int(kn.end) + sh, Value: Value{d, j + 1}}
 }
 
 // Values is the number of values in v, v included (keys are not values):
@@ -410,7 +443,7 @@ func (v Value) Lookup(key string) (Member, bool) {
 	d, end := v.d, v.r().next
 	found, ok := uint32(0), false
 	for j := v.i + 1; j < end; j = d.raw(j + 1).next {
-		if v.d.text(j) == key {
+		if d.keyIs(j, key) {
 			found, ok = j, true
 		}
 	}

@@ -184,3 +184,30 @@ func TestEscaped(t *testing.T) {
 		t.Error("the zero Value is escaped")
 	}
 }
+
+// TestLookupKeys: Lookup tells keys apart by their decoded text, whatever
+// their length as written: an escaped key of another length in the source
+// matches, an unescaped one of the same length that differs does not, the
+// empty key is a key, and a repeated key is read last as Python does.
+func TestLookupKeys(t *testing.T) {
+	src := []byte(`{"a": 1, "ab": 2, "\u0061\u0062c": 3, "": 4, "é": 5, "ba": 6, "ab": 7, "n": "", "s": "x"}`)
+	v, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"a": "1", "ab": "7", "abc": "3", "": "4", "é": "5", "ba": "6", "b": "", "abcd": "", "n": `""`} {
+		m, ok := v.Lookup(key)
+		if got := string(m.Value.Raw(src)); ok != (want != "") || got != want {
+			t.Errorf("Lookup(%q) = %q %v, want %q", key, got, ok, want)
+		}
+		if ok && (m.Key != key || string(src[m.KeyStart:m.KeyEnd]) == "" || src[m.KeyStart] != '"') {
+			t.Errorf("Lookup(%q): key %q at %d-%d", key, m.Key, m.KeyStart, m.KeyEnd)
+		}
+	}
+	if m, _ := v.Lookup("n"); m.Value.Str() != "" {
+		t.Errorf("the empty string's text is %q", m.Value.Str())
+	}
+	if m, _ := v.Lookup("s"); m.Value.Str() != "x" {
+		t.Errorf("Str of \"x\" is %q", m.Value.Str())
+	}
+}
