@@ -105,6 +105,29 @@ func (r *Run) setState(i int, st StepState) {
 	r.stepChanged(i)
 }
 
+// setRunning records that step i started then, with no arguments yet: a
+// setState of {StepRunning, started} without building the state. The
+// caller holds r.mu.
+func (r *Run) setRunning(i int, started time.Time) {
+	if r.steps[i].status == StepOK {
+		r.okN--
+	}
+	r.steps[i] = stepRec{status: StepRunning, started: started.UnixNano()}
+	if r.args != nil {
+		r.args[i] = nil
+	}
+	r.stepChanged(i)
+}
+
+// argsAt is step i's arguments as the run keeps them (nil when it keeps
+// none). The caller holds r.mu.
+func (r *Run) argsAt(i int) json.RawMessage {
+	if r.args == nil {
+		return nil
+	}
+	return r.args[i]
+}
+
 // RunStatus is the state of a whole run.
 type RunStatus int
 
@@ -534,9 +557,9 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 		return r.cursor, StepState{}, false
 	}
 	i = r.cursor
-	prev := r.state(i)
+	prevRec, prevArgs := r.steps[i], r.argsAt(i) // the state a halt puts back
 	started := r.now()
-	r.setState(i, StepState{Status: StepRunning, Started: started})
+	r.setRunning(i, started)
 	r.status, r.halted = RunReady, ""
 	r.mu.Unlock()
 
@@ -544,7 +567,15 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 
 	r.mu.Lock()
 	if halt != "" {
-		r.setState(i, prev)
+		r.steps[i] = prevRec
+		if prevRec.status == StepOK {
+			r.okN++ // setRunning took it off
+		}
+		if r.args != nil {
+			r.args[i] = prevArgs
+		}
+		r.stepChanged(i)
+		prev := r.state(i)
 		if prev.Status == StepError {
 			r.status = RunPartial
 		}
@@ -566,8 +597,10 @@ func (r *Run) Next(ctx context.Context) (i int, st StepState, ok bool) {
 	}
 	r.reconnected = false
 	if st.Status == StepOK {
-		if id, ok := r.stepID(i); ok && r.results != nil {
-			r.results[id] = i
+		if r.results != nil { // (made on the first reference it answers: resultIn)
+			if id, ok := r.stepID(i); ok {
+				r.results[id] = i
+			}
 		}
 		r.cursor = i + 1
 		if r.cursor == len(r.steps) {
@@ -695,7 +728,9 @@ func (r *Run) callStep(ctx context.Context, step *plan.Step, tool *plan.Tool, im
 	if r.opts.StepTimeout > 0 && !immediate {
 		cctx, cancel = context.WithTimeout(cctx, r.opts.StepTimeout)
 	}
-	cctx = WithLease(cctx, r.opts.Lease, step.Label())
+	if r.opts.Lease != nil { // (its step label is read only then)
+		cctx = WithLease(cctx, r.opts.Lease, step.Label())
+	}
 	res, err := r.call(cctx, tool.Name, args)
 	cancel()
 	st.Duration = time.Since(st.Started)
