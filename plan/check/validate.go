@@ -487,35 +487,47 @@ func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
 		v.add(plan.SeverityError, "STEP_ID_TYPE", out.idPtr(), id.Start(), id.End(), s,
 			fmt.Sprintf("step id %s is a JSON %s: ids must be strings; write \"%s\"", id.Raw(v.src), id.Kind(), strings.ReplaceAll(pyvalue.Str(id), `"`, `\"`)))
 	default:
-		out.id, out.hasID = id.Str(), true
-		j, dup := v.first[out.id] // one lookup: the first pass adds the id here
+		text := id.Str()
+		out.id, out.hasID = text, true
+		j, dup := v.first[text] // one lookup: the first pass adds the id here
 		if v.building {
 			if !dup {
-				v.first[out.id] = s.Index
+				v.first[text] = s.Index
 			} else {
 				v.unique = false
 			}
 		}
 		if dup && j < s.Index {
 			d := v.add(plan.SeverityError, "DUPLICATE_STEP_ID", out.idPtr(), id.Start(), id.End(), s,
-				fmt.Sprintf("step id %s is already used by step %d: give each step its own id", jsontext.Quote(id.Str()), j))
+				fmt.Sprintf("step id %s is already used by step %d: give each step its own id", jsontext.Quote(text), j))
 			first := v.ids[j]
-			v.relate(d, first.idPtr(), first.idNode().Start(), fmt.Sprintf("step %s is first defined here", jsontext.Quote(id.Str())))
-		} else if !goodID(id.Str()) {
+			v.relate(d, first.idPtr(), first.idNode().Start(), fmt.Sprintf("step %s is first defined here", jsontext.Quote(text)))
+		} else if !v.errorsOnly && !goodID(text) { // a warning: HasErrors would drop it
 			v.add(plan.SeverityWarning, "STEP_ID_STYLE", out.idPtr(), id.Start(), id.End(), s,
-				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %s", jsontext.Quote(id.Str()), jsontext.Quote(tidyID(id.Str()))))
+				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %s", jsontext.Quote(text), jsontext.Quote(tidyID(text))))
 		}
 	}
 }
 
 func goodID(id string) bool {
-	for _, r := range id {
-		ok := r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
-		if !ok {
+	for i := 0; i < len(id); i++ { // every good character is one byte
+		if !idByte[id[i]] {
 			return false
 		}
 	}
 	return true
+}
+
+// idByte is goodID's table of the bytes an id may hold.
+var idByte = [256]bool{
+	'_': true, '-': true, '.': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true, 'j': true,
+	'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true,
+	'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
+	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true, 'J': true,
+	'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true,
+	'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true,
 }
 
 func tidyID(id string) string {

@@ -431,32 +431,30 @@ func (v *validator) memoKey(ti *toolInfo, members []jsontext.Member, refs *nameS
 	// the schema looks at no more (shallowArg): a string, object or array
 	// argument whose schema says only its type then passes once per tool,
 	// not once per distinct literal.
-	size := 0
-	for _, m := range members {
-		if !refs.has(m.Key) {
-			size += len(m.Key) + 8
-			if !ti.shallowArg(m.Key) {
-				size += m.Value.End() - m.Value.Start()
-			}
-		}
-	}
-	if size > 4096 {
-		return nil, false
-	}
 	if v.keyBuf == nil {
 		// Not nil even when empty: a step whose arguments are all
 		// references has the empty key, and literalArgs keeps no nil one.
 		v.keyBuf = make([]byte, 0, 64)
 	}
 	key = v.keyBuf[:0]
+	size := 0
 	for _, m := range members {
-		if !refs.has(m.Key) {
-			// The name as it is, after its length: the key reads back one way.
-			key = append(strconv.AppendInt(key, int64(len(m.Key)), 10), ':')
-			key = append(key, m.Key...)
-			key = appendMemoValue(key, m.Value, v.src, ti.shallowArg(m.Key))
-			key = append(key, 0)
+		if refs.has(m.Key) {
+			continue
 		}
+		shallow := ti.shallowArg(m.Key)
+		size += len(m.Key) + 8
+		if !shallow {
+			size += m.Value.End() - m.Value.Start()
+		}
+		if size > 4096 {
+			return nil, false // checked before a large literal is copied in
+		}
+		// The name as it is, after its length: the key reads back one way.
+		key = append(strconv.AppendInt(key, int64(len(m.Key)), 10), ':')
+		key = append(key, m.Key...)
+		key = appendMemoValue(key, m.Value, v.src, shallow)
+		key = append(key, 0)
 	}
 	v.keyBuf = key
 	return key, true
