@@ -432,6 +432,9 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 // takes a misspelt one as the key it was meant to be in out, the first
 // time; aliased tells, by stepKeys, which were.
 func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool) {
+	if known := btoi(!s.ID.IsZero()) + btoi(!s.Tool.IsZero()) + btoi(!s.Args.IsZero()); s.Node.Len() == known {
+		return aliased // each key is "id", "tool" or "args", and none repeats: nothing to report
+	}
 	for _, m := range s.Node.Members() {
 		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
 			continue
@@ -507,6 +510,13 @@ func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
 				fmt.Sprintf("step id %s has spaces or unusual characters: use letters, digits, '_', '-' and '.' so the id is easy to reference, e.g. %s", jsontext.Quote(text), jsontext.Quote(tidyID(text))))
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func goodID(id string) bool {
@@ -596,7 +606,9 @@ func (v *validator) step(s *plan.Step) {
 		return
 	}
 	refs := v.refs.reset()
+	members := v.members[:0] // as Python's dict holds them, for arguments
 	for _, m := range pyvalue.Members(args) {
+		members = append(members, m)
 		if ref, isRef := plan.AsRef(m.Value); isRef { // in place: nothing allocated, nothing kept
 			refs.add(m.Key)
 			v.reference(s, info, m, argAt{ids, m.Key}, &ref)
@@ -618,8 +630,9 @@ func (v *validator) step(s *plan.Step) {
 		v.ptrBuf = appendPointerToken(append(v.ptrBuf, '/'), m.Key)
 		v.lookalikes(s, m.Value, v.ptrBuf, m.Key, true)
 	}
+	v.members = members
 	if info != nil {
-		v.arguments(s, info, args, *ids, refs)
+		v.arguments(s, info, members, *ids, refs)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/planctl/planctl/plan/jsontext"
-	"github.com/planctl/planctl/plan/pyvalue"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -345,14 +344,10 @@ func (ti *toolInfo) unknownArgMessage(key, sug string) unknownArg {
 	return u
 }
 
-// arguments checks a step's arguments against its tool's inputSchema.
+// arguments checks a step's arguments, members as Python's dict holds them
+// (pyvalue.Members, read once by step), against its tool's inputSchema.
 // References count as given; their types are checked by walkPath.
-func (v *validator) arguments(s *plan.Step, ti *toolInfo, args jsontext.Value, ids stepIDs, refs *nameSet) {
-	members := v.members[:0]
-	for _, m := range pyvalue.Members(args) {
-		members = append(members, m)
-	}
-	v.members = members
+func (v *validator) arguments(s *plan.Step, ti *toolInfo, members []jsontext.Member, ids stepIDs, refs *nameSet) {
 	given := v.given.reset()
 	for _, m := range members {
 		given.add(m.Key)
