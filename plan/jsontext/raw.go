@@ -130,6 +130,7 @@ const (
 	highs  = 0x8080808080808080
 	quotes = '"' * ones
 	slashs = '\\' * ones
+	spaces = ' ' * ones
 )
 
 // quoteOrBackslash is the offset of the first '"' or '\\' in b at or after

@@ -2,8 +2,10 @@ package jsontext
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"iter"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strconv"
@@ -745,6 +747,42 @@ var isSpaceTab, plainTab = func() (sp, pl [256]bool) {
 // JSON whitespace.
 func skip(src []byte, i int) int {
 	for i < len(src) && isSpaceTab[src[i]] {
+		if src[i] == '\n' {
+			i = spaceRun(src, i+1) // the indent of the next line
+			continue
+		}
+		i++
+	}
+	return i
+}
+
+// spaceRun is the offset of the first byte at or after i that is not a
+// space, or a little before it near the end of src: the spaces of an
+// indented line are passed eight at a time.
+func spaceRun(src []byte, i int) int {
+	for ; i+8 <= len(src); i += 8 {
+		if m := binary.LittleEndian.Uint64(src[i:]) ^ spaces; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	return i
+}
+
+// plainRun is the offset of the first byte at or after i that a string
+// does not hold as itself (plainTab): a quote, a backslash, a control
+// character or a byte of UTF-8 past ASCII. It reads eight bytes at a time:
+// a word holds one when a byte is zero in w^quotes or w^slashs, borrows in
+// w-0x20 (a byte below 0x20), or has its high bit set; as in
+// quoteOrBackslash, the lowest bit of the mask is exact.
+func plainRun(src []byte, i int) int {
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])
+		q, s := w^quotes, w^slashs
+		if m := ((q-ones)&^q | (s-ones)&^s | (w-0x20*ones)&^w | w) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(src) && plainTab[src[i]] {
 		i++
 	}
 	return i
@@ -783,10 +821,7 @@ value:
 	case c == '"':
 		// A string of plain ASCII is scanned here; anything else (an
 		// escape, UTF-8, a control character, the end) by p.string.
-		j := i + 1
-		for j < len(src) && plainTab[src[j]] {
-			j++
-		}
+		j := plainRun(src, i+1)
 		if j < len(src) && src[j] == '"' {
 			p.add(String, i, j+1, 0)
 			i = j + 1
@@ -919,10 +954,7 @@ key: // at a key of the object on top, after whitespace
 	}
 	{
 		start := i
-		j := i + 1
-		for j < len(src) && plainTab[src[j]] {
-			j++
-		}
+		j := plainRun(src, i+1)
 		escaped := false
 		if j < len(src) && src[j] == '"' {
 			i = j + 1
@@ -1044,11 +1076,8 @@ func (p *parser) string() (string, bool, error) {
 	src := p.src
 	p.i++ // opening quote
 	start := p.i
-	// Fast path: no escapes, all ASCII.
-	for p.i < len(src) && plainTab[src[p.i]] {
-		p.i++
-	}
-	var buf []byte // the decoded text, from the first escape on
+	p.i = plainRun(src, p.i) // fast path: no escapes, all ASCII
+	var buf []byte           // the decoded text, from the first escape on
 	for p.i < len(src) {
 		c := src[p.i]
 		switch {
@@ -1116,10 +1145,7 @@ func (p *parser) string() (string, bool, error) {
 			return "", false, p.errorf("control character %U in string: escape it (\\n, \\t, \\u00XX)", rune(c))
 		case c < 0x80:
 			// A run of plain ASCII at once.
-			j := p.i + 1
-			for j < len(src) && plainTab[src[j]] {
-				j++
-			}
+			j := plainRun(src, p.i+1)
 			if buf != nil {
 				buf = append(buf, src[p.i:j]...)
 			}

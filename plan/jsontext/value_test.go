@@ -211,3 +211,42 @@ func TestLookupKeys(t *testing.T) {
 		t.Errorf("Str of \"x\" is %q", m.Value.Str())
 	}
 }
+
+// TestPlainRunAndSpaceRun: the word-at-a-time scans stop where the byte
+// loops they stand for stop, for every byte at every offset of a word and
+// of the tail after the last whole word.
+func TestPlainRunAndSpaceRun(t *testing.T) {
+	for n := 1; n <= 19; n++ {
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				plain := []byte(strings.Repeat("a", n))
+				plain[at] = byte(c)
+				want := 0
+				for want < n && plainTab[plain[want]] {
+					want++
+				}
+				if got := plainRun(plain, 0); got != want {
+					t.Fatalf("plainRun(%q) = %d, want %d", plain, got, want)
+				}
+				spaces := []byte(strings.Repeat(" ", n))
+				spaces[at] = byte(c)
+				want = 0
+				for want < n && spaces[want] == ' ' {
+					want++
+				}
+				// spaceRun may stop short of a space in the tail; skip then
+				// takes the rest a byte at a time, and must agree.
+				if got := spaceRun(spaces, 0); got > want || (got < want && got < n-n%8) {
+					t.Fatalf("spaceRun(%q) = %d, want %d", spaces, got, want)
+				}
+				want = 0
+				for want < n && isSpaceTab[spaces[want]] {
+					want++
+				}
+				if got := skip(append([]byte("\n"), spaces...), 0); got != want+1 {
+					t.Fatalf("skip(%q) = %d, want %d", spaces, got, want+1)
+				}
+			}
+		}
+	}
+}
