@@ -480,6 +480,9 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 					}
 				}
 				keys = append(keys, keySpan{uint32(i + 1), uint32(end - 1)})
+				if !compact || j == end {
+					end = j + 1 // past the ':' (compact copies the space before it, if any)
+				}
 			}
 			i = end
 		case scanOpen:
