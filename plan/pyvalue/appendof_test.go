@@ -38,7 +38,16 @@ func TestAppendJSONOf(t *testing.T) {
 		many.WriteString(`"k` + strings.Repeat("x", i%7) + `": ` + "1")
 	}
 	many.WriteString("}")
-	for _, in := range append(appendOfCases, many.String()) {
+	var distinct strings.Builder // more keys than the scan of a result keeps apart (pyScan's 32)
+	distinct.WriteString("{")
+	for i := range 40 {
+		if i > 0 {
+			distinct.WriteString(", ")
+		}
+		distinct.WriteString(`"d` + strings.Repeat("x", i) + `": ` + "2.5")
+	}
+	distinct.WriteString("}")
+	for _, in := range append(appendOfCases, many.String(), distinct.String()) {
 		checkAppendJSONOf(t, in)
 	}
 }

@@ -3,7 +3,6 @@ package pyvalue
 import (
 	"bytes"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -209,16 +208,16 @@ func hasFloatWord(v jsontext.Value) bool {
 }
 
 // AppendJSONOf is AppendJSON(dst, v) for v a value in src. An array or
-// object whose text Python would write back unchanged (pyClean) and that
-// escapes nothing (a decoded string is re-escaped by AppendJSON, "\/" as
-// "/") is copied without its whitespace instead of being rebuilt from its
-// tree: the same bytes, in one pass over the text instead of a visit of
-// every node.
+// object whose text Python would write back unchanged and that escapes
+// nothing (a decoded string is re-escaped by AppendJSON, "\/" as "/"), as
+// its nodes on the tape tell (jsontext.Value.Plain), is copied without its
+// whitespace instead of being rebuilt from its tree: the same bytes, in
+// one pass over the text.
 func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
 	switch v.Kind() {
 	case jsontext.Object, jsontext.Array:
-		if out, ok := appendClean(dst, v.Raw(src)); ok {
-			return out
+		if v.Plain(sameNumber) {
+			return jsontext.AppendCompact(dst, v.Raw(src))
 		}
 	case jsontext.String:
 		// A string without escapes is written as its source has it: that is
@@ -411,7 +410,7 @@ func DumpsString(b *strings.Builder, s string) {
 // it as Python does reads it once. False means "not sure" too; depth is
 // then 0, not measured.
 func Clean(raw []byte) (clean bool, depth int) {
-	return pyCleanDepth(raw)
+	return pyScan(raw)
 }
 
 // pyClean reports, in one pass that builds nothing, whether raw JSON is
@@ -420,36 +419,18 @@ func Clean(raw []byte) (clean bool, depth int) {
 // "not sure" too (an escaped key, an object of many keys, text that is not
 // JSON): Values then takes the exact path.
 func pyClean(b []byte) bool {
-	clean, _ := pyCleanDepth(b)
+	clean, _ := pyScan(b)
 	return clean
 }
 
-// pyCleanDepth is pyClean, and the deepest nesting of containers it
-// passed: raw's depth when it is clean.
-func pyCleanDepth(b []byte) (_ bool, depth int) {
-	_, clean, depth := pyScan(nil, b, false)
-	return clean, depth
-}
+// sameNumber reports whether Python writes lit as it is.
+func sameNumber(lit string) bool { return !numberChanges(lit) }
 
-// appendClean appends b without its whitespace (jsontext.AppendCompact)
-// when pyClean(b) holds and no string of b holds an escape, in the pass
-// that checks it: AppendJSONOf's fast path reads a large literal once,
-// not three times. ok false leaves dst as it was.
-func appendClean(dst, b []byte) (_ []byte, ok bool) {
-	out, ok, _ := pyScan(dst, b, true)
-	return out, ok
-}
-
-// pyScan is pyCleanDepth, and, when compact is set, appendClean: b is
-// appended to dst as it is passed, whitespace left out, and a string
-// holding a backslash ends the scan as an unclean text does.
-func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
-	n0, start := len(dst), 0
+// pyScan is pyClean, and the deepest nesting of containers it passed:
+// raw's depth when it is clean.
+func pyScan(b []byte) (clean bool, depth int) {
 	if uint64(len(b)) > math.MaxUint32 {
-		return dst, false, 0 // keySpan's offsets are 32 bits: the exact path reads it
-	}
-	if compact {
-		dst = slices.Grow(dst, len(b))
+		return false, 0 // keySpan's offsets are 32 bits: the exact path reads it
 	}
 	const maxKeys = 32
 	var keyBuf [maxKeys]keySpan
@@ -461,28 +442,23 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 		switch scanClass[c] {
 		case scanQuote:
 			end, escaped := jsontext.SkipStringEscaped(b, i)
-			if compact && escaped {
-				return dst[:n0], false, 0 // AppendJSON writes an escape anew ("\/" as "/")
-			}
 			j := jsontext.SkipSpace(b, end)
 			if j < len(b) && b[j] == ':' && len(starts) > 0 && starts[len(starts)-1] >= 0 {
 				if escaped {
-					return dst[:n0], false, 0 // a key escaped: its copies are found decoded
+					return false, 0 // a key escaped: its copies are found decoded
 				}
 				key := b[i+1 : end-1]
 				own := keys[starts[len(starts)-1]:]
 				if len(own) >= maxKeys {
-					return dst[:n0], false, 0
+					return false, 0
 				}
 				for _, k := range own {
 					if int(k.end-k.start) == len(key) && string(b[k.start:k.end]) == string(key) {
-						return dst[:n0], false, 0
+						return false, 0
 					}
 				}
 				keys = append(keys, keySpan{uint32(i + 1), uint32(end - 1)})
-				if !compact || j == end {
-					end = j + 1 // past the ':' (compact copies the space before it, if any)
-				}
+				end = j + 1 // past the ':'
 			}
 			i = end
 		case scanOpen:
@@ -495,7 +471,7 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 			i++
 		case scanClose:
 			if len(starts) == 0 {
-				return dst[:n0], false, 0
+				return false, 0
 			}
 			if s := starts[len(starts)-1]; s >= 0 {
 				keys = keys[:s]
@@ -505,34 +481,23 @@ func pyScan(dst, b []byte, compact bool) (_ []byte, clean bool, depth int) {
 		case scanNumber:
 			end, integer := jsontext.SkipNumber(b, i)
 			if end == i || (c == '-' && (end-i < 2 || b[i+1] < '0' || b[i+1] > '9')) {
-				return dst[:n0], false, 0 // -Infinity, or not a number
+				return false, 0 // -Infinity, or not a number
 			}
 			if integer {
 				if end-i == 2 && c == '-' && b[i+1] == '0' {
-					return dst[:n0], false, 0 // -0 is 0
+					return false, 0 // -0 is 0
 				}
 			} else if floatChanges(string(b[i:end])) {
-				return dst[:n0], false, 0
+				return false, 0
 			}
 			i = end
 		case scanNonFinite:
-			return dst[:n0], false, 0
-		case scanSpace:
-			if compact {
-				dst = append(dst, b[start:i]...)
-				i = jsontext.SkipSpace(b, i+1) // a run of it at once: an indented line starts with many
-				start = i
-			} else {
-				i++
-			}
-		default:
+			return false, 0
+		default: // whitespace, ',', and the letters of true, false and null
 			i++
 		}
 	}
-	if compact {
-		dst = append(dst, b[start:]...)
-	}
-	return dst, true, depth
+	return true, depth
 }
 
 // A keySpan is where an object key's text (quotes left out) is in pyScan's
@@ -547,7 +512,6 @@ const (
 	scanClose     // its end
 	scanNumber    // '-' or a digit
 	scanNonFinite // NaN, Infinity: not JSON, never clean
-	scanSpace     // JSON whitespace
 )
 
 // scanClass is pyScan's class of each byte: one jump where a chain of
@@ -559,7 +523,6 @@ var scanClass = [256]uint8{
 	'-': scanNumber, '0': scanNumber, '1': scanNumber, '2': scanNumber, '3': scanNumber, '4': scanNumber,
 	'5': scanNumber, '6': scanNumber, '7': scanNumber, '8': scanNumber, '9': scanNumber,
 	'N': scanNonFinite, 'I': scanNonFinite,
-	' ': scanSpace, '\t': scanSpace, '\n': scanSpace, '\r': scanSpace,
 }
 
 // isSurrogateTail reports whether byte i of s is the second or third byte
