@@ -9,23 +9,30 @@ import (
 // AppendCompact appends valid JSON without insignificant whitespace, in one
 // pass and without re-encoding: numbers and strings keep their exact text.
 func AppendCompact(dst, raw []byte) []byte {
-	// The text is copied in runs between whitespace: room for all of it
-	// is made once, not regrown run after run.
-	dst = slices.Grow(dst, len(raw))
-	start := 0
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '"':
-			// Strings are most of the text: SkipString passes them eight
-			// bytes at a time.
-			i = SkipString(raw, i) - 1
-		case ' ', '\t', '\n', '\r':
-			dst = append(dst, raw[start:i]...)
-			start = i + 1
+	// Room for all of the text is made once; each byte outside the strings
+	// is written and kept unless it is whitespace, with no branch on it.
+	n := len(dst)
+	dst = slices.Grow(dst, len(raw))[:n+len(raw)]
+	out, k := dst[n:], 0
+	for i := 0; i < len(raw); {
+		if c := raw[i]; c != '"' {
+			out[k] = c
+			k += 1 - int(compactDrops[c])
+			i++
+			continue
 		}
+		// Strings are most of the text: SkipString passes them eight bytes
+		// at a time (and past the end of one cut short in an escape).
+		end := min(SkipString(raw, i), len(raw))
+		k += copy(out[k:], raw[i:end])
+		i = end
 	}
-	return append(dst, raw[start:]...)
+	return dst[:n+k]
 }
+
+// compactDrops is 1 for the bytes AppendCompact drops outside strings:
+// JSON's whitespace.
+var compactDrops = [256]uint8{' ': 1, '\t': 1, '\n': 1, '\r': 1}
 
 // AppendJSONString appends s as a JSON string, escaping only what JSON
 // requires (no HTML escaping: the output is data, not a web page): the

@@ -115,3 +115,35 @@ func TestAppendRuneEscape(t *testing.T) {
 		}
 	}
 }
+
+// appendCompactBytewise is AppendCompact as it was first written, a run
+// copied at each whitespace byte: the reference FuzzAppendCompact holds
+// the branch-free copy to.
+func appendCompactBytewise(dst, raw []byte) []byte {
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			i = SkipString(raw, i) - 1
+		case ' ', '\t', '\n', '\r':
+			dst = append(dst, raw[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, raw[start:]...)
+}
+
+// FuzzAppendCompact: AppendCompact writes what the run-at-a-time copy
+// writes, on any text (valid JSON or not: a string cut short, a stray
+// quote), after any prefix.
+func FuzzAppendCompact(f *testing.F) {
+	for _, s := range []string{`{"a": 1, "b": [true, null, "x y"]}`, "[\n\t1 ,\r\n2 ]", `"unterminated \`, `"a\"b" "c`, ``, ` `, `{"k\\": " "}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		want := appendCompactBytewise([]byte("pre"), []byte(raw))
+		if got := AppendCompact([]byte("pre"), []byte(raw)); string(got) != string(want) {
+			t.Fatalf("AppendCompact(%q) = %q, want %q", raw, got, want)
+		}
+	})
+}
