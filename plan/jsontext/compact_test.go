@@ -147,3 +147,31 @@ func FuzzAppendCompact(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendPlain: for a value Plain vouches for, at the top of a document
+// or inside one, AppendPlain writes what AppendCompact writes of its text.
+func FuzzAppendPlain(f *testing.F) {
+	for _, s := range []string{`{"a": 1, "b": [true, null, "x y", {}, []], "c": {"d": [[1], [2, {"e": -0.5}]]}}`,
+		"[\n\t1 ,\r\n2 ]", `[]`, `{}`, `"s"`, `12`, `[[[[[]]]]]`, `{"a":{"b":{"c":{}}}}`, `[{"k": "v"}, "w", 3]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, src := range []string{raw, `{"x": [0, ` + raw + `], "y": 1}`} {
+			doc, err := Parse([]byte(src))
+			if err != nil {
+				return
+			}
+			v := doc
+			if src != raw {
+				v = doc.Get("x").Index(1)
+			}
+			if !v.Plain(func(string) bool { return true }) {
+				continue
+			}
+			want := AppendCompact([]byte("pre"), []byte(src[v.Start():v.End()]))
+			if got := AppendPlain([]byte("pre"), v); string(got) != string(want) {
+				t.Fatalf("AppendPlain(%q) = %q, want %q", src, got, want)
+			}
+		}
+	})
+}

@@ -59,25 +59,3 @@ func HasNonInteger(v Value) bool {
 	}
 	return false
 }
-
-// Plain reports whether v is written as a value's plain text: no string
-// of it (key or value) holds an escape, no object of it repeats a key, no
-// null of it was written as a literal (NaN, Infinity, 1e400), and number
-// says each of its number literals is fine. One pass over v's nodes on
-// the tape, reading none of its text but its numbers'.
-func (v Value) Plain(number func(lit string) bool) bool {
-	if v.d == nil {
-		return true
-	}
-	d := v.d
-	for i, end := v.i, d.raw(v.i).next; i < end; i++ {
-		nd := d.raw(i)
-		if nd.flags&(flagEscaped|flagDupKeys|flagLiteral) != 0 {
-			return false // (each flag is set on one kind of node only)
-		}
-		if nd.kind == Number && !number(d.text(i)) {
-			return false
-		}
-	}
-	return true
-}

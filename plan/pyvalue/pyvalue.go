@@ -211,13 +211,14 @@ func hasFloatWord(v jsontext.Value) bool {
 // object whose text Python would write back unchanged and that escapes
 // nothing (a decoded string is re-escaped by AppendJSON, "\/" as "/"), as
 // its nodes on the tape tell (jsontext.Value.Plain), is copied without its
-// whitespace instead of being rebuilt from its tree: the same bytes, in
-// one pass over the text.
+// whitespace (jsontext.AppendPlain: its tokens' text, from their spans)
+// instead of being rebuilt from its tree, each string re-escaped and each
+// number rewritten.
 func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
 	switch v.Kind() {
 	case jsontext.Object, jsontext.Array:
 		if v.Plain(sameNumber) {
-			return jsontext.AppendCompact(dst, v.Raw(src))
+			return jsontext.AppendPlain(dst, v)
 		}
 	case jsontext.String:
 		// A string without escapes is written as its source has it: that is
