@@ -1,5 +1,7 @@
 package jsontext
 
+import "slices"
+
 // Plain reports whether v is written as a value's plain text: no string
 // of it (key or value) holds an escape, no object of it repeats a key, no
 // null of it was written as a literal (NaN, Infinity, 1e400), and number
@@ -39,6 +41,7 @@ func AppendPlain(dst []byte, v Value) []byte {
 	var buf [32]open
 	stack := buf[:0]
 	d := v.d
+	dst = slices.Grow(dst, v.End()-v.Start()) // its text is as long at least: one allocation, not a doubling
 	for i, end := v.i, d.raw(v.i).next; i < end; {
 		for len(stack) > 0 && stack[len(stack)-1].next == i {
 			dst = append(dst, stack[len(stack)-1].close)
