@@ -27,6 +27,8 @@ targets=(
   ./plan/check:FuzzDecodeSchema
   ./plan/check:FuzzResultMemo
   ./plan/jsontext:FuzzAppendBounded
+  ./plan/jsontext:FuzzAppendCompact
+  ./plan/jsontext:FuzzAppendPlain
   ./plan/jsontext:FuzzIndent
   ./plan/jsontext:FuzzSkipString
   ./plan/mcpserver/internal/pywire:FuzzAppendValue

@@ -307,12 +307,20 @@ func TestHelixLanguages(t *testing.T) {
 }
 
 // actionlint runs rhysd/actionlint on a workflow file and returns its
-// findings (empty when it accepts the file).
+// findings (empty when it accepts the file), which it writes on stdout:
+// stderr holds the go command's own lines ("go: downloading ..." on a
+// machine whose module cache does not hold actionlint yet), added to the
+// output only when the command fails.
 func actionlint(t *testing.T, file string) (string, error) {
 	t.Helper()
 	cmd := clitest.Command("go", "run", "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12", "-no-color", "-oneline", file)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out) + stderr.String(), err
+	}
+	return string(out), nil
 }
 
 func TestGitHubWorkflow(t *testing.T) {
