@@ -49,7 +49,7 @@ func sameBytes(a, b []byte) bool { return len(a) == len(b) && len(a) > 0 && &a[0
 func (r *Run) response(floats bool) []byte {
 	size := 64
 	for _, st := range r.steps {
-		size += len(st.result) + len(st.err) + 48
+		size += len(st.result) + len(st.errText()) + 48
 	}
 	buf := make([]byte, 0, size)
 	buf = append(buf, `{"status":"`...)
@@ -74,7 +74,7 @@ func (r *Run) response(floats bool) []byte {
 			}
 		} else {
 			buf = append(buf, `:{"status":"error","error":`...)
-			buf = jsontext.AppendJSONString(buf, st.err)
+			buf = jsontext.AppendJSONString(buf, st.errText())
 		}
 		buf = append(buf, '}')
 	}
@@ -131,7 +131,7 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 			bw.WriteByte('}')
 		case !indent:
 			bw.WriteString(`:{"status":"error","error":`)
-			bw.Write(jsontext.AppendJSONString(scratch[:0], st.err))
+			bw.Write(jsontext.AppendJSONString(scratch[:0], st.errText()))
 			bw.WriteByte('}')
 		case st.status == StepOK:
 			bw.WriteString(": {\n      \"status\": \"ok\",\n      \"result\": ")
@@ -139,7 +139,7 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 			bw.WriteString("\n    }")
 		default:
 			bw.WriteString(": {\n      \"status\": \"error\",\n      \"error\": ")
-			bw.Write(jsontext.AppendJSONString(scratch[:0], st.err))
+			bw.Write(jsontext.AppendJSONString(scratch[:0], st.errText()))
 			bw.WriteString("\n    }")
 		}
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/planctl/planctl/plan/pyvalue"
 )
 
-// StepStatus is where a step is in a run.
-type StepStatus int
+// StepStatus is where a step is in a run (a byte: a run keeps one a step).
+type StepStatus uint8
 
 // The step statuses. A step after a failed one stays StepPending: Concierge
 // leaves it out of the response, and drivers show it as "not reached".
@@ -53,16 +53,24 @@ type StepState struct {
 // a number. A run holds one per step of the plan, so its size counts.
 type stepRec struct {
 	result  []byte
-	err     string
-	started int64 // wall clock, Unix nanoseconds; 0 when the step never started
+	err     *string // the step error, nil for none (most steps: a pointer, not a string, a step)
+	started int64   // wall clock, Unix nanoseconds; 0 when the step never started
 	dur     time.Duration
 	argsN   int
 	status  StepStatus
 	unique  bool // StepState.unique
 }
 
+// errText is the step error, "" for none.
+func (s *stepRec) errText() string {
+	if s.err == nil {
+		return ""
+	}
+	return *s.err
+}
+
 func (s *stepRec) state() StepState {
-	st := StepState{Status: s.status, Result: s.result, Error: s.err, Duration: s.dur, argsN: s.argsN, unique: s.unique}
+	st := StepState{Status: s.status, Result: s.result, Error: s.errText(), Duration: s.dur, argsN: s.argsN, unique: s.unique}
 	if s.started != 0 {
 		st.Started = time.Unix(0, s.started)
 	}
@@ -70,7 +78,11 @@ func (s *stepRec) state() StepState {
 }
 
 func recOf(st StepState) stepRec {
-	rec := stepRec{result: st.Result, err: st.Error, dur: st.Duration, argsN: st.argsN, status: st.Status, unique: st.unique}
+	rec := stepRec{result: st.Result, dur: st.Duration, argsN: st.argsN, status: st.Status, unique: st.unique}
+	if st.Error != "" {
+		e := st.Error // (its own variable: the address of st's field would move all of st to the heap)
+		rec.err = &e
+	}
 	if !st.Started.IsZero() {
 		rec.started = st.Started.UnixNano()
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/planctl/planctl/plan/jsontext"
 )
@@ -30,5 +31,20 @@ func TestIndexFollowsTheResult(t *testing.T) {
 	}
 	if r.indexFor(1, []byte(`{"small": 1}`)) != nil {
 		t.Error("a result under plan.NewRawIndex's minimum got an index")
+	}
+}
+
+// TestStepRecordSize: a run keeps one stepRec a step (100,000 of them for
+// the largest plans), so its size is held: 64 bytes, the step error a
+// pointer (most steps have none) and the status a byte.
+func TestStepRecordSize(t *testing.T) {
+	if n := unsafe.Sizeof(stepRec{}); n > 64 {
+		t.Errorf("stepRec is %d bytes, more than 64", n)
+	}
+	for _, st := range []StepState{{Status: StepError, Error: "boom", argsN: 3}, {Status: StepOK, Result: []byte(`1`), unique: true}, {}} {
+		rec := recOf(st)
+		if got := rec.state(); got.Error != st.Error || got.Status != st.Status || string(got.Result) != string(st.Result) || got.argsN != st.argsN || got.unique != st.unique {
+			t.Errorf("recOf(%+v).state() = %+v", st, got)
+		}
 	}
 }
