@@ -193,7 +193,10 @@ func TestAppendPlainAllocatesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(5, func() { AppendPlain(nil, v) }); n != 1 {
-		t.Errorf("AppendPlain of a %d-byte literal: %v allocations, want 1", b.Len(), n)
+	// One allocation; two under -race, whose instrumentation keeps the
+	// make inside slices.Grow's append as an allocation of its own. A
+	// buffer doubled as it grows takes about fifteen for this literal.
+	if n := testing.AllocsPerRun(5, func() { AppendPlain(nil, v) }); n > 2 {
+		t.Errorf("AppendPlain of a %d-byte literal: %v allocations, want 1 (2 under -race)", b.Len(), n)
 	}
 }
