@@ -2,36 +2,18 @@ package jsontext
 
 import "slices"
 
-// Plain reports whether v is written as a value's plain text: no string
-// of it (key or value) holds an escape, no object of it repeats a key, no
-// null of it was written as a literal (NaN, Infinity, 1e400), and number
-// says each of its number literals is fine. One pass over v's nodes on
-// the tape, reading none of its text but its numbers'.
-func (v Value) Plain(number func(lit string) bool) bool {
+// AppendPlain appends v without its whitespace when v is written as a
+// value's plain text: no string of it (key or value) holds an escape, no
+// object of it repeats a key, no null of it was written as a literal (NaN,
+// Infinity, 1e400), and number says each of its number literals is fine.
+// It writes AppendCompact's bytes, from v's nodes on the tape (each key,
+// string and number copied from its span, the punctuation between them
+// written anew), in the one pass that reads the flags the parse set; at
+// the first node that is not plain it stops, and ok is false with dst as
+// it was.
+func AppendPlain(dst []byte, v Value, number func(lit string) bool) (_ []byte, ok bool) {
 	if v.d == nil {
-		return true
-	}
-	d := v.d
-	for i, end := v.i, d.raw(v.i).next; i < end; i++ {
-		nd := d.raw(i)
-		if nd.flags&(flagEscaped|flagDupKeys|flagLiteral) != 0 {
-			return false // (each flag is set on one kind of node only)
-		}
-		if nd.kind == Number && !number(d.text(i)) {
-			return false
-		}
-	}
-	return true
-}
-
-// AppendPlain appends v without its whitespace, for v that Plain vouched
-// for (no escape, no repeated key, no literal null): AppendCompact's bytes,
-// written from v's nodes on the tape (each key, string and number copied
-// from its span, the punctuation between them written anew) rather than
-// from a pass over every byte of v's text.
-func AppendPlain(dst []byte, v Value) []byte {
-	if v.d == nil {
-		return dst
+		return dst, true
 	}
 	type open struct {
 		next  uint32 // the node after the container's subtree
@@ -41,6 +23,7 @@ func AppendPlain(dst []byte, v Value) []byte {
 	var buf [32]open
 	stack := buf[:0]
 	d := v.d
+	n0 := len(dst)
 	dst = slices.Grow(dst, v.End()-v.Start()) // its text is as long at least: one allocation, not a doubling
 	for i, end := v.i, d.raw(v.i).next; i < end; {
 		for len(stack) > 0 && stack[len(stack)-1].next == i {
@@ -60,6 +43,9 @@ func AppendPlain(dst []byte, v Value) []byte {
 			top.n++
 		}
 		nd := d.raw(i)
+		if nd.flags&(flagEscaped|flagDupKeys|flagLiteral) != 0 || (nd.kind == Number && !number(d.text(i))) {
+			return dst[:n0], false // (each flag is set on one kind of node only)
+		}
 		switch nd.kind {
 		case Object:
 			dst = append(dst, '{')
@@ -80,5 +66,5 @@ func AppendPlain(dst []byte, v Value) []byte {
 		dst = append(dst, stack[len(stack)-1].close)
 		stack = stack[:len(stack)-1]
 	}
-	return dst
+	return dst, true
 }

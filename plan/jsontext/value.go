@@ -96,12 +96,7 @@ func (d *document) raw(i uint32) *node { return &d.chunks[i>>chunkBits][i&(chunk
 
 // shiftAt is how far node i's text has moved since it was parsed (0 in a
 // document no edit shifted).
-func (d *document) shiftAt(i uint32) int {
-	if d.shift == nil {
-		return 0
-	}
-	return int(d.shift[i>>chunkBits])
-}
+func (d *document) shiftAt(i uint32) int { return int(d.shiftOf(int(i >> chunkBits))) }
 
 // shiftOf is chunk c's shift.
 func (d *document) shiftOf(c int) int64 {

@@ -29,27 +29,22 @@ var appendOfCases = []string{
 }
 
 func TestAppendJSONOf(t *testing.T) {
-	var many strings.Builder
-	many.WriteString("{")
-	for i := range 40 {
-		if i > 0 {
-			many.WriteString(", ")
-		}
-		many.WriteString(`"k` + strings.Repeat("x", i%7) + `": ` + "1")
-	}
-	many.WriteString("}")
-	var distinct strings.Builder // more keys than the scan of a result keeps apart (pyScan's 32)
-	distinct.WriteString("{")
-	for i := range 40 {
-		if i > 0 {
-			distinct.WriteString(", ")
-		}
-		distinct.WriteString(`"d` + strings.Repeat("x", i) + `": ` + "2.5")
-	}
-	distinct.WriteString("}")
-	for _, in := range append(appendOfCases, many.String(), distinct.String()) {
+	// Forty keys, repeated every seven, and forty distinct: more than the
+	// scan of a result keeps apart (pyScan's 32).
+	repeated := objectOf(40, func(i int) string { return `"k` + strings.Repeat("x", i%7) + `": 1` })
+	distinct := objectOf(40, func(i int) string { return `"d` + strings.Repeat("x", i) + `": 2.5` })
+	for _, in := range append(appendOfCases, repeated, distinct) {
 		checkAppendJSONOf(t, in)
 	}
+}
+
+// objectOf is an object of n members, member(i) the text of each.
+func objectOf(n int, member func(i int) string) string {
+	ms := make([]string, n)
+	for i := range ms {
+		ms[i] = member(i)
+	}
+	return "{" + strings.Join(ms, ", ") + "}"
 }
 
 // checkAppendJSONOf checks that AppendJSONOf writes what AppendJSON writes,

@@ -210,15 +210,15 @@ func hasFloatWord(v jsontext.Value) bool {
 // AppendJSONOf is AppendJSON(dst, v) for v a value in src. An array or
 // object whose text Python would write back unchanged and that escapes
 // nothing (a decoded string is re-escaped by AppendJSON, "\/" as "/"), as
-// its nodes on the tape tell (jsontext.Value.Plain), is copied without its
-// whitespace (jsontext.AppendPlain: its tokens' text, from their spans)
+// its nodes on the tape tell, is copied without its whitespace
+// (jsontext.AppendPlain: its tokens' text, from their spans)
 // instead of being rebuilt from its tree, each string re-escaped and each
 // number rewritten.
 func AppendJSONOf(dst []byte, v jsontext.Value, src []byte) []byte {
 	switch v.Kind() {
 	case jsontext.Object, jsontext.Array:
-		if v.Plain(sameNumber) {
-			return jsontext.AppendPlain(dst, v)
+		if out, ok := jsontext.AppendPlain(dst, v, sameNumber); ok {
+			return out
 		}
 	case jsontext.String:
 		// A string without escapes is written as its source has it: that is
