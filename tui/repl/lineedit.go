@@ -6,19 +6,47 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
-	"github.com/charmbracelet/x/term"
-	"github.com/chzyer/readline"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
-// lineEditor reads lines from a terminal with github.com/chzyer/readline:
-// a shell's editing keys, history (up/down, ctrl+r to search it, kept
-// between sessions in HistoryPath), and tab completion of the last word.
-// The prompt and the line being edited go to the error stream, so standard
-// output keeps only results.
+// lineEditor reads lines from a terminal: the editing keys of bubbles'
+// textinput, in a bubbletea program that draws the prompt and the line on
+// the error stream (as gum does), so standard output keeps only results
+// even when it is a file. Around the textinput it keeps
+// what a shell's line editor does (editmodel.go): a history kept between
+// sessions in HistoryPath (up/down walk it, ctrl+r searches it), tab
+// completion of the last word, ctrl+c and ctrl+d.
+//
+// A program holds the terminal only while its prompt is up, one program a
+// prompt (bubbletea v1's renderer, stopped and started again at once, can
+// stop drawing for good: its old ticker loop stops the new ticker), so
+// between prompts a running command's ctrl+c is the
+// terminal's SIGINT, $EDITOR can have the terminal, and what is typed
+// meanwhile waits in the terminal for the next prompt. Keys read after an
+// Enter, before the terminal is given back (a paste of several lines, or
+// typing ahead), are kept by the model for the next prompts, not lost.
+//
+// Not github.com/chzyer/readline (unmaintained since 2022), nor
+// go-delve/liner, peterh/liner or reeflective/readline: they draw on the
+// process's os.Stdout and read os.Stdin with no option to do otherwise,
+// where the REPL keeps stdout for results (liner refuses to prompt when
+// stdout is a file); ergochat/readline, chzyer's maintained fork, is not
+// served by the module proxy.
 type lineEditor struct {
-	rl    *readline.Instance
-	stdin *readline.CancelableStdin
+	in      *os.File
+	out     io.Writer
+	m       *editModel
+	results chan editResult
+	logs    promptWriter
+}
+
+// editResult is what a prompt ended with: the line, and nil, io.EOF
+// (ctrl+d at an empty line) or errInterrupted (ctrl+c).
+type editResult struct {
+	line string
+	err  error
 }
 
 // HistoryPath is where the REPL keeps the lines typed at its prompt:
@@ -36,42 +64,14 @@ func HistoryPath() string {
 	return filepath.Join(dir, "planctl", "repl_history")
 }
 
-func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) (*lineEditor, error) {
-	hist := HistoryPath()
-	if hist != "" {
-		// readline creates the file, not its folder; a history that
-		// cannot be kept is no reason to refuse a session.
-		if os.MkdirAll(filepath.Dir(hist), 0o700) != nil {
-			hist = ""
-		}
-	}
-	// readline's Close closes the reader it wraps around Stdin but not
-	// Stdin, and then waits for its reading loop: close must close this.
-	stdin := readline.NewCancelableStdin(in)
-	rl, err := readline.NewEx(&readline.Config{
-		Prompt:       "(planctl) ",
-		HistoryFile:  hist,
-		HistoryLimit: 1000,
-		// commands only: an answer to --more-- is no command to recall
-		DisableAutoSaveHistory: true,
-		AutoComplete:           completer(complete),
-		InterruptPrompt:        "^C",
-		Stdin:                  stdin,
-		Stdout:                 out,
-		Stderr:                 out,
-		FuncIsTerminal:         func() bool { return true },
-		// A pseudo-terminal may report no size: completion then needs one.
-		FuncGetWidth: func() int {
-			if w, _, err := term.GetSize(in.Fd()); err == nil && w > 0 {
-				return w
-			}
-			return 80
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &lineEditor{rl: rl, stdin: stdin}, nil
+// historyLimit is how many lines the history keeps.
+const historyLimit = 1000
+
+func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) *lineEditor {
+	e := &lineEditor{in: in, out: out, results: make(chan editResult, 1)}
+	e.m = newEditModel(out, loadHistory(HistoryPath(), historyLimit), complete, e.results)
+	e.logs.direct = out
+	return e
 }
 
 // errInterrupted is readLine's answer to ctrl+c at the prompt: the line is
@@ -79,50 +79,80 @@ func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) (
 // last command (a step, a restart, a retry) at the very key meant to stop.
 var errInterrupted = errors.New("interrupted at the prompt")
 
-// readLine shows prompt and returns the line typed; io.EOF on ctrl+d at an
-// empty line, errInterrupted on ctrl+c.
-func (e *lineEditor) readLine(prompt string) (string, error) {
-	e.rl.SetPrompt(prompt)
-	line, err := e.rl.Readline()
-	if errors.Is(err, readline.ErrInterrupt) {
-		return "", errInterrupted
-	}
-	if err == nil && strings.TrimSpace(line) != "" {
-		e.rl.SaveHistory(line)
-	}
-	return line, err
-}
+// readLine shows prompt and returns the line typed, kept in the history;
+// io.EOF on ctrl+d at an empty line, errInterrupted on ctrl+c.
+func (e *lineEditor) readLine(prompt string) (string, error) { return e.read(prompt, true) }
 
-// ask reads an answer to a question (the pager's --more--), kept out of
-// the history.
-func (e *lineEditor) ask(prompt string) (string, error) {
-	e.rl.SetPrompt(prompt)
-	defer e.rl.SetPrompt("(planctl) ")
-	return e.rl.Readline()
-}
+// ask reads an answer to a question (the pager's --more--, a [y/N]), kept
+// out of the history.
+func (e *lineEditor) ask(prompt string) (string, error) { return e.read(prompt, false) }
 
-func (e *lineEditor) close() {
-	e.stdin.Close()
-	e.rl.Close()
-}
-
-// completer adapts the session's completion (candidates for the last word
-// of the line) to readline's (suffixes to add at the cursor).
-type completer func(line string) []string
-
-func (c completer) Do(line []rune, pos int) ([][]rune, int) {
-	head := string(line[:pos])
-	word := head[strings.LastIndexAny(head, " \t")+1:]
-	// After a query's key the next character is often . or |: no space.
-	space := " "
-	if completesQuery(strings.Fields(head + "x")) {
-		space = ""
-	}
-	var out [][]rune
-	for _, cand := range c(head) {
-		if strings.HasPrefix(cand, word) {
-			out = append(out, []rune(cand[len(word):]+space))
+func (e *lineEditor) read(prompt string, history bool) (string, error) {
+	p := tea.NewProgram(e.m, tea.WithInput(e.in), tea.WithOutput(e.out),
+		tea.WithoutSignalHandler()) // the session takes SIGINT; here ctrl+c is a key
+	ended := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		ended <- err
+	}()
+	e.logs.to(p)
+	p.Send(promptMsg{prompt: prompt, history: history})
+	var r editResult
+	select {
+	case r = <-e.results:
+	case err := <-ended: // the terminal failed
+		e.logs.to(nil)
+		if err == nil {
+			err = io.EOF
 		}
+		return "", err
 	}
-	return out, len([]rune(word))
+	e.logs.to(nil)
+	// Once the program has taken this message it has drawn the frame
+	// without the prompt; giving the terminal back then takes every key
+	// read so far into the model, before the program ends.
+	p.Send(syncMsg{})
+	if err := p.ReleaseTerminal(); err != nil {
+		return "", err
+	}
+	p.Quit()
+	if err := <-ended; err != nil {
+		return "", err
+	}
+	end := "\n"
+	if errors.Is(r.err, errInterrupted) {
+		end = "^C\n"
+	}
+	io.WriteString(e.out, prompt+r.line+end)
+	return r.line, r.err
+}
+
+// output is where the tool servers' log lines go while the editor is in
+// use: above the prompt while one is up, straight to the error stream
+// between prompts.
+func (e *lineEditor) output() io.Writer { return &e.logs }
+
+// promptWriter prints through the program while a prompt is up (Println
+// draws the text above the prompt and the line again under it) and
+// straight to the error stream otherwise.
+type promptWriter struct {
+	mu     sync.Mutex
+	p      *tea.Program // nil between prompts
+	direct io.Writer
+}
+
+func (w *promptWriter) to(p *tea.Program) {
+	w.mu.Lock()
+	w.p = p
+	w.mu.Unlock()
+}
+
+func (w *promptWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.p == nil {
+		return w.direct.Write(b)
+	}
+	w.p.Println(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
 }

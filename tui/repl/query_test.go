@@ -3,6 +3,8 @@ package repl
 import (
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 const echoes = `[
@@ -93,8 +95,9 @@ func TestQueryCompletion(t *testing.T) {
 			t.Errorf("Complete(%q) = %q, want %q", line, got, want)
 		}
 	}
-	var c completer = s.Complete
-	if got, _ := c.Do([]rune("query count.va"), len("query count.va")); len(got) != 1 || string(got[0]) != "lue" {
-		t.Errorf("a query completion adds %q (no space after a key: . or | comes next)", got)
+	m := testEditor(nil, s.Complete)
+	typeKeys(m, "query count.va", tea.KeyTab)
+	if got := m.ti.Value(); got != "query count.value" {
+		t.Errorf("tab after query count.va gives %q, want query count.value (no space after a key: . or | comes next)", got)
 	}
 }

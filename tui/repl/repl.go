@@ -122,15 +122,11 @@ func Run(ctx context.Context, d *runner.Debugger, o Options) error {
 	s := NewSession(d, o)
 	var read func(prompt string) (string, error)
 	if f, ok := o.In.(*os.File); ok && o.Interactive && tui.IsTerminal(f) {
-		ed, err := newLineEditor(f, s.errOut, s.Complete)
-		if err != nil {
-			return fmt.Errorf("cannot read commands from the terminal: %w", err)
-		}
-		defer func() { ed.close() }()
-		s.logs.setWriter(ed.rl.Stdout())
+		ed := newLineEditor(f, s.errOut, s.Complete)
+		s.logs.setWriter(ed.output())
 		defer s.logs.follow()()
-		read = func(prompt string) (string, error) { return ed.readLine(prompt) }
-		s.onTerminal(f, &ed)
+		read = ed.readLine
+		s.onTerminal(ed)
 		if out, ok := o.Out.(*os.File); ok && tui.IsTerminal(out) {
 			s.height = func() int {
 				if _, h, err := term.GetSize(out.Fd()); err == nil && h > 1 {
@@ -212,26 +208,19 @@ func (s *Session) lineReader() func(prompt string) (string, error) {
 
 // onTerminal gives the session the terminal's questions (ask: y or yes
 // goes on, anything else, ctrl+c too, does not) and the hand-over of the
-// terminal to an editor (suspend), after which a new line editor reads
-// the commands: *ed is always the one in use.
-func (s *Session) onTerminal(f *os.File, ed **lineEditor) {
+// terminal to another program ($EDITOR: suspend). The line editor holds
+// the terminal only at its prompts, so the hand-over only holds back the
+// servers' log lines while the other program draws.
+func (s *Session) onTerminal(ed *lineEditor) {
 	s.ask = func(q string) bool {
-		line, err := (*ed).ask(q)
+		line, err := ed.ask(q)
 		a := strings.ToLower(strings.TrimSpace(line))
 		return err == nil && (a == "y" || a == "yes")
 	}
 	s.suspend = func(fn func() error) error {
-		s.logs.setWriter(nil) // the editor has the terminal
-		(*ed).close()
-		ferr := fn()
-		ned, err := newLineEditor(f, s.errOut, s.Complete)
-		if err != nil {
-			s.logs.setWriter(s.errOut)
-			return fmt.Errorf("cannot read commands from the terminal again: %w", err)
-		}
-		*ed = ned
-		s.logs.setWriter(ned.rl.Stdout())
-		return ferr
+		s.logs.setWriter(nil)
+		defer s.logs.setWriter(ed.output())
+		return fn()
 	}
 }
 

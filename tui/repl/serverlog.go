@@ -14,9 +14,9 @@ import (
 // logPrinter prints the tool servers' log messages (the Debugger's
 // ServerLogs) on the error stream, each once. At a terminal's prompt they
 // are printed as they arrive, through the line editor's writer, which
-// clears the line being typed, prints, and draws the prompt and the line
-// again (chzyer/readline's Stdout); from a pipe, between commands, so that
-// a script's output stays in its order.
+// prints them above the prompt and draws the prompt and the line again
+// under them; from a pipe, between commands, so that a script's output
+// stays in its order.
 type logPrinter struct {
 	logs *runner.ServerLogs
 	mu   sync.Mutex
