@@ -14,19 +14,19 @@ import (
 // lineEditor reads lines from a terminal: the editing keys of bubbles'
 // textinput, in a bubbletea program that draws the prompt and the line on
 // the error stream (as gum does), so standard output keeps only results
-// even when it is a file. Around the textinput it keeps
-// what a shell's line editor does (editmodel.go): a history kept between
-// sessions in HistoryPath (up/down walk it, ctrl+r searches it), tab
-// completion of the last word, ctrl+c and ctrl+d.
+// even when it is a file. Around the textinput it keeps what a shell's line
+// editor does (editmodel.go): a history kept between sessions in
+// HistoryPath (up/down walk it, ctrl+r searches it), tab completion of the
+// last word, ctrl+c and ctrl+d.
 //
 // A program holds the terminal only while its prompt is up, one program a
 // prompt (bubbletea v1's renderer, stopped and started again at once, can
-// stop drawing for good: its old ticker loop stops the new ticker), so
-// between prompts a running command's ctrl+c is the
-// terminal's SIGINT, $EDITOR can have the terminal, and what is typed
-// meanwhile waits in the terminal for the next prompt. Keys read after an
-// Enter, before the terminal is given back (a paste of several lines, or
-// typing ahead), are kept by the model for the next prompts, not lost.
+// stop drawing for good: its old ticker loop stops the new ticker). So
+// between prompts a running command's ctrl+c is the terminal's SIGINT,
+// $EDITOR can have the terminal, and what is typed meanwhile waits in the
+// terminal for the next prompt. Keys read after an Enter, before the
+// terminal is given back (a paste of several lines, or typing ahead), are
+// kept by the model for the next prompts, not lost.
 //
 // Not github.com/chzyer/readline (unmaintained since 2022), nor
 // go-delve/liner, peterh/liner or reeflective/readline: they draw on the
