@@ -62,7 +62,7 @@ Exit code: 0 completed, 1 partial or refused, 2 bad command line, 3 fatal.`,
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 60*time.Second, "bound each tool call (0: no bound)")
 	fl.StringVar(&f.trace, "trace", "", "record the run to `FILE`, to open later with debug --replay")
 	c.MarkFlagFilename("trace", "json")
-	fl.StringArrayVar(&f.redact, "redact", nil, "in the --trace file, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
+	listVar(fl, &f.redact, "redact", "in the --trace file, replace the value of every member named `KEY` with \"[redacted]\" (repeatable)")
 	fl.BoolVar(&f.compact, "compact", false, "print the response on one line")
 	fl.IntVar(&f.maxSteps, "max-steps", plan.DefaultMaxSteps, "refuse plans with more steps")
 	fl.Int64Var(&f.maxBytes, "max-bytes", plan.DefaultMaxBytes, "refuse plan files larger than this")

@@ -71,7 +71,7 @@ nothing); with --format sarif a fatal error still writes a log that says so.`,
 	fl := c.Flags()
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: "+strings.Join(report.Formats, ", "))
 	fl.BoolVar(&f.strict, "strict", false, "warnings fail too (exit 1)")
-	fl.StringArrayVar(&f.ignore, "ignore", nil, "drop diagnostics with this `CODE` (repeatable, or comma-separated)")
+	listVar(fl, &f.ignore, "ignore", "drop diagnostics with this `CODE` (repeatable, or comma-separated)")
 	c.RegisterFlagCompletionFunc("format", completeWords(report.Formats...))
 	c.RegisterFlagCompletionFunc("ignore", completeCodes)
 	fl.BoolVar(&f.unused, "unused-output", false, "also note read-only steps whose output no later step references (UNUSED_OUTPUT; off by default, since every step's result reaches the model in the response)")
