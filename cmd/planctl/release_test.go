@@ -220,9 +220,16 @@ func TestManPages(t *testing.T) {
 		t.Errorf("man pages:\n got %v\nwant %v", got, want)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "planctl-validate.1"))
-	for _, s := range []string{`.TH "PLANCTL" "1"`, "planctl-validate - Find every problem in", `\fB--ignore\fP`} {
+	for _, s := range []string{`.TH "PLANCTL" "1"`, `planctl-validate \- Find every problem in`, `\fB--ignore\fP \fICODE\fP`} {
 		if !strings.Contains(string(page), s) {
 			t.Errorf("planctl-validate.1 lacks %q:\n%s", s, page)
+		}
+	}
+	// man-db's parser of NAME sections, as mandb and whatis read them
+	if _, err := exec.LookPath("lexgrog"); err == nil {
+		out, err := clitest.Command("lexgrog", filepath.Join(dir, "planctl-validate.1")).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), `"planctl-validate - Find every problem in plans before anything runs"`) {
+			t.Errorf("lexgrog planctl-validate.1: %v\n%s", err, out)
 		}
 	}
 	if _, err := exec.LookPath("groff"); err == nil {
