@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -30,6 +31,7 @@ type editModel struct {
 	listing  []string // the candidates a tab listed, shown until the next key
 	ahead    []tea.KeyMsg
 	width    int
+	height   int
 	complete func(string) []string
 	results  chan editResult
 }
@@ -73,7 +75,7 @@ func (m *editModel) Init() tea.Cmd { return nil }
 func (m *editModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 	case promptMsg:
 		m.start(msg)
 		ahead := m.ahead
@@ -307,11 +309,40 @@ func (m *editModel) View() string {
 		}
 		line = label + s.query + "': " + found
 	}
-	if len(m.listing) > 0 {
-		line += "\n" + strings.Join(m.listing, "  ")
-	}
 	if m.width > 0 {
 		line = ansi.Hardwrap(line, m.width, true)
 	}
+	if len(m.listing) > 0 {
+		line += "\n" + m.list()
+	}
 	return line
+}
+
+// list is the candidates a tab listed, as many as fit in the lines under
+// the prompt (the renderer would drop the prompt's line to show more),
+// then how many more there are.
+func (m *editModel) list() string {
+	lines := max(m.height-2, 1)
+	if m.height == 0 {
+		lines = 10
+	}
+	var b strings.Builder
+	width, row := 0, 1
+	for i, c := range m.listing {
+		w := ansi.StringWidth(c)
+		if width > 0 && m.width > 0 && width+2+w > m.width {
+			if row == lines {
+				fmt.Fprintf(&b, "\n… %d more", len(m.listing)-i)
+				break
+			}
+			b.WriteString("\n")
+			width, row = 0, row+1
+		} else if width > 0 {
+			b.WriteString("  ")
+			width += 2
+		}
+		b.WriteString(c)
+		width += w
+	}
+	return b.String()
 }

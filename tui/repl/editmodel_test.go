@@ -2,6 +2,7 @@ package repl
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -157,6 +158,20 @@ func TestEditorCompletion(t *testing.T) {
 	typeKeys(m, " back", tea.KeyTab)
 	if v, view := m.ti.Value(), m.View(); v != "break back" || strings.Contains(view, "breakpoints") {
 		t.Errorf("a key hides the list; back gives %q:\n%s", v, view)
+	}
+	// many candidates: as many lines as fit under the prompt, then a count
+	many := func(string) []string {
+		var ids []string
+		for i := range 500 {
+			ids = append(ids, fmt.Sprintf("step-%03d", i))
+		}
+		return ids
+	}
+	m2 := testEditor(nil, many)
+	m2.Update(tea.WindowSizeMsg{Width: 40, Height: 6})
+	typeKeys(m2, "break ", tea.KeyTab, tea.KeyTab)
+	if v := m2.View(); strings.Count(v, "\n") != 5 || !strings.HasSuffix(v, "\n… 484 more") || !strings.Contains(v, "step-000  step-001  step-002  step-003") {
+		t.Errorf("500 candidates on 6 lines of 40:\n%s", v)
 	}
 	// in the middle of a line, the text after the cursor stays
 	typeKeys(m, tea.KeyCtrlU, "print che x", tea.KeyLeft, tea.KeyLeft, tea.KeyTab)
