@@ -544,10 +544,15 @@ func TestClosedPipes(t *testing.T) {
 			t.Cleanup(func() { cmd.Process.Kill() })
 			var url string
 			if mode == "http" {
+				// The log's last line at the start follows the URL's: the
+				// reader goes away after it, else serve may stop on that
+				// write, before the request (a reset instead of an answer).
 				sc := bufio.NewScanner(stderr)
 				for sc.Scan() {
 					if m := urlLine.FindStringSubmatch(sc.Text()); m != nil {
 						url = m[1]
+					}
+					if url != "" && strings.Contains(sc.Text(), `msg="serving execute_plan over HTTP"`) {
 						break
 					}
 				}
