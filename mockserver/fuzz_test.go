@@ -29,8 +29,8 @@ func FuzzRender(f *testing.F) {
 	for _, src := range plantest.Files("../samples/*.json") {
 		p := plan.Load("s.json", src, plan.Limits{})
 		for _, s := range p.Steps {
-			if !s.Args.IsZero() && s.Args.Kind() == jsontext.Object {
-				argSets = append(argSets, s.Args.Raw(src))
+			if !s.Args().IsZero() && s.Args().Kind() == jsontext.Object {
+				argSets = append(argSets, s.Args().Raw(src))
 			}
 		}
 	}

@@ -265,7 +265,7 @@ func BenchmarkEdit(b *testing.B) {
 // string argument, or inside the last key of its first reference's path.
 func keystrokeAt(p *plan.Plan, i int) int {
 	s := p.Steps[i]
-	for _, m := range s.Args.Members() {
+	for _, m := range s.Args().Members() {
 		if m.Value.Kind() == jsontext.String {
 			return m.Value.End() - 1
 		}
@@ -277,5 +277,5 @@ func keystrokeAt(p *plan.Plan, i int) int {
 			}
 		}
 	}
-	return s.Node.End() - 1
+	return s.Node().End() - 1
 }

@@ -40,7 +40,7 @@ func Links(p *Plan) []Link {
 					if first == nil {
 						first = make(map[string]int, len(p.Steps))
 						for i := len(p.Steps) - 1; i >= 0; i-- {
-							if id := p.Steps[i].ID; !id.IsZero() && id.Kind() == jsontext.String {
+							if id := p.Steps[i].ID(); !id.IsZero() && id.Kind() == jsontext.String {
 								first[id.Str()] = i
 							}
 						}
@@ -52,8 +52,8 @@ func Links(p *Plan) []Link {
 			}
 			out = append(out, l)
 		}
-		if !s.ID.IsZero() && s.ID.Kind() == jsontext.String {
-			defined[s.ID.Str()] = s.Index
+		if !s.ID().IsZero() && s.ID().Kind() == jsontext.String {
+			defined[s.ID().Str()] = s.Index
 		}
 	}
 	return out

@@ -148,7 +148,7 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, s := range p.Steps {
-			if n, _, _ := jsontext.Find(p.Root, s.Ptr); n != s.Node {
+			if n, _, _ := jsontext.Find(p.Root, s.Ptr); n != s.Node() {
 				t.Fatalf("step %d: pointer %q does not find its node", s.Index, s.Ptr)
 			}
 			_ = s.Label()

@@ -173,7 +173,7 @@ func samePlan(t *testing.T, where string, got, want *plan.Plan) {
 	}
 	for i, s := range got.Steps {
 		w := want.Steps[i]
-		if s.Index != w.Index || s.Ptr != w.Ptr || tree(s.Node) != tree(w.Node) || tree(s.ID) != tree(w.ID) || tree(s.Tool) != tree(w.Tool) || tree(s.Args) != tree(w.Args) {
+		if s.Index != w.Index || s.Ptr != w.Ptr || tree(s.Node()) != tree(w.Node()) || tree(s.ID()) != tree(w.ID()) || tree(s.Tool()) != tree(w.Tool()) || tree(s.Args()) != tree(w.Args()) {
 			t.Fatalf("%s: reloaded step %d differs", where, i)
 		}
 	}

@@ -19,7 +19,7 @@ func TestHostileInputsGiveClearErrors(t *testing.T) {
 
 	big := `{"steps": [{"id": "a", "tool": "echo", "args": {"value": "` + strings.Repeat("x", 50<<20) + `"}}]}`
 	p = Load("big.json", []byte(big), Limits{})
-	if len(p.Problems) != 0 || len(p.Steps) != 1 || len(p.Steps[0].Args.Get("value").Str()) != 50<<20 {
+	if len(p.Problems) != 0 || len(p.Steps) != 1 || len(p.Steps[0].Args().Get("value").Str()) != 50<<20 {
 		t.Errorf("50 MB string: %v", p.Problems)
 	}
 	p = Load("big.json", []byte(big), Limits{MaxBytes: 1 << 20})
@@ -121,13 +121,13 @@ func TestLoadStepKeys(t *testing.T) {
 		t.Fatalf("%d steps", len(p.Steps))
 	}
 	s := p.Steps[0]
-	if s.ID.Str() != "y" || s.ToolName() != "echo" || s.Args.Get("value").Str() != "1" {
-		t.Errorf("step 0: id %q tool %q args %s", s.ID.Str(), s.ToolName(), s.Args.Raw(p.Src.Bytes))
+	if s.ID().Str() != "y" || s.ToolName() != "echo" || s.Args().Get("value").Str() != "1" {
+		t.Errorf("step 0: id %q tool %q args %s", s.ID().Str(), s.ToolName(), s.Args().Raw(p.Src.Bytes))
 	}
-	if s := p.Steps[1]; !s.ID.IsZero() || !s.Tool.IsZero() || !s.Args.IsZero() || s.Ptr != "/1" {
+	if s := p.Steps[1]; !s.ID().IsZero() || !s.Tool().IsZero() || !s.Args().IsZero() || s.Ptr != "/1" {
 		t.Errorf("step 1 (a number): %+v", s)
 	}
-	if s := p.Steps[2]; !s.ID.IsZero() || s.ToolName() != "note" || !s.Args.IsZero() || s.Index != 2 {
+	if s := p.Steps[2]; !s.ID().IsZero() || s.ToolName() != "note" || !s.Args().IsZero() || s.Index != 2 {
 		t.Errorf("step 2: %+v", s)
 	}
 }

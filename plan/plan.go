@@ -110,36 +110,56 @@ func (p *Plan) AcceptSchemaHint() {
 
 // Step is one step of a plan as written. ID, Tool and Args are zero (IsZero) when the
 // step lacks them; they may be of any JSON type.
+//
+// A plan holds one Step a step: its members are kept as their places in
+// the step's document (jsontext.Value.Node), not as three more Values that
+// would each repeat the document's pointer: 56 bytes a step, not 88.
 type Step struct {
-	Index int
-	Ptr   string
-	Node  jsontext.Value
-	ID    jsontext.Value
-	Tool  jsontext.Value
-	Args  jsontext.Value
+	Index          int
+	Ptr            string
+	node           jsontext.Value
+	id, tool, args uint32 // nodes of node's document; 0 (the document's root, never a member): absent
 }
+
+// NewStep is step i at pointer ptr, the object node with members id, tool
+// and args (each zero when absent), which must be values of node's document.
+func NewStep(i int, ptr string, node, id, tool, args jsontext.Value) Step {
+	return Step{Index: i, Ptr: ptr, node: node, id: node.NodeOf(id), tool: node.NodeOf(tool), args: node.NodeOf(args)}
+}
+
+// Node is the step's object as written (or whatever value stands there).
+func (s *Step) Node() jsontext.Value { return s.node }
+
+// ID is the step's id, zero when it has none.
+func (s *Step) ID() jsontext.Value { return s.node.At(s.id) }
+
+// Tool is the step's tool, zero when it has none.
+func (s *Step) Tool() jsontext.Value { return s.node.At(s.tool) }
+
+// Args is the step's args, zero when it has none.
+func (s *Step) Args() jsontext.Value { return s.node.At(s.args) }
 
 // IDText is the step id as a string: the id itself when it is a string,
 // Python's str() of it otherwise, "" when absent.
 func (s *Step) IDText() string {
-	if s.ID.IsZero() {
+	if s.ID().IsZero() {
 		return ""
 	}
-	return pyvalue.Str(s.ID)
+	return pyvalue.Str(s.ID())
 }
 
 // ToolName is the tool name when it is a string, else "".
 func (s *Step) ToolName() string {
-	if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String {
+	if s.Tool().IsZero() || s.Tool().Kind() != jsontext.String {
 		return ""
 	}
-	return s.Tool.Str()
+	return s.Tool().Str()
 }
 
 // Label names the step for people: its id, or "#N" when it has none.
 func (s *Step) Label() string {
-	if !s.ID.IsZero() && s.ID.Kind() == jsontext.String && s.ID.Str() != "" {
-		return s.ID.Str()
+	if !s.ID().IsZero() && s.ID().Kind() == jsontext.String && s.ID().Str() != "" {
+		return s.ID().Str()
 	}
 	return "#" + strconv.Itoa(s.Index)
 }
@@ -149,7 +169,7 @@ func (s *Step) Label() string {
 // results map finds it; -1 when there is none.
 func (p *Plan) StepBefore(i int, id string) int {
 	for j := min(i, len(p.Steps)) - 1; j >= 0; j-- {
-		if s := p.Steps[j].ID; !s.IsZero() && s.Kind() == jsontext.String && s.Str() == id {
+		if s := p.Steps[j].ID(); !s.IsZero() && s.Kind() == jsontext.String && s.Str() == id {
 			return j
 		}
 	}
@@ -246,15 +266,15 @@ func load(name string, src []byte, lim Limits, asArgs bool) *Plan {
 // repeated key wins, as Get would have it) rather than one Get a key.
 // Load and Reload both read a step so.
 func (s *Step) read(i int, ptr string, n jsontext.Value) {
-	s.Index, s.Ptr, s.Node = i, ptr, n
+	*s = Step{Index: i, Ptr: ptr, node: n}
 	for _, m := range n.Members() {
 		switch m.Key {
 		case "id":
-			s.ID = m.Value
+			s.id = n.NodeOf(m.Value)
 		case "tool":
-			s.Tool = m.Value
+			s.tool = n.NodeOf(m.Value)
 		case "args":
-			s.Args = m.Value
+			s.args = n.NodeOf(m.Value)
 		}
 	}
 }

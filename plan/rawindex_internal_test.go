@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/planctl/planctl/plan/jsontext"
 	"github.com/planctl/planctl/plan/pyvalue"
@@ -277,6 +278,31 @@ func walksAgree(t *testing.T, round int, x *RawIndex, unique bool, paths [][]str
 		got, gerr := walk("st", p, jsontext.Value{})
 		if string(got) != string(want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 			t.Errorf("round %d, path %q (unique %v): indexed walk = %q, %v; Walk = %q, %v", round, p, unique, got, gerr, want, werr)
+		}
+	}
+}
+
+// A plan holds a Step a step: its members are kept as tape nodes, not as
+// Values that each repeat the document's pointer. Read back, they are the
+// members as written, absent ones zero.
+func TestStepSizeAndMembers(t *testing.T) {
+	if n := unsafe.Sizeof(Step{}); n > 56 {
+		t.Errorf("Step is %d bytes, more than 56", n)
+	}
+	p := Load("p.json", []byte(`{"steps": [{"id": "a", "tool": "t", "args": {"x": 1}}, {"tool": 3}, {"args": [], "id": null}]}`), Limits{})
+	for i, want := range [][3]string{{`"a"`, `"t"`, `{"x": 1}`}, {"", "3", ""}, {"null", "", "[]"}} {
+		s := p.Steps[i]
+		for k, v := range []jsontext.Value{s.ID(), s.Tool(), s.Args()} {
+			got := ""
+			if !v.IsZero() {
+				got = string(v.Raw(p.Src.Bytes))
+			}
+			if got != want[k] {
+				t.Errorf("step %d member %d = %q, want %q", i, k, got, want[k])
+			}
+		}
+		if s.Node().Kind() != jsontext.Object {
+			t.Errorf("step %d node %v", i, s.Node().Kind())
 		}
 	}
 }

@@ -118,11 +118,11 @@ type ArgRef struct {
 // parsed anew on each call (with Path): a step keeps nothing of them, and
 // the engine's own passes (validate, run) read references in place.
 func (s *Step) Refs() []ArgRef {
-	if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
+	if s.Args().IsZero() || s.Args().Kind() != jsontext.Object {
 		return nil
 	}
 	var out []ArgRef
-	for _, m := range pyvalue.Members(s.Args) {
+	for _, m := range pyvalue.Members(s.Args()) {
 		if IsRef(m.Value) {
 			out = append(out, ArgRef{Param: m.Key, Ptr: s.ArgPtr(m.Key), Ref: ParseRef(m.Value)})
 		}

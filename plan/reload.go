@@ -172,7 +172,7 @@ func reload(old *Plan, src []byte, sp *Span, lim Limits) (*Plan, *Change) {
 		return whole()
 	}
 	s := old.Steps[k]
-	r, err := jsontext.Replace(s.Node, src, s.Node.End()+newEnd-oldEnd)
+	r, err := jsontext.Replace(s.Node(), src, s.Node().End()+newEnd-oldEnd)
 	if err != nil {
 		return whole()
 	}
@@ -232,12 +232,12 @@ func sameText(old *Plan) (*Plan, *Change) {
 // start to oldEnd strictly inside its braces; ok is false when there is
 // none, or when p has a problem of its frame, which Load decides again.
 func (p *Plan) stepHolding(start, oldEnd int) (k int, ok bool) {
-	k = sort.Search(len(p.Steps), func(i int) bool { return p.Steps[i].Node.Start() >= start }) - 1
+	k = sort.Search(len(p.Steps), func(i int) bool { return p.Steps[i].Node().Start() >= start }) - 1
 	if k < 0 {
 		return k, false
 	}
 	s := p.Steps[k]
-	if s.Node.Start() >= start || oldEnd > s.Node.End()-1 {
+	if s.Node().Start() >= start || oldEnd > s.Node().End()-1 {
 		return k, false
 	}
 	for _, d := range p.Problems {
@@ -258,7 +258,7 @@ func replaceStep(old []*Step, k int, r *jsontext.Replaced) []*Step {
 		if i == k {
 			ns.read(i, os.Ptr, r.Value)
 		} else {
-			*ns = Step{Index: i, Ptr: os.Ptr, Node: r.Map(os.Node), ID: r.Map(os.ID), Tool: r.Map(os.Tool), Args: r.Map(os.Args)}
+			*ns = NewStep(i, os.Ptr, r.Map(os.Node()), r.Map(os.ID()), r.Map(os.Tool()), r.Map(os.Args()))
 		}
 		steps[i] = ns
 	}
@@ -289,8 +289,8 @@ func (sp *Span) fits(oldLen, newLen int) bool {
 
 // stepAtOffset is the index of the step whose object holds offset off, or -1.
 func (p *Plan) stepAtOffset(off int) int {
-	k := sort.Search(len(p.Steps), func(i int) bool { return p.Steps[i].Node.Start() > off }) - 1
-	if k < 0 || off >= p.Steps[k].Node.End() {
+	k := sort.Search(len(p.Steps), func(i int) bool { return p.Steps[i].Node().Start() > off }) - 1
+	if k < 0 || off >= p.Steps[k].Node().End() {
 		return -1
 	}
 	return k

@@ -184,8 +184,8 @@ func (s *stepModel) stepLines(width int) []string {
 	step := m.p.Steps[i]
 	ss := m.run.Step(i)
 	tool := step.ToolName()
-	if tool == "" && !step.Tool.IsZero() {
-		tool = string(step.Tool.Raw(m.p.Src.Bytes))
+	if tool == "" && !step.Tool().IsZero() {
+		tool = string(step.Tool().Raw(m.p.Src.Bytes))
 	}
 	line(0, fmt.Sprintf("%s %s · %s · %s", st.title.Render(jsontext.EscapeText(step.Label())), st.dim.Render(fmt.Sprintf("(step %d)", i)), jsontext.EscapeText(tool), m.stepStatusText(i, ss)))
 
@@ -382,7 +382,7 @@ func (m *stepModel) edited(i int, args jsontext.Value, src []byte) bool {
 	if orig == m.p || i >= len(orig.Steps) {
 		return false
 	}
-	o := orig.Steps[i].Args
+	o := orig.Steps[i].Args()
 	if o.IsZero() || args.IsZero() {
 		return (o.IsZero()) != (args.IsZero())
 	}

@@ -66,7 +66,7 @@ func Fixes(p *plan.Plan, x plan.Diagnostic) []Fix {
 	switch x.Code {
 	case "MISSING_ARGS":
 		if x.StepIndex >= 0 && x.StepIndex < len(p.Steps) {
-			if n := p.Steps[x.StepIndex].Node; n.Kind() == jsontext.Object {
+			if n := p.Steps[x.StepIndex].Node(); n.Kind() == jsontext.Object {
 				text := `"args": {}`
 				if n.Len() > 0 {
 					text = `, "args": {}`

@@ -115,10 +115,10 @@ func (x *Incremental) checkStep(v *validator, s *plan.Step) {
 	st.refIDs, st.unchecked, st.usesScope = st.refIDs[:0], st.unchecked[:0], false
 	in.capture(v, s.Index, phaseValues, func() {
 		in.ptr = append(in.ptr[:0], s.Ptr...)
-		v.walkValues(s.Node, in.ptr)
+		v.walkValues(s.Node(), in.ptr)
 	})
 	v.infos[s.Index] = nil
-	if s.Node.Kind() == jsontext.Object {
+	if s.Node().Kind() == jsontext.Object {
 		in.capture(v, s.Index, phaseChecks, func() { v.step(s) })
 	} else {
 		st.diags[phaseChecks] = st.diags[phaseChecks][:0]
@@ -224,7 +224,7 @@ func (x *Incremental) editedStep(ch *plan.Change, affected map[int]bool) {
 	}
 	// Steps whose diagnostics point into step k (its id: a duplicate,
 	// a forward reference, a did-you-mean).
-	from, to := x.p.Steps[k].Node.Start(), x.p.Steps[k].Node.End()
+	from, to := x.p.Steps[k].Node().Start(), x.p.Steps[k].Node().End()
 	for j := range in.steps {
 		if j != k && in.steps[j].pointsInto(from, to) {
 			affected[j] = true
@@ -438,7 +438,7 @@ func (in *incrState) capture(v *validator, i, ph int, fn func()) {
 	n0 := v.ds.len()
 	fn()
 	ds := st.diags[ph][:0]
-	from, to := v.p.Steps[i].Node.Start(), v.p.Steps[i].Node.End()
+	from, to := v.p.Steps[i].Node().Start(), v.p.Steps[i].Node().End()
 	st.inside[ph], st.pend[ph], st.withRel[ph] = true, 0, 0
 	for k := n0; k < v.ds.len(); k++ {
 		d := v.ds.make(k, true, true)

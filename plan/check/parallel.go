@@ -61,7 +61,7 @@ func (v *validator) stepsInParallel() bool {
 				if i%64 == 0 && firstFound.Load() < int64(k) {
 					return
 				}
-				if s.Node.Kind() != jsontext.Object {
+				if s.Node().Kind() != jsontext.Object {
 					continue
 				}
 				w.step(s)
@@ -113,12 +113,12 @@ func (v *validator) fork() *validator {
 // length (a step with a large literal weighs what it costs to check), as
 // bounds: part k is steps[bounds[k]:bounds[k+1]].
 func splitSteps(steps []*plan.Step, parts int) []int {
-	first, last := steps[0].Node.Start(), steps[len(steps)-1].Node.End()
+	first, last := steps[0].Node().Start(), steps[len(steps)-1].Node().End()
 	bounds := make([]int, 1, parts+1)
 	for k := 1; k < parts; k++ {
 		at := first + (last-first)*k/parts
 		i := bounds[len(bounds)-1]
-		for i < len(steps) && steps[i].Node.End() <= at {
+		for i < len(steps) && steps[i].Node().End() <= at {
 			i++
 		}
 		if i > bounds[len(bounds)-1] && i < len(steps) {

@@ -248,24 +248,24 @@ type misspeltKeys struct {
 // idNode, tool and args are the values taken as the step's id, tool and
 // args: the step's own, or a misspelt key's when it has none.
 func (id *stepIDs) idNode() jsontext.Value {
-	if id.misspelt != nil && id.step.ID.IsZero() {
+	if id.misspelt != nil && id.step.ID().IsZero() {
 		return id.misspelt.idNode
 	}
-	return id.step.ID
+	return id.step.ID()
 }
 
 func (id *stepIDs) tool() jsontext.Value {
-	if id.misspelt != nil && id.step.Tool.IsZero() {
+	if id.misspelt != nil && id.step.Tool().IsZero() {
 		return id.misspelt.tool
 	}
-	return id.step.Tool
+	return id.step.Tool()
 }
 
 func (id *stepIDs) args() jsontext.Value {
-	if id.misspelt != nil && id.step.Args.IsZero() {
+	if id.misspelt != nil && id.step.Args().IsZero() {
 		return id.misspelt.args
 	}
-	return id.step.Args
+	return id.step.Args()
 }
 
 // idAt and argAt are the pointers of a misspelt id or args key, "" for none.
@@ -384,7 +384,7 @@ func (v *validator) run() {
 		return
 	}
 	for _, s := range p.Steps {
-		if s.Node.Kind() == jsontext.Object {
+		if s.Node().Kind() == jsontext.Object {
 			v.step(s)
 			if v.settle() {
 				return
@@ -409,14 +409,14 @@ func (v *validator) run() {
 // the rest of the walk takes as its id, tool and args.
 func (v *validator) shape(s *plan.Step) stepIDs {
 	out := stepIDs{step: s}
-	if s.Node.Kind() != jsontext.Object {
-		v.add(plan.SeverityError, "STEP_SHAPE", s.Ptr, s.Node.Start(), s.Node.End(), s,
-			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node.Kind()))
+	if s.Node().Kind() != jsontext.Object {
+		v.add(plan.SeverityError, "STEP_SHAPE", s.Ptr, s.Node().Start(), s.Node().End(), s,
+			fmt.Sprintf("step %d is a JSON %s: write each step as an object {\"id\": ..., \"tool\": ..., \"args\": {...}}", s.Index, s.Node().Kind()))
 		return out
 	}
 	aliased := v.unknownStepKeys(s, &out)
 	v.stepID(s, &out, aliased[0])
-	startOf := s.Node.Start()
+	startOf := s.Node().Start()
 	if out.tool().IsZero() && !aliased[1] {
 		v.add(plan.SeverityError, "MISSING_TOOL", s.Ptr, startOf, startOf+1, s,
 			fmt.Sprintf("step %s has no \"tool\": add \"tool\": one of %s", jsontext.Quote(s.Label()), quoteList(v.c.Names(), 12)))
@@ -432,10 +432,10 @@ func (v *validator) shape(s *plan.Step) stepIDs {
 // takes a misspelt one as the key it was meant to be in out, the first
 // time; aliased tells, by stepKeys, which were.
 func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool) {
-	if known := btoi(!s.ID.IsZero()) + btoi(!s.Tool.IsZero()) + btoi(!s.Args.IsZero()); s.Node.Len() == known {
+	if known := btoi(!s.ID().IsZero()) + btoi(!s.Tool().IsZero()) + btoi(!s.Args().IsZero()); s.Node().Len() == known {
 		return aliased // each key is "id", "tool" or "args", and none repeats: nothing to report
 	}
-	for _, m := range s.Node.Members() {
+	for _, m := range s.Node().Members() {
 		if m.Key == "id" || m.Key == "tool" || m.Key == "args" {
 			continue
 		}
@@ -443,7 +443,7 @@ func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool
 		if sug == "" {
 			sug = Suggest(m.Key, stepKeys)
 		}
-		if sug != "" && !s.Node.Get(sug).IsZero() {
+		if sug != "" && !s.Node().Get(sug).IsZero() {
 			sug = "" // the real key is there too: this one is just extra
 		}
 		msg := fmt.Sprintf("step %s has a key %s: a step holds only \"id\", \"tool\" and \"args\"; remove it", jsontext.Quote(s.Label()), jsontext.Quote(m.Key))
@@ -474,7 +474,7 @@ func (v *validator) unknownStepKeys(s *plan.Step, out *stepIDs) (aliased [3]bool
 // stepID checks the id of step s, out.idNode(), and sets out's id when it
 // is a string; aliased says a misspelt key stood for it.
 func (v *validator) stepID(s *plan.Step, out *stepIDs, aliased bool) {
-	startOf := s.Node.Start()
+	startOf := s.Node().Start()
 	switch id := out.idNode(); {
 	case id.IsZero() || !pyvalue.Truthy(id):
 		if !aliased {
@@ -565,9 +565,9 @@ func (v *validator) step(s *plan.Step) {
 			info = v.info(tool)
 		} else {
 			ptr := s.Ptr + "/tool"
-			if t != s.Tool {
+			if t != s.Tool() {
 				ptr = ""
-				for _, m := range s.Node.Members() {
+				for _, m := range s.Node().Members() {
 					if m.Value == t {
 						ptr = s.Ptr + "/" + jsontext.EscapePointer(m.Key)
 					}
@@ -599,7 +599,7 @@ func (v *validator) step(s *plan.Step) {
 			if info != nil && len(info.required) > 0 {
 				v.missingArgs(s, info, jsontext.Value{}, *ids)
 			} else {
-				v.add(plan.SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
+				v.add(plan.SeverityWarning, "MISSING_ARGS", s.Ptr, s.Node().Start(), s.Node().Start()+1, s,
 					fmt.Sprintf("step %s has no \"args\": Concierge runs it with {}; write \"args\": {} if the tool takes no arguments", jsontext.Quote(s.Label())))
 			}
 		}

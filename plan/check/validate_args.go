@@ -544,12 +544,12 @@ func contains2(xs []string, x string) bool {
 
 // keySpan is the span of the "args" key of a step, or the step's first byte.
 func (v *validator) keySpan(s *plan.Step, ids stepIDs) [2]int {
-	for _, m := range s.Node.Members() {
+	for _, m := range s.Node().Members() {
 		if m.Value == ids.args() {
 			return [2]int{m.KeyStart, m.KeyEnd}
 		}
 	}
-	return [2]int{s.Node.Start(), s.Node.Start() + 1}
+	return [2]int{s.Node().Start(), s.Node().Start() + 1}
 }
 
 // jsonTextKind is kObj or kArr when s is the JSON text of an object or array.
@@ -810,7 +810,7 @@ var kindKeywords = map[string]bool{"type": true, "description": true, "title": t
 // missingArgs reports the required arguments of a step that has no args.
 func (v *validator) missingArgs(s *plan.Step, ti *toolInfo, _ jsontext.Value, ids stepIDs) {
 	for _, r := range ti.required {
-		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node.Start(), s.Node.Start()+1, s,
+		v.add(plan.SeverityError, "MISSING_REQUIRED_ARG", s.Ptr, s.Node().Start(), s.Node().Start()+1, s,
 			fmt.Sprintf("step %s calls tool %s without its required argument %s: add \"args\": {%s: ...}", jsontext.Quote(s.Label()), jsontext.Quote(ti.tool.Name), jsontext.Quote(r), jsontext.Quote(r)))
 	}
 }

@@ -162,7 +162,7 @@ func (v *validator) fastmcpChecks() {
 // pointers of the values converted into coerced.
 func (v *validator) fastmcpStep(s *plan.Step, tools *toolOfSteps, coerced map[string]bool) {
 	t := tools.of(v.c, s)
-	if t == nil || t.Runtime != concierge.RuntimeFastMCP || s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
+	if t == nil || t.Runtime != concierge.RuntimeFastMCP || s.Args().IsZero() || s.Args().Kind() != jsontext.Object {
 		return
 	}
 	schema, err := jsontext.Parse(t.InputSchema)
@@ -170,7 +170,7 @@ func (v *validator) fastmcpStep(s *plan.Step, tools *toolOfSteps, coerced map[st
 		return
 	}
 	props := schema.Get("properties")
-	for _, m := range pyvalue.Members(s.Args) {
+	for _, m := range pyvalue.Members(s.Args()) {
 		ps := props.Get(m.Key)
 		if ps.IsZero() || plan.IsRef(m.Value) {
 			continue
@@ -210,7 +210,7 @@ func (v *validator) requiredShape() {
 		}
 		seen[t.Name] = true
 		if msg := requiredShape(t); msg != "" {
-			v.add(plan.SeverityWarning, "REQUIRED_SHAPE", s.Ptr+"/tool", s.Tool.Start(), s.Tool.End(), s, msg)
+			v.add(plan.SeverityWarning, "REQUIRED_SHAPE", s.Ptr+"/tool", s.Tool().Start(), s.Tool().End(), s, msg)
 		}
 	}
 }

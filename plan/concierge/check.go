@@ -81,32 +81,32 @@ func frameRejection(p *plan.Plan) *Rejection {
 // stepRejection is Concierge's answer to step s's id or tool, or nil;
 // seen holds the ids of the steps before it, and gets s's.
 func stepRejection(s *plan.Step, c *plan.Catalog, seen map[string]bool) *Rejection {
-	if s.Node.Kind() != jsontext.Object {
-		return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node)),
+	if s.Node().Kind() != jsontext.Object {
+		return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'get'", pyvalue.TypeName(s.Node())),
 			Code: "STEP_SHAPE", StepIndex: s.Index, Pointer: s.Ptr, Raised: true}
 	}
-	if !pyvalue.Truthy(s.ID) {
+	if !pyvalue.Truthy(s.ID()) {
 		return &Rejection{Message: "Every step must have an 'id'", Code: "MISSING_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr}
 	}
-	key, ok := pyHashKey(s.ID)
+	key, ok := pyHashKey(s.ID())
 	if !ok {
-		return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.ID) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
+		return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.ID()) + "'", Code: "STEP_ID_TYPE", StepIndex: s.Index, Pointer: s.Ptr + "/id", Raised: true}
 	}
 	if seen[key] {
-		return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID)), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
+		return &Rejection{Message: fmt.Sprintf("Duplicate step id: '%s'", pyvalue.Str(s.ID())), Code: "DUPLICATE_STEP_ID", StepIndex: s.Index, Pointer: s.Ptr + "/id"}
 	}
 	seen[key] = true
-	if !s.Tool.IsZero() {
-		if _, ok := pyHashKey(s.Tool); !ok {
-			return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
+	if !s.Tool().IsZero() {
+		if _, ok := pyHashKey(s.Tool()); !ok {
+			return &Rejection{Message: "unhashable type: '" + pyvalue.TypeName(s.Tool()) + "'", Code: "UNKNOWN_TOOL", StepIndex: s.Index, Pointer: s.Ptr + "/tool", Raised: true}
 		}
 	}
-	if s.Tool.IsZero() || s.Tool.Kind() != jsontext.String || c.Tool(s.Tool.Str()) == nil {
+	if s.Tool().IsZero() || s.Tool().Kind() != jsontext.String || c.Tool(s.Tool().Str()) == nil {
 		code := "UNKNOWN_TOOL"
-		if s.Tool.IsZero() {
+		if s.Tool().IsZero() {
 			code = "MISSING_TOOL"
 		}
-		return &Rejection{Message: c.UnknownToolMessage(s.Tool),
+		return &Rejection{Message: c.UnknownToolMessage(s.Tool()),
 			Code: code, StepIndex: s.Index, Pointer: s.Ptr + "/tool"}
 	}
 	return nil
@@ -116,12 +116,12 @@ func stepRejection(s *plan.Step, c *plan.Catalog, seen map[string]bool) *Rejecti
 // references among them, or nil; seen holds the ids of the steps before
 // it, and gets s's.
 func refRejection(p *plan.Plan, s *plan.Step, seen map[string]bool) *Rejection {
-	if !s.Args.IsZero() && s.Args.Kind() != jsontext.Object {
-		return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args)),
+	if !s.Args().IsZero() && s.Args().Kind() != jsontext.Object {
+		return &Rejection{Message: fmt.Sprintf("'%s' object has no attribute 'values'", pyvalue.TypeName(s.Args())),
 			Code: "ARGS_SHAPE", StepIndex: s.Index, Pointer: s.Ptr + "/args", Raised: true}
 	}
-	sid, _ := pyHashKey(s.ID)
-	for _, m := range pyvalue.Members(s.Args) {
+	sid, _ := pyHashKey(s.ID())
+	for _, m := range pyvalue.Members(s.Args()) {
 		r, isRef := plan.AsRef(m.Value) // in place: a step keeps nothing of its references
 		if !isRef {
 			continue
@@ -135,18 +135,18 @@ func refRejection(p *plan.Plan, s *plan.Step, seen map[string]bool) *Rejection {
 		}
 		rk := "s:" + r.Step
 		if rk == sid {
-			return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID)),
+			return &Rejection{Message: fmt.Sprintf("Step '%s' references itself", pyvalue.Str(s.ID())),
 				Code: "REF_SELF", StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
 		}
 		if !seen[rk] {
 			code := "REF_UNDEFINED_STEP"
 			for _, later := range p.Steps[s.Index+1:] {
-				if k, _ := pyHashKey(later.ID); k == rk {
+				if k, _ := pyHashKey(later.ID()); k == rk {
 					code = "REF_FORWARD"
 					break
 				}
 			}
-			return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID), r.Step),
+			return &Rejection{Message: fmt.Sprintf("Step '%s' references step '%s' which either does not exist or comes later in the plan", pyvalue.Str(s.ID()), r.Step),
 				Code: code, StepIndex: s.Index, Pointer: s.ArgPtr(m.Key)}
 		}
 	}

@@ -40,11 +40,11 @@ func newBreakpoints() *breakpoints { return &breakpoints{} }
 func stepAt(p *plan.Plan, n int) int {
 	found := -1
 	for i, st := range p.Steps {
-		if st.Node.IsZero() {
+		if st.Node().IsZero() {
 			continue
 		}
-		first := p.Src.Position(st.Node.Start()).Line
-		last := p.Src.Position(max(st.Node.Start(), st.Node.End()-1)).Line
+		first := p.Src.Position(st.Node().Start()).Line
+		last := p.Src.Position(max(st.Node().Start(), st.Node().End()-1)).Line
 		if first == n {
 			return i
 		}
@@ -61,10 +61,10 @@ func stepAt(p *plan.Plan, n int) int {
 // stepLine is the 1-based line where step i's object starts.
 func stepLine(p *plan.Plan, i int) (line, col int) {
 	st := p.Steps[i]
-	if st.Node.IsZero() {
+	if st.Node().IsZero() {
 		return 1, 1
 	}
-	pos := p.Src.Position(st.Node.Start())
+	pos := p.Src.Position(st.Node().Start())
 	return pos.Line, pos.Column
 }
 

@@ -71,3 +71,27 @@ func TestSkipNumber(t *testing.T) {
 		}
 	}
 }
+
+// NodeOf and At keep a value of a document as 4 bytes and give it back;
+// zero stays zero, and a value of another document is refused.
+func TestNodeOfAndAt(t *testing.T) {
+	root, err := jsontext.Parse([]byte(`{"a": [1, {"b": "c"}], "d": null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []jsontext.Value{root.Get("a"), root.Get("a").Index(1).Get("b"), root.Get("d")} {
+		if got := root.At(root.NodeOf(v)); got != v {
+			t.Errorf("At(NodeOf(%s)) = %v", v.Raw([]byte(`{"a": [1, {"b": "c"}], "d": null}`)), got)
+		}
+	}
+	if n := root.NodeOf(jsontext.Value{}); n != 0 || !root.At(0).IsZero() || !(jsontext.Value{}).At(3).IsZero() {
+		t.Errorf("zero: NodeOf %d, At(0) %v", n, root.At(0))
+	}
+	other, _ := jsontext.Parse([]byte(`[1]`))
+	defer func() {
+		if recover() == nil {
+			t.Error("NodeOf a value of another document did not panic")
+		}
+	}()
+	root.NodeOf(other.Index(0))
+}

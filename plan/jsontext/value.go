@@ -462,6 +462,26 @@ func (v Value) Lookup(key string) (Member, bool) {
 // Raw returns the source bytes of the value.
 func (v Value) Raw(src []byte) []byte { return src[v.Start():v.End()] }
 
+// NodeOf is x's place in the tape of v's document, for a record that keeps
+// several values of one document in 4 bytes each (plan.Step): v.At gives x
+// back. x is zero (NodeOf 0) or a value inside v's document, never its root
+// (At reads 0 as zero); it panics when x is of another document, where the
+// record would read wrong.
+func (v Value) NodeOf(x Value) uint32 {
+	if x.d != v.d && x.d != nil {
+		panic("jsontext: NodeOf a value of another document")
+	}
+	return x.i
+}
+
+// At is the value at node i of v's document (NodeOf's answer); zero for 0.
+func (v Value) At(i uint32) Value {
+	if i == 0 || v.d == nil {
+		return Value{}
+	}
+	return Value{v.d, i}
+}
+
 // SyntaxError is a JSON document that does not parse, with the byte offset
 // where parsing stopped.
 type SyntaxError struct {

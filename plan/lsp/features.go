@@ -327,7 +327,7 @@ func refAt(sc stepContext) (plan.ArgRef, []frame, bool) {
 // with that id, or nil.
 func target(p *plan.Plan, s *plan.Step, id string) *plan.Step {
 	for j := s.Index - 1; j >= 0; j-- {
-		if t := p.Steps[j]; !t.ID.IsZero() && t.ID.Kind() == jsontext.String && t.ID.Str() == id {
+		if t := p.Steps[j]; !t.ID().IsZero() && t.ID().Kind() == jsontext.String && t.ID().Str() == id {
 			return t
 		}
 	}
@@ -422,7 +422,7 @@ func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step
 	if t == nil {
 		fmt.Fprintf(md, "reads step `%s`, which is not defined before this step\n", r.Step)
 	} else {
-		line := p.Src.Position(t.Node.Start()).Line
+		line := p.Src.Position(t.Node().Start()).Line
 		fmt.Fprintf(md, "reads step `%s` (step %d, line %d", r.Step, t.Index, line)
 		tt := cat.Tool(t.ToolName())
 		if tt != nil {
@@ -452,13 +452,13 @@ func hoverRef(md *strings.Builder, p *plan.Plan, cat *plan.Catalog, s *plan.Step
 
 // readers are the references of later steps that read step t.
 func readers(p *plan.Plan, t *plan.Step) []plan.ArgRef {
-	if t.ID.IsZero() || t.ID.Kind() != jsontext.String {
+	if t.ID().IsZero() || t.ID().Kind() != jsontext.String {
 		return nil
 	}
 	var out []plan.ArgRef
 	for _, s := range p.Steps[t.Index+1:] {
 		for _, r := range s.Refs() {
-			if r.Err == "" && r.Step == t.ID.Str() && target(p, s, r.Step) == t {
+			if r.Err == "" && r.Step == t.ID().Str() && target(p, s, r.Step) == t {
 				out = append(out, r)
 			}
 		}
@@ -501,7 +501,7 @@ func (s *Server) definition(ctx *glsp.Context, params *protocol.DefinitionParams
 	if t == nil {
 		return nil, nil
 	}
-	return protocol.Location{URI: d.uri, Range: d.positioner().rng(t.ID.Start(), t.ID.End())}, nil
+	return protocol.Location{URI: d.uri, Range: d.positioner().rng(t.ID().Start(), t.ID().End())}, nil
 }
 
 func (s *Server) references(ctx *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
@@ -521,8 +521,8 @@ func (s *Server) references(ctx *glsp.Context, params *protocol.ReferenceParams)
 	}
 	out := []protocol.Location{}
 	pos := d.positioner()
-	if params.Context.IncludeDeclaration && !t.ID.IsZero() {
-		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(t.ID.Start(), t.ID.End())})
+	if params.Context.IncludeDeclaration && !t.ID().IsZero() {
+		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(t.ID().Start(), t.ID().End())})
 	}
 	for _, r := range readers(p, t) {
 		out = append(out, protocol.Location{URI: d.uri, Range: pos.rng(r.StepKey.KeyStart, r.StepKey.KeyEnd)})

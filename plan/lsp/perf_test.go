@@ -108,8 +108,8 @@ func BenchmarkKeystroke(b *testing.B) {
 			doc, _ := s.doc(uri)
 			d, _ := doc.view(context.Background())
 			p, _, _ := d.analyse(s)
-			at := p.Steps[len(p.Steps)/2].Node.Start() + 20 // inside the middle step's id string
-			for _, m := range p.Steps[len(p.Steps)/2].Args.Members() {
+			at := p.Steps[len(p.Steps)/2].Node().Start() + 20 // inside the middle step's id string
+			for _, m := range p.Steps[len(p.Steps)/2].Args().Members() {
 				if m.Value.Kind() == jsontext.String {
 					at = m.Value.End() - 1
 					break

@@ -93,13 +93,13 @@ func newSymbol(pos *positioner, st *plan.Step) symbol {
 
 // place sets s's ranges, those of step st.
 func (s *symbol) place(pos *positioner, st *plan.Step) {
-	sel := st.Node
-	if !st.ID.IsZero() {
-		sel = st.ID
+	sel := st.Node()
+	if !st.ID().IsZero() {
+		sel = st.ID()
 	}
-	start := pos.pos(st.Node.Start())
+	start := pos.pos(st.Node().Start())
 	s.sel = pos.rng(sel.Start(), sel.End())
-	s.rng = protocol.Range{Start: start, End: pos.pos(st.Node.End())}
+	s.rng = protocol.Range{Start: start, End: pos.pos(st.Node().End())}
 }
 
 func (s *symbol) encode(st *plan.Step) { s.enc = s.appendTo(make([]byte, 0, 192), st) }

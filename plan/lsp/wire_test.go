@@ -142,12 +142,12 @@ func reflectSymbols(t *testing.T, cat *plan.Catalog, uri string, src []byte) []b
 	out := make([]protocol.DocumentSymbol, 0, len(p.Steps))
 	pos := d.positioner()
 	for _, st := range p.Steps {
-		sel := st.Node
-		if !st.ID.IsZero() {
-			sel = st.ID
+		sel := st.Node()
+		if !st.ID().IsZero() {
+			sel = st.ID()
 		}
 		sym := protocol.DocumentSymbol{Name: st.Label(), Kind: protocol.SymbolKindFunction,
-			Range: pos.rng(st.Node.Start(), st.Node.End()), SelectionRange: pos.rng(sel.Start(), sel.End())}
+			Range: pos.rng(st.Node().Start(), st.Node().End()), SelectionRange: pos.rng(sel.Start(), sel.End())}
 		if name := st.ToolName(); name != "" {
 			sym.Detail = &name
 		}

@@ -532,10 +532,10 @@ func (d *Debugger) SetArgs(i int, args []byte) ([]plan.Diagnostic, error) {
 		return nil, fmt.Errorf("the new arguments are a JSON %s: arguments must be an object, e.g. {\"name\": \"value\"}", v.Kind())
 	}
 	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
-		if !s.Args.IsZero() {
-			return []check.Edit{{Start: s.Args.Start(), End: s.Args.End(), Text: string(args[v.Start():v.End()])}}, nil
+		if !s.Args().IsZero() {
+			return []check.Edit{{Start: s.Args().Start(), End: s.Args().End(), Text: string(args[v.Start():v.End()])}}, nil
 		}
-		return insertMember(p.Src.Bytes, s.Node, "args", string(args[v.Start():v.End()])), nil
+		return insertMember(p.Src.Bytes, s.Node(), "args", string(args[v.Start():v.End()])), nil
 	})
 }
 
@@ -550,20 +550,20 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, 
 	}
 	text := string(value[v.Start():v.End()])
 	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
-		if s.Args.IsZero() {
-			return insertMember(p.Src.Bytes, s.Node, "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
+		if s.Args().IsZero() {
+			return insertMember(p.Src.Bytes, s.Node(), "args", "{"+string(jsontext.AppendJSONString(nil, name))+": "+text+"}"), nil
 		}
-		if s.Args.Kind() != jsontext.Object {
-			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args.Kind())
+		if s.Args().Kind() != jsontext.Object {
+			return nil, fmt.Errorf("the arguments of %s are a JSON %s, not an object: replace them whole (i in the TUI)", s.Label(), s.Args().Kind())
 		}
 		var out []check.Edit
-		for _, m := range s.Args.Members() {
+		for _, m := range s.Args().Members() {
 			if m.Key == name {
 				out = append(out, check.Edit{Start: m.Value.Start(), End: m.Value.End(), Text: text})
 			}
 		}
 		if out == nil {
-			out = insertMember(p.Src.Bytes, s.Args, name, text)
+			out = insertMember(p.Src.Bytes, s.Args(), name, text)
 		}
 		return out, nil
 	})
@@ -573,10 +573,10 @@ func (d *Debugger) SetArg(i int, name string, value []byte) ([]plan.Diagnostic, 
 // the diagnostics of step i in the edited plan.
 func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
-		if s.Args.IsZero() || s.Args.Kind() != jsontext.Object {
+		if s.Args().IsZero() || s.Args().Kind() != jsontext.Object {
 			return nil, fmt.Errorf("%s has no arguments to unset", s.Label())
 		}
-		ms := s.Args.MemberList()
+		ms := s.Args().MemberList()
 		var kept []jsontext.Member
 		for _, m := range ms {
 			if m.Key != name {
@@ -622,7 +622,7 @@ func (d *Debugger) UnsetArg(i int, name string) ([]plan.Diagnostic, error) {
 			b = append(b, ": "...)
 			b = append(b, m.Value.Raw(p.Src.Bytes)...)
 		}
-		return []check.Edit{{Start: s.Args.Start(), End: s.Args.End(), Text: string(append(b, '}'))}}, nil
+		return []check.Edit{{Start: s.Args().Start(), End: s.Args().End(), Text: string(append(b, '}'))}}, nil
 	})
 }
 
@@ -664,7 +664,7 @@ func (d *Debugger) edit(i int, mk func(*plan.Plan, *plan.Step) ([]check.Edit, er
 	if i < d.run.Cursor() {
 		return nil, fmt.Errorf("%s has already run: rerun %s first to change its arguments", s.Label(), s.Label())
 	}
-	if s.Node.IsZero() || s.Node.Kind() != jsontext.Object {
+	if s.Node().IsZero() || s.Node().Kind() != jsontext.Object {
 		return nil, fmt.Errorf("%s is not a JSON object, so it has no arguments to edit", s.Label())
 	}
 	sp, err := mk(p, s)

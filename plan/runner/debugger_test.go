@@ -25,7 +25,7 @@ func TestEditOddDocs(t *testing.T) {
 			continue
 		}
 		p := d.Plan()
-		a := p.Steps[0].Args
+		a := p.Steps[0].Args()
 		if a.IsZero() || string(a.Get("value").Raw(p.Src.Bytes)) != `"é\u00e9"` {
 			t.Errorf("%q: edited to %s", src, p.Src.Bytes)
 		}

@@ -130,10 +130,10 @@ func (d *Debugger) limitsFor(src []byte) plan.Limits {
 // compact is step i's JSON without its layout, to compare versions.
 func compact(p *plan.Plan, i int) []byte {
 	s := p.Steps[i]
-	if s.Node.IsZero() {
+	if s.Node().IsZero() {
 		return nil
 	}
-	return jsontext.AppendCompact(nil, s.Node.Raw(p.Src.Bytes))
+	return jsontext.AppendCompact(nil, s.Node().Raw(p.Src.Bytes))
 }
 
 // diffSteps compares two versions of a plan: the first step that differs
@@ -281,10 +281,10 @@ func (d *Debugger) SetTool(i int, name string) ([]plan.Diagnostic, error) {
 	}
 	text := string(jsontext.AppendJSONString(nil, name))
 	return d.edit(i, func(p *plan.Plan, s *plan.Step) ([]check.Edit, error) {
-		if s.Tool.IsZero() {
-			return insertMember(p.Src.Bytes, s.Node, "tool", text), nil
+		if s.Tool().IsZero() {
+			return insertMember(p.Src.Bytes, s.Node(), "tool", text), nil
 		}
-		return []check.Edit{{Start: s.Tool.Start(), End: s.Tool.End(), Text: text}}, nil
+		return []check.Edit{{Start: s.Tool().Start(), End: s.Tool().End(), Text: text}}, nil
 	})
 }
 
@@ -301,7 +301,7 @@ func (d *Debugger) DeleteStep(i int) (Change, error) {
 		return Change{}, errors.New("the plan's steps are not a JSON array, so no step can be deleted")
 	}
 	s := p.Steps[i]
-	start, end := s.Node.Start(), s.Node.End()
+	start, end := s.Node().Start(), s.Node().End()
 	switch {
 	case i > 0:
 		start = arr.Index(i - 1).End()
@@ -512,10 +512,10 @@ func (d *Debugger) Reload() (Change, error) {
 // edited so far, for an editor to open there.
 func (d *Debugger) StepLine(i int) int {
 	p := d.Plan()
-	if i < 0 || i >= len(p.Steps) || p.Steps[i].Node.IsZero() {
+	if i < 0 || i >= len(p.Steps) || p.Steps[i].Node().IsZero() {
 		return 1
 	}
-	return p.Src.Position(p.Steps[i].Node.Start()).Line
+	return p.Src.Position(p.Steps[i].Node().Start()).Line
 }
 
 // ToolHint is how a tool's annotations mark it: "read-only",

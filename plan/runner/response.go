@@ -64,7 +64,7 @@ func (r *Run) response(floats bool) []byte {
 			buf = append(buf, ',')
 		}
 		n++
-		buf = jsontext.AppendJSONString(buf, responseKey(r.Plan.Steps[i].ID))
+		buf = jsontext.AppendJSONString(buf, responseKey(r.Plan.Steps[i].ID()))
 		if st.status == StepOK {
 			buf = append(buf, `:{"status":"ok","result":`...)
 			if f, ok := r.floats[i]; floats && ok && sameBytes(st.result, f.of) {
@@ -122,7 +122,7 @@ func (r *Run) WriteResponse(w io.Writer, indent bool) error {
 		if indent {
 			bw.WriteString("\n    ")
 		}
-		scratch = jsontext.AppendJSONString(scratch[:0], responseKey(r.Plan.Steps[i].ID))
+		scratch = jsontext.AppendJSONString(scratch[:0], responseKey(r.Plan.Steps[i].ID()))
 		bw.Write(scratch)
 		switch {
 		case !indent && st.status == StepOK:

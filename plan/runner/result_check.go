@@ -24,7 +24,7 @@ func ResultCheck(r *Run, i int) *plan.Diagnostic {
 	if msg == "" {
 		return nil
 	}
-	d := r.Plan.Diag(plan.SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node.Start(), s.Node.Start()+1,
+	d := r.Plan.Diag(plan.SeverityWarning, "RESULT_SCHEMA", s.Ptr, s.Node().Start(), s.Node().Start()+1,
 		fmt.Sprintf("the result of step %s does not match the outputSchema of tool %s: %s (the response is unchanged; a client that checks structuredContent would refuse it)",
 			jsontext.Quote(s.Label()), jsontext.Quote(t.Name), msg))
 	d.StepIndex, d.StepID = s.Index, s.IDText()

@@ -556,7 +556,7 @@ func (r *Run) Replan(p *plan.Plan, keep int) error {
 func (r *Run) ArgsOf(i int) (jsontext.Value, []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.Plan.Steps[i].Args, r.Plan.Src.Bytes
+	return r.Plan.Steps[i].Args(), r.Plan.Src.Bytes
 }
 
 // Next runs the next step and returns its index and state; ok is false when
@@ -666,7 +666,7 @@ func (r *Run) execute(ctx context.Context, i int, started time.Time) (_ StepStat
 	step := r.Plan.Steps[i]
 	tool, immediate := r.toolOf(step.ToolName())
 	if tool == nil {
-		return fail(r.Catalog.UnknownToolMessage(step.Tool))
+		return fail(r.Catalog.UnknownToolMessage(step.Tool()))
 	}
 	args, err := r.stepArgs(i, tool, immediate)
 	if err != nil {
@@ -709,7 +709,7 @@ func (r *Run) stepArgs(i int, tool *plan.Tool, immediate bool) (json.RawMessage,
 	// built in the run's own buffer, not copied out a step at a time.
 	// The driving goroutine is the only one that changes the plan: it
 	// reads the step's arguments without the lock ArgsOf takes for others.
-	args, err := r.appendArgs(r.argsBuf[:0], i, tool, r.Plan.Steps[i].Args, r.Plan.Src.Bytes)
+	args, err := r.appendArgs(r.argsBuf[:0], i, tool, r.Plan.Steps[i].Args(), r.Plan.Src.Bytes)
 	if cap(args) <= maxArgsScratch {
 		r.argsBuf = args[:0]
 	}
@@ -841,7 +841,7 @@ func (r *Run) reserveAnswer(i int, step *plan.Step, tool *plan.Tool, answer int6
 	}
 	// The answer writes each result twice, escaped: it may be many
 	// times the result (answer_size.go).
-	n := stepAnswerSize(responseKey(step.ID), true, val, "")
+	n := stepAnswerSize(responseKey(step.ID()), true, val, "")
 	if max > 0 && answer+n > max {
 		return overAnswer(step.Label(), tool.Name, answer+n, max), false
 	}
@@ -1065,7 +1065,7 @@ func (r *Run) resultIn(id string) (int, bool) {
 // stepID is step j's id, when it is a string (a reference names a step
 // by a string).
 func (r *Run) stepID(j int) (string, bool) {
-	id := r.Plan.Steps[j].ID
+	id := r.Plan.Steps[j].ID()
 	if id.IsZero() || id.Kind() != jsontext.String {
 		return "", false
 	}

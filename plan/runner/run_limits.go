@@ -44,7 +44,7 @@ func (r *Run) stepAnswer(i int, st *stepRec) int64 {
 		(len(c.result) == 0 || &c.result[0] == &st.result[0]) {
 		return c.n
 	}
-	return stepAnswerSize(responseKey(r.Plan.Steps[i].ID), st.status == StepOK, st.result, st.errText())
+	return stepAnswerSize(responseKey(r.Plan.Steps[i].ID()), st.status == StepOK, st.result, st.errText())
 }
 
 // answerCount is a step's stepAnswerSize as execute counted it.

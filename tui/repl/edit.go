@@ -50,7 +50,7 @@ func (s *Session) target(arg string) (int, string, error) {
 // declares it.
 func (s *Session) hasParam(i int, name string) bool {
 	step := s.dbg.Plan().Steps[i]
-	if a := step.Args; !a.IsZero() && a.Kind() == jsontext.Object {
+	if a := step.Args(); !a.IsZero() && a.Kind() == jsontext.Object {
 		if _, ok := a.Lookup(name); ok {
 			return true
 		}

@@ -677,7 +677,7 @@ func (s *Session) argNames(word string) []string {
 			out = append(out, prefix+n)
 		}
 	}
-	if a := p.Steps[i].Args; !a.IsZero() && a.Kind() == jsontext.Object {
+	if a := p.Steps[i].Args(); !a.IsZero() && a.Kind() == jsontext.Object {
 		for _, m := range a.Members() {
 			add(m.Key)
 		}
