@@ -57,6 +57,35 @@ func TestResultSchema(t *testing.T) {
 	}
 }
 
+// ResultChecks, which looks a tool up once for consecutive steps calling
+// it, yields what ResultCheck gives each step: the same tool in a row, a
+// tool between, a missing tool, a failed step.
+func TestResultChecksIsResultCheckOfEach(t *testing.T) {
+	cat, err := mockserver.Load("results.json", []byte(resultCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.Load("p.json", []byte(`[{"id":"a","tool":"get","args":{}},{"id":"b","tool":"get","args":{}},
+		{"id":"c","tool":"ok","args":{}},{"id":"d","tool":"get","args":{}},{"id":"e","tool":"nope","args":{}},{"id":"f","tool":"get","args":{}}]`), plan.Limits{})
+	r := runner.NewRun(p, cat, runner.RunOptions{})
+	r.Continue(context.Background(), nil) // halts at e: f never runs
+	var want, got []string
+	for i := range p.Steps {
+		if d := runner.ResultCheck(r, i); d != nil {
+			want = append(want, d.StepID+": "+d.Message)
+		}
+	}
+	for i, d := range runner.ResultChecks(r) {
+		if d.StepIndex != i {
+			t.Errorf("yielded %d with the diagnostic of step %d", i, d.StepIndex)
+		}
+		got = append(got, d.StepID+": "+d.Message)
+	}
+	if len(want) != 3 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ResultChecks:\n%s\nResultCheck of each (want 3: a, b, d):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestRefsThroughCompiledSchema: a path through an $anchor and a nested $id
 // is checked like any other ($ref resolved as the schema library resolves it).
 func TestRefsThroughCompiledSchema(t *testing.T) {

@@ -444,10 +444,8 @@ func (s *Server) arguments(req mcp.CallToolRequest) ([]byte, error) {
 // progress is read by the client.
 func (s *Server) ranAnswer(ctx context.Context, r *runner.Run, p *plan.Plan, pr *planProgress, log *slog.Logger, start time.Time) *mcp.CallToolResult {
 	resp := r.Response()
-	for i := range p.Steps {
-		if d := runner.ResultCheck(r, i); d != nil {
-			log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
-		}
+	for i, d := range runner.ResultChecks(r) {
+		log.Warn("result does not match the outputSchema", "step", p.Steps[i].Label(), "tool", p.Steps[i].ToolName(), "code", d.Code, "problem", d.Message)
 	}
 	if n := callFrom(ctx); pr.token != nil && n != nil {
 		n.flushed(ctx)

@@ -198,10 +198,8 @@ func printResponse(s *streams, compact bool, resp []byte) {
 // outputSchema and returns the RESULT_SCHEMA warnings' messages.
 func resultWarnings(r *runner.Run) []string {
 	var ws []string
-	for i := range r.Plan.Steps {
-		if d := runner.ResultCheck(r, i); d != nil {
-			ws = append(ws, d.Message)
-		}
+	for _, d := range runner.ResultChecks(r) {
+		ws = append(ws, d.Message)
 	}
 	return ws
 }
