@@ -34,6 +34,8 @@ type editModel struct {
 	height   int
 	complete func(string) []string
 	results  chan editResult
+	// suspendable: ctrl+z stops planctl (canSuspend), else it is ignored
+	suspendable bool
 }
 
 // promptMsg puts a prompt up; syncMsg only orders the program's frames
@@ -42,6 +44,7 @@ type (
 	promptMsg struct {
 		prompt  string
 		history bool
+		line    string // the line to start from: the one typed before a ctrl+z
 	}
 	syncMsg struct{}
 )
@@ -94,7 +97,8 @@ func (m *editModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *editModel) start(p promptMsg) {
 	m.active, m.history = true, p.history
 	m.ti.Prompt = p.prompt
-	m.ti.SetValue("")
+	m.ti.SetValue(p.line)
+	m.ti.CursorEnd()
 	m.histPos, m.draft = len(m.hist.lines), ""
 	m.search, m.listing = nil, nil
 }
@@ -148,6 +152,10 @@ func (m *editModel) key(k tea.KeyMsg) tea.Cmd {
 		}
 	case tea.KeyCtrlL:
 		return tea.ClearScreen
+	case tea.KeyCtrlZ:
+		if m.suspendable {
+			m.finish(m.ti.Value(), errSuspended)
+		}
 	default:
 		return m.edit(k)
 	}

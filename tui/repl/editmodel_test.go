@@ -247,3 +247,26 @@ func TestHistoryFile(t *testing.T) {
 		t.Errorf("file after load %q", b)
 	}
 }
+
+// ctrl+z ends the prompt with the line as it was where planctl can be
+// stopped (the next prompt starts from it), and does nothing elsewhere.
+func TestEditorCtrlZ(t *testing.T) {
+	m := testEditor(nil, nil)
+	typeKeys(m, "ste", tea.KeyCtrlZ)
+	if len(m.results) != 0 || m.ti.Value() != "ste" {
+		t.Fatalf("ctrl+z where planctl cannot be stopped: %q, %d results", m.ti.Value(), len(m.results))
+	}
+	m.suspendable = true
+	typeKeys(m, tea.KeyCtrlZ)
+	if r := result(t, m); r.line != "ste" || !errors.Is(r.err, errSuspended) {
+		t.Fatalf("ctrl+z: %q %v", r.line, r.err)
+	}
+	m.Update(promptMsg{prompt: "(planctl) ", history: true, line: "ste"})
+	typeKeys(m, "ps", tea.KeyEnter)
+	if r := result(t, m); r.line != "steps" || r.err != nil {
+		t.Errorf("after the resume: %q %v", r.line, r.err)
+	}
+	if n := len(m.hist.lines); n != 1 {
+		t.Errorf("the suspended line went into the history: %q", m.hist.lines)
+	}
+}

@@ -70,6 +70,7 @@ const historyLimit = 1000
 func newLineEditor(in *os.File, out io.Writer, complete func(string) []string) *lineEditor {
 	e := &lineEditor{in: in, out: out, results: make(chan editResult, 1)}
 	e.m = newEditModel(out, loadHistory(HistoryPath(), historyLimit), complete, e.results)
+	e.m.suspendable = canSuspend()
 	e.logs.direct = out
 	return e
 }
@@ -88,6 +89,22 @@ func (e *lineEditor) readLine(prompt string) (string, error) { return e.read(pro
 func (e *lineEditor) ask(prompt string) (string, error) { return e.read(prompt, false) }
 
 func (e *lineEditor) read(prompt string, history bool) (string, error) {
+	line := ""
+	for {
+		var err error
+		line, err = e.prompt(prompt, history, line)
+		if !errors.Is(err, errSuspended) {
+			return line, err
+		}
+		suspend() // then the same prompt again, with the line as it was
+	}
+}
+
+// errSuspended ends a prompt at ctrl+z, where the process can be stopped.
+var errSuspended = errors.New("suspended at the prompt")
+
+// prompt is one program's prompt, showing line to start from.
+func (e *lineEditor) prompt(prompt string, history bool, line string) (string, error) {
 	p := tea.NewProgram(e.m, tea.WithInput(e.in), tea.WithOutput(e.out),
 		tea.WithoutSignalHandler()) // the session takes SIGINT; here ctrl+c is a key
 	ended := make(chan error, 1)
@@ -96,7 +113,7 @@ func (e *lineEditor) read(prompt string, history bool) (string, error) {
 		ended <- err
 	}()
 	e.logs.to(p)
-	p.Send(promptMsg{prompt: prompt, history: history})
+	p.Send(promptMsg{prompt: prompt, history: history, line: line})
 	var r editResult
 	select {
 	case r = <-e.results:
@@ -120,8 +137,11 @@ func (e *lineEditor) read(prompt string, history bool) (string, error) {
 		return "", err
 	}
 	end := "\n"
-	if errors.Is(r.err, errInterrupted) {
+	switch {
+	case errors.Is(r.err, errInterrupted):
 		end = "^C\n"
+	case errors.Is(r.err, errSuspended):
+		end = "^Z\n"
 	}
 	io.WriteString(e.out, prompt+r.line+end)
 	return r.line, r.err

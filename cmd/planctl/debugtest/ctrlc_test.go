@@ -234,7 +234,13 @@ func startOnPty(t *testing.T, args ...string) *ptyTerm {
 // startOnPtyEnv is startOnPty with variables added to the environment.
 func startOnPtyEnv(t *testing.T, env []string, args ...string) *ptyTerm {
 	t.Helper()
-	cmd := clitest.Command(binary, args...)
+	return startProgramOnPty(t, env, binary, args...)
+}
+
+// startProgramOnPty is startOnPtyEnv of another program (a shell).
+func startProgramOnPty(t *testing.T, env []string, program string, args ...string) *ptyTerm {
+	t.Helper()
+	cmd := clitest.Command(program, args...)
 	cmd.Dir = "../../.."
 	cmd.Env = append(ptyEnv(t), env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})

@@ -2,6 +2,7 @@ package debugtest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -31,4 +32,53 @@ func TestREPLTypeAheadAndPasteOnATerminal(t *testing.T) {
 	if want := "next\nbreak announce\ncontinue\n"; err != nil || string(hist) != want {
 		t.Errorf("history %q (%v), want %q", hist, err, want)
 	}
+}
+
+// ctrl+z at the prompt stops planctl when a shell with job control started
+// it: the shell says it stopped, fg brings the prompt back with the line as
+// it was typed. Started as the terminal's first program (its process group
+// orphaned: the kernel would discard the stop, and nothing could resume
+// it), ctrl+z does nothing and the session goes on.
+func TestREPLCtrlZ(t *testing.T) {
+	t.Parallel()
+	t.Run("no job control", func(t *testing.T) {
+		term := startOnPty(t, "debug", "--repl", "samples/migration.json")
+		term.waitFor("(planctl) ")
+		term.send("ste")
+		term.waitFor("ste")
+		term.send("\x1a")
+		term.send("ps\r")
+		term.waitFor("announce  notify")
+		term.waitFor("(planctl) ") // a ctrl+d typed before it is the terminal's end of a line
+		term.send("\x04")
+		if code := term.exit(); code != 0 {
+			t.Errorf("exit %d:\n%s", code, term.screen())
+		}
+	})
+	t.Run("under a shell", func(t *testing.T) {
+		bash, err := exec.LookPath("bash")
+		if err != nil {
+			t.Skip("no bash to give planctl job control")
+		}
+		term := startProgramOnPty(t, []string{"PS1=$ ", "HISTFILE=/dev/null"}, bash, "--norc", "--noprofile", "-i")
+		term.waitFor("$ ")
+		term.send(binary + " debug --repl samples/migration.json\r")
+		term.waitFor("(planctl) ")
+		term.send("ste")
+		term.waitFor("ste")
+		term.send("\x1a")
+		term.waitFor("Stopped")
+		term.waitFor("$ ")
+		term.send("fg\r")
+		term.waitFor("(planctl) ste")
+		term.send("ps\r")
+		term.waitFor("announce  notify")
+		term.waitFor("(planctl) ")
+		term.send("\x04")
+		term.waitFor("$ ")
+		term.send("exit\r")
+		if code := term.exit(); code != 0 {
+			t.Errorf("exit %d:\n%s", code, term.screen())
+		}
+	})
 }
