@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -288,12 +289,17 @@ func (m *editModel) completeWord() {
 	m.ti.SetCursor(len([]rune(head + add)))
 }
 
+// commonPrefix is the longest prefix of whole characters all words share
+// (é and è share a first byte, not a character).
 func commonPrefix(words []string) string {
 	p := words[0]
 	for _, w := range words[1:] {
 		n := 0
 		for n < len(p) && n < len(w) && p[n] == w[n] {
 			n++
+		}
+		for n < len(p) && n > 0 && !utf8.RuneStart(p[n]) {
+			n--
 		}
 		p = p[:n]
 	}
@@ -307,7 +313,7 @@ func (m *editModel) View() string {
 	if !m.active {
 		return ""
 	}
-	line := m.ti.View()
+	var line string
 	if s := m.search; s != nil {
 		label, found := "(reverse-i-search)`", ""
 		if s.at >= 0 {
@@ -316,6 +322,8 @@ func (m *editModel) View() string {
 			label = "(failed reverse-i-search)`"
 		}
 		line = label + s.query + "': " + found
+	} else {
+		line = m.ti.View()
 	}
 	if m.width > 0 {
 		line = ansi.Hardwrap(line, m.width, true)

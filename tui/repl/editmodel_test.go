@@ -173,6 +173,12 @@ func TestEditorCompletion(t *testing.T) {
 	if v := m2.View(); strings.Count(v, "\n") != 5 || !strings.HasSuffix(v, "\n… 484 more") || !strings.Contains(v, "step-000  step-001  step-002  step-003") {
 		t.Errorf("500 candidates on 6 lines of 40:\n%s", v)
 	}
+	// candidates whose first characters share a first byte only
+	m3 := testEditor(nil, func(string) []string { return []string{"été", "ètè"} })
+	typeKeys(m3, "print ", tea.KeyTab)
+	if v := m3.ti.Value(); v != "print " || !strings.Contains(m3.View(), "été  ètè") {
+		t.Errorf("é and è completed to %q (half a character?), listed:\n%s", v, m3.View())
+	}
 	// in the middle of a line, the text after the cursor stays
 	typeKeys(m, tea.KeyCtrlU, "print che x", tea.KeyLeft, tea.KeyLeft, tea.KeyTab)
 	if v := m.ti.Value(); v != "print check  x" {

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"os"
@@ -129,11 +130,9 @@ func (e *lineEditor) prompt(prompt string, history bool, line string) (string, e
 	// without the prompt; giving the terminal back then takes every key
 	// read so far into the model, before the program ends.
 	p.Send(syncMsg{})
-	if err := p.ReleaseTerminal(); err != nil {
-		return "", err
-	}
-	p.Quit()
-	if err := <-ended; err != nil {
+	relErr := p.ReleaseTerminal()
+	p.Quit() // whether or not the release failed: the program ends either way
+	if err := cmp.Or(<-ended, relErr); err != nil {
 		return "", err
 	}
 	end := "\n"
